@@ -1,0 +1,9 @@
+// The collision module's public interface in one include.
+#pragma once
+
+#include "tumble/base.h"
+#include "tumble/hull.h"
+#include "tumble/manifold.h"
+#include "tumble/query.h"
+#include "tumble/shape.h"
+#include "tumble/transform.h"

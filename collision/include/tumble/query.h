@@ -1,0 +1,93 @@
+// Narrow-phase queries between two convex shapes: overlap test, distance, penetration.
+// GJK (seed 000 section 2), EPA (seed 000 section 3, seed 003) and unified EPA (seed 001).
+#pragma once
+
+#include "tumble/base.h"
+#include "tumble/shape.h"
+#include "tumble/transform.h"
+
+/// How a query ended.
+typedef enum tbQueryStatus {
+	tb_queryConverged = 0, ///< the tolerance was met
+	tb_queryIterationCap,  ///< an iteration cap was hit; the best answer so far is returned
+	tb_queryDegenerate,    ///< a degenerate simplex/polytope stopped the loop; best answer returned
+	tb_queryFallback,      ///< the primary algorithm failed and a fallback produced the answer
+	tb_queryInvalidInput,  ///< NaN/Inf or an invalid shape: nothing computed, hit = false
+} tbQueryStatus;
+
+/// Which algorithm answers the full query.
+typedef enum tbQueryAlgorithm {
+	tb_algorithmGjkEpa = 0, ///< GJK distance, then EPA only when the shapes overlap
+	tb_algorithmUnifiedEpa, ///< unified EPA: one expanding polytope for both cases (seed 001)
+} tbQueryAlgorithm;
+
+/// What one iteration of a query did (for the GJK/EPA debugger).
+typedef enum tbTraceStage { tb_traceGjk, tb_traceEpa, tb_traceUnifiedEpa } tbTraceStage;
+
+/// One recorded iteration. Points are in A's local frame (Minkowski difference A - B).
+typedef struct tbTraceStep {
+	tbTraceStage stage;
+	int iteration;
+	vec3s direction;       ///< search direction of this iteration
+	vec3s support;         ///< support point of A - B along direction
+	int simplexCount;      ///< GJK: 1..4 simplex points in `simplex`
+	vec3s simplex[4];
+	int triangleCount;     ///< EPA/UEPA: polytope triangles in `triangles` (3 indices each)
+	const int* triangles;  ///< valid only during the callback
+	const vec3s* vertices; ///< polytope vertices, valid only during the callback
+	int vertexCount;
+	float distance; ///< current distance (GJK) or closest face distance (EPA)
+} tbTraceStep;
+
+/// Called once per iteration when a trace is set; must not call back into the query.
+typedef void tbTraceFcn(const tbTraceStep* step, void* context);
+
+/// Options of a query. Start from tbDefaultQueryDef().
+typedef struct tbQueryDef {
+	tbQueryAlgorithm algorithm;
+	int maxGjkIterations; ///< cap of the GJK loop
+	int maxEpaIterations; ///< cap of the EPA / UEPA loop
+	tbTraceFcn* traceFcn; ///< optional per-iteration recorder
+	void* traceContext;
+} tbQueryDef;
+
+TB_API tbQueryDef tbDefaultQueryDef(void);
+
+/// The one result of every query.
+typedef struct tbQueryResult {
+	/// Signed distance, metres: the distance when apart, minus the penetration depth when
+	/// overlapping.
+	float distance;
+	vec3s normal;   ///< unit, from A towards B
+	vec3s pointA;   ///< witness point on A; pointB - pointA = distance * normal
+	vec3s pointB;   ///< witness point on B
+	bool hit;       ///< true when touching or overlapping
+	tbQueryStatus status;
+	int gjkIterations;
+	int epaIterations;
+} tbQueryResult;
+
+/// GJK boolean test (seed 000 Algorithm 2, the "simple query"). True when the shapes overlap.
+TB_API bool tbTestOverlap(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
+						  tbQueryStatus* status);
+
+/// GJK distance and closest points (seed 000 section 2.2). When the shapes overlap the distance is
+/// reported as 0 with hit = true and no normal (use tbQueryShapes for the depth).
+TB_API tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* b,
+									 tbTransform xfB, const tbQueryDef* def);
+
+/// The complex query: GJK, then EPA (or unified EPA, per def) only when needed. Results in world.
+TB_API tbQueryResult tbQueryShapes(const tbShape* a, tbTransform xfA, const tbShape* b,
+								   tbTransform xfB, const tbQueryDef* def);
+
+/// The same query with B given in A's local frame; results are in A's local frame. This is what the
+/// others call after forming the relative pose; use it directly when poses are held in double.
+TB_API tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+										const tbQueryDef* def);
+
+/// Boolean test with B in A's frame.
+TB_API bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+							   tbQueryStatus* status);
+
+/// Name of a status ("converged", "iteration cap", ...).
+TB_API const char* tbQueryStatusName(tbQueryStatus status);

@@ -1,0 +1,70 @@
+// Convex shapes in their local frame and their support functions (seed 000 eq. 8-9, seed 004).
+#pragma once
+
+#include "tumble/base.h"
+#include "tumble/hull.h"
+#include "tumble/transform.h"
+
+/// Shape types. All are solid, convex, and have their axis along local y.
+typedef enum tbShapeType {
+	tb_sphereShape,   ///< centred at the origin
+	tb_boxShape,      ///< half extents along x, y, z
+	tb_capsuleShape,  ///< points within radius of the segment (0,-hh,0)-(0,hh,0)
+	tb_cylinderShape, ///< |y| <= hh, x^2 + z^2 <= r^2
+	tb_coneShape,     ///< apex at (0, hh, 0), base disc of radius r at y = -hh
+	tb_hullShape,     ///< convex hull of points (built with tbBuildHull, owned by the caller)
+	tb_triangleShape, ///< a triangle of zero thickness (seed 002: convex vs triangle)
+	tb_shapeTypeCount
+} tbShapeType;
+
+/// A convex shape. Build one with the tbMake* functions; scale defaults to (1, 1, 1).
+typedef struct tbShape {
+	tbShapeType type;
+	union {
+		float radius; ///< sphere radius, metres
+		vec3s halfExtents; ///< box half extents, metres
+		struct {
+			float radius;     ///< metres
+			float halfHeight; ///< half the length of the axis, metres
+		} round;              ///< capsule, cylinder, cone
+		const tbHull* hull;   ///< hull shape; must outlive the shape
+		vec3s vertices[3];    ///< triangle corners, metres
+	};
+	/// Non-uniform scale applied in the local frame (seed 004 model matrix): the shape is S * shape.
+	/// Support of S*shape along d is S * support(S * d). A scaled sphere is an ellipsoid.
+	vec3s scale;
+} tbShape;
+
+TB_API tbShape tbMakeSphere(float radius);
+TB_API tbShape tbMakeBox(float hx, float hy, float hz);
+TB_API tbShape tbMakeCapsule(float radius, float halfHeight);
+TB_API tbShape tbMakeCylinder(float radius, float halfHeight);
+TB_API tbShape tbMakeCone(float radius, float halfHeight);
+TB_API tbShape tbMakeHullShape(const tbHull* hull);
+TB_API tbShape tbMakeTriangle(vec3s a, vec3s b, vec3s c);
+
+/// The name of a shape type ("sphere", "box", ...), or "unknown".
+TB_API const char* tbShapeTypeName(tbShapeType type);
+
+/// Check a shape for bad data: NaN/Inf, negative or zero sizes, a missing hull. Returns true when
+/// valid; otherwise writes a message naming the field into `message` (if not null).
+TB_API bool tbShape_Validate(const tbShape* shape, char* message, int messageSize);
+
+/// Support point of the shape in its local frame: a point of the shape that maximises dot(p, d).
+/// `featureIndex` (may be null) receives a vertex index for polytopes (box corner, hull vertex,
+/// cone apex) and -1 where the support is a smooth point. d need not be unit; d = 0 is allowed.
+TB_API vec3s tbShape_Support(const tbShape* shape, vec3s d, int* featureIndex);
+
+/// Radius of a sphere about the local origin that bounds the shape (scale included), metres.
+TB_API float tbShape_BoundingRadius(const tbShape* shape);
+
+/// A point deep inside the shape (its centroid for symmetric shapes), local frame.
+TB_API vec3s tbShape_InteriorPoint(const tbShape* shape);
+
+/// Axis-aligned bounding box.
+typedef struct tbAABB {
+	vec3s lower, upper;
+} tbAABB;
+
+/// Tight world AABB of the shape under a transform (from six support calls).
+TB_API tbAABB tbShape_ComputeAABB(const tbShape* shape, tbTransform xf);

@@ -1,0 +1,2 @@
+// stub until written
+typedef int tbStubUnused;

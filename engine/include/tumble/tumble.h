@@ -1,0 +1,5 @@
+// Tumble's public API in one include: #include <tumble/tumble.h>.
+#pragma once
+
+#include "tumble/base.h"
+#include "tumble/collision.h"

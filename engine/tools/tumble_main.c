@@ -1,0 +1,6 @@
+// stub
+#include <tumble/tumble.h>
+int main(void)
+{
+	return 0;
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Install the Debian packages Tumble builds with. As root it runs apt-get; otherwise it prints the
+# exact command and stops with status 1 when something is missing.
+set -euo pipefail
+
+# Required to build and test; the benchmark peers (libccd, Bullet) are optional at build time but
+# installed here so that one run compares them. GLFW, glad and cJSON are for the demo and scenes.
+packages=(build-essential pkg-config meson ninja-build libcglm-dev libcriterion-dev
+          libccd-dev libbullet-dev libcjson-dev libglfw3-dev python3-glad)
+
+missing=()
+for p in "${packages[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+	echo "setup: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq || true
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+	echo "setup: missing Debian packages. Run:"
+	echo "  sudo apt-get install -y ${missing[*]}"
+	exit 1
+fi

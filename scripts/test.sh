@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The test command: set up dependencies, build twice (normal, and with AddressSanitizer +
+# UndefinedBehaviorSanitizer), run every Criterion suite in both, and end with the totals.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/setup.sh || exit 1
+
+passed=0
+failed=0
+
+run_build() {
+	local dir=$1
+	shift
+	if [ ! -f "$dir/build.ninja" ]; then
+		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || {
+			cat "$dir.setup.log"
+			echo "meson setup $dir failed"
+			return 1
+		}
+	fi
+	ninja -C "$dir" >"$dir.build.log" 2>&1 || {
+		cat "$dir.build.log"
+		echo "build $dir failed"
+		return 1
+	}
+	meson test -C "$dir" --print-errorlogs --num-processes 2 >"$dir.test.log" 2>&1
+	local rc=$?
+	tail -n 12 "$dir.test.log"
+	[ $rc -eq 0 ] || grep -E "^not ok|FAIL|\[FAIL\]" "$dir.test.log" | head -n 40
+	# Count TAP results of every suite (meson keeps them in the test log).
+	local p f
+	p=$(grep -cE "^ok( |$)" "$dir/meson-logs/testlog.txt" || true)
+	f=$(grep -cE "^not ok( |$)" "$dir/meson-logs/testlog.txt" || true)
+	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # a crashed suite counts as a failure
+	passed=$((passed + p))
+	failed=$((failed + f))
+	echo "$dir: $p passed, $f failed"
+}
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+run_build build --buildtype=debugoptimized || failed=$((failed + 1))
+run_build build-san --buildtype=debug -Db_sanitize=address,undefined \
+	-Dc_args=-fno-sanitize-recover=undefined -Dc_link_args=-fno-sanitize-recover=undefined \
+	-Dbench=disabled || failed=$((failed + 1))
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,5 @@
+#include <criterion/criterion.h>
+Test(transform, placeholder)
+{
+	cr_assert(1);
+}
