@@ -1,2 +1,462 @@
-// stub until written
-typedef int tbStubUnused;
+// EPA: the expanding polytope algorithm (seed 000 section 3, seed 003): grow a polytope inside
+// A - B from a simplex that holds the origin until its closest face lies on the boundary.
+#include "narrowphase.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+static void tbPolytope_SetFace(tbPolytope* poly, int f, int a, int b, int c)
+{
+	tbPolyFace* face = &poly->faces[f];
+	face->v[0] = a;
+	face->v[1] = b;
+	face->v[2] = c;
+	face->alive = true;
+	vec3s pa = poly->vertices[a].w, pb = poly->vertices[b].w, pc = poly->vertices[c].w;
+	// The cross product of the two shortest edges is the most accurate normal (Jolt).
+	vec3s e0 = glms_vec3_sub(pb, pa), e1 = glms_vec3_sub(pc, pb), e2 = glms_vec3_sub(pa, pc);
+	float l0 = glms_vec3_norm2(e0), l1 = glms_vec3_norm2(e1), l2 = glms_vec3_norm2(e2);
+	vec3s n;
+	if (l0 >= l1 && l0 >= l2) {
+		n = glms_vec3_cross(e1, e2);
+	} else if (l1 >= l2) {
+		n = glms_vec3_cross(e2, e0);
+	} else {
+		n = glms_vec3_cross(e0, e1);
+	}
+	float len = glms_vec3_norm(n);
+	face->valid = len > poly->areaTolerance;
+	if (face->valid) {
+		face->n = glms_vec3_scale(n, 1.0f / len);
+		vec3s centre = glms_vec3_scale(glms_vec3_add(glms_vec3_add(pa, pb), pc), 1.0f / 3.0f);
+		face->dist = glms_vec3_dot(face->n, centre);
+	} else {
+		face->n = n;
+		face->dist = FLT_MAX;
+	}
+}
+
+static int tbPolytope_NewFace(tbPolytope* poly)
+{
+	if (poly->freeCount > 0) {
+		return poly->freeFaces[--poly->freeCount];
+	}
+	if (poly->faceCount >= TB_POLY_MAX_FACES) {
+		return -1;
+	}
+	return poly->faceCount++;
+}
+
+static void tbPolytope_Link(tbPolytope* poly, int f, int e, int g, int ge)
+{
+	poly->faces[f].adj[e] = g;
+	poly->faces[f].adjEdge[e] = ge;
+	poly->faces[g].adj[ge] = f;
+	poly->faces[g].adjEdge[ge] = e;
+}
+
+bool tbPolytope_InitTetrahedron(tbPolytope* poly, const tbSupportVertex v[4])
+{
+	poly->vertexCount = 4;
+	poly->faceCount = 0;
+	poly->freeCount = 0;
+	for (int i = 0; i < 4; ++i) {
+		poly->vertices[i] = v[i];
+	}
+	vec3s e1 = glms_vec3_sub(v[1].w, v[0].w), e2 = glms_vec3_sub(v[2].w, v[0].w);
+	vec3s e3 = glms_vec3_sub(v[3].w, v[0].w);
+	float volume = glms_vec3_dot(glms_vec3_cross(e1, e2), e3);
+	if (volume == 0.0f || !isfinite(volume)) {
+		return false;
+	}
+	if (volume > 0.0f) {
+		// Vertex 3 is on the normal side of (0, 1, 2): swap two vertices to turn faces outward.
+		poly->vertices[1] = v[2];
+		poly->vertices[2] = v[1];
+	}
+	// With (v1 - v0) x (v2 - v0) pointing away from v3, these four faces all point outward.
+	static const int tri[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
+	for (int f = 0; f < 4; ++f) {
+		tbPolytope_SetFace(poly, f, tri[f][0], tri[f][1], tri[f][2]);
+	}
+	poly->faceCount = 4;
+	// Link every edge (i, j) with its twin (j, i).
+	for (int f = 0; f < 4; ++f) {
+		for (int e = 0; e < 3; ++e) {
+			int i = tri[f][e], j = tri[f][(e + 1) % 3];
+			for (int g = 0; g < 4; ++g) {
+				for (int ge = 0; ge < 3; ++ge) {
+					if (tri[g][ge] == j && tri[g][(ge + 1) % 3] == i) {
+						poly->faces[f].adj[e] = g;
+						poly->faces[f].adjEdge[e] = ge;
+					}
+				}
+			}
+		}
+	}
+	return true;
+}
+
+static bool tbPolytope_Sees(const tbPolytope* poly, int f, vec3s w, float tol)
+{
+	const tbPolyFace* face = &poly->faces[f];
+	vec3s p = poly->vertices[face->v[0]].w;
+	float side = glms_vec3_dot(face->n, glms_vec3_sub(w, p));
+	return face->valid ? side > tol : side > 0.0f;
+}
+
+typedef struct tbHorizon {
+	int face[TB_POLY_MAX_FACES];
+	int edge[TB_POLY_MAX_FACES];
+	int count;
+	int removed[TB_POLY_MAX_FACES];
+	int removedCount;
+} tbHorizon;
+
+// Walk from a face that sees w across its edges: faces that see w are removed, the edges of the
+// first faces that do not are the horizon, collected in loop order (seed 003's horizon rebuild).
+// The depth of the walk is bounded by the number of faces.
+static void tbPolytope_Silhouette(tbPolytope* poly, int f, int e, vec3s w, float tol, tbHorizon* h)
+{
+	tbPolyFace* face = &poly->faces[f];
+	if (!face->alive) {
+		return;
+	}
+	if (!tbPolytope_Sees(poly, f, w, tol)) {
+		h->face[h->count] = f;
+		h->edge[h->count] = e;
+		h->count += 1;
+		return;
+	}
+	face->alive = false;
+	h->removed[h->removedCount++] = f;
+	for (int k = 1; k <= 2; ++k) {
+		int ek = (e + k) % 3;
+		tbPolytope_Silhouette(poly, face->adj[ek], face->adjEdge[ek], w, tol, h);
+	}
+}
+
+bool tbPolytope_Expand(tbPolytope* poly, int start, const tbSupportVertex* w, float visibleTol)
+{
+	if (poly->vertexCount >= TB_POLY_MAX_VERTICES) {
+		return false;
+	}
+	tbHorizon h;
+	h.count = 0;
+	h.removedCount = 0;
+	tbPolyFace* first = &poly->faces[start];
+	first->alive = false;
+	h.removed[h.removedCount++] = start;
+	for (int e = 0; e < 3; ++e) {
+		tbPolytope_Silhouette(poly, first->adj[e], first->adjEdge[e], w->w, visibleTol, &h);
+	}
+	int wi = poly->vertexCount;
+	bool ok = h.count >= 3 && poly->faceCount - h.removedCount + h.count <= TB_POLY_MAX_FACES;
+	// The horizon must be one closed loop: each edge starts where the previous one ended.
+	for (int k = 0; ok && k < h.count; ++k) {
+		const tbPolyFace* g = &poly->faces[h.face[k]];
+		const tbPolyFace* gn = &poly->faces[h.face[(k + 1) % h.count]];
+		int end = g->v[h.edge[k]];
+		int nextStart = gn->v[(h.edge[(k + 1) % h.count] + 1) % 3];
+		ok = end == nextStart;
+	}
+	if (!ok) {
+		for (int k = 0; k < h.removedCount; ++k) {
+			poly->faces[h.removed[k]].alive = true;
+		}
+		return false;
+	}
+	poly->vertices[wi] = *w;
+	poly->vertexCount += 1;
+	for (int k = 0; k < h.removedCount; ++k) {
+		poly->freeFaces[poly->freeCount++] = h.removed[k];
+	}
+	int firstNew = -1, prevNew = -1;
+	for (int k = 0; k < h.count; ++k) {
+		int g = h.face[k], ge = h.edge[k];
+		int a = poly->faces[g].v[ge], b = poly->faces[g].v[(ge + 1) % 3];
+		int f = tbPolytope_NewFace(poly);
+		// Edge 0 (b, a) is the twin of the horizon edge (a, b); edge 1 (a, w); edge 2 (w, b).
+		tbPolytope_SetFace(poly, f, b, a, wi);
+		tbPolytope_Link(poly, f, 0, g, ge);
+		if (prevNew >= 0) {
+			// The previous new face ends at this edge's start b: its edge 1 (a', w) has a' = b.
+			tbPolytope_Link(poly, prevNew, 1, f, 2);
+		} else {
+			firstNew = f;
+		}
+		prevNew = f;
+	}
+	tbPolytope_Link(poly, prevNew, 1, firstNew, 2);
+	return true;
+}
+
+// Barycentric coordinates of p (assumed in the plane) in face f.
+static void tbPolytope_Barycentric(const tbPolytope* poly, int f, vec3s p, float l[3])
+{
+	const tbPolyFace* face = &poly->faces[f];
+	vec3s w0 = poly->vertices[face->v[0]].w;
+	vec3s e0 = glms_vec3_sub(poly->vertices[face->v[1]].w, w0);
+	vec3s e1 = glms_vec3_sub(poly->vertices[face->v[2]].w, w0);
+	vec3s ep = glms_vec3_sub(p, w0);
+	float d00 = glms_vec3_dot(e0, e0), d01 = glms_vec3_dot(e0, e1), d11 = glms_vec3_dot(e1, e1);
+	float d20 = glms_vec3_dot(ep, e0), d21 = glms_vec3_dot(ep, e1);
+	float den = d00 * d11 - d01 * d01;
+	l[1] = l[2] = 1.0f / 3.0f;
+	if (den > 0.0f) {
+		l[1] = (d11 * d20 - d01 * d21) / den;
+		l[2] = (d00 * d21 - d01 * d20) / den;
+	}
+	l[0] = 1.0f - l[1] - l[2];
+}
+
+int tbPolytope_FaceHolding(const tbPolytope* poly, int f, vec3s p, float planeTol)
+{
+	// A flat patch of A - B is triangulated into coplanar faces that tie for the smallest
+	// distance; rounding picks any of them. The witnesses need the one that holds p (Jolt's
+	// barycentric slack 1e-3).
+	const float slack = -1e-3f;
+	float l[3];
+	tbPolytope_Barycentric(poly, f, p, l);
+	if (l[0] >= slack && l[1] >= slack && l[2] >= slack) {
+		return f;
+	}
+	const tbPolyFace* face = &poly->faces[f];
+	for (int g = 0; g < poly->faceCount; ++g) {
+		const tbPolyFace* other = &poly->faces[g];
+		if (!other->alive || !other->valid || fabsf(other->dist - face->dist) > planeTol ||
+			glms_vec3_dot(other->n, face->n) < 1.0f - 1e-5f) {
+			continue;
+		}
+		tbPolytope_Barycentric(poly, g, p, l);
+		if (l[0] >= slack && l[1] >= slack && l[2] >= slack) {
+			return g;
+		}
+	}
+	return f;
+}
+
+void tbPolytope_Witness(const tbPolytope* poly, int f, vec3s p, vec3s* pointA, vec3s* pointB)
+{
+	const tbPolyFace* face = &poly->faces[f];
+	const tbSupportVertex* v0 = &poly->vertices[face->v[0]];
+	const tbSupportVertex* v1 = &poly->vertices[face->v[1]];
+	const tbSupportVertex* v2 = &poly->vertices[face->v[2]];
+	// Seed 003: barycentric coordinates of the contact point on the closest face, applied to the
+	// shapes' own support points.
+	float l[3];
+	tbPolytope_Barycentric(poly, f, p, l);
+	float l0 = l[0], l1 = l[1], l2 = l[2];
+	// Clamp rounding excursions so the witness stays on the face.
+	l0 = fmaxf(l0, 0.0f), l1 = fmaxf(l1, 0.0f), l2 = fmaxf(l2, 0.0f);
+	float sum = l0 + l1 + l2;
+	l0 /= sum, l1 /= sum, l2 /= sum;
+	*pointA = glms_vec3_add(glms_vec3_add(glms_vec3_scale(v0->a, l0), glms_vec3_scale(v1->a, l1)),
+							glms_vec3_scale(v2->a, l2));
+	*pointB = glms_vec3_add(glms_vec3_add(glms_vec3_scale(v0->b, l0), glms_vec3_scale(v1->b, l1)),
+							glms_vec3_scale(v2->b, l2));
+}
+
+void tbPolytope_Trace(const tbPolytope* poly, const tbQueryDef* def, tbTraceStage stage,
+					  int iteration, vec3s direction, vec3s support, float distance)
+{
+	if (def == NULL || def->traceFcn == NULL) {
+		return;
+	}
+	int triangles[3 * TB_POLY_MAX_FACES];
+	vec3s vertices[TB_POLY_MAX_VERTICES];
+	int count = 0;
+	for (int f = 0; f < poly->faceCount; ++f) {
+		if (poly->faces[f].alive) {
+			memcpy(&triangles[3 * count], poly->faces[f].v, sizeof(int[3]));
+			++count;
+		}
+	}
+	for (int i = 0; i < poly->vertexCount; ++i) {
+		vertices[i] = poly->vertices[i].w;
+	}
+	tbTraceStep step = {0};
+	step.stage = stage;
+	step.iteration = iteration;
+	step.direction = direction;
+	step.support = support;
+	step.triangleCount = count;
+	step.triangles = triangles;
+	step.vertices = vertices;
+	step.vertexCount = poly->vertexCount;
+	step.distance = distance;
+	def->traceFcn(&step, def->traceContext);
+}
+
+static bool tbIsNewVertex(const tbPolytope* poly, const tbSupportVertex* w)
+{
+	for (int i = 0; i < poly->vertexCount; ++i) {
+		// Positions, not feature pairs: on an inflated difference a repeated pair is a new point.
+		const tbSupportVertex* p = &poly->vertices[i];
+		if (p->w.x == w->w.x && p->w.y == w->w.y && p->w.z == w->w.z) {
+			return false;
+		}
+	}
+	return true;
+}
+
+// Any unit vector perpendicular to d.
+static vec3s tbPerpendicular(vec3s d)
+{
+	vec3s axis = fabsf(d.x) < fabsf(d.y) ? (fabsf(d.x) < fabsf(d.z) ? (vec3s){{1, 0, 0}}
+																 : (vec3s){{0, 0, 1}})
+									  : (fabsf(d.y) < fabsf(d.z) ? (vec3s){{0, 1, 0}}
+																 : (vec3s){{0, 0, 1}});
+	return glms_vec3_normalize(glms_vec3_cross(d, axis));
+}
+
+// Blow a 1- to 3-point simplex that holds the origin up to a tetrahedron (seed 003; the origin
+// may end up on its boundary, which EPA handles). Returns false if A - B is flat everywhere.
+static bool tbBlowUp(const tbMinkowski* mk, const tbSimplex* s, tbSupportVertex out[4])
+{
+	int count = s->count;
+	for (int i = 0; i < count; ++i) {
+		out[i] = s->v[i];
+	}
+	const float L = mk->scale;
+	if (count == 1) {
+		vec3s d = glms_vec3_norm2(out[0].w) > 0.0f ? glms_vec3_negate(out[0].w) : (vec3s){{1, 0, 0}};
+		out[1] = tbMinkowskiSupport(mk, d);
+		if (glms_vec3_norm2(glms_vec3_sub(out[1].w, out[0].w)) <= 1e-12f * L * L) {
+			out[1] = tbMinkowskiSupport(mk, glms_vec3_negate(d));
+		}
+		count = 2;
+	}
+	if (count == 2) {
+		// Of six directions around the segment, take the support farthest from its line.
+		vec3s axis = glms_vec3_sub(out[1].w, out[0].w);
+		float axisLen2 = glms_vec3_norm2(axis);
+		if (axisLen2 <= 1e-12f * L * L) {
+			return false;
+		}
+		vec3s u = tbPerpendicular(axis);
+		vec3s t = glms_vec3_normalize(glms_vec3_cross(axis, u));
+		float best = -1.0f;
+		for (int k = 0; k < 6; ++k) {
+			float angle = (float)k * (GLM_PIf / 3.0f);
+			vec3s d = glms_vec3_add(glms_vec3_scale(u, cosf(angle)), glms_vec3_scale(t, sinf(angle)));
+			tbSupportVertex c = tbMinkowskiSupport(mk, d);
+			vec3s r = glms_vec3_sub(c.w, out[0].w);
+			float off = glms_vec3_norm2(glms_vec3_cross(r, axis)) / axisLen2;
+			if (off > best) {
+				best = off;
+				out[2] = c;
+			}
+		}
+		count = 3;
+	}
+	// Triangle: the support farther from its plane, on either side.
+	vec3s n = glms_vec3_cross(glms_vec3_sub(out[1].w, out[0].w), glms_vec3_sub(out[2].w, out[0].w));
+	if (glms_vec3_norm2(n) <= 1e-20f * L * L * L * L) {
+		return false;
+	}
+	tbSupportVertex up = tbMinkowskiSupport(mk, n);
+	tbSupportVertex down = tbMinkowskiSupport(mk, glms_vec3_negate(n));
+	float hu = glms_vec3_dot(n, glms_vec3_sub(up.w, out[0].w));
+	float hd = -glms_vec3_dot(n, glms_vec3_sub(down.w, out[0].w));
+	out[3] = hu >= hd ? up : down;
+	return true;
+}
+
+void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
+		   const tbQueryDef* def, tbPolytopeResult* out)
+{
+	const float L = mk->scale;
+	// Gap tolerance between the closest face and the support along its normal (narrowphase.md
+	// 2.4, made relative): float noise of support points is ~1e-7 L.
+	const float gapTol = 1e-6f * L;
+	tbPolytope poly;
+	poly.areaTolerance = 1e-12f * L * L;
+
+	tbSupportVertex start[4];
+	bool ok = simplex->count == 4;
+	if (ok) {
+		for (int i = 0; i < 4; ++i) {
+			start[i] = simplex->v[i];
+		}
+	} else {
+		ok = tbBlowUp(mk, simplex, start);
+	}
+	ok = ok && tbPolytope_InitTetrahedron(&poly, start);
+	out->status = tb_queryConverged;
+	out->iterations = 0;
+	if (!ok) {
+		// A - B has no volume even after inflation: cannot happen with a positive margin; keep
+		// the answer defined anyway.
+		out->inside = true;
+		out->distance = 0.0f;
+		out->normal = (vec3s){{0.0f, 1.0f, 0.0f}};
+		tbSimplex_Witness(simplex, &out->pointA, &out->pointB);
+		out->status = tb_queryDegenerate;
+		return;
+	}
+
+	int best = -1;
+	// Every support gives an upper bound h(n) on the depth; on a curved difference that bound
+	// converges faster than the faces do, so it is the answer when a cap stops the loop.
+	float upper = FLT_MAX;
+	vec3s upperNormal = glms_vec3_zero(), upperA = glms_vec3_zero(), upperB = glms_vec3_zero();
+	bool converged = false;
+	for (int iter = 0;; ++iter) {
+		// The closest face: the smallest signed plane distance among trusted faces.
+		int f = -1;
+		float fd = FLT_MAX;
+		for (int k = 0; k < poly.faceCount; ++k) {
+			const tbPolyFace* face = &poly.faces[k];
+			if (face->alive && face->valid && face->dist < fd) {
+				fd = face->dist;
+				f = k;
+			}
+		}
+		if (f < 0) {
+			out->status = tb_queryDegenerate;
+			break;
+		}
+		best = f;
+		if (iter >= maxIterations) {
+			out->status = tb_queryIterationCap;
+			break;
+		}
+		vec3s n = poly.faces[f].n;
+		tbSupportVertex w = tbMinkowskiSupport(mk, n);
+		float wd = glms_vec3_dot(w.w, n);
+		tbPolytope_Trace(&poly, def, tb_traceEpa, iter, n, w.w, fd);
+		out->iterations = iter + 1;
+		if (wd < upper) {
+			// The support points themselves are on the surfaces: the witnesses of this bound.
+			upper = wd;
+			upperNormal = n;
+			upperA = w.a;
+			upperB = w.b;
+		}
+		if (wd - fd <= gapTol || !tbIsNewVertex(&poly, &w)) {
+			converged = true; // the face is on the boundary (to tolerance), or nothing is new
+			break;
+		}
+		if (!tbPolytope_Expand(&poly, f, &w, 0.1f * gapTol)) {
+			out->status = poly.vertexCount >= TB_POLY_MAX_VERTICES ? tb_queryIterationCap
+																   : tb_queryDegenerate;
+			break;
+		}
+	}
+	out->inside = true;
+	if (best < 0 || (!converged && upper < FLT_MAX)) {
+		out->distance = upper < FLT_MAX ? upper : 0.0f;
+		out->normal = upper < FLT_MAX ? upperNormal : (vec3s){{0.0f, 1.0f, 0.0f}};
+		out->pointA = upperA;
+		out->pointB = upperB;
+		return;
+	}
+	const tbPolyFace* face = &poly.faces[best];
+	vec3s p = glms_vec3_scale(face->n, face->dist);
+	out->distance = face->dist;
+	out->normal = face->n;
+	tbPolytope_Witness(&poly, tbPolytope_FaceHolding(&poly, best, p, gapTol), p, &out->pointA,
+					   &out->pointB);
+}

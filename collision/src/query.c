@@ -1,2 +1,264 @@
-// stub until written
-typedef int tbStubUnused;
+// The public narrow-phase queries: validation, the pair scale, GJK on cores, EPA or unified EPA
+// on the inflated difference, and the results mapped back to the caller's frame.
+#include "narrowphase.h"
+
+#include <float.h>
+#include <math.h>
+
+// Inflation of A - B for the penetration stage, relative to the pair scale. Large enough that
+// touching and flat pairs become solids holding the origin, small enough that its rounded
+// edges cost EPA only a few extra vertices.
+#define TB_EPA_MARGIN 1e-4f
+// GJK answers directly when the cores are at least this far apart (relative to L): its normal is
+// then accurate to ~1e-3 rad. Closer than that, EPA on the inflated difference decides.
+#define TB_GJK_TRUST 2e-5f
+
+tbQueryDef tbDefaultQueryDef(void)
+{
+	tbQueryDef def = {0};
+	def.algorithm = tb_algorithmGjkEpa;
+	def.maxGjkIterations = 64;
+	def.maxEpaIterations = 128;
+	return def;
+}
+
+const char* tbQueryStatusName(tbQueryStatus status)
+{
+	switch (status) {
+	case tb_queryConverged:
+		return "converged";
+	case tb_queryIterationCap:
+		return "iteration cap";
+	case tb_queryDegenerate:
+		return "degenerate";
+	case tb_queryFallback:
+		return "fallback";
+	case tb_queryInvalidInput:
+		return "invalid input";
+	default:
+		return "unknown";
+	}
+}
+
+static bool tbFiniteVec(vec3s v)
+{
+	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+static bool tbValidTransform(tbTransform xf)
+{
+	float q2 = xf.q.x * xf.q.x + xf.q.y * xf.q.y + xf.q.z * xf.q.z + xf.q.w * xf.q.w;
+	return tbFiniteVec(xf.p) && isfinite(q2) && fabsf(q2 - 1.0f) < 1e-3f;
+}
+
+static tbQueryResult tbInvalidResult(void)
+{
+	tbQueryResult r = {0};
+	r.normal = (vec3s){{0.0f, 1.0f, 0.0f}};
+	r.status = tb_queryInvalidInput;
+	return r;
+}
+
+static bool tbSetUp(const tbShape* a, const tbShape* b, tbTransform bInA, tbMinkowski* mk)
+{
+	if (!tbShape_Validate(a, NULL, 0) || !tbShape_Validate(b, NULL, 0) || !tbValidTransform(bInA)) {
+		return false;
+	}
+	mk->shapeA = a;
+	mk->shapeB = b;
+	mk->bInA = bInA;
+	mk->cores = false;
+	mk->margin = 0.0f;
+	// L of query.md: every tolerance below is relative to it.
+	mk->scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
+	return isfinite(mk->scale) && mk->scale > 0.0f;
+}
+
+// Make the witnesses exactly consistent: pB - pA = sd * n about their midpoint.
+static void tbFinish(tbQueryResult* r)
+{
+	vec3s mid = glms_vec3_scale(glms_vec3_add(r->pointA, r->pointB), 0.5f);
+	vec3s half = glms_vec3_scale(r->normal, 0.5f * r->distance);
+	r->pointA = glms_vec3_sub(mid, half);
+	r->pointB = glms_vec3_add(mid, half);
+	r->hit = r->distance <= 0.0f;
+	if (!isfinite(r->distance) || !tbFiniteVec(r->normal) || !tbFiniteVec(r->pointA) ||
+		!tbFiniteVec(r->pointB)) {
+		// Never let a NaN out: report the failure instead.
+		*r = tbInvalidResult();
+		r->status = tb_queryDegenerate;
+	}
+}
+
+// Penetration (or small distance) from the inflated difference, by EPA or unified EPA.
+static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, tbQueryResult* r)
+{
+	// The cores stay cores: a sphere's ball or a capsule's is added back exactly at the end, so
+	// EPA never has to tessellate a ball (concentric spheres would need thousands of faces).
+	float radiusA = mk->cores ? tbShape_CoreRadius(mk->shapeA) : 0.0f;
+	float radiusB = mk->cores ? tbShape_CoreRadius(mk->shapeB) : 0.0f;
+	mk->margin = TB_EPA_MARGIN * mk->scale;
+	tbPolytopeResult pr;
+	if (def->algorithm == tb_algorithmUnifiedEpa) {
+		tbUnifiedEpa(mk, def->maxEpaIterations, def, &pr);
+	} else {
+		// GJK on the inflated difference gives the simplex that EPA blows up (seed 000 section 3).
+		tbGjkOutput g;
+		tbGjk(mk, -1.0f, def->maxGjkIterations, def, &g);
+		r->gjkIterations += g.iterations;
+		if (g.outcome == tb_gjkSeparated && g.distance > 0.0f) {
+			// The shapes are apart by more than the margin after all (GJK on the cores saw them
+			// touch within float noise): GJK's answer stands.
+			pr.inside = false;
+			pr.distance = g.distance;
+			pr.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
+			tbSimplex_Witness(&g.simplex, &pr.pointA, &pr.pointB);
+			pr.status = g.status;
+			pr.iterations = 0;
+		} else {
+			tbEpa(mk, &g.simplex, def->maxEpaIterations, def, &pr);
+		}
+	}
+	r->epaIterations = pr.iterations;
+	r->status = pr.status;
+	r->normal = pr.normal;
+	// The inflation moved the boundary out by the margin: take it off again.
+	r->distance = (pr.inside ? -pr.distance : pr.distance) + mk->margin - radiusA - radiusB;
+	r->pointA = glms_vec3_add(pr.pointA, glms_vec3_scale(pr.normal, radiusA));
+	r->pointB = glms_vec3_sub(pr.pointB, glms_vec3_scale(pr.normal, radiusB));
+}
+
+tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+								 const tbQueryDef* def)
+{
+	tbQueryDef defaults = tbDefaultQueryDef();
+	def = def != NULL ? def : &defaults;
+	tbMinkowski mk;
+	if (!tbSetUp(a, b, bInA, &mk)) {
+		return tbInvalidResult();
+	}
+	tbQueryResult r = {0};
+	// Spheres and capsules are handled as cores (a point, a segment) plus a ball: distance and
+	// normal of the cores are exact, even when the balls overlap (Jolt's convex radius).
+	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
+	mk.cores = radiusA > 0.0f || radiusB > 0.0f;
+	if (def->algorithm == tb_algorithmUnifiedEpa) {
+		tbPenetration(&mk, def, &r);
+		tbFinish(&r);
+		return r;
+	}
+
+	tbGjkOutput g;
+	tbGjk(&mk, -1.0f, def->maxGjkIterations, def, &g);
+	r.gjkIterations = g.iterations;
+	if (g.outcome == tb_gjkSeparated && g.distance > TB_GJK_TRUST * mk.scale) {
+		r.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
+		r.distance = g.distance - radiusA - radiusB;
+		tbSimplex_Witness(&g.simplex, &r.pointA, &r.pointB);
+		r.pointA = glms_vec3_add(r.pointA, glms_vec3_scale(r.normal, radiusA));
+		r.pointB = glms_vec3_sub(r.pointB, glms_vec3_scale(r.normal, radiusB));
+		r.status = g.status;
+		tbFinish(&r);
+		return r;
+	}
+	tbPenetration(&mk, def, &r);
+	tbFinish(&r);
+	return r;
+}
+
+bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+						tbQueryStatus* status)
+{
+	tbMinkowski mk;
+	if (!tbSetUp(a, b, bInA, &mk)) {
+		if (status != NULL) {
+			*status = tb_queryInvalidInput;
+		}
+		return false;
+	}
+	float radius = tbShape_CoreRadius(a) + tbShape_CoreRadius(b);
+	mk.cores = radius > 0.0f;
+	tbQueryDef def = tbDefaultQueryDef();
+	tbGjkOutput g;
+	tbGjk(&mk, radius, def.maxGjkIterations, NULL, &g);
+	if (status != NULL) {
+		*status = g.status;
+	}
+	switch (g.outcome) {
+	case tb_gjkOverlap:
+	case tb_gjkEarlyHit:
+		return true;
+	case tb_gjkEarlyMiss:
+		return false;
+	default:
+		// Converged without a separating plane: the distance decides.
+		return g.distance <= radius + 5e-7f * mk.scale;
+	}
+}
+
+static tbQueryResult tbToWorld(tbQueryResult r, tbTransform xfA)
+{
+	if (r.status == tb_queryInvalidInput) {
+		return r;
+	}
+	r.normal = tbRotateVector(xfA.q, r.normal);
+	r.pointA = tbTransformPoint(xfA, r.pointA);
+	r.pointB = tbTransformPoint(xfA, r.pointB);
+	return r;
+}
+
+tbQueryResult tbQueryShapes(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
+							const tbQueryDef* def)
+{
+	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
+		return tbInvalidResult();
+	}
+	// Work in A's frame (Box2D, Jolt): coordinates stay small and the relative pose is exact.
+	return tbToWorld(tbQueryShapesLocal(a, b, tbInvMulTransforms(xfA, xfB), def), xfA);
+}
+
+bool tbTestOverlap(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
+				   tbQueryStatus* status)
+{
+	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
+		if (status != NULL) {
+			*status = tb_queryInvalidInput;
+		}
+		return false;
+	}
+	return tbTestOverlapLocal(a, b, tbInvMulTransforms(xfA, xfB), status);
+}
+
+tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
+							  const tbQueryDef* def)
+{
+	tbQueryDef defaults = tbDefaultQueryDef();
+	def = def != NULL ? def : &defaults;
+	tbMinkowski mk;
+	if (!tbValidTransform(xfA) || !tbValidTransform(xfB) ||
+		!tbSetUp(a, b, tbInvMulTransforms(xfA, xfB), &mk)) {
+		return tbInvalidResult();
+	}
+	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
+	mk.cores = radiusA > 0.0f || radiusB > 0.0f;
+	tbGjkOutput g;
+	tbGjk(&mk, -1.0f, def->maxGjkIterations, def, &g);
+	tbQueryResult r = {0};
+	r.gjkIterations = g.iterations;
+	r.status = g.status;
+	if (g.outcome != tb_gjkSeparated || g.distance <= radiusA + radiusB || g.distance <= 0.0f) {
+		// Overlapping: GJK alone knows no depth (seed 000: that is EPA's job).
+		r.hit = true;
+		r.distance = 0.0f;
+		r.normal = (vec3s){{0.0f, 0.0f, 0.0f}};
+		tbSimplex_Witness(&g.simplex, &r.pointA, &r.pointB);
+		return tbToWorld(r, xfA);
+	}
+	r.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
+	r.distance = g.distance - radiusA - radiusB;
+	tbSimplex_Witness(&g.simplex, &r.pointA, &r.pointB);
+	r.pointA = glms_vec3_add(r.pointA, glms_vec3_scale(r.normal, radiusA));
+	r.pointB = glms_vec3_sub(r.pointB, glms_vec3_scale(r.normal, radiusB));
+	tbFinish(&r);
+	return tbToWorld(r, xfA);
+}

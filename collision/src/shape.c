@@ -1,2 +1,373 @@
-// stub until written
-typedef int tbStubUnused;
+// Shape constructors, validation, bounds and support functions (seed 000 eq. 8-9, seed 002, seed 004).
+#include "shape_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const vec3s tb_unitScale = {{1.0f, 1.0f, 1.0f}};
+
+tbShape tbMakeSphere(float radius)
+{
+	tbShape s = {.type = tb_sphereShape, .radius = radius, .scale = tb_unitScale};
+	return s;
+}
+
+tbShape tbMakeBox(float hx, float hy, float hz)
+{
+	tbShape s = {.type = tb_boxShape, .halfExtents = {{hx, hy, hz}}, .scale = tb_unitScale};
+	return s;
+}
+
+static tbShape tbMakeRound(tbShapeType type, float radius, float halfHeight)
+{
+	tbShape s = {.type = type, .scale = tb_unitScale};
+	s.round.radius = radius;
+	s.round.halfHeight = halfHeight;
+	return s;
+}
+
+tbShape tbMakeCapsule(float radius, float halfHeight)
+{
+	return tbMakeRound(tb_capsuleShape, radius, halfHeight);
+}
+
+tbShape tbMakeCylinder(float radius, float halfHeight)
+{
+	return tbMakeRound(tb_cylinderShape, radius, halfHeight);
+}
+
+tbShape tbMakeCone(float radius, float halfHeight)
+{
+	return tbMakeRound(tb_coneShape, radius, halfHeight);
+}
+
+tbShape tbMakeHullShape(const tbHull* hull)
+{
+	tbShape s = {.type = tb_hullShape, .hull = hull, .scale = tb_unitScale};
+	return s;
+}
+
+tbShape tbMakeTriangle(vec3s a, vec3s b, vec3s c)
+{
+	tbShape s = {.type = tb_triangleShape, .scale = tb_unitScale};
+	s.vertices[0] = a;
+	s.vertices[1] = b;
+	s.vertices[2] = c;
+	return s;
+}
+
+const char* tbShapeTypeName(tbShapeType type)
+{
+	switch (type) {
+	case tb_sphereShape:
+		return "sphere";
+	case tb_boxShape:
+		return "box";
+	case tb_capsuleShape:
+		return "capsule";
+	case tb_cylinderShape:
+		return "cylinder";
+	case tb_coneShape:
+		return "cone";
+	case tb_hullShape:
+		return "hull";
+	case tb_triangleShape:
+		return "triangle";
+	default:
+		return "unknown";
+	}
+}
+
+static bool tbFail(char* message, int size, const char* text)
+{
+	if (message != NULL && size > 0) {
+		snprintf(message, (size_t)size, "%s", text);
+	}
+	return false;
+}
+
+static bool tbPositiveFinite(float x)
+{
+	return isfinite(x) && x > 0.0f;
+}
+
+bool tbShape_Validate(const tbShape* shape, char* message, int size)
+{
+	if (shape == NULL) {
+		return tbFail(message, size, "shape is null");
+	}
+	if (!tbPositiveFinite(shape->scale.x) || !tbPositiveFinite(shape->scale.y) ||
+		!tbPositiveFinite(shape->scale.z)) {
+		return tbFail(message, size, "scale: every component must be positive and finite");
+	}
+	switch (shape->type) {
+	case tb_sphereShape:
+		return tbPositiveFinite(shape->radius) ? true
+											   : tbFail(message, size,
+														"sphere radius: must be positive and finite");
+	case tb_boxShape:
+		if (!tbPositiveFinite(shape->halfExtents.x) || !tbPositiveFinite(shape->halfExtents.y) ||
+			!tbPositiveFinite(shape->halfExtents.z)) {
+			return tbFail(message, size, "box half extents: must be positive and finite");
+		}
+		return true;
+	case tb_capsuleShape:
+	case tb_cylinderShape:
+	case tb_coneShape:
+		if (!tbPositiveFinite(shape->round.radius)) {
+			return tbFail(message, size, "radius: must be positive and finite");
+		}
+		if (!isfinite(shape->round.halfHeight) ||
+			shape->round.halfHeight < (shape->type == tb_capsuleShape ? 0.0f : 1e-30f)) {
+			return tbFail(message, size, "half height: must be positive and finite");
+		}
+		return true;
+	case tb_hullShape:
+		if (shape->hull == NULL || shape->hull->vertexCount <= 0 || shape->hull->vertices == NULL) {
+			return tbFail(message, size, "hull: missing or empty (build it with tbBuildHull)");
+		}
+		for (int i = 0; i < shape->hull->vertexCount; ++i) {
+			vec3s v = shape->hull->vertices[i];
+			if (!isfinite(v.x) || !isfinite(v.y) || !isfinite(v.z)) {
+				return tbFail(message, size, "hull vertex: NaN or Inf coordinate");
+			}
+		}
+		return true;
+	case tb_triangleShape:
+		for (int i = 0; i < 3; ++i) {
+			vec3s v = shape->vertices[i];
+			if (!isfinite(v.x) || !isfinite(v.y) || !isfinite(v.z)) {
+				return tbFail(message, size, "triangle vertex: NaN or Inf coordinate");
+			}
+		}
+		return true;
+	default:
+		return tbFail(message, size, "unknown shape type");
+	}
+}
+
+static bool tbIsUniformScale(vec3s s)
+{
+	return s.x == s.y && s.y == s.z;
+}
+
+static bool tbIsUnitScale(vec3s s)
+{
+	return s.x == 1.0f && s.y == 1.0f && s.z == 1.0f;
+}
+
+float tbShape_CoreRadius(const tbShape* shape)
+{
+	// Spheres and capsules are a point and a segment swept by a ball (Box2D, Jolt). The ball
+	// survives only a uniform scale; a non-uniformly scaled sphere is an ellipsoid, handled whole.
+	if (!tbIsUniformScale(shape->scale)) {
+		return 0.0f;
+	}
+	if (shape->type == tb_sphereShape) {
+		return shape->radius * shape->scale.x;
+	}
+	if (shape->type == tb_capsuleShape) {
+		return shape->round.radius * shape->scale.x;
+	}
+	return 0.0f;
+}
+
+static float tbSign(float x)
+{
+	return x < 0.0f ? -1.0f : 1.0f;
+}
+
+// Support of the unscaled shape; `withRadius` false drops the ball of spheres and capsules.
+static vec3s tbUnscaledSupport(const tbShape* shape, vec3s d, int* index, bool withRadius)
+{
+	int feature = -1;
+	vec3s p;
+	switch (shape->type) {
+	case tb_sphereShape: {
+		if (!withRadius) {
+			p = glms_vec3_zero();
+			feature = 0;
+			break;
+		}
+		float len = glms_vec3_norm(d);
+		p = len > 0.0f ? glms_vec3_scale(d, shape->radius / len)
+					   : (vec3s){{0.0f, shape->radius, 0.0f}};
+		break;
+	}
+	case tb_boxShape: {
+		vec3s h = shape->halfExtents;
+		p = (vec3s){{tbSign(d.x) * h.x, tbSign(d.y) * h.y, tbSign(d.z) * h.z}};
+		feature = (d.x < 0.0f ? 1 : 0) | (d.y < 0.0f ? 2 : 0) | (d.z < 0.0f ? 4 : 0);
+		break;
+	}
+	case tb_capsuleShape: {
+		float hh = shape->round.halfHeight;
+		p = (vec3s){{0.0f, d.y < 0.0f ? -hh : hh, 0.0f}};
+		feature = d.y < 0.0f ? 1 : 0;
+		if (withRadius) {
+			float len = glms_vec3_norm(d);
+			if (len > 0.0f) {
+				p = glms_vec3_add(p, glms_vec3_scale(d, shape->round.radius / len));
+			}
+			feature = -1;
+		}
+		break;
+	}
+	case tb_cylinderShape: {
+		// Seed 002: the rim point of the cap facing d.
+		float r = shape->round.radius, hh = shape->round.halfHeight;
+		float radial = sqrtf(d.x * d.x + d.z * d.z);
+		float s = radial > 0.0f ? r / radial : 0.0f;
+		p = (vec3s){{d.x * s, d.y < 0.0f ? -hh : hh, d.z * s}};
+		break;
+	}
+	case tb_coneShape: {
+		// Seed 002: the apex or a point of the base rim, whichever reaches further along d.
+		float r = shape->round.radius, hh = shape->round.halfHeight;
+		float radial = sqrtf(d.x * d.x + d.z * d.z);
+		float s = radial > 0.0f ? r / radial : 0.0f;
+		vec3s rim = {{d.x * s, -hh, d.z * s}};
+		float apexDot = d.y * hh;
+		float rimDot = radial * r - d.y * hh;
+		if (apexDot >= rimDot) {
+			p = (vec3s){{0.0f, hh, 0.0f}};
+			feature = 0;
+		} else {
+			p = rim;
+		}
+		break;
+	}
+	case tb_hullShape: {
+		const tbHull* hull = shape->hull;
+		int best = 0;
+		float bestDot = -INFINITY;
+		for (int i = 0; i < hull->vertexCount; ++i) {
+			vec3s v = hull->vertices[i];
+			float dot = v.x * d.x + v.y * d.y + v.z * d.z;
+			if (dot > bestDot) {
+				bestDot = dot;
+				best = i;
+			}
+		}
+		p = hull->vertices[best];
+		feature = best;
+		break;
+	}
+	case tb_triangleShape: {
+		// Seed 002: convex vs triangle. Three dot products, no hull needed.
+		const vec3s* v = shape->vertices;
+		float d0 = glms_vec3_dot(v[0], d), d1 = glms_vec3_dot(v[1], d), d2 = glms_vec3_dot(v[2], d);
+		feature = d0 >= d1 ? (d0 >= d2 ? 0 : 2) : (d1 >= d2 ? 1 : 2);
+		p = v[feature];
+		break;
+	}
+	default:
+		p = glms_vec3_zero();
+		break;
+	}
+	if (index != NULL) {
+		*index = feature;
+	}
+	return p;
+}
+
+vec3s tbShape_CoreSupport(const tbShape* shape, vec3s d, int* index)
+{
+	bool core = tbShape_CoreRadius(shape) > 0.0f;
+	if (tbIsUnitScale(shape->scale)) {
+		return tbUnscaledSupport(shape, d, index, !core);
+	}
+	// Seed 004: support of S*shape along d is S * support(S * d) (S diagonal, symmetric).
+	vec3s s = shape->scale;
+	vec3s sd = {{d.x * s.x, d.y * s.y, d.z * s.z}};
+	vec3s p = tbUnscaledSupport(shape, sd, index, !core);
+	return (vec3s){{p.x * s.x, p.y * s.y, p.z * s.z}};
+}
+
+vec3s tbShape_Support(const tbShape* shape, vec3s d, int* index)
+{
+	vec3s p = tbShape_CoreSupport(shape, d, index);
+	float radius = tbShape_CoreRadius(shape);
+	if (radius > 0.0f) {
+		float len = glms_vec3_norm(d);
+		if (len > 0.0f) {
+			p = glms_vec3_add(p, glms_vec3_scale(d, radius / len));
+		} else {
+			p.y += radius;
+		}
+		if (index != NULL) {
+			*index = -1;
+		}
+	}
+	return p;
+}
+
+float tbShape_BoundingRadius(const tbShape* shape)
+{
+	float r;
+	switch (shape->type) {
+	case tb_sphereShape:
+		r = shape->radius;
+		break;
+	case tb_boxShape:
+		r = glms_vec3_norm(shape->halfExtents);
+		break;
+	case tb_capsuleShape:
+		r = shape->round.radius + shape->round.halfHeight;
+		break;
+	case tb_cylinderShape:
+	case tb_coneShape:
+		r = sqrtf(shape->round.radius * shape->round.radius +
+				  shape->round.halfHeight * shape->round.halfHeight);
+		break;
+	case tb_hullShape:
+		r = shape->hull != NULL ? shape->hull->radius : 0.0f;
+		break;
+	case tb_triangleShape:
+		r = fmaxf(glms_vec3_norm(shape->vertices[0]),
+				  fmaxf(glms_vec3_norm(shape->vertices[1]), glms_vec3_norm(shape->vertices[2])));
+		break;
+	default:
+		r = 0.0f;
+		break;
+	}
+	vec3s s = shape->scale;
+	return r * fmaxf(s.x, fmaxf(s.y, s.z));
+}
+
+vec3s tbShape_InteriorPoint(const tbShape* shape)
+{
+	vec3s c = glms_vec3_zero();
+	switch (shape->type) {
+	case tb_hullShape:
+		c = shape->hull != NULL ? shape->hull->centroid : c;
+		break;
+	case tb_triangleShape:
+		c = glms_vec3_scale(glms_vec3_add(glms_vec3_add(shape->vertices[0], shape->vertices[1]),
+										  shape->vertices[2]),
+							1.0f / 3.0f);
+		break;
+	case tb_coneShape:
+		// Centroid of a solid cone: a quarter of the height above the base.
+		c.y = -0.5f * shape->round.halfHeight;
+		break;
+	default:
+		break;
+	}
+	return glms_vec3_mul(c, shape->scale);
+}
+
+tbAABB tbShape_ComputeAABB(const tbShape* shape, tbTransform xf)
+{
+	tbAABB box;
+	for (int axis = 0; axis < 3; ++axis) {
+		vec3s d = glms_vec3_zero();
+		d.raw[axis] = 1.0f;
+		vec3s local = tbInvRotateVector(xf.q, d);
+		float hi = glms_vec3_dot(tbShape_Support(shape, local, NULL), local);
+		float lo = glms_vec3_dot(tbShape_Support(shape, glms_vec3_negate(local), NULL), local);
+		box.upper.raw[axis] = xf.p.raw[axis] + hi;
+		box.lower.raw[axis] = xf.p.raw[axis] + lo;
+	}
+	return box;
+}

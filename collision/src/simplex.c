@@ -1,2 +1,205 @@
-// stub until written
-typedef int tbStubUnused;
+// The Minkowski support (seed 000 eq. 11) and the GJK sub-simplex solver (closest point of a
+// point, segment, triangle or tetrahedron to the origin; seed 000 section 2.1 "plex" cases).
+#include "narrowphase.h"
+
+#include <float.h>
+#include <math.h>
+
+tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d)
+{
+	tbSupportVertex sv;
+	// Seed 000 eq. 11: Support(A - B, d) = Support(A, d) - Support(B, -d), B's support taken in
+	// B's own frame (seed 000 eq. 8-9) and brought into A's frame.
+	if (mk->cores) {
+		sv.a = tbShape_CoreSupport(mk->shapeA, d, &sv.ia);
+	} else {
+		sv.a = tbShape_Support(mk->shapeA, d, &sv.ia);
+	}
+	vec3s dB = tbInvRotateVector(mk->bInA.q, glms_vec3_negate(d));
+	vec3s b = mk->cores ? tbShape_CoreSupport(mk->shapeB, dB, &sv.ib)
+						: tbShape_Support(mk->shapeB, dB, &sv.ib);
+	sv.b = tbTransformPoint(mk->bInA, b);
+	sv.w = glms_vec3_sub(sv.a, sv.b);
+	if (mk->margin > 0.0f) {
+		// Inflate A - B by a ball: its signed distance drops by exactly the margin and every
+		// degenerate (flat, segment, point) difference becomes a solid with the origin inside.
+		float len = glms_vec3_norm(d);
+		if (len > 0.0f) {
+			sv.w = glms_vec3_add(sv.w, glms_vec3_scale(d, mk->margin / len));
+		}
+	}
+	return sv;
+}
+
+vec3s tbClosestOnTriangle(vec3s a, vec3s b, vec3s c, float lambda[3])
+{
+	// Ericson, Real-Time Collision Detection 5.1.5, with the query point at the origin.
+	vec3s ab = glms_vec3_sub(b, a), ac = glms_vec3_sub(c, a);
+	float d1 = -glms_vec3_dot(ab, a), d2 = -glms_vec3_dot(ac, a);
+	if (d1 <= 0.0f && d2 <= 0.0f) {
+		lambda[0] = 1.0f, lambda[1] = 0.0f, lambda[2] = 0.0f;
+		return a;
+	}
+	float d3 = -glms_vec3_dot(ab, b), d4 = -glms_vec3_dot(ac, b);
+	if (d3 >= 0.0f && d4 <= d3) {
+		lambda[0] = 0.0f, lambda[1] = 1.0f, lambda[2] = 0.0f;
+		return b;
+	}
+	float vc = d1 * d4 - d3 * d2;
+	if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
+		float t = d1 / (d1 - d3);
+		lambda[0] = 1.0f - t, lambda[1] = t, lambda[2] = 0.0f;
+		return glms_vec3_add(a, glms_vec3_scale(ab, t));
+	}
+	float d5 = -glms_vec3_dot(ab, c), d6 = -glms_vec3_dot(ac, c);
+	if (d6 >= 0.0f && d5 <= d6) {
+		lambda[0] = 0.0f, lambda[1] = 0.0f, lambda[2] = 1.0f;
+		return c;
+	}
+	float vb = d5 * d2 - d1 * d6;
+	if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
+		float t = d2 / (d2 - d6);
+		lambda[0] = 1.0f - t, lambda[1] = 0.0f, lambda[2] = t;
+		return glms_vec3_add(a, glms_vec3_scale(ac, t));
+	}
+	float va = d3 * d6 - d5 * d4;
+	if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {
+		float t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+		lambda[0] = 0.0f, lambda[1] = 1.0f - t, lambda[2] = t;
+		return glms_vec3_add(b, glms_vec3_scale(glms_vec3_sub(c, b), t));
+	}
+	float sum = va + vb + vc;
+	if (!(sum > 0.0f)) {
+		// A sliver with no area: the best vertex will do.
+		float la = glms_vec3_norm2(a), lb = glms_vec3_norm2(b), lc = glms_vec3_norm2(c);
+		int k = la <= lb ? (la <= lc ? 0 : 2) : (lb <= lc ? 1 : 2);
+		lambda[0] = k == 0 ? 1.0f : 0.0f, lambda[1] = k == 1 ? 1.0f : 0.0f;
+		lambda[2] = k == 2 ? 1.0f : 0.0f;
+		return k == 0 ? a : (k == 1 ? b : c);
+	}
+	float inv = 1.0f / sum;
+	lambda[1] = vb * inv;
+	lambda[2] = vc * inv;
+	lambda[0] = 1.0f - lambda[1] - lambda[2];
+	// Project along the face normal rather than summing weighted corners: the direction of a tiny
+	// |v| then comes from a cross product of edges, not from cancelling large coordinates (Jolt).
+	vec3s n = glms_vec3_cross(ab, ac);
+	float nn = glms_vec3_norm2(n);
+	return glms_vec3_scale(n, glms_vec3_dot(n, a) / nn);
+}
+
+static vec3s tbClosestOnSegment(vec3s a, vec3s b, float lambda[2])
+{
+	vec3s ab = glms_vec3_sub(b, a);
+	float t = -glms_vec3_dot(a, ab);
+	float len2 = glms_vec3_norm2(ab);
+	if (t <= 0.0f || len2 <= 0.0f) {
+		lambda[0] = 1.0f, lambda[1] = 0.0f;
+		return a;
+	}
+	if (t >= len2) {
+		lambda[0] = 0.0f, lambda[1] = 1.0f;
+		return b;
+	}
+	t /= len2;
+	lambda[0] = 1.0f - t, lambda[1] = t;
+	return glms_vec3_add(a, glms_vec3_scale(ab, t));
+}
+
+// Keep only the vertices with a positive weight, in order.
+static void tbSimplex_Compact(tbSimplex* s)
+{
+	int k = 0;
+	for (int i = 0; i < s->count; ++i) {
+		if (s->lambda[i] > 0.0f) {
+			s->v[k] = s->v[i];
+			s->lambda[k] = s->lambda[i];
+			++k;
+		}
+	}
+	if (k == 0) {
+		// Cannot happen with weights that sum to one; keep the first vertex to stay defined.
+		s->lambda[0] = 1.0f;
+		k = 1;
+	}
+	s->count = k;
+}
+
+vec3s tbSimplex_Solve(tbSimplex* s, float volumeTolerance)
+{
+	vec3s p;
+	if (s->count == 1) {
+		s->lambda[0] = 1.0f;
+		return s->v[0].w;
+	}
+	if (s->count == 2) {
+		p = tbClosestOnSegment(s->v[0].w, s->v[1].w, s->lambda);
+		tbSimplex_Compact(s);
+		return p;
+	}
+	if (s->count == 3) {
+		p = tbClosestOnTriangle(s->v[0].w, s->v[1].w, s->v[2].w, s->lambda);
+		tbSimplex_Compact(s);
+		return p;
+	}
+
+	// Tetrahedron: the origin is inside unless it lies beyond a face, away from the opposite
+	// vertex. Test every face the origin may be beyond and keep the closest of their points.
+	static const int faces[4][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
+	vec3s w[4] = {s->v[0].w, s->v[1].w, s->v[2].w, s->v[3].w};
+	vec3s e1 = glms_vec3_sub(w[1], w[0]), e2 = glms_vec3_sub(w[2], w[0]), e3 = glms_vec3_sub(w[3], w[0]);
+	float volume = glms_vec3_dot(glms_vec3_cross(e1, e2), e3);
+	bool flat = fabsf(volume) <= volumeTolerance;
+	float best = FLT_MAX;
+	float bestLambda[4] = {1.0f, 0.0f, 0.0f, 0.0f};
+	vec3s bestP = w[0];
+	bool outside = false;
+	for (int f = 0; f < 4; ++f) {
+		int i0 = faces[f][0], i1 = faces[f][1], i2 = faces[f][2], i3 = faces[f][3];
+		vec3s n = glms_vec3_cross(glms_vec3_sub(w[i1], w[i0]), glms_vec3_sub(w[i2], w[i0]));
+		float sideOrigin = -glms_vec3_dot(n, w[i0]);
+		float sideOpposite = glms_vec3_dot(n, glms_vec3_sub(w[i3], w[i0]));
+		if (!flat && sideOrigin * sideOpposite >= 0.0f) {
+			continue; // origin on the inner side of this face
+		}
+		outside = true;
+		float l[3];
+		vec3s q = tbClosestOnTriangle(w[i0], w[i1], w[i2], l);
+		float d2 = glms_vec3_norm2(q);
+		if (d2 < best) {
+			best = d2;
+			bestP = q;
+			bestLambda[0] = bestLambda[1] = bestLambda[2] = bestLambda[3] = 0.0f;
+			bestLambda[i0] = l[0];
+			bestLambda[i1] = l[1];
+			bestLambda[i2] = l[2];
+		}
+	}
+	if (!outside) {
+		// Origin inside: barycentric weights from sub-volumes, for the witness points.
+		float inv = 1.0f / volume;
+		for (int i = 0; i < 4; ++i) {
+			vec3s q[4] = {w[0], w[1], w[2], w[3]};
+			q[i] = glms_vec3_zero();
+			vec3s f1 = glms_vec3_sub(q[1], q[0]), f2 = glms_vec3_sub(q[2], q[0]);
+			s->lambda[i] = glms_vec3_dot(glms_vec3_cross(f1, f2), glms_vec3_sub(q[3], q[0])) * inv;
+		}
+		return glms_vec3_zero();
+	}
+	for (int i = 0; i < 4; ++i) {
+		s->lambda[i] = bestLambda[i];
+	}
+	tbSimplex_Compact(s);
+	return bestP;
+}
+
+void tbSimplex_Witness(const tbSimplex* s, vec3s* pointA, vec3s* pointB)
+{
+	vec3s a = glms_vec3_zero(), b = glms_vec3_zero();
+	for (int i = 0; i < s->count; ++i) {
+		a = glms_vec3_add(a, glms_vec3_scale(s->v[i].a, s->lambda[i]));
+		b = glms_vec3_add(b, glms_vec3_scale(s->v[i].b, s->lambda[i]));
+	}
+	*pointA = a;
+	*pointB = b;
+}

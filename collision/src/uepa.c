@@ -1,2 +1,139 @@
-// stub until written
-typedef int tbStubUnused;
+// Unified EPA (seed 001): one expanding polytope for both separated and overlapping shapes,
+// started as a small tetrahedron around a point deep inside A - B.
+#include "narrowphase.h"
+
+#include <float.h>
+#include <math.h>
+
+void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* def,
+				  tbPolytopeResult* out)
+{
+	const float L = mk->scale;
+	const float gapTol = 1e-6f * L;
+	tbPolytope poly;
+	poly.areaTolerance = 1e-12f * L * L;
+
+	// Seed 001: the difference of the shapes' centres is deep inside A - B; a tetrahedron smaller
+	// than the margin around it lies inside the inflated difference, whatever the shapes.
+	vec3s cA = tbShape_InteriorPoint(mk->shapeA);
+	vec3s cB = tbTransformPoint(mk->bInA, tbShape_InteriorPoint(mk->shapeB));
+	vec3s c = glms_vec3_sub(cA, cB);
+	float size = 0.5f * mk->margin;
+	static const float dirs[4][3] = {{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
+	tbSupportVertex start[4];
+	for (int i = 0; i < 4; ++i) {
+		vec3s e = glms_vec3_scale((vec3s){{dirs[i][0], dirs[i][1], dirs[i][2]}}, size / sqrtf(3.0f));
+		// These are interior points, not supports: split them as (cA + e) - cB for the witnesses.
+		start[i].w = glms_vec3_add(c, e);
+		start[i].a = glms_vec3_add(cA, e);
+		start[i].b = cB;
+		start[i].ia = -2 - i; // never equal to a real feature pair
+		start[i].ib = -2;
+	}
+	tbPolytope_InitTetrahedron(&poly, start);
+
+	out->status = tb_queryConverged;
+	out->iterations = 0;
+	int best = 0;
+	bool inside = false;
+	vec3s bestPoint = glms_vec3_zero();
+	for (int iter = 0;; ++iter) {
+		// Inside when no trusted face has the origin in front of it. Then the closest boundary
+		// point is on the nearest face plane (EPA); otherwise it is the nearest point of the
+		// faces that see the origin (GJK-like; seed 001 step b).
+		int f = -1;
+		float fd = FLT_MAX;
+		float outsideBest = FLT_MAX;
+		int outsideFace = -1;
+		vec3s outsidePoint = glms_vec3_zero();
+		for (int k = 0; k < poly.faceCount; ++k) {
+			const tbPolyFace* face = &poly.faces[k];
+			if (!face->alive || !face->valid) {
+				continue;
+			}
+			if (face->dist < fd) {
+				fd = face->dist;
+				f = k;
+			}
+			if (face->dist < 0.0f) {
+				float l[3];
+				vec3s q = tbClosestOnTriangle(poly.vertices[face->v[0]].w, poly.vertices[face->v[1]].w,
+											  poly.vertices[face->v[2]].w, l);
+				float d2 = glms_vec3_norm2(q);
+				if (d2 < outsideBest) {
+					outsideBest = d2;
+					outsideFace = k;
+					outsidePoint = q;
+				}
+			}
+		}
+		if (f < 0) {
+			out->status = tb_queryDegenerate;
+			break;
+		}
+		inside = outsideFace < 0;
+		vec3s dir, point;
+		float lower, upper;
+		tbSupportVertex w;
+		if (inside) {
+			best = f;
+			point = glms_vec3_scale(poly.faces[f].n, fd);
+			dir = poly.faces[f].n;
+			w = tbMinkowskiSupport(mk, dir);
+			lower = fd;
+			upper = glms_vec3_dot(w.w, dir);
+		} else {
+			best = outsideFace;
+			point = outsidePoint;
+			float len = sqrtf(outsideBest);
+			// Seed 001 step b: search from the closest point towards the origin.
+			dir = len > 0.0f ? glms_vec3_scale(point, -1.0f / len) : poly.faces[f].n;
+			w = tbMinkowskiSupport(mk, dir);
+			upper = len;
+			lower = -glms_vec3_dot(w.w, dir);
+		}
+		bestPoint = point;
+		if (iter >= maxIterations) {
+			out->status = tb_queryIterationCap;
+			break;
+		}
+		tbPolytope_Trace(&poly, def, tb_traceUnifiedEpa, iter, dir, w.w, inside ? fd : -upper);
+		out->iterations = iter + 1;
+		// Both modes stop when the support plane is within tolerance of the polytope (seed 001
+		// step h: the support point brings nothing new).
+		if (upper - lower <= gapTol) {
+			break;
+		}
+		// Expand from a face that sees w; in the outside mode that is the face holding the
+		// closest point, or failing that (numerical ties) any face that sees w.
+		int startFace = -1;
+		for (int k = -1; k < poly.faceCount && startFace < 0; ++k) {
+			int g = k < 0 ? best : k;
+			const tbPolyFace* face = &poly.faces[g];
+			if (face->alive && face->valid &&
+				glms_vec3_dot(face->n, glms_vec3_sub(w.w, poly.vertices[face->v[0]].w)) > 0.1f * gapTol) {
+				startFace = g;
+			}
+		}
+		if (startFace < 0) {
+			break; // nothing sees the new point: the polytope already reaches the boundary here
+		}
+		if (!tbPolytope_Expand(&poly, startFace, &w, 0.1f * gapTol)) {
+			out->status = poly.vertexCount >= TB_POLY_MAX_VERTICES ? tb_queryIterationCap
+																   : tb_queryDegenerate;
+			break;
+		}
+	}
+	out->inside = inside;
+	if (inside) {
+		out->distance = poly.faces[best].dist;
+		out->normal = poly.faces[best].n;
+	} else {
+		float len = glms_vec3_norm(bestPoint);
+		out->distance = len;
+		// Apart: the normal from A to B is minus the direction of the closest point of A - B.
+		out->normal = len > 0.0f ? glms_vec3_scale(bestPoint, -1.0f / len) : poly.faces[best].n;
+	}
+	int holder = inside ? tbPolytope_FaceHolding(&poly, best, bestPoint, gapTol) : best;
+	tbPolytope_Witness(&poly, holder, bestPoint, &out->pointA, &out->pointB);
+}

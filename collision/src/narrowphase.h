@@ -1,0 +1,121 @@
+// Internal narrow-phase types: the Minkowski difference A - B, GJK simplices, the EPA polytope.
+#pragma once
+
+#include "shape_internal.h"
+#include "tumble/query.h"
+
+/// A point of A - B and where it came from. Points are in A's local frame.
+typedef struct tbSupportVertex {
+	vec3s w;    ///< point of the (possibly inflated) Minkowski difference
+	vec3s a, b; ///< the shapes' own support points (never inflated): witness sources
+	int ia, ib; ///< feature (vertex) indices, -1 for smooth points
+} tbSupportVertex;
+
+/// The Minkowski difference of two shapes with B placed in A's frame.
+typedef struct tbMinkowski {
+	const tbShape* shapeA;
+	const tbShape* shapeB;
+	tbTransform bInA;
+	bool cores;   ///< support the cores only (spheres and capsules without their ball)
+	float margin; ///< inflate A - B by a ball of this radius (0: none), metres
+	float scale;  ///< pair scale L = radA + radB + |pB|: every tolerance is relative to it
+} tbMinkowski;
+
+tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d);
+
+/// GJK simplex: 0..4 vertices and the barycentric weights of the closest point.
+typedef struct tbSimplex {
+	tbSupportVertex v[4];
+	float lambda[4];
+	int count;
+} tbSimplex;
+
+/// Replace the simplex by the smallest sub-simplex holding the point closest to the origin; return
+/// that point. A tetrahedron that holds the origin stays whole and returns (0, 0, 0).
+vec3s tbSimplex_Solve(tbSimplex* simplex, float volumeTolerance);
+
+/// Witness points of the simplex's closest point.
+void tbSimplex_Witness(const tbSimplex* simplex, vec3s* pointA, vec3s* pointB);
+
+/// Closest point of triangle abc to the origin, with barycentric weights (Ericson 5.1.5).
+vec3s tbClosestOnTriangle(vec3s a, vec3s b, vec3s c, float lambda[3]);
+
+typedef enum tbGjkOutcome {
+	tb_gjkSeparated, ///< converged with the origin outside (distance = |v|)
+	tb_gjkOverlap,   ///< a tetrahedron holds the origin, or |v| fell below the precision floor
+	tb_gjkEarlyHit,  ///< boolean mode: |v| <= hitDistance
+	tb_gjkEarlyMiss, ///< boolean mode: a support plane proves distance > hitDistance
+} tbGjkOutcome;
+
+typedef struct tbGjkOutput {
+	tbGjkOutcome outcome;
+	tbQueryStatus status;
+	vec3s v;        ///< closest point of A - B to the origin (A's frame)
+	float distance; ///< |v|
+	int iterations;
+	tbSimplex simplex;
+} tbGjkOutput;
+
+/// GJK on mk. `hitDistance` < 0 runs a full distance query; >= 0 is the boolean mode that stops as
+/// soon as the distance is known to be <= or > hitDistance.
+void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tbQueryDef* def,
+		   tbGjkOutput* out);
+
+/// The result of an expanding-polytope run in A's frame, before the margin is taken off.
+typedef struct tbPolytopeResult {
+	bool inside;    ///< the origin is inside the (inflated) difference
+	float distance; ///< depth when inside, distance when outside (both >= 0 up to noise)
+	vec3s normal;   ///< from A towards B
+	vec3s pointA, pointB;
+	tbQueryStatus status;
+	int iterations;
+} tbPolytopeResult;
+
+/// EPA seeded by a GJK simplex that holds the origin (seed 000 section 3, seed 003).
+void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
+		   const tbQueryDef* def, tbPolytopeResult* out);
+
+/// Unified EPA from a small tetrahedron around an interior point (seed 001).
+void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* def,
+				  tbPolytopeResult* out);
+
+// The expanding polytope shared by EPA and unified EPA.
+#define TB_POLY_MAX_VERTICES 192
+#define TB_POLY_MAX_FACES 512
+
+typedef struct tbPolyFace {
+	int v[3];       ///< vertex ids, counter-clockwise seen from outside
+	int adj[3];     ///< neighbour across edge e = (v[e], v[e+1])
+	int adjEdge[3]; ///< that edge's index in the neighbour
+	vec3s n;        ///< outward unit normal (raw cross product when degenerate)
+	float dist;     ///< signed distance of the plane from the origin
+	bool alive;
+	bool valid; ///< false for slivers whose normal cannot be trusted
+} tbPolyFace;
+
+typedef struct tbPolytope {
+	tbSupportVertex vertices[TB_POLY_MAX_VERTICES];
+	tbPolyFace faces[TB_POLY_MAX_FACES];
+	int vertexCount;
+	int faceCount;
+	int freeFaces[TB_POLY_MAX_FACES];
+	int freeCount;
+	float areaTolerance; ///< |cross|: below it a face is a sliver
+} tbPolytope;
+
+/// Start a polytope as the tetrahedron of four vertices; false if it is flat.
+bool tbPolytope_InitTetrahedron(tbPolytope* poly, const tbSupportVertex v[4]);
+
+/// Add vertex w seen from face `start` (which must see it): remove every face that sees it and
+/// close the hole with a fan to w. Returns false (polytope unchanged) when full or inconsistent.
+bool tbPolytope_Expand(tbPolytope* poly, int start, const tbSupportVertex* w, float visibleTol);
+
+/// Send the polytope to the trace callback.
+void tbPolytope_Trace(const tbPolytope* poly, const tbQueryDef* def, tbTraceStage stage,
+					  int iteration, vec3s direction, vec3s support, float distance);
+
+/// Face f, or a coplanar neighbour at the same distance whose triangle holds p (for witnesses).
+int tbPolytope_FaceHolding(const tbPolytope* poly, int f, vec3s p, float planeTol);
+
+/// Barycentric witness points of face f at its point p.
+void tbPolytope_Witness(const tbPolytope* poly, int f, vec3s p, vec3s* pointA, vec3s* pointB);

@@ -1,0 +1,10 @@
+// Internal shape helpers shared by the narrow phase: core (ball-less) supports of rounded shapes.
+#pragma once
+
+#include "tumble/shape.h"
+
+/// Radius of the ball swept over the core (sphere: a point, capsule: a segment); 0 for others.
+float tbShape_CoreRadius(const tbShape* shape);
+
+/// Support of the core: the full support minus the ball of spheres and capsules.
+vec3s tbShape_CoreSupport(const tbShape* shape, vec3s d, int* index);
