@@ -258,6 +258,19 @@ void tbPolytope_Witness(const tbPolytope* poly, int f, vec3s p, vec3s* pointA, v
 							glms_vec3_scale(v2->b, l2));
 }
 
+static float tbLateral(vec3s n, vec3s a, vec3s b)
+{
+	vec3s d = glms_vec3_sub(b, a);
+	return glms_vec3_norm2(glms_vec3_sub(d, glms_vec3_scale(n, glms_vec3_dot(d, n))));
+}
+
+void tbPickWitness(vec3s n, vec3s a1, vec3s b1, vec3s a2, vec3s b2, vec3s* pointA, vec3s* pointB)
+{
+	bool first = tbLateral(n, a1, b1) <= tbLateral(n, a2, b2);
+	*pointA = first ? a1 : a2;
+	*pointB = first ? b1 : b2;
+}
+
 void tbPolytope_Trace(const tbPolytope* poly, const tbQueryDef* def, tbTraceStage stage,
 					  int iteration, vec3s direction, vec3s support, float distance)
 {
@@ -451,6 +464,13 @@ void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
 		out->normal = upper < FLT_MAX ? upperNormal : (vec3s){{0.0f, 1.0f, 0.0f}};
 		out->pointA = upperA;
 		out->pointB = upperB;
+		if (best >= 0) {
+			const tbPolyFace* last = &poly.faces[best];
+			vec3s p = glms_vec3_scale(last->n, last->dist);
+			vec3s fa, fb;
+			tbPolytope_Witness(&poly, tbPolytope_FaceHolding(&poly, best, p, gapTol), p, &fa, &fb);
+			tbPickWitness(out->normal, upperA, upperB, fa, fb, &out->pointA, &out->pointB);
+		}
 		return;
 	}
 	const tbPolyFace* face = &poly.faces[best];

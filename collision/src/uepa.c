@@ -36,6 +36,10 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 	out->iterations = 0;
 	int best = 0;
 	bool inside = false;
+	// Inside, each support bounds the depth from above (as in EPA): the answer at a cap.
+	float upperDepth = FLT_MAX;
+	vec3s upperNormal = glms_vec3_zero(), upperA = glms_vec3_zero(), upperB = glms_vec3_zero();
+	bool converged = false;
 	vec3s bestPoint = glms_vec3_zero();
 	for (int iter = 0;; ++iter) {
 		// Inside when no trusted face has the origin in front of it. Then the closest boundary
@@ -71,7 +75,9 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 			out->status = tb_queryDegenerate;
 			break;
 		}
-		inside = outsideFace < 0;
+		// The origin on the surface (within float noise) has no direction to search in: treat
+		// it as inside, where the face normal gives one.
+		inside = outsideFace < 0 || outsideBest <= (1e-7f * L) * (1e-7f * L);
 		vec3s dir, point;
 		float lower, upper;
 		tbSupportVertex w;
@@ -82,6 +88,12 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 			w = tbMinkowskiSupport(mk, dir);
 			lower = fd;
 			upper = glms_vec3_dot(w.w, dir);
+			if (upper < upperDepth) {
+				upperDepth = upper;
+				upperNormal = dir;
+				upperA = w.a;
+				upperB = w.b;
+			}
 		} else {
 			best = outsideFace;
 			point = outsidePoint;
@@ -102,6 +114,7 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 		// Both modes stop when the support plane is within tolerance of the polytope (seed 001
 		// step h: the support point brings nothing new).
 		if (upper - lower <= gapTol) {
+			converged = true;
 			break;
 		}
 		// Expand from a face that sees w; in the outside mode that is the face holding the
@@ -116,7 +129,8 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 			}
 		}
 		if (startFace < 0) {
-			break; // nothing sees the new point: the polytope already reaches the boundary here
+			out->status = tb_queryDegenerate; // nothing sees the new point: keep the best so far
+			break;
 		}
 		if (!tbPolytope_Expand(&poly, startFace, &w, 0.1f * gapTol)) {
 			out->status = poly.vertexCount >= TB_POLY_MAX_VERTICES ? tb_queryIterationCap
@@ -125,6 +139,15 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 		}
 	}
 	out->inside = inside;
+	if (inside && !converged && upperDepth < FLT_MAX) {
+		out->distance = upperDepth;
+		out->normal = upperNormal;
+		vec3s fa, fb;
+		tbPolytope_Witness(&poly, tbPolytope_FaceHolding(&poly, best, bestPoint, gapTol), bestPoint,
+						   &fa, &fb);
+		tbPickWitness(upperNormal, upperA, upperB, fa, fb, &out->pointA, &out->pointB);
+		return;
+	}
 	if (inside) {
 		out->distance = poly.faces[best].dist;
 		out->normal = poly.faces[best].n;
