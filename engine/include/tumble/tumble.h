@@ -3,3 +3,4 @@
 
 #include "tumble/base.h"
 #include "tumble/collision.h"
+#include "tumble/dynamics.h"

@@ -1,0 +1,8 @@
+// The dynamics module's public interface in one include.
+#pragma once
+
+#include "tumble/body.h"
+#include "tumble/contact_solver.h"
+#include "tumble/impulse.h"
+#include "tumble/integrator.h"
+#include "tumble/mass.h"

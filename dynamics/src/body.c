@@ -1,0 +1,111 @@
+// Rigid bodies: Baraff's state vector, its derived quantities, forces and impulses.
+#include "tumble/body.h"
+
+#include "dynamics_math.h"
+
+mat3s tbSkew(vec3s a)
+{
+	// Seed 002, "Angular Velocity": a* = [0 -az ay; az 0 -ax; -ay ax 0] (column-major here).
+	mat3s m;
+	m.col[0] = tbV3(0.0f, a.z, -a.y);
+	m.col[1] = tbV3(-a.z, 0.0f, a.x);
+	m.col[2] = tbV3(a.y, -a.x, 0.0f);
+	return m;
+}
+
+tbRigidBody tbMakeBody(tbBodyType type, tbMassData mass, vec3s x, mat3s R)
+{
+	tbRigidBody body = {0};
+	body.type = type;
+	body.state.x = x;
+	body.state.R = R;
+	body.gravityScale = 1.0f;
+	body.Ibody = tbMat3Zero();
+	body.IbodyInv = tbMat3Zero();
+	if (type == tb_dynamicBody) {
+		TB_ASSERT(mass.mass > 0.0f && isfinite(mass.mass));
+		body.mass = mass.mass;
+		body.invMass = 1.0f / mass.mass;
+		body.Ibody = mass.inertia;
+		body.IbodyInv = tbMat3Inverse(mass.inertia);
+		TB_ASSERT(tbMat3Det(mass.inertia) > 0.0f);
+	}
+	tbBody_UpdateDerived(&body);
+	return body;
+}
+
+void tbBody_UpdateDerived(tbRigidBody* body)
+{
+	// Baraff I, "ComputeAuxiliaryVariables": v = P / M, I^-1 = R Ibody^-1 R^T, w = I^-1 L.
+	body->Iinv = tbMat3Rotate(body->state.R, body->IbodyInv);
+	if (body->type == tb_dynamicBody) {
+		body->v = tbScale(body->state.P, body->invMass);
+		body->w = tbMat3MulV(body->Iinv, body->state.L);
+	} else if (body->type == tb_staticBody) {
+		body->v = tbV3(0.0f, 0.0f, 0.0f);
+		body->w = tbV3(0.0f, 0.0f, 0.0f);
+	}
+}
+
+void tbBody_SetVelocity(tbRigidBody* body, vec3s v, vec3s w)
+{
+	if (body->type == tb_staticBody) {
+		return;
+	}
+	body->v = v;
+	body->w = w;
+	if (body->type == tb_dynamicBody) {
+		// P = M v and L = I w with I = R Ibody R^T.
+		body->state.P = tbScale(v, body->mass);
+		body->state.L = tbMat3MulV(tbMat3Rotate(body->state.R, body->Ibody), w);
+		tbBody_UpdateDerived(body);
+	}
+}
+
+vec3s tbBody_GetPointVelocity(const tbRigidBody* body, vec3s worldPoint)
+{
+	return tbAdd(body->v, tbCross(body->w, tbSub(worldPoint, body->state.x)));
+}
+
+void tbBody_ApplyForce(tbRigidBody* body, vec3s force, vec3s worldPoint)
+{
+	body->force = tbAdd(body->force, force);
+	body->torque = tbAdd(body->torque, tbCross(tbSub(worldPoint, body->state.x), force));
+}
+
+void tbBody_ApplyForceToCenter(tbRigidBody* body, vec3s force)
+{
+	body->force = tbAdd(body->force, force);
+}
+
+void tbBody_ApplyTorque(tbRigidBody* body, vec3s torque)
+{
+	body->torque = tbAdd(body->torque, torque);
+}
+
+void tbBody_ClearForces(tbRigidBody* body)
+{
+	body->force = tbV3(0.0f, 0.0f, 0.0f);
+	body->torque = tbV3(0.0f, 0.0f, 0.0f);
+}
+
+void tbBody_ApplyImpulse(tbRigidBody* body, vec3s impulse, vec3s worldPoint)
+{
+	if (body->type != tb_dynamicBody) {
+		return;
+	}
+	// Baraff II, eq. 8-12 and 8-13: dP = J, dL = (p - x) x J; v and w follow linearly.
+	vec3s dL = tbCross(tbSub(worldPoint, body->state.x), impulse);
+	body->state.P = tbAdd(body->state.P, impulse);
+	body->state.L = tbAdd(body->state.L, dL);
+	body->v = tbMulAdd(body->v, body->invMass, impulse);
+	body->w = tbAdd(body->w, tbMat3MulV(body->Iinv, dL));
+}
+
+float tbBody_GetKineticEnergy(const tbRigidBody* body)
+{
+	if (body->type != tb_dynamicBody) {
+		return 0.0f;
+	}
+	return 0.5f * (tbDot(body->state.P, body->v) + tbDot(body->state.L, body->w));
+}

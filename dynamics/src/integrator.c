@@ -1,0 +1,219 @@
+// Integrating Baraff's state vector Y = (x, R, P, L): explicit Euler, semi-implicit Euler, RK4.
+#include "tumble/integrator.h"
+
+#include "dynamics_math.h"
+
+// Choice of the default (TB_DEFAULT_INTEGRATOR = RK4), measured in tests/test_integrator.c on the
+// 1 x 2 x 3 box spun at 5 rad/s near its intermediate axis, 20 s at 60 Hz, Gram-Schmidt after
+// every step. Largest kinetic energy drift |E - E0| / E0:
+//   explicit Euler +100 % (E doubles: the box ends spinning about its minor axis, the energy
+//   maximum at fixed L), semi-implicit Euler +99.5 %, RK4 7e-7 (2.5e-5 over 100000 steps).
+// Through tbSolverStep (4 substeps of 1/240 s): 95 %, 35 % and 5e-7.
+// Why the Euler steps fail: with Baraff's L-form, L is exact in free flight for all three, so the
+// energy E = 1/2 L . R Ibody^-1 R^T L depends on R alone. Turning R by an angle t about the
+// start-of-step w changes E by 0 at first order (w . (w^ x L) = 0) but by
+// +1/2 t^2 (w^ x L) . I^-1 (w^ x L) > 0 at second order: a gain on every step, O(h) overall. RK4
+// follows w as it turns within the step; its error is O(h^4) and costs four derivative evaluations
+// (a few 3x3 products): nothing next to a contact solve.
+
+const char* tbIntegratorName(tbIntegrator integrator)
+{
+	switch (integrator) {
+	case tb_explicitEuler:
+		return "explicit Euler";
+	case tb_semiImplicitEuler:
+		return "semi-implicit Euler";
+	case tb_rk4:
+		return "RK4";
+	default:
+		return "unknown";
+	}
+}
+
+// Y' of seed 002 ("State Vector Derivative") as four parts.
+typedef struct tbStateDerivative
+{
+	vec3s dx;
+	mat3s dR;
+	vec3s dP;
+	vec3s dL;
+} tbStateDerivative;
+
+// Y' = (v, w* R, F - c P, tau - c L) with v = P / M, w = R Ibody^-1 R^T L.
+static tbStateDerivative tbDerivative(const tbRigidBody* body, const tbBodyState* y, vec3s force,
+                                      vec3s torque)
+{
+	tbStateDerivative d;
+	vec3s w = tbMat3MulV(tbMat3Rotate(y->R, body->IbodyInv), y->L);
+	d.dx = tbScale(y->P, body->invMass);
+	d.dR = tbMat3Mul(tbSkew(w), y->R);
+	d.dP = tbMulAdd(force, -body->linearDamping, y->P);
+	d.dL = tbMulAdd(torque, -body->angularDamping, y->L);
+	return d;
+}
+
+static tbBodyState tbStateAdd(const tbBodyState* y, float h, const tbStateDerivative* d)
+{
+	tbBodyState out;
+	out.x = tbMulAdd(y->x, h, d->dx);
+	out.R = tbMat3MulAdd(y->R, h, d->dR);
+	out.P = tbMulAdd(y->P, h, d->dP);
+	out.L = tbMulAdd(y->L, h, d->dL);
+	return out;
+}
+
+// exp(h w*): the rotation by angle h |w| about w (Rodrigues), as a series when the angle is tiny.
+static mat3s tbRotationStep(vec3s w, float h)
+{
+	float speed = tbLength(w);
+	float angle = h * speed;
+	mat3s W = tbSkew(w);
+	float a, b;
+	if (angle < 1e-3f) {
+		// sin(t)/|w| and (1 - cos(t))/|w|^2 to the first neglected term below float precision.
+		a = h * (1.0f - angle * angle / 6.0f);
+		b = 0.5f * h * h * (1.0f - angle * angle / 12.0f);
+	} else {
+		a = sinf(angle) / speed;
+		b = (1.0f - cosf(angle)) / (speed * speed);
+	}
+	return tbMat3MulAdd(tbMat3MulAdd(tbMat3Identity(), a, W), b, tbMat3Mul(W, W));
+}
+
+static void tbFinishStep(tbRigidBody* body, tbOrthonormalizer ortho)
+{
+	body->state.R = tbOrthonormalize(body->state.R, ortho);
+	tbBody_UpdateDerived(body);
+}
+
+static void tbMoveKinematic(tbRigidBody* body, float h, tbOrthonormalizer ortho)
+{
+	body->state.x = tbMulAdd(body->state.x, h, body->v);
+	body->state.R = tbMat3Mul(tbRotationStep(body->w, h), body->state.R);
+	tbFinishStep(body, ortho);
+}
+
+void tbBody_Integrate(tbRigidBody* body, vec3s gravity, float h, tbIntegrator integrator,
+                      tbOrthonormalizer ortho)
+{
+	if (body->type == tb_staticBody) {
+		return;
+	}
+	if (body->type == tb_kinematicBody) {
+		tbMoveKinematic(body, h, ortho);
+		return;
+	}
+	vec3s force = tbMulAdd(body->force, body->mass * body->gravityScale, gravity);
+	vec3s torque = body->torque;
+	tbBodyState* y = &body->state;
+	switch (integrator) {
+	case tb_explicitEuler: {
+		// Seed 002 "Euler's Method": next_state = old_state + derivative * dt, every part of Y'
+		// taken at the start of the step.
+		tbStateDerivative d = tbDerivative(body, y, force, torque);
+		*y = tbStateAdd(y, h, &d);
+		break;
+	}
+	case tb_semiImplicitEuler: {
+		// Momenta first (damping implicit: unconditionally stable), then positions with the new
+		// velocities; R turns exactly about the new w, so it stays a rotation up to rounding.
+		y->P = tbScale(tbMulAdd(y->P, h, force), 1.0f / (1.0f + h * body->linearDamping));
+		y->L = tbScale(tbMulAdd(y->L, h, torque), 1.0f / (1.0f + h * body->angularDamping));
+		vec3s w = tbMat3MulV(tbMat3Rotate(y->R, body->IbodyInv), y->L);
+		y->x = tbMulAdd(y->x, h * body->invMass, y->P);
+		y->R = tbMat3Mul(tbRotationStep(w, h), y->R);
+		break;
+	}
+	case tb_rk4:
+	default: {
+		tbStateDerivative k1 = tbDerivative(body, y, force, torque);
+		tbBodyState y2 = tbStateAdd(y, 0.5f * h, &k1);
+		tbStateDerivative k2 = tbDerivative(body, &y2, force, torque);
+		tbBodyState y3 = tbStateAdd(y, 0.5f * h, &k2);
+		tbStateDerivative k3 = tbDerivative(body, &y3, force, torque);
+		tbBodyState y4 = tbStateAdd(y, h, &k3);
+		tbStateDerivative k4 = tbDerivative(body, &y4, force, torque);
+		// Y += h/6 (k1 + 2 k2 + 2 k3 + k4): the weights are summed first so that each part of Y
+		// takes one rounding per step, as in the Euler steps (four small additions to a large x
+		// would round four times, measurably).
+		tbStateDerivative sum;
+		sum.dx =
+		    tbScale(tbAdd(tbAdd(k1.dx, k4.dx), tbScale(tbAdd(k2.dx, k3.dx), 2.0f)), 1.0f / 6.0f);
+		sum.dR = tbMat3ScaleM(
+		    tbMat3Add(tbMat3Add(k1.dR, k4.dR), tbMat3ScaleM(tbMat3Add(k2.dR, k3.dR), 2.0f)),
+		    1.0f / 6.0f);
+		sum.dP =
+		    tbScale(tbAdd(tbAdd(k1.dP, k4.dP), tbScale(tbAdd(k2.dP, k3.dP), 2.0f)), 1.0f / 6.0f);
+		sum.dL =
+		    tbScale(tbAdd(tbAdd(k1.dL, k4.dL), tbScale(tbAdd(k2.dL, k3.dL), 2.0f)), 1.0f / 6.0f);
+		*y = tbStateAdd(y, h, &sum);
+		break;
+	}
+	}
+	tbFinishStep(body, ortho);
+}
+
+void tbIntegrateVelocities(tbRigidBody* bodies, int bodyCount, vec3s gravity, float h)
+{
+	for (int i = 0; i < bodyCount; ++i) {
+		tbRigidBody* body = bodies + i;
+		if (body->type != tb_dynamicBody) {
+			continue;
+		}
+		// dP/dt = F + M g - c P and dL/dt = tau - c L over h, forces held and damping implicit.
+		vec3s force = tbMulAdd(body->force, body->mass * body->gravityScale, gravity);
+		body->state.P =
+		    tbScale(tbMulAdd(body->state.P, h, force), 1.0f / (1.0f + h * body->linearDamping));
+		body->state.L = tbScale(tbMulAdd(body->state.L, h, body->torque),
+		                        1.0f / (1.0f + h * body->angularDamping));
+		// R has not moved: I^-1 is still current.
+		body->v = tbScale(body->state.P, body->invMass);
+		body->w = tbMat3MulV(body->Iinv, body->state.L);
+	}
+}
+
+// dR/dt = (R Ibody^-1 R^T L)* R with L held: the torque-free motion of R.
+static mat3s tbRotationRate(const tbRigidBody* body, mat3s R)
+{
+	vec3s w = tbMat3MulV(tbMat3Rotate(R, body->IbodyInv), body->state.L);
+	return tbMat3Mul(tbSkew(w), R);
+}
+
+void tbIntegratePositions(tbRigidBody* bodies, int bodyCount, float h, tbIntegrator integrator,
+                          tbOrthonormalizer ortho)
+{
+	for (int i = 0; i < bodyCount; ++i) {
+		tbRigidBody* body = bodies + i;
+		if (body->type == tb_staticBody) {
+			continue;
+		}
+		if (body->type == tb_kinematicBody) {
+			tbMoveKinematic(body, h, ortho);
+			continue;
+		}
+		// The contact solver has set v: the position moves with it (that is what lets a velocity
+		// constraint stop a body), so x += h v for every integrator.
+		body->state.x = tbMulAdd(body->state.x, h, body->v);
+		mat3s R = body->state.R;
+		switch (integrator) {
+		case tb_explicitEuler:
+			R = tbMat3MulAdd(R, h, tbMat3Mul(tbSkew(body->w), R));
+			break;
+		case tb_semiImplicitEuler:
+			R = tbMat3Mul(tbRotationStep(body->w, h), R);
+			break;
+		case tb_rk4:
+		default: {
+			mat3s k1 = tbRotationRate(body, R);
+			mat3s k2 = tbRotationRate(body, tbMat3MulAdd(R, 0.5f * h, k1));
+			mat3s k3 = tbRotationRate(body, tbMat3MulAdd(R, 0.5f * h, k2));
+			mat3s k4 = tbRotationRate(body, tbMat3MulAdd(R, h, k3));
+			mat3s sum = tbMat3Add(tbMat3Add(k1, k4), tbMat3ScaleM(tbMat3Add(k2, k3), 2.0f));
+			R = tbMat3MulAdd(R, h / 6.0f, sum);
+			break;
+		}
+		}
+		body->state.R = R;
+		tbFinishStep(body, ortho);
+	}
+}
