@@ -383,7 +383,7 @@ void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
 	const float L = mk->scale;
 	// Gap tolerance between the closest face and the support along its normal (narrowphase.md
 	// 2.4, made relative): float noise of support points is ~1e-7 L.
-	const float gapTol = 1e-6f * L;
+	const float gapTol = TB_EPA_GAP * L;
 	tbPolytope poly;
 	poly.areaTolerance = 1e-12f * L * L;
 

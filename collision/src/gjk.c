@@ -64,6 +64,7 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 
 	out->outcome = tb_gjkSeparated;
 	out->status = tb_queryIterationCap;
+	out->lowerBound = -FLT_MAX;
 	int iter = 0;
 	while (iter < maxIterations) {
 		++iter;
@@ -82,6 +83,7 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 		tbSupportVertex w = tbMinkowskiSupport(mk, dir);
 		float vw = glms_vec3_dot(v, w.w);
 		tbGjkTrace(def, iter, dir, w.w, s, vlen);
+		out->lowerBound = fmaxf(out->lowerBound, vw / vlen);
 		// Lower bound on the distance from the support plane (van den Bergen).
 		if (boolean && vw > hitDistance * vlen) {
 			out->outcome = tb_gjkEarlyMiss;

@@ -51,7 +51,8 @@ typedef struct tbGjkOutput {
 	tbGjkOutcome outcome;
 	tbQueryStatus status;
 	vec3s v;        ///< closest point of A - B to the origin (A's frame)
-	float distance; ///< |v|
+	float distance; ///< |v|: an upper bound on the distance
+	float lowerBound; ///< best support-plane bound: the distance is at least this
 	int iterations;
 	tbSimplex simplex;
 } tbGjkOutput;
@@ -78,6 +79,12 @@ void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
 /// Unified EPA from a small tetrahedron around an interior point (seed 001).
 void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* def,
 				  tbPolytopeResult* out);
+
+// Gap between the closest face and the support along its normal at which EPA stops, relative to
+// the pair scale (narrowphase.md 2.4). Float support points carry ~1e-7 L of noise.
+#ifndef TB_EPA_GAP
+#define TB_EPA_GAP 1e-6f
+#endif
 
 // The expanding polytope shared by EPA and unified EPA.
 #define TB_POLY_MAX_VERTICES 192

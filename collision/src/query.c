@@ -151,7 +151,10 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 	tbGjkOutput g;
 	tbGjk(&mk, -1.0f, def->maxGjkIterations, def, &g);
 	r.gjkIterations = g.iterations;
-	if (g.outcome == tb_gjkSeparated && g.distance > TB_GJK_TRUST * mk.scale) {
+	// Trust a separation only when a support plane proves it: a loop stopped by rounding (no
+	// progress, repeated vertex) may still hold the origin.
+	if (g.outcome == tb_gjkSeparated && g.distance > TB_GJK_TRUST * mk.scale &&
+		g.lowerBound > 0.5f * TB_GJK_TRUST * mk.scale) {
 		r.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
 		r.distance = g.distance - radiusA - radiusB;
 		tbSimplex_Witness(&g.simplex, &r.pointA, &r.pointB);

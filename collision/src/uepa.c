@@ -9,7 +9,7 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 				  tbPolytopeResult* out)
 {
 	const float L = mk->scale;
-	const float gapTol = 1e-6f * L;
+	const float gapTol = TB_EPA_GAP * L;
 	tbPolytope poly;
 	poly.areaTolerance = 1e-12f * L * L;
 
