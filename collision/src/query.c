@@ -18,7 +18,7 @@ tbQueryDef tbDefaultQueryDef(void)
 	tbQueryDef def = {0};
 	def.algorithm = tb_algorithmGjkEpa;
 	def.maxGjkIterations = 64;
-	def.maxEpaIterations = 128;
+	def.maxEpaIterations = 64;
 	return def;
 }
 
@@ -100,7 +100,8 @@ static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, tbQueryResult*
 	mk->margin = TB_EPA_MARGIN * mk->scale;
 	tbPolytopeResult pr;
 	if (def->algorithm == tb_algorithmUnifiedEpa) {
-		tbUnifiedEpa(mk, def->maxEpaIterations, def, &pr);
+		// One loop does GJK's work and EPA's: it gets both budgets.
+		tbUnifiedEpa(mk, def->maxGjkIterations + def->maxEpaIterations, def, &pr);
 	} else {
 		// GJK on the inflated difference gives the simplex that EPA blows up (seed 000 section 3).
 		tbGjkOutput g;
