@@ -15,8 +15,9 @@
 		}                                                                                          \
 	} while (0)
 
-// The tests' own tolerance, looser than the builder's (1e-6 of the diagonal) so that they check
-// the promise, not the implementation: within 1e-5 of the bounding-box diagonal.
+// The tests' own tolerance, looser than the builder's (1e-6 of the diagonal, 4 float epsilons of
+// the largest coordinate) so that they check the promise, not the implementation: within 1e-5 of
+// the bounding-box diagonal, or about 30 float epsilons of the largest coordinate.
 static float testTolerance(const vec3s* points, int count)
 {
 	vec3s lower = points[0], upper = points[0];
@@ -26,7 +27,7 @@ static float testTolerance(const vec3s* points, int count)
 		upper = glms_vec3_maxv(upper, points[i]);
 		largest = fmaxf(largest, glms_vec3_max(glms_vec3_abs(points[i])));
 	}
-	return fmaxf(1e-5f * glms_vec3_distance(lower, upper), 1e-6f * largest);
+	return fmaxf(1e-5f * glms_vec3_distance(lower, upper), 4e-6f * largest);
 }
 
 // xorshift32: the clouds are the same on every platform.
@@ -122,13 +123,16 @@ static void checkPolytope(const tbHull* hull, const vec3s* points, int count)
 			cr_assert(a >= 0 && a < hull->vertexCount);
 			uses[a] += 1;
 			area = glms_vec3_add(area, glms_vec3_cross(hull->vertices[a], hull->vertices[b]));
-			// Convex and CCW: every corner on or left of every side, within the tolerance.
+			// Convex and CCW: every corner c on or left of every side a -> b, within the
+			// tolerance; c may also be right of a short side when b is within the tolerance of
+			// the line a -> c (the signed area is |ab| dist(c, ab) = |ac| dist(b, ac)).
 			vec3s side = glms_vec3_sub(hull->vertices[b], hull->vertices[a]);
 			for (int k = 0; k < face->indexCount; ++k) {
-				vec3s c = hull->vertices[hull->faceIndices[face->firstIndex + k]];
-				float left =
-				    glms_vec3_dot(glms_vec3_cross(side, glms_vec3_sub(c, hull->vertices[a])), n);
-				CHECK(left >= -tol * glms_vec3_norm(side), "face %d not convex", f);
+				vec3s c = glms_vec3_sub(hull->vertices[hull->faceIndices[face->firstIndex + k]],
+				                        hull->vertices[a]);
+				float signedArea = glms_vec3_dot(glms_vec3_cross(side, c), n);
+				float slack = tol * fmaxf(glms_vec3_norm(side), glms_vec3_norm(c));
+				CHECK(signedArea >= -slack, "face %d not convex", f);
 			}
 			// On the plane.
 			float distance = glms_vec3_dot(n, hull->vertices[a]) - face->offset;

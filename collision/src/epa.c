@@ -106,7 +106,8 @@ static bool tbPolytope_Sees(const tbPolytope* poly, int f, vec3s w, float tol)
 	return face->valid ? side > tol : side > 0.0f;
 }
 
-typedef struct tbHorizon {
+typedef struct tbHorizon
+{
 	int face[TB_POLY_MAX_FACES];
 	int edge[TB_POLY_MAX_FACES];
 	int count;
@@ -226,7 +227,7 @@ int tbPolytope_FaceHolding(const tbPolytope* poly, int f, vec3s p, float planeTo
 	for (int g = 0; g < poly->faceCount; ++g) {
 		const tbPolyFace* other = &poly->faces[g];
 		if (!other->alive || !other->valid || fabsf(other->dist - face->dist) > planeTol ||
-			glms_vec3_dot(other->n, face->n) < 1.0f - 1e-5f) {
+		    glms_vec3_dot(other->n, face->n) < 1.0f - 1e-5f) {
 			continue;
 		}
 		tbPolytope_Barycentric(poly, g, p, l);
@@ -253,9 +254,9 @@ void tbPolytope_Witness(const tbPolytope* poly, int f, vec3s p, vec3s* pointA, v
 	float sum = l0 + l1 + l2;
 	l0 /= sum, l1 /= sum, l2 /= sum;
 	*pointA = glms_vec3_add(glms_vec3_add(glms_vec3_scale(v0->a, l0), glms_vec3_scale(v1->a, l1)),
-							glms_vec3_scale(v2->a, l2));
+	                        glms_vec3_scale(v2->a, l2));
 	*pointB = glms_vec3_add(glms_vec3_add(glms_vec3_scale(v0->b, l0), glms_vec3_scale(v1->b, l1)),
-							glms_vec3_scale(v2->b, l2));
+	                        glms_vec3_scale(v2->b, l2));
 }
 
 static float tbLateral(vec3s n, vec3s a, vec3s b)
@@ -272,7 +273,7 @@ void tbPickWitness(vec3s n, vec3s a1, vec3s b1, vec3s a2, vec3s b2, vec3s* point
 }
 
 void tbPolytope_Trace(const tbPolytope* poly, const tbQueryDef* def, tbTraceStage stage,
-					  int iteration, vec3s direction, vec3s support, float distance)
+                      int iteration, vec3s direction, vec3s support, float distance)
 {
 	if (def == NULL || def->traceFcn == NULL) {
 		return;
@@ -317,10 +318,9 @@ static bool tbIsNewVertex(const tbPolytope* poly, const tbSupportVertex* w)
 // Any unit vector perpendicular to d.
 static vec3s tbPerpendicular(vec3s d)
 {
-	vec3s axis = fabsf(d.x) < fabsf(d.y) ? (fabsf(d.x) < fabsf(d.z) ? (vec3s){{1, 0, 0}}
-																 : (vec3s){{0, 0, 1}})
-									  : (fabsf(d.y) < fabsf(d.z) ? (vec3s){{0, 1, 0}}
-																 : (vec3s){{0, 0, 1}});
+	vec3s axis = fabsf(d.x) < fabsf(d.y)
+	                 ? (fabsf(d.x) < fabsf(d.z) ? (vec3s){{1, 0, 0}} : (vec3s){{0, 0, 1}})
+	                 : (fabsf(d.y) < fabsf(d.z) ? (vec3s){{0, 1, 0}} : (vec3s){{0, 0, 1}});
 	return glms_vec3_normalize(glms_vec3_cross(d, axis));
 }
 
@@ -334,7 +334,8 @@ static bool tbBlowUp(const tbMinkowski* mk, const tbSimplex* s, tbSupportVertex 
 	}
 	const float L = mk->scale;
 	if (count == 1) {
-		vec3s d = glms_vec3_norm2(out[0].w) > 0.0f ? glms_vec3_negate(out[0].w) : (vec3s){{1, 0, 0}};
+		vec3s d =
+		    glms_vec3_norm2(out[0].w) > 0.0f ? glms_vec3_negate(out[0].w) : (vec3s){{1, 0, 0}};
 		out[1] = tbMinkowskiSupport(mk, d);
 		if (glms_vec3_norm2(glms_vec3_sub(out[1].w, out[0].w)) <= 1e-12f * L * L) {
 			out[1] = tbMinkowskiSupport(mk, glms_vec3_negate(d));
@@ -353,7 +354,8 @@ static bool tbBlowUp(const tbMinkowski* mk, const tbSimplex* s, tbSupportVertex 
 		float best = -1.0f;
 		for (int k = 0; k < 6; ++k) {
 			float angle = (float)k * (GLM_PIf / 3.0f);
-			vec3s d = glms_vec3_add(glms_vec3_scale(u, cosf(angle)), glms_vec3_scale(t, sinf(angle)));
+			vec3s d =
+			    glms_vec3_add(glms_vec3_scale(u, cosf(angle)), glms_vec3_scale(t, sinf(angle)));
 			tbSupportVertex c = tbMinkowskiSupport(mk, d);
 			vec3s r = glms_vec3_sub(c.w, out[0].w);
 			float off = glms_vec3_norm2(glms_vec3_cross(r, axis)) / axisLen2;
@@ -378,7 +380,7 @@ static bool tbBlowUp(const tbMinkowski* mk, const tbSimplex* s, tbSupportVertex 
 }
 
 void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
-		   const tbQueryDef* def, tbPolytopeResult* out)
+           const tbQueryDef* def, tbPolytopeResult* out)
 {
 	const float L = mk->scale;
 	// Gap tolerance between the closest face and the support along its normal (narrowphase.md
@@ -448,13 +450,19 @@ void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
 			upperA = w.a;
 			upperB = w.b;
 		}
-		if (wd - fd <= gapTol || !tbIsNewVertex(&poly, &w)) {
-			converged = true; // the face is on the boundary (to tolerance), or nothing is new
+		if (wd - fd <= gapTol) {
+			converged = true; // the face is on the boundary, to tolerance
+			break;
+		}
+		if (!tbIsNewVertex(&poly, &w)) {
+			// A known vertex beyond the closest face: rounding has bent the polytope. Stop, and
+			// answer with the best upper bound rather than claim convergence.
+			out->status = tb_queryDegenerate;
 			break;
 		}
 		if (!tbPolytope_Expand(&poly, f, &w, 0.1f * gapTol)) {
 			out->status = poly.vertexCount >= TB_POLY_MAX_VERTICES ? tb_queryIterationCap
-																   : tb_queryDegenerate;
+			                                                       : tb_queryDegenerate;
 			break;
 		}
 	}
@@ -477,6 +485,10 @@ void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
 	vec3s p = glms_vec3_scale(face->n, face->dist);
 	out->distance = face->dist;
 	out->normal = face->n;
-	tbPolytope_Witness(&poly, tbPolytope_FaceHolding(&poly, best, p, gapTol), p, &out->pointA,
-					   &out->pointB);
+	vec3s fa, fb;
+	tbPolytope_Witness(&poly, tbPolytope_FaceHolding(&poly, best, p, gapTol), p, &fa, &fb);
+	// The supports along the normal are on the surfaces; the face's barycentric pair can carry
+	// interior or tied vertices. Keep whichever pair differs less across the normal.
+	tbSupportVertex s = tbMinkowskiSupport(mk, face->n);
+	tbPickWitness(face->n, fa, fb, s.a, s.b, &out->pointA, &out->pointB);
 }

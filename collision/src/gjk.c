@@ -1,5 +1,5 @@
-// GJK: distance between convex shapes and the boolean overlap test (seed 000 section 2, Algorithm 2;
-// seed 002 do_simplex), with a relative convergence test and hard iteration caps.
+// GJK: distance between convex shapes and the boolean overlap test (seed 000 section 2, Algorithm
+// 2; seed 002 do_simplex), with a relative convergence test and hard iteration caps.
 #include "narrowphase.h"
 
 #include <float.h>
@@ -17,7 +17,7 @@ static bool tbSameVertex(const tbMinkowski* mk, const tbSupportVertex* x, const 
 }
 
 static void tbGjkTrace(const tbQueryDef* def, int iteration, vec3s d, vec3s support,
-					   const tbSimplex* s, float distance)
+                       const tbSimplex* s, float distance)
 {
 	if (def == NULL || def->traceFcn == NULL) {
 		return;
@@ -36,7 +36,7 @@ static void tbGjkTrace(const tbQueryDef* def, int iteration, vec3s d, vec3s supp
 }
 
 void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tbQueryDef* def,
-		   tbGjkOutput* out)
+           tbGjkOutput* out)
 {
 	const float L = mk->scale;
 	// Distance tolerance: float coordinates of size L carry ~1e-7 L of noise, so ask for ten

@@ -16,11 +16,15 @@
 // Floor of the tolerance relative to the largest coordinate: inputs that differ by a few float
 // roundings coincide, however small the set is compared with its distance from the origin.
 #define TB_HULL_COORDINATE_TOLERANCE (4.0 * (double)FLT_EPSILON)
-// The eye sees a face only when it is this fraction of the tolerance above it. Not zero, so that a
-// new triangle is never a sliver made of round-off (its apex is at least this far from the base
-// line); far below one, so that the triangulated hull stays convex to much better than the
-// tolerance.
+// A face is replaced when the eye is above it or less than this fraction of the tolerance below
+// it. So every face kept on the horizon has the eye at least that far below: the new triangle on
+// that edge bends down from it (the hull stays convex) and its apex is at least that far off the
+// edge's line (it is never a sliver whose normal is round-off). A face the eye is just below goes
+// with its corners, which leaves a dent no deeper than this: far below the tolerance.
 #define TB_HULL_VISIBLE_FRACTION 0.01
+// A point is kept in an outside set when it is this fraction of the tolerance above the face:
+// far above the round-off of a plane distance, far below anything that matters.
+#define TB_HULL_KEEP_FRACTION 1e-6
 // A merged face must stay within this multiple of the tolerance of all its triangles' vertices,
 // else the merge is discarded for the plain triangulation.
 #define TB_HULL_CHECK_FACTOR 3.0
@@ -358,6 +362,7 @@ typedef struct tbQhFace
 	tbDVec normal;    // outward unit normal
 	double offset;    // dot(normal, x) on the plane
 	double area;      // twice the area: the largest triangles seed the merging
+	double farthest;  // largest distance in the outside set: an eye only beyond the tolerance
 	int conflictHead; // first point of the outside set, chained through tbQuickhull.nextConflict
 	int visibleStamp; // equals the round's stamp while the face is seen from the eye
 	int nextFree;     // free-list link while dead
@@ -378,6 +383,7 @@ typedef struct tbQuickhull
 	int pointCount;
 	double tolerance;
 	double visibleTolerance;
+	double keepTolerance;
 	tbQhFace* faces;
 	int faceSlots;
 	int faceCapacity;
@@ -385,6 +391,7 @@ typedef struct tbQuickhull
 	int* nextConflict; // per point
 	int* rimOfVertex;  // per point: the rim starting there while rims are chained, else -1
 	int* gathered;     // outside points of the faces being replaced
+	int* gatheredFace; // the face each gathered point came from (leftover sweep)
 	tbRim* rims;
 	int rimCount;
 	int rimCapacity;
@@ -431,6 +438,7 @@ static int tbAllocFace(tbQuickhull* qh, int a, int b, int c)
 	    .normal = normal,
 	    .offset = (tbDDot(normal, pa) + tbDDot(normal, pb) + tbDDot(normal, pc)) / 3.0,
 	    .area = length,
+	    .farthest = 0.0,
 	    .conflictHead = -1,
 	    .visibleStamp = 0,
 	    .nextFree = -1,
@@ -448,12 +456,13 @@ static void tbFreeFace(tbQuickhull* qh, int id)
 }
 
 // Puts a point in the outside set of the candidate face it is farthest above, or drops it when it
-// is within the tolerance of all of them (Barber et al.: a point outside the new hull is outside
-// one of the new faces).
+// is below all of them (Barber et al.: a point outside the new hull is above one of the new faces).
+// A point less than the tolerance above stays although it never becomes an eye: near a sharp edge
+// of a flat hull, a hair above one plane can be far outside the hull, which a later face shows.
 static void tbAssignPoint(tbQuickhull* qh, int point, const int* candidates, int count)
 {
 	int best = -1;
-	double bestDistance = qh->tolerance;
+	double bestDistance = qh->keepTolerance;
 	for (int i = 0; i < count; ++i) {
 		double distance = tbFaceDistance(qh->faces + candidates[i], qh->points[point]);
 		if (distance > bestDistance) {
@@ -462,9 +471,17 @@ static void tbAssignPoint(tbQuickhull* qh, int point, const int* candidates, int
 		}
 	}
 	if (best >= 0) {
-		qh->nextConflict[point] = qh->faces[best].conflictHead;
-		qh->faces[best].conflictHead = point;
+		tbQhFace* face = qh->faces + best;
+		qh->nextConflict[point] = face->conflictHead;
+		face->conflictHead = point;
+		face->farthest = fmax(face->farthest, bestDistance);
 	}
+}
+
+static bool tbHasEye(const tbQuickhull* qh, int faceId)
+{
+	const tbQhFace* face = qh->faces + faceId;
+	return face->alive && face->conflictHead >= 0 && face->farthest > qh->tolerance;
 }
 
 static bool tbPushRim(tbQuickhull* qh, tbRim rim)
@@ -557,7 +574,7 @@ static tbStage tbBuildSimplex(tbQuickhull* qh, const int simplex[4])
 		}
 	}
 	for (int i = 0; i < 4; ++i) {
-		if (qh->faces[ids[i]].conflictHead >= 0 && !tbPushInt(&qh->pending, ids[i])) {
+		if (tbHasEye(qh, ids[i]) && !tbPushInt(&qh->pending, ids[i])) {
 			return tb_stageNoMemory;
 		}
 	}
@@ -570,8 +587,8 @@ static tbStage tbAddPoint(tbQuickhull* qh, int eye, int startFace, int stamp)
 {
 	tbDVec eyePoint = qh->points[eye];
 
-	// The faces seen from the eye, grown from one it sees: a connected patch. Every face enters
-	// the list once, so the scan ends.
+	// The faces seen from the eye (or nearly edge-on), grown from one it sees: a connected patch.
+	// Every face enters the list once, so the scan ends.
 	qh->visible.count = 0;
 	qh->faces[startFace].visibleStamp = stamp;
 	if (!tbPushInt(&qh->visible, startFace)) {
@@ -582,7 +599,7 @@ static tbStage tbAddPoint(tbQuickhull* qh, int eye, int startFace, int stamp)
 		for (int e = 0; e < 3; ++e) {
 			tbQhFace* other = qh->faces + qh->faces[faceId].adj[e];
 			if (other->visibleStamp != stamp &&
-			    tbFaceDistance(other, eyePoint) > qh->visibleTolerance) {
+			    tbFaceDistance(other, eyePoint) > -qh->visibleTolerance) {
 				other->visibleStamp = stamp;
 				if (!tbPushInt(&qh->visible, qh->faces[faceId].adj[e])) {
 					return tb_stageNoMemory;
@@ -662,8 +679,61 @@ static tbStage tbAddPoint(tbQuickhull* qh, int eye, int startFace, int stamp)
 	}
 	for (int k = 0; k < fanCount; ++k) {
 		int id = qh->newFaces.data[k];
-		if (qh->faces[id].conflictHead >= 0 && !tbPushInt(&qh->pending, id)) {
+		if (tbHasEye(qh, id) && !tbPushInt(&qh->pending, id)) {
 			return tb_stageNoMemory;
+		}
+	}
+	return tb_stageOk;
+}
+
+// Points left less than the tolerance above their face can still be far above a face next to it,
+// across a sharp edge. Each climbs from its face to neighbours it is higher above; it goes to the
+// face found when that is more than the tolerance, and is dropped otherwise.
+static tbStage tbSweepLeftovers(tbQuickhull* qh, bool* pushed)
+{
+	*pushed = false;
+	int gatheredCount = 0;
+	for (int f = 0; f < qh->faceSlots; ++f) {
+		tbQhFace* face = qh->faces + f;
+		if (!face->alive) {
+			continue;
+		}
+		int point = face->conflictHead;
+		while (point >= 0 && gatheredCount < qh->pointCount) {
+			qh->gathered[gatheredCount] = point;
+			qh->gatheredFace[gatheredCount] = f;
+			gatheredCount += 1;
+			point = qh->nextConflict[point];
+		}
+		face->conflictHead = -1;
+		face->farthest = 0.0;
+	}
+	for (int i = 0; i < gatheredCount; ++i) {
+		tbDVec p = qh->points[qh->gathered[i]];
+		int current = qh->gatheredFace[i];
+		double height = tbFaceDistance(qh->faces + current, p);
+		// The climb usually takes a step or two; the cap only bounds it.
+		for (int step = 0; step < 64; ++step) {
+			int next = -1;
+			for (int e = 0; e < 3; ++e) {
+				int other = qh->faces[current].adj[e];
+				double distance = tbFaceDistance(qh->faces + other, p);
+				if (distance > height) {
+					height = distance;
+					next = other;
+				}
+			}
+			if (next < 0) {
+				break;
+			}
+			current = next;
+		}
+		if (height > qh->tolerance) {
+			tbAssignPoint(qh, qh->gathered[i], &current, 1);
+			if (!tbPushInt(&qh->pending, current)) {
+				return tb_stageNoMemory;
+			}
+			*pushed = true;
 		}
 	}
 	return tb_stageOk;
@@ -675,40 +745,57 @@ static tbStage tbRunQuickhull(tbQuickhull* qh, const int simplex[4])
 	int stamp = 0;
 	int consumed = 0;
 	// Every round takes one point out of the outside sets for good, and a stale stack entry only
-	// shrinks the stack, so the loop ends after at most pointCount rounds.
-	while (stage == tb_stageOk && qh->pending.count > 0 && consumed < qh->pointCount) {
-		int faceId = qh->pending.data[--qh->pending.count];
-		tbQhFace* face = qh->faces + faceId;
-		if (!face->alive || face->conflictHead < 0) {
-			continue;
-		}
-		// The eye is the farthest outside point: it is surely a vertex of the final hull.
-		int eye = -1, eyePrevious = -1, previous = -1;
-		double farthest = -DBL_MAX;
-		for (int point = face->conflictHead, guard = 0; point >= 0 && guard < qh->pointCount;
-		     point = qh->nextConflict[point], ++guard) {
-			double distance = tbFaceDistance(face, qh->points[point]);
-			if (distance > farthest) {
-				farthest = distance;
-				eye = point;
-				eyePrevious = previous;
+	// shrinks the stack, so the inner loop ends after at most pointCount rounds; a sweep that
+	// pushes a face leads to at least one round, so at most pointCount sweeps push.
+	for (int sweep = 0; stage == tb_stageOk && sweep <= qh->pointCount; ++sweep) {
+		while (stage == tb_stageOk && qh->pending.count > 0 && consumed < qh->pointCount) {
+			int faceId = qh->pending.data[--qh->pending.count];
+			if (!tbHasEye(qh, faceId)) {
+				continue;
 			}
-			previous = point;
-		}
-		if (eyePrevious >= 0) {
-			qh->nextConflict[eyePrevious] = qh->nextConflict[eye];
-		} else {
-			face->conflictHead = qh->nextConflict[eye];
-		}
-		++consumed;
-		stage = tbAddPoint(qh, eye, faceId, ++stamp);
-		if (stage == tb_stageInvalid) {
-			// A horizon that is not one loop comes only from a patch flat to within the visible
-			// tolerance; the eye is dropped and the face keeps its other points.
-			stage = tb_stageOk;
-			if (qh->faces[faceId].conflictHead >= 0 && !tbPushInt(&qh->pending, faceId)) {
-				stage = tb_stageNoMemory;
+			// The eye is the farthest outside point: it is surely a vertex of the final hull.
+			tbQhFace* face = qh->faces + faceId;
+			int eye = -1, eyePrevious = -1, previous = -1;
+			double farthest = -DBL_MAX;
+			for (int point = face->conflictHead, guard = 0; point >= 0 && guard < qh->pointCount;
+			     point = qh->nextConflict[point], ++guard) {
+				double distance = tbFaceDistance(face, qh->points[point]);
+				if (distance > farthest) {
+					farthest = distance;
+					eye = point;
+					eyePrevious = previous;
+				}
+				previous = point;
 			}
+			if (eyePrevious >= 0) {
+				qh->nextConflict[eyePrevious] = qh->nextConflict[eye];
+			} else {
+				face->conflictHead = qh->nextConflict[eye];
+			}
+			++consumed;
+			stage = tbAddPoint(qh, eye, faceId, ++stamp);
+			if (stage == tb_stageInvalid) {
+				// A horizon that is not one loop comes only from a patch flat to within the
+				// visible tolerance; the eye is dropped and the face keeps its other points.
+				stage = tb_stageOk;
+				face = qh->faces + faceId;
+				face->farthest = 0.0;
+				for (int point = face->conflictHead, guard = 0;
+				     point >= 0 && guard < qh->pointCount;
+				     point = qh->nextConflict[point], ++guard) {
+					face->farthest = fmax(face->farthest, tbFaceDistance(face, qh->points[point]));
+				}
+				if (tbHasEye(qh, faceId) && !tbPushInt(&qh->pending, faceId)) {
+					stage = tb_stageNoMemory;
+				}
+			}
+		}
+		bool pushed = false;
+		if (stage == tb_stageOk) {
+			stage = tbSweepLeftovers(qh, &pushed);
+		}
+		if (!pushed) {
+			break;
 		}
 	}
 	return stage;
@@ -732,6 +819,142 @@ static tbStage tbCollectTriangles(const tbQuickhull* qh, tbFaceSet* set)
 		}
 	}
 	return tbPushInt(&set->first, set->indices.count) ? tb_stageOk : tb_stageNoMemory;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Convex hulls in a plane
+
+typedef struct tbPlanePoint
+{
+	double u, w; // coordinates in the plane
+	int id;
+} tbPlanePoint;
+
+static int tbComparePlanePoints(const void* a, const void* b)
+{
+	const tbPlanePoint* p = a;
+	const tbPlanePoint* q = b;
+	if (p->u != q->u) {
+		return p->u < q->u ? -1 : 1;
+	}
+	if (p->w != q->w) {
+		return p->w < q->w ? -1 : 1;
+	}
+	return (p->id > q->id) - (p->id < q->id);
+}
+
+// True when o -> a -> b turns left by more than the tolerance: a lies more than `tolerance` off
+// the line o -> b, on its outer side. Duplicates and near-collinear points fail, so they drop.
+static bool tbTurnsLeft(tbPlanePoint o, tbPlanePoint a, tbPlanePoint b, double tolerance)
+{
+	double cross = (a.u - o.u) * (b.w - o.w) - (a.w - o.w) * (b.u - o.u);
+	return cross > tolerance * hypot(b.u - o.u, b.w - o.w);
+}
+
+// Andrew's monotone chain on points sorted by tbComparePlanePoints. Writes the counter-clockwise
+// hull to `chain` (room for 2 * count + 1) and returns its size.
+static int tbMonotoneChain(const tbPlanePoint* sorted, int count, double tolerance,
+                           tbPlanePoint* chain)
+{
+	int k = 0;
+	for (int i = 0; i < count; ++i) {
+		while (k >= 2 && !tbTurnsLeft(chain[k - 2], chain[k - 1], sorted[i], tolerance)) {
+			k -= 1;
+		}
+		chain[k++] = sorted[i];
+	}
+	for (int i = count - 2, lower = k + 1; i >= 0; --i) {
+		while (k >= lower && !tbTurnsLeft(chain[k - 2], chain[k - 1], sorted[i], tolerance)) {
+			k -= 1;
+		}
+		chain[k++] = sorted[i];
+	}
+	return k > 1 ? k - 1 : k; // the chain ends where it started
+}
+
+// An orthonormal pair (u, w) in the plane of the unit normal with u x w = normal, so that
+// counter-clockwise in (u, w) is counter-clockwise about the normal.
+static void tbPlaneBasis(tbDVec normal, tbDVec* u, tbDVec* w)
+{
+	tbDVec axis = fabs(normal.x) < 0.5 ? (tbDVec){1.0, 0.0, 0.0} : (tbDVec){0.0, 1.0, 0.0};
+	tbDVec side = tbDCross(axis, normal);
+	*u = tbDScale(side, 1.0 / tbDLength(side));
+	*w = tbDCross(normal, *u);
+}
+
+// Convexity of a loop in the plane of `normal`, to within the tolerance and globally: its 2D hull
+// must visit the corners in loop order, and every corner off the hull (in a pocket) must lie
+// within the tolerance of the hull edge across the pocket. A group of triangles grown on a finely
+// curved surface can have a jagged boundary that passes every test of three corners at a time.
+static tbStage tbCheckLoopConvex(const tbDVec* points, const int* loop, int count, tbDVec normal,
+                                 double tolerance)
+{
+	if (count <= 3) {
+		return tb_stageOk;
+	}
+	tbStage stage = tb_stageOk;
+	tbPlanePoint* local = malloc((size_t)count * sizeof(tbPlanePoint));
+	tbPlanePoint* sorted = malloc((size_t)count * sizeof(tbPlanePoint));
+	tbPlanePoint* chain = malloc((size_t)(2 * count + 1) * sizeof(tbPlanePoint));
+	int* rank = malloc((size_t)count * sizeof(int));     // per loop position: place on the hull
+	int* nextHull = malloc((size_t)count * sizeof(int)); // per loop position: next hull corner
+	if (local == NULL || sorted == NULL || chain == NULL || rank == NULL || nextHull == NULL) {
+		stage = tb_stageNoMemory;
+		goto done;
+	}
+	tbDVec u, w;
+	tbPlaneBasis(normal, &u, &w);
+	for (int i = 0; i < count; ++i) {
+		tbDVec d = tbDSub(points[loop[i]], points[loop[0]]);
+		local[i] = (tbPlanePoint){tbDDot(d, u), tbDDot(d, w), i};
+		sorted[i] = local[i];
+		rank[i] = -1;
+	}
+	qsort(sorted, (size_t)count, sizeof(tbPlanePoint), tbComparePlanePoints);
+	int hullCount = tbMonotoneChain(sorted, count, tolerance, chain);
+	if (hullCount < 3) {
+		stage = tb_stageInvalid;
+		goto done;
+	}
+	for (int j = 0; j < hullCount; ++j) {
+		rank[chain[j].id] = j;
+	}
+	// From the first hull corner round the loop, the hull corners must come in hull order.
+	int start = chain[0].id;
+	int expected = 0;
+	int next = start;
+	for (int step = count - 1; step >= 0; --step) {
+		int position = (start + step) % count;
+		nextHull[position] = next;
+		if (rank[position] >= 0) {
+			next = position;
+		}
+	}
+	int previous = start;
+	for (int step = 1; step <= count && stage == tb_stageOk; ++step) {
+		int position = (start + step) % count;
+		if (rank[position] >= 0) {
+			expected += 1;
+			if (rank[position] != expected % hullCount) {
+				stage = tb_stageInvalid;
+			}
+			previous = position;
+			continue;
+		}
+		tbPlanePoint a = local[previous], b = local[nextHull[position]], c = local[position];
+		double cross = (b.u - a.u) * (c.w - a.w) - (b.w - a.w) * (c.u - a.u);
+		if (cross > tolerance * hypot(b.u - a.u, b.w - a.w)) {
+			stage = tb_stageInvalid; // deeper than the tolerance inside the hull
+		}
+	}
+
+done:
+	free(local);
+	free(sorted);
+	free(chain);
+	free(rank);
+	free(nextHull);
+	return stage;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -855,9 +1078,12 @@ static tbStage tbCheckMergedFaces(const tbQuickhull* qh, const tbFaceSet* set,
 			tbDVec c = qh->points[loop[(i + 2) % count]];
 			tbDVec ab = tbDSub(b, a);
 			tbDVec bc = tbDSub(c, b);
-			// Distance of c to the left of the line a -> b.
-			double side = tbDDot(tbDCross(ab, tbDSub(c, a)), normal);
-			if (side < -checkTolerance * tbDLength(ab)) {
+			// Twice the signed area of a, b, c: negative beyond the tolerance only when c is off
+			// the line a -> b and b off the line a -> c, so that a short side's direction, which
+			// the tolerance leaves loose, cannot fail the face alone.
+			tbDVec ac = tbDSub(c, a);
+			double side = tbDDot(tbDCross(ab, ac), normal);
+			if (side < -checkTolerance * fmax(tbDLength(ab), tbDLength(ac))) {
 				return tb_stageInvalid;
 			}
 			turning += atan2(tbDDot(tbDCross(ab, bc), normal), tbDDot(ab, bc));
@@ -932,21 +1158,34 @@ static tbStage tbMergeFaces(tbQuickhull* qh, tbFaceSet* set)
 			}
 		}
 		stage = tbChainRims(qh);
+		int loopStart = set->indices.count;
 		if (stage == tb_stageOk) {
-			if (!tbPushInt(&memberFirst, start) || !tbPushInt(&set->group, groupCount) ||
-			    !tbPushInt(&set->first, set->indices.count)) {
-				stage = tb_stageNoMemory;
-				break;
-			}
 			for (int k = 0; k < qh->order.count; ++k) {
 				if (!tbPushInt(&set->indices, qh->rims[qh->order.data[k]].from)) {
 					stage = tb_stageNoMemory;
 					goto done;
 				}
 			}
-			groupCount += 1;
-		} else if (stage == tb_stageInvalid) {
-			// The group's boundary is not one simple loop: keep its triangles apart.
+			const int* loop = set->indices.data + loopStart;
+			int loopCount = set->indices.count - loopStart;
+			tbDVec normal = tbLoopNormal(qh->points, loop, loopCount);
+			double length = tbDLength(normal);
+			stage = length > 0.0 ? tbCheckLoopConvex(qh->points, loop, loopCount,
+			                                         tbDScale(normal, 1.0 / length), qh->tolerance)
+			                     : tb_stageInvalid;
+			if (stage == tb_stageOk) {
+				if (!tbPushInt(&memberFirst, start) || !tbPushInt(&set->group, groupCount) ||
+				    !tbPushInt(&set->first, loopStart)) {
+					stage = tb_stageNoMemory;
+					break;
+				}
+				groupCount += 1;
+			} else {
+				set->indices.count = loopStart;
+			}
+		}
+		if (stage == tb_stageInvalid) {
+			// The group's boundary is not one simple convex loop: keep its triangles apart.
 			stage = tb_stageOk;
 			for (int i = start; i < members.count; ++i) {
 				const tbQhFace* face = qh->faces + members.data[i];
@@ -990,6 +1229,7 @@ static tbStage tbBuildSolid(const vec3s* points, const tbDVec* dpoints, int coun
 	    .pointCount = count,
 	    .tolerance = tolerance,
 	    .visibleTolerance = TB_HULL_VISIBLE_FRACTION * tolerance,
+	    .keepTolerance = TB_HULL_KEEP_FRACTION * tolerance,
 	    .freeHead = -1,
 	};
 	tbFaceSet set = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
@@ -997,7 +1237,9 @@ static tbStage tbBuildSolid(const vec3s* points, const tbDVec* dpoints, int coun
 	qh.nextConflict = malloc((size_t)count * sizeof(int));
 	qh.rimOfVertex = malloc((size_t)count * sizeof(int));
 	qh.gathered = malloc((size_t)count * sizeof(int));
-	if (qh.nextConflict == NULL || qh.rimOfVertex == NULL || qh.gathered == NULL) {
+	qh.gatheredFace = malloc((size_t)count * sizeof(int));
+	if (qh.nextConflict == NULL || qh.rimOfVertex == NULL || qh.gathered == NULL ||
+	    qh.gatheredFace == NULL) {
 		stage = tb_stageNoMemory;
 	} else {
 		for (int i = 0; i < count; ++i) {
@@ -1022,6 +1264,7 @@ static tbStage tbBuildSolid(const vec3s* points, const tbDVec* dpoints, int coun
 	free(qh.nextConflict);
 	free(qh.rimOfVertex);
 	free(qh.gathered);
+	free(qh.gatheredFace);
 	free(qh.faces);
 	free(qh.rims);
 	tbFreeInts(&qh.visible);
@@ -1084,33 +1327,6 @@ static tbStage tbBuildSegment(const vec3s* points, const tbDVec* dpoints, int co
 	return tb_stageOk;
 }
 
-typedef struct tbPlanePoint
-{
-	double u, w;
-	int id;
-} tbPlanePoint;
-
-static int tbComparePlanePoints(const void* a, const void* b)
-{
-	const tbPlanePoint* p = a;
-	const tbPlanePoint* q = b;
-	if (p->u != q->u) {
-		return p->u < q->u ? -1 : 1;
-	}
-	if (p->w != q->w) {
-		return p->w < q->w ? -1 : 1;
-	}
-	return (p->id > q->id) - (p->id < q->id);
-}
-
-// True when o -> a -> b turns left by more than the tolerance: a lies more than `tolerance` off
-// the line o -> b, on its outer side. Duplicates and near-collinear points fail, so they drop.
-static bool tbTurnsLeft(tbPlanePoint o, tbPlanePoint a, tbPlanePoint b, double tolerance)
-{
-	double cross = (a.u - o.u) * (b.w - o.w) - (a.w - o.w) * (b.u - o.u);
-	return cross > tolerance * hypot(b.u - o.u, b.w - o.w);
-}
-
 // The 2D hull (Andrew's monotone chain) in the plane of a, b, c, as a front and a back face.
 // Invalid when fewer than three corners survive the tolerance.
 static tbStage tbBuildPolygon(const vec3s* points, const tbDVec* dpoints, int count,
@@ -1137,20 +1353,7 @@ static tbStage tbBuildPolygon(const vec3s* points, const tbDVec* dpoints, int co
 		sorted[i] = (tbPlanePoint){tbDDot(d, u), tbDDot(d, w), i};
 	}
 	qsort(sorted, (size_t)count, sizeof(tbPlanePoint), tbComparePlanePoints);
-	int k = 0;
-	for (int i = 0; i < count; ++i) {
-		while (k >= 2 && !tbTurnsLeft(chain[k - 2], chain[k - 1], sorted[i], tolerance)) {
-			k -= 1;
-		}
-		chain[k++] = sorted[i];
-	}
-	for (int i = count - 2, lower = k + 1; i >= 0; --i) {
-		while (k >= lower && !tbTurnsLeft(chain[k - 2], chain[k - 1], sorted[i], tolerance)) {
-			k -= 1;
-		}
-		chain[k++] = sorted[i];
-	}
-	k -= 1; // the chain ends where it started
+	int k = tbMonotoneChain(sorted, count, tolerance, chain);
 	if (k < 3) {
 		stage = tb_stageInvalid;
 		goto done;

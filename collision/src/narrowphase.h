@@ -5,14 +5,16 @@
 #include "tumble/query.h"
 
 /// A point of A - B and where it came from. Points are in A's local frame.
-typedef struct tbSupportVertex {
+typedef struct tbSupportVertex
+{
 	vec3s w;    ///< point of the (possibly inflated) Minkowski difference
 	vec3s a, b; ///< the shapes' own support points (never inflated): witness sources
 	int ia, ib; ///< feature (vertex) indices, -1 for smooth points
 } tbSupportVertex;
 
 /// The Minkowski difference of two shapes with B placed in A's frame.
-typedef struct tbMinkowski {
+typedef struct tbMinkowski
+{
 	const tbShape* shapeA;
 	const tbShape* shapeB;
 	tbTransform bInA;
@@ -24,7 +26,8 @@ typedef struct tbMinkowski {
 tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d);
 
 /// GJK simplex: 0..4 vertices and the barycentric weights of the closest point.
-typedef struct tbSimplex {
+typedef struct tbSimplex
+{
 	tbSupportVertex v[4];
 	float lambda[4];
 	int count;
@@ -40,18 +43,20 @@ void tbSimplex_Witness(const tbSimplex* simplex, vec3s* pointA, vec3s* pointB);
 /// Closest point of triangle abc to the origin, with barycentric weights (Ericson 5.1.5).
 vec3s tbClosestOnTriangle(vec3s a, vec3s b, vec3s c, float lambda[3]);
 
-typedef enum tbGjkOutcome {
+typedef enum tbGjkOutcome
+{
 	tb_gjkSeparated, ///< converged with the origin outside (distance = |v|)
 	tb_gjkOverlap,   ///< a tetrahedron holds the origin, or |v| fell below the precision floor
 	tb_gjkEarlyHit,  ///< boolean mode: |v| <= hitDistance
 	tb_gjkEarlyMiss, ///< boolean mode: a support plane proves distance > hitDistance
 } tbGjkOutcome;
 
-typedef struct tbGjkOutput {
+typedef struct tbGjkOutput
+{
 	tbGjkOutcome outcome;
 	tbQueryStatus status;
-	vec3s v;        ///< closest point of A - B to the origin (A's frame)
-	float distance; ///< |v|: an upper bound on the distance
+	vec3s v;          ///< closest point of A - B to the origin (A's frame)
+	float distance;   ///< |v|: an upper bound on the distance
 	float lowerBound; ///< best support-plane bound: the distance is at least this
 	int iterations;
 	tbSimplex simplex;
@@ -60,10 +65,11 @@ typedef struct tbGjkOutput {
 /// GJK on mk. `hitDistance` < 0 runs a full distance query; >= 0 is the boolean mode that stops as
 /// soon as the distance is known to be <= or > hitDistance.
 void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tbQueryDef* def,
-		   tbGjkOutput* out);
+           tbGjkOutput* out);
 
 /// The result of an expanding-polytope run in A's frame, before the margin is taken off.
-typedef struct tbPolytopeResult {
+typedef struct tbPolytopeResult
+{
 	bool inside;    ///< the origin is inside the (inflated) difference
 	float distance; ///< depth when inside, distance when outside (both >= 0 up to noise)
 	vec3s normal;   ///< from A towards B
@@ -74,11 +80,11 @@ typedef struct tbPolytopeResult {
 
 /// EPA seeded by a GJK simplex that holds the origin (seed 000 section 3, seed 003).
 void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
-		   const tbQueryDef* def, tbPolytopeResult* out);
+           const tbQueryDef* def, tbPolytopeResult* out);
 
 /// Unified EPA from a small tetrahedron around an interior point (seed 001).
 void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* def,
-				  tbPolytopeResult* out);
+                  tbPolytopeResult* out);
 
 // Gap between the closest face and the support along its normal at which EPA stops, relative to
 // the pair scale (narrowphase.md 2.4). Float support points carry ~1e-7 L of noise.
@@ -90,7 +96,8 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 #define TB_POLY_MAX_VERTICES 192
 #define TB_POLY_MAX_FACES 512
 
-typedef struct tbPolyFace {
+typedef struct tbPolyFace
+{
 	int v[3];       ///< vertex ids, counter-clockwise seen from outside
 	int adj[3];     ///< neighbour across edge e = (v[e], v[e+1])
 	int adjEdge[3]; ///< that edge's index in the neighbour
@@ -100,7 +107,8 @@ typedef struct tbPolyFace {
 	bool valid; ///< false for slivers whose normal cannot be trusted
 } tbPolyFace;
 
-typedef struct tbPolytope {
+typedef struct tbPolytope
+{
 	tbSupportVertex vertices[TB_POLY_MAX_VERTICES];
 	tbPolyFace faces[TB_POLY_MAX_FACES];
 	int vertexCount;
@@ -123,7 +131,7 @@ void tbPickWitness(vec3s n, vec3s a1, vec3s b1, vec3s a2, vec3s b2, vec3s* point
 
 /// Send the polytope to the trace callback.
 void tbPolytope_Trace(const tbPolytope* poly, const tbQueryDef* def, tbTraceStage stage,
-					  int iteration, vec3s direction, vec3s support, float distance);
+                      int iteration, vec3s direction, vec3s support, float distance);
 
 /// Face f, or a coplanar neighbour at the same distance whose triangle holds p (for witnesses).
 int tbPolytope_FaceHolding(const tbPolytope* poly, int f, vec3s p, float planeTol);

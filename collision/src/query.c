@@ -83,7 +83,7 @@ static void tbFinish(tbQueryResult* r)
 	r->pointB = glms_vec3_add(mid, half);
 	r->hit = r->distance <= 0.0f;
 	if (!isfinite(r->distance) || !tbFiniteVec(r->normal) || !tbFiniteVec(r->pointA) ||
-		!tbFiniteVec(r->pointB)) {
+	    !tbFiniteVec(r->pointB)) {
 		// Never let a NaN out: report the failure instead.
 		*r = tbInvalidResult();
 		r->status = tb_queryDegenerate;
@@ -130,7 +130,7 @@ static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, tbQueryResult*
 }
 
 tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
-								 const tbQueryDef* def)
+                                 const tbQueryDef* def)
 {
 	tbQueryDef defaults = tbDefaultQueryDef();
 	def = def != NULL ? def : &defaults;
@@ -155,7 +155,7 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 	// Trust a separation only when a support plane proves it: a loop stopped by rounding (no
 	// progress, repeated vertex) may still hold the origin.
 	if (g.outcome == tb_gjkSeparated && g.distance > TB_GJK_TRUST * mk.scale &&
-		g.lowerBound > 0.5f * TB_GJK_TRUST * mk.scale) {
+	    g.lowerBound > 0.5f * TB_GJK_TRUST * mk.scale) {
 		r.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
 		r.distance = g.distance - radiusA - radiusB;
 		tbSimplex_Witness(&g.simplex, &r.pointA, &r.pointB);
@@ -170,8 +170,7 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 	return r;
 }
 
-bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
-						tbQueryStatus* status)
+bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA, tbQueryStatus* status)
 {
 	tbMinkowski mk;
 	if (!tbSetUp(a, b, bInA, &mk)) {
@@ -212,7 +211,7 @@ static tbQueryResult tbToWorld(tbQueryResult r, tbTransform xfA)
 }
 
 tbQueryResult tbQueryShapes(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
-							const tbQueryDef* def)
+                            const tbQueryDef* def)
 {
 	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
 		return tbInvalidResult();
@@ -222,7 +221,7 @@ tbQueryResult tbQueryShapes(const tbShape* a, tbTransform xfA, const tbShape* b,
 }
 
 bool tbTestOverlap(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
-				   tbQueryStatus* status)
+                   tbQueryStatus* status)
 {
 	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
 		if (status != NULL) {
@@ -234,13 +233,13 @@ bool tbTestOverlap(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransf
 }
 
 tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
-							  const tbQueryDef* def)
+                              const tbQueryDef* def)
 {
 	tbQueryDef defaults = tbDefaultQueryDef();
 	def = def != NULL ? def : &defaults;
 	tbMinkowski mk;
 	if (!tbValidTransform(xfA) || !tbValidTransform(xfB) ||
-		!tbSetUp(a, b, tbInvMulTransforms(xfA, xfB), &mk)) {
+	    !tbSetUp(a, b, tbInvMulTransforms(xfA, xfB), &mk)) {
 		return tbInvalidResult();
 	}
 	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);

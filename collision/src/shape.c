@@ -1,4 +1,5 @@
-// Shape constructors, validation, bounds and support functions (seed 000 eq. 8-9, seed 002, seed 004).
+// Shape constructors, validation, bounds and support functions (seed 000 eq. 8-9, seed 002, seed
+// 004).
 #include "shape_internal.h"
 
 #include <math.h>
@@ -97,17 +98,17 @@ bool tbShape_Validate(const tbShape* shape, char* message, int size)
 		return tbFail(message, size, "shape is null");
 	}
 	if (!tbPositiveFinite(shape->scale.x) || !tbPositiveFinite(shape->scale.y) ||
-		!tbPositiveFinite(shape->scale.z)) {
+	    !tbPositiveFinite(shape->scale.z)) {
 		return tbFail(message, size, "scale: every component must be positive and finite");
 	}
 	switch (shape->type) {
 	case tb_sphereShape:
-		return tbPositiveFinite(shape->radius) ? true
-											   : tbFail(message, size,
-														"sphere radius: must be positive and finite");
+		return tbPositiveFinite(shape->radius)
+		           ? true
+		           : tbFail(message, size, "sphere radius: must be positive and finite");
 	case tb_boxShape:
 		if (!tbPositiveFinite(shape->halfExtents.x) || !tbPositiveFinite(shape->halfExtents.y) ||
-			!tbPositiveFinite(shape->halfExtents.z)) {
+		    !tbPositiveFinite(shape->halfExtents.z)) {
 			return tbFail(message, size, "box half extents: must be positive and finite");
 		}
 		return true;
@@ -118,7 +119,7 @@ bool tbShape_Validate(const tbShape* shape, char* message, int size)
 			return tbFail(message, size, "radius: must be positive and finite");
 		}
 		if (!isfinite(shape->round.halfHeight) ||
-			shape->round.halfHeight < (shape->type == tb_capsuleShape ? 0.0f : 1e-30f)) {
+		    shape->round.halfHeight < (shape->type == tb_capsuleShape ? 0.0f : 1e-30f)) {
 			return tbFail(message, size, "half height: must be positive and finite");
 		}
 		return true;
@@ -191,7 +192,7 @@ static vec3s tbUnscaledSupport(const tbShape* shape, vec3s d, int* index, bool w
 		}
 		float len = glms_vec3_norm(d);
 		p = len > 0.0f ? glms_vec3_scale(d, shape->radius / len)
-					   : (vec3s){{0.0f, shape->radius, 0.0f}};
+		               : (vec3s){{0.0f, shape->radius, 0.0f}};
 		break;
 	}
 	case tb_boxShape: {
@@ -318,14 +319,14 @@ float tbShape_BoundingRadius(const tbShape* shape)
 	case tb_cylinderShape:
 	case tb_coneShape:
 		r = sqrtf(shape->round.radius * shape->round.radius +
-				  shape->round.halfHeight * shape->round.halfHeight);
+		          shape->round.halfHeight * shape->round.halfHeight);
 		break;
 	case tb_hullShape:
 		r = shape->hull != NULL ? shape->hull->radius : 0.0f;
 		break;
 	case tb_triangleShape:
 		r = fmaxf(glms_vec3_norm(shape->vertices[0]),
-				  fmaxf(glms_vec3_norm(shape->vertices[1]), glms_vec3_norm(shape->vertices[2])));
+		          fmaxf(glms_vec3_norm(shape->vertices[1]), glms_vec3_norm(shape->vertices[2])));
 		break;
 	default:
 		r = 0.0f;
@@ -344,8 +345,8 @@ vec3s tbShape_InteriorPoint(const tbShape* shape)
 		break;
 	case tb_triangleShape:
 		c = glms_vec3_scale(glms_vec3_add(glms_vec3_add(shape->vertices[0], shape->vertices[1]),
-										  shape->vertices[2]),
-							1.0f / 3.0f);
+		                                  shape->vertices[2]),
+		                    1.0f / 3.0f);
 		break;
 	case tb_coneShape:
 		// Centroid of a solid cone: a quarter of the height above the base.

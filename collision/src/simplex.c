@@ -17,7 +17,7 @@ tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d)
 	}
 	vec3s dB = tbInvRotateVector(mk->bInA.q, glms_vec3_negate(d));
 	vec3s b = mk->cores ? tbShape_CoreSupport(mk->shapeB, dB, &sv.ib)
-						: tbShape_Support(mk->shapeB, dB, &sv.ib);
+	                    : tbShape_Support(mk->shapeB, dB, &sv.ib);
 	sv.b = tbTransformPoint(mk->bInA, b);
 	sv.w = glms_vec3_sub(sv.a, sv.b);
 	if (mk->margin > 0.0f) {
@@ -147,7 +147,8 @@ vec3s tbSimplex_Solve(tbSimplex* s, float volumeTolerance)
 	// vertex. Test every face the origin may be beyond and keep the closest of their points.
 	static const int faces[4][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
 	vec3s w[4] = {s->v[0].w, s->v[1].w, s->v[2].w, s->v[3].w};
-	vec3s e1 = glms_vec3_sub(w[1], w[0]), e2 = glms_vec3_sub(w[2], w[0]), e3 = glms_vec3_sub(w[3], w[0]);
+	vec3s e1 = glms_vec3_sub(w[1], w[0]), e2 = glms_vec3_sub(w[2], w[0]),
+	      e3 = glms_vec3_sub(w[3], w[0]);
 	float volume = glms_vec3_dot(glms_vec3_cross(e1, e2), e3);
 	bool flat = fabsf(volume) <= volumeTolerance;
 	float best = FLT_MAX;

@@ -134,9 +134,9 @@ tbTransform tbRelativeTransformd(const tbTransformd* a, const tbTransformd* b)
 tbTransform tbInvMulTransforms(tbTransform a, tbTransform b)
 {
 	tbTransformd da = {{(double)a.p.x, (double)a.p.y, (double)a.p.z},
-					   {(double)a.q.w, (double)a.q.x, (double)a.q.y, (double)a.q.z}};
+	                   {(double)a.q.w, (double)a.q.x, (double)a.q.y, (double)a.q.z}};
 	tbTransformd db = {{(double)b.p.x, (double)b.p.y, (double)b.p.z},
-					   {(double)b.q.w, (double)b.q.x, (double)b.q.y, (double)b.q.z}};
+	                   {(double)b.q.w, (double)b.q.x, (double)b.q.y, (double)b.q.z}};
 	return tbRelativeTransformd(&da, &db);
 }
 

@@ -6,7 +6,7 @@
 #include <math.h>
 
 void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* def,
-				  tbPolytopeResult* out)
+                  tbPolytopeResult* out)
 {
 	const float L = mk->scale;
 	const float gapTol = TB_EPA_GAP * L;
@@ -22,7 +22,8 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 	static const float dirs[4][3] = {{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
 	tbSupportVertex start[4];
 	for (int i = 0; i < 4; ++i) {
-		vec3s e = glms_vec3_scale((vec3s){{dirs[i][0], dirs[i][1], dirs[i][2]}}, size / sqrtf(3.0f));
+		vec3s e =
+		    glms_vec3_scale((vec3s){{dirs[i][0], dirs[i][1], dirs[i][2]}}, size / sqrtf(3.0f));
 		// These are interior points, not supports: split them as (cA + e) - cB for the witnesses.
 		start[i].w = glms_vec3_add(c, e);
 		start[i].a = glms_vec3_add(cA, e);
@@ -61,8 +62,9 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 			}
 			if (face->dist < 0.0f) {
 				float l[3];
-				vec3s q = tbClosestOnTriangle(poly.vertices[face->v[0]].w, poly.vertices[face->v[1]].w,
-											  poly.vertices[face->v[2]].w, l);
+				vec3s q =
+				    tbClosestOnTriangle(poly.vertices[face->v[0]].w, poly.vertices[face->v[1]].w,
+				                        poly.vertices[face->v[2]].w, l);
 				float d2 = glms_vec3_norm2(q);
 				if (d2 < outsideBest) {
 					outsideBest = d2;
@@ -124,7 +126,8 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 			int g = k < 0 ? best : k;
 			const tbPolyFace* face = &poly.faces[g];
 			if (face->alive && face->valid &&
-				glms_vec3_dot(face->n, glms_vec3_sub(w.w, poly.vertices[face->v[0]].w)) > 0.1f * gapTol) {
+			    glms_vec3_dot(face->n, glms_vec3_sub(w.w, poly.vertices[face->v[0]].w)) >
+			        0.1f * gapTol) {
 				startFace = g;
 			}
 		}
@@ -134,7 +137,7 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 		}
 		if (!tbPolytope_Expand(&poly, startFace, &w, 0.1f * gapTol)) {
 			out->status = poly.vertexCount >= TB_POLY_MAX_VERTICES ? tb_queryIterationCap
-																   : tb_queryDegenerate;
+			                                                       : tb_queryDegenerate;
 			break;
 		}
 	}
@@ -144,7 +147,7 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 		out->normal = upperNormal;
 		vec3s fa, fb;
 		tbPolytope_Witness(&poly, tbPolytope_FaceHolding(&poly, best, bestPoint, gapTol), bestPoint,
-						   &fa, &fb);
+		                   &fa, &fb);
 		tbPickWitness(upperNormal, upperA, upperB, fa, fb, &out->pointA, &out->pointB);
 		return;
 	}
@@ -158,5 +161,10 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 		out->normal = len > 0.0f ? glms_vec3_scale(bestPoint, -1.0f / len) : poly.faces[best].n;
 	}
 	int holder = inside ? tbPolytope_FaceHolding(&poly, best, bestPoint, gapTol) : best;
-	tbPolytope_Witness(&poly, holder, bestPoint, &out->pointA, &out->pointB);
+	vec3s fa, fb;
+	tbPolytope_Witness(&poly, holder, bestPoint, &fa, &fb);
+	// The start tetrahedron's interior points can survive in the final face; the supports along
+	// the normal are on the surfaces. Keep the pair that differs less across the normal.
+	tbSupportVertex s = tbMinkowskiSupport(mk, out->normal);
+	tbPickWitness(out->normal, fa, fb, s.a, s.b, &out->pointA, &out->pointB);
 }

@@ -4,7 +4,8 @@
 #include "tumble/base.h"
 
 /// The dimension of a hull: a solid polytope, or a degenerate set that must still collide.
-typedef enum tbHullKind {
+typedef enum tbHullKind
+{
 	tb_hullPoint = 0,   ///< all input points coincide (within tolerance)
 	tb_hullSegment = 1, ///< all points on one line
 	tb_hullPolygon = 2, ///< all points in one plane: a flat convex polygon of zero thickness
@@ -12,7 +13,8 @@ typedef enum tbHullKind {
 } tbHullKind;
 
 /// A face: a convex polygon whose vertex ids run counter-clockwise seen from outside.
-typedef struct tbHullFace {
+typedef struct tbHullFace
+{
 	vec3s normal;   ///< outward unit normal
 	float offset;   ///< plane offset: dot(normal, x) = offset on the face, metres
 	int firstIndex; ///< first entry of this face in tbHull.faceIndices
@@ -20,7 +22,8 @@ typedef struct tbHullFace {
 } tbHullFace;
 
 /// An undirected edge between two hull vertices and the two faces it separates.
-typedef struct tbHullEdge {
+typedef struct tbHullEdge
+{
 	int v0, v1;       ///< vertex ids
 	int face0, face1; ///< adjacent face ids (a polygon's edges border its front and back faces)
 } tbHullEdge;
@@ -28,7 +31,8 @@ typedef struct tbHullEdge {
 /// A convex hull owned by the caller; release it with tbDestroyHull.
 /// A flat polygon has two faces (front and back) so that V - E + F = 2 holds for it too;
 /// a segment has one edge and no face; a point has one vertex.
-typedef struct tbHull {
+typedef struct tbHull
+{
 	tbHullKind kind;
 	vec3s* vertices; ///< hull vertices only (interior and duplicate input points are dropped)
 	int vertexCount;
@@ -43,12 +47,13 @@ typedef struct tbHull {
 } tbHull;
 
 /// What went wrong when building a hull.
-typedef enum tbHullError {
+typedef enum tbHullError
+{
 	tb_hullOk = 0,
-	tb_hullEmpty,        ///< no points
-	tb_hullNonFinite,    ///< a NaN or Inf coordinate
-	tb_hullOutOfMemory,  ///< allocation failed
-	tb_hullTooManyPoints,///< more than TB_MAX_HULL_POINTS input points
+	tb_hullEmpty,         ///< no points
+	tb_hullNonFinite,     ///< a NaN or Inf coordinate
+	tb_hullOutOfMemory,   ///< allocation failed
+	tb_hullTooManyPoints, ///< more than TB_MAX_HULL_POINTS input points
 } tbHullError;
 
 #define TB_MAX_HULL_POINTS 65536

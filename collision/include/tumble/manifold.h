@@ -6,7 +6,8 @@
 #define TB_MAX_MANIFOLD_POINTS 4
 
 /// One contact point. Positions are in world space.
-typedef struct tbManifoldPoint {
+typedef struct tbManifoldPoint
+{
 	vec3s pointA;     ///< on the surface of shape A, metres
 	vec3s pointB;     ///< on the surface of shape B, metres
 	float separation; ///< dot(pointB - pointA, normal): negative when penetrating, metres
@@ -14,7 +15,8 @@ typedef struct tbManifoldPoint {
 } tbManifoldPoint;
 
 /// Up to four contact points sharing one normal.
-typedef struct tbManifold {
+typedef struct tbManifold
+{
 	vec3s normal; ///< unit, world, from A towards B
 	tbManifoldPoint points[TB_MAX_MANIFOLD_POINTS];
 	int pointCount;

@@ -7,7 +7,8 @@
 #include "tumble/transform.h"
 
 /// How a query ended.
-typedef enum tbQueryStatus {
+typedef enum tbQueryStatus
+{
 	tb_queryConverged = 0, ///< the tolerance was met
 	tb_queryIterationCap,  ///< an iteration cap was hit; the best answer so far is returned
 	tb_queryDegenerate,    ///< a degenerate simplex/polytope stopped the loop; best answer returned
@@ -16,21 +17,28 @@ typedef enum tbQueryStatus {
 } tbQueryStatus;
 
 /// Which algorithm answers the full query.
-typedef enum tbQueryAlgorithm {
+typedef enum tbQueryAlgorithm
+{
 	tb_algorithmGjkEpa = 0, ///< GJK distance, then EPA only when the shapes overlap
 	tb_algorithmUnifiedEpa, ///< unified EPA: one expanding polytope for both cases (seed 001)
 } tbQueryAlgorithm;
 
 /// What one iteration of a query did (for the GJK/EPA debugger).
-typedef enum tbTraceStage { tb_traceGjk, tb_traceEpa, tb_traceUnifiedEpa } tbTraceStage;
+typedef enum tbTraceStage
+{
+	tb_traceGjk,
+	tb_traceEpa,
+	tb_traceUnifiedEpa
+} tbTraceStage;
 
 /// One recorded iteration. Points are in A's local frame (Minkowski difference A - B).
-typedef struct tbTraceStep {
+typedef struct tbTraceStep
+{
 	tbTraceStage stage;
 	int iteration;
-	vec3s direction;       ///< search direction of this iteration
-	vec3s support;         ///< support point of A - B along direction
-	int simplexCount;      ///< GJK: 1..4 simplex points in `simplex`
+	vec3s direction;  ///< search direction of this iteration
+	vec3s support;    ///< support point of A - B along direction
+	int simplexCount; ///< GJK: 1..4 simplex points in `simplex`
 	vec3s simplex[4];
 	int triangleCount;     ///< EPA/UEPA: polytope triangles in `triangles` (3 indices each)
 	const int* triangles;  ///< valid only during the callback
@@ -43,7 +51,8 @@ typedef struct tbTraceStep {
 typedef void tbTraceFcn(const tbTraceStep* step, void* context);
 
 /// Options of a query. Start from tbDefaultQueryDef().
-typedef struct tbQueryDef {
+typedef struct tbQueryDef
+{
 	tbQueryAlgorithm algorithm;
 	int maxGjkIterations; ///< cap of the GJK loop
 	int maxEpaIterations; ///< cap of the EPA / UEPA loop
@@ -54,14 +63,15 @@ typedef struct tbQueryDef {
 TB_API tbQueryDef tbDefaultQueryDef(void);
 
 /// The one result of every query.
-typedef struct tbQueryResult {
+typedef struct tbQueryResult
+{
 	/// Signed distance, metres: the distance when apart, minus the penetration depth when
 	/// overlapping.
 	float distance;
-	vec3s normal;   ///< unit, from A towards B
-	vec3s pointA;   ///< witness point on A; pointB - pointA = distance * normal
-	vec3s pointB;   ///< witness point on B
-	bool hit;       ///< true when touching or overlapping
+	vec3s normal; ///< unit, from A towards B
+	vec3s pointA; ///< witness point on A; pointB - pointA = distance * normal
+	vec3s pointB; ///< witness point on B
+	bool hit;     ///< true when touching or overlapping
 	tbQueryStatus status;
 	int gjkIterations;
 	int epaIterations;
@@ -69,25 +79,25 @@ typedef struct tbQueryResult {
 
 /// GJK boolean test (seed 000 Algorithm 2, the "simple query"). True when the shapes overlap.
 TB_API bool tbTestOverlap(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
-						  tbQueryStatus* status);
+                          tbQueryStatus* status);
 
 /// GJK distance and closest points (seed 000 section 2.2). When the shapes overlap the distance is
 /// reported as 0 with hit = true and no normal (use tbQueryShapes for the depth).
 TB_API tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* b,
-									 tbTransform xfB, const tbQueryDef* def);
+                                     tbTransform xfB, const tbQueryDef* def);
 
 /// The complex query: GJK, then EPA (or unified EPA, per def) only when needed. Results in world.
 TB_API tbQueryResult tbQueryShapes(const tbShape* a, tbTransform xfA, const tbShape* b,
-								   tbTransform xfB, const tbQueryDef* def);
+                                   tbTransform xfB, const tbQueryDef* def);
 
 /// The same query with B given in A's local frame; results are in A's local frame. This is what the
 /// others call after forming the relative pose; use it directly when poses are held in double.
 TB_API tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
-										const tbQueryDef* def);
+                                        const tbQueryDef* def);
 
 /// Boolean test with B in A's frame.
 TB_API bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
-							   tbQueryStatus* status);
+                               tbQueryStatus* status);
 
 /// Name of a status ("converged", "iteration cap", ...).
 TB_API const char* tbQueryStatusName(tbQueryStatus status);

@@ -6,7 +6,8 @@
 #include "tumble/transform.h"
 
 /// Shape types. All are solid, convex, and have their axis along local y.
-typedef enum tbShapeType {
+typedef enum tbShapeType
+{
 	tb_sphereShape,   ///< centred at the origin
 	tb_boxShape,      ///< half extents along x, y, z
 	tb_capsuleShape,  ///< points within radius of the segment (0,-hh,0)-(0,hh,0)
@@ -18,20 +19,23 @@ typedef enum tbShapeType {
 } tbShapeType;
 
 /// A convex shape. Build one with the tbMake* functions; scale defaults to (1, 1, 1).
-typedef struct tbShape {
+typedef struct tbShape
+{
 	tbShapeType type;
-	union {
-		float radius; ///< sphere radius, metres
+	union
+	{
+		float radius;      ///< sphere radius, metres
 		vec3s halfExtents; ///< box half extents, metres
-		struct {
+		struct
+		{
 			float radius;     ///< metres
 			float halfHeight; ///< half the length of the axis, metres
 		} round;              ///< capsule, cylinder, cone
 		const tbHull* hull;   ///< hull shape; must outlive the shape
 		vec3s vertices[3];    ///< triangle corners, metres
 	};
-	/// Non-uniform scale applied in the local frame (seed 004 model matrix): the shape is S * shape.
-	/// Support of S*shape along d is S * support(S * d). A scaled sphere is an ellipsoid.
+	/// Non-uniform scale applied in the local frame (seed 004 model matrix): the shape is S *
+	/// shape. Support of S*shape along d is S * support(S * d). A scaled sphere is an ellipsoid.
 	vec3s scale;
 } tbShape;
 
@@ -62,7 +66,8 @@ TB_API float tbShape_BoundingRadius(const tbShape* shape);
 TB_API vec3s tbShape_InteriorPoint(const tbShape* shape);
 
 /// Axis-aligned bounding box.
-typedef struct tbAABB {
+typedef struct tbAABB
+{
 	vec3s lower, upper;
 } tbAABB;
 

@@ -4,9 +4,10 @@
 #include "tumble/base.h"
 
 /// A rigid transform: world = R(q) * local + p. q must be a unit quaternion.
-typedef struct tbTransform {
-	vec3s p;  ///< translation, metres
-	versors q;///< rotation, unit quaternion (cglm layout: x, y, z, w)
+typedef struct tbTransform
+{
+	vec3s p;   ///< translation, metres
+	versors q; ///< rotation, unit quaternion (cglm layout: x, y, z, w)
 } tbTransform;
 
 /// The identity transform.
@@ -15,8 +16,8 @@ TB_API tbTransform tbTransformIdentity(void);
 /// A transform from a position and a quaternion; q is normalised here.
 TB_API tbTransform tbMakeTransform(vec3s p, versors q);
 
-/// A transform from a position and a rotation matrix (columns are the frame's axes, seed 000 eq. 37).
-/// The matrix is re-orthonormalised before conversion, so small drift is tolerated.
+/// A transform from a position and a rotation matrix (columns are the frame's axes, seed 000 eq.
+/// 37). The matrix is re-orthonormalised before conversion, so small drift is tolerated.
 TB_API tbTransform tbTransformFromMatrix(vec3s p, mat3s rotation);
 
 /// Quaternion of the XYZ Euler angles of seed 000 appendix B (radians):
@@ -46,7 +47,8 @@ TB_API tbTransform tbInvMulTransforms(tbTransform a, tbTransform b);
 TB_API tbTransform tbMulTransforms(tbTransform a, tbTransform b);
 
 /// A transform given in double precision, as read from text files (positions ~1e3 with mm shapes).
-typedef struct tbTransformd {
+typedef struct tbTransformd
+{
 	double p[3]; ///< translation, metres
 	double q[4]; ///< rotation quaternion, w x y z order (as in query files), normalised on use
 } tbTransformd;
