@@ -303,7 +303,7 @@ void tbPolytope_Trace(const tbPolytope* poly, const tbQueryDef* def, tbTraceStag
 	def->traceFcn(&step, def->traceContext);
 }
 
-static bool tbIsNewVertex(const tbPolytope* poly, const tbSupportVertex* w)
+bool tbPolytope_IsNewVertex(const tbPolytope* poly, const tbSupportVertex* w)
 {
 	for (int i = 0; i < poly->vertexCount; ++i) {
 		// Positions, not feature pairs: on an inflated difference a repeated pair is a new point.
@@ -383,9 +383,6 @@ void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
            const tbQueryDef* def, tbPolytopeResult* out)
 {
 	const float L = mk->scale;
-	// Gap tolerance between the closest face and the support along its normal (narrowphase.md
-	// 2.4, made relative): float noise of support points is ~1e-7 L.
-	const float gapTol = TB_EPA_GAP * L;
 	tbPolytope poly;
 	poly.areaTolerance = 1e-12f * L * L;
 
@@ -412,83 +409,5 @@ void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
 		return;
 	}
 
-	int best = -1;
-	// Every support gives an upper bound h(n) on the depth; on a curved difference that bound
-	// converges faster than the faces do, so it is the answer when a cap stops the loop.
-	float upper = FLT_MAX;
-	vec3s upperNormal = glms_vec3_zero(), upperA = glms_vec3_zero(), upperB = glms_vec3_zero();
-	bool converged = false;
-	for (int iter = 0;; ++iter) {
-		// The closest face: the smallest signed plane distance among trusted faces.
-		int f = -1;
-		float fd = FLT_MAX;
-		for (int k = 0; k < poly.faceCount; ++k) {
-			const tbPolyFace* face = &poly.faces[k];
-			if (face->alive && face->valid && face->dist < fd) {
-				fd = face->dist;
-				f = k;
-			}
-		}
-		if (f < 0) {
-			out->status = tb_queryDegenerate;
-			break;
-		}
-		best = f;
-		if (iter >= maxIterations) {
-			out->status = tb_queryIterationCap;
-			break;
-		}
-		vec3s n = poly.faces[f].n;
-		tbSupportVertex w = tbMinkowskiSupport(mk, n);
-		float wd = glms_vec3_dot(w.w, n);
-		tbPolytope_Trace(&poly, def, tb_traceEpa, iter, n, w.w, fd);
-		out->iterations = iter + 1;
-		if (wd < upper) {
-			// The support points themselves are on the surfaces: the witnesses of this bound.
-			upper = wd;
-			upperNormal = n;
-			upperA = w.a;
-			upperB = w.b;
-		}
-		if (wd - fd <= gapTol) {
-			converged = true; // the face is on the boundary, to tolerance
-			break;
-		}
-		if (!tbIsNewVertex(&poly, &w)) {
-			// A known vertex beyond the closest face: rounding has bent the polytope. Stop, and
-			// answer with the best upper bound rather than claim convergence.
-			out->status = tb_queryDegenerate;
-			break;
-		}
-		if (!tbPolytope_Expand(&poly, f, &w, 0.1f * gapTol)) {
-			out->status = poly.vertexCount >= TB_POLY_MAX_VERTICES ? tb_queryIterationCap
-			                                                       : tb_queryDegenerate;
-			break;
-		}
-	}
-	out->inside = true;
-	if (best < 0 || (!converged && upper < FLT_MAX)) {
-		out->distance = upper < FLT_MAX ? upper : 0.0f;
-		out->normal = upper < FLT_MAX ? upperNormal : (vec3s){{0.0f, 1.0f, 0.0f}};
-		out->pointA = upperA;
-		out->pointB = upperB;
-		if (best >= 0) {
-			const tbPolyFace* last = &poly.faces[best];
-			vec3s p = glms_vec3_scale(last->n, last->dist);
-			vec3s fa, fb;
-			tbPolytope_Witness(&poly, tbPolytope_FaceHolding(&poly, best, p, gapTol), p, &fa, &fb);
-			tbPickWitness(out->normal, upperA, upperB, fa, fb, &out->pointA, &out->pointB);
-		}
-		return;
-	}
-	const tbPolyFace* face = &poly.faces[best];
-	vec3s p = glms_vec3_scale(face->n, face->dist);
-	out->distance = face->dist;
-	out->normal = face->n;
-	vec3s fa, fb;
-	tbPolytope_Witness(&poly, tbPolytope_FaceHolding(&poly, best, p, gapTol), p, &fa, &fb);
-	// The supports along the normal are on the surfaces; the face's barycentric pair can carry
-	// interior or tied vertices. Keep whichever pair differs less across the normal.
-	tbSupportVertex s = tbMinkowskiSupport(mk, face->n);
-	tbPickWitness(face->n, fa, fb, s.a, s.b, &out->pointA, &out->pointB);
+	tbPolytope_Solve(mk, &poly, maxIterations, def, tb_traceEpa, out);
 }

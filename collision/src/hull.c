@@ -16,12 +16,14 @@
 // Floor of the tolerance relative to the largest coordinate: inputs that differ by a few float
 // roundings coincide, however small the set is compared with its distance from the origin.
 #define TB_HULL_COORDINATE_TOLERANCE (4.0 * (double)FLT_EPSILON)
-// A face is replaced when the eye is above it or less than this fraction of the tolerance below
-// it. So every face kept on the horizon has the eye at least that far below: the new triangle on
-// that edge bends down from it (the hull stays convex) and its apex is at least that far off the
-// edge's line (it is never a sliver whose normal is round-off). A face the eye is just below goes
-// with its corners, which leaves a dent no deeper than this: far below the tolerance.
-#define TB_HULL_VISIBLE_FRACTION 0.01
+// A fan triangle must be thicker than this fraction of the tolerance and may fold over a
+// neighbour by no more: thick enough that its normal is not round-off, and far below the
+// tolerance so that the triangulated hull stays convex to much better than it.
+#define TB_HULL_FAN_FRACTION 0.01
+// Faces added to the patch of one eye before it is dropped as hopeless.
+#define TB_HULL_MAX_REPAIRS 64
+// Faces searched for one point left near the hull.
+#define TB_HULL_MAX_SWEEP_FACES 4096
 // A point is kept in an outside set when it is this fraction of the tolerance above the face:
 // far above the round-off of a plane distance, far below anything that matters.
 #define TB_HULL_KEEP_FRACTION 1e-6
@@ -352,8 +354,10 @@ done:
 }
 
 // ---------------------------------------------------------------------------------------------
-// Quickhull (Barber, Dobkin, Huhdanpaa 1996) on a triangle mesh with outside sets, thick planes:
-// a point within the tolerance of the hull is dropped for good.
+// Quickhull (Barber, Dobkin, Huhdanpaa 1996) on a triangle mesh with outside sets. Only a point
+// more than the tolerance above its face becomes an eye, so near-coplanar input adds no vertices;
+// a point is kept in an outside set while it is above any face at all and dropped only when it is
+// below every new face (inside). Each fan is checked before it replaces the patch it covers.
 
 typedef struct tbQhFace
 {
@@ -382,8 +386,8 @@ typedef struct tbQuickhull
 	const tbDVec* points;
 	int pointCount;
 	double tolerance;
-	double visibleTolerance;
-	double keepTolerance;
+	double fanTolerance;  // thinnest fan triangle, largest fold
+	double keepTolerance; // smallest height that keeps a point in an outside set
 	tbQhFace* faces;
 	int faceSlots;
 	int faceCapacity;
@@ -392,6 +396,11 @@ typedef struct tbQuickhull
 	int* rimOfVertex;  // per point: the rim starting there while rims are chained, else -1
 	int* gathered;     // outside points of the faces being replaced
 	int* gatheredFace; // the face each gathered point came from (leftover sweep)
+	int* vertexStamp;  // per point: the last fan check that looked at it as a corner
+	int checkStamp;
+	int stamp;           // marks the faces of one search (tbQhFace.visibleStamp)
+	tbQhFace* fanPlanes; // planes of the fan being checked
+	int fanCapacity;
 	tbRim* rims;
 	int rimCount;
 	int rimCapacity;
@@ -427,7 +436,7 @@ static int tbAllocFace(tbQuickhull* qh, int a, int b, int c)
 	tbDVec pc = qh->points[c];
 	tbDVec normal = tbDCross(tbDSub(pb, pa), tbDSub(pc, pa));
 	double length = tbDLength(normal);
-	// A face on a horizon edge has its apex more than the visible tolerance off the edge's line,
+	// A fan triangle has its apex more than the fan tolerance off its base line (tbCheckFan),
 	// so the length is never zero; the guard only keeps a NaN out.
 	if (length > 0.0) {
 		normal = tbDScale(normal, 1.0 / length);
@@ -581,34 +590,39 @@ static tbStage tbBuildSimplex(tbQuickhull* qh, const int simplex[4])
 	return tb_stageOk;
 }
 
-// Adds the eye to the hull: replaces the faces it sees by a fan from the horizon. Invalid (and
-// nothing changed) when the horizon is not one simple loop.
-static tbStage tbAddPoint(tbQuickhull* qh, int eye, int startFace, int stamp)
+// Marks a face as replaced by the fan (once) and lists it.
+static bool tbMarkVisible(tbQuickhull* qh, int faceId, int stamp)
 {
-	tbDVec eyePoint = qh->points[eye];
-
-	// The faces seen from the eye (or nearly edge-on), grown from one it sees: a connected patch.
-	// Every face enters the list once, so the scan ends.
-	qh->visible.count = 0;
-	qh->faces[startFace].visibleStamp = stamp;
-	if (!tbPushInt(&qh->visible, startFace)) {
-		return tb_stageNoMemory;
+	if (qh->faces[faceId].visibleStamp == stamp) {
+		return true;
 	}
-	for (int i = 0; i < qh->visible.count; ++i) {
-		int faceId = qh->visible.data[i];
-		for (int e = 0; e < 3; ++e) {
-			tbQhFace* other = qh->faces + qh->faces[faceId].adj[e];
-			if (other->visibleStamp != stamp &&
-			    tbFaceDistance(other, eyePoint) > -qh->visibleTolerance) {
-				other->visibleStamp = stamp;
-				if (!tbPushInt(&qh->visible, qh->faces[faceId].adj[e])) {
-					return tb_stageNoMemory;
-				}
-			}
+	qh->faces[faceId].visibleStamp = stamp;
+	return tbPushInt(&qh->visible, faceId);
+}
+
+// Marks every face round a vertex, starting from one that has it: the vertex leaves the hull.
+static bool tbMarkStar(tbQuickhull* qh, int vertex, int seedFace, int stamp)
+{
+	int faceId = seedFace;
+	// A vertex has fewer faces than the hull; the cap only bounds a corrupt walk.
+	for (int guard = 0; guard < qh->faceSlots; ++guard) {
+		if (!tbMarkVisible(qh, faceId, stamp)) {
+			return false;
+		}
+		const tbQhFace* face = qh->faces + faceId;
+		int corner = face->v[0] == vertex ? 0 : (face->v[1] == vertex ? 1 : 2);
+		// The side that ends at the vertex leads to the next face round it.
+		faceId = face->adj[(corner + 2) % 3];
+		if (faceId == seedFace) {
+			break;
 		}
 	}
+	return true;
+}
 
-	// The horizon: the patch's edges whose other face stays.
+// The horizon of the marked patch: its edges whose other face stays, chained into one loop.
+static tbStage tbFindHorizon(tbQuickhull* qh, int stamp)
+{
 	qh->rimCount = 0;
 	for (int i = 0; i < qh->visible.count; ++i) {
 		const tbQhFace* face = qh->faces + qh->visible.data[i];
@@ -632,7 +646,152 @@ static tbStage tbAddPoint(tbQuickhull* qh, int eye, int startFace, int stamp)
 			}
 		}
 	}
-	tbStage stage = tbChainRims(qh);
+	if (qh->rimCount < 3) {
+		return tb_stageInvalid; // the eye would swallow the whole hull
+	}
+	return tbChainRims(qh);
+}
+
+// What the fan on the current horizon needs before it may replace the patch.
+typedef enum tbRepair
+{
+	tb_repairNone = 0,
+	tb_repairFace,   // also replace this outside face
+	tb_repairVertex, // also replace every face round this vertex
+	tb_repairGiveUp, // drop the eye
+} tbRepair;
+
+// Checks the fan from the eye to the horizon before anything changes. In exact arithmetic the
+// fan over the faces that see the eye is convex; in floating point an eye nearly in a face's
+// plane, or nearly on an edge's line, can make a fan that folds over its neighbours by far more
+// than the round-off. Each fan triangle must be thicker than the fan tolerance, bend down
+// from (and not fold onto) the face it meets on the horizon and its neighbour in the fan, and
+// keep the corners it removes inside (within the tolerance).
+static tbRepair tbCheckFan(tbQuickhull* qh, int eye, int* what, int* seed)
+{
+	const tbDVec* p = qh->points;
+	tbDVec eyePoint = p[eye];
+	int fanCount = qh->rimCount;
+	double slack = qh->fanTolerance;
+	tbQhFace* planes = qh->fanPlanes;
+	int check = ++qh->checkStamp;
+	for (int k = 0; k < fanCount; ++k) {
+		const tbRim* rim = qh->rims + qh->order.data[k];
+		tbDVec a = p[rim->from], b = p[rim->to];
+		tbDVec normal = tbDCross(tbDSub(b, a), tbDSub(eyePoint, a));
+		double length = tbDLength(normal);
+		// The apex's distance to the base line; nearly on it, the corner nearer the eye lies on
+		// the new edge from the other corner to the eye and must go.
+		if (!(length > slack * tbDLength(tbDSub(b, a)))) {
+			bool fromNearer = tbDLength(tbDSub(eyePoint, a)) < tbDLength(tbDSub(eyePoint, b));
+			*what = fromNearer ? rim->from : rim->to;
+			*seed = rim->outside;
+			return tb_repairVertex;
+		}
+		planes[k].normal = tbDScale(normal, 1.0 / length);
+		planes[k].offset = (tbDDot(planes[k].normal, a) + tbDDot(planes[k].normal, b) +
+		                    tbDDot(planes[k].normal, eyePoint)) /
+		                   3.0;
+	}
+	for (int k = 0; k < fanCount; ++k) {
+		const tbRim* rim = qh->rims + qh->order.data[k];
+		const tbQhFace* outside = qh->faces + rim->outside;
+		int opposite = outside->v[(rim->outsideEdge + 2) % 3];
+		// Folded: both in one plane but lying on each other, so no distance shows it; the
+		// normals do.
+		double eyeHeight = tbFaceDistance(outside, eyePoint);
+		bool folded = tbDDot(planes[k].normal, outside->normal) < 0.0 && eyeHeight > -slack;
+		if (folded || eyeHeight > slack || tbFaceDistance(planes + k, p[opposite]) > slack) {
+			*what = rim->outside;
+			return tb_repairFace;
+		}
+		int next = (k + 1) % fanCount;
+		const tbRim* nextRim = qh->rims + qh->order.data[next];
+		double fromHeight = tbFaceDistance(planes + next, p[rim->from]);
+		folded = tbDDot(planes[k].normal, planes[next].normal) < 0.0 && fromHeight > -slack;
+		if (folded || fromHeight > slack || tbFaceDistance(planes + k, p[nextRim->to]) > slack) {
+			*what = rim->to;
+			*seed = rim->outside;
+			return tb_repairVertex;
+		}
+	}
+	// Corners that leave the hull: on a replaced face and not on the horizon.
+	for (int k = 0; k < fanCount; ++k) {
+		qh->vertexStamp[qh->rims[k].from] = check;
+	}
+	for (int i = 0; i < qh->visible.count; ++i) {
+		const tbQhFace* face = qh->faces + qh->visible.data[i];
+		for (int c = 0; c < 3; ++c) {
+			int corner = face->v[c];
+			if (qh->vertexStamp[corner] == check) {
+				continue;
+			}
+			qh->vertexStamp[corner] = check;
+			for (int k = 0; k < fanCount; ++k) {
+				if (tbFaceDistance(planes + k, p[corner]) > qh->tolerance) {
+					return tb_repairGiveUp;
+				}
+			}
+		}
+	}
+	return tb_repairNone;
+}
+
+// Adds the eye to the hull: replaces the faces it sees by a fan from the horizon. Invalid (and
+// nothing changed) when no sound fan is found.
+static tbStage tbAddPoint(tbQuickhull* qh, int eye, int startFace, int stamp)
+{
+	tbDVec eyePoint = qh->points[eye];
+
+	// The faces the eye is above, grown from one it sees: a connected patch. Every face enters
+	// the list once, so the scan ends.
+	qh->visible.count = 0;
+	if (!tbMarkVisible(qh, startFace, stamp)) {
+		return tb_stageNoMemory;
+	}
+	for (int i = 0; i < qh->visible.count; ++i) {
+		int faceId = qh->visible.data[i];
+		for (int e = 0; e < 3; ++e) {
+			int other = qh->faces[faceId].adj[e];
+			if (qh->faces[other].visibleStamp != stamp &&
+			    tbFaceDistance(qh->faces + other, eyePoint) > 0.0 &&
+			    !tbMarkVisible(qh, other, stamp)) {
+				return tb_stageNoMemory;
+			}
+		}
+	}
+
+	// Grow the patch until its fan is sound; every repair adds a face, and the cap keeps a
+	// hopeless eye from eating the hull.
+	tbStage stage = tb_stageInvalid;
+	for (int repair = 0; repair < TB_HULL_MAX_REPAIRS; ++repair) {
+		stage = tbFindHorizon(qh, stamp);
+		if (stage != tb_stageOk) {
+			return stage;
+		}
+		tbQhFace* planes =
+		    tbGrowBlock(qh->fanPlanes, &qh->fanCapacity, qh->rimCount, sizeof(tbQhFace));
+		if (planes == NULL) {
+			return tb_stageNoMemory;
+		}
+		qh->fanPlanes = planes;
+		int what = -1, seed = -1;
+		tbRepair need = tbCheckFan(qh, eye, &what, &seed);
+		bool grown = true;
+		if (need == tb_repairNone) {
+			break;
+		} else if (need == tb_repairFace) {
+			grown = tbMarkVisible(qh, what, stamp);
+		} else if (need == tb_repairVertex) {
+			grown = tbMarkStar(qh, what, seed, stamp);
+		} else {
+			return tb_stageInvalid;
+		}
+		if (!grown) {
+			return tb_stageNoMemory;
+		}
+		stage = tb_stageInvalid;
+	}
 	if (stage != tb_stageOk) {
 		return stage;
 	}
@@ -686,9 +845,12 @@ static tbStage tbAddPoint(tbQuickhull* qh, int eye, int startFace, int stamp)
 	return tb_stageOk;
 }
 
-// Points left less than the tolerance above their face can still be far above a face next to it,
-// across a sharp edge. Each climbs from its face to neighbours it is higher above; it goes to the
-// face found when that is more than the tolerance, and is dropped otherwise.
+// Points left less than the tolerance above their face can still be far above another face: on a
+// flat hull the faces meet at sharp edges, and a point a hair above one plane can be well outside
+// the hull. The faces a point is above form a connected patch (the hull is convex), so a search
+// of that patch from the point's face finds the face it is highest above; the point moves there
+// and, beyond the tolerance, becomes an eye. Points stay in their sets for the next sweep: a later
+// eye can tilt a face under them.
 static tbStage tbSweepLeftovers(tbQuickhull* qh, bool* pushed)
 {
 	*pushed = false;
@@ -710,27 +872,36 @@ static tbStage tbSweepLeftovers(tbQuickhull* qh, bool* pushed)
 	}
 	for (int i = 0; i < gatheredCount; ++i) {
 		tbDVec p = qh->points[qh->gathered[i]];
-		int current = qh->gatheredFace[i];
-		double height = tbFaceDistance(qh->faces + current, p);
-		// The climb usually takes a step or two; the cap only bounds it.
-		for (int step = 0; step < 64; ++step) {
-			int next = -1;
+		int best = qh->gatheredFace[i];
+		double height = tbFaceDistance(qh->faces + best, p);
+		int stamp = ++qh->stamp;
+		qh->visible.count = 0;
+		qh->faces[best].visibleStamp = stamp;
+		if (!tbPushInt(&qh->visible, best)) {
+			return tb_stageNoMemory;
+		}
+		// Each face enters once; the cap bounds the cost of a point that sees half a flat hull.
+		for (int k = 0; k < qh->visible.count && k < TB_HULL_MAX_SWEEP_FACES; ++k) {
+			const tbQhFace* face = qh->faces + qh->visible.data[k];
 			for (int e = 0; e < 3; ++e) {
-				int other = qh->faces[current].adj[e];
+				int other = face->adj[e];
+				if (qh->faces[other].visibleStamp == stamp) {
+					continue;
+				}
+				qh->faces[other].visibleStamp = stamp;
 				double distance = tbFaceDistance(qh->faces + other, p);
 				if (distance > height) {
 					height = distance;
-					next = other;
+					best = other;
+				}
+				if (distance > qh->keepTolerance && !tbPushInt(&qh->visible, other)) {
+					return tb_stageNoMemory;
 				}
 			}
-			if (next < 0) {
-				break;
-			}
-			current = next;
 		}
+		tbAssignPoint(qh, qh->gathered[i], &best, 1);
 		if (height > qh->tolerance) {
-			tbAssignPoint(qh, qh->gathered[i], &current, 1);
-			if (!tbPushInt(&qh->pending, current)) {
+			if (!tbPushInt(&qh->pending, best)) {
 				return tb_stageNoMemory;
 			}
 			*pushed = true;
@@ -742,7 +913,6 @@ static tbStage tbSweepLeftovers(tbQuickhull* qh, bool* pushed)
 static tbStage tbRunQuickhull(tbQuickhull* qh, const int simplex[4])
 {
 	tbStage stage = tbBuildSimplex(qh, simplex);
-	int stamp = 0;
 	int consumed = 0;
 	// Every round takes one point out of the outside sets for good, and a stale stack entry only
 	// shrinks the stack, so the inner loop ends after at most pointCount rounds; a sweep that
@@ -773,10 +943,11 @@ static tbStage tbRunQuickhull(tbQuickhull* qh, const int simplex[4])
 				face->conflictHead = qh->nextConflict[eye];
 			}
 			++consumed;
-			stage = tbAddPoint(qh, eye, faceId, ++stamp);
+			stage = tbAddPoint(qh, eye, faceId, ++qh->stamp);
 			if (stage == tb_stageInvalid) {
-				// A horizon that is not one loop comes only from a patch flat to within the
-				// visible tolerance; the eye is dropped and the face keeps its other points.
+				// No sound fan (a horizon that is not one loop, or repairs that would not end):
+				// only near-degenerate patches do this. The eye is dropped, the face keeps its
+				// other points.
 				stage = tb_stageOk;
 				face = qh->faces + faceId;
 				face->farthest = 0.0;
@@ -1228,7 +1399,7 @@ static tbStage tbBuildSolid(const vec3s* points, const tbDVec* dpoints, int coun
 	    .points = dpoints,
 	    .pointCount = count,
 	    .tolerance = tolerance,
-	    .visibleTolerance = TB_HULL_VISIBLE_FRACTION * tolerance,
+	    .fanTolerance = TB_HULL_FAN_FRACTION * tolerance,
 	    .keepTolerance = TB_HULL_KEEP_FRACTION * tolerance,
 	    .freeHead = -1,
 	};
@@ -1238,8 +1409,9 @@ static tbStage tbBuildSolid(const vec3s* points, const tbDVec* dpoints, int coun
 	qh.rimOfVertex = malloc((size_t)count * sizeof(int));
 	qh.gathered = malloc((size_t)count * sizeof(int));
 	qh.gatheredFace = malloc((size_t)count * sizeof(int));
+	qh.vertexStamp = calloc((size_t)count, sizeof(int));
 	if (qh.nextConflict == NULL || qh.rimOfVertex == NULL || qh.gathered == NULL ||
-	    qh.gatheredFace == NULL) {
+	    qh.gatheredFace == NULL || qh.vertexStamp == NULL) {
 		stage = tb_stageNoMemory;
 	} else {
 		for (int i = 0; i < count; ++i) {
@@ -1265,6 +1437,8 @@ static tbStage tbBuildSolid(const vec3s* points, const tbDVec* dpoints, int coun
 	free(qh.rimOfVertex);
 	free(qh.gathered);
 	free(qh.gatheredFace);
+	free(qh.vertexStamp);
+	free(qh.fanPlanes);
 	free(qh.faces);
 	free(qh.rims);
 	tbFreeInts(&qh.visible);

@@ -133,6 +133,14 @@ void tbPickWitness(vec3s n, vec3s a1, vec3s b1, vec3s a2, vec3s b2, vec3s* point
 void tbPolytope_Trace(const tbPolytope* poly, const tbQueryDef* def, tbTraceStage stage,
                       int iteration, vec3s direction, vec3s support, float distance);
 
+/// False when w is already a vertex (by position: an inflated difference repeats feature pairs).
+bool tbPolytope_IsNewVertex(const tbPolytope* poly, const tbSupportVertex* w);
+
+/// Expand the polytope towards the boundary of A - B nearest the origin, whether the origin is
+/// inside (EPA) or outside (GJK-like), until the support plane is within tolerance or a cap.
+void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations,
+                      const tbQueryDef* def, tbTraceStage stage, tbPolytopeResult* out);
+
 /// Face f, or a coplanar neighbour at the same distance whose triangle holds p (for witnesses).
 int tbPolytope_FaceHolding(const tbPolytope* poly, int f, vec3s p, float planeTol);
 

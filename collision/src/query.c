@@ -8,10 +8,10 @@
 // Inflation of A - B for the penetration stage, relative to the pair scale. Large enough that
 // touching and flat pairs become solids holding the origin, small enough that its rounded
 // edges cost EPA only a few extra vertices.
-#define TB_EPA_MARGIN 1e-4f
+#define TB_EPA_MARGIN 3e-5f
 // GJK answers directly when the cores are at least this far apart (relative to L): its normal is
 // then accurate to ~1e-3 rad. Closer than that, EPA on the inflated difference decides.
-#define TB_GJK_TRUST 2e-5f
+#define TB_GJK_TRUST 6e-6f
 
 tbQueryDef tbDefaultQueryDef(void)
 {
@@ -91,7 +91,8 @@ static void tbFinish(tbQueryResult* r)
 }
 
 // Penetration (or small distance) from the inflated difference, by EPA or unified EPA.
-static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, tbQueryResult* r)
+static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimplex* seed,
+                          tbQueryResult* r)
 {
 	// The cores stay cores: a sphere's ball or a capsule's is added back exactly at the end, so
 	// EPA never has to tessellate a ball (concentric spheres would need thousands of faces).
@@ -103,21 +104,35 @@ static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, tbQueryResult*
 		// One loop does GJK's work and EPA's: it gets both budgets.
 		tbUnifiedEpa(mk, def->maxGjkIterations + def->maxEpaIterations, def, &pr);
 	} else {
-		// GJK on the inflated difference gives the simplex that EPA blows up (seed 000 section 3).
-		tbGjkOutput g;
-		tbGjk(mk, -1.0f, def->maxGjkIterations, def, &g);
-		r->gjkIterations += g.iterations;
-		if (g.outcome == tb_gjkSeparated && g.distance > 0.0f) {
-			// The shapes are apart by more than the margin after all (GJK on the cores saw them
-			// touch within float noise): GJK's answer stands.
-			pr.inside = false;
-			pr.distance = g.distance;
-			pr.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
-			tbSimplex_Witness(&g.simplex, &pr.pointA, &pr.pointB);
-			pr.status = g.status;
-			pr.iterations = 0;
-		} else {
-			tbEpa(mk, &g.simplex, def->maxEpaIterations, def, &pr);
+		bool enclosed = false;
+		if (seed != NULL && seed->count == 4) {
+			// GJK's tetrahedron holds the origin: EPA grows it on the plain difference, whose
+			// faces stay flat (seed 000 section 3). The inflated path below is for contacts
+			// GJK could only bring within its trust distance.
+			mk->margin = 0.0f;
+			tbEpa(mk, seed, def->maxEpaIterations, def, &pr);
+			enclosed = pr.status != tb_queryDegenerate;
+			mk->margin = TB_EPA_MARGIN * mk->scale;
+			if (enclosed) {
+				mk->margin = 0.0f; // nothing to take off below
+			}
+		}
+		if (!enclosed) {
+			// GJK on the inflated difference: the origin is at least margin - trust inside it,
+			// so GJK ends with a simplex around the origin that EPA grows.
+			tbGjkOutput g;
+			tbGjk(mk, -1.0f, def->maxGjkIterations, def, &g);
+			r->gjkIterations += g.iterations;
+			enclosed = g.outcome == tb_gjkOverlap;
+			if (enclosed) {
+				tbEpa(mk, &g.simplex, def->maxEpaIterations, def, &pr);
+			}
+		}
+		if (!enclosed || pr.status == tb_queryDegenerate) {
+			// GJK crept towards a sharp ridge of A - B without enclosing the origin, or EPA's
+			// polytope bent: unified EPA from an interior point needs neither (narrowphase.md 2.2).
+			tbUnifiedEpa(mk, def->maxGjkIterations + def->maxEpaIterations, def, &pr);
+			pr.status = pr.status == tb_queryConverged ? tb_queryFallback : pr.status;
 		}
 	}
 	r->epaIterations = pr.iterations;
@@ -127,6 +142,50 @@ static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, tbQueryResult*
 	r->distance = (pr.inside ? -pr.distance : pr.distance) + mk->margin - radiusA - radiusB;
 	r->pointA = glms_vec3_add(pr.pointA, glms_vec3_scale(pr.normal, radiusA));
 	r->pointB = glms_vec3_sub(pr.pointB, glms_vec3_scale(pr.normal, radiusB));
+}
+
+// Both shapes are a point or a segment swept by a ball, and the cores touch. The difference of
+// the cores is a point, a segment or a parallelogram: it has no inside, so the signed distance
+// is exactly |v| - rA - rB, and where |v| is too small to give a direction the normal is the
+// one perpendicular to both cores (capsules crossing: the cross product of their axes).
+static void tbRoundedContact(const tbMinkowski* mk, const tbGjkOutput* g, float radiusA,
+                             float radiusB, tbQueryResult* r)
+{
+	const tbShape* a = mk->shapeA;
+	const tbShape* b = mk->shapeB;
+	bool segA = a->type == tb_capsuleShape && a->round.halfHeight > 0.0f;
+	bool segB = b->type == tb_capsuleShape && b->round.halfHeight > 0.0f;
+	vec3s axisA = {{0.0f, 1.0f, 0.0f}};
+	vec3s axisB = tbRotateVector(mk->bInA.q, axisA);
+	vec3s toward = glms_vec3_negate(g->v); // from A's core towards B's
+	if (glms_vec3_norm2(toward) <= 1e-24f * mk->scale * mk->scale) {
+		toward = mk->bInA.p;
+	}
+	vec3s n = toward;
+	if (segA && segB && glms_vec3_norm2(glms_vec3_cross(axisA, axisB)) > 1e-6f) {
+		n = glms_vec3_cross(axisA, axisB);
+	} else if (segA || segB) {
+		vec3s axis = segA ? axisA : axisB;
+		n = glms_vec3_sub(toward, glms_vec3_scale(axis, glms_vec3_dot(axis, toward)));
+		if (glms_vec3_norm2(n) <= 1e-12f * glms_vec3_norm2(toward)) {
+			vec3s other =
+			    fabsf(axis.x) < 0.9f ? (vec3s){{1.0f, 0.0f, 0.0f}} : (vec3s){{0.0f, 0.0f, 1.0f}};
+			n = glms_vec3_cross(axis, other);
+		}
+	}
+	if (glms_vec3_norm2(n) <= 0.0f) {
+		n = (vec3s){{0.0f, 1.0f, 0.0f}};
+	}
+	n = glms_vec3_normalize(n);
+	if (glms_vec3_dot(n, toward) < 0.0f) {
+		n = glms_vec3_negate(n);
+	}
+	r->normal = n;
+	r->distance = g->distance - radiusA - radiusB;
+	tbSimplex_Witness(&g->simplex, &r->pointA, &r->pointB);
+	r->pointA = glms_vec3_add(r->pointA, glms_vec3_scale(n, radiusA));
+	r->pointB = glms_vec3_sub(r->pointB, glms_vec3_scale(n, radiusB));
+	r->status = g->status;
 }
 
 tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
@@ -144,7 +203,7 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
 	mk.cores = radiusA > 0.0f || radiusB > 0.0f;
 	if (def->algorithm == tb_algorithmUnifiedEpa) {
-		tbPenetration(&mk, def, &r);
+		tbPenetration(&mk, def, NULL, &r);
 		tbFinish(&r);
 		return r;
 	}
@@ -154,8 +213,11 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 	r.gjkIterations = g.iterations;
 	// Trust a separation only when a support plane proves it: a loop stopped by rounding (no
 	// progress, repeated vertex) may still hold the origin.
+	// GJK creeps towards curved surfaces near contact and may stop on its no-progress guard
+	// with |v| well above the distance: its bounds must agree too.
 	if (g.outcome == tb_gjkSeparated && g.distance > TB_GJK_TRUST * mk.scale &&
-	    g.lowerBound > 0.5f * TB_GJK_TRUST * mk.scale) {
+	    g.lowerBound > 0.5f * TB_GJK_TRUST * mk.scale &&
+	    g.distance - g.lowerBound <= 10.0f * TB_GJK_TRUST * mk.scale) {
 		r.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
 		r.distance = g.distance - radiusA - radiusB;
 		tbSimplex_Witness(&g.simplex, &r.pointA, &r.pointB);
@@ -165,7 +227,12 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 		tbFinish(&r);
 		return r;
 	}
-	tbPenetration(&mk, def, &r);
+	if (radiusA > 0.0f && radiusB > 0.0f) {
+		tbRoundedContact(&mk, &g, radiusA, radiusB, &r);
+		tbFinish(&r);
+		return r;
+	}
+	tbPenetration(&mk, def, &g.simplex, &r);
 	tbFinish(&r);
 	return r;
 }

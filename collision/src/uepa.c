@@ -9,7 +9,6 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
                   tbPolytopeResult* out)
 {
 	const float L = mk->scale;
-	const float gapTol = TB_EPA_GAP * L;
 	tbPolytope poly;
 	poly.areaTolerance = 1e-12f * L * L;
 
@@ -32,6 +31,17 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 		start[i].ib = -2;
 	}
 	tbPolytope_InitTetrahedron(&poly, start);
+	tbPolytope_Solve(mk, &poly, maxIterations, def, tb_traceUnifiedEpa, out);
+}
+
+// The expanding loop shared by EPA and unified EPA. Inside mode is EPA (seed 000 section 3, seed
+// 003); outside mode is GJK on the polytope (seed 001 step b), which EPA also needs when a touching
+// pair leaves the origin just outside its seed tetrahedron.
+void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations,
+                      const tbQueryDef* def, tbTraceStage stage, tbPolytopeResult* out)
+{
+	const float L = mk->scale;
+	const float gapTol = TB_EPA_GAP * L;
 
 	out->status = tb_queryConverged;
 	out->iterations = 0;
@@ -51,8 +61,8 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 		float outsideBest = FLT_MAX;
 		int outsideFace = -1;
 		vec3s outsidePoint = glms_vec3_zero();
-		for (int k = 0; k < poly.faceCount; ++k) {
-			const tbPolyFace* face = &poly.faces[k];
+		for (int k = 0; k < poly->faceCount; ++k) {
+			const tbPolyFace* face = &poly->faces[k];
 			if (!face->alive || !face->valid) {
 				continue;
 			}
@@ -63,8 +73,8 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 			if (face->dist < 0.0f) {
 				float l[3];
 				vec3s q =
-				    tbClosestOnTriangle(poly.vertices[face->v[0]].w, poly.vertices[face->v[1]].w,
-				                        poly.vertices[face->v[2]].w, l);
+				    tbClosestOnTriangle(poly->vertices[face->v[0]].w, poly->vertices[face->v[1]].w,
+				                        poly->vertices[face->v[2]].w, l);
 				float d2 = glms_vec3_norm2(q);
 				if (d2 < outsideBest) {
 					outsideBest = d2;
@@ -85,8 +95,8 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 		tbSupportVertex w;
 		if (inside) {
 			best = f;
-			point = glms_vec3_scale(poly.faces[f].n, fd);
-			dir = poly.faces[f].n;
+			point = glms_vec3_scale(poly->faces[f].n, fd);
+			dir = poly->faces[f].n;
 			w = tbMinkowskiSupport(mk, dir);
 			lower = fd;
 			upper = glms_vec3_dot(w.w, dir);
@@ -101,7 +111,7 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 			point = outsidePoint;
 			float len = sqrtf(outsideBest);
 			// Seed 001 step b: search from the closest point towards the origin.
-			dir = len > 0.0f ? glms_vec3_scale(point, -1.0f / len) : poly.faces[f].n;
+			dir = len > 0.0f ? glms_vec3_scale(point, -1.0f / len) : poly->faces[f].n;
 			w = tbMinkowskiSupport(mk, dir);
 			upper = len;
 			lower = -glms_vec3_dot(w.w, dir);
@@ -111,7 +121,7 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 			out->status = tb_queryIterationCap;
 			break;
 		}
-		tbPolytope_Trace(&poly, def, tb_traceUnifiedEpa, iter, dir, w.w, inside ? fd : -upper);
+		tbPolytope_Trace(poly, def, stage, iter, dir, w.w, inside ? fd : -upper);
 		out->iterations = iter + 1;
 		// Both modes stop when the support plane is within tolerance of the polytope (seed 001
 		// step h: the support point brings nothing new).
@@ -122,22 +132,27 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 		// Expand from a face that sees w; in the outside mode that is the face holding the
 		// closest point, or failing that (numerical ties) any face that sees w.
 		int startFace = -1;
-		for (int k = -1; k < poly.faceCount && startFace < 0; ++k) {
+		for (int k = -1; k < poly->faceCount && startFace < 0; ++k) {
 			int g = k < 0 ? best : k;
-			const tbPolyFace* face = &poly.faces[g];
+			const tbPolyFace* face = &poly->faces[g];
 			if (face->alive && face->valid &&
-			    glms_vec3_dot(face->n, glms_vec3_sub(w.w, poly.vertices[face->v[0]].w)) >
+			    glms_vec3_dot(face->n, glms_vec3_sub(w.w, poly->vertices[face->v[0]].w)) >
 			        0.1f * gapTol) {
 				startFace = g;
 			}
+		}
+		if (startFace >= 0 && !tbPolytope_IsNewVertex(poly, &w)) {
+			// A known vertex beyond the polytope: rounding has bent it. Keep the best so far.
+			out->status = tb_queryDegenerate;
+			break;
 		}
 		if (startFace < 0) {
 			out->status = tb_queryDegenerate; // nothing sees the new point: keep the best so far
 			break;
 		}
-		if (!tbPolytope_Expand(&poly, startFace, &w, 0.1f * gapTol)) {
-			out->status = poly.vertexCount >= TB_POLY_MAX_VERTICES ? tb_queryIterationCap
-			                                                       : tb_queryDegenerate;
+		if (!tbPolytope_Expand(poly, startFace, &w, 0.1f * gapTol)) {
+			out->status = poly->vertexCount >= TB_POLY_MAX_VERTICES ? tb_queryIterationCap
+			                                                        : tb_queryDegenerate;
 			break;
 		}
 	}
@@ -146,23 +161,23 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 		out->distance = upperDepth;
 		out->normal = upperNormal;
 		vec3s fa, fb;
-		tbPolytope_Witness(&poly, tbPolytope_FaceHolding(&poly, best, bestPoint, gapTol), bestPoint,
+		tbPolytope_Witness(poly, tbPolytope_FaceHolding(poly, best, bestPoint, gapTol), bestPoint,
 		                   &fa, &fb);
 		tbPickWitness(upperNormal, upperA, upperB, fa, fb, &out->pointA, &out->pointB);
 		return;
 	}
 	if (inside) {
-		out->distance = poly.faces[best].dist;
-		out->normal = poly.faces[best].n;
+		out->distance = poly->faces[best].dist;
+		out->normal = poly->faces[best].n;
 	} else {
 		float len = glms_vec3_norm(bestPoint);
 		out->distance = len;
 		// Apart: the normal from A to B is minus the direction of the closest point of A - B.
-		out->normal = len > 0.0f ? glms_vec3_scale(bestPoint, -1.0f / len) : poly.faces[best].n;
+		out->normal = len > 0.0f ? glms_vec3_scale(bestPoint, -1.0f / len) : poly->faces[best].n;
 	}
-	int holder = inside ? tbPolytope_FaceHolding(&poly, best, bestPoint, gapTol) : best;
+	int holder = inside ? tbPolytope_FaceHolding(poly, best, bestPoint, gapTol) : best;
 	vec3s fa, fb;
-	tbPolytope_Witness(&poly, holder, bestPoint, &fa, &fb);
+	tbPolytope_Witness(poly, holder, bestPoint, &fa, &fb);
 	// The start tetrahedron's interior points can survive in the final face; the supports along
 	// the normal are on the surfaces. Keep the pair that differs less across the normal.
 	tbSupportVertex s = tbMinkowskiSupport(mk, out->normal);

@@ -1,9 +1,12 @@
 // The collision module's public interface in one include.
 #pragma once
 
+#include "tumble/allocate.h"
 #include "tumble/base.h"
+#include "tumble/dynamic_tree.h"
 #include "tumble/hull.h"
 #include "tumble/manifold.h"
 #include "tumble/query.h"
+#include "tumble/raycast.h"
 #include "tumble/shape.h"
 #include "tumble/transform.h"

@@ -1,0 +1,104 @@
+// A dynamic AABB tree (Box2D's b2DynamicTree in 3D): the broad phase's proxies with fattened boxes,
+// incremental insert/remove/move and balancing by rotations, AABB and ray queries.
+#pragma once
+
+#include "tumble/base.h"
+#include "tumble/shape.h"
+
+#define TB_NULL_NODE (-1)
+
+/// One node: a leaf holds a proxy, an inner node the union of its two children.
+typedef struct tbTreeNode
+{
+	tbAABB aabb;  ///< fattened box of a leaf, union of the children otherwise, metres
+	int parent;   ///< parent node, or the next free node while on the free list
+	int child1;   ///< TB_NULL_NODE for a leaf
+	int child2;   ///< TB_NULL_NODE for a leaf
+	int height;   ///< 0 for a leaf, -1 for a free node
+	int userData; ///< the leaf's owner (the engine's shape index)
+} tbTreeNode;
+
+/// The tree. Zero it or use tbDynamicTree_Create; release with tbDynamicTree_Destroy.
+typedef struct tbDynamicTree
+{
+	tbTreeNode* nodes;
+	int root;
+	int nodeCount;
+	int nodeCapacity;
+	int freeList;
+	int proxyCount;
+} tbDynamicTree;
+
+/// Called for each leaf whose box overlaps the query box; return false to stop the query.
+typedef bool tbTreeQueryFcn(int proxyId, int userData, void* context);
+
+/// Called for each leaf whose box the ray crosses before maxFraction. Return the new max fraction
+/// (the hit's fraction clips the ray), 0 to stop, or a negative value to ignore this leaf.
+typedef float tbTreeRayCastFcn(int proxyId, int userData, vec3s origin, vec3s translation,
+                               float maxFraction, void* context);
+
+/// An empty tree with room for a few nodes (allocated through tbAlloc).
+TB_API tbDynamicTree tbDynamicTree_Create(void);
+
+/// Free the tree's nodes and zero it.
+TB_API void tbDynamicTree_Destroy(tbDynamicTree* tree);
+
+/// Insert a leaf with the given (already fattened) box. Returns the proxy id.
+TB_API int tbDynamicTree_CreateProxy(tbDynamicTree* tree, tbAABB aabb, int userData);
+
+/// Remove a leaf.
+TB_API void tbDynamicTree_DestroyProxy(tbDynamicTree* tree, int proxyId);
+
+/// Give a leaf a new (fattened) box: remove and re-insert it.
+TB_API void tbDynamicTree_MoveProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb);
+
+/// The fattened box of a leaf.
+TB_API tbAABB tbDynamicTree_GetAABB(const tbDynamicTree* tree, int proxyId);
+
+/// The user data of a leaf.
+TB_API int tbDynamicTree_GetUserData(const tbDynamicTree* tree, int proxyId);
+
+/// Every leaf whose box overlaps `aabb`, in tree order. Allocates nothing.
+TB_API void tbDynamicTree_Query(const tbDynamicTree* tree, tbAABB aabb, tbTreeQueryFcn* fcn,
+                                void* context);
+
+/// Leaves whose boxes the segment origin + t * translation, t in [0, maxFraction], crosses.
+TB_API void tbDynamicTree_RayCast(const tbDynamicTree* tree, vec3s origin, vec3s translation,
+                                  float maxFraction, tbTreeRayCastFcn* fcn, void* context);
+
+/// Height of the tree (0 for one leaf, -1 when empty).
+TB_API int tbDynamicTree_GetHeight(const tbDynamicTree* tree);
+
+/// Check parent links, heights and boxes of the whole tree (for tests). True when consistent.
+TB_API bool tbDynamicTree_Validate(const tbDynamicTree* tree);
+
+/// True when the boxes overlap (touching counts).
+static inline bool tbAABB_Overlaps(tbAABB a, tbAABB b)
+{
+	return !(b.lower.x > a.upper.x || b.lower.y > a.upper.y || b.lower.z > a.upper.z ||
+	         a.lower.x > b.upper.x || a.lower.y > b.upper.y || a.lower.z > b.upper.z);
+}
+
+/// True when `inner` lies inside `outer`.
+static inline bool tbAABB_Contains(tbAABB outer, tbAABB inner)
+{
+	return outer.lower.x <= inner.lower.x && outer.lower.y <= inner.lower.y &&
+	       outer.lower.z <= inner.lower.z && inner.upper.x <= outer.upper.x &&
+	       inner.upper.y <= outer.upper.y && inner.upper.z <= outer.upper.z;
+}
+
+/// The smallest box holding both.
+static inline tbAABB tbAABB_Union(tbAABB a, tbAABB b)
+{
+	tbAABB c;
+	c.lower = glms_vec3_minv(a.lower, b.lower);
+	c.upper = glms_vec3_maxv(a.upper, b.upper);
+	return c;
+}
+
+/// Half the surface area: the insertion cost of the surface-area heuristic, m^2.
+static inline float tbAABB_HalfArea(tbAABB a)
+{
+	vec3s d = glms_vec3_sub(a.upper, a.lower);
+	return d.x * d.y + d.y * d.z + d.z * d.x;
+}

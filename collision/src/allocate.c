@@ -1,0 +1,75 @@
+// Allocation hooks with a byte counter (Box2D v3's b2SetAllocator / b2GetByteCount).
+#include "tumble/allocate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static tbAllocFcn* s_allocFcn = NULL;
+static tbFreeFcn* s_freeFcn = NULL;
+// Plain counters: Tumble steps one world per thread and the counters are for tests and tools.
+static long long s_byteCount = 0;
+static long long s_allocCount = 0;
+
+void tbSetAllocator(tbAllocFcn* allocFcn, tbFreeFcn* freeFcn)
+{
+	if (allocFcn == NULL || freeFcn == NULL) {
+		allocFcn = NULL;
+		freeFcn = NULL;
+	}
+	s_allocFcn = allocFcn;
+	s_freeFcn = freeFcn;
+}
+
+long long tbGetByteCount(void)
+{
+	return s_byteCount;
+}
+
+long long tbGetAllocationCount(void)
+{
+	return s_allocCount;
+}
+
+void* tbAlloc(size_t size)
+{
+	if (size == 0) {
+		return NULL;
+	}
+	void* p;
+	if (s_allocFcn != NULL) {
+		p = s_allocFcn(size, 16);
+	} else {
+		// aligned_alloc wants a size that is a multiple of the alignment.
+		size_t rounded = (size + 15u) & ~(size_t)15u;
+		p = aligned_alloc(16, rounded);
+	}
+	TB_ASSERT(p != NULL);
+	if (p != NULL) {
+		s_byteCount += (long long)size;
+		s_allocCount += 1;
+	}
+	return p;
+}
+
+void tbFree(void* memory, size_t size)
+{
+	if (memory == NULL) {
+		return;
+	}
+	s_byteCount -= (long long)size;
+	if (s_freeFcn != NULL) {
+		s_freeFcn(memory, size);
+	} else {
+		free(memory);
+	}
+}
+
+void* tbGrowAlloc(void* memory, size_t oldSize, size_t newSize)
+{
+	void* p = tbAlloc(newSize);
+	if (p != NULL && memory != NULL) {
+		memcpy(p, memory, oldSize < newSize ? oldSize : newSize);
+	}
+	tbFree(memory, oldSize);
+	return p;
+}

@@ -1,0 +1,519 @@
+// Contact manifolds: normal from the query, supporting features, reference/incident face clipping
+// (Sutherland-Hodgman), reduction to four points with stable feature ids (narrowphase.md 2.3).
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "shape_internal.h"
+#include "tumble/manifold.h"
+#include "tumble/query.h"
+
+// A flat feature counts as facing the normal within 5 degrees (Gino's cone of 5-15 degrees, Game
+// Physics Pearls ch. 4): tight enough that a rocking cylinder's cap stays a cap only while nearly
+// flat, loose enough that EPA's normal noise never hides a resting face.
+#define TB_FACE_COS 0.9962f
+#define TB_FACE_SIN 0.0872f
+// Hysteresis: B's face becomes the reference only when it is clearly better aligned than A's, so
+// the reference (and with it every feature id) does not flip-flop on ties (Box2D-Lite's bias).
+#define TB_REFERENCE_BIAS 0.005f
+// Vertices within this fraction of the smaller shape's size outside a side plane count as inside:
+// equal boxes stacked corner on corner keep their vertex ids instead of alternating with clipped
+// copies (narrowphase.md 2.4, plane tolerance 1e-3 L).
+#define TB_PLANE_TOL 1e-3f
+// A cylinder cap or a cone base is a regular polygon of this many rim points.
+#define TB_DISC_POINTS 8
+// Caps of the clipping buffers: a hull face with more vertices is used by its first ones.
+#define TB_MAX_FEATURE_POINTS 32
+#define TB_MAX_CLIP_POINTS (2 * TB_MAX_FEATURE_POINTS + 8)
+
+// The supporting feature of a shape along a direction, in some frame.
+typedef struct tbFeature
+{
+	vec3s v[TB_MAX_FEATURE_POINTS]; // core points: polygon (counter-clockwise about normal), segment,
+	                                // or one point
+	int count;
+	vec3s normal;  // outward unit normal of a polygon (meaningful when count >= 3)
+	float radius;  // ball swept over the core (spheres, capsules), m
+	uint32_t id;   // face id within the shape (7 bits are used)
+	bool isFace;   // a flat face that may serve as the reference
+} tbFeature;
+
+typedef struct tbClipPoint
+{
+	vec3s p;
+	uint32_t code; // 16-bit code of the features that made the point
+} tbClipPoint;
+
+static vec3s tbV(float x, float y, float z)
+{
+	return (vec3s){{x, y, z}};
+}
+
+static vec3s tbMulComp(vec3s a, vec3s b)
+{
+	return tbV(a.x * b.x, a.y * b.y, a.z * b.z);
+}
+
+static vec3s tbNormalizeOr(vec3s v, vec3s fallback)
+{
+	float len = glms_vec3_norm(v);
+	return len > 0.0f ? glms_vec3_scale(v, 1.0f / len) : fallback;
+}
+
+static bool tbIsUnit(vec3s s)
+{
+	return s.x == 1.0f && s.y == 1.0f && s.z == 1.0f;
+}
+
+// The supporting point alone (the query's feature for smooth shapes at a slant).
+static void tbPointFeature(const tbShape* s, vec3s d, tbFeature* f)
+{
+	float radius = tbShape_CoreRadius(s);
+	f->v[0] = radius > 0.0f ? tbShape_CoreSupport(s, d, NULL) : tbShape_Support(s, d, NULL);
+	f->count = 1;
+	f->radius = radius;
+	f->normal = d;
+	f->id = 0x7f;
+	f->isFace = false;
+}
+
+// Reverse a polygon when its winding disagrees with its normal (Newell's normal), so that every
+// side plane below points outwards whatever order a generator produced.
+static void tbOrientPolygon(tbFeature* f)
+{
+	if (f->count < 3) {
+		return;
+	}
+	vec3s nw = glms_vec3_zero();
+	for (int i = 0; i < f->count; ++i) {
+		vec3s a = f->v[i], b = f->v[(i + 1) % f->count];
+		nw.x += (a.y - b.y) * (a.z + b.z);
+		nw.y += (a.z - b.z) * (a.x + b.x);
+		nw.z += (a.x - b.x) * (a.y + b.y);
+	}
+	if (glms_vec3_dot(nw, f->normal) < 0.0f) {
+		for (int i = 0, j = f->count - 1; i < j; ++i, --j) {
+			vec3s t = f->v[i];
+			f->v[i] = f->v[j];
+			f->v[j] = t;
+		}
+	}
+}
+
+static void tbBoxFeature(vec3s h, vec3s d, tbFeature* f)
+{
+	// The face whose normal is most aligned with d.
+	vec3s ad = tbV(fabsf(d.x), fabsf(d.y), fabsf(d.z));
+	int a = ad.x >= ad.y ? (ad.x >= ad.z ? 0 : 2) : (ad.y >= ad.z ? 1 : 2);
+	float sign = d.raw[a] < 0.0f ? -1.0f : 1.0f;
+	int b = (a + 1) % 3, c = (a + 2) % 3;
+	static const float corner[4][2] = {{1.0f, 1.0f}, {-1.0f, 1.0f}, {-1.0f, -1.0f}, {1.0f, -1.0f}};
+	for (int i = 0; i < 4; ++i) {
+		vec3s v = glms_vec3_zero();
+		v.raw[a] = sign * h.raw[a];
+		v.raw[b] = corner[i][0] * h.raw[b];
+		v.raw[c] = corner[i][1] * h.raw[c];
+		f->v[i] = v;
+	}
+	f->count = 4;
+	f->normal = glms_vec3_zero();
+	f->normal.raw[a] = sign;
+	f->radius = 0.0f;
+	f->id = (uint32_t)(2 * a + (sign < 0.0f ? 1 : 0));
+	f->isFace = true;
+}
+
+static void tbHullFeature(const tbShape* s, vec3s d, tbFeature* f)
+{
+	const tbHull* hull = s->hull;
+	if (hull->kind != tb_hullSolid && hull->kind != tb_hullPolygon) {
+		tbPointFeature(s, d, f);
+		return;
+	}
+	// Faces live in the unscaled frame: the face of S*hull best along d is the face of hull best
+	// along S d, and its normal maps by S^-1 (S diagonal).
+	vec3s sd = tbMulComp(d, s->scale);
+	int best = 0;
+	float bestDot = -FLT_MAX;
+	for (int i = 0; i < hull->faceCount; ++i) {
+		float dot = glms_vec3_dot(hull->faces[i].normal, sd);
+		if (dot > bestDot) {
+			bestDot = dot;
+			best = i;
+		}
+	}
+	const tbHullFace* face = hull->faces + best;
+	int count = face->indexCount < TB_MAX_FEATURE_POINTS ? face->indexCount : TB_MAX_FEATURE_POINTS;
+	for (int i = 0; i < count; ++i) {
+		f->v[i] = tbMulComp(hull->vertices[hull->faceIndices[face->firstIndex + i]], s->scale);
+	}
+	f->count = count;
+	vec3s inv = tbV(1.0f / s->scale.x, 1.0f / s->scale.y, 1.0f / s->scale.z);
+	f->normal = tbNormalizeOr(tbMulComp(face->normal, inv), face->normal);
+	f->radius = 0.0f;
+	f->id = (uint32_t)best;
+	f->isFace = count >= 3;
+	tbOrientPolygon(f);
+}
+
+static void tbTriangleFeature(const tbShape* s, vec3s d, tbFeature* f)
+{
+	for (int i = 0; i < 3; ++i) {
+		f->v[i] = tbMulComp(s->vertices[i], s->scale);
+	}
+	vec3s n = glms_vec3_cross(glms_vec3_sub(f->v[1], f->v[0]), glms_vec3_sub(f->v[2], f->v[0]));
+	float len = glms_vec3_norm(n);
+	if (!(len > 0.0f)) {
+		tbPointFeature(s, d, f);
+		return;
+	}
+	n = glms_vec3_scale(n, 1.0f / len);
+	// Two-sided: the side facing d; the winding follows in tbOrientPolygon.
+	bool back = glms_vec3_dot(n, d) < 0.0f;
+	f->normal = back ? glms_vec3_negate(n) : n;
+	f->count = 3;
+	f->radius = 0.0f;
+	f->id = back ? 1u : 0u;
+	f->isFace = true;
+	tbOrientPolygon(f);
+}
+
+// A regular polygon of rim points at height y (cylinder cap, cone base), in the unscaled frame.
+static void tbDisc(float r, float y, tbFeature* f)
+{
+	for (int i = 0; i < TB_DISC_POINTS; ++i) {
+		float angle = 2.0f * 3.14159265f * (float)i / (float)TB_DISC_POINTS;
+		f->v[i] = tbV(r * cosf(angle), y, r * sinf(angle));
+	}
+	f->count = TB_DISC_POINTS;
+	f->normal = tbV(0.0f, y < 0.0f ? -1.0f : 1.0f, 0.0f);
+	f->isFace = true;
+}
+
+// Map a feature built in the unscaled frame of a scaled shape into its scaled frame.
+static void tbScaleFeature(vec3s scale, tbFeature* f)
+{
+	if (tbIsUnit(scale)) {
+		return;
+	}
+	for (int i = 0; i < f->count; ++i) {
+		f->v[i] = tbMulComp(f->v[i], scale);
+	}
+	vec3s inv = tbV(1.0f / scale.x, 1.0f / scale.y, 1.0f / scale.z);
+	f->normal = tbNormalizeOr(tbMulComp(f->normal, inv), f->normal);
+}
+
+static void tbRoundFeature(const tbShape* s, vec3s d, tbFeature* f)
+{
+	float r = s->round.radius, hh = s->round.halfHeight;
+	vec3s sd = tbNormalizeOr(tbMulComp(d, s->scale), tbV(0.0f, 1.0f, 0.0f));
+	float radial = sqrtf(sd.x * sd.x + sd.z * sd.z);
+	float cx = radial > 0.0f ? sd.x / radial : 1.0f, cz = radial > 0.0f ? sd.z / radial : 0.0f;
+	f->radius = 0.0f;
+	f->isFace = false;
+	if (s->type == tb_cylinderShape) {
+		if (fabsf(sd.y) >= TB_FACE_COS) {
+			tbDisc(r, sd.y < 0.0f ? -hh : hh, f);
+			f->id = sd.y < 0.0f ? 1u : 0u;
+		} else if (fabsf(sd.y) <= TB_FACE_SIN) {
+			// Lying on its side: the line of the side facing d, rim to rim.
+			f->v[0] = tbV(r * cx, -hh, r * cz);
+			f->v[1] = tbV(r * cx, hh, r * cz);
+			f->count = 2;
+			f->normal = tbV(cx, 0.0f, cz);
+			f->id = 2u;
+		} else {
+			tbPointFeature(s, d, f);
+			return;
+		}
+	} else {
+		// Cone: base disc, or the slant line from apex to rim, or a point.
+		float slant = sqrtf(4.0f * hh * hh + r * r);
+		vec3s sideNormal = tbV(cx * 2.0f * hh / slant, r / slant, cz * 2.0f * hh / slant);
+		if (-sd.y >= TB_FACE_COS) {
+			tbDisc(r, -hh, f);
+			f->id = 1u;
+		} else if (glms_vec3_dot(sd, sideNormal) >= TB_FACE_COS) {
+			f->v[0] = tbV(0.0f, hh, 0.0f);
+			f->v[1] = tbV(r * cx, -hh, r * cz);
+			f->count = 2;
+			f->normal = sideNormal;
+			f->id = 2u;
+		} else {
+			tbPointFeature(s, d, f);
+			return;
+		}
+	}
+	tbScaleFeature(s->scale, f);
+	tbOrientPolygon(f);
+}
+
+// The supporting feature of shape s along local direction d (unit).
+static void tbGetFeature(const tbShape* s, vec3s d, tbFeature* f)
+{
+	switch (s->type) {
+	case tb_boxShape:
+		tbBoxFeature(tbMulComp(s->halfExtents, s->scale), d, f);
+		return;
+	case tb_hullShape:
+		tbHullFeature(s, d, f);
+		return;
+	case tb_triangleShape:
+		tbTriangleFeature(s, d, f);
+		return;
+	case tb_cylinderShape:
+	case tb_coneShape:
+		tbRoundFeature(s, d, f);
+		return;
+	case tb_capsuleShape: {
+		float radius = tbShape_CoreRadius(s);
+		if (radius > 0.0f && fabsf(d.y) <= TB_FACE_SIN) {
+			// The core segment lies flat along the face: both ends touch.
+			float hh = s->round.halfHeight * s->scale.y;
+			f->v[0] = tbV(0.0f, -hh, 0.0f);
+			f->v[1] = tbV(0.0f, hh, 0.0f);
+			f->count = 2;
+			f->radius = radius;
+			f->normal = d;
+			f->id = 2u;
+			f->isFace = false;
+			return;
+		}
+		tbPointFeature(s, d, f);
+		return;
+	}
+	default:
+		tbPointFeature(s, d, f);
+		return;
+	}
+}
+
+// The feature of B, found along a direction in A's frame, mapped into A's frame.
+static void tbFeatureInA(const tbShape* b, tbTransform bInA, vec3s dInA, tbFeature* f)
+{
+	tbGetFeature(b, tbInvRotateVector(bInA.q, dInA), f);
+	for (int i = 0; i < f->count; ++i) {
+		f->v[i] = tbTransformPoint(bInA, f->v[i]);
+	}
+	f->normal = tbRotateVector(bInA.q, f->normal);
+}
+
+static uint32_t tbMixCode(uint32_t a, uint32_t b, int plane)
+{
+	// A point made by clipping: which two points bounded the clipped edge and which side plane cut
+	// it. Deterministic in the topology, so the same touching features give the same code.
+	uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+	uint32_t h = (lo * 2654435761u) ^ (hi * 40503u) ^ ((uint32_t)plane * 97u);
+	return 0x8000u | (h & 0x7fffu);
+}
+
+// Clip the incident points against the reference polygon's side planes (Sutherland-Hodgman;
+// segments and single points as degenerate polygons). Returns the number of points kept.
+static int tbClip(const tbFeature* ref, const tbFeature* inc, float planeTol, tbClipPoint* out)
+{
+	tbClipPoint bufA[TB_MAX_CLIP_POINTS], bufB[TB_MAX_CLIP_POINTS];
+	tbClipPoint* in = bufA;
+	tbClipPoint* res = bufB;
+	int count = inc->count;
+	for (int i = 0; i < count; ++i) {
+		in[i].p = inc->v[i];
+		in[i].code = (uint32_t)(i + 1);
+	}
+	for (int k = 0; k < ref->count && count > 0; ++k) {
+		vec3s a = ref->v[k], b = ref->v[(k + 1) % ref->count];
+		// Outward side plane of edge ab: (b - a) x n for a polygon counter-clockwise about n.
+		vec3s m = tbNormalizeOr(glms_vec3_cross(glms_vec3_sub(b, a), ref->normal), glms_vec3_zero());
+		float offset = glms_vec3_dot(m, a) + planeTol;
+		int outCount = 0;
+		if (count == 1) {
+			if (glms_vec3_dot(m, in[0].p) <= offset) {
+				res[outCount++] = in[0];
+			}
+		} else {
+			// A segment is an open chain of one edge; a polygon is closed.
+			int edges = count == 2 ? 1 : count;
+			for (int i = 0; i < edges; ++i) {
+				tbClipPoint p = in[i], q = in[(i + 1) % count];
+				float dp = glms_vec3_dot(m, p.p) - offset, dq = glms_vec3_dot(m, q.p) - offset;
+				if (count == 2 && i == 0 && dp <= 0.0f) {
+					res[outCount++] = p;
+				}
+				if ((dp <= 0.0f) != (dq <= 0.0f)) {
+					float t = dp / (dp - dq);
+					tbClipPoint x;
+					x.p = glms_vec3_add(p.p, glms_vec3_scale(glms_vec3_sub(q.p, p.p), t));
+					x.code = tbMixCode(p.code, q.code, k);
+					if (outCount < TB_MAX_CLIP_POINTS) {
+						res[outCount++] = x;
+					}
+				}
+				if (dq <= 0.0f && outCount < TB_MAX_CLIP_POINTS && (count > 2 || i == 0)) {
+					res[outCount++] = q;
+				}
+			}
+		}
+		tbClipPoint* t = in;
+		in = res;
+		res = t;
+		count = outCount;
+	}
+	for (int i = 0; i < count; ++i) {
+		out[i] = in[i];
+	}
+	return count;
+}
+
+// Keep the four points that best hold the contact (Jolt's PruneContactPoints, Bullet's area rule):
+// the deepest, the farthest from it, then the farthest on either side of their line.
+static int tbReduce(const vec3s* p, const float* sep, int count, vec3s n, int keep[4])
+{
+	int i0 = 0;
+	for (int i = 1; i < count; ++i) {
+		if (sep[i] < sep[i0] - 1e-6f) {
+			i0 = i;
+		}
+	}
+	int i1 = -1;
+	float best = -1.0f;
+	for (int i = 0; i < count; ++i) {
+		float d2 = glms_vec3_norm2(glms_vec3_sub(p[i], p[i0]));
+		if (i != i0 && d2 > best) {
+			best = d2;
+			i1 = i;
+		}
+	}
+	int kept = 0;
+	keep[kept++] = i0;
+	if (i1 < 0) {
+		return kept;
+	}
+	keep[kept++] = i1;
+	int i2 = -1, i3 = -1;
+	float maxArea = 0.0f, minArea = 0.0f;
+	vec3s e = glms_vec3_sub(p[i1], p[i0]);
+	for (int i = 0; i < count; ++i) {
+		if (i == i0 || i == i1) {
+			continue;
+		}
+		float area = glms_vec3_dot(glms_vec3_cross(e, glms_vec3_sub(p[i], p[i0])), n);
+		if (area > maxArea) {
+			maxArea = area;
+			i2 = i;
+		}
+		if (area < minArea) {
+			minArea = area;
+			i3 = i;
+		}
+	}
+	if (i2 >= 0) {
+		keep[kept++] = i2;
+	}
+	if (i3 >= 0) {
+		keep[kept++] = i3;
+	}
+	return kept;
+}
+
+static tbManifold tbSinglePoint(const tbQueryResult* r, tbTransform xfA)
+{
+	tbManifold m;
+	memset(&m, 0, sizeof m);
+	m.normal = tbRotateVector(xfA.q, r->normal);
+	m.pointCount = 1;
+	m.points[0].pointA = tbTransformPoint(xfA, r->pointA);
+	m.points[0].pointB = tbTransformPoint(xfA, r->pointB);
+	m.points[0].separation = r->distance;
+	m.points[0].id = TB_QUERY_POINT_ID;
+	return m;
+}
+
+tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
+                           float speculativeDistance)
+{
+	tbManifold m;
+	memset(&m, 0, sizeof m);
+	m.normal = tbV(0.0f, 1.0f, 0.0f);
+	// Everything in A's frame (Box2D, Jolt): small coordinates, exact relative pose.
+	tbTransform bInA = tbInvMulTransforms(xfA, xfB);
+	tbQueryDef def = tbDefaultQueryDef();
+	tbQueryResult r = tbQueryShapesLocal(a, b, bInA, &def);
+	if (r.status == tb_queryInvalidInput || !(r.distance <= speculativeDistance)) {
+		return m;
+	}
+	vec3s n = r.normal;
+
+	tbFeature fa, fb;
+	tbGetFeature(a, n, &fa);
+	tbFeatureInA(b, bInA, glms_vec3_negate(n), &fb);
+	float alignA = fa.isFace ? glms_vec3_dot(fa.normal, n) : -1.0f;
+	float alignB = fb.isFace ? -glms_vec3_dot(fb.normal, n) : -1.0f;
+	if (alignA < TB_FACE_COS && alignB < TB_FACE_COS) {
+		// Edge against edge, or curved against curved: the query's one point is the contact.
+		return tbSinglePoint(&r, xfA);
+	}
+
+	bool flip = alignB > alignA + TB_REFERENCE_BIAS;
+	const tbFeature* ref = flip ? &fb : &fa;
+	tbFeature inc;
+	// The incident feature: of the other shape, along the reference face's normal reversed (for a
+	// polytope the face most anti-parallel to the reference: Box2D-Lite, qu3e).
+	if (flip) {
+		tbGetFeature(a, glms_vec3_negate(ref->normal), &inc);
+	} else {
+		tbFeatureInA(b, bInA, glms_vec3_negate(ref->normal), &inc);
+	}
+
+	float sizeA = tbShape_BoundingRadius(a), sizeB = tbShape_BoundingRadius(b);
+	float planeTol = TB_PLANE_TOL * (sizeA < sizeB ? sizeA : sizeB);
+	tbClipPoint clipped[TB_MAX_CLIP_POINTS];
+	int count = tbClip(ref, &inc, planeTol, clipped);
+
+	vec3s nRef = ref->normal;
+	float offset = glms_vec3_dot(nRef, ref->v[0]);
+	vec3s onRef[TB_MAX_CLIP_POINTS], onInc[TB_MAX_CLIP_POINTS];
+	float sep[TB_MAX_CLIP_POINTS];
+	uint32_t code[TB_MAX_CLIP_POINTS];
+	int kept = 0;
+	for (int i = 0; i < count; ++i) {
+		float height = glms_vec3_dot(nRef, clipped[i].p) - offset;
+		float s = height - inc.radius;
+		if (s > speculativeDistance) {
+			continue;
+		}
+		onRef[kept] = glms_vec3_sub(clipped[i].p, glms_vec3_scale(nRef, height));
+		onInc[kept] = glms_vec3_sub(clipped[i].p, glms_vec3_scale(nRef, inc.radius));
+		sep[kept] = s;
+		code[kept] = clipped[i].code;
+		++kept;
+	}
+	if (kept == 0) {
+		// The faces face each other but no incident point lies over the reference face (an edge
+		// grazing a face's rim): the query's point still holds.
+		return tbSinglePoint(&r, xfA);
+	}
+	int keep[TB_MAX_CLIP_POINTS];
+	int outCount = kept;
+	if (kept > TB_MAX_MANIFOLD_POINTS) {
+		outCount = tbReduce(onRef, sep, kept, nRef, keep);
+	} else {
+		for (int i = 0; i < kept; ++i) {
+			keep[i] = i;
+		}
+	}
+
+	// The normal of the reference face, turned to point from A to B.
+	vec3s normal = flip ? glms_vec3_negate(nRef) : nRef;
+	m.normal = tbRotateVector(xfA.q, normal);
+	uint32_t faceBits = ((ref->id & 0x7fu) << 23) | ((inc.id & 0x7fu) << 16);
+	for (int k = 0; k < outCount; ++k) {
+		int i = keep[k];
+		tbManifoldPoint* mp = m.points + m.pointCount++;
+		vec3s pa = flip ? onInc[i] : onRef[i];
+		vec3s pb = flip ? onRef[i] : onInc[i];
+		mp->pointA = tbTransformPoint(xfA, pa);
+		mp->pointB = tbTransformPoint(xfA, pb);
+		mp->separation = sep[i];
+		mp->id = (flip ? 0x80000000u : 0u) | faceBits | (code[i] & 0xffffu);
+	}
+	return m;
+}

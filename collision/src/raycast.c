@@ -1,0 +1,61 @@
+// Ray casts by conservative advancement: step along the ray by the GJK distance over the approach
+// speed; the shape lies behind the plane through its closest point, so no step passes the surface.
+#include "tumble/raycast.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tumble/query.h"
+
+// Advancement steps: each one at least halves the gap except at grazing incidence.
+#define TB_RAY_MAX_ITERATIONS 40
+
+tbCastOutput tbRayCastShape(const tbShape* shape, tbTransform xf, vec3s origin, vec3s translation,
+                            float maxFraction)
+{
+	tbCastOutput out;
+	memset(&out, 0, sizeof out);
+	if (!tbShape_Validate(shape, NULL, 0)) {
+		return out;
+	}
+	float size = tbShape_BoundingRadius(shape);
+	// The ray's point is a tiny sphere so that the query sees a valid shape; its core is the point
+	// itself, whose distance GJK gives exactly (its radius is added back).
+	float probeRadius = 1e-3f * size;
+	float tolerance = 1e-4f * size;
+	tbShape probe = tbMakeSphere(probeRadius);
+	vec3s o = tbInvTransformPoint(xf, origin);
+	vec3s d = tbInvRotateVector(xf.q, translation);
+	tbQueryDef def = tbDefaultQueryDef();
+	versors identity = {{0.0f, 0.0f, 0.0f, 1.0f}};
+	float t = 0.0f;
+	for (int it = 0; it < TB_RAY_MAX_ITERATIONS; ++it) {
+		out.iterations = it + 1;
+		tbTransform at = {glms_vec3_add(o, glms_vec3_scale(d, t)), identity};
+		tbQueryResult q = tbQueryShapesLocal(shape, &probe, at, &def);
+		if (q.status == tb_queryInvalidInput) {
+			return out;
+		}
+		float dist = q.distance + probeRadius;
+		if (it == 0 && dist <= 0.0f) {
+			return out; // starts inside
+		}
+		if (dist <= tolerance) {
+			out.hit = true;
+			out.fraction = t;
+			out.normal = tbRotateVector(xf.q, q.normal);
+			out.point = tbTransformPoint(xf, q.pointA);
+			return out;
+		}
+		// q.normal points from the shape to the ray's point: the ray closes the gap at -d.n.
+		float approach = -glms_vec3_dot(d, q.normal);
+		if (approach <= 0.0f) {
+			return out; // moving away from (or along) the supporting plane: a convex miss
+		}
+		t += dist / approach;
+		if (t > maxFraction) {
+			return out;
+		}
+	}
+	return out;
+}
