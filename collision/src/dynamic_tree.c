@@ -299,8 +299,7 @@ int tbDynamicTree_GetUserData(const tbDynamicTree* tree, int proxyId)
 	return tree->nodes[proxyId].userData;
 }
 
-void tbDynamicTree_Query(const tbDynamicTree* tree, tbAABB aabb, tbTreeQueryFcn* fcn,
-                         void* context)
+void tbDynamicTree_Query(const tbDynamicTree* tree, tbAABB aabb, tbTreeQueryFcn* fcn, void* context)
 {
 	if (tree->root == TB_NULL_NODE) {
 		return;

@@ -61,6 +61,10 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 	s->count = 1;
 	vec3s v = s->v[0].w;
 	float vv = glms_vec3_norm2(v);
+	tbSimplex best = *s;
+	vec3s bestV = v;
+	float bestVV = vv;
+	int stalls = 0;
 
 	out->outcome = tb_gjkSeparated;
 	out->status = tb_queryIterationCap;
@@ -103,7 +107,6 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 			out->status = tb_queryConverged;
 			break;
 		}
-		tbSimplex saved = *s;
 		s->v[s->count] = w;
 		s->count += 1;
 		vec3s vNew = tbSimplex_Solve(s, volumeTol);
@@ -115,15 +118,26 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 			break;
 		}
 		float vvNew = glms_vec3_norm2(vNew);
-		// Monotonicity guard (Jolt): |v| must shrink; if rounding makes it grow, the previous
-		// simplex was as good as float can tell.
-		if (vvNew >= vv) {
-			*s = saved;
+		// Monotonicity guard (Jolt), with patience: against a sharp ridge of A - B the supports
+		// zig-zag between its two sides and every other step gains almost nothing, which
+		// rounding can turn into a loss. Only a run of steps without a new best stops the loop,
+		// and the best simplex is the answer.
+		if (vvNew < bestVV) {
+			best = *s;
+			bestV = vNew;
+			bestVV = vvNew;
+			stalls = 0;
+		} else if (++stalls >= 3) {
 			out->status = tb_queryConverged;
 			break;
 		}
 		v = vNew;
 		vv = vvNew;
+	}
+	if (out->outcome == tb_gjkSeparated && vv > bestVV) {
+		*s = best;
+		v = bestV;
+		vv = bestVV;
 	}
 	out->v = v;
 	out->distance = sqrtf(vv);

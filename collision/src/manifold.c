@@ -29,13 +29,13 @@
 // The supporting feature of a shape along a direction, in some frame.
 typedef struct tbFeature
 {
-	vec3s v[TB_MAX_FEATURE_POINTS]; // core points: polygon (counter-clockwise about normal), segment,
-	                                // or one point
+	vec3s v[TB_MAX_FEATURE_POINTS]; // core points: polygon (counter-clockwise about normal),
+	                                // segment, or one point
 	int count;
-	vec3s normal;  // outward unit normal of a polygon (meaningful when count >= 3)
-	float radius;  // ball swept over the core (spheres, capsules), m
-	uint32_t id;   // face id within the shape (7 bits are used)
-	bool isFace;   // a flat face that may serve as the reference
+	vec3s normal; // outward unit normal of a polygon (meaningful when count >= 3)
+	float radius; // ball swept over the core (spheres, capsules), m
+	uint32_t id;  // face id within the shape (7 bits are used)
+	bool isFace;  // a flat face that may serve as the reference
 } tbFeature;
 
 typedef struct tbClipPoint
@@ -322,7 +322,8 @@ static int tbClip(const tbFeature* ref, const tbFeature* inc, float planeTol, tb
 	for (int k = 0; k < ref->count && count > 0; ++k) {
 		vec3s a = ref->v[k], b = ref->v[(k + 1) % ref->count];
 		// Outward side plane of edge ab: (b - a) x n for a polygon counter-clockwise about n.
-		vec3s m = tbNormalizeOr(glms_vec3_cross(glms_vec3_sub(b, a), ref->normal), glms_vec3_zero());
+		vec3s m =
+		    tbNormalizeOr(glms_vec3_cross(glms_vec3_sub(b, a), ref->normal), glms_vec3_zero());
 		float offset = glms_vec3_dot(m, a) + planeTol;
 		int outCount = 0;
 		if (count == 1) {

@@ -18,12 +18,16 @@ typedef struct tbMinkowski
 	const tbShape* shapeA;
 	const tbShape* shapeB;
 	tbTransform bInA;
+	mat3s rotB;   ///< R(bInA.q): the support runs once per iteration, the quaternion only here
 	bool cores;   ///< support the cores only (spheres and capsules without their ball)
 	float margin; ///< inflate A - B by a ball of this radius (0: none), metres
 	float scale;  ///< pair scale L = radA + radB + |pB|: every tolerance is relative to it
 } tbMinkowski;
 
 tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d);
+
+/// Fill mk for shapes a and b with B at bInA (cores off, no margin, scale L of query.md).
+void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA);
 
 /// GJK simplex: 0..4 vertices and the barycentric weights of the closest point.
 typedef struct tbSimplex

@@ -11,6 +11,9 @@
 #define TB_EPA_MARGIN 3e-5f
 // GJK answers directly when the cores are at least this far apart (relative to L): its normal is
 // then accurate to ~1e-3 rad. Closer than that, EPA on the inflated difference decides.
+#ifndef TB_UEPA_MARGIN
+#define TB_UEPA_MARGIN 3e-3f
+#endif
 #define TB_GJK_TRUST 6e-6f
 
 tbQueryDef tbDefaultQueryDef(void)
@@ -64,13 +67,7 @@ static bool tbSetUp(const tbShape* a, const tbShape* b, tbTransform bInA, tbMink
 	if (!tbShape_Validate(a, NULL, 0) || !tbShape_Validate(b, NULL, 0) || !tbValidTransform(bInA)) {
 		return false;
 	}
-	mk->shapeA = a;
-	mk->shapeB = b;
-	mk->bInA = bInA;
-	mk->cores = false;
-	mk->margin = 0.0f;
-	// L of query.md: every tolerance below is relative to it.
-	mk->scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
+	tbMinkowski_Init(mk, a, b, bInA);
 	return isfinite(mk->scale) && mk->scale > 0.0f;
 }
 

@@ -5,20 +5,36 @@
 #include <float.h>
 #include <math.h>
 
+void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA)
+{
+	mk->shapeA = a;
+	mk->shapeB = b;
+	mk->bInA = bInA;
+	mk->rotB = glms_quat_mat3(bInA.q);
+	mk->cores = false;
+	mk->margin = 0.0f;
+	// L of query.md: every tolerance of the narrow phase is relative to it.
+	mk->scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
+}
+
 tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d)
 {
 	tbSupportVertex sv;
 	// Seed 000 eq. 11: Support(A - B, d) = Support(A, d) - Support(B, -d), B's support taken in
-	// B's own frame (seed 000 eq. 8-9) and brought into A's frame.
+	// B's own frame (seed 000 eq. 8-9: the direction goes in by R^T, the point comes out by R).
 	if (mk->cores) {
 		sv.a = tbShape_CoreSupport(mk->shapeA, d, &sv.ia);
 	} else {
 		sv.a = tbShape_Support(mk->shapeA, d, &sv.ia);
 	}
-	vec3s dB = tbInvRotateVector(mk->bInA.q, glms_vec3_negate(d));
+	const mat3s* r = &mk->rotB;
+	vec3s dB = {
+	    {-glms_vec3_dot(r->col[0], d), -glms_vec3_dot(r->col[1], d), -glms_vec3_dot(r->col[2], d)}};
 	vec3s b = mk->cores ? tbShape_CoreSupport(mk->shapeB, dB, &sv.ib)
 	                    : tbShape_Support(mk->shapeB, dB, &sv.ib);
-	sv.b = tbTransformPoint(mk->bInA, b);
+	sv.b.x = r->col[0].x * b.x + r->col[1].x * b.y + r->col[2].x * b.z + mk->bInA.p.x;
+	sv.b.y = r->col[0].y * b.x + r->col[1].y * b.y + r->col[2].y * b.z + mk->bInA.p.y;
+	sv.b.z = r->col[0].z * b.x + r->col[1].z * b.y + r->col[2].z * b.z + mk->bInA.p.z;
 	sv.w = glms_vec3_sub(sv.a, sv.b);
 	if (mk->margin > 0.0f) {
 		// Inflate A - B by a ball: its signed distance drops by exactly the margin and every
