@@ -458,6 +458,63 @@ static void checkRandomCloud(uint32_t seed, int count, vec3s (*generate)(uint32_
 	free(points);
 }
 
+Test(hull, rotated_grid_is_a_cube)
+{
+	// A 5 x 5 x 5 grid turned by a few rotations: after rounding to float, the points of each side
+	// are coplanar and those of each edge collinear only to within a float ulp, the cases where a
+	// careless fan folds over its neighbours.
+	enum
+	{
+		side = 5,
+		count = side * side * side
+	};
+	vec3s points[count];
+	uint32_t state = 77u;
+	for (int turn = 0; turn < 8; ++turn) {
+		versors rotation = glms_quat_normalize(
+		    (versors){{uniform(&state, -1.0f, 1.0f), uniform(&state, -1.0f, 1.0f),
+		               uniform(&state, -1.0f, 1.0f), uniform(&state, -1.0f, 1.0f)}});
+		vec3s shift = {{uniform(&state, -5.0f, 5.0f), uniform(&state, -5.0f, 5.0f), 0.5f}};
+		int n = 0;
+		for (int x = 0; x < side; ++x) {
+			for (int y = 0; y < side; ++y) {
+				for (int z = 0; z < side; ++z) {
+					vec3s p = {{0.1f * (float)x, 0.1f * (float)y, 0.1f * (float)z}};
+					points[n++] = glms_vec3_add(glms_quat_rotatev(rotation, p), shift);
+				}
+			}
+		}
+		tbHull hull = buildOk(points, count);
+		cr_assert_eq(hull.kind, tb_hullSolid);
+		cr_assert_eq(hull.vertexCount, 8, "turn %d: %d vertices", turn, hull.vertexCount);
+		cr_assert_eq(hull.faceCount, 6, "turn %d: %d faces", turn, hull.faceCount);
+		cr_assert_eq(hull.edgeCount, 12);
+		checkPolytope(&hull, points, count);
+		tbDestroyHull(&hull);
+	}
+}
+
+Test(hull, thin_slab)
+{
+	// A disc a few tolerances thick: a solid whose faces meet at very sharp edges round the rim.
+	enum
+	{
+		count = 1500
+	};
+	vec3s points[count];
+	for (uint32_t seed = 1; seed <= 6; ++seed) {
+		uint32_t state = seed * 7919u;
+		float thickness = seed <= 3 ? 1e-5f : 1e-4f;
+		for (int i = 0; i < count; ++i) {
+			vec3s p = randomInBall(&state);
+			points[i] = (vec3s){{p.x, thickness * p.y, p.z}};
+		}
+		tbHull hull = buildOk(points, count);
+		checkPolytope(&hull, points, count);
+		tbDestroyHull(&hull);
+	}
+}
+
 Test(hull, random_clouds_in_ball)
 {
 	const int sizes[] = {10, 50, 200, 2000};

@@ -259,17 +259,95 @@ void tbPolytope_Witness(const tbPolytope* poly, int f, vec3s p, vec3s* pointA, v
 	                        glms_vec3_scale(v2->b, l2));
 }
 
-static float tbLateral(vec3s n, vec3s a, vec3s b)
+// Length of the part of d across n.
+static float tbAcross(vec3s n, vec3s d)
 {
-	vec3s d = glms_vec3_sub(b, a);
-	return glms_vec3_norm2(glms_vec3_sub(d, glms_vec3_scale(n, glms_vec3_dot(d, n))));
+	return glms_vec3_norm(glms_vec3_sub(d, glms_vec3_scale(n, glms_vec3_dot(d, n))));
 }
 
-void tbPickWitness(vec3s n, vec3s a1, vec3s b1, vec3s a2, vec3s b2, vec3s* pointA, vec3s* pointB)
+// h(u) of shape A (which = true) or of B placed in A's frame, raw (cores, no margin).
+static float tbShapeSupportValue(const tbMinkowski* mk, bool which, vec3s u)
 {
-	bool first = tbLateral(n, a1, b1) <= tbLateral(n, a2, b2);
-	*pointA = first ? a1 : a2;
-	*pointB = first ? b1 : b2;
+	if (which) {
+		vec3s p = mk->cores ? tbShape_CoreSupport(mk->shapeA, u, NULL)
+		                    : tbShape_Support(mk->shapeA, u, NULL);
+		return glms_vec3_dot(p, u);
+	}
+	const mat3s* r = &mk->rotB;
+	vec3s uB = {
+	    {glms_vec3_dot(r->col[0], u), glms_vec3_dot(r->col[1], u), glms_vec3_dot(r->col[2], u)}};
+	vec3s p = mk->cores ? tbShape_CoreSupport(mk->shapeB, uB, NULL)
+	                    : tbShape_Support(mk->shapeB, uB, NULL);
+	return glms_vec3_dot(p, uB) + glms_vec3_dot(mk->bInA.p, u);
+}
+
+// How far q is outside shape A or B, seen from eight directions tilted off `n` (the side of the
+// shape that q should touch): a point beside the supporting face or edge shows.
+static float tbBesideFeature(const tbMinkowski* mk, bool which, vec3s q, vec3s n)
+{
+	vec3s t1 = fabsf(n.x) < 0.57f ? (vec3s){{1.0f, 0.0f, 0.0f}}
+	                              : (fabsf(n.y) < 0.57f ? (vec3s){{0.0f, 1.0f, 0.0f}}
+	                                                    : (vec3s){{0.0f, 0.0f, 1.0f}});
+	t1 = glms_vec3_normalize(glms_vec3_cross(n, t1));
+	vec3s t2 = glms_vec3_cross(n, t1);
+	// A point on the surface is inside every support half-space, so no tilt can accuse it
+	// wrongly; several tilts catch a point beside a face, an edge or a curved patch.
+	static const float tilts[2] = {0.3f, 1.5f};
+	float worst = 0.0f;
+	for (int k = 0; k < 8; ++k) {
+		vec3s t = (k & 2) ? t1 : t2;
+		float e = tilts[k >> 2] * ((k & 1) ? -1.0f : 1.0f);
+		vec3s u = glms_vec3_add(n, glms_vec3_scale(t, e));
+		worst = fmaxf(worst, glms_vec3_dot(q, u) - tbShapeSupportValue(mk, which, u));
+	}
+	return worst;
+}
+
+void tbChooseWitness(const tbMinkowski* mk, vec3s n, vec3s fa, vec3s fb, vec3s sa, vec3s sb,
+                     float tol, vec3s* pointA, vec3s* pointB)
+{
+	// The face pair (fa, fb) sits where the contact is, but a barycentric mix of support points
+	// of a curved shape is a chord point, inside the surface; and on a tied face the supports
+	// (sa, sb) can be any corner. So: keep the face pair when both of its points lie on their
+	// support planes and face each other across n. Otherwise anchor on a point of one shape,
+	// put its partner at the signed distance along n (on the other's support plane), and keep
+	// the pair whose partner is least outside the other shape.
+	float hA = glms_vec3_dot(sa, n), hB = glms_vec3_dot(sb, n);
+	float offPlanes = fabsf(hA - glms_vec3_dot(fa, n)) + fabsf(glms_vec3_dot(fb, n) - hB);
+	if (offPlanes + tbAcross(n, glms_vec3_sub(fb, fa)) <= tol) {
+		*pointA = fa;
+		*pointB = fb;
+		return;
+	}
+	float d = hB - hA;
+	vec3s anchors[4] = {sa, sb, fa, fb};
+	bool onA[4] = {true, false, true, false};
+	bool usable[4] = {true, true, fabsf(hA - glms_vec3_dot(fa, n)) <= tol,
+	                  fabsf(glms_vec3_dot(fb, n) - hB) <= tol};
+	float best = INFINITY, bestAcross = INFINITY;
+	vec3s mid = glms_vec3_scale(glms_vec3_add(fa, fb), 0.5f);
+	*pointA = fa;
+	*pointB = fb;
+	for (int k = 0; k < 4; ++k) {
+		if (!usable[k]) {
+			continue;
+		}
+		vec3s pa = onA[k] ? anchors[k] : glms_vec3_sub(anchors[k], glms_vec3_scale(n, d));
+		vec3s pb = onA[k] ? glms_vec3_add(anchors[k], glms_vec3_scale(n, d)) : anchors[k];
+		// The partner must touch the other shape: B from below its face (-n), A from above.
+		// Ties (both inside, to tolerance) go to the pair nearest the face pair.
+		float outside = onA[k] ? tbBesideFeature(mk, false, pb, glms_vec3_negate(n))
+		                       : tbBesideFeature(mk, true, pa, n);
+		outside = fmaxf(outside, tol);
+		float across =
+		    tbAcross(n, glms_vec3_sub(glms_vec3_scale(glms_vec3_add(pa, pb), 0.5f), mid));
+		if (outside < best || (outside == best && across < bestAcross)) {
+			best = outside;
+			bestAcross = across;
+			*pointA = pa;
+			*pointB = pb;
+		}
+	}
 }
 
 void tbPolytope_Trace(const tbPolytope* poly, const tbQueryDef* def, tbTraceStage stage,

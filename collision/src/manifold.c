@@ -19,7 +19,7 @@
 // Vertices within this fraction of the smaller shape's size outside a side plane count as inside:
 // equal boxes stacked corner on corner keep their vertex ids instead of alternating with clipped
 // copies (narrowphase.md 2.4, plane tolerance 1e-3 L).
-#define TB_PLANE_TOL 1e-3f
+#define TB_PLANE_TOL 1e-2f
 // A cylinder cap or a cone base is a regular polygon of this many rim points.
 #define TB_DISC_POINTS 8
 // Caps of the clipping buffers: a hull face with more vertices is used by its first ones.

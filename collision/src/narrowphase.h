@@ -129,9 +129,10 @@ bool tbPolytope_InitTetrahedron(tbPolytope* poly, const tbSupportVertex v[4]);
 /// close the hole with a fan to w. Returns false (polytope unchanged) when full or inconsistent.
 bool tbPolytope_Expand(tbPolytope* poly, int start, const tbSupportVertex* w, float visibleTol);
 
-/// Of two witness pairs for normal n, the one whose points differ least across n (a pair from
-/// tied supports can be far apart sideways; the true pair differs only along n).
-void tbPickWitness(vec3s n, vec3s a1, vec3s b1, vec3s a2, vec3s b2, vec3s* pointA, vec3s* pointB);
+/// Witness points for normal n from the closest face's barycentric pair (fa, fb) and the
+/// support pair along n (sa, sb); tol is the plane tolerance, metres.
+void tbChooseWitness(const tbMinkowski* mk, vec3s n, vec3s fa, vec3s fb, vec3s sa, vec3s sb,
+                     float tol, vec3s* pointA, vec3s* pointB);
 
 /// Send the polytope to the trace callback.
 void tbPolytope_Trace(const tbPolytope* poly, const tbQueryDef* def, tbTraceStage stage,

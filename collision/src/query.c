@@ -141,6 +141,17 @@ static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimple
 	r->pointB = glms_vec3_sub(pr.pointB, glms_vec3_scale(pr.normal, radiusB));
 }
 
+// Closest points of a separated pair: the simplex's barycentric pair, unless it is a chord of a
+// curved surface or a tie across a face (see tbChooseWitness).
+static void tbGjkWitness(const tbMinkowski* mk, const tbGjkOutput* g, vec3s n, vec3s* pointA,
+                         vec3s* pointB)
+{
+	vec3s fa, fb;
+	tbSimplex_Witness(&g->simplex, &fa, &fb);
+	tbSupportVertex s = tbMinkowskiSupport(mk, n);
+	tbChooseWitness(mk, n, fa, fb, s.a, s.b, 1e-5f * mk->scale, pointA, pointB);
+}
+
 // Both shapes are a point or a segment swept by a ball, and the cores touch. The difference of
 // the cores is a point, a segment or a parallelogram: it has no inside, so the signed distance
 // is exactly |v| - rA - rB, and where |v| is too small to give a direction the normal is the
@@ -217,7 +228,7 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 	    g.distance - g.lowerBound <= 10.0f * TB_GJK_TRUST * mk.scale) {
 		r.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
 		r.distance = g.distance - radiusA - radiusB;
-		tbSimplex_Witness(&g.simplex, &r.pointA, &r.pointB);
+		tbGjkWitness(&mk, &g, r.normal, &r.pointA, &r.pointB);
 		r.pointA = glms_vec3_add(r.pointA, glms_vec3_scale(r.normal, radiusA));
 		r.pointB = glms_vec3_sub(r.pointB, glms_vec3_scale(r.normal, radiusB));
 		r.status = g.status;
@@ -323,7 +334,7 @@ tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* 
 	}
 	r.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
 	r.distance = g.distance - radiusA - radiusB;
-	tbSimplex_Witness(&g.simplex, &r.pointA, &r.pointB);
+	tbGjkWitness(&mk, &g, r.normal, &r.pointA, &r.pointB);
 	r.pointA = glms_vec3_add(r.pointA, glms_vec3_scale(r.normal, radiusA));
 	r.pointB = glms_vec3_sub(r.pointB, glms_vec3_scale(r.normal, radiusB));
 	tbFinish(&r);

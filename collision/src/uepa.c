@@ -163,7 +163,8 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 		vec3s fa, fb;
 		tbPolytope_Witness(poly, tbPolytope_FaceHolding(poly, best, bestPoint, gapTol), bestPoint,
 		                   &fa, &fb);
-		tbPickWitness(upperNormal, upperA, upperB, fa, fb, &out->pointA, &out->pointB);
+		tbChooseWitness(mk, upperNormal, fa, fb, upperA, upperB, 10.0f * gapTol, &out->pointA,
+		                &out->pointB);
 		return;
 	}
 	if (inside) {
@@ -181,5 +182,5 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 	// The start tetrahedron's interior points can survive in the final face; the supports along
 	// the normal are on the surfaces. Keep the pair that differs less across the normal.
 	tbSupportVertex s = tbMinkowskiSupport(mk, out->normal);
-	tbPickWitness(out->normal, fa, fb, s.a, s.b, &out->pointA, &out->pointB);
+	tbChooseWitness(mk, out->normal, fa, fb, s.a, s.b, 10.0f * gapTol, &out->pointA, &out->pointB);
 }
