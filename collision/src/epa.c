@@ -6,6 +6,98 @@
 #include <math.h>
 #include <string.h>
 
+static void tbHeap_Up(tbPolytope* poly, int i)
+{
+	float d = poly->heapDist[i];
+	int f = poly->heapFace[i];
+	while (i > 0) {
+		int parent = (i - 1) / 2;
+		if (poly->heapDist[parent] <= d) {
+			break;
+		}
+		poly->heapDist[i] = poly->heapDist[parent];
+		poly->heapFace[i] = poly->heapFace[parent];
+		i = parent;
+	}
+	poly->heapDist[i] = d;
+	poly->heapFace[i] = f;
+}
+
+static void tbHeap_Down(tbPolytope* poly, int i)
+{
+	int n = poly->heapCount;
+	float d = poly->heapDist[i];
+	int f = poly->heapFace[i];
+	for (;;) {
+		int child = 2 * i + 1;
+		if (child >= n) {
+			break;
+		}
+		if (child + 1 < n && poly->heapDist[child + 1] < poly->heapDist[child]) {
+			child += 1;
+		}
+		if (poly->heapDist[child] >= d) {
+			break;
+		}
+		poly->heapDist[i] = poly->heapDist[child];
+		poly->heapFace[i] = poly->heapFace[child];
+		i = child;
+	}
+	poly->heapDist[i] = d;
+	poly->heapFace[i] = f;
+}
+
+// An entry is current when its face is alive with the same distance (a reused face slot
+// with another distance leaves a stale entry behind, dropped when it surfaces).
+static bool tbHeap_Current(const tbPolytope* poly, int i)
+{
+	const tbPolyFace* face = &poly->faces[poly->heapFace[i]];
+	return face->alive && face->valid && face->dist == poly->heapDist[i];
+}
+
+static void tbHeap_Push(tbPolytope* poly, int f)
+{
+	const int capacity = 2 * TB_POLY_MAX_FACES;
+	if (poly->heapCount == capacity) {
+		// Full of stale entries: keep the current ones and re-heapify.
+		int n = 0;
+		for (int i = 0; i < poly->heapCount; ++i) {
+			if (tbHeap_Current(poly, i)) {
+				poly->heapDist[n] = poly->heapDist[i];
+				poly->heapFace[n] = poly->heapFace[i];
+				++n;
+			}
+		}
+		poly->heapCount = n;
+		for (int i = n / 2 - 1; i >= 0; --i) {
+			tbHeap_Down(poly, i);
+		}
+		if (n == capacity) {
+			return; // cannot happen: at most TB_POLY_MAX_FACES faces are alive
+		}
+	}
+	int i = poly->heapCount++;
+	poly->heapDist[i] = poly->faces[f].dist;
+	poly->heapFace[i] = f;
+	tbHeap_Up(poly, i);
+}
+
+int tbPolytope_ClosestFace(tbPolytope* poly, float* distance)
+{
+	while (poly->heapCount > 0) {
+		if (tbHeap_Current(poly, 0)) {
+			*distance = poly->heapDist[0];
+			return poly->heapFace[0];
+		}
+		poly->heapCount -= 1;
+		poly->heapDist[0] = poly->heapDist[poly->heapCount];
+		poly->heapFace[0] = poly->heapFace[poly->heapCount];
+		tbHeap_Down(poly, 0);
+	}
+	*distance = FLT_MAX;
+	return -1;
+}
+
 static void tbPolytope_SetFace(tbPolytope* poly, int f, int a, int b, int c)
 {
 	tbPolyFace* face = &poly->faces[f];
@@ -13,27 +105,39 @@ static void tbPolytope_SetFace(tbPolytope* poly, int f, int a, int b, int c)
 	face->v[1] = b;
 	face->v[2] = c;
 	face->alive = true;
-	vec3s pa = poly->vertices[a].w, pb = poly->vertices[b].w, pc = poly->vertices[c].w;
+	// Plain arithmetic on the hot path (every expansion makes a handful of faces).
+	const float* pa = poly->vertices[a].w.raw;
+	const float* pb = poly->vertices[b].w.raw;
+	const float* pc = poly->vertices[c].w.raw;
+	float e0[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
+	float e1[3] = {pc[0] - pb[0], pc[1] - pb[1], pc[2] - pb[2]};
+	float e2[3] = {pa[0] - pc[0], pa[1] - pc[1], pa[2] - pc[2]};
+	float l0 = e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2];
+	float l1 = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2];
+	float l2 = e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2];
 	// The cross product of the two shortest edges is the most accurate normal (Jolt).
-	vec3s e0 = glms_vec3_sub(pb, pa), e1 = glms_vec3_sub(pc, pb), e2 = glms_vec3_sub(pa, pc);
-	float l0 = glms_vec3_norm2(e0), l1 = glms_vec3_norm2(e1), l2 = glms_vec3_norm2(e2);
-	vec3s n;
+	const float* u = e0;
+	const float* v = e1;
 	if (l0 >= l1 && l0 >= l2) {
-		n = glms_vec3_cross(e1, e2);
+		u = e1, v = e2;
 	} else if (l1 >= l2) {
-		n = glms_vec3_cross(e2, e0);
-	} else {
-		n = glms_vec3_cross(e0, e1);
+		u = e2, v = e0;
 	}
-	float len = glms_vec3_norm(n);
+	vec3s n = {{u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]}};
+	float len = sqrtf(n.x * n.x + n.y * n.y + n.z * n.z);
 	face->valid = len > poly->areaTolerance;
 	if (face->valid) {
-		face->n = glms_vec3_scale(n, 1.0f / len);
-		vec3s centre = glms_vec3_scale(glms_vec3_add(glms_vec3_add(pa, pb), pc), 1.0f / 3.0f);
-		face->dist = glms_vec3_dot(face->n, centre);
+		float inv = 1.0f / len;
+		face->n = (vec3s){{n.x * inv, n.y * inv, n.z * inv}};
+		face->dist = (face->n.x * (pa[0] + pb[0] + pc[0]) + face->n.y * (pa[1] + pb[1] + pc[1]) +
+		              face->n.z * (pa[2] + pb[2] + pc[2])) *
+		             (1.0f / 3.0f);
 	} else {
 		face->n = n;
 		face->dist = FLT_MAX;
+	}
+	if (face->valid) {
+		tbHeap_Push(poly, f);
 	}
 }
 
@@ -61,6 +165,7 @@ bool tbPolytope_InitTetrahedron(tbPolytope* poly, const tbSupportVertex v[4])
 	poly->vertexCount = 4;
 	poly->faceCount = 0;
 	poly->freeCount = 0;
+	poly->heapCount = 0;
 	for (int i = 0; i < 4; ++i) {
 		poly->vertices[i] = v[i];
 	}
@@ -81,18 +186,15 @@ bool tbPolytope_InitTetrahedron(tbPolytope* poly, const tbSupportVertex v[4])
 		tbPolytope_SetFace(poly, f, tri[f][0], tri[f][1], tri[f][2]);
 	}
 	poly->faceCount = 4;
-	// Link every edge (i, j) with its twin (j, i).
+	// Each edge (i, j) with its twin (j, i), worked out once for the faces above.
+	static const int adj[4][3][2] = {{{1, 2}, {3, 2}, {2, 0}},
+	                                 {{2, 2}, {3, 0}, {0, 0}},
+	                                 {{0, 2}, {3, 1}, {1, 0}},
+	                                 {{1, 1}, {2, 1}, {0, 1}}};
 	for (int f = 0; f < 4; ++f) {
 		for (int e = 0; e < 3; ++e) {
-			int i = tri[f][e], j = tri[f][(e + 1) % 3];
-			for (int g = 0; g < 4; ++g) {
-				for (int ge = 0; ge < 3; ++ge) {
-					if (tri[g][ge] == j && tri[g][(ge + 1) % 3] == i) {
-						poly->faces[f].adj[e] = g;
-						poly->faces[f].adjEdge[e] = ge;
-					}
-				}
-			}
+			poly->faces[f].adj[e] = adj[f][e][0];
+			poly->faces[f].adjEdge[e] = adj[f][e][1];
 		}
 	}
 	return true;
@@ -324,28 +426,42 @@ void tbChooseWitness(const tbMinkowski* mk, vec3s n, vec3s fa, vec3s fb, vec3s s
 	bool onA[4] = {true, false, true, false};
 	bool usable[4] = {true, true, fabsf(hA - glms_vec3_dot(fa, n)) <= tol,
 	                  fabsf(glms_vec3_dot(fb, n) - hB) <= tol};
-	float best = INFINITY, bestAcross = INFINITY;
+	// Candidates in order of their distance across n from the face pair; the first whose
+	// partner is not outside the other shape wins (each check costs eight support calls).
 	vec3s mid = glms_vec3_scale(glms_vec3_add(fa, fb), 0.5f);
-	*pointA = fa;
-	*pointB = fb;
+	vec3s pas[4], pbs[4];
+	float across[4];
+	int order[4], count = 0;
 	for (int k = 0; k < 4; ++k) {
 		if (!usable[k]) {
 			continue;
 		}
-		vec3s pa = onA[k] ? anchors[k] : glms_vec3_sub(anchors[k], glms_vec3_scale(n, d));
-		vec3s pb = onA[k] ? glms_vec3_add(anchors[k], glms_vec3_scale(n, d)) : anchors[k];
+		pas[k] = onA[k] ? anchors[k] : glms_vec3_sub(anchors[k], glms_vec3_scale(n, d));
+		pbs[k] = onA[k] ? glms_vec3_add(anchors[k], glms_vec3_scale(n, d)) : anchors[k];
+		across[k] =
+		    tbAcross(n, glms_vec3_sub(glms_vec3_scale(glms_vec3_add(pas[k], pbs[k]), 0.5f), mid));
+		int j = count++;
+		while (j > 0 && across[order[j - 1]] > across[k]) {
+			order[j] = order[j - 1];
+			--j;
+		}
+		order[j] = k;
+	}
+	float best = INFINITY;
+	*pointA = fa;
+	*pointB = fb;
+	for (int j = 0; j < count; ++j) {
+		int k = order[j];
 		// The partner must touch the other shape: B from below its face (-n), A from above.
-		// Ties (both inside, to tolerance) go to the pair nearest the face pair.
-		float outside = onA[k] ? tbBesideFeature(mk, false, pb, glms_vec3_negate(n))
-		                       : tbBesideFeature(mk, true, pa, n);
-		outside = fmaxf(outside, tol);
-		float across =
-		    tbAcross(n, glms_vec3_sub(glms_vec3_scale(glms_vec3_add(pa, pb), 0.5f), mid));
-		if (outside < best || (outside == best && across < bestAcross)) {
+		float outside = onA[k] ? tbBesideFeature(mk, false, pbs[k], glms_vec3_negate(n))
+		                       : tbBesideFeature(mk, true, pas[k], n);
+		if (outside < best) {
 			best = outside;
-			bestAcross = across;
-			*pointA = pa;
-			*pointB = pb;
+			*pointA = pas[k];
+			*pointB = pbs[k];
+		}
+		if (outside <= tol) {
+			break;
 		}
 	}
 }

@@ -121,6 +121,7 @@ static void tbBoxFeature(vec3s h, vec3s d, tbFeature* f)
 	f->radius = 0.0f;
 	f->id = (uint32_t)(2 * a + (sign < 0.0f ? 1 : 0));
 	f->isFace = true;
+	tbOrientPolygon(f); // the corner order above is counter-clockwise for the + faces only
 }
 
 static void tbHullFeature(const tbShape* s, vec3s d, tbFeature* f)

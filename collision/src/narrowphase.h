@@ -120,7 +120,15 @@ typedef struct tbPolytope
 	int freeFaces[TB_POLY_MAX_FACES];
 	int freeCount;
 	float areaTolerance; ///< |cross|: below it a face is a sliver
+	// Binary min-heap of (distance, face) with lazy deletion: the closest face in O(log F)
+	// instead of a scan of every face per iteration.
+	float heapDist[2 * TB_POLY_MAX_FACES];
+	int heapFace[2 * TB_POLY_MAX_FACES];
+	int heapCount;
 } tbPolytope;
+
+/// The alive, trusted face nearest the origin (smallest signed plane distance), or -1.
+int tbPolytope_ClosestFace(tbPolytope* poly, float* distance);
 
 /// Start a polytope as the tetrahedron of four vertices; false if it is flat.
 bool tbPolytope_InitTetrahedron(tbPolytope* poly, const tbSupportVertex v[4]);

@@ -102,10 +102,11 @@ static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimple
 		tbUnifiedEpa(mk, def->maxGjkIterations + def->maxEpaIterations, def, &pr);
 	} else {
 		bool enclosed = false;
-		if (seed != NULL && seed->count == 4) {
-			// GJK's tetrahedron holds the origin: EPA grows it on the plain difference, whose
-			// faces stay flat (seed 000 section 3). The inflated path below is for contacts
-			// GJK could only bring within its trust distance.
+		if (seed != NULL) {
+			// EPA grows GJK's simplex on the plain difference first (seed 000 section 3): its
+			// faces stay flat, so polytopes converge in a few steps even when they only touch.
+			// The inflated path below is for differences with no volume (flat pairs) and for
+			// polytopes that rounding bends.
 			mk->margin = 0.0f;
 			tbEpa(mk, seed, def->maxEpaIterations, def, &pr);
 			enclosed = pr.status != tb_queryDegenerate;

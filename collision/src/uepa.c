@@ -56,31 +56,26 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 		// Inside when no trusted face has the origin in front of it. Then the closest boundary
 		// point is on the nearest face plane (EPA); otherwise it is the nearest point of the
 		// faces that see the origin (GJK-like; seed 001 step b).
-		int f = -1;
 		float fd = FLT_MAX;
+		int f = tbPolytope_ClosestFace(poly, &fd);
 		float outsideBest = FLT_MAX;
 		int outsideFace = -1;
 		vec3s outsidePoint = glms_vec3_zero();
-		for (int k = 0; k < poly->faceCount; ++k) {
+		for (int k = 0; fd < 0.0f && k < poly->faceCount; ++k) {
+			// Only when some face has the origin in front: the nearest point of those faces.
 			const tbPolyFace* face = &poly->faces[k];
-			if (!face->alive || !face->valid) {
+			if (!face->alive || !face->valid || face->dist >= 0.0f) {
 				continue;
 			}
-			if (face->dist < fd) {
-				fd = face->dist;
-				f = k;
-			}
-			if (face->dist < 0.0f) {
-				float l[3];
-				vec3s q =
-				    tbClosestOnTriangle(poly->vertices[face->v[0]].w, poly->vertices[face->v[1]].w,
-				                        poly->vertices[face->v[2]].w, l);
-				float d2 = glms_vec3_norm2(q);
-				if (d2 < outsideBest) {
-					outsideBest = d2;
-					outsideFace = k;
-					outsidePoint = q;
-				}
+			float l[3];
+			vec3s q =
+			    tbClosestOnTriangle(poly->vertices[face->v[0]].w, poly->vertices[face->v[1]].w,
+			                        poly->vertices[face->v[2]].w, l);
+			float d2 = glms_vec3_norm2(q);
+			if (d2 < outsideBest) {
+				outsideBest = d2;
+				outsideFace = k;
+				outsidePoint = q;
 			}
 		}
 		if (f < 0) {
