@@ -491,12 +491,6 @@ static inline bool checkResult(const char* name, const char* algo, const tbShape
 	double sdTol = (e->sdTol > 0.0 ? e->sdTol : 1e-4) * L;
 	double nTol = e->normalTol > 0.0 ? e->normalTol : 1.0;
 	double wTol = (e->witnessTol > 0.0 ? e->witnessTol : 1e-3) * L;
-	if (def->algorithm == tb_algorithmUnifiedEpa) {
-		// Known limitation, recorded on issue 2: unified EPA's witnesses can be up to ~0.03 L off
-		// the surfaces where the closest feature is tied (a face, a cylinder side): its final face
-		// may keep interior start points. Its sd and normal are held to the full tolerances.
-		wTol = fmax(wTol, 0.05 * L);
-	}
 	bool ok = true;
 	CHECK(r->status != tb_queryInvalidInput, "%s [%s]: status invalid input", name, algo);
 	if (r->status == tb_queryInvalidInput) {
