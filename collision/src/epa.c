@@ -6,96 +6,20 @@
 #include <math.h>
 #include <string.h>
 
-static void tbHeap_Up(tbPolytope* poly, int i)
+int tbPolytope_ClosestFace(const tbPolytope* poly, float* distance)
 {
-	float d = poly->heapDist[i];
-	int f = poly->heapFace[i];
-	while (i > 0) {
-		int parent = (i - 1) / 2;
-		if (poly->heapDist[parent] <= d) {
-			break;
-		}
-		poly->heapDist[i] = poly->heapDist[parent];
-		poly->heapFace[i] = poly->heapFace[parent];
-		i = parent;
-	}
-	poly->heapDist[i] = d;
-	poly->heapFace[i] = f;
-}
-
-static void tbHeap_Down(tbPolytope* poly, int i)
-{
-	int n = poly->heapCount;
-	float d = poly->heapDist[i];
-	int f = poly->heapFace[i];
-	for (;;) {
-		int child = 2 * i + 1;
-		if (child >= n) {
-			break;
-		}
-		if (child + 1 < n && poly->heapDist[child + 1] < poly->heapDist[child]) {
-			child += 1;
-		}
-		if (poly->heapDist[child] >= d) {
-			break;
-		}
-		poly->heapDist[i] = poly->heapDist[child];
-		poly->heapFace[i] = poly->heapFace[child];
-		i = child;
-	}
-	poly->heapDist[i] = d;
-	poly->heapFace[i] = f;
-}
-
-// An entry is current when its face is alive with the same distance (a reused face slot
-// with another distance leaves a stale entry behind, dropped when it surfaces).
-static bool tbHeap_Current(const tbPolytope* poly, int i)
-{
-	const tbPolyFace* face = &poly->faces[poly->heapFace[i]];
-	return face->alive && face->valid && face->dist == poly->heapDist[i];
-}
-
-static void tbHeap_Push(tbPolytope* poly, int f)
-{
-	const int capacity = 2 * TB_POLY_MAX_FACES;
-	if (poly->heapCount == capacity) {
-		// Full of stale entries: keep the current ones and re-heapify.
-		int n = 0;
-		for (int i = 0; i < poly->heapCount; ++i) {
-			if (tbHeap_Current(poly, i)) {
-				poly->heapDist[n] = poly->heapDist[i];
-				poly->heapFace[n] = poly->heapFace[i];
-				++n;
-			}
-		}
-		poly->heapCount = n;
-		for (int i = n / 2 - 1; i >= 0; --i) {
-			tbHeap_Down(poly, i);
-		}
-		if (n == capacity) {
-			return; // cannot happen: at most TB_POLY_MAX_FACES faces are alive
+	// A plain scan: polytopes stay small (tens of faces), where a heap measured slower.
+	int best = -1;
+	float bestDist = FLT_MAX;
+	const tbPolyFace* faces = poly->faces;
+	for (int k = 0; k < poly->faceCount; ++k) {
+		if (faces[k].alive && faces[k].valid && faces[k].dist < bestDist) {
+			bestDist = faces[k].dist;
+			best = k;
 		}
 	}
-	int i = poly->heapCount++;
-	poly->heapDist[i] = poly->faces[f].dist;
-	poly->heapFace[i] = f;
-	tbHeap_Up(poly, i);
-}
-
-int tbPolytope_ClosestFace(tbPolytope* poly, float* distance)
-{
-	while (poly->heapCount > 0) {
-		if (tbHeap_Current(poly, 0)) {
-			*distance = poly->heapDist[0];
-			return poly->heapFace[0];
-		}
-		poly->heapCount -= 1;
-		poly->heapDist[0] = poly->heapDist[poly->heapCount];
-		poly->heapFace[0] = poly->heapFace[poly->heapCount];
-		tbHeap_Down(poly, 0);
-	}
-	*distance = FLT_MAX;
-	return -1;
+	*distance = bestDist;
+	return best;
 }
 
 static void tbPolytope_SetFace(tbPolytope* poly, int f, int a, int b, int c)
@@ -136,9 +60,6 @@ static void tbPolytope_SetFace(tbPolytope* poly, int f, int a, int b, int c)
 		face->n = n;
 		face->dist = FLT_MAX;
 	}
-	if (face->valid) {
-		tbHeap_Push(poly, f);
-	}
 }
 
 static int tbPolytope_NewFace(tbPolytope* poly)
@@ -165,7 +86,6 @@ bool tbPolytope_InitTetrahedron(tbPolytope* poly, const tbSupportVertex v[4])
 	poly->vertexCount = 4;
 	poly->faceCount = 0;
 	poly->freeCount = 0;
-	poly->heapCount = 0;
 	for (int i = 0; i < 4; ++i) {
 		poly->vertices[i] = v[i];
 	}
@@ -466,12 +386,22 @@ void tbChooseWitness(const tbMinkowski* mk, vec3s n, vec3s fa, vec3s fb, vec3s s
 	}
 }
 
+// Kept out of line: its arrays would otherwise make every call pay for a large stack frame.
+__attribute__((noinline)) static void
+tbPolytope_SendTrace(const tbPolytope* poly, const tbQueryDef* def, tbTraceStage stage,
+                     int iteration, vec3s direction, vec3s support, float distance);
+
 void tbPolytope_Trace(const tbPolytope* poly, const tbQueryDef* def, tbTraceStage stage,
                       int iteration, vec3s direction, vec3s support, float distance)
 {
-	if (def == NULL || def->traceFcn == NULL) {
-		return;
+	if (def != NULL && def->traceFcn != NULL) {
+		tbPolytope_SendTrace(poly, def, stage, iteration, direction, support, distance);
 	}
+}
+
+static void tbPolytope_SendTrace(const tbPolytope* poly, const tbQueryDef* def, tbTraceStage stage,
+                                 int iteration, vec3s direction, vec3s support, float distance)
+{
 	int triangles[3 * TB_POLY_MAX_FACES];
 	vec3s vertices[TB_POLY_MAX_VERTICES];
 	int count = 0;

@@ -18,10 +18,11 @@ typedef struct tbMinkowski
 	const tbShape* shapeA;
 	const tbShape* shapeB;
 	tbTransform bInA;
-	mat3s rotB;   ///< R(bInA.q): the support runs once per iteration, the quaternion only here
-	bool cores;   ///< support the cores only (spheres and capsules without their ball)
-	float margin; ///< inflate A - B by a ball of this radius (0: none), metres
-	float scale;  ///< pair scale L = radA + radB + |pB|: every tolerance is relative to it
+	mat3s rotB; ///< R(bInA.q): the support runs once per iteration, the quaternion only here
+	bool roundA, roundB; ///< sphere or capsule with a uniform scale: a core plus a ball
+	bool cores;          ///< support the cores only (spheres and capsules without their ball)
+	float margin;        ///< inflate A - B by a ball of this radius (0: none), metres
+	float scale;         ///< pair scale L = radA + radB + |pB|: every tolerance is relative to it
 } tbMinkowski;
 
 tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d);
@@ -120,15 +121,10 @@ typedef struct tbPolytope
 	int freeFaces[TB_POLY_MAX_FACES];
 	int freeCount;
 	float areaTolerance; ///< |cross|: below it a face is a sliver
-	// Binary min-heap of (distance, face) with lazy deletion: the closest face in O(log F)
-	// instead of a scan of every face per iteration.
-	float heapDist[2 * TB_POLY_MAX_FACES];
-	int heapFace[2 * TB_POLY_MAX_FACES];
-	int heapCount;
 } tbPolytope;
 
 /// The alive, trusted face nearest the origin (smallest signed plane distance), or -1.
-int tbPolytope_ClosestFace(tbPolytope* poly, float* distance);
+int tbPolytope_ClosestFace(const tbPolytope* poly, float* distance);
 
 /// Start a polytope as the tetrahedron of four vertices; false if it is flat.
 bool tbPolytope_InitTetrahedron(tbPolytope* poly, const tbSupportVertex v[4]);

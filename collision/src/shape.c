@@ -179,7 +179,7 @@ static float tbSign(float x)
 }
 
 // Support of the unscaled shape; `withRadius` false drops the ball of spheres and capsules.
-static vec3s tbUnscaledSupport(const tbShape* shape, vec3s d, int* index, bool withRadius)
+vec3s tbShape_UnscaledSupport(const tbShape* shape, vec3s d, int* index, bool withRadius)
 {
 	int feature = -1;
 	vec3s p;
@@ -272,35 +272,27 @@ static vec3s tbUnscaledSupport(const tbShape* shape, vec3s d, int* index, bool w
 	return p;
 }
 
-vec3s tbShape_CoreSupport(const tbShape* shape, vec3s d, int* index)
+vec3s tbShape_SupportEx(const tbShape* shape, vec3s d, int* index, bool withBall)
 {
-	bool core = tbShape_CoreRadius(shape) > 0.0f;
 	if (tbIsUnitScale(shape->scale)) {
-		return tbUnscaledSupport(shape, d, index, !core);
+		return tbShape_UnscaledSupport(shape, d, index, withBall);
 	}
-	// Seed 004: support of S*shape along d is S * support(S * d) (S diagonal, symmetric).
+	// Seed 004: support of S*shape along d is S * support(S * d) (S diagonal, symmetric). For a
+	// uniform S this keeps a ball a ball; otherwise the ball becomes the ellipsoid it should.
 	vec3s s = shape->scale;
 	vec3s sd = {{d.x * s.x, d.y * s.y, d.z * s.z}};
-	vec3s p = tbUnscaledSupport(shape, sd, index, !core);
+	vec3s p = tbShape_UnscaledSupport(shape, sd, index, withBall);
 	return (vec3s){{p.x * s.x, p.y * s.y, p.z * s.z}};
+}
+
+vec3s tbShape_CoreSupport(const tbShape* shape, vec3s d, int* index)
+{
+	return tbShape_SupportEx(shape, d, index, tbShape_CoreRadius(shape) <= 0.0f);
 }
 
 vec3s tbShape_Support(const tbShape* shape, vec3s d, int* index)
 {
-	vec3s p = tbShape_CoreSupport(shape, d, index);
-	float radius = tbShape_CoreRadius(shape);
-	if (radius > 0.0f) {
-		float len = glms_vec3_norm(d);
-		if (len > 0.0f) {
-			p = glms_vec3_add(p, glms_vec3_scale(d, radius / len));
-		} else {
-			p.y += radius;
-		}
-		if (index != NULL) {
-			*index = -1;
-		}
-	}
-	return p;
+	return tbShape_SupportEx(shape, d, index, true);
 }
 
 float tbShape_BoundingRadius(const tbShape* shape)

@@ -8,3 +8,9 @@ float tbShape_CoreRadius(const tbShape* shape);
 
 /// Support of the core: the full support minus the ball of spheres and capsules.
 vec3s tbShape_CoreSupport(const tbShape* shape, vec3s d, int* index);
+
+/// Support with or without the ball of spheres and capsules (false: the core), scale applied.
+vec3s tbShape_SupportEx(const tbShape* shape, vec3s d, int* index, bool withBall);
+
+/// Support of the shape as if its scale were one.
+vec3s tbShape_UnscaledSupport(const tbShape* shape, vec3s d, int* index, bool withRadius);

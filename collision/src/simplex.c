@@ -11,6 +11,8 @@ void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTra
 	mk->shapeB = b;
 	mk->bInA = bInA;
 	mk->rotB = glms_quat_mat3(bInA.q);
+	mk->roundA = tbShape_CoreRadius(a) > 0.0f;
+	mk->roundB = tbShape_CoreRadius(b) > 0.0f;
 	mk->cores = false;
 	mk->margin = 0.0f;
 	// L of query.md: every tolerance of the narrow phase is relative to it.
@@ -22,16 +24,11 @@ tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d)
 	tbSupportVertex sv;
 	// Seed 000 eq. 11: Support(A - B, d) = Support(A, d) - Support(B, -d), B's support taken in
 	// B's own frame (seed 000 eq. 8-9: the direction goes in by R^T, the point comes out by R).
-	if (mk->cores) {
-		sv.a = tbShape_CoreSupport(mk->shapeA, d, &sv.ia);
-	} else {
-		sv.a = tbShape_Support(mk->shapeA, d, &sv.ia);
-	}
+	sv.a = tbShape_SupportEx(mk->shapeA, d, &sv.ia, !(mk->cores && mk->roundA));
 	const mat3s* r = &mk->rotB;
 	vec3s dB = {
 	    {-glms_vec3_dot(r->col[0], d), -glms_vec3_dot(r->col[1], d), -glms_vec3_dot(r->col[2], d)}};
-	vec3s b = mk->cores ? tbShape_CoreSupport(mk->shapeB, dB, &sv.ib)
-	                    : tbShape_Support(mk->shapeB, dB, &sv.ib);
+	vec3s b = tbShape_SupportEx(mk->shapeB, dB, &sv.ib, !(mk->cores && mk->roundB));
 	sv.b.x = r->col[0].x * b.x + r->col[1].x * b.y + r->col[2].x * b.z + mk->bInA.p.x;
 	sv.b.y = r->col[0].y * b.x + r->col[1].y * b.y + r->col[2].y * b.z + mk->bInA.p.y;
 	sv.b.z = r->col[0].z * b.x + r->col[1].z * b.y + r->col[2].z * b.z + mk->bInA.p.z;

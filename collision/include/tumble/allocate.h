@@ -1,4 +1,5 @@
-// Allocation hooks and the byte counter shared by every module that allocates (the tree, the world).
+// Allocation hooks and the byte counter shared by every module that allocates (the tree, the
+// world).
 #pragma once
 
 #include <stddef.h>
