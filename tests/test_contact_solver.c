@@ -64,7 +64,7 @@ static tbManifold boxPlaneManifold(const tbRigidBody* box, float half, float mar
 
 static double potentialPlusKinetic(const tbRigidBody* b, float g)
 {
-	return (double)tbBody_GetKineticEnergy(b) + (double)b->mass * (double)g * (double)b->state.x.y;
+	return (double)tbRigidBody_GetKineticEnergy(b) + (double)b->mass * (double)g * (double)b->state.x.y;
 }
 
 static void restingBox(float yaw, const char* label)
@@ -100,7 +100,7 @@ static void restingBox(float yaw, const char* label)
 	printf("resting box (%s), 10 s: max |x - x0| = %.3e m (sink %.3e m), max energy gain %.3e J, "
 	       "tilt %.1e, final KE %.2e J, normal impulse / (m g h) = %.6f\n",
 	       label, maxDrift, (double)(x0.y - box.state.x.y), maxGain, maxTilt,
-	       (double)tbBody_GetKineticEnergy(&box), (double)(lastTotal / weight));
+	       (double)tbRigidBody_GetKineticEnergy(&box), (double)(lastTotal / weight));
 	cr_expect(maxDrift < 1e-3, "drift %g m", maxDrift);
 	cr_expect(maxGain <= 1e-5, "energy gain %g J", maxGain);
 	cr_expect(fabsf(lastTotal / weight - 1.0f) < 1e-3f);
@@ -140,7 +140,7 @@ Test(contact_solver, sliding_box_stops_at_coulomb_distance)
 	// Coulomb friction decelerates at mu g: a box sliding at v0 stops after v0^2 / (2 mu g).
 	const float half = 0.5f, mu = 0.5f, v0 = 3.0f;
 	tbRigidBody box = makeCube(half, (vec3s){{0.0f, half, 0.0f}}, glms_mat3_identity());
-	tbBody_SetVelocity(&box, (vec3s){{v0, 0.0f, 0.0f}}, (vec3s){{0.0f, 0.0f, 0.0f}});
+	tbRigidBody_SetVelocity(&box, (vec3s){{v0, 0.0f, 0.0f}}, (vec3s){{0.0f, 0.0f, 0.0f}});
 	tbSolverDef def = tbDefaultSolverDef();
 	float g = -def.gravity.y;
 	tbContactImpulses cache = {0};

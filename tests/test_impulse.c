@@ -32,8 +32,8 @@ static Pair makePair(void)
 	mat3s rb = glms_quat_mat3(glms_quatv(-1.1f, glms_vec3_normalize((vec3s){{0.3f, 1.0f, 2.0f}})));
 	s.a = makeBox((vec3s){{0.5f, 1.0f, 1.5f}}, 1.0f, (vec3s){{0.0f, 0.0f, 0.0f}}, ra);
 	s.b = makeBox((vec3s){{0.4f, 0.3f, 0.5f}}, 2.5f, (vec3s){{1.5f, 0.2f, -0.1f}}, rb);
-	tbBody_SetVelocity(&s.a, (vec3s){{2.0f, 0.5f, -0.3f}}, (vec3s){{0.3f, -1.0f, 0.7f}});
-	tbBody_SetVelocity(&s.b, (vec3s){{-1.0f, 0.2f, 0.4f}}, (vec3s){{1.5f, 0.2f, -0.5f}});
+	tbRigidBody_SetVelocity(&s.a, (vec3s){{2.0f, 0.5f, -0.3f}}, (vec3s){{0.3f, -1.0f, 0.7f}});
+	tbRigidBody_SetVelocity(&s.b, (vec3s){{-1.0f, 0.2f, 0.4f}}, (vec3s){{1.5f, 0.2f, -0.5f}});
 	s.p = (vec3s){{0.8f, 0.1f, 0.05f}};
 	s.n = glms_vec3_normalize((vec3s){{1.0f, 0.2f, -0.1f}});
 	return s;
@@ -41,8 +41,8 @@ static Pair makePair(void)
 
 static float normalRelativeVelocity(const Pair* s)
 {
-	return glms_vec3_dot(s->n, glms_vec3_sub(tbBody_GetPointVelocity(&s->b, s->p),
-	                                         tbBody_GetPointVelocity(&s->a, s->p)));
+	return glms_vec3_dot(s->n, glms_vec3_sub(tbRigidBody_GetPointVelocity(&s->b, s->p),
+	                                         tbRigidBody_GetPointVelocity(&s->a, s->p)));
 }
 
 // Total linear momentum and angular momentum about the world origin (x x P + L), in double.
@@ -67,7 +67,7 @@ static void momenta(const Pair* s, double P[3], double L[3])
 
 static double kinetic(const Pair* s)
 {
-	return (double)tbBody_GetKineticEnergy(&s->a) + (double)tbBody_GetKineticEnergy(&s->b);
+	return (double)tbRigidBody_GetKineticEnergy(&s->a) + (double)tbRigidBody_GetKineticEnergy(&s->b);
 }
 
 static double norm3(const double v[3])
@@ -132,12 +132,12 @@ Test(impulse, against_static_world)
 	Pair s = makePair();
 	s.n = (vec3s){{0.0f, 1.0f, 0.0f}};
 	s.p = glms_vec3_add(s.b.state.x, (vec3s){{0.2f, -0.3f, 0.1f}});
-	tbBody_SetVelocity(&s.b, (vec3s){{0.5f, -3.0f, 0.0f}}, (vec3s){{1.0f, 0.0f, 2.0f}});
-	double ke0 = (double)tbBody_GetKineticEnergy(&s.b);
-	float vrel0 = glms_vec3_dot(s.n, tbBody_GetPointVelocity(&s.b, s.p));
+	tbRigidBody_SetVelocity(&s.b, (vec3s){{0.5f, -3.0f, 0.0f}}, (vec3s){{1.0f, 0.0f, 2.0f}});
+	double ke0 = (double)tbRigidBody_GetKineticEnergy(&s.b);
+	float vrel0 = glms_vec3_dot(s.n, tbRigidBody_GetPointVelocity(&s.b, s.p));
 	float j = tbResolveCollision(NULL, &s.b, s.p, s.n, 1.0f);
-	float vrel1 = glms_vec3_dot(s.n, tbBody_GetPointVelocity(&s.b, s.p));
-	double ke1 = (double)tbBody_GetKineticEnergy(&s.b);
+	float vrel1 = glms_vec3_dot(s.n, tbRigidBody_GetPointVelocity(&s.b, s.p));
+	double ke1 = (double)tbRigidBody_GetKineticEnergy(&s.b);
 	cr_expect(j > 0.0f);
 	cr_expect(fabsf(vrel1 + vrel0) <= 1e-5f * fabsf(vrel0));
 	cr_expect(fabs(ke1 - ke0) <= 1e-5 * ke0, "KE %g -> %g", ke0, ke1);

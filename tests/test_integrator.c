@@ -41,9 +41,9 @@ Test(integrator, free_flight_matches_exact_discrete_answer)
 	for (int k = 0; k < tb_integratorCount; ++k) {
 		tbRigidBody body = makeBox(0.5f, 0.5f, 0.5f, 1.0f);
 		body.state.x = x0;
-		tbBody_SetVelocity(&body, v0, (vec3s){{0.0f, 0.0f, 0.0f}});
+		tbRigidBody_SetVelocity(&body, v0, (vec3s){{0.0f, 0.0f, 0.0f}});
 		for (int i = 0; i < n; ++i) {
-			tbBody_Integrate(&body, g, h, (tbIntegrator)k, tb_orthoGramSchmidt);
+			tbRigidBody_Integrate(&body, g, h, (tbIntegrator)k, tb_orthoGramSchmidt);
 		}
 		// x_n = x0 + n h v0 + c h^2 g with c = n(n-1)/2 (explicit Euler moves with the old v),
 		// n(n+1)/2 (semi-implicit moves with the new v), n^2/2 (RK4: exact for constant force).
@@ -81,14 +81,14 @@ Test(integrator, principal_axis_spin_keeps_w)
 		for (int axis = 0; axis < 3; ++axis) {
 			tbRigidBody body = makeBox(0.5f, 1.0f, 1.5f, 1.0f);
 			body.state.R = tilted();
-			tbBody_UpdateDerived(&body);
+			tbRigidBody_UpdateDerived(&body);
 			// Spin about body axis `axis`, seen in world: R e_axis.
 			vec3s w0 = glms_vec3_scale(body.state.R.col[axis], 4.0f);
-			tbBody_SetVelocity(&body, (vec3s){{0.0f, 0.0f, 0.0f}}, w0);
+			tbRigidBody_SetVelocity(&body, (vec3s){{0.0f, 0.0f, 0.0f}}, w0);
 			int steps = axis == 1 ? 60 : 1200;
 			float maxErr = 0.0f;
 			for (int i = 0; i < steps; ++i) {
-				tbBody_Integrate(&body, (vec3s){{0.0f, 0.0f, 0.0f}}, h, (tbIntegrator)k,
+				tbRigidBody_Integrate(&body, (vec3s){{0.0f, 0.0f, 0.0f}}, h, (tbIntegrator)k,
 				                 tb_orthoGramSchmidt);
 				float e = glms_vec3_norm(glms_vec3_sub(body.w, w0)) / glms_vec3_norm(w0);
 				maxErr = e > maxErr ? e : maxErr;
@@ -118,7 +118,7 @@ typedef struct TumbleRun
 static tbRigidBody dzhanibekovBox(void)
 {
 	tbRigidBody body = makeBox(0.5f, 1.0f, 1.5f, 1.0f / 6.0f);
-	tbBody_SetVelocity(&body, (vec3s){{0.0f, 0.0f, 0.0f}}, (vec3s){{0.01f, 5.0f, 0.01f}});
+	tbRigidBody_SetVelocity(&body, (vec3s){{0.0f, 0.0f, 0.0f}}, (vec3s){{0.01f, 5.0f, 0.01f}});
 	return body;
 }
 
@@ -130,7 +130,7 @@ static TumbleRun tumble(tbIntegrator integrator, tbOrthonormalizer ortho, int st
 	def.gravity = (vec3s){{0.0f, 0.0f, 0.0f}};
 	def.integrator = integrator;
 	def.orthonormalizer = ortho;
-	double e0 = (double)tbBody_GetKineticEnergy(&body);
+	double e0 = (double)tbRigidBody_GetKineticEnergy(&body);
 	vec3s L0 = body.state.L;
 	double l0 = (double)glms_vec3_norm(L0);
 	TumbleRun run = {0.0, 0.0, 0.0, 0.0, -1.0, 0.0, -1};
@@ -139,9 +139,9 @@ static TumbleRun tumble(tbIntegrator integrator, tbOrthonormalizer ortho, int st
 		if (solver) {
 			tbSolverStep(&def, &body, 1, NULL, 0, h);
 		} else {
-			tbBody_Integrate(&body, (vec3s){{0.0f, 0.0f, 0.0f}}, h, integrator, ortho);
+			tbRigidBody_Integrate(&body, (vec3s){{0.0f, 0.0f, 0.0f}}, h, integrator, ortho);
 		}
-		double de = fabs((double)tbBody_GetKineticEnergy(&body) - e0) / e0;
+		double de = fabs((double)tbRigidBody_GetKineticEnergy(&body) - e0) / e0;
 		if (!(de <= run.maxEnergyDrift)) {
 			run.maxEnergyDrift = de; // also catches NaN
 		}
@@ -252,16 +252,16 @@ Test(integrator, damping_and_force_at_point)
 	// A force at a world point gives force and torque (p - x) x f; linear damping c decays P as
 	// exp(-c t) (semi-implicit: 1/(1 + c h)^n).
 	tbRigidBody body = makeBox(0.5f, 0.5f, 0.5f, 1.0f);
-	tbBody_ApplyForce(&body, (vec3s){{0.0f, 0.0f, 2.0f}}, (vec3s){{1.0f, 0.0f, 0.0f}});
+	tbRigidBody_ApplyForce(&body, (vec3s){{0.0f, 0.0f, 2.0f}}, (vec3s){{1.0f, 0.0f, 0.0f}});
 	cr_expect_float_eq(body.force.z, 2.0f, 1e-7f);
 	cr_expect_float_eq(body.torque.y, -2.0f, 1e-7f);
-	tbBody_ClearForces(&body);
+	tbRigidBody_ClearForces(&body);
 	body.linearDamping = 0.5f;
 	body.angularDamping = 0.5f;
-	tbBody_SetVelocity(&body, (vec3s){{1.0f, 0.0f, 0.0f}}, (vec3s){{0.0f, 1.0f, 0.0f}});
+	tbRigidBody_SetVelocity(&body, (vec3s){{1.0f, 0.0f, 0.0f}}, (vec3s){{0.0f, 1.0f, 0.0f}});
 	const float h = 1.0f / 60.0f;
 	for (int i = 0; i < 60; ++i) {
-		tbBody_Integrate(&body, (vec3s){{0.0f, 0.0f, 0.0f}}, h, tb_semiImplicitEuler,
+		tbRigidBody_Integrate(&body, (vec3s){{0.0f, 0.0f, 0.0f}}, h, tb_semiImplicitEuler,
 		                 tb_orthoGramSchmidt);
 	}
 	double want = pow(1.0 / (1.0 + 0.5 / 60.0), 60.0);

@@ -287,42 +287,26 @@ static float tbAcross(vec3s n, vec3s d)
 	return glms_vec3_norm(glms_vec3_sub(d, glms_vec3_scale(n, glms_vec3_dot(d, n))));
 }
 
-// h(u) of shape A (which = true) or of B placed in A's frame, raw (cores, no margin).
-static float tbShapeSupportValue(const tbMinkowski* mk, bool which, vec3s u)
+// Distance from q to shape A (which = true) or to B placed in A's frame, cores as mk uses them:
+// GJK between the shape and a point (a triangle with three equal corners).
+static float tbPointOutside(const tbMinkowski* mk, bool which, vec3s q)
 {
-	if (which) {
-		vec3s p = mk->cores ? tbShape_CoreSupport(mk->shapeA, u, NULL)
-		                    : tbShape_Support(mk->shapeA, u, NULL);
-		return glms_vec3_dot(p, u);
+	const tbShape* shape = which ? mk->shapeA : mk->shapeB;
+	if (!which) {
+		// Into B's frame: R^T (q - p).
+		vec3s d = glms_vec3_sub(q, mk->bInA.p);
+		const mat3s* r = &mk->rotB;
+		q = (vec3s){{glms_vec3_dot(r->col[0], d), glms_vec3_dot(r->col[1], d),
+		             glms_vec3_dot(r->col[2], d)}};
 	}
-	const mat3s* r = &mk->rotB;
-	vec3s uB = {
-	    {glms_vec3_dot(r->col[0], u), glms_vec3_dot(r->col[1], u), glms_vec3_dot(r->col[2], u)}};
-	vec3s p = mk->cores ? tbShape_CoreSupport(mk->shapeB, uB, NULL)
-	                    : tbShape_Support(mk->shapeB, uB, NULL);
-	return glms_vec3_dot(p, uB) + glms_vec3_dot(mk->bInA.p, u);
-}
-
-// How far q is outside shape A or B, seen from eight directions tilted off `n` (the side of the
-// shape that q should touch): a point beside the supporting face or edge shows.
-static float tbBesideFeature(const tbMinkowski* mk, bool which, vec3s q, vec3s n)
-{
-	vec3s t1 = fabsf(n.x) < 0.57f ? (vec3s){{1.0f, 0.0f, 0.0f}}
-	                              : (fabsf(n.y) < 0.57f ? (vec3s){{0.0f, 1.0f, 0.0f}}
-	                                                    : (vec3s){{0.0f, 0.0f, 1.0f}});
-	t1 = glms_vec3_normalize(glms_vec3_cross(n, t1));
-	vec3s t2 = glms_vec3_cross(n, t1);
-	// A point on the surface is inside every support half-space, so no tilt can accuse it
-	// wrongly; several tilts catch a point beside a face, an edge or a curved patch.
-	static const float tilts[2] = {0.3f, 1.5f};
-	float worst = 0.0f;
-	for (int k = 0; k < 8; ++k) {
-		vec3s t = (k & 2) ? t1 : t2;
-		float e = tilts[k >> 2] * ((k & 1) ? -1.0f : 1.0f);
-		vec3s u = glms_vec3_add(n, glms_vec3_scale(t, e));
-		worst = fmaxf(worst, glms_vec3_dot(q, u) - tbShapeSupportValue(mk, which, u));
-	}
-	return worst;
+	tbShape point = tbMakeTriangle(q, q, q);
+	tbMinkowski pm;
+	tbMinkowski_Init(&pm, shape, &point, tbTransformIdentity());
+	pm.cores = mk->cores;
+	pm.scale = mk->scale;
+	tbGjkOutput g;
+	tbGjk(&pm, -1.0f, 32, NULL, &g);
+	return g.outcome == tb_gjkSeparated ? g.distance : 0.0f;
 }
 
 void tbChooseWitness(const tbMinkowski* mk, vec3s n, vec3s fa, vec3s fb, vec3s sa, vec3s sb,
@@ -336,7 +320,10 @@ void tbChooseWitness(const tbMinkowski* mk, vec3s n, vec3s fa, vec3s fb, vec3s s
 	// the pair whose partner is least outside the other shape.
 	float hA = glms_vec3_dot(sa, n), hB = glms_vec3_dot(sb, n);
 	float offPlanes = fabsf(hA - glms_vec3_dot(fa, n)) + fabsf(glms_vec3_dot(fb, n) - hB);
-	if (offPlanes + tbAcross(n, glms_vec3_sub(fb, fa)) <= tol) {
+	// Symmetrising a pair that is off by e moves each point by e / 2: keep the face pair up to
+	// 1e-4 L of mismatch, well inside what a witness may be off, so that contact points of a
+	// resting pair do not jump between candidates from step to step.
+	if (offPlanes + tbAcross(n, glms_vec3_sub(fb, fa)) <= fmaxf(tol, 1e-4f * mk->scale)) {
 		*pointA = fa;
 		*pointB = fb;
 		return;
@@ -372,9 +359,9 @@ void tbChooseWitness(const tbMinkowski* mk, vec3s n, vec3s fa, vec3s fb, vec3s s
 	*pointB = fb;
 	for (int j = 0; j < count; ++j) {
 		int k = order[j];
-		// The partner must touch the other shape: B from below its face (-n), A from above.
-		float outside = onA[k] ? tbBesideFeature(mk, false, pbs[k], glms_vec3_negate(n))
-		                       : tbBesideFeature(mk, true, pas[k], n);
+		// The partner must lie on the other shape (it is on its support plane already).
+		float outside =
+		    onA[k] ? tbPointOutside(mk, false, pbs[k]) : tbPointOutside(mk, true, pas[k]);
 		if (outside < best) {
 			best = outside;
 			*pointA = pas[k];

@@ -16,9 +16,10 @@
 // Hysteresis: B's face becomes the reference only when it is clearly better aligned than A's, so
 // the reference (and with it every feature id) does not flip-flop on ties (Box2D-Lite's bias).
 #define TB_REFERENCE_BIAS 0.005f
-// Vertices within this fraction of the smaller shape's size outside a side plane count as inside:
-// equal boxes stacked corner on corner keep their vertex ids instead of alternating with clipped
-// copies (narrowphase.md 2.4, plane tolerance 1e-3 L).
+// Vertices within this fraction of the smaller shape's bounding radius outside a side plane count
+// as inside (9 mm for unit cubes): equal boxes stacked corner on corner keep their vertex ids
+// instead of alternating with clipped copies. narrowphase.md 2.4 suggests 1e-3 L; the stack of 20
+// wanders by millimetres, so 1e-2 L is used (the point lies on the incident face either way).
 #define TB_PLANE_TOL 1e-2f
 // A cylinder cap or a cone base is a regular polygon of this many rim points.
 #define TB_DISC_POINTS 8

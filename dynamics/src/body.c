@@ -30,11 +30,11 @@ tbRigidBody tbMakeBody(tbBodyType type, tbMassData mass, vec3s x, mat3s R)
 		body.IbodyInv = tbMat3Inverse(mass.inertia);
 		TB_ASSERT(tbMat3Det(mass.inertia) > 0.0f);
 	}
-	tbBody_UpdateDerived(&body);
+	tbRigidBody_UpdateDerived(&body);
 	return body;
 }
 
-void tbBody_UpdateDerived(tbRigidBody* body)
+void tbRigidBody_UpdateDerived(tbRigidBody* body)
 {
 	// Baraff I, "ComputeAuxiliaryVariables": v = P / M, I^-1 = R Ibody^-1 R^T, w = I^-1 L.
 	body->Iinv = tbMat3Rotate(body->state.R, body->IbodyInv);
@@ -47,7 +47,7 @@ void tbBody_UpdateDerived(tbRigidBody* body)
 	}
 }
 
-void tbBody_SetVelocity(tbRigidBody* body, vec3s v, vec3s w)
+void tbRigidBody_SetVelocity(tbRigidBody* body, vec3s v, vec3s w)
 {
 	if (body->type == tb_staticBody) {
 		return;
@@ -58,38 +58,38 @@ void tbBody_SetVelocity(tbRigidBody* body, vec3s v, vec3s w)
 		// P = M v and L = I w with I = R Ibody R^T.
 		body->state.P = tbScale(v, body->mass);
 		body->state.L = tbMat3MulV(tbMat3Rotate(body->state.R, body->Ibody), w);
-		tbBody_UpdateDerived(body);
+		tbRigidBody_UpdateDerived(body);
 	}
 }
 
-vec3s tbBody_GetPointVelocity(const tbRigidBody* body, vec3s worldPoint)
+vec3s tbRigidBody_GetPointVelocity(const tbRigidBody* body, vec3s worldPoint)
 {
 	return tbAdd(body->v, tbCross(body->w, tbSub(worldPoint, body->state.x)));
 }
 
-void tbBody_ApplyForce(tbRigidBody* body, vec3s force, vec3s worldPoint)
+void tbRigidBody_ApplyForce(tbRigidBody* body, vec3s force, vec3s worldPoint)
 {
 	body->force = tbAdd(body->force, force);
 	body->torque = tbAdd(body->torque, tbCross(tbSub(worldPoint, body->state.x), force));
 }
 
-void tbBody_ApplyForceToCenter(tbRigidBody* body, vec3s force)
+void tbRigidBody_ApplyForceToCenter(tbRigidBody* body, vec3s force)
 {
 	body->force = tbAdd(body->force, force);
 }
 
-void tbBody_ApplyTorque(tbRigidBody* body, vec3s torque)
+void tbRigidBody_ApplyTorque(tbRigidBody* body, vec3s torque)
 {
 	body->torque = tbAdd(body->torque, torque);
 }
 
-void tbBody_ClearForces(tbRigidBody* body)
+void tbRigidBody_ClearForces(tbRigidBody* body)
 {
 	body->force = tbV3(0.0f, 0.0f, 0.0f);
 	body->torque = tbV3(0.0f, 0.0f, 0.0f);
 }
 
-void tbBody_ApplyImpulse(tbRigidBody* body, vec3s impulse, vec3s worldPoint)
+void tbRigidBody_ApplyImpulse(tbRigidBody* body, vec3s impulse, vec3s worldPoint)
 {
 	if (body->type != tb_dynamicBody) {
 		return;
@@ -102,7 +102,7 @@ void tbBody_ApplyImpulse(tbRigidBody* body, vec3s impulse, vec3s worldPoint)
 	body->w = tbAdd(body->w, tbMat3MulV(body->Iinv, dL));
 }
 
-float tbBody_GetKineticEnergy(const tbRigidBody* body)
+float tbRigidBody_GetKineticEnergy(const tbRigidBody* body)
 {
 	if (body->type != tb_dynamicBody) {
 		return 0.0f;

@@ -7,6 +7,10 @@
 #include "dynamics_math.h"
 
 #define TB_PI_F 3.14159265f
+// Below this slip speed (m/s, the engine's sleep threshold) the slip direction is contact jitter
+// and sliding friction keeps its accumulated direction. Measured: at 1e-3 m/s a rain of 300 cubes
+// kept creeping and never fell asleep; at 0.05 m/s it sleeps and the slope test is unchanged.
+#define TB_SLIP_SPEED 0.05f
 
 tbSolverDef tbDefaultSolverDef(void)
 {
@@ -322,9 +326,21 @@ static void tbSolveContact(tbContact* c, tbRigidBody* bodies, int bodyCount, con
 		float maxFriction = c->friction * cp->normalImpulse;
 		float len2 = new0 * new0 + new1 * new1;
 		if (len2 > maxFriction * maxFriction) {
-			float scale = len2 > 0.0f ? maxFriction / sqrtf(len2) : 0.0f;
-			new0 *= scale;
-			new1 *= scale;
+			// Sliding: Coulomb's kinetic friction opposes the slip velocity. Scaling the
+			// accumulated vector instead keeps the direction it built up over past iterations,
+			// and with four points those sideways parts lock into a self-cancelling squeeze that
+			// wastes the friction budget (measured: a box on a 30 degree slope slid with 3.5 %
+			// less friction than mu N, 23 % too fast).
+			float s0 = tbDot(dv, c->tangent1), s1 = tbDot(dv, c->tangent2);
+			float slip = sqrtf(s0 * s0 + s1 * s1);
+			if (slip > TB_SLIP_SPEED) {
+				new0 = -maxFriction * s0 / slip;
+				new1 = -maxFriction * s1 / slip;
+			} else {
+				float scale = len2 > 0.0f ? maxFriction / sqrtf(len2) : 0.0f;
+				new0 *= scale;
+				new1 *= scale;
+			}
 		}
 		cp->tangentImpulse[0] = new0;
 		cp->tangentImpulse[1] = new1;
@@ -406,6 +422,6 @@ void tbSolverStep(const tbSolverDef* def, tbRigidBody* bodies, int bodyCount, tb
 		tbApplyRestitution(contacts + i, bodies, bodyCount, def);
 	}
 	for (int i = 0; i < bodyCount; ++i) {
-		tbBody_ClearForces(bodies + i);
+		tbRigidBody_ClearForces(bodies + i);
 	}
 }

@@ -25,7 +25,7 @@ static vec3s tbPointVelocity(const tbRigidBody* body, vec3s p)
 	if (body == NULL) {
 		return tbV3(0.0f, 0.0f, 0.0f);
 	}
-	return tbBody_GetPointVelocity(body, p);
+	return tbRigidBody_GetPointVelocity(body, p);
 }
 
 static vec3s tbAnchor(const tbRigidBody* body, vec3s p)
@@ -55,10 +55,10 @@ float tbResolveCollision(tbRigidBody* a, tbRigidBody* b, vec3s p, vec3s n, float
 	float j = tbCollisionImpulse(a, b, p, n, restitution);
 	if (j > 0.0f) {
 		if (b != NULL) {
-			tbBody_ApplyImpulse(b, tbScale(n, j), p);
+			tbRigidBody_ApplyImpulse(b, tbScale(n, j), p);
 		}
 		if (a != NULL) {
-			tbBody_ApplyImpulse(a, tbScale(n, -j), p);
+			tbRigidBody_ApplyImpulse(a, tbScale(n, -j), p);
 		}
 	}
 	return j;

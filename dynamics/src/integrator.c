@@ -83,7 +83,7 @@ static mat3s tbRotationStep(vec3s w, float h)
 static void tbFinishStep(tbRigidBody* body, tbOrthonormalizer ortho)
 {
 	body->state.R = tbOrthonormalize(body->state.R, ortho);
-	tbBody_UpdateDerived(body);
+	tbRigidBody_UpdateDerived(body);
 }
 
 static void tbMoveKinematic(tbRigidBody* body, float h, tbOrthonormalizer ortho)
@@ -93,7 +93,7 @@ static void tbMoveKinematic(tbRigidBody* body, float h, tbOrthonormalizer ortho)
 	tbFinishStep(body, ortho);
 }
 
-void tbBody_Integrate(tbRigidBody* body, vec3s gravity, float h, tbIntegrator integrator,
+void tbRigidBody_Integrate(tbRigidBody* body, vec3s gravity, float h, tbIntegrator integrator,
                       tbOrthonormalizer ortho)
 {
 	if (body->type == tb_staticBody) {

@@ -35,6 +35,8 @@ typedef struct tbQueryOptions
 	tbQueryDef def;
 	bool overlapOnly;
 	bool bench;
+	bool trace;        // --trace: print one case's iterations as JSON lines
+	long long traceId; // the case to trace
 } tbQueryOptions;
 
 // One answer in world coordinates (query.md result line).
@@ -69,6 +71,10 @@ static void tbQueryHelp(FILE* out)
 	    "  --overlap-only       boolean test only; lines are '<id> <hit>'\n"
 	    "  --bench              repeat the queries (single thread) for at least a second and\n"
 	    "                       print queries per second per shape pair and in total\n"
+	    "  --trace ID           answer only case ID and print its iterations as JSON lines,\n"
+	    "                       one object per iteration (stage gjk|epa|uepa, iteration,\n"
+	    "                       direction, support, simplex or polytope, distance; points of\n"
+	    "                       A - B in A's local frame), then {\"result\": ...} in world\n"
 	    "  -h, --help           this text\n");
 }
 
@@ -103,6 +109,97 @@ static int tbAnswerOverlap(const tbQueryCase* queryCase)
 	tbQueryStatus status = tb_queryConverged;
 	bool hit = tbTestOverlapLocal(&queryCase->a.shape, &queryCase->b.shape, bInA, &status);
 	return status == tb_queryInvalidInput ? -1 : hit ? 1 : 0;
+}
+
+// JSON has no NaN or infinity: those become null.
+static void tbJsonNumber(FILE* out, double value)
+{
+	if (isfinite(value)) {
+		fprintf(out, "%.9g", value);
+	} else {
+		fputs("null", out);
+	}
+}
+
+static void tbJsonVec(FILE* out, const double v[3])
+{
+	fputc('[', out);
+	for (int i = 0; i < 3; ++i) {
+		if (i > 0) {
+			fputc(',', out);
+		}
+		tbJsonNumber(out, v[i]);
+	}
+	fputc(']', out);
+}
+
+static void tbJsonVec3s(FILE* out, vec3s v)
+{
+	double d[3] = {(double)v.x, (double)v.y, (double)v.z};
+	tbJsonVec(out, d);
+}
+
+// The trace callback of --trace: one JSON object per iteration on stdout.
+static void tbPrintTraceStep(const tbTraceStep* step, void* context)
+{
+	(void)context;
+	static const char* const stages[] = {"gjk", "epa", "uepa"};
+	printf("{\"stage\":\"%s\",\"iteration\":%d,\"direction\":",
+	       step->stage <= tb_traceUnifiedEpa ? stages[step->stage] : "unknown", step->iteration);
+	tbJsonVec3s(stdout, step->direction);
+	fputs(",\"support\":", stdout);
+	tbJsonVec3s(stdout, step->support);
+	if (step->stage == tb_traceGjk) {
+		fputs(",\"simplex\":[", stdout);
+		for (int i = 0; i < step->simplexCount; ++i) {
+			fputs(i > 0 ? "," : "", stdout);
+			tbJsonVec3s(stdout, step->simplex[i]);
+		}
+		fputc(']', stdout);
+	} else {
+		fputs(",\"polytope\":{\"vertices\":[", stdout);
+		for (int i = 0; i < step->vertexCount; ++i) {
+			fputs(i > 0 ? "," : "", stdout);
+			tbJsonVec3s(stdout, step->vertices[i]);
+		}
+		fputs("],\"triangles\":[", stdout);
+		for (int t = 0; t < step->triangleCount; ++t) {
+			const int* v = step->triangles + 3 * t;
+			printf("%s[%d,%d,%d]", t > 0 ? "," : "", v[0], v[1], v[2]);
+		}
+		fputs("]}", stdout);
+	}
+	fputs(",\"distance\":", stdout);
+	tbJsonNumber(stdout, (double)step->distance);
+	fputs("}\n", stdout);
+}
+
+// --trace: the iterations of one case, then its answer (world frame) as a last JSON line.
+static bool tbWriteTrace(const tbQueryCase* queryCase, const tbQueryOptions* options)
+{
+	tbQueryDef def = options->def;
+	def.traceFcn = tbPrintTraceStep;
+	def.traceContext = NULL;
+	tbTransform bInA = tbRelativeTransformd(&queryCase->a.xf, &queryCase->b.xf);
+	tbQueryResult result = tbQueryShapesLocal(&queryCase->a.shape, &queryCase->b.shape, bInA, &def);
+	tbCaseAnswer a = tbAnswerFull(queryCase, &options->def);
+	printf("{\"result\":{\"id\":%lld,\"hit\":%s,\"distance\":", queryCase->id,
+	       result.hit ? "true" : "false");
+	tbJsonNumber(stdout, a.sd);
+	fputs(",\"normal\":", stdout);
+	tbJsonVec(stdout, a.normal);
+	fputs(",\"pointA\":", stdout);
+	tbJsonVec(stdout, a.pointA);
+	fputs(",\"pointB\":", stdout);
+	tbJsonVec(stdout, a.pointB);
+	printf(",\"status\":\"%s\",\"gjkIterations\":%d,\"epaIterations\":%d}}\n",
+	       tbQueryStatusName(result.status), result.gjkIterations, result.epaIterations);
+	if (result.status == tb_queryInvalidInput) {
+		fprintf(stderr, "tumble query: line %d: id %lld: the query rejected the shapes\n",
+		        queryCase->lineNumber, queryCase->id);
+		return false;
+	}
+	return true;
 }
 
 // Answer one case on stdout; false when the query refused it.
@@ -257,6 +354,8 @@ static int tbParseQueryOptions(int argc, char** argv, tbQueryOptions* options)
 	options->def = tbDefaultQueryDef();
 	options->overlapOnly = false;
 	options->bench = false;
+	options->trace = false;
+	options->traceId = 0;
 	bool endOfOptions = false;
 	for (int i = 1; i < argc; ++i) {
 		const char* arg = argv[i];
@@ -281,6 +380,16 @@ static int tbParseQueryOptions(int argc, char** argv, tbQueryOptions* options)
 			options->overlapOnly = true;
 		} else if (!endOfOptions && strcmp(arg, "--bench") == 0) {
 			options->bench = true;
+		} else if (!endOfOptions && strcmp(arg, "--trace") == 0) {
+			const char* value = i + 1 < argc ? argv[++i] : NULL;
+			char* end = NULL;
+			options->traceId = value != NULL ? strtoll(value, &end, 10) : 0;
+			if (value == NULL || end == value || *end != '\0') {
+				fprintf(stderr, "tumble query: --trace: expected a case id, got '%s'\n",
+				        value != NULL ? value : "nothing");
+				return TB_EXIT_USAGE;
+			}
+			options->trace = true;
 		} else if (!endOfOptions && arg[0] == '-' && arg[1] != '\0') {
 			fprintf(stderr, "tumble query: unknown option '%s' (see tumble query --help)\n", arg);
 			return TB_EXIT_USAGE;
@@ -294,6 +403,10 @@ static int tbParseQueryOptions(int argc, char** argv, tbQueryOptions* options)
 	}
 	if (options->path == NULL) {
 		fprintf(stderr, "tumble query: missing FILE (use - for stdin; see tumble query --help)\n");
+		return TB_EXIT_USAGE;
+	}
+	if (options->trace && (options->bench || options->overlapOnly)) {
+		fprintf(stderr, "tumble query: --trace goes with neither --bench nor --overlap-only\n");
 		return TB_EXIT_USAGE;
 	}
 	return 0;
@@ -320,6 +433,7 @@ static int tbRunQuery(int argc, char** argv)
 	// Bench mode keeps the cases: parsing and shape set-up are not timed.
 	tbQueryCase* cases = NULL;
 	int caseCount = 0, caseCapacity = 0;
+	bool traced = false;
 	char message[TB_MESSAGE_SIZE];
 	while (tbReadQueryLine(file, &line, &capacity)) {
 		++lineNumber;
@@ -330,13 +444,26 @@ static int tbRunQuery(int argc, char** argv)
 		if (lineStatus == tb_queryLineSkip) {
 			continue;
 		}
+		if (options.trace && (!idParsed || queryCase.id != options.traceId)) {
+			// Other cases are not answered; a bad line elsewhere is not this trace's business.
+			if (lineStatus == tb_queryLineCase) {
+				tbFreeQueryCase(&queryCase);
+			}
+			continue;
+		}
 		if (lineStatus == tb_queryLineError) {
 			fprintf(stderr, "tumble query: %s\n", message);
-			if (idParsed && !options.bench) {
+			if (idParsed && !options.bench && !options.trace) {
 				printf("%lld -1\n", queryCase.id);
 			}
 			allGood = false;
 			continue;
+		}
+		if (options.trace) {
+			allGood = tbWriteTrace(&queryCase, &options) && allGood;
+			traced = true;
+			tbFreeQueryCase(&queryCase);
+			break; // ids are unique: the first match is the case
 		}
 		if (!options.bench) {
 			allGood = tbWriteAnswer(&queryCase, &options) && allGood;
@@ -365,6 +492,11 @@ static int tbRunQuery(int argc, char** argv)
 	free(line);
 	if (!fromStdin) {
 		fclose(file);
+	}
+	if (options.trace && !traced) {
+		fprintf(stderr, "tumble query: --trace: no case with id %lld in '%s'\n", options.traceId,
+		        options.path);
+		allGood = false;
 	}
 	if (options.bench) {
 		tbRunBench(cases, caseCount, &options);

@@ -39,7 +39,7 @@ typedef struct tbRigidBody
 	vec3s force;          ///< accumulated force for the coming step, N (gravity not included)
 	vec3s torque;         ///< accumulated torque about the centre of mass, world, N m
 
-	// Derived quantities (Baraff's "auxiliary variables"), refreshed by tbBody_UpdateDerived.
+	// Derived quantities (Baraff's "auxiliary variables"), refreshed by tbRigidBody_UpdateDerived.
 	vec3s v;    ///< linear velocity of the centre of mass, m/s
 	vec3s w;    ///< angular velocity, world, rad/s
 	mat3s Iinv; ///< world inverse inertia R Ibody^-1 R^T, 1/(kg m^2)
@@ -53,32 +53,32 @@ TB_API tbRigidBody tbMakeBody(tbBodyType type, tbMassData mass, vec3s x, mat3s R
 
 /// Recompute v, I^-1 and w from the state (Baraff notes I, eq. 2-40 "ComputeAuxiliaryVariables").
 /// Call after editing state directly. Kinematic bodies keep their v and w.
-TB_API void tbBody_UpdateDerived(tbRigidBody* body);
+TB_API void tbRigidBody_UpdateDerived(tbRigidBody* body);
 
 /// Set the linear and angular velocity (world). Dynamic bodies get P = M v and L = I w.
-TB_API void tbBody_SetVelocity(tbRigidBody* body, vec3s v, vec3s w);
+TB_API void tbRigidBody_SetVelocity(tbRigidBody* body, vec3s v, vec3s w);
 
 /// Velocity of a world point moving with the body: v + w x (p - x), m/s (Baraff II eq. 8-1).
-TB_API vec3s tbBody_GetPointVelocity(const tbRigidBody* body, vec3s worldPoint);
+TB_API vec3s tbRigidBody_GetPointVelocity(const tbRigidBody* body, vec3s worldPoint);
 
 /// Add a force (N) acting at a world point: F += f, tau += (p - x) x f (Baraff I, eq. 2-38, 2-39).
-TB_API void tbBody_ApplyForce(tbRigidBody* body, vec3s force, vec3s worldPoint);
+TB_API void tbRigidBody_ApplyForce(tbRigidBody* body, vec3s force, vec3s worldPoint);
 
 /// Add a force at the centre of mass (no torque), N.
-TB_API void tbBody_ApplyForceToCenter(tbRigidBody* body, vec3s force);
+TB_API void tbRigidBody_ApplyForceToCenter(tbRigidBody* body, vec3s force);
 
 /// Add a torque about the centre of mass, world frame, N m.
-TB_API void tbBody_ApplyTorque(tbRigidBody* body, vec3s torque);
+TB_API void tbRigidBody_ApplyTorque(tbRigidBody* body, vec3s torque);
 
 /// Zero the force and torque accumulators.
-TB_API void tbBody_ClearForces(tbRigidBody* body);
+TB_API void tbRigidBody_ClearForces(tbRigidBody* body);
 
 /// Apply an impulse (N s) at a world point: P += J, L += (p - x) x J (Baraff II, eq. 8-12, 8-13);
 /// v and w follow. Ignored for static and kinematic bodies.
-TB_API void tbBody_ApplyImpulse(tbRigidBody* body, vec3s impulse, vec3s worldPoint);
+TB_API void tbRigidBody_ApplyImpulse(tbRigidBody* body, vec3s impulse, vec3s worldPoint);
 
 /// Kinetic energy 1/2 P.v + 1/2 L.w, J (0 for static and kinematic bodies).
-TB_API float tbBody_GetKineticEnergy(const tbRigidBody* body);
+TB_API float tbRigidBody_GetKineticEnergy(const tbRigidBody* body);
 
 /// The skew matrix a* of seed 002 ("Angular Velocity"): a* b = a x b.
 TB_API mat3s tbSkew(vec3s a);

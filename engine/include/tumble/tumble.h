@@ -4,3 +4,5 @@
 #include "tumble/base.h"
 #include "tumble/collision.h"
 #include "tumble/dynamics.h"
+#include "tumble/types.h"
+#include "tumble/world.h"

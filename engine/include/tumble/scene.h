@@ -1,0 +1,97 @@
+// Scene files (JSON, shared/formats/scene.md): read, check every key, expand generators, build a world.
+#pragma once
+
+#include "tumble/types.h"
+
+#include <stddef.h>
+
+/// Size of a scene error message, a body name and a key path, in bytes (terminator included).
+#define TB_SCENE_MESSAGE_SIZE 512
+#define TB_SCENE_NAME_SIZE 64
+#define TB_SCENE_PATH_SIZE 96
+
+/// Solver substeps when a scene does not set them (the world's recommended 4).
+#define TB_SCENE_DEFAULT_SUBSTEPS 4
+
+/// Why a scene could not be read or built. `message` is the whole line to show the user:
+/// "scene.json:14: bodies[3].shape.half_extents: expected 3 numbers > 0".
+typedef struct tbSceneError
+{
+	char message[TB_SCENE_MESSAGE_SIZE];
+	int line;                         ///< 1-based line of the offending key; 0 when unreadable
+	char keyPath[TB_SCENE_PATH_SIZE]; ///< "bodies[3].shape.half_extents"; "" for the whole file
+} tbSceneError;
+
+/// One body of a scene, explicit or made by a generator, in the order of the file.
+typedef struct tbSceneBody
+{
+	char name[TB_SCENE_NAME_SIZE]; ///< from the file, or "<generator><index>_<k>", or "body<index>"
+	tbBodyType type;
+	vec3s position;        ///< of the body origin (the shape's centre), m
+	versors rotation;      ///< unit quaternion
+	vec3s linearVelocity;  ///< m/s, world
+	vec3s angularVelocity; ///< rad/s, world
+	tbShape shape;         ///< a hull shape points into tbSceneDef.hulls[hullIndex]
+	int hullIndex;         ///< -1 unless the shape is a hull
+	float density;         ///< kg/m^3
+	float mass;            ///< kg when the file gives it (it overrides density), else 0
+	float friction;        ///< Coulomb coefficient
+	float restitution;     ///< 0..1
+	int line;                         ///< line of its definition, for errors found when building
+	char keyPath[TB_SCENE_PATH_SIZE]; ///< "bodies[3]" or "generators[1]"
+} tbSceneBody;
+
+/// A parsed scene: the world settings and every body, generators expanded. Free it with
+/// tbFreeSceneDef.
+typedef struct tbSceneDef
+{
+	char fileName[256];   ///< as given to the reader, for messages and the run summary
+	char description[256]; ///< the optional "description" key, else ""
+	vec3s gravity;        ///< m/s^2
+	float dt;             ///< fixed step, s
+	int substeps;         ///< solver substeps per step
+	int steps;            ///< how many steps `tumble run` takes: "steps", else seconds / dt
+	bool sleep;           ///< islands may fall asleep
+	tbSceneBody* bodies;
+	int bodyCount;
+	tbHull* hulls; ///< owned: the hull shapes of the bodies point here
+	int hullCount;
+} tbSceneDef;
+
+/// A scene built into a world. bodyIds[i] is the body of def.bodies[i].
+typedef struct tbScene
+{
+	tbSceneDef def;
+	tbWorldId worldId;
+	tbBodyId* bodyIds;
+} tbScene;
+
+/// Parse scene text. `fileName` is used in messages only. On error *def is empty, *error says
+/// where and what (every unknown key, wrong type, out-of-range value and bad shape is an error:
+/// nothing is ignored), and false is returned.
+TB_API bool tbParseScene(const char* text, size_t length, const char* fileName, tbSceneDef* def,
+                         tbSceneError* error);
+
+/// Read and parse a scene file.
+TB_API bool tbReadSceneFile(const char* path, tbSceneDef* def, tbSceneError* error);
+
+/// Release what a parsed scene owns and zero it. Safe on a zeroed def.
+TB_API void tbFreeSceneDef(tbSceneDef* def);
+
+/// Create a world holding the scene's bodies. Takes ownership of *def (zeroed on return, also on
+/// failure). On failure nothing is left behind and *error names the body.
+TB_API bool tbBuildScene(tbSceneDef* def, tbScene* scene, tbSceneError* error);
+
+/// tbReadSceneFile then tbBuildScene.
+TB_API bool tbLoadScene(const char* path, tbScene* scene, tbSceneError* error);
+
+/// Destroy the world and free the scene. Safe on a zeroed scene.
+TB_API void tbDestroyScene(tbScene* scene);
+
+/// The directories searched for bundled scenes, in order (the source tree's scenes/, then the
+/// installed data directory). Returns how many were written (at most `capacity`).
+TB_API int tbGetBundledSceneDirs(const char** dirs, int capacity);
+
+/// Resolve a scene argument: an existing file as is; otherwise a bundled scene by name
+/// ("pyramid" or "pyramid.json"). Returns false when nothing matches.
+TB_API bool tbFindScene(const char* nameOrPath, char* path, size_t pathSize);

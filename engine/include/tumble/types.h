@@ -1,0 +1,214 @@
+// The engine's public value types: ids, definitions with their defaults, events, query results.
+#pragma once
+
+#include "tumble/base.h"
+#include "tumble/collision.h"
+#include "tumble/dynamics.h"
+
+/// A world handle. All zero is the null id. Worlds are few: index1 is the slot + 1.
+typedef struct tbWorldId
+{
+	uint16_t index1;
+	uint16_t generation;
+} tbWorldId;
+
+/// A body handle: slot + 1, the world's slot, and a generation that changes when the slot is
+/// reused, so a stale handle is detected instead of aliasing a new body (Box2D v3's b2BodyId).
+typedef struct tbBodyId
+{
+	int32_t index1;
+	uint16_t world0;
+	uint16_t generation;
+} tbBodyId;
+
+/// A handle of a shape attached to a body (same layout and rules as tbBodyId).
+typedef struct tbShapeId
+{
+	int32_t index1;
+	uint16_t world0;
+	uint16_t generation;
+} tbShapeId;
+
+static const tbWorldId tb_nullWorldId = {0, 0};
+static const tbBodyId tb_nullBodyId = {0, 0, 0};
+static const tbShapeId tb_nullShapeId = {0, 0, 0};
+
+/// True when the ids name the same object.
+#define TB_ID_EQUALS(a, b)                                                                         \
+	((a).index1 == (b).index1 && (a).world0 == (b).world0 && (a).generation == (b).generation)
+/// True for the null id.
+#define TB_IS_NULL(id) ((id).index1 == 0)
+
+/// World settings. Start from tbDefaultWorldDef().
+typedef struct tbWorldDef
+{
+	vec3s gravity;              ///< m/s^2, (0, -9.81, 0)
+	int iterations;             ///< soft (biased) solver iterations per substep (1)
+	int relaxIterations;        ///< unbiased iterations per substep (1)
+	float contactHertz;         ///< contact spring stiffness, Hz (30)
+	float contactDampingRatio;  ///< contact spring damping ratio (10)
+	float contactPushMaxSpeed;  ///< largest speed at which overlap is pushed out, m/s (3)
+	float restitutionThreshold; ///< approach speed below which nothing bounces, m/s (1)
+	/// Contact points are made while shapes are up to this far apart plus the distance they close
+	/// in one step, m (0.02): speculative contacts (Catto 2013) stop a body before it sinks in.
+	float speculativeDistance;
+	float aabbMargin;         ///< fattening of the broad-phase boxes, m (0.1)
+	bool enableSleep;         ///< islands at rest fall asleep (true)
+	float sleepThreshold;     ///< speed below which a body counts as resting, m/s (0.05)
+	float timeToSleep;        ///< rest time before an island sleeps, s (0.5)
+	bool enableWarmStarting;  ///< start contacts from the last step's impulses (true)
+	tbIntegrator integrator;  ///< how R follows L in a substep (TB_DEFAULT_INTEGRATOR)
+	int initialBodyCapacity;  ///< bodies to make room for at creation (grows as needed)
+	int initialShapeCapacity; ///< shapes to make room for at creation
+	void* userData;
+} tbWorldDef;
+
+/// The default world settings.
+TB_API tbWorldDef tbDefaultWorldDef(void);
+
+/// Body settings. Start from tbDefaultBodyDef().
+typedef struct tbBodyDef
+{
+	tbBodyType type;       ///< tb_staticBody by default
+	vec3s position;        ///< world position of the body origin, m
+	versors rotation;      ///< unit quaternion (normalised here), identity by default
+	vec3s linearVelocity;  ///< of the centre of mass, m/s
+	vec3s angularVelocity; ///< world, rad/s
+	float linearDamping;   ///< 1/s (0)
+	float angularDamping;  ///< 1/s (0)
+	float gravityScale;    ///< (1)
+	bool enableSleep;      ///< this body may sleep (true)
+	bool isAwake;          ///< starts awake (true)
+	void* userData;
+} tbBodyDef;
+
+/// The default body: static, at the origin, identity rotation.
+TB_API tbBodyDef tbDefaultBodyDef(void);
+
+/// Collision filter: two shapes collide when each one's category is in the other's mask, and they
+/// are not on the same body.
+typedef struct tbFilter
+{
+	uint64_t categoryBits; ///< what this shape is (1)
+	uint64_t maskBits;     ///< what it collides with (all)
+} tbFilter;
+
+/// Shape settings. Start from tbDefaultShapeDef().
+typedef struct tbShapeDef
+{
+	tbTransform localPose; ///< the shape's frame in the body frame (identity)
+	float density;         ///< kg/m^3 (1000: water)
+	/// Coulomb coefficient (0.6). A pair uses sqrt(muA muB) (tbMixFriction): either zero gives
+	/// zero.
+	float friction;
+	/// Restitution in [0, 1] (0). A pair uses max(eA, eB) (tbMixRestitution): a ball bounces on
+	/// anything.
+	float restitution;
+	tbFilter filter;
+	void* userData;
+} tbShapeDef;
+
+/// The default shape settings.
+TB_API tbShapeDef tbDefaultShapeDef(void);
+
+/// A filter for queries: shapes whose category is in maskBits and whose mask holds categoryBits.
+typedef struct tbQueryFilter
+{
+	uint64_t categoryBits;
+	uint64_t maskBits;
+} tbQueryFilter;
+
+/// A filter that sees everything.
+TB_API tbQueryFilter tbDefaultQueryFilter(void);
+
+/// Two shapes began touching (their manifold got points) in the last step.
+typedef struct tbContactBeginTouchEvent
+{
+	tbShapeId shapeIdA;
+	tbShapeId shapeIdB;
+	tbManifold manifold;
+} tbContactBeginTouchEvent;
+
+/// Two shapes stopped touching (or one was destroyed) in the last step.
+typedef struct tbContactEndTouchEvent
+{
+	tbShapeId shapeIdA;
+	tbShapeId shapeIdB;
+} tbContactEndTouchEvent;
+
+/// The contact events of the last step; the arrays are valid until the next step.
+typedef struct tbContactEvents
+{
+	const tbContactBeginTouchEvent* beginEvents;
+	const tbContactEndTouchEvent* endEvents;
+	int beginCount;
+	int endCount;
+} tbContactEvents;
+
+/// A body moved in the last step (every awake body moves).
+typedef struct tbBodyMoveEvent
+{
+	tbTransform transform; ///< body origin and rotation, world
+	tbBodyId bodyId;
+	void* userData;
+	bool fellAsleep; ///< its island fell asleep at the end of the step
+} tbBodyMoveEvent;
+
+/// The body events of the last step; valid until the next step.
+typedef struct tbBodyEvents
+{
+	const tbBodyMoveEvent* moveEvents;
+	int moveCount;
+} tbBodyEvents;
+
+/// A touching pair as the debug view shows it.
+typedef struct tbContactData
+{
+	tbShapeId shapeIdA;
+	tbShapeId shapeIdB;
+	tbManifold manifold;                            ///< world points, normal A to B
+	float normalImpulses[TB_MAX_MANIFOLD_POINTS];   ///< N s, last step
+	vec3s frictionImpulses[TB_MAX_MANIFOLD_POINTS]; ///< N s, world, last step
+} tbContactData;
+
+/// The closest hit of a ray.
+typedef struct tbRayResult
+{
+	tbShapeId shapeId;
+	vec3s point;    ///< m, world
+	vec3s normal;   ///< outward surface normal, world
+	float fraction; ///< point = origin + fraction * translation
+	bool hit;
+} tbRayResult;
+
+/// Called for each shape a ray hits. Return -1 to ignore the hit, 0 to stop, the fraction to clip
+/// the ray there (closest hit), or 1 to go on with every hit (Box2D's b2CastResultFcn).
+typedef float tbCastResultFcn(tbShapeId shapeId, vec3s point, vec3s normal, float fraction,
+                              void* context);
+
+/// Called for each shape an overlap query finds. Return false to stop.
+typedef bool tbOverlapResultFcn(tbShapeId shapeId, void* context);
+
+/// A colour 0xRRGGBB.
+typedef uint32_t tbHexColor;
+
+/// Debug drawing: the world calls these from tbWorld_Draw; no GL in the library. Any callback may
+/// be null.
+typedef struct tbDebugDraw
+{
+	void (*DrawSegment)(vec3s p1, vec3s p2, tbHexColor color, void* context);
+	void (*DrawPoint)(vec3s p, float size, tbHexColor color, void* context);
+	void (*DrawTransform)(tbTransform transform, void* context);
+	/// The shape (local geometry) placed at `transform`; the viewer tessellates it.
+	void (*DrawShape)(const tbShape* shape, tbTransform transform, tbHexColor color, void* context);
+	bool drawShapes;          ///< each shape, coloured by body state (awake, asleep, static)
+	bool drawAABBs;           ///< fattened broad-phase boxes as 12 segments
+	bool drawContactPoints;   ///< manifold points
+	bool drawContactNormals;  ///< normals at the points, 0.2 m long
+	bool drawContactImpulses; ///< normal impulses as segments, 1 m per 10 N s
+	bool drawMass;            ///< body frames at the centres of mass
+	void* context;
+} tbDebugDraw;
+
+/// Debug draw with shapes on, everything else off, all callbacks null.
+TB_API tbDebugDraw tbDefaultDebugDraw(void);

@@ -1,0 +1,206 @@
+// The world: creation, the step, bodies, shapes on bodies, events, queries and debug draw.
+#pragma once
+
+#include "tumble/types.h"
+
+// ---------------------------------------------------------------------------------------------
+// Errors. Programmer errors (a stale or null handle) go through TB_ASSERT and the function returns
+// a harmless default; bad data (NaN pose, zero-size shape, dt <= 0) is refused with a message.
+// Either way the message is kept here and the world keeps working.
+
+/// The last error message ("tbWorld_Step: timeStep must be finite and > 0, got -0.016"), or "".
+TB_API const char* tbGetLastError(void);
+
+/// Forget the last error.
+TB_API void tbClearLastError(void);
+
+// ---------------------------------------------------------------------------------------------
+// World
+
+/// Create a world. Up to TB_MAX_WORLDS exist at once; returns the null id (with an error) beyond.
+TB_API tbWorldId tbCreateWorld(const tbWorldDef* def);
+
+#define TB_MAX_WORLDS 64
+
+/// Destroy a world with everything in it; its memory returns to the allocator.
+TB_API void tbDestroyWorld(tbWorldId worldId);
+
+/// True while the world exists.
+TB_API bool tbWorld_IsValid(tbWorldId worldId);
+
+/// Advance the world by `timeStep` seconds with `substeps` solver substeps (4 is good): broad
+/// phase, manifolds, warm start, soft-step solver, sleeping, events. Returns false (and changes
+/// nothing) when timeStep is not finite and > 0 or substeps < 1. Allocates nothing once the
+/// world's tables have grown to the scene.
+TB_API bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps);
+
+/// Draw the world through the callbacks.
+TB_API void tbWorld_Draw(tbWorldId worldId, const tbDebugDraw* draw);
+
+/// Contact begin/end events of the last step.
+TB_API tbContactEvents tbWorld_GetContactEvents(tbWorldId worldId);
+
+/// Body move events of the last step.
+TB_API tbBodyEvents tbWorld_GetBodyEvents(tbWorldId worldId);
+
+/// Copy up to `capacity` touching pairs into `data`; returns how many were copied.
+TB_API int tbWorld_GetContactData(tbWorldId worldId, tbContactData* data, int capacity);
+
+/// Gravity, m/s^2.
+TB_API void tbWorld_SetGravity(tbWorldId worldId, vec3s gravity);
+TB_API vec3s tbWorld_GetGravity(tbWorldId worldId);
+
+/// Turn sleeping on or off (off wakes every body).
+TB_API void tbWorld_EnableSleeping(tbWorldId worldId, bool flag);
+
+/// Counts, for tools and tests.
+typedef struct tbWorldCounters
+{
+	int bodyCount;
+	int shapeCount;
+	int contactCount;  ///< pairs whose fat boxes overlap
+	int touchingCount; ///< pairs with manifold points
+	int awakeBodyCount;
+	int treeHeight; ///< of the moving-proxy tree
+	int stepCount;
+} tbWorldCounters;
+
+TB_API tbWorldCounters tbWorld_GetCounters(tbWorldId worldId);
+
+/// FNV-1a hash of every body's position and rotation bits, in creation order: equal for two runs
+/// of the same scene stepped the same way (the determinism test).
+TB_API uint64_t tbWorld_GetStateHash(tbWorldId worldId);
+
+/// The closest shape hit by the segment origin -> origin + translation (GJK ray cast per shape).
+TB_API tbRayResult tbWorld_CastRayClosest(tbWorldId worldId, vec3s origin, vec3s translation,
+                                          tbQueryFilter filter);
+
+/// Every shape hit by the segment, reported through fcn (see tbCastResultFcn for its return).
+/// Hits come in broad-phase order, not sorted.
+TB_API void tbWorld_CastRay(tbWorldId worldId, vec3s origin, vec3s translation,
+                            tbQueryFilter filter, tbCastResultFcn* fcn, void* context);
+
+/// Every shape whose fattened broad-phase box overlaps `aabb`.
+TB_API void tbWorld_OverlapAABB(tbWorldId worldId, tbAABB aabb, tbQueryFilter filter,
+                                tbOverlapResultFcn* fcn, void* context);
+
+/// Every shape that overlaps `shape` placed at `transform` (GJK overlap test).
+TB_API void tbWorld_OverlapShape(tbWorldId worldId, const tbShape* shape, tbTransform transform,
+                                 tbQueryFilter filter, tbOverlapResultFcn* fcn, void* context);
+
+// ---------------------------------------------------------------------------------------------
+// Bodies
+
+/// Create a body. Returns the null id (and an error) when the def holds NaN/Inf or a zero
+/// rotation.
+TB_API tbBodyId tbCreateBody(tbWorldId worldId, const tbBodyDef* def);
+
+/// Destroy a body and its shapes (their contacts end with events; touching bodies wake).
+TB_API void tbDestroyBody(tbBodyId bodyId);
+
+/// True while the body exists.
+TB_API bool tbBody_IsValid(tbBodyId bodyId);
+
+TB_API tbBodyType tbBody_GetType(tbBodyId bodyId);
+
+/// Position of the body origin, m, world.
+TB_API vec3s tbBody_GetPosition(tbBodyId bodyId);
+
+/// Rotation, unit quaternion.
+TB_API versors tbBody_GetRotation(tbBodyId bodyId);
+
+/// Origin and rotation.
+TB_API tbTransform tbBody_GetTransform(tbBodyId bodyId);
+
+/// Teleport the body (wakes it and what touches it). Refuses NaN/Inf or a zero quaternion.
+TB_API void tbBody_SetTransform(tbBodyId bodyId, vec3s position, versors rotation);
+
+/// Centre of mass, world, m.
+TB_API vec3s tbBody_GetWorldCenterOfMass(tbBodyId bodyId);
+
+/// Velocity of the centre of mass, m/s.
+TB_API vec3s tbBody_GetLinearVelocity(tbBodyId bodyId);
+TB_API void tbBody_SetLinearVelocity(tbBodyId bodyId, vec3s v);
+
+/// Angular velocity, world, rad/s.
+TB_API vec3s tbBody_GetAngularVelocity(tbBodyId bodyId);
+TB_API void tbBody_SetAngularVelocity(tbBodyId bodyId, vec3s w);
+
+/// Angular momentum about the centre of mass (Baraff's L), world, kg m^2/s.
+TB_API vec3s tbBody_GetAngularMomentum(tbBodyId bodyId);
+
+/// Kinetic energy, J.
+TB_API float tbBody_GetKineticEnergy(tbBodyId bodyId);
+
+/// Force (N) at a world point, for the next step. Wakes the body when `wake`; a sleeping body that
+/// is not woken ignores it.
+TB_API void tbBody_ApplyForce(tbBodyId bodyId, vec3s force, vec3s point, bool wake);
+TB_API void tbBody_ApplyForceToCenter(tbBodyId bodyId, vec3s force, bool wake);
+
+/// Torque, world, N m, for the next step.
+TB_API void tbBody_ApplyTorque(tbBodyId bodyId, vec3s torque, bool wake);
+
+/// Impulse (N s) at a world point, applied at once.
+TB_API void tbBody_ApplyLinearImpulse(tbBodyId bodyId, vec3s impulse, vec3s point, bool wake);
+
+/// Angular impulse (N m s), world, applied at once.
+TB_API void tbBody_ApplyAngularImpulse(tbBodyId bodyId, vec3s impulse, bool wake);
+
+/// Damping, 1/s.
+TB_API void tbBody_SetLinearDamping(tbBodyId bodyId, float damping);
+TB_API float tbBody_GetLinearDamping(tbBodyId bodyId);
+TB_API void tbBody_SetAngularDamping(tbBodyId bodyId, float damping);
+TB_API float tbBody_GetAngularDamping(tbBodyId bodyId);
+
+/// Gravity scale (1).
+TB_API void tbBody_SetGravityScale(tbBodyId bodyId, float scale);
+TB_API float tbBody_GetGravityScale(tbBodyId bodyId);
+
+/// Mass, kg (0 for static and kinematic bodies).
+TB_API float tbBody_GetMass(tbBodyId bodyId);
+
+TB_API void tbBody_SetUserData(tbBodyId bodyId, void* userData);
+TB_API void* tbBody_GetUserData(tbBodyId bodyId);
+
+/// Awake or asleep. Waking wakes the body's whole island; putting to sleep stops it and its
+/// island now.
+TB_API bool tbBody_IsAwake(tbBodyId bodyId);
+TB_API void tbBody_SetAwake(tbBodyId bodyId, bool awake);
+
+/// Allow or forbid this body to sleep.
+TB_API void tbBody_EnableSleep(tbBodyId bodyId, bool flag);
+
+/// Number of shapes on the body, and up to `capacity` of their ids.
+TB_API int tbBody_GetShapeCount(tbBodyId bodyId);
+TB_API int tbBody_GetShapes(tbBodyId bodyId, tbShapeId* shapeIds, int capacity);
+
+/// Touching pairs of this body (up to `capacity`); returns how many were copied.
+TB_API int tbBody_GetContactData(tbBodyId bodyId, tbContactData* data, int capacity);
+
+// ---------------------------------------------------------------------------------------------
+// Shapes on bodies. Handle methods are tbShapeId_*: tbShape_* works on the geometry itself.
+
+/// Attach a convex shape to a body (the geometry is copied; a hull's tbHull must outlive it).
+/// Returns the null id (and an error naming the field) for a bad geometry, density, friction,
+/// restitution or local pose. The body's mass is recomputed from all its shapes' densities.
+TB_API tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbShape* geometry);
+
+/// Remove a shape (its contacts end with events; the body's mass is recomputed).
+TB_API void tbDestroyShape(tbShapeId shapeId);
+
+TB_API bool tbShapeId_IsValid(tbShapeId shapeId);
+TB_API tbBodyId tbShapeId_GetBody(tbShapeId shapeId);
+TB_API tbShape tbShapeId_GetGeometry(tbShapeId shapeId);
+TB_API tbTransform tbShapeId_GetWorldTransform(tbShapeId shapeId);
+TB_API tbAABB tbShapeId_GetAABB(tbShapeId shapeId);
+TB_API void tbShapeId_SetFriction(tbShapeId shapeId, float friction);
+TB_API float tbShapeId_GetFriction(tbShapeId shapeId);
+TB_API void tbShapeId_SetRestitution(tbShapeId shapeId, float restitution);
+TB_API float tbShapeId_GetRestitution(tbShapeId shapeId);
+TB_API void tbShapeId_SetFilter(tbShapeId shapeId, tbFilter filter);
+TB_API tbFilter tbShapeId_GetFilter(tbShapeId shapeId);
+TB_API void tbShapeId_SetUserData(tbShapeId shapeId, void* userData);
+TB_API void* tbShapeId_GetUserData(tbShapeId shapeId);
+
+/// Ray cast against this shape alone.
+TB_API tbCastOutput tbShapeId_RayCast(tbShapeId shapeId, vec3s origin, vec3s translation);

@@ -1,0 +1,583 @@
+// Bodies of the world: creation, handles, mass from the shapes, getters and setters, forces.
+#include <math.h>
+#include <string.h>
+
+#include "world_internal.h"
+
+tbBodyId tbMakeBodyId(const tbWorld* world, int index)
+{
+	tbBodyId id = {index + 1, (uint16_t)world->index, world->bodies[index].generation};
+	return id;
+}
+
+tbBodySlot* tbGetBodySlot(tbBodyId id, tbWorld** world, const char* caller)
+{
+	tbWorld* w = tbGetWorldFromIndex(id.world0);
+	int index = id.index1 - 1;
+	if (w == NULL || index < 0 || index >= w->bodyCount || !w->bodies[index].alive ||
+	    w->bodies[index].generation != id.generation) {
+		tbSetError("%s: stale or null body id (index1 %d, world %d, generation %d)", caller,
+		           id.index1, id.world0, id.generation);
+		TB_ASSERT(false && "stale or null body id");
+		return NULL;
+	}
+	if (world != NULL) {
+		*world = w;
+	}
+	return w->bodies + index;
+}
+
+static versors tbQuatFromR(mat3s R)
+{
+	return glms_quat_normalize(glms_mat3_quat(R));
+}
+
+void tbSyncBodyTransform(tbBodySlot* b)
+{
+	b->xf.q = tbQuatFromR(b->rb.state.R);
+	// The origin sits localCenter behind the centre of mass.
+	b->xf.p = glms_vec3_sub(b->rb.state.x, glms_mat3_mulv(b->rb.state.R, b->localCenter));
+}
+
+// Recompute a shape's world pose and box; refatten and queue it for new pairs when it left its
+// fat box. The fat box also reaches ahead by the distance the body will move in a step, so fast
+// bodies meet their pairs (and speculative points) before they arrive.
+void tbUpdateBodyShapes(tbWorld* w, int bodyIndex, float dt, bool forceMove)
+{
+	tbBodySlot* b = w->bodies + bodyIndex;
+	float margin = b->rb.type == tb_staticBody ? 0.0f : w->def.aabbMargin;
+	float reach = dt * (glms_vec3_norm(b->rb.v) + glms_vec3_norm(b->rb.w) * b->maxExtent);
+	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
+		tbShapeSlot* shape = w->shapes + s;
+		shape->xf = tbMulTransforms(b->xf, shape->localPose);
+		shape->aabb = tbShape_ComputeAABB(&shape->geometry, shape->xf);
+		if (!forceMove && tbAABB_Contains(shape->fatAABB, shape->aabb)) {
+			continue;
+		}
+		float grow = margin + reach;
+		vec3s g = {{grow, grow, grow}};
+		shape->fatAABB.lower = glms_vec3_sub(shape->aabb.lower, g);
+		shape->fatAABB.upper = glms_vec3_add(shape->aabb.upper, g);
+		if (shape->proxyId >= 0) {
+			tbDynamicTree_MoveProxy(&w->trees[shape->tree], shape->proxyId, shape->fatAABB);
+			tbBroadPhase_BufferMove(w, s);
+		}
+	}
+}
+
+void tbUpdateBodyMass(tbWorld* w, int bodyIndex)
+{
+	tbBodySlot* b = w->bodies + bodyIndex;
+	vec3s v = b->rb.v, omega = b->rb.w;
+	tbRigidBody old = b->rb;
+	tbMassData total;
+	memset(&total, 0, sizeof total);
+	float maxExtent = 0.0f;
+	if (b->rb.type == tb_dynamicBody) {
+		for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
+			const tbShapeSlot* shape = w->shapes + s;
+			tbMassError err;
+			tbMassData m = tbComputeMass(&shape->geometry, shape->density, &err);
+			if (err != tb_massOk || m.mass <= 0.0f) {
+				continue; // triangles and zero-density shapes collide but weigh nothing
+			}
+			// Into the body frame: c' = p + R c, I' = R I R^T.
+			mat3s R = glms_quat_mat3(shape->localPose.q);
+			m.center = glms_vec3_add(shape->localPose.p, glms_mat3_mulv(R, m.center));
+			m.inertia = glms_mat3_mul(glms_mat3_mul(R, m.inertia), glms_mat3_transpose(R));
+			total = tbCombineMass(total, m);
+		}
+		if (total.mass <= 0.0f) {
+			// No solid shape yet: a 1 kg unit body (Box2D's default) so the body stays valid.
+			total.mass = 1.0f;
+			total.center = glms_vec3_zero();
+			total.inertia = glms_mat3_identity();
+			total.inertia = glms_mat3_scale(total.inertia, 0.4f);
+		}
+	}
+	// Keep the origin where it is; the centre of mass follows the shapes.
+	vec3s origin = b->xf.p;
+	mat3s R = b->rb.state.R;
+	b->localCenter = total.center;
+	vec3s x = glms_vec3_add(origin, glms_mat3_mulv(R, b->localCenter));
+	tbMassData md = total;
+	md.center = glms_vec3_zero();
+	b->rb = tbMakeBody(old.type, md, x, R);
+	b->rb.linearDamping = old.linearDamping;
+	b->rb.angularDamping = old.angularDamping;
+	b->rb.gravityScale = old.gravityScale;
+	b->rb.force = old.force;
+	b->rb.torque = old.torque;
+	tbRigidBody_SetVelocity(&b->rb, v, omega);
+	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
+		const tbShapeSlot* shape = w->shapes + s;
+		float r = glms_vec3_norm(glms_vec3_sub(shape->localPose.p, b->localCenter)) +
+		          tbShape_BoundingRadius(&shape->geometry);
+		maxExtent = r > maxExtent ? r : maxExtent;
+	}
+	b->maxExtent = maxExtent;
+	tbSyncBodyTransform(b);
+}
+
+tbBodyId tbCreateBody(tbWorldId worldId, const tbBodyDef* def)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbCreateBody");
+	if (w == NULL) {
+		return tb_nullBodyId;
+	}
+	if (def == NULL) {
+		tbSetError("tbCreateBody: def is null (use tbDefaultBodyDef())");
+		return tb_nullBodyId;
+	}
+	if (!tbFiniteVec3(def->position)) {
+		tbSetError("tbCreateBody: def->position is NaN or Inf");
+		return tb_nullBodyId;
+	}
+	if (!tbFiniteQuat(def->rotation)) {
+		tbSetError("tbCreateBody: def->rotation is NaN, Inf or zero");
+		return tb_nullBodyId;
+	}
+	if (!tbFiniteVec3(def->linearVelocity) || !tbFiniteVec3(def->angularVelocity)) {
+		tbSetError("tbCreateBody: def->linearVelocity or def->angularVelocity is NaN or Inf");
+		return tb_nullBodyId;
+	}
+	if (!(def->linearDamping >= 0.0f) || !(def->angularDamping >= 0.0f) ||
+	    !isfinite(def->linearDamping) || !isfinite(def->angularDamping) ||
+	    !isfinite(def->gravityScale)) {
+		tbSetError("tbCreateBody: def->linearDamping, angularDamping must be finite and >= 0, "
+		           "gravityScale finite");
+		return tb_nullBodyId;
+	}
+	if (def->type != tb_staticBody && def->type != tb_kinematicBody &&
+	    def->type != tb_dynamicBody) {
+		tbSetError("tbCreateBody: def->type %d is not a body type", (int)def->type);
+		return tb_nullBodyId;
+	}
+	int index;
+	if (w->freeBody >= 0) {
+		index = w->freeBody;
+		w->freeBody = w->bodies[index].nextFree;
+	} else {
+		tbGrowArray((void**)&w->bodies, &w->bodyCapacity, w->bodyCount + 1, sizeof(tbBodySlot));
+		index = w->bodyCount++;
+	}
+	tbBodySlot* b = w->bodies + index;
+	uint16_t generation = (uint16_t)(b->generation + 1);
+	memset(b, 0, sizeof *b);
+	b->generation = generation;
+	b->alive = true;
+	b->awake = def->isAwake || def->type == tb_staticBody ? true : false;
+	b->enableSleep = def->enableSleep;
+	b->userData = def->userData;
+	b->firstShape = -1;
+	b->sleepNext = -1;
+	b->solverIndex = -1;
+	b->xf.p = def->position;
+	b->xf.q = glms_quat_normalize(def->rotation);
+	tbMassData unit;
+	memset(&unit, 0, sizeof unit);
+	unit.mass = 1.0f;
+	unit.inertia = glms_mat3_scale(glms_mat3_identity(), 0.4f);
+	b->rb = tbMakeBody(def->type, unit, def->position, glms_quat_mat3(b->xf.q));
+	b->rb.linearDamping = def->linearDamping;
+	b->rb.angularDamping = def->angularDamping;
+	b->rb.gravityScale = def->gravityScale;
+	tbRigidBody_SetVelocity(&b->rb, def->linearVelocity, def->angularVelocity);
+	tbUpdateBodyMass(w, index);
+	if (!b->awake) {
+		// A body created asleep is an island of its own.
+		b->sleepNext = index;
+		tbRigidBody_SetVelocity(&b->rb, glms_vec3_zero(), glms_vec3_zero());
+	}
+	w->liveBodies += 1;
+	return tbMakeBodyId(w, index);
+}
+
+void tbDestroyBody(tbBodyId bodyId)
+{
+	tbWorld* w;
+	tbBodySlot* b = tbGetBodySlot(bodyId, &w, "tbDestroyBody");
+	if (b == NULL) {
+		return;
+	}
+	int index = bodyId.index1 - 1;
+	if (!b->awake) {
+		// Take it out of its sleeping island: wake the island (its support is going away).
+		tbWakeBody(w, index);
+	}
+	while (b->firstShape >= 0) {
+		tbDestroyShapeInternal(w, b->firstShape, false);
+	}
+	b->alive = false;
+	b->generation += 1;
+	b->nextFree = w->freeBody;
+	w->freeBody = index;
+	w->liveBodies -= 1;
+}
+
+bool tbBody_IsValid(tbBodyId bodyId)
+{
+	tbWorld* w = tbGetWorldFromIndex(bodyId.world0);
+	int index = bodyId.index1 - 1;
+	return w != NULL && index >= 0 && index < w->bodyCount && w->bodies[index].alive &&
+	       w->bodies[index].generation == bodyId.generation;
+}
+
+tbBodyType tbBody_GetType(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetType");
+	return b != NULL ? b->rb.type : tb_staticBody;
+}
+
+vec3s tbBody_GetPosition(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetPosition");
+	return b != NULL ? b->xf.p : glms_vec3_zero();
+}
+
+versors tbBody_GetRotation(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetRotation");
+	return b != NULL ? b->xf.q : glms_quat_identity();
+}
+
+tbTransform tbBody_GetTransform(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetTransform");
+	return b != NULL ? b->xf : tbTransformIdentity();
+}
+
+void tbBody_SetTransform(tbBodyId bodyId, vec3s position, versors rotation)
+{
+	tbWorld* w;
+	tbBodySlot* b = tbGetBodySlot(bodyId, &w, "tbBody_SetTransform");
+	if (b == NULL) {
+		return;
+	}
+	if (!tbFiniteVec3(position)) {
+		tbSetError("tbBody_SetTransform: position is NaN or Inf");
+		return;
+	}
+	if (!tbFiniteQuat(rotation)) {
+		tbSetError("tbBody_SetTransform: rotation is NaN, Inf or zero");
+		return;
+	}
+	int index = bodyId.index1 - 1;
+	// Wake what touches it first (a moved neighbour wakes), then move and wake it.
+	for (int i = 0; i < w->contactCount; ++i) {
+		const tbContactSlot* c = w->contacts + i;
+		if (!c->alive || !c->touching) {
+			continue;
+		}
+		int ba = w->shapes[c->shapeA].body, bb = w->shapes[c->shapeB].body;
+		if (ba == index && !w->bodies[bb].awake) {
+			tbWakeBody(w, bb);
+		} else if (bb == index && !w->bodies[ba].awake) {
+			tbWakeBody(w, ba);
+		}
+	}
+	if (b->rb.type != tb_staticBody) {
+		tbWakeBody(w, index);
+	}
+	b->xf.p = position;
+	b->xf.q = glms_quat_normalize(rotation);
+	vec3s v = b->rb.v, omega = b->rb.w;
+	b->rb.state.R = glms_quat_mat3(b->xf.q);
+	b->rb.state.x = glms_vec3_add(position, glms_mat3_mulv(b->rb.state.R, b->localCenter));
+	tbRigidBody_UpdateDerived(&b->rb);
+	tbRigidBody_SetVelocity(&b->rb, v, omega);
+	tbUpdateBodyShapes(w, index, 0.0f, true);
+}
+
+vec3s tbBody_GetWorldCenterOfMass(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetWorldCenterOfMass");
+	return b != NULL ? b->rb.state.x : glms_vec3_zero();
+}
+
+vec3s tbBody_GetLinearVelocity(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetLinearVelocity");
+	return b != NULL ? b->rb.v : glms_vec3_zero();
+}
+
+vec3s tbBody_GetAngularVelocity(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetAngularVelocity");
+	return b != NULL ? b->rb.w : glms_vec3_zero();
+}
+
+static tbBodySlot* tbBodyForEdit(tbBodyId bodyId, tbWorld** w, const char* caller, vec3s value,
+                                 const char* field)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, w, caller);
+	if (b == NULL) {
+		return NULL;
+	}
+	if (!tbFiniteVec3(value)) {
+		tbSetError("%s: %s is NaN or Inf", caller, field);
+		return NULL;
+	}
+	return b;
+}
+
+void tbBody_SetLinearVelocity(tbBodyId bodyId, vec3s v)
+{
+	tbWorld* w;
+	tbBodySlot* b = tbBodyForEdit(bodyId, &w, "tbBody_SetLinearVelocity", v, "velocity");
+	if (b == NULL || b->rb.type == tb_staticBody) {
+		return;
+	}
+	if (glms_vec3_norm2(v) > 0.0f) {
+		tbWakeBody(w, bodyId.index1 - 1);
+	}
+	tbRigidBody_SetVelocity(&b->rb, v, b->rb.w);
+}
+
+void tbBody_SetAngularVelocity(tbBodyId bodyId, vec3s omega)
+{
+	tbWorld* w;
+	tbBodySlot* b = tbBodyForEdit(bodyId, &w, "tbBody_SetAngularVelocity", omega, "velocity");
+	if (b == NULL || b->rb.type == tb_staticBody) {
+		return;
+	}
+	if (glms_vec3_norm2(omega) > 0.0f) {
+		tbWakeBody(w, bodyId.index1 - 1);
+	}
+	tbRigidBody_SetVelocity(&b->rb, b->rb.v, omega);
+}
+
+vec3s tbBody_GetAngularMomentum(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetAngularMomentum");
+	return b != NULL ? b->rb.state.L : glms_vec3_zero();
+}
+
+float tbBody_GetKineticEnergy(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetKineticEnergy");
+	// The dynamics function of the same name takes the rigid body itself.
+	return b != NULL ? 0.5f * (glms_vec3_dot(b->rb.state.P, b->rb.v) +
+	                           glms_vec3_dot(b->rb.state.L, b->rb.w))
+	                 : 0.0f;
+}
+
+// A force or impulse on a sleeping body: wake it, or ignore the push (Box2D's rule).
+static tbBodySlot* tbBodyForPush(tbBodyId bodyId, const char* caller, vec3s a, vec3s p, bool wake)
+{
+	tbWorld* w;
+	tbBodySlot* b = tbGetBodySlot(bodyId, &w, caller);
+	if (b == NULL) {
+		return NULL;
+	}
+	if (!tbFiniteVec3(a) || !tbFiniteVec3(p)) {
+		tbSetError("%s: the vector or the point is NaN or Inf", caller);
+		return NULL;
+	}
+	if (b->rb.type != tb_dynamicBody) {
+		return NULL;
+	}
+	if (!b->awake) {
+		if (!wake) {
+			return NULL;
+		}
+		tbWakeBody(w, bodyId.index1 - 1);
+	}
+	return b;
+}
+
+void tbBody_ApplyForce(tbBodyId bodyId, vec3s force, vec3s point, bool wake)
+{
+	tbBodySlot* b = tbBodyForPush(bodyId, "tbBody_ApplyForce", force, point, wake);
+	if (b != NULL) {
+		b->rb.force = glms_vec3_add(b->rb.force, force);
+		b->rb.torque = glms_vec3_add(b->rb.torque,
+		                             glms_vec3_cross(glms_vec3_sub(point, b->rb.state.x), force));
+	}
+}
+
+void tbBody_ApplyForceToCenter(tbBodyId bodyId, vec3s force, bool wake)
+{
+	tbBodySlot* b =
+	    tbBodyForPush(bodyId, "tbBody_ApplyForceToCenter", force, glms_vec3_zero(), wake);
+	if (b != NULL) {
+		b->rb.force = glms_vec3_add(b->rb.force, force);
+	}
+}
+
+void tbBody_ApplyTorque(tbBodyId bodyId, vec3s torque, bool wake)
+{
+	tbBodySlot* b = tbBodyForPush(bodyId, "tbBody_ApplyTorque", torque, glms_vec3_zero(), wake);
+	if (b != NULL) {
+		b->rb.torque = glms_vec3_add(b->rb.torque, torque);
+	}
+}
+
+void tbBody_ApplyLinearImpulse(tbBodyId bodyId, vec3s impulse, vec3s point, bool wake)
+{
+	tbBodySlot* b = tbBodyForPush(bodyId, "tbBody_ApplyLinearImpulse", impulse, point, wake);
+	if (b != NULL) {
+		tbRigidBody_ApplyImpulse(&b->rb, impulse, point);
+	}
+}
+
+void tbBody_ApplyAngularImpulse(tbBodyId bodyId, vec3s impulse, bool wake)
+{
+	tbBodySlot* b =
+	    tbBodyForPush(bodyId, "tbBody_ApplyAngularImpulse", impulse, glms_vec3_zero(), wake);
+	if (b != NULL) {
+		b->rb.state.L = glms_vec3_add(b->rb.state.L, impulse);
+		tbRigidBody_UpdateDerived(&b->rb);
+	}
+}
+
+static tbBodySlot* tbBodyForScalar(tbBodyId bodyId, const char* caller, float value, bool nonNeg)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, caller);
+	if (b == NULL) {
+		return NULL;
+	}
+	if (!isfinite(value) || (nonNeg && value < 0.0f)) {
+		tbSetError("%s: value must be finite%s, got %g", caller, nonNeg ? " and >= 0" : "",
+		           (double)value);
+		return NULL;
+	}
+	return b;
+}
+
+void tbBody_SetLinearDamping(tbBodyId bodyId, float damping)
+{
+	tbBodySlot* b = tbBodyForScalar(bodyId, "tbBody_SetLinearDamping", damping, true);
+	if (b != NULL) {
+		b->rb.linearDamping = damping;
+	}
+}
+
+float tbBody_GetLinearDamping(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetLinearDamping");
+	return b != NULL ? b->rb.linearDamping : 0.0f;
+}
+
+void tbBody_SetAngularDamping(tbBodyId bodyId, float damping)
+{
+	tbBodySlot* b = tbBodyForScalar(bodyId, "tbBody_SetAngularDamping", damping, true);
+	if (b != NULL) {
+		b->rb.angularDamping = damping;
+	}
+}
+
+float tbBody_GetAngularDamping(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetAngularDamping");
+	return b != NULL ? b->rb.angularDamping : 0.0f;
+}
+
+void tbBody_SetGravityScale(tbBodyId bodyId, float scale)
+{
+	tbBodySlot* b = tbBodyForScalar(bodyId, "tbBody_SetGravityScale", scale, false);
+	if (b != NULL) {
+		b->rb.gravityScale = scale;
+	}
+}
+
+float tbBody_GetGravityScale(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetGravityScale");
+	return b != NULL ? b->rb.gravityScale : 0.0f;
+}
+
+float tbBody_GetMass(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetMass");
+	return b != NULL ? b->rb.mass : 0.0f;
+}
+
+void tbBody_SetUserData(tbBodyId bodyId, void* userData)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_SetUserData");
+	if (b != NULL) {
+		b->userData = userData;
+	}
+}
+
+void* tbBody_GetUserData(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetUserData");
+	return b != NULL ? b->userData : NULL;
+}
+
+bool tbBody_IsAwake(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_IsAwake");
+	return b != NULL && b->awake;
+}
+
+void tbBody_SetAwake(tbBodyId bodyId, bool awake)
+{
+	tbWorld* w;
+	tbBodySlot* b = tbGetBodySlot(bodyId, &w, "tbBody_SetAwake");
+	if (b == NULL || b->rb.type == tb_staticBody) {
+		return;
+	}
+	int index = bodyId.index1 - 1;
+	if (awake) {
+		tbWakeBody(w, index);
+	} else if (b->awake) {
+		// Alone: its touching neighbours keep their own state; a contact wakes it again.
+		b->sleepNext = -1;
+		tbPutIslandToSleep(w, index);
+	}
+}
+
+void tbBody_EnableSleep(tbBodyId bodyId, bool flag)
+{
+	tbWorld* w;
+	tbBodySlot* b = tbGetBodySlot(bodyId, &w, "tbBody_EnableSleep");
+	if (b == NULL) {
+		return;
+	}
+	b->enableSleep = flag;
+	if (!flag) {
+		tbWakeBody(w, bodyId.index1 - 1);
+	}
+}
+
+int tbBody_GetShapeCount(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetShapeCount");
+	return b != NULL ? b->shapeCount : 0;
+}
+
+int tbBody_GetShapes(tbBodyId bodyId, tbShapeId* shapeIds, int capacity)
+{
+	tbWorld* w;
+	tbBodySlot* b = tbGetBodySlot(bodyId, &w, "tbBody_GetShapes");
+	if (b == NULL) {
+		return 0;
+	}
+	int n = 0;
+	for (int s = b->firstShape; s >= 0 && n < capacity; s = w->shapes[s].nextInBody) {
+		shapeIds[n++] = tbMakeShapeId(w, s);
+	}
+	return n;
+}
+
+int tbBody_GetContactData(tbBodyId bodyId, tbContactData* data, int capacity)
+{
+	tbWorld* w;
+	tbBodySlot* b = tbGetBodySlot(bodyId, &w, "tbBody_GetContactData");
+	if (b == NULL) {
+		return 0;
+	}
+	int index = bodyId.index1 - 1;
+	int n = 0;
+	for (int i = 0; i < w->contactCount && n < capacity; ++i) {
+		const tbContactSlot* c = w->contacts + i;
+		if (c->alive && c->touching &&
+		    (w->shapes[c->shapeA].body == index || w->shapes[c->shapeB].body == index)) {
+			data[n++] = tbMakeContactData(w, c);
+		}
+	}
+	return n;
+}

@@ -1,0 +1,186 @@
+// Broad phase: the move buffer, new pairs from the two dynamic trees, and the pair set.
+#include <string.h>
+
+#include "world_internal.h"
+
+static uint64_t tbPairKey(int a, int b)
+{
+	uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
+	return ((uint64_t)lo << 32) | hi;
+}
+
+static uint32_t tbHashKey(uint64_t key)
+{
+	// A 64-bit mix (splitmix64's finaliser): neighbouring shape indices spread over the table.
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdull;
+	key ^= key >> 33;
+	return (uint32_t)key;
+}
+
+// Keys are never 0 for a real pair (shapeA < shapeB), so 0 marks an empty slot.
+int tbPairFind(const tbWorld* w, int shapeA, int shapeB)
+{
+	if (w->pairCapacity == 0) {
+		return -1;
+	}
+	uint64_t key = tbPairKey(shapeA, shapeB);
+	uint32_t mask = (uint32_t)w->pairCapacity - 1u;
+	for (uint32_t i = tbHashKey(key) & mask, n = 0; n < (uint32_t)w->pairCapacity;
+	     i = (i + 1u) & mask, ++n) {
+		if (w->pairKeys[i] == 0) {
+			return -1;
+		}
+		if (w->pairKeys[i] == key) {
+			return w->pairValues[i];
+		}
+	}
+	return -1;
+}
+
+static void tbPairPut(uint64_t* keys, int* values, int capacity, uint64_t key, int value)
+{
+	uint32_t mask = (uint32_t)capacity - 1u;
+	uint32_t i = tbHashKey(key) & mask;
+	while (keys[i] != 0 && keys[i] != key) {
+		i = (i + 1u) & mask;
+	}
+	keys[i] = key;
+	values[i] = value;
+}
+
+void tbPairInsert(tbWorld* w, int shapeA, int shapeB, int contactIndex)
+{
+	// Keep the load under one half: linear probing stays short.
+	if (2 * (w->pairCount + 1) > w->pairCapacity) {
+		int newCapacity = w->pairCapacity > 0 ? 2 * w->pairCapacity : 64;
+		uint64_t* keys = tbAlloc((size_t)newCapacity * sizeof(uint64_t));
+		int* values = tbAlloc((size_t)newCapacity * sizeof(int));
+		memset(keys, 0, (size_t)newCapacity * sizeof(uint64_t));
+		for (int i = 0; i < w->pairCapacity; ++i) {
+			if (w->pairKeys[i] != 0) {
+				tbPairPut(keys, values, newCapacity, w->pairKeys[i], w->pairValues[i]);
+			}
+		}
+		tbFree(w->pairKeys, (size_t)w->pairCapacity * sizeof(uint64_t));
+		tbFree(w->pairValues, (size_t)w->pairCapacity * sizeof(int));
+		w->pairKeys = keys;
+		w->pairValues = values;
+		w->pairCapacity = newCapacity;
+	}
+	tbPairPut(w->pairKeys, w->pairValues, w->pairCapacity, tbPairKey(shapeA, shapeB), contactIndex);
+	w->pairCount += 1;
+}
+
+void tbPairRemove(tbWorld* w, int shapeA, int shapeB)
+{
+	if (w->pairCapacity == 0) {
+		return;
+	}
+	uint64_t key = tbPairKey(shapeA, shapeB);
+	uint32_t mask = (uint32_t)w->pairCapacity - 1u;
+	uint32_t i = tbHashKey(key) & mask;
+	while (w->pairKeys[i] != key) {
+		if (w->pairKeys[i] == 0) {
+			return;
+		}
+		i = (i + 1u) & mask;
+	}
+	// Backward-shift deletion (Knuth 6.4 algorithm R): no tombstones, probes stay short.
+	uint32_t hole = i;
+	for (uint32_t j = (hole + 1u) & mask; w->pairKeys[j] != 0; j = (j + 1u) & mask) {
+		uint32_t home = tbHashKey(w->pairKeys[j]) & mask;
+		// Move j into the hole when its home is not cyclically within (hole, j].
+		bool between = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+		if (!between) {
+			w->pairKeys[hole] = w->pairKeys[j];
+			w->pairValues[hole] = w->pairValues[j];
+			hole = j;
+		}
+	}
+	w->pairKeys[hole] = 0;
+	w->pairCount -= 1;
+}
+
+void tbBroadPhase_BufferMove(tbWorld* w, int shapeIndex)
+{
+	tbShapeSlot* s = w->shapes + shapeIndex;
+	if (s->enlarged) {
+		return;
+	}
+	s->enlarged = true;
+	tbGrowArray((void**)&w->moveBuffer, &w->moveCapacity, w->moveCount + 1, sizeof(int));
+	w->moveBuffer[w->moveCount++] = shapeIndex;
+}
+
+void tbBroadPhase_RemoveFromMoveBuffer(tbWorld* w, int shapeIndex)
+{
+	if (!w->shapes[shapeIndex].enlarged) {
+		return;
+	}
+	for (int i = 0; i < w->moveCount; ++i) {
+		if (w->moveBuffer[i] == shapeIndex) {
+			w->moveBuffer[i] = -1;
+		}
+	}
+	w->shapes[shapeIndex].enlarged = false;
+}
+
+typedef struct tbPairQuery
+{
+	tbWorld* world;
+	int shape;
+} tbPairQuery;
+
+static bool tbPairCallback(int proxyId, int other, void* context)
+{
+	(void)proxyId;
+	tbPairQuery* q = context;
+	tbWorld* w = q->world;
+	int self = q->shape;
+	if (other == self) {
+		return true;
+	}
+	const tbShapeSlot* a = w->shapes + self;
+	const tbShapeSlot* b = w->shapes + other;
+	// Both moved: the one with the lower index makes the pair, the other skips it.
+	if (b->enlarged && b->tree == 1 && other < self) {
+		return true;
+	}
+	if (a->body == b->body || !tbShouldShapesCollide(a->filter, b->filter)) {
+		return true;
+	}
+	tbBodyType ta = w->bodies[a->body].rb.type, tb = w->bodies[b->body].rb.type;
+	if (ta != tb_dynamicBody && tb != tb_dynamicBody) {
+		return true; // nothing can push a static or kinematic body
+	}
+	if (tbPairFind(w, self, other) >= 0) {
+		return true;
+	}
+	tbCreateContact(w, self, other);
+	return true;
+}
+
+void tbBroadPhase_UpdatePairs(tbWorld* w)
+{
+	// Moved proxies against both trees: new pairs without an O(n^2) pass (Box2D's move buffer).
+	for (int i = 0; i < w->moveCount; ++i) {
+		int s = w->moveBuffer[i];
+		if (s < 0 || !w->shapes[s].alive) {
+			continue;
+		}
+		tbPairQuery q = {w, s};
+		tbAABB box = w->shapes[s].fatAABB;
+		tbDynamicTree_Query(&w->trees[1], box, tbPairCallback, &q);
+		if (w->shapes[s].tree == 1) {
+			tbDynamicTree_Query(&w->trees[0], box, tbPairCallback, &q);
+		}
+	}
+	for (int i = 0; i < w->moveCount; ++i) {
+		int s = w->moveBuffer[i];
+		if (s >= 0) {
+			w->shapes[s].enlarged = false;
+		}
+	}
+	w->moveCount = 0;
+}

@@ -1,0 +1,276 @@
+// Shapes attached to bodies: creation with validation, the broad-phase proxy, getters, setters.
+#include <math.h>
+#include <string.h>
+
+#include "world_internal.h"
+
+tbShapeId tbMakeShapeId(const tbWorld* world, int index)
+{
+	tbShapeId id = {index + 1, (uint16_t)world->index, world->shapes[index].generation};
+	return id;
+}
+
+static tbShapeSlot* tbGetShapeSlot(tbShapeId id, tbWorld** world, const char* caller)
+{
+	tbWorld* w = tbGetWorldFromIndex(id.world0);
+	int index = id.index1 - 1;
+	if (w == NULL || index < 0 || index >= w->shapeCount || !w->shapes[index].alive ||
+	    w->shapes[index].generation != id.generation) {
+		tbSetError("%s: stale or null shape id (index1 %d, world %d, generation %d)", caller,
+		           id.index1, id.world0, id.generation);
+		TB_ASSERT(false && "stale or null shape id");
+		return NULL;
+	}
+	if (world != NULL) {
+		*world = w;
+	}
+	return w->shapes + index;
+}
+
+bool tbShouldShapesCollide(tbFilter a, tbFilter b)
+{
+	return (a.categoryBits & b.maskBits) != 0 && (b.categoryBits & a.maskBits) != 0;
+}
+
+tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbShape* geometry)
+{
+	tbWorld* w;
+	tbBodySlot* b = tbGetBodySlot(bodyId, &w, "tbCreateShape");
+	if (b == NULL) {
+		return tb_nullShapeId;
+	}
+	if (def == NULL || geometry == NULL) {
+		tbSetError("tbCreateShape: def or geometry is null");
+		return tb_nullShapeId;
+	}
+	char message[160];
+	if (!tbShape_Validate(geometry, message, (int)sizeof message)) {
+		tbSetError("tbCreateShape: geometry (%s): %s", tbShapeTypeName(geometry->type), message);
+		return tb_nullShapeId;
+	}
+	if (!(isfinite(def->density) && def->density >= 0.0f)) {
+		tbSetError("tbCreateShape: def->density must be finite and >= 0, got %g",
+		           (double)def->density);
+		return tb_nullShapeId;
+	}
+	if (!(isfinite(def->friction) && def->friction >= 0.0f)) {
+		tbSetError("tbCreateShape: def->friction must be finite and >= 0, got %g",
+		           (double)def->friction);
+		return tb_nullShapeId;
+	}
+	if (!(def->restitution >= 0.0f && def->restitution <= 1.0f)) {
+		tbSetError("tbCreateShape: def->restitution must be in [0, 1], got %g",
+		           (double)def->restitution);
+		return tb_nullShapeId;
+	}
+	if (!tbFiniteVec3(def->localPose.p) || !tbFiniteQuat(def->localPose.q)) {
+		tbSetError("tbCreateShape: def->localPose is NaN, Inf or has a zero rotation");
+		return tb_nullShapeId;
+	}
+	int bodyIndex = bodyId.index1 - 1;
+	int index;
+	if (w->freeShape >= 0) {
+		index = w->freeShape;
+		w->freeShape = w->shapes[index].nextFree;
+	} else {
+		tbGrowArray((void**)&w->shapes, &w->shapeCapacity, w->shapeCount + 1, sizeof(tbShapeSlot));
+		index = w->shapeCount++;
+		b = w->bodies + bodyIndex;
+	}
+	tbShapeSlot* s = w->shapes + index;
+	uint16_t generation = (uint16_t)(s->generation + 1);
+	memset(s, 0, sizeof *s);
+	s->generation = generation;
+	s->alive = true;
+	s->geometry = *geometry;
+	s->localPose = tbMakeTransform(def->localPose.p, def->localPose.q);
+	s->density = def->density;
+	s->friction = def->friction;
+	s->restitution = def->restitution;
+	s->filter = def->filter;
+	s->userData = def->userData;
+	s->body = bodyIndex;
+	s->proxyId = -1;
+	s->nextInBody = b->firstShape;
+	b->firstShape = index;
+	b->shapeCount += 1;
+	w->liveShapes += 1;
+
+	tbUpdateBodyMass(w, bodyIndex);
+	s->xf = tbMulTransforms(b->xf, s->localPose);
+	s->aabb = tbShape_ComputeAABB(&s->geometry, s->xf);
+	// Static proxies live in their own tree: they never move, so the moving tree stays small and
+	// static-static pairs are never even looked for.
+	s->tree = b->rb.type == tb_staticBody ? 0 : 1;
+	float margin = s->tree == 0 ? 0.0f : w->def.aabbMargin;
+	vec3s g = {{margin, margin, margin}};
+	s->fatAABB.lower = glms_vec3_sub(s->aabb.lower, g);
+	s->fatAABB.upper = glms_vec3_add(s->aabb.upper, g);
+	s->proxyId = tbDynamicTree_CreateProxy(&w->trees[s->tree], s->fatAABB, index);
+	tbBroadPhase_BufferMove(w, index);
+	// Other shapes of the body moved with the new centre of mass: refresh them.
+	tbUpdateBodyShapes(w, bodyIndex, 0.0f, false);
+	return tbMakeShapeId(w, index);
+}
+
+void tbDestroyShapeInternal(tbWorld* w, int shapeIndex, bool updateMass)
+{
+	tbShapeSlot* s = w->shapes + shapeIndex;
+	tbDestroyShapeContacts(w, shapeIndex);
+	tbBroadPhase_RemoveFromMoveBuffer(w, shapeIndex);
+	tbDynamicTree_DestroyProxy(&w->trees[s->tree], s->proxyId);
+	s->proxyId = -1;
+	tbBodySlot* b = w->bodies + s->body;
+	// Unlink from the body's list.
+	int* link = &b->firstShape;
+	int guard = 0;
+	while (*link >= 0 && *link != shapeIndex && guard++ < w->shapeCount) {
+		link = &w->shapes[*link].nextInBody;
+	}
+	if (*link == shapeIndex) {
+		*link = s->nextInBody;
+	}
+	b->shapeCount -= 1;
+	s->alive = false;
+	s->generation += 1;
+	s->nextFree = w->freeShape;
+	w->freeShape = shapeIndex;
+	w->liveShapes -= 1;
+	if (updateMass) {
+		tbUpdateBodyMass(w, s->body);
+	}
+}
+
+void tbDestroyShape(tbShapeId shapeId)
+{
+	tbWorld* w;
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, &w, "tbDestroyShape");
+	if (s != NULL) {
+		tbDestroyShapeInternal(w, shapeId.index1 - 1, true);
+	}
+}
+
+bool tbShapeId_IsValid(tbShapeId shapeId)
+{
+	tbWorld* w = tbGetWorldFromIndex(shapeId.world0);
+	int index = shapeId.index1 - 1;
+	return w != NULL && index >= 0 && index < w->shapeCount && w->shapes[index].alive &&
+	       w->shapes[index].generation == shapeId.generation;
+}
+
+tbBodyId tbShapeId_GetBody(tbShapeId shapeId)
+{
+	tbWorld* w;
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, &w, "tbShapeId_GetBody");
+	return s != NULL ? tbMakeBodyId(w, s->body) : tb_nullBodyId;
+}
+
+tbShape tbShapeId_GetGeometry(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetGeometry");
+	if (s == NULL) {
+		tbShape none;
+		memset(&none, 0, sizeof none);
+		return none;
+	}
+	return s->geometry;
+}
+
+tbTransform tbShapeId_GetWorldTransform(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetWorldTransform");
+	return s != NULL ? s->xf : tbTransformIdentity();
+}
+
+tbAABB tbShapeId_GetAABB(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetAABB");
+	tbAABB none;
+	memset(&none, 0, sizeof none);
+	return s != NULL ? s->aabb : none;
+}
+
+void tbShapeId_SetFriction(tbShapeId shapeId, float friction)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_SetFriction");
+	if (s == NULL) {
+		return;
+	}
+	if (!(isfinite(friction) && friction >= 0.0f)) {
+		tbSetError("tbShapeId_SetFriction: friction must be finite and >= 0, got %g",
+		           (double)friction);
+		return;
+	}
+	s->friction = friction;
+}
+
+float tbShapeId_GetFriction(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetFriction");
+	return s != NULL ? s->friction : 0.0f;
+}
+
+void tbShapeId_SetRestitution(tbShapeId shapeId, float restitution)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_SetRestitution");
+	if (s == NULL) {
+		return;
+	}
+	if (!(restitution >= 0.0f && restitution <= 1.0f)) {
+		tbSetError("tbShapeId_SetRestitution: restitution must be in [0, 1], got %g",
+		           (double)restitution);
+		return;
+	}
+	s->restitution = restitution;
+}
+
+float tbShapeId_GetRestitution(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetRestitution");
+	return s != NULL ? s->restitution : 0.0f;
+}
+
+void tbShapeId_SetFilter(tbShapeId shapeId, tbFilter filter)
+{
+	tbWorld* w;
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, &w, "tbShapeId_SetFilter");
+	if (s == NULL) {
+		return;
+	}
+	s->filter = filter;
+	// Pairs are filtered when found: drop the shape's pairs and look again.
+	tbDestroyShapeContacts(w, shapeId.index1 - 1);
+	tbBroadPhase_BufferMove(w, shapeId.index1 - 1);
+}
+
+tbFilter tbShapeId_GetFilter(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetFilter");
+	tbFilter none = {0, 0};
+	return s != NULL ? s->filter : none;
+}
+
+void tbShapeId_SetUserData(tbShapeId shapeId, void* userData)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_SetUserData");
+	if (s != NULL) {
+		s->userData = userData;
+	}
+}
+
+void* tbShapeId_GetUserData(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetUserData");
+	return s != NULL ? s->userData : NULL;
+}
+
+tbCastOutput tbShapeId_RayCast(tbShapeId shapeId, vec3s origin, vec3s translation)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_RayCast");
+	if (s == NULL) {
+		tbCastOutput none;
+		memset(&none, 0, sizeof none);
+		return none;
+	}
+	return tbRayCastShape(&s->geometry, s->xf, origin, translation, 1.0f);
+}

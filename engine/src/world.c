@@ -1,0 +1,506 @@
+// The world: registry of worlds, errors, defaults, the step loop, events and the state hash.
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "world_internal.h"
+
+static tbWorld* s_worlds[TB_MAX_WORLDS];
+static uint16_t s_worldGenerations[TB_MAX_WORLDS];
+static char s_lastError[256];
+
+const char* tbGetLastError(void)
+{
+	return s_lastError;
+}
+
+void tbClearLastError(void)
+{
+	s_lastError[0] = '\0';
+}
+
+void tbSetError(const char* format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	vsnprintf(s_lastError, sizeof s_lastError, format, args);
+	va_end(args);
+}
+
+void tbGrowArray(void** array, int* capacity, int need, size_t elem)
+{
+	if (need <= *capacity) {
+		return;
+	}
+	int newCapacity = *capacity > 0 ? *capacity : 16;
+	while (newCapacity < need) {
+		newCapacity *= 2;
+	}
+	*array = tbGrowAlloc(*array, (size_t)*capacity * elem, (size_t)newCapacity * elem);
+	memset((char*)*array + (size_t)*capacity * elem, 0, (size_t)(newCapacity - *capacity) * elem);
+	*capacity = newCapacity;
+}
+
+bool tbFiniteVec3(vec3s v)
+{
+	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+bool tbFiniteQuat(versors q)
+{
+	return isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w) &&
+	       q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w > 1e-12f;
+}
+
+tbWorldDef tbDefaultWorldDef(void)
+{
+	tbWorldDef def;
+	memset(&def, 0, sizeof def);
+	tbSolverDef solver = tbDefaultSolverDef();
+	def.gravity = solver.gravity;
+	// Measured on the stack of 20 (tests/test_world_stacking.c): with the solver's 30 Hz and one
+	// iteration the stack sank 0.1 m into its soft contacts and toppled within 10 s; 60 Hz (the
+	// solver caps it at a quarter of the 240 Hz substep rate) and two iterations keep it within
+	// 3 cm, for twice the solve time.
+	def.iterations = 2;
+	def.relaxIterations = solver.relaxIterations;
+	def.contactHertz = 60.0f;
+	def.contactDampingRatio = solver.contactDampingRatio;
+	def.contactPushMaxSpeed = solver.contactPushMaxSpeed;
+	def.restitutionThreshold = solver.restitutionThreshold;
+	// dynamics.md: speculative points within about 2 cm; Box2D's 4 linear slops.
+	def.speculativeDistance = 0.02f;
+	def.aabbMargin = 0.1f;
+	def.enableSleep = true;
+	// dynamics.md step 6: islands sleep after 0.5 s below 0.05 m/s.
+	def.sleepThreshold = 0.05f;
+	def.timeToSleep = 0.5f;
+	def.enableWarmStarting = true;
+	def.integrator = solver.integrator;
+	def.initialBodyCapacity = 16;
+	def.initialShapeCapacity = 16;
+	return def;
+}
+
+tbBodyDef tbDefaultBodyDef(void)
+{
+	tbBodyDef def;
+	memset(&def, 0, sizeof def);
+	def.type = tb_staticBody;
+	def.rotation = (versors){{0.0f, 0.0f, 0.0f, 1.0f}};
+	def.gravityScale = 1.0f;
+	def.enableSleep = true;
+	def.isAwake = true;
+	return def;
+}
+
+tbShapeDef tbDefaultShapeDef(void)
+{
+	tbShapeDef def;
+	memset(&def, 0, sizeof def);
+	def.localPose = tbTransformIdentity();
+	def.density = 1000.0f;
+	def.friction = 0.6f;
+	def.restitution = 0.0f;
+	def.filter.categoryBits = 1;
+	def.filter.maskBits = UINT64_MAX;
+	return def;
+}
+
+tbQueryFilter tbDefaultQueryFilter(void)
+{
+	tbQueryFilter f = {1, UINT64_MAX};
+	return f;
+}
+
+tbDebugDraw tbDefaultDebugDraw(void)
+{
+	tbDebugDraw d;
+	memset(&d, 0, sizeof d);
+	d.drawShapes = true;
+	return d;
+}
+
+tbWorld* tbGetWorldFromIndex(int world0)
+{
+	if (world0 < 0 || world0 >= TB_MAX_WORLDS) {
+		return NULL;
+	}
+	tbWorld* w = s_worlds[world0];
+	return w != NULL && w->alive ? w : NULL;
+}
+
+tbWorld* tbGetWorld(tbWorldId id, const char* caller)
+{
+	int index = (int)id.index1 - 1;
+	tbWorld* w = tbGetWorldFromIndex(index);
+	if (w == NULL || w->generation != id.generation) {
+		tbSetError("%s: stale or null world id (index1 %d, generation %d)", caller, id.index1,
+		           id.generation);
+		TB_ASSERT(false && "stale or null world id");
+		return NULL;
+	}
+	return w;
+}
+
+tbWorldId tbCreateWorld(const tbWorldDef* def)
+{
+	tbWorldId id = tb_nullWorldId;
+	if (def == NULL) {
+		tbSetError("tbCreateWorld: def is null (use tbDefaultWorldDef())");
+		return id;
+	}
+	if (!tbFiniteVec3(def->gravity)) {
+		tbSetError("tbCreateWorld: def->gravity is NaN or Inf");
+		return id;
+	}
+	int slot = -1;
+	for (int i = 0; i < TB_MAX_WORLDS; ++i) {
+		if (s_worlds[i] == NULL) {
+			slot = i;
+			break;
+		}
+	}
+	if (slot < 0) {
+		tbSetError("tbCreateWorld: all %d world slots are in use", TB_MAX_WORLDS);
+		return id;
+	}
+	tbWorld* w = tbAlloc(sizeof(tbWorld));
+	memset(w, 0, sizeof *w);
+	w->def = *def;
+	w->def.iterations = def->iterations > 0 ? def->iterations : 1;
+	w->def.relaxIterations = def->relaxIterations >= 0 ? def->relaxIterations : 0;
+	s_worldGenerations[slot] += 1;
+	w->generation = s_worldGenerations[slot];
+	w->index = slot;
+	w->alive = true;
+	w->freeBody = -1;
+	w->freeShape = -1;
+	w->freeContact = -1;
+	w->trees[0] = tbDynamicTree_Create();
+	w->trees[1] = tbDynamicTree_Create();
+	tbGrowArray((void**)&w->bodies, &w->bodyCapacity,
+	            def->initialBodyCapacity > 0 ? def->initialBodyCapacity : 16, sizeof(tbBodySlot));
+	tbGrowArray((void**)&w->shapes, &w->shapeCapacity,
+	            def->initialShapeCapacity > 0 ? def->initialShapeCapacity : 16,
+	            sizeof(tbShapeSlot));
+	s_worlds[slot] = w;
+	id.index1 = (uint16_t)(slot + 1);
+	id.generation = w->generation;
+	return id;
+}
+
+#define TB_FREE_ARRAY(ptr, cap, type)                                                              \
+	do {                                                                                           \
+		tbFree((ptr), (size_t)(cap) * sizeof(type));                                               \
+		(ptr) = NULL;                                                                              \
+	} while (0)
+
+void tbDestroyWorld(tbWorldId worldId)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbDestroyWorld");
+	if (w == NULL) {
+		return;
+	}
+	tbDynamicTree_Destroy(&w->trees[0]);
+	tbDynamicTree_Destroy(&w->trees[1]);
+	TB_FREE_ARRAY(w->bodies, w->bodyCapacity, tbBodySlot);
+	TB_FREE_ARRAY(w->shapes, w->shapeCapacity, tbShapeSlot);
+	TB_FREE_ARRAY(w->contacts, w->contactCapacity, tbContactSlot);
+	TB_FREE_ARRAY(w->pairKeys, w->pairCapacity, uint64_t);
+	TB_FREE_ARRAY(w->pairValues, w->pairCapacity, int);
+	TB_FREE_ARRAY(w->moveBuffer, w->moveCapacity, int);
+	TB_FREE_ARRAY(w->solverBodies, w->solverBodyCapacity, tbRigidBody);
+	TB_FREE_ARRAY(w->solverBodySlots, w->solverBodyCapacity, int);
+	TB_FREE_ARRAY(w->solverContacts, w->solverContactCapacity, tbContact);
+	TB_FREE_ARRAY(w->solverContactSlots, w->solverContactCapacity, int);
+	TB_FREE_ARRAY(w->islandParent, w->islandCapacity, int);
+	TB_FREE_ARRAY(w->islandSleep, w->islandCapacity, float);
+	TB_FREE_ARRAY(w->beginEvents, w->beginCapacity, tbContactBeginTouchEvent);
+	TB_FREE_ARRAY(w->endEvents, w->endCapacity, tbContactEndTouchEvent);
+	TB_FREE_ARRAY(w->moveEvents, w->moveEventCapacity, tbBodyMoveEvent);
+	int slot = w->index;
+	w->alive = false;
+	tbFree(w, sizeof(tbWorld));
+	s_worlds[slot] = NULL;
+}
+
+bool tbWorld_IsValid(tbWorldId worldId)
+{
+	tbWorld* w = tbGetWorldFromIndex((int)worldId.index1 - 1);
+	return w != NULL && w->generation == worldId.generation;
+}
+
+// Solve every awake body and every touching contact that has one, with the soft step.
+static void tbSolve(tbWorld* w, float dt, int substeps)
+{
+	int bodyCount = 0;
+	tbGrowArray((void**)&w->solverBodies, &w->solverBodyCapacity, w->bodyCount,
+	            sizeof(tbRigidBody));
+	int capacity = w->solverBodyCapacity;
+	// Grown in step with solverBodies (same capacity), so one counter serves both.
+	if (w->solverBodySlots == NULL || w->islandCapacity < capacity) {
+		int old = w->islandCapacity;
+		w->solverBodySlots = tbGrowAlloc(w->solverBodySlots, (size_t)old * sizeof(int),
+		                                 (size_t)capacity * sizeof(int));
+		w->islandParent =
+		    tbGrowAlloc(w->islandParent, (size_t)old * sizeof(int), (size_t)capacity * sizeof(int));
+		w->islandSleep = tbGrowAlloc(w->islandSleep, (size_t)old * sizeof(float),
+		                             (size_t)capacity * sizeof(float));
+		w->islandCapacity = capacity;
+	}
+	// Creation order throughout: the same scene gives the same arrays (determinism).
+	for (int i = 0; i < w->bodyCount; ++i) {
+		tbBodySlot* b = w->bodies + i;
+		b->solverIndex = -1;
+		if (!b->alive || !b->awake || b->rb.type == tb_staticBody) {
+			continue;
+		}
+		b->solverIndex = bodyCount;
+		w->solverBodies[bodyCount] = b->rb;
+		w->solverBodySlots[bodyCount] = i;
+		++bodyCount;
+	}
+
+	int contactCount = 0;
+	for (int i = 0; i < w->contactCount; ++i) {
+		const tbContactSlot* c = w->contacts + i;
+		if (!c->alive || !c->touching) {
+			continue;
+		}
+		const tbBodySlot* a = w->bodies + w->shapes[c->shapeA].body;
+		const tbBodySlot* b = w->bodies + w->shapes[c->shapeB].body;
+		int ia = a->rb.type == tb_staticBody ? TB_NULL_BODY : a->solverIndex;
+		int ib = b->rb.type == tb_staticBody ? TB_NULL_BODY : b->solverIndex;
+		// A contact with a sleeping body that was not woken (a still kinematic body on a sleeper)
+		// waits; so does one between two bodies that cannot move.
+		if ((a->rb.type != tb_staticBody && ia < 0) || (b->rb.type != tb_staticBody && ib < 0)) {
+			continue;
+		}
+		if (a->rb.type != tb_dynamicBody && b->rb.type != tb_dynamicBody) {
+			continue;
+		}
+		if (contactCount + 1 > w->solverContactCapacity) {
+			int old = w->solverContactCapacity;
+			tbGrowArray((void**)&w->solverContacts, &w->solverContactCapacity, contactCount + 1,
+			            sizeof(tbContact));
+			w->solverContactSlots = tbGrowAlloc(w->solverContactSlots, (size_t)old * sizeof(int),
+			                                    (size_t)w->solverContactCapacity * sizeof(int));
+		}
+		tbContact* sc = w->solverContacts + contactCount;
+		*sc = tbMakeContact(ia, ib, &c->manifold, c->friction, c->restitution);
+		tbContact_WarmStart(sc, w->def.enableWarmStarting ? &c->impulses : NULL);
+		w->solverContactSlots[contactCount] = i;
+		++contactCount;
+	}
+
+	tbSolverDef sd = tbDefaultSolverDef();
+	sd.gravity = w->def.gravity;
+	sd.substeps = substeps;
+	sd.iterations = w->def.iterations;
+	sd.relaxIterations = w->def.relaxIterations;
+	sd.contactHertz = w->def.contactHertz;
+	sd.contactDampingRatio = w->def.contactDampingRatio;
+	sd.contactPushMaxSpeed = w->def.contactPushMaxSpeed;
+	sd.restitutionThreshold = w->def.restitutionThreshold;
+	sd.enableWarmStarting = w->def.enableWarmStarting;
+	sd.integrator = w->def.integrator;
+	tbSolverStep(&sd, w->solverBodies, bodyCount, w->solverContacts, contactCount, dt);
+
+	for (int i = 0; i < contactCount; ++i) {
+		tbContactSlot* c = w->contacts + w->solverContactSlots[i];
+		c->impulses = tbContact_GetImpulses(w->solverContacts + i);
+	}
+	for (int i = 0; i < bodyCount; ++i) {
+		int slot = w->solverBodySlots[i];
+		tbBodySlot* b = w->bodies + slot;
+		tbRigidBody rb = w->solverBodies[i];
+		if (!tbFiniteVec3(rb.state.x) || !tbFiniteVec3(rb.state.P) || !tbFiniteVec3(rb.state.L)) {
+			// Never let a NaN spread through contacts: stop the body where it was and say so.
+			tbSetError("tbWorld_Step: body %d got a NaN or Inf state; it was stopped", slot);
+			rb = b->rb;
+			rb.state.P = glms_vec3_zero();
+			rb.state.L = glms_vec3_zero();
+			tbRigidBody_UpdateDerived(&rb);
+		}
+		b->rb = rb;
+		tbSyncBodyTransform(b);
+		tbUpdateBodyShapes(w, slot, dt, false);
+	}
+}
+
+static void tbPushMoveEvents(tbWorld* w)
+{
+	w->moveEventCount = 0;
+	for (int i = 0; i < w->bodyCount; ++i) {
+		tbBodySlot* b = w->bodies + i;
+		if (!b->alive || b->solverIndex < 0) {
+			continue;
+		}
+		tbGrowArray((void**)&w->moveEvents, &w->moveEventCapacity, w->moveEventCount + 1,
+		            sizeof(tbBodyMoveEvent));
+		tbBodyMoveEvent* e = w->moveEvents + w->moveEventCount++;
+		e->transform = b->xf;
+		e->bodyId = tbMakeBodyId(w, i);
+		e->userData = b->userData;
+		e->fellAsleep = !b->awake;
+	}
+}
+
+bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_Step");
+	if (w == NULL) {
+		return false;
+	}
+	if (!(isfinite(timeStep) && timeStep > 0.0f)) {
+		tbSetError("tbWorld_Step: timeStep must be finite and > 0, got %g", (double)timeStep);
+		return false;
+	}
+	if (substeps < 1) {
+		tbSetError("tbWorld_Step: substeps must be >= 1, got %d", substeps);
+		return false;
+	}
+	w->beginCount = 0;
+	w->endCount = 0;
+	// architecture.md, "one step": pairs, manifolds (+ warm start), solve and integrate, sleep.
+	tbBroadPhase_UpdatePairs(w);
+	tbCollide(w, timeStep);
+	tbSolve(w, timeStep, substeps);
+	if (w->def.enableSleep) {
+		tbUpdateSleep(w, timeStep);
+	}
+	tbPushMoveEvents(w);
+	w->stepCount += 1;
+	return true;
+}
+
+tbContactEvents tbWorld_GetContactEvents(tbWorldId worldId)
+{
+	tbContactEvents e;
+	memset(&e, 0, sizeof e);
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_GetContactEvents");
+	if (w == NULL) {
+		return e;
+	}
+	e.beginEvents = w->beginEvents;
+	e.beginCount = w->beginCount;
+	e.endEvents = w->endEvents;
+	e.endCount = w->endCount;
+	return e;
+}
+
+tbBodyEvents tbWorld_GetBodyEvents(tbWorldId worldId)
+{
+	tbBodyEvents e;
+	memset(&e, 0, sizeof e);
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_GetBodyEvents");
+	if (w == NULL) {
+		return e;
+	}
+	e.moveEvents = w->moveEvents;
+	e.moveCount = w->moveEventCount;
+	return e;
+}
+
+int tbWorld_GetContactData(tbWorldId worldId, tbContactData* data, int capacity)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_GetContactData");
+	if (w == NULL) {
+		return 0;
+	}
+	int n = 0;
+	for (int i = 0; i < w->contactCount && n < capacity; ++i) {
+		const tbContactSlot* c = w->contacts + i;
+		if (c->alive && c->touching) {
+			data[n++] = tbMakeContactData(w, c);
+		}
+	}
+	return n;
+}
+
+void tbWorld_SetGravity(tbWorldId worldId, vec3s gravity)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_SetGravity");
+	if (w == NULL) {
+		return;
+	}
+	if (!tbFiniteVec3(gravity)) {
+		tbSetError("tbWorld_SetGravity: gravity is NaN or Inf");
+		return;
+	}
+	w->def.gravity = gravity;
+}
+
+vec3s tbWorld_GetGravity(tbWorldId worldId)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_GetGravity");
+	return w != NULL ? w->def.gravity : glms_vec3_zero();
+}
+
+void tbWorld_EnableSleeping(tbWorldId worldId, bool flag)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_EnableSleeping");
+	if (w == NULL) {
+		return;
+	}
+	w->def.enableSleep = flag;
+	if (!flag) {
+		for (int i = 0; i < w->bodyCount; ++i) {
+			if (w->bodies[i].alive && !w->bodies[i].awake) {
+				tbWakeBody(w, i);
+			}
+		}
+	}
+}
+
+tbWorldCounters tbWorld_GetCounters(tbWorldId worldId)
+{
+	tbWorldCounters c;
+	memset(&c, 0, sizeof c);
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_GetCounters");
+	if (w == NULL) {
+		return c;
+	}
+	c.bodyCount = w->liveBodies;
+	c.shapeCount = w->liveShapes;
+	c.contactCount = w->liveContacts;
+	for (int i = 0; i < w->contactCount; ++i) {
+		c.touchingCount += w->contacts[i].alive && w->contacts[i].touching ? 1 : 0;
+	}
+	for (int i = 0; i < w->bodyCount; ++i) {
+		const tbBodySlot* b = w->bodies + i;
+		c.awakeBodyCount += b->alive && b->awake && b->rb.type != tb_staticBody ? 1 : 0;
+	}
+	c.treeHeight = tbDynamicTree_GetHeight(&w->trees[1]);
+	c.stepCount = w->stepCount;
+	return c;
+}
+
+static uint64_t tbFnv(uint64_t h, const void* data, size_t size)
+{
+	const unsigned char* p = data;
+	for (size_t i = 0; i < size; ++i) {
+		h ^= p[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+uint64_t tbWorld_GetStateHash(tbWorldId worldId)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_GetStateHash");
+	uint64_t h = 14695981039346656037ull;
+	if (w == NULL) {
+		return h;
+	}
+	for (int i = 0; i < w->bodyCount; ++i) {
+		const tbBodySlot* b = w->bodies + i;
+		if (b->alive) {
+			h = tbFnv(h, &b->rb.state.x, sizeof(vec3s));
+			h = tbFnv(h, &b->rb.state.R, sizeof(mat3s));
+		}
+	}
+	return h;
+}

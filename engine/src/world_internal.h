@@ -1,0 +1,139 @@
+// The world's private tables: body, shape and contact slots, the pair set, scratch and events.
+#pragma once
+
+#include "tumble/world.h"
+
+typedef struct tbBodySlot
+{
+	tbRigidBody rb;    // Baraff state; rb.state.x is the centre of mass
+	vec3s localCenter; // centre of mass in the body frame, m
+	tbTransform xf;    // body origin and rotation, kept in step with rb
+	float maxExtent;   // largest distance of a shape point from the centre of mass, m
+	float sleepTime;   // how long the body has been resting, s
+	void* userData;
+	int firstShape; // shape list through tbShapeSlot.nextInBody
+	int shapeCount;
+	int sleepNext;   // next body of the same sleeping island, or -1
+	int solverIndex; // index in the step's solver array, or -1
+	int nextFree;
+	uint16_t generation;
+	bool alive;
+	bool awake;
+	bool enableSleep;
+} tbBodySlot;
+
+typedef struct tbShapeSlot
+{
+	tbShape geometry;
+	tbTransform localPose; // in the body frame
+	tbTransform xf;        // world, kept in step with the body
+	tbAABB aabb;           // tight world box
+	tbAABB fatAABB;        // the broad-phase box (holds aabb)
+	float density, friction, restitution;
+	tbFilter filter;
+	void* userData;
+	int body;
+	int nextInBody;
+	int proxyId;
+	int tree;      // 0: static tree, 1: moving tree
+	bool enlarged; // in the move buffer
+	int nextFree;
+	uint16_t generation;
+	bool alive;
+} tbShapeSlot;
+
+typedef struct tbContactSlot
+{
+	int shapeA, shapeB; // shapeA < shapeB
+	tbManifold manifold;
+	tbContactImpulses impulses; // warm-start cache (by feature id)
+	float friction, restitution;
+	bool touching;
+	bool alive;
+	int nextFree;
+} tbContactSlot;
+
+typedef struct tbWorld
+{
+	tbWorldDef def;
+	uint16_t generation;
+	int index;
+	bool alive;
+
+	tbBodySlot* bodies;
+	int bodyCount, bodyCapacity, freeBody, liveBodies;
+	tbShapeSlot* shapes;
+	int shapeCount, shapeCapacity, freeShape, liveShapes;
+	tbContactSlot* contacts;
+	int contactCount, contactCapacity, freeContact, liveContacts;
+
+	// Pair set: open addressing on key (shapeA << 32 | shapeB) -> contact index.
+	uint64_t* pairKeys;
+	int* pairValues;
+	int pairCapacity, pairCount;
+
+	tbDynamicTree trees[2];
+	int* moveBuffer;
+	int moveCount, moveCapacity;
+
+	// Step scratch, grown to the scene and then reused (no allocation after warm-up).
+	tbRigidBody* solverBodies;
+	int* solverBodySlots;
+	int solverBodyCapacity;
+	tbContact* solverContacts;
+	int* solverContactSlots;
+	int solverContactCapacity;
+	int* islandParent;
+	float* islandSleep;
+	int islandCapacity;
+
+	tbContactBeginTouchEvent* beginEvents;
+	int beginCount, beginCapacity;
+	tbContactEndTouchEvent* endEvents;
+	int endCount, endCapacity;
+	tbBodyMoveEvent* moveEvents;
+	int moveEventCount, moveEventCapacity;
+
+	int stepCount;
+} tbWorld;
+
+// world.c
+tbWorld* tbGetWorld(tbWorldId id, const char* caller);
+tbWorld* tbGetWorldFromIndex(int world0);
+void tbSetError(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// Grow an array of `elem`-byte items to hold `need`; capacities double.
+void tbGrowArray(void** array, int* capacity, int need, size_t elem);
+bool tbFiniteVec3(vec3s v);
+bool tbFiniteQuat(versors q);
+
+// body.c
+tbBodySlot* tbGetBodySlot(tbBodyId id, tbWorld** world, const char* caller);
+tbBodyId tbMakeBodyId(const tbWorld* world, int index);
+void tbWakeBody(tbWorld* world, int bodyIndex);
+void tbUpdateBodyMass(tbWorld* world, int bodyIndex);
+void tbSyncBodyTransform(tbBodySlot* body);
+void tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
+
+// shape.c
+tbShapeId tbMakeShapeId(const tbWorld* world, int index);
+void tbDestroyShapeInternal(tbWorld* world, int shapeIndex, bool updateMass);
+bool tbShouldShapesCollide(tbFilter a, tbFilter b);
+
+// contact.c
+void tbCreateContact(tbWorld* world, int shapeA, int shapeB);
+void tbDestroyContact(tbWorld* world, int contactIndex, bool wakeBodies);
+void tbDestroyShapeContacts(tbWorld* world, int shapeIndex);
+void tbCollide(tbWorld* world, float dt);
+tbContactData tbMakeContactData(const tbWorld* world, const tbContactSlot* c);
+
+// broad_phase.c
+void tbBroadPhase_UpdatePairs(tbWorld* world);
+void tbBroadPhase_BufferMove(tbWorld* world, int shapeIndex);
+void tbBroadPhase_RemoveFromMoveBuffer(tbWorld* world, int shapeIndex);
+int tbPairFind(const tbWorld* world, int shapeA, int shapeB);
+void tbPairInsert(tbWorld* world, int shapeA, int shapeB, int contactIndex);
+void tbPairRemove(tbWorld* world, int shapeA, int shapeB);
+
+// island.c
+void tbUpdateSleep(tbWorld* world, float dt);
+void tbPutIslandToSleep(tbWorld* world, int headBody);
