@@ -51,6 +51,7 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 	float upperDepth = FLT_MAX;
 	vec3s upperNormal = glms_vec3_zero(), upperA = glms_vec3_zero(), upperB = glms_vec3_zero();
 	bool converged = false;
+	bool byUpper = false; // stopped on the best upper bound: answer with its direction
 	vec3s bestPoint = glms_vec3_zero();
 	for (int iter = 0;; ++iter) {
 		// Inside when no trusted face has the origin in front of it. Then the closest boundary
@@ -124,6 +125,12 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 			converged = true;
 			break;
 		}
+		if (inside && upperDepth - lower <= gapTol) {
+			// An earlier support already bounds the depth to within tolerance of this lower
+			// bound: on curved differences that bound converges long before the faces do.
+			byUpper = true;
+			break;
+		}
 		// Expand from a face that sees w; in the outside mode that is the face holding the
 		// closest point, or failing that (numerical ties) any face that sees w.
 		int startFace = -1;
@@ -152,7 +159,7 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 		}
 	}
 	out->inside = inside;
-	if (inside && !converged && upperDepth < FLT_MAX) {
+	if (inside && (byUpper || !converged) && upperDepth < FLT_MAX) {
 		out->distance = upperDepth;
 		out->normal = upperNormal;
 		vec3s fa, fb;
