@@ -6,6 +6,9 @@
 #include <math.h>
 #include <string.h>
 
+// The edge after e in a triangle, without a division on the hot path.
+static const int tb_next[3] = {1, 2, 0};
+
 int tbPolytope_ClosestFace(const tbPolytope* poly, float* distance)
 {
 	// A plain scan: polytopes stay small (tens of faces), where a heap measured slower.
@@ -154,10 +157,10 @@ static void tbPolytope_Silhouette(tbPolytope* poly, int f, int e, vec3s w, float
 	}
 	face->alive = false;
 	h->removed[h->removedCount++] = f;
-	for (int k = 1; k <= 2; ++k) {
-		int ek = (e + k) % 3;
-		tbPolytope_Silhouette(poly, face->adj[ek], face->adjEdge[ek], w, tol, h);
-	}
+	// The other two edges, in order, so the horizon comes out as one loop.
+	int e1 = tb_next[e], e2 = tb_next[e1];
+	tbPolytope_Silhouette(poly, face->adj[e1], face->adjEdge[e1], w, tol, h);
+	tbPolytope_Silhouette(poly, face->adj[e2], face->adjEdge[e2], w, tol, h);
 }
 
 bool tbPolytope_Expand(tbPolytope* poly, int start, const tbSupportVertex* w, float visibleTol)
@@ -179,9 +182,10 @@ bool tbPolytope_Expand(tbPolytope* poly, int start, const tbSupportVertex* w, fl
 	// The horizon must be one closed loop: each edge starts where the previous one ended.
 	for (int k = 0; ok && k < h.count; ++k) {
 		const tbPolyFace* g = &poly->faces[h.face[k]];
-		const tbPolyFace* gn = &poly->faces[h.face[(k + 1) % h.count]];
+		int kn = k + 1 < h.count ? k + 1 : 0;
+		const tbPolyFace* gn = &poly->faces[h.face[kn]];
 		int end = g->v[h.edge[k]];
-		int nextStart = gn->v[(h.edge[(k + 1) % h.count] + 1) % 3];
+		int nextStart = gn->v[tb_next[h.edge[kn]]];
 		ok = end == nextStart;
 	}
 	if (!ok) {
@@ -198,7 +202,7 @@ bool tbPolytope_Expand(tbPolytope* poly, int start, const tbSupportVertex* w, fl
 	int firstNew = -1, prevNew = -1;
 	for (int k = 0; k < h.count; ++k) {
 		int g = h.face[k], ge = h.edge[k];
-		int a = poly->faces[g].v[ge], b = poly->faces[g].v[(ge + 1) % 3];
+		int a = poly->faces[g].v[ge], b = poly->faces[g].v[tb_next[ge]];
 		int f = tbPolytope_NewFace(poly);
 		// Edge 0 (b, a) is the twin of the horizon edge (a, b); edge 1 (a, w); edge 2 (w, b).
 		tbPolytope_SetFace(poly, f, b, a, wi);
