@@ -64,7 +64,8 @@ static tbManifold boxPlaneManifold(const tbRigidBody* box, float half, float mar
 
 static double potentialPlusKinetic(const tbRigidBody* b, float g)
 {
-	return (double)tbRigidBody_GetKineticEnergy(b) + (double)b->mass * (double)g * (double)b->state.x.y;
+	return (double)tbRigidBody_GetKineticEnergy(b) +
+	       (double)b->mass * (double)g * (double)b->state.x.y;
 }
 
 static void restingBox(float yaw, const char* label)

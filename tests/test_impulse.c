@@ -67,7 +67,8 @@ static void momenta(const Pair* s, double P[3], double L[3])
 
 static double kinetic(const Pair* s)
 {
-	return (double)tbRigidBody_GetKineticEnergy(&s->a) + (double)tbRigidBody_GetKineticEnergy(&s->b);
+	return (double)tbRigidBody_GetKineticEnergy(&s->a) +
+	       (double)tbRigidBody_GetKineticEnergy(&s->b);
 }
 
 static double norm3(const double v[3])

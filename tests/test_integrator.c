@@ -89,7 +89,7 @@ Test(integrator, principal_axis_spin_keeps_w)
 			float maxErr = 0.0f;
 			for (int i = 0; i < steps; ++i) {
 				tbRigidBody_Integrate(&body, (vec3s){{0.0f, 0.0f, 0.0f}}, h, (tbIntegrator)k,
-				                 tb_orthoGramSchmidt);
+				                      tb_orthoGramSchmidt);
 				float e = glms_vec3_norm(glms_vec3_sub(body.w, w0)) / glms_vec3_norm(w0);
 				maxErr = e > maxErr ? e : maxErr;
 			}
@@ -262,7 +262,7 @@ Test(integrator, damping_and_force_at_point)
 	const float h = 1.0f / 60.0f;
 	for (int i = 0; i < 60; ++i) {
 		tbRigidBody_Integrate(&body, (vec3s){{0.0f, 0.0f, 0.0f}}, h, tb_semiImplicitEuler,
-		                 tb_orthoGramSchmidt);
+		                      tb_orthoGramSchmidt);
 	}
 	double want = pow(1.0 / (1.0 + 0.5 / 60.0), 60.0);
 	cr_expect(fabs((double)body.v.x - want) < 1e-5, "v %g want %g", (double)body.v.x, want);

@@ -94,7 +94,7 @@ static void tbMoveKinematic(tbRigidBody* body, float h, tbOrthonormalizer ortho)
 }
 
 void tbRigidBody_Integrate(tbRigidBody* body, vec3s gravity, float h, tbIntegrator integrator,
-                      tbOrthonormalizer ortho)
+                           tbOrthonormalizer ortho)
 {
 	if (body->type == tb_staticBody) {
 		return;

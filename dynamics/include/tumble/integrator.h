@@ -50,8 +50,8 @@ TB_API float tbOrthonormalityError(mat3s R);
 /// gravityScale and damping, held constant over the step, then re-orthonormalize R and refresh v,
 /// w, I^-1. The accumulators are not cleared. Static bodies do not move; kinematic bodies move with
 /// their v, w.
-TB_API void tbRigidBody_Integrate(tbRigidBody* body, vec3s gravity, float h, tbIntegrator integrator,
-                             tbOrthonormalizer ortho);
+TB_API void tbRigidBody_Integrate(tbRigidBody* body, vec3s gravity, float h,
+                                  tbIntegrator integrator, tbOrthonormalizer ortho);
 
 /// First half of a solver substep: P += h (F + M g), L += h tau, damping, then v and w.
 TB_API void tbIntegrateVelocities(tbRigidBody* bodies, int bodyCount, vec3s gravity, float h);
