@@ -133,15 +133,27 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 		}
 		// Expand from a face that sees w; in the outside mode that is the face holding the
 		// closest point, or failing that (numerical ties) any face that sees w.
-		int startFace = -1;
+		int startFace = -1, faintFace = -1;
+		float faintSide = 0.0f;
 		for (int k = -1; k < poly->faceCount && startFace < 0; ++k) {
 			int g = k < 0 ? best : k;
 			const tbPolyFace* face = &poly->faces[g];
-			if (face->alive && face->valid &&
-			    glms_vec3_dot(face->n, glms_vec3_sub(w.w, poly->vertices[face->v[0]].w)) >
-			        0.1f * gapTol) {
-				startFace = g;
+			if (!face->alive || !face->valid) {
+				continue;
 			}
+			float side = glms_vec3_dot(face->n, glms_vec3_sub(w.w, poly->vertices[face->v[0]].w));
+			if (side > 0.1f * gapTol) {
+				startFace = g;
+			} else if (!inside && side > faintSide) {
+				faintSide = side;
+				faintFace = g;
+			}
+		}
+		if (startFace < 0) {
+			// A paper-thin polytope (A - B flat, thickened only by the margin) tilts its faces by
+			// margin / size, so a point beyond its rim is seen only faintly. Outside, any face
+			// that sees the new point at all may start the expansion.
+			startFace = faintFace;
 		}
 		if (startFace >= 0 && !tbPolytope_IsNewVertex(poly, &w)) {
 			// A known vertex beyond the polytope: rounding has bent it. Keep the best so far.
