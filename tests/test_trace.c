@@ -79,26 +79,37 @@ Test(trace, overlapping_boxes_end_in_a_tetrahedron_then_epa)
 	cr_assert(t.result.hit);
 	cr_assert_float_eq(t.result.distance, -0.5f, 1e-4f);
 
-	// GJK: starts from one point, never holds more than a triangle before adding w.
+	// GJK: starts from one point and never holds more than a triangle before adding w; its
+	// final record is the simplex it ends with.
 	cr_assert_eq(t.steps[0].stage, tb_traceGjk);
 	cr_assert_eq(t.steps[0].simplexCount, 1);
 	int lastGjk = -1;
 	for (int i = 0; i < t.count && t.steps[i].stage == tb_traceGjk; ++i) {
-		cr_assert(t.steps[i].simplexCount >= 1 && t.steps[i].simplexCount <= 3);
 		lastGjk = i;
 	}
-	cr_assert(lastGjk >= 0 && lastGjk + 1 < t.count, "EPA must follow GJK");
-	// The origin is inside: GJK's last step holds a triangle and its support closes the
-	// tetrahedron (seed 000 case c), which EPA takes as its first polytope.
-	const dmTraceStep* g = t.steps + lastGjk;
+	cr_assert(lastGjk >= 1 && lastGjk + 1 < t.count, "EPA must follow GJK");
+	for (int i = 0; i < lastGjk; ++i) {
+		cr_assert(t.steps[i].simplexCount >= 1 && t.steps[i].simplexCount <= 3);
+	}
+	// The origin is inside: the step before the last holds a triangle whose support closes the
+	// tetrahedron (seed 000 case c); GJK ends with that tetrahedron and EPA takes it as its first
+	// polytope.
+	const dmTraceStep* g = t.steps + lastGjk - 1;
+	const dmTraceStep* end = t.steps + lastGjk;
 	const dmTraceStep* e = t.steps + lastGjk + 1;
 	cr_assert_eq(g->simplexCount, 3);
+	cr_assert_eq(end->simplexCount, 4);
 	cr_assert_eq(e->stage, tb_traceEpa);
 	cr_assert_eq(e->iteration, 0);
 	cr_assert_eq(e->vertexCount, 4);
 	cr_assert_eq(e->triangleCount, 4);
 	for (int k = 0; k < 4; ++k) {
 		vec3s expected = k < 3 ? g->simplex[k] : g->support;
+		bool inEnd = false;
+		for (int v = 0; v < 4; ++v) {
+			inEnd = inEnd || glms_vec3_norm(glms_vec3_sub(end->simplex[v], expected)) < 1e-6f;
+		}
+		cr_assert(inEnd, "GJK's final tetrahedron lacks vertex %d", k);
 		bool found = false;
 		for (int v = 0; v < 4; ++v) {
 			found = found || glms_vec3_norm(glms_vec3_sub(e->vertices[v], expected)) < 1e-6f;

@@ -139,6 +139,9 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 		v = bestV;
 		vv = bestVV;
 	}
+	// One last record of the simplex GJK ends with (a tetrahedron around the origin, or the
+	// closest feature), so that a replay can reproduce the answer from the trace alone.
+	tbGjkTrace(def, iter + 1, glms_vec3_negate(v), s->v[s->count - 1].w, s, sqrtf(vv));
 	out->v = v;
 	out->distance = sqrtf(vv);
 	out->iterations = iter;
