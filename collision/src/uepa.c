@@ -50,6 +50,8 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 	// Inside, each support bounds the depth from above (as in EPA): the answer at a cap.
 	float upperDepth = FLT_MAX;
 	vec3s upperNormal = glms_vec3_zero(), upperA = glms_vec3_zero(), upperB = glms_vec3_zero();
+	tbSupportVertex last; // the support of the last iteration, along the answer's normal
+	bool haveLast = false;
 	bool converged = false;
 	bool byUpper = false; // stopped on the best upper bound: answer with its direction
 	vec3s bestPoint = glms_vec3_zero();
@@ -113,6 +115,8 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 			lower = -glms_vec3_dot(w.w, dir);
 		}
 		bestPoint = point;
+		last = w;
+		haveLast = true;
 		if (iter >= maxIterations) {
 			out->status = tb_queryIterationCap;
 			break;
@@ -194,7 +198,7 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 	vec3s fa, fb;
 	tbPolytope_Witness(poly, holder, bestPoint, &fa, &fb);
 	// The start tetrahedron's interior points can survive in the final face; the supports along
-	// the normal are on the surfaces. Keep the pair that differs less across the normal.
-	tbSupportVertex s = tbMinkowskiSupport(mk, out->normal);
+	// the normal are on the surfaces. The last iteration searched along this very normal.
+	tbSupportVertex s = haveLast ? last : tbMinkowskiSupport(mk, out->normal);
 	tbChooseWitness(mk, out->normal, fa, fb, s.a, s.b, 10.0f * gapTol, &out->pointA, &out->pointB);
 }
