@@ -1,11 +1,12 @@
-// tumble-demo: the window, the command line and the frame loop; the GJK/EPA debugger
-// (--debugger) and, until the world API lands, a placeholder scene of every shape type.
+// tumble-demo: the command line, the window and the frame loop that switches between the scenes
+// (the world view) and the GJK/EPA debugger; without a display the scene runs headless.
 #include "app.h"
 #include "debugger.h"
 #include "hud.h"
 #include "renderer.h"
 #include "screenshot.h"
-#include "showcase.h"
+#include "sim.h"
+#include "world_view.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,10 @@
 typedef struct dmOptions
 {
 	bool debugger;
+	bool headless; // run the scene without a window even when a display exists
+	bool listScenes;
+	const char* scene; // a scene file or a bundled name; falling boxes by default
+	int steps;         // headless steps; 0: the scene's own length
 	dmDebuggerOptions debug;
 	const char* screenshot; // write this PNG after `frames` frames, then exit
 	int frames;
@@ -24,8 +29,12 @@ typedef struct dmOptions
 static void dmUsage(FILE* out)
 {
 	fprintf(out,
-	        "usage: tumble-demo [options]\n"
+	        "usage: tumble-demo [options] [SCENE.json | bundled scene name]\n"
 	        "\n"
+	        "  --list                   the built-in and bundled scenes\n"
+	        "  --headless               run the scene without a window and print the `tumble run`\n"
+	        "                           summary (also what happens when there is no display)\n"
+	        "  --steps N                headless steps (default: the scene's length)\n"
 	        "  --debugger               the GJK/EPA debugger (two shapes, A - B, every iteration)\n"
 	        "  --shapes A,B             debugger shape types: box sphere capsule cylinder cone\n"
 	        "                           hull triangle (default box,box)\n"
@@ -37,8 +46,8 @@ static void dmUsage(FILE* out)
 	        "  --samples N              multisampling, 0 to 16 (default 4)\n"
 	        "  -h, --help               this text\n"
 	        "\n"
-	        "Without --debugger a placeholder scene shows every shape type; the scenes of the\n"
-	        "world API arrive later.\n");
+	        "The falling boxes scene is the default. In the window press H for the keys: 1-9 and\n"
+	        "Tab switch scenes, 0 opens (and closes) the GJK/EPA debugger.\n");
 }
 
 static int dmParseOptions(int argc, char** argv, dmOptions* o)
@@ -57,6 +66,17 @@ static int dmParseOptions(int argc, char** argv, dmOptions* o)
 			return -1;
 		} else if (strcmp(arg, "--debugger") == 0) {
 			o->debugger = true;
+		} else if (strcmp(arg, "--headless") == 0) {
+			o->headless = true;
+		} else if (strcmp(arg, "--list") == 0) {
+			o->listScenes = true;
+		} else if (arg[0] != '-') {
+			if (o->scene != NULL) {
+				fprintf(stderr, "tumble-demo: one scene at a time ('%s', then '%s')\n", o->scene,
+				        arg);
+				return 2;
+			}
+			o->scene = arg;
 		} else if (value == NULL) {
 			fprintf(stderr, "tumble-demo: '%s' needs a value or is unknown (see --help)\n", arg);
 			return 2;
@@ -110,6 +130,15 @@ static int dmParseOptions(int argc, char** argv, dmOptions* o)
 			}
 			o->frames = (int)n;
 			++i;
+		} else if (strcmp(arg, "--steps") == 0) {
+			char* end = NULL;
+			long n = strtol(value, &end, 10);
+			if (end == value || *end != '\0' || n < 1 || n > 100000000) {
+				fprintf(stderr, "tumble-demo: --steps: expected N >= 1, got '%s'\n", value);
+				return 2;
+			}
+			o->steps = (int)n;
+			++i;
 		} else if (strcmp(arg, "--samples") == 0) {
 			char* end = NULL;
 			long n = strtol(value, &end, 10);
@@ -135,6 +164,37 @@ static int dmParseOptions(int argc, char** argv, dmOptions* o)
 	return 0;
 }
 
+static bool dmHasDisplay(void)
+{
+	const char* x11 = getenv("DISPLAY");
+	const char* wayland = getenv("WAYLAND_DISPLAY");
+	return (x11 != NULL && x11[0] != '\0') || (wayland != NULL && wayland[0] != '\0');
+}
+
+static int dmRunHeadless(const dmSceneEntry* entry, int steps)
+{
+	dmSim sim;
+	char error[512];
+	if (!dmSim_Load(&sim, entry, error, sizeof error)) {
+		fprintf(stderr, "tumble-demo: %s\n", error);
+		return 1;
+	}
+	dmSim_RunHeadless(&sim, steps > 0 ? steps : sim.steps, stdout);
+	dmSim_Destroy(&sim);
+	return 0;
+}
+
+// The scene keys for the help overlay: the first nine scenes by number.
+static void dmSceneHelp(const dmSceneEntry* entries, int count, char* out, size_t size)
+{
+	size_t used =
+	    (size_t)snprintf(out, size, "1-9: scene   Tab: next scene   0: GJK/EPA debugger\n");
+	for (int i = 0; i < count && i < 9 && used < size; ++i) {
+		used += (size_t)snprintf(out + used, size - used, "%d %s%s", i + 1, entries[i].name,
+		                         i % 5 == 4 ? "\n" : "   ");
+	}
+}
+
 int main(int argc, char** argv)
 {
 	dmOptions o;
@@ -142,50 +202,174 @@ int main(int argc, char** argv)
 	if (status != 0) {
 		return status < 0 ? 0 : status;
 	}
-	dmApp app;
-	char error[512];
-	// Screenshots measure the frame time: no vsync to wait for.
-	if (!dmApp_Open(&app, o.debugger ? "Tumble: GJK/EPA debugger" : "Tumble", o.width, o.height,
-	                o.screenshot == NULL, o.samples, error, sizeof error)) {
-		fprintf(stderr, "tumble-demo: %s\n", error);
-		return 1;
+	static dmSceneEntry entries[DM_MAX_SCENES];
+	int entryCount = dmListScenes(entries, DM_MAX_SCENES);
+	if (o.listScenes) {
+		for (int i = 0; i < entryCount; ++i) {
+			printf("%-16s %s\n", entries[i].name,
+			       entries[i].path[0] != '\0' ? entries[i].path : "(built in)");
+		}
+		return 0;
 	}
-	if (!dmRenderer_Init() || !dmHud_Init()) {
+	char error[512];
+	dmSceneEntry entry = entries[0];
+	if (o.scene != NULL && !dmFindSceneEntry(o.scene, &entry, error, sizeof error)) {
+		fprintf(stderr, "tumble-demo: %s (see --list)\n", error);
+		return 2;
+	}
+	int current = 0; // the entry shown; a file outside the list is shown as entry -1
+	for (current = entryCount - 1; current >= 0; --current) {
+		if (strcmp(entries[current].name, entry.name) == 0 &&
+		    strcmp(entries[current].path, entry.path) == 0) {
+			break;
+		}
+	}
+
+	// No window to be had: the same scene without one, so that the command still says something
+	// useful on a server.
+	bool canHeadless = !o.debugger && o.screenshot == NULL;
+	if (o.headless || (!dmHasDisplay() && canHeadless)) {
+		if (!o.headless) {
+			printf("tumble-demo: no display (DISPLAY and WAYLAND_DISPLAY are unset); running %s "
+			       "headless\n",
+			       entry.name);
+		}
+		return dmRunHeadless(&entry, o.steps);
+	}
+	dmApp app;
+	// Screenshots measure the frame time: no vsync to wait for.
+	if (!dmApp_Open(&app, "Tumble", o.width, o.height, o.screenshot == NULL, o.samples, error,
+	                sizeof error)) {
+		if (!canHeadless) {
+			fprintf(stderr, "tumble-demo: %s\n", error);
+			return 1;
+		}
+		printf("tumble-demo: %s; running %s headless\n", error, entry.name);
+		return dmRunHeadless(&entry, o.steps);
+	}
+	dmWorldView worldView;
+	if (!dmRenderer_Init() || !dmHud_Init() || !dmWorldView_Init(&worldView)) {
 		fprintf(stderr, "tumble-demo: cannot set up the renderer\n");
 		dmApp_Close(&app);
 		return 1;
 	}
-	dmDebugger* debugger = o.debugger ? dmDebugger_Create(&o.debug) : NULL;
-	dmShowcase* showcase = o.debugger ? NULL : dmShowcase_Create();
-	if (debugger == NULL && showcase == NULL) {
-		fprintf(stderr, "tumble-demo: out of memory\n");
+	dmSim sim;
+	memset(&sim, 0, sizeof sim);
+	dmDebugger* debugger = NULL;
+	bool inDebugger = o.debugger;
+	if (!dmSim_Load(&sim, &entry, error, sizeof error)) {
+		fprintf(stderr, "tumble-demo: %s\n", error);
+		dmWorldView_Shutdown(&worldView);
 		dmHud_Shutdown();
 		dmRenderer_Shutdown();
 		dmApp_Close(&app);
 		return 1;
 	}
+	dmWorldView_SetScene(&worldView, &sim, true);
+	char sceneHelp[1024];
+	dmSceneHelp(entries, entryCount, sceneHelp, sizeof sceneHelp);
 
 	int exitCode = 0;
 	int frame = 0;
 	double previous = glfwGetTime();
 	double measuredStart = 0.0;
+	int measuredSteps = 0;
+	double measuredStepMs = 0.0;
 	float frameMs = 0.0f;
 	while (dmApp_BeginFrame(&app)) {
 		double now = glfwGetTime();
-		// Screenshots are of a fixed moment: a constant step keeps them reproducible.
-		float dt = o.screenshot != NULL ? 1.0f / 60.0f : (float)(now - previous);
-		frameMs = 0.9f * frameMs + 0.1f * (float)(1000.0 * (now - previous));
+		double frameSeconds = now - previous;
+		frameMs = frame == 0 ? (float)(1000.0 * frameSeconds)
+		                     : 0.9f * frameMs + 0.1f * (float)(1000.0 * frameSeconds);
 		previous = now;
 		if (frame == 1) {
 			measuredStart = now; // frame 0 pays for shader compilation
 		}
+
+		// Scene keys first: 1-9 and Tab pick a scene, 0 goes to the debugger and back. The
+		// debugger's own keys (1, 2, Tab among them) stay its own while it is shown.
+		int next = -1;
+		for (int i = 0; i < app.keyCount; ++i) {
+			int key = app.keys[i].key;
+			if (key == GLFW_KEY_0) {
+				inDebugger = !inDebugger;
+			} else if (!inDebugger && key >= GLFW_KEY_1 && key <= GLFW_KEY_9 &&
+			           key - GLFW_KEY_1 < entryCount) {
+				next = key - GLFW_KEY_1;
+			} else if (!inDebugger && key == GLFW_KEY_TAB && entryCount > 0) {
+				int step = (app.keys[i].mods & GLFW_MOD_SHIFT) != 0 ? entryCount - 1 : 1;
+				next = ((current >= 0 ? current : 0) + step) % entryCount;
+			}
+		}
+		if (next >= 0) {
+			dmSim_Destroy(&sim);
+			if (dmSim_Load(&sim, &entries[next], error, sizeof error)) {
+				current = next;
+			} else {
+				fprintf(stderr, "tumble-demo: %s: %s\n", entries[next].name, error);
+				if (!dmSim_Load(&sim, &entry, error, sizeof error)) {
+					fprintf(stderr, "tumble-demo: %s\n", error);
+					exitCode = 1;
+					break;
+				}
+			}
+			entry = sim.entry;
+			dmWorldView_SetScene(&worldView, &sim, true);
+		}
+		if (inDebugger && debugger == NULL) {
+			debugger = dmDebugger_Create(&o.debug);
+			if (debugger == NULL) {
+				fprintf(stderr, "tumble-demo: out of memory\n");
+				inDebugger = false;
+			}
+		}
+
 		dmRenderer_Clear(app.fbWidth, app.fbHeight);
-		if (debugger != NULL) {
-			dmDebugger_Update(debugger, &app, dt);
+		if (inDebugger) {
+			// Screenshots are of a fixed moment: a constant step keeps them reproducible.
+			dmDebugger_Update(debugger, &app,
+			                  o.screenshot != NULL ? 1.0f / 60.0f : (float)frameSeconds);
 			dmDebugger_Draw(debugger, app.fbWidth, app.fbHeight);
+			dmHud_Begin(app.fbWidth, app.fbHeight, app.fbHeight >= 900 ? 2.0f : 1.5f);
+			const char* back = "0: back to the scenes";
+			float w, h;
+			dmHud_Measure(back, &w, &h);
+			// Above the debugger's colour legend in the bottom right corner.
+			dmHud_Panel((float)app.fbWidth - w - 24.0f, (float)app.fbHeight - 4.0f * h - 20.0f,
+			            back, (vec4s){{0.95f, 0.95f, 0.95f, 1.0f}});
+			dmHud_End();
 		} else {
-			dmShowcase_Update(showcase, &app, dt);
-			dmShowcase_Draw(showcase, app.fbWidth, app.fbHeight, frameMs);
+			if (!dmWorldView_Update(&worldView, &sim, &app)) {
+				exitCode = 1;
+				break;
+			}
+			int before = sim.stepCount;
+			if (o.screenshot != NULL) {
+				// One fixed step per frame: the picture shows the same moment on any machine.
+				dmSim_Step(&sim);
+			} else {
+				// Fixed 60 Hz steps, as many as the frame's time holds (at most 4 per frame).
+				dmSim_Advance(&sim, frameSeconds);
+			}
+			if (frame >= 1) {
+				measuredSteps += sim.stepCount - before;
+				measuredStepMs += (double)(sim.stepCount - before) * (double)sim.stepMs;
+			}
+			char title[160];
+			snprintf(title, sizeof title, "Tumble %s   scene %d/%d: %s", tbVersionString(),
+			         current + 1, entryCount, sim.entry.name);
+			dmWorldView_Draw(&worldView, &sim, app.fbWidth, app.fbHeight, frameMs, title,
+			                 sceneHelp);
+		}
+		for (int i = 0; i < app.keyCount; ++i) {
+			if (app.keys[i].key == GLFW_KEY_F12) {
+				static int shots = 0;
+				char path[64];
+				snprintf(path, sizeof path, "tumble_screenshot_%d.png", ++shots);
+				if (dmWriteScreenshot(path, app.fbWidth, app.fbHeight)) {
+					printf("tumble-demo: wrote %s\n", path);
+				}
+			}
 		}
 		if (o.screenshot != NULL && frame + 1 >= o.frames) {
 			glFinish();
@@ -194,10 +378,17 @@ int main(int argc, char** argv)
 				printf("tumble-demo: %d frames at %dx%d, mean frame time %.2f ms\n", frame,
 				       app.fbWidth, app.fbHeight, 1000.0 * elapsed / (double)frame);
 			}
-			if (debugger != NULL) {
+			if (inDebugger) {
 				char line[256];
 				dmDebugger_Describe(debugger, line, sizeof line);
 				printf("tumble-demo: debugger %s\n", line);
+			} else {
+				tbWorldCounters counters = tbWorld_GetCounters(sim.worldId);
+				printf("tumble-demo: scene %s: %d bodies, %d awake, %d contacts after %d steps; "
+				       "mean step %.3f ms\n",
+				       sim.entry.name, counters.bodyCount, counters.awakeBodyCount,
+				       counters.touchingCount, sim.stepCount,
+				       measuredSteps > 0 ? measuredStepMs / (double)measuredSteps : 0.0);
 			}
 			exitCode = dmWriteScreenshot(o.screenshot, app.fbWidth, app.fbHeight) ? 0 : 1;
 			if (exitCode == 0) {
@@ -209,7 +400,8 @@ int main(int argc, char** argv)
 		++frame;
 	}
 	dmDebugger_Destroy(debugger);
-	dmShowcase_Destroy(showcase);
+	dmSim_Destroy(&sim);
+	dmWorldView_Shutdown(&worldView);
 	dmHud_Shutdown();
 	dmRenderer_Shutdown();
 	dmApp_Close(&app);

@@ -315,6 +315,21 @@ void dmRenderer_UpdateMesh(int id, const dmMeshData* data)
 	}
 }
 
+void dmRenderer_DestroyMesh(int id)
+{
+	if (id < 0 || id >= DM_MAX_MESHES || !s_r.meshes[id].used) {
+		return;
+	}
+	dmGpuMesh* mesh = s_r.meshes + id;
+	glDeleteVertexArrays(1, &mesh->vao);
+	glDeleteBuffers(1, &mesh->vertexBuffer);
+	glDeleteBuffers(1, &mesh->indexBuffer);
+	glDeleteBuffers(1, &mesh->instanceBuffer);
+	free(mesh->opaque.data);
+	free(mesh->transparent.data);
+	memset(mesh, 0, sizeof *mesh);
+}
+
 int dmRenderer_SphereMesh(void)
 {
 	return s_r.sphere;

@@ -30,6 +30,9 @@ int dmRenderer_CreateMesh(const dmMeshData* data);
 /// Replace a mesh's triangles (the debugger's Minkowski difference changes with the poses).
 void dmRenderer_UpdateMesh(int mesh, const dmMeshData* data);
 
+/// Free a mesh's slot (scene meshes go when the scene changes).
+void dmRenderer_DestroyMesh(int mesh);
+
 /// Built-in meshes: a unit sphere, a unit cylinder from y = 0 to 1 (for segments) and a cone
 /// from y = 0 to 1 (arrow heads).
 int dmRenderer_SphereMesh(void);

@@ -3,11 +3,11 @@
 # exact command and stops with status 1 when something is missing.
 set -euo pipefail
 
-# Required to build and test; the benchmark peers (libccd, Bullet) are optional at build time but
+# Required to build and test; the benchmark peers (libccd, Bullet, ODE) are optional at build time but
 # installed here so that one run compares them. GLFW, glad, stb (text, PNG) and cJSON are for the
 # demo and scenes; Xvfb and Mesa's software OpenGL let the demo's screenshot tests run headless.
 packages=(build-essential pkg-config meson ninja-build libcglm-dev libcriterion-dev
-          libccd-dev libbullet-dev libcjson-dev libglfw3-dev python3-glad libstb-dev
+          libccd-dev libbullet-dev libode-dev libcjson-dev libglfw3-dev python3-glad libstb-dev
           xvfb xauth libgl1-mesa-dri libglx-mesa0)
 
 missing=()

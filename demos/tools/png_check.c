@@ -1,5 +1,6 @@
 // png_check: is a screenshot a real picture? Checks the spread of brightness, the number of
-// distinct colours and, for each --color, that enough pixels have that colour's hue.
+// distinct colours, for each --color that enough pixels have that colour's hue and, for each
+// --near, that enough pixels are close to that colour (greys such as the ground have no hue).
 // Prints what it measured; exit status 0 when every check passes.
 #include <math.h>
 #include <stdbool.h>
@@ -15,6 +16,7 @@ typedef struct pcColor
 	float minFraction; // of all pixels
 	float tolerance;   // hue difference, degrees
 	float saturation;  // least saturation (HSV) of a matching pixel
+	float distance;    // --near: largest RGB distance (0..1 per channel); 0 for a hue check
 } pcColor;
 
 // Hue in degrees and saturation (HSV). Shading scales a colour and blending with a grey backdrop
@@ -40,18 +42,28 @@ int main(int argc, char** argv)
 {
 	if (argc < 2) {
 		fprintf(stderr,
-		        "usage: png_check FILE.png [--color r,g,b[,fraction[,degrees[,saturation]]]]...\n");
+		        "usage: png_check FILE.png [--color r,g,b[,fraction[,degrees[,saturation]]]]...\n"
+		        "                          [--near r,g,b[,fraction[,distance]]]...\n");
 		return 2;
 	}
 	pcColor colors[16];
 	int colorCount = 0;
 	for (int i = 2; i < argc; ++i) {
 		if (strcmp(argv[i], "--color") == 0 && i + 1 < argc && colorCount < 16) {
-			pcColor c = {{0, 0, 0}, 0.001f, 12.0f, 0.25f};
+			pcColor c = {{0, 0, 0}, 0.001f, 12.0f, 0.25f, 0.0f};
 			int n = sscanf(argv[++i], "%f,%f,%f,%f,%f,%f", &c.rgb[0], &c.rgb[1], &c.rgb[2],
 			               &c.minFraction, &c.tolerance, &c.saturation);
 			if (n < 3) {
 				fprintf(stderr, "png_check: bad --color '%s'\n", argv[i]);
+				return 2;
+			}
+			colors[colorCount++] = c;
+		} else if (strcmp(argv[i], "--near") == 0 && i + 1 < argc && colorCount < 16) {
+			pcColor c = {{0, 0, 0}, 0.01f, 0.0f, 0.0f, 0.05f};
+			int n = sscanf(argv[++i], "%f,%f,%f,%f,%f", &c.rgb[0], &c.rgb[1], &c.rgb[2],
+			               &c.minFraction, &c.distance);
+			if (n < 3 || !(c.distance > 0.0f)) {
+				fprintf(stderr, "png_check: bad --near '%s'\n", argv[i]);
 				return 2;
 			}
 			colors[colorCount++] = c;
@@ -87,12 +99,22 @@ int main(int argc, char** argv)
 			++distinct;
 		}
 		float rgb[3] = {px[0] / 255.0f, px[1] / 255.0f, px[2] / 255.0f}, hue, saturation;
+		for (int c = 0; c < colorCount && matches != NULL; ++c) {
+			if (colors[c].distance > 0.0f) {
+				float dr = rgb[0] - colors[c].rgb[0], dg = rgb[1] - colors[c].rgb[1],
+				      db = rgb[2] - colors[c].rgb[2];
+				matches[c] += sqrtf(dr * dr + dg * dg + db * db) <= colors[c].distance ? 1 : 0;
+			}
+		}
 		pcHue(rgb, &hue, &saturation);
 		// Greys (ground, panels) and very dark pixels have no reliable hue.
 		if (saturation < 0.25f || fmaxf(rgb[0], fmaxf(rgb[1], rgb[2])) < 0.15f) {
 			continue;
 		}
 		for (int c = 0; c < colorCount && matches != NULL; ++c) {
+			if (colors[c].distance > 0.0f) {
+				continue;
+			}
 			float d = fabsf(hue - targets[c]);
 			d = fminf(d, 360.0f - d);
 			matches[c] += d <= colors[c].tolerance && saturation >= colors[c].saturation ? 1 : 0;

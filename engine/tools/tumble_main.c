@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 199309L // clock_gettime
 
 #include "query_file.h"
+#include "run_command.h"
 
 #include <tumble/tumble.h>
 
@@ -515,6 +516,9 @@ static int tbRunQuery(int argc, char** argv)
 static const tbCommand s_commands[] = {
     {"query", "answer narrow-phase query cases (distance, depth, normal, witness points)",
      tbRunQuery, tbQueryHelp},
+    {"run", "simulate a scene file headless: summary, trajectories as CSV", tbRunSceneCommand,
+     tbRunSceneHelp},
+    {"scenes", "list the bundled scenes", tbListScenesCommand, tbListScenesHelp},
 };
 
 static const int s_commandCount = (int)(sizeof s_commands / sizeof s_commands[0]);

@@ -1,4 +1,5 @@
-// Scene files (JSON, shared/formats/scene.md): read, check every key, expand generators, build a world.
+// Scene files (JSON, shared/formats/scene.md): read, check every key, expand generators, build a
+// world.
 #pragma once
 
 #include "tumble/types.h"
@@ -27,16 +28,16 @@ typedef struct tbSceneBody
 {
 	char name[TB_SCENE_NAME_SIZE]; ///< from the file, or "<generator><index>_<k>", or "body<index>"
 	tbBodyType type;
-	vec3s position;        ///< of the body origin (the shape's centre), m
-	versors rotation;      ///< unit quaternion
-	vec3s linearVelocity;  ///< m/s, world
-	vec3s angularVelocity; ///< rad/s, world
-	tbShape shape;         ///< a hull shape points into tbSceneDef.hulls[hullIndex]
-	int hullIndex;         ///< -1 unless the shape is a hull
-	float density;         ///< kg/m^3
-	float mass;            ///< kg when the file gives it (it overrides density), else 0
-	float friction;        ///< Coulomb coefficient
-	float restitution;     ///< 0..1
+	vec3s position;                   ///< of the body origin (the shape's centre), m
+	versors rotation;                 ///< unit quaternion
+	vec3s linearVelocity;             ///< m/s, world
+	vec3s angularVelocity;            ///< rad/s, world
+	tbShape shape;                    ///< a hull shape points into tbSceneDef.hulls[hullIndex]
+	int hullIndex;                    ///< -1 unless the shape is a hull
+	float density;                    ///< kg/m^3
+	float mass;                       ///< kg when the file gives it (it overrides density), else 0
+	float friction;                   ///< Coulomb coefficient
+	float restitution;                ///< 0..1
 	int line;                         ///< line of its definition, for errors found when building
 	char keyPath[TB_SCENE_PATH_SIZE]; ///< "bodies[3]" or "generators[1]"
 } tbSceneBody;
@@ -45,13 +46,13 @@ typedef struct tbSceneBody
 /// tbFreeSceneDef.
 typedef struct tbSceneDef
 {
-	char fileName[256];   ///< as given to the reader, for messages and the run summary
+	char fileName[256];    ///< as given to the reader, for messages and the run summary
 	char description[256]; ///< the optional "description" key, else ""
-	vec3s gravity;        ///< m/s^2
-	float dt;             ///< fixed step, s
-	int substeps;         ///< solver substeps per step
-	int steps;            ///< how many steps `tumble run` takes: "steps", else seconds / dt
-	bool sleep;           ///< islands may fall asleep
+	vec3s gravity;         ///< m/s^2
+	float dt;              ///< fixed step, s
+	int substeps;          ///< solver substeps per step
+	int steps;             ///< how many steps `tumble run` takes: "steps", else seconds / dt
+	bool sleep;            ///< islands may fall asleep
 	tbSceneBody* bodies;
 	int bodyCount;
 	tbHull* hulls; ///< owned: the hull shapes of the bodies point here

@@ -4,5 +4,6 @@
 #include "tumble/base.h"
 #include "tumble/collision.h"
 #include "tumble/dynamics.h"
+#include "tumble/scene.h"
 #include "tumble/types.h"
 #include "tumble/world.h"

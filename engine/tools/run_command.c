@@ -1,0 +1,638 @@
+// `tumble run` and `tumble scenes`: simulate a scene headless, print the summary of scene.md, write
+// the trajectory CSV; list the bundled scenes.
+#define _POSIX_C_SOURCE 200809L // clock_gettime, isatty, fileno, opendir
+
+#include "run_command.h"
+
+#include <tumble/scene.h>
+#include <tumble/tumble.h>
+
+#include <dirent.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+// Exit statuses, as for `tumble query`: 1 bad input (a bad scene), 2 usage and unreadable files.
+#define TB_EXIT_BAD_INPUT 1
+#define TB_EXIT_USAGE 2
+
+typedef struct tbRunOptions
+{
+	const char* scene;
+	long long steps; // 0: from the scene
+	double seconds;  // 0: from the scene
+	bool json;
+	const char* outPath;
+	long long every;
+	long long threads;
+} tbRunOptions;
+
+// What the summary reports about the run (scene.md "tumble run output").
+typedef struct tbRunFigures
+{
+	double maxPenetration; // m, largest overlap of any contact point after any step
+	int contactPoints;     // manifold points at the end
+	int awake;             // dynamic bodies awake at the end
+	bool nan;              // a non-finite state at a recorded frame or at the end
+	double maxSpeed;
+	double maxDisplacement;
+	double kineticEnergy;
+	double momentum[3];
+	double angularMomentum[3];
+	uint64_t stateHash;
+} tbRunFigures;
+
+void tbRunSceneHelp(FILE* out)
+{
+	fprintf(out,
+	        "usage: tumble run SCENE [--steps N | --seconds T] [--json] [--out FILE.csv]\n"
+	        "                        [--every K] [--threads N]\n"
+	        "\n"
+	        "Simulate a scene file (JSON, shared/formats/scene.md) headless. SCENE is a file or\n"
+	        "the name of a bundled scene (see tumble scenes), e.g. `tumble run pyramid`.\n"
+	        "Prints a summary: step time (median, p95, max), contacts, awake bodies, NaN,\n"
+	        "max penetration, max speed, max displacement, kinetic energy, momentum, angular\n"
+	        "momentum and a hash of the final state. A bad scene is reported with its file,\n"
+	        "line and key and makes the exit status 1.\n"
+	        "\n"
+	        "options:\n"
+	        "  --steps N      simulate N steps (default: the scene's steps or seconds)\n"
+	        "  --seconds T    simulate T seconds of scene time\n"
+	        "  --json         print the summary as one JSON object (the last line of stdout)\n"
+	        "  --out FILE     write trajectories as CSV, one row per body per recorded frame:\n"
+	        "                 step,body,name,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
+	        "  --every K      record a frame every K steps (default 1); step 0 and the last\n"
+	        "                 step are always recorded\n"
+	        "  --threads N    worker threads (the world steps on one thread for now)\n"
+	        "  -h, --help     this text\n");
+}
+
+void tbListScenesHelp(FILE* out)
+{
+	fprintf(out, "usage: tumble scenes\n"
+	             "\n"
+	             "List the bundled scenes (name, bodies, simulated seconds, description) found in\n"
+	             "the source tree's scenes/ and in the installed data directory. Run one with\n"
+	             "`tumble run NAME`.\n");
+}
+
+static double tbNowSeconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// A whole positive number for --steps, --every, --threads; false when it is not one.
+static bool tbParseCount(const char* text, long long max, long long* out)
+{
+	char* end = NULL;
+	long long v = text != NULL ? strtoll(text, &end, 10) : 0;
+	if (text == NULL || end == text || *end != '\0' || v < 1 || v > max) {
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+// "--name value" or "--name=value"; *value is NULL when missing.
+static bool tbMatchOption(const char* arg, const char* name, int* i, int argc, char** argv,
+                          const char** value)
+{
+	size_t n = strlen(name);
+	if (strncmp(arg, name, n) != 0 || (arg[n] != '\0' && arg[n] != '=')) {
+		return false;
+	}
+	*value = arg[n] == '=' ? arg + n + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
+	return true;
+}
+
+static int tbParseRunOptions(int argc, char** argv, tbRunOptions* o)
+{
+	memset(o, 0, sizeof *o);
+	o->every = 1;
+	o->threads = 1;
+	for (int i = 1; i < argc; ++i) {
+		const char* arg = argv[i];
+		const char* value = NULL;
+		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+			tbRunSceneHelp(stdout);
+			return -1;
+		} else if (strcmp(arg, "--json") == 0) {
+			o->json = true;
+		} else if (tbMatchOption(arg, "--steps", &i, argc, argv, &value)) {
+			if (!tbParseCount(value, 1000000000LL, &o->steps)) {
+				fprintf(stderr, "tumble run: --steps: expected a whole number >= 1, got '%s'\n",
+				        value != NULL ? value : "nothing");
+				return TB_EXIT_USAGE;
+			}
+		} else if (tbMatchOption(arg, "--seconds", &i, argc, argv, &value)) {
+			char* end = NULL;
+			o->seconds = value != NULL ? strtod(value, &end) : 0.0;
+			if (value == NULL || end == value || *end != '\0' || !(o->seconds > 0.0) ||
+			    !isfinite(o->seconds)) {
+				fprintf(stderr, "tumble run: --seconds: expected a number > 0, got '%s'\n",
+				        value != NULL ? value : "nothing");
+				return TB_EXIT_USAGE;
+			}
+		} else if (tbMatchOption(arg, "--out", &i, argc, argv, &value)) {
+			if (value == NULL || value[0] == '\0') {
+				fprintf(stderr, "tumble run: --out: expected a file name\n");
+				return TB_EXIT_USAGE;
+			}
+			o->outPath = value;
+		} else if (tbMatchOption(arg, "--every", &i, argc, argv, &value)) {
+			if (!tbParseCount(value, 1000000000LL, &o->every)) {
+				fprintf(stderr, "tumble run: --every: expected a whole number >= 1, got '%s'\n",
+				        value != NULL ? value : "nothing");
+				return TB_EXIT_USAGE;
+			}
+		} else if (tbMatchOption(arg, "--threads", &i, argc, argv, &value)) {
+			if (!tbParseCount(value, 1024, &o->threads)) {
+				fprintf(stderr, "tumble run: --threads: expected a whole number >= 1, got '%s'\n",
+				        value != NULL ? value : "nothing");
+				return TB_EXIT_USAGE;
+			}
+		} else if (arg[0] == '-' && arg[1] != '\0') {
+			fprintf(stderr, "tumble run: unknown option '%s' (see tumble run --help)\n", arg);
+			return TB_EXIT_USAGE;
+		} else if (o->scene == NULL) {
+			o->scene = arg;
+		} else {
+			fprintf(stderr, "tumble run: one scene only, got '%s' and '%s'\n", o->scene, arg);
+			return TB_EXIT_USAGE;
+		}
+	}
+	if (o->scene == NULL) {
+		fprintf(stderr, "tumble run: missing SCENE (a file or a bundled name; see tumble "
+		                "scenes)\n");
+		return TB_EXIT_USAGE;
+	}
+	if (o->steps > 0 && o->seconds > 0.0) {
+		fprintf(stderr, "tumble run: give --steps or --seconds, not both\n");
+		return TB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output helpers
+
+static void tbWriteJsonNumber(FILE* out, double v)
+{
+	// JSON has no NaN or infinity.
+	if (isfinite(v)) {
+		fprintf(out, "%.6g", v);
+	} else {
+		fputs("null", out);
+	}
+}
+
+static void tbWriteJsonVec(FILE* out, const double v[3])
+{
+	fputc('[', out);
+	for (int i = 0; i < 3; ++i) {
+		if (i > 0) {
+			fputs(", ", out);
+		}
+		tbWriteJsonNumber(out, v[i]);
+	}
+	fputc(']', out);
+}
+
+static void tbWriteJsonString(FILE* out, const char* s)
+{
+	fputc('"', out);
+	for (; *s != '\0'; ++s) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			fprintf(out, "\\%c", c);
+		} else if (c < 0x20) {
+			fprintf(out, "\\u%04x", c);
+		} else {
+			fputc(c, out);
+		}
+	}
+	fputc('"', out);
+}
+
+// RFC 4180: a name with a comma, quote or line break is quoted, its quotes doubled.
+static void tbWriteCsvName(FILE* out, const char* name)
+{
+	if (strpbrk(name, ",\"\r\n") == NULL) {
+		fputs(name, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *name != '\0'; ++name) {
+		if (*name == '"') {
+			fputc('"', out);
+		}
+		fputc(*name, out);
+	}
+	fputc('"', out);
+}
+
+static bool tbFinite3(vec3s v)
+{
+	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+// One CSV row per body; returns false when a state is not finite.
+static bool tbWriteFrame(FILE* out, const tbScene* scene, long long step)
+{
+	bool finite = true;
+	for (int i = 0; i < scene->def.bodyCount; ++i) {
+		tbBodyId id = scene->bodyIds[i];
+		vec3s p = tbBody_GetPosition(id);
+		versors q = tbBody_GetRotation(id);
+		vec3s v = tbBody_GetLinearVelocity(id);
+		vec3s w = tbBody_GetAngularVelocity(id);
+		finite = finite && tbFinite3(p) && tbFinite3(v) && tbFinite3(w) && isfinite(q.w) &&
+		         isfinite(q.x) && isfinite(q.y) && isfinite(q.z);
+		fprintf(out, "%lld,%d,", step, i);
+		tbWriteCsvName(out, scene->def.bodies[i].name);
+		fprintf(out, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n",
+		        (double)p.x, (double)p.y, (double)p.z, (double)q.w, (double)q.x, (double)q.y,
+		        (double)q.z, (double)v.x, (double)v.y, (double)v.z, (double)w.x, (double)w.y,
+		        (double)w.z);
+	}
+	return finite;
+}
+
+// FNV-1a over the bits of every body's position, rotation and velocities, in creation order.
+static uint64_t tbHashFloats(uint64_t h, const float* f, int count)
+{
+	const unsigned char* bytes = (const unsigned char*)f;
+	for (size_t i = 0; i < sizeof(float) * (size_t)count; ++i) {
+		h = (h ^ bytes[i]) * 0x100000001b3ull;
+	}
+	return h;
+}
+
+// The deepest overlap among the touching pairs now, m (speculative points count as 0).
+static double tbDeepestOverlap(tbWorldId world, tbContactData** buffer, int* capacity,
+                               int* pointCount)
+{
+	tbWorldCounters counters = tbWorld_GetCounters(world);
+	if (counters.touchingCount > *capacity) {
+		int grown = counters.touchingCount + counters.touchingCount / 2 + 16;
+		tbContactData* larger = realloc(*buffer, sizeof *larger * (size_t)grown);
+		if (larger == NULL) {
+			return 0.0;
+		}
+		*buffer = larger;
+		*capacity = grown;
+	}
+	int n = tbWorld_GetContactData(world, *buffer, *capacity);
+	double deepest = 0.0;
+	int points = 0;
+	for (int i = 0; i < n; ++i) {
+		const tbManifold* m = &(*buffer)[i].manifold;
+		points += m->pointCount;
+		for (int k = 0; k < m->pointCount; ++k) {
+			double overlap = -(double)m->points[k].separation;
+			deepest = overlap > deepest ? overlap : deepest;
+		}
+	}
+	if (pointCount != NULL) {
+		*pointCount = points;
+	}
+	return deepest;
+}
+
+static void tbFinalFigures(const tbScene* scene, const vec3s* start, tbRunFigures* f)
+{
+	uint64_t hash = 0xcbf29ce484222325ull;
+	for (int i = 0; i < scene->def.bodyCount; ++i) {
+		tbBodyId id = scene->bodyIds[i];
+		vec3s p = tbBody_GetPosition(id);
+		versors q = tbBody_GetRotation(id);
+		vec3s v = tbBody_GetLinearVelocity(id);
+		vec3s w = tbBody_GetAngularVelocity(id);
+		float state[13] = {p.x, p.y, p.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z, w.x, w.y, w.z};
+		hash = tbHashFloats(hash, state, 13);
+		for (int k = 0; k < 13; ++k) {
+			f->nan = f->nan || !isfinite(state[k]);
+		}
+		if (tbBody_GetType(id) != tb_dynamicBody) {
+			continue;
+		}
+		f->awake += tbBody_IsAwake(id) ? 1 : 0;
+		double speed = (double)glms_vec3_norm(v);
+		double moved = (double)glms_vec3_norm(glms_vec3_sub(p, start[i]));
+		f->maxSpeed = speed > f->maxSpeed ? speed : f->maxSpeed;
+		f->maxDisplacement = moved > f->maxDisplacement ? moved : f->maxDisplacement;
+		f->kineticEnergy += (double)tbBody_GetKineticEnergy(id);
+		double m = (double)tbBody_GetMass(id);
+		vec3s c = tbBody_GetWorldCenterOfMass(id);
+		vec3s spin = tbBody_GetAngularMomentum(id);
+		double pv[3] = {m * (double)v.x, m * (double)v.y, m * (double)v.z};
+		// About the world origin: the orbital part c x (m v) plus the spin L (Baraff's L).
+		double orbit[3] = {(double)c.y * pv[2] - (double)c.z * pv[1],
+		                   (double)c.z * pv[0] - (double)c.x * pv[2],
+		                   (double)c.x * pv[1] - (double)c.y * pv[0]};
+		double l[3] = {(double)spin.x, (double)spin.y, (double)spin.z};
+		for (int k = 0; k < 3; ++k) {
+			f->momentum[k] += pv[k];
+			f->angularMomentum[k] += orbit[k] + l[k];
+		}
+	}
+	f->stateHash = hash;
+}
+
+static int tbCompareDoubles(const void* left, const void* right)
+{
+	double a = *(const double*)left, b = *(const double*)right;
+	return (a > b) - (a < b);
+}
+
+static void tbDrawProgress(long long done, long long total)
+{
+	enum
+	{
+		width = 40
+	};
+	int filled = (int)(width * done / (total > 0 ? total : 1));
+	char bar[width + 1];
+	for (int i = 0; i < width; ++i) {
+		bar[i] = i < filled ? '#' : '.';
+	}
+	bar[width] = '\0';
+	fprintf(stderr, "\r[%s] %3d%%  step %lld/%lld", bar,
+	        (int)(100 * done / (total > 0 ? total : 1)), done, total);
+	fflush(stderr);
+}
+
+static const char* tbBaseName(const char* path)
+{
+	const char* slash = strrchr(path, '/');
+	return slash != NULL ? slash + 1 : path;
+}
+
+// ---------------------------------------------------------------------------------------------
+// tumble run
+
+int tbRunSceneCommand(int argc, char** argv)
+{
+	tbRunOptions o;
+	int status = tbParseRunOptions(argc, argv, &o);
+	if (status != 0) {
+		return status < 0 ? 0 : status;
+	}
+	char path[4096];
+	if (!tbFindScene(o.scene, path, sizeof path)) {
+		fprintf(stderr,
+		        "tumble run: '%s': no such file, nor a bundled scene of that name (see tumble "
+		        "scenes)\n",
+		        o.scene);
+		return TB_EXIT_USAGE;
+	}
+	tbScene scene;
+	tbSceneError error;
+	if (!tbLoadScene(path, &scene, &error)) {
+		fprintf(stderr, "tumble run: %s\n", error.message);
+		return error.line > 0 ? TB_EXIT_BAD_INPUT : TB_EXIT_USAGE;
+	}
+	if (o.threads > 1) {
+		// Said, not silently ignored: the world has no worker pool yet.
+		fprintf(stderr, "tumble run: --threads %lld: the world steps on one thread for now\n",
+		        o.threads);
+	}
+	const tbSceneDef* d = &scene.def;
+	long long steps = d->steps;
+	if (o.steps > 0) {
+		steps = o.steps;
+	} else if (o.seconds > 0.0) {
+		double n = ceil(o.seconds / (double)d->dt - 1e-6);
+		steps = n < 1.0 ? 1 : n > 1e9 ? 1000000000LL : (long long)n;
+	}
+
+	FILE* csv = NULL;
+	if (o.outPath != NULL) {
+		csv = fopen(o.outPath, "w");
+		if (csv == NULL) {
+			fprintf(stderr, "tumble run: --out: cannot write '%s'\n", o.outPath);
+			tbDestroyScene(&scene);
+			return TB_EXIT_USAGE;
+		}
+		fputs("step,body,name,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", csv);
+	}
+	double* times = malloc(sizeof *times * (size_t)steps);
+	vec3s* start = malloc(sizeof *start * (size_t)(d->bodyCount > 0 ? d->bodyCount : 1));
+	if (times == NULL || start == NULL) {
+		fprintf(stderr, "tumble run: out of memory for %lld steps\n", steps);
+		free(times);
+		free(start);
+		if (csv != NULL) {
+			fclose(csv);
+		}
+		tbDestroyScene(&scene);
+		return TB_EXIT_USAGE;
+	}
+	for (int i = 0; i < d->bodyCount; ++i) {
+		start[i] = tbBody_GetPosition(scene.bodyIds[i]);
+	}
+
+	tbRunFigures figures;
+	memset(&figures, 0, sizeof figures);
+	if (csv != NULL) {
+		figures.nan = !tbWriteFrame(csv, &scene, 0);
+	}
+	bool progress = isatty(fileno(stderr)) != 0;
+	double lastDraw = 0.0;
+	tbContactData* contacts = NULL;
+	int contactCapacity = 0;
+	bool stepped = true;
+	long long done = 0;
+	for (; done < steps; ++done) {
+		double t0 = tbNowSeconds();
+		stepped = tbWorld_Step(scene.worldId, d->dt, d->substeps);
+		double t1 = tbNowSeconds();
+		if (!stepped) {
+			break;
+		}
+		times[done] = 1000.0 * (t1 - t0);
+		// Measured outside the timed step: the copy of the contacts is the tool's cost.
+		double overlap =
+		    tbDeepestOverlap(scene.worldId, &contacts, &contactCapacity, &figures.contactPoints);
+		figures.maxPenetration =
+		    overlap > figures.maxPenetration ? overlap : figures.maxPenetration;
+		if (csv != NULL && ((done + 1) % o.every == 0 || done + 1 == steps)) {
+			figures.nan = !tbWriteFrame(csv, &scene, done + 1) || figures.nan;
+		}
+		if (progress && (t1 - lastDraw > 0.1 || done + 1 == steps)) {
+			tbDrawProgress(done + 1, steps);
+			lastDraw = t1;
+		}
+	}
+	if (progress) {
+		fputs("\r\033[K", stderr); // clear the bar's line
+	}
+	free(contacts);
+	if (!stepped) {
+		fprintf(stderr, "tumble run: step %lld failed: %s\n", done + 1, tbGetLastError());
+	}
+	bool csvOk = true;
+	if (csv != NULL) {
+		csvOk = !ferror(csv);
+		csvOk = fclose(csv) == 0 && csvOk;
+		if (!csvOk) {
+			fprintf(stderr, "tumble run: --out: error writing '%s'\n", o.outPath);
+		}
+	}
+	tbFinalFigures(&scene, start, &figures);
+
+	double median = 0.0, p95 = 0.0, worst = 0.0;
+	if (done > 0) {
+		qsort(times, (size_t)done, sizeof *times, tbCompareDoubles);
+		median = done % 2 == 1 ? times[done / 2] : 0.5 * (times[done / 2 - 1] + times[done / 2]);
+		long long k = (long long)ceil(0.95 * (double)done) - 1;
+		p95 = times[k < 0 ? 0 : k];
+		worst = times[done - 1];
+	}
+	const char* name = tbBaseName(path);
+	if (o.json) {
+		printf("{\"scene\": ");
+		tbWriteJsonString(stdout, name);
+		printf(", \"bodies\": %d, \"steps\": %lld, \"dt\": ", d->bodyCount, done);
+		tbWriteJsonNumber(stdout, (double)d->dt);
+		printf(", \"substeps\": %d, \"ms_per_step\": {\"median\": ", d->substeps);
+		tbWriteJsonNumber(stdout, median);
+		fputs(", \"p95\": ", stdout);
+		tbWriteJsonNumber(stdout, p95);
+		fputs(", \"max\": ", stdout);
+		tbWriteJsonNumber(stdout, worst);
+		printf("}, \"contacts\": %d, \"awake\": %d, \"nan\": %s, \"max_penetration\": ",
+		       figures.contactPoints, figures.awake, figures.nan ? "true" : "false");
+		tbWriteJsonNumber(stdout, figures.maxPenetration);
+		fputs(", \"max_speed\": ", stdout);
+		tbWriteJsonNumber(stdout, figures.maxSpeed);
+		fputs(", \"max_displacement\": ", stdout);
+		tbWriteJsonNumber(stdout, figures.maxDisplacement);
+		fputs(", \"kinetic_energy\": ", stdout);
+		tbWriteJsonNumber(stdout, figures.kineticEnergy);
+		fputs(", \"momentum\": ", stdout);
+		tbWriteJsonVec(stdout, figures.momentum);
+		fputs(", \"angular_momentum\": ", stdout);
+		tbWriteJsonVec(stdout, figures.angularMomentum);
+		printf(", \"state_hash\": \"%016" PRIx64 "\"}\n", figures.stateHash);
+	} else {
+		printf("scene             %s (%d bodies)\n", path, d->bodyCount);
+		printf("steps             %lld of %.6g s, %d substeps (%.4g s simulated)\n", done,
+		       (double)d->dt, d->substeps, (double)done * (double)d->dt);
+		printf("ms per step       median %.3f  p95 %.3f  max %.3f\n", median, p95, worst);
+		printf("contacts          %d points at the end\n", figures.contactPoints);
+		printf("awake             %d dynamic bodies at the end\n", figures.awake);
+		printf("nan               %s\n", figures.nan ? "YES" : "no");
+		printf("max penetration   %.4g m (over the run)\n", figures.maxPenetration);
+		printf("max speed         %.4g m/s\n", figures.maxSpeed);
+		printf("max displacement  %.4g m (from the start)\n", figures.maxDisplacement);
+		printf("kinetic energy    %.6g J\n", figures.kineticEnergy);
+		printf("momentum          %.6g %.6g %.6g kg m/s\n", figures.momentum[0],
+		       figures.momentum[1], figures.momentum[2]);
+		printf("angular momentum  %.6g %.6g %.6g kg m^2/s (about the origin)\n",
+		       figures.angularMomentum[0], figures.angularMomentum[1], figures.angularMomentum[2]);
+		printf("state hash        %016" PRIx64 "\n", figures.stateHash);
+	}
+	fflush(stdout);
+	free(times);
+	free(start);
+	tbDestroyScene(&scene);
+	return stepped && csvOk ? 0 : TB_EXIT_BAD_INPUT;
+}
+
+// ---------------------------------------------------------------------------------------------
+// tumble scenes
+
+typedef struct tbSceneEntry
+{
+	char name[128];
+	char path[4096];
+} tbSceneEntry;
+
+static int tbCompareEntries(const void* left, const void* right)
+{
+	return strcmp(((const tbSceneEntry*)left)->name, ((const tbSceneEntry*)right)->name);
+}
+
+int tbListScenesCommand(int argc, char** argv)
+{
+	for (int i = 1; i < argc; ++i) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			tbListScenesHelp(stdout);
+			return 0;
+		}
+		fprintf(stderr, "tumble scenes: unexpected argument '%s'\n", argv[i]);
+		return TB_EXIT_USAGE;
+	}
+	const char* dirs[4];
+	int dirCount = tbGetBundledSceneDirs(dirs, 4);
+	tbSceneEntry* entries = NULL;
+	int count = 0, capacity = 0;
+	for (int k = 0; k < dirCount; ++k) {
+		DIR* dir = opendir(dirs[k]);
+		if (dir == NULL) {
+			continue;
+		}
+		struct dirent* e;
+		while ((e = readdir(dir)) != NULL) {
+			size_t n = strlen(e->d_name);
+			if (n <= 5 || n - 5 >= sizeof entries[0].name ||
+			    strcmp(e->d_name + n - 5, ".json") != 0) {
+				continue;
+			}
+			char name[128];
+			snprintf(name, sizeof name, "%.*s", (int)(n - 5), e->d_name);
+			bool seen = false; // an earlier directory wins, as in tbFindScene
+			for (int i = 0; i < count && !seen; ++i) {
+				seen = strcmp(entries[i].name, name) == 0;
+			}
+			if (seen) {
+				continue;
+			}
+			if (count == capacity) {
+				capacity = capacity == 0 ? 16 : 2 * capacity;
+				tbSceneEntry* larger = realloc(entries, sizeof *larger * (size_t)capacity);
+				if (larger == NULL) {
+					break;
+				}
+				entries = larger;
+			}
+			snprintf(entries[count].name, sizeof entries[count].name, "%s", name);
+			snprintf(entries[count].path, sizeof entries[count].path, "%s/%s", dirs[k], e->d_name);
+			count += 1;
+		}
+		closedir(dir);
+	}
+	if (count == 0) {
+		fprintf(stderr, "tumble scenes: no bundled scenes found (looked in");
+		for (int k = 0; k < dirCount; ++k) {
+			fprintf(stderr, " %s", dirs[k]);
+		}
+		fprintf(stderr, ")\n");
+		free(entries);
+		return TB_EXIT_USAGE;
+	}
+	qsort(entries, (size_t)count, sizeof *entries, tbCompareEntries);
+	int bad = 0;
+	for (int i = 0; i < count; ++i) {
+		tbSceneDef def;
+		tbSceneError error;
+		if (!tbReadSceneFile(entries[i].path, &def, &error)) {
+			printf("%-12s (bad scene: %s)\n", entries[i].name, error.message);
+			bad += 1;
+			continue;
+		}
+		printf("%-12s %5d bodies %5.4g s  %s\n", entries[i].name, def.bodyCount,
+		       (double)def.steps * (double)def.dt, def.description);
+		tbFreeSceneDef(&def);
+	}
+	printf("\nrun one with: tumble run NAME [--json] [--out FILE.csv]\n");
+	free(entries);
+	return bad > 0 ? TB_EXIT_BAD_INPUT : 0;
+}
