@@ -10,7 +10,7 @@
 static int dmPolytopeVertices(const tbShape* shape, bool cores, vec3s* out, int capacity)
 {
 	vec3s s = shape->scale;
-	if (cores && dmCoreRadius(shape) > 0.0f) {
+	if (cores && tbShape_CoreRadius(shape) > 0.0f) {
 		// A sphere's core is its centre, a capsule's the segment of its axis.
 		if (shape->type == tb_sphereShape) {
 			out[0] = glms_vec3_zero();
@@ -49,7 +49,7 @@ static int dmPolytopeVertices(const tbShape* shape, bool cores, vec3s* out, int 
 
 static vec3s dmSupport(const tbShape* shape, bool cores, vec3s d)
 {
-	return cores ? dmCoreSupport(shape, d) : tbShape_Support(shape, d, NULL);
+	return cores ? tbShape_CoreSupport(shape, d, NULL) : tbShape_Support(shape, d, NULL);
 }
 
 bool dmBuildMinkowskiHull(const tbShape* a, const tbShape* b, tbTransform bInA, bool cores,

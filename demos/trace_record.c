@@ -6,39 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool dmIsUniform(vec3s s)
-{
-	return s.x == s.y && s.y == s.z;
-}
-
-float dmCoreRadius(const tbShape* shape)
-{
-	// A non-uniformly scaled ball is an ellipsoid, which the query handles whole.
-	if (!dmIsUniform(shape->scale)) {
-		return 0.0f;
-	}
-	if (shape->type == tb_sphereShape) {
-		return shape->radius * shape->scale.x;
-	}
-	if (shape->type == tb_capsuleShape) {
-		return shape->round.radius * shape->scale.x;
-	}
-	return 0.0f;
-}
-
-vec3s dmCoreSupport(const tbShape* shape, vec3s d)
-{
-	if (dmCoreRadius(shape) <= 0.0f) {
-		return tbShape_Support(shape, d, NULL);
-	}
-	if (shape->type == tb_sphereShape) {
-		return glms_vec3_zero();
-	}
-	// The capsule's segment along local y; at d.y = 0 both ends are supports, either will do.
-	float hh = shape->round.halfHeight * shape->scale.y;
-	return (vec3s){{0.0f, d.y >= 0.0f ? hh : -hh, 0.0f}};
-}
-
 static void dmFreeStep(dmTraceStep* step)
 {
 	free(step->vertices);
@@ -113,8 +80,8 @@ bool dmTrace_Record(dmTrace* trace, const tbShape* a, const tbShape* b, tbTransf
 	trace->result = tbQueryShapesLocal(a, b, bInA, &def);
 	// The pair scale L of the query (query.md): every tolerance is relative to it.
 	trace->scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
-	trace->coreRadiusA = dmCoreRadius(a);
-	trace->coreRadiusB = dmCoreRadius(b);
+	trace->coreRadiusA = tbShape_CoreRadius(a);
+	trace->coreRadiusB = tbShape_CoreRadius(b);
 	// The query works on the cores' difference as soon as one shape has a ball.
 	bool cores = trace->coreRadiusA > 0.0f || trace->coreRadiusB > 0.0f;
 	for (int i = 0; i < trace->count; ++i) {
@@ -124,10 +91,10 @@ bool dmTrace_Record(dmTrace* trace, const tbShape* a, const tbShape* b, tbTransf
 			continue;
 		}
 		vec3s d = glms_vec3_scale(step->direction, 1.0f / len);
-		vec3s sa = cores ? dmCoreSupport(a, d) : tbShape_Support(a, d, NULL);
+		vec3s sa = cores ? tbShape_CoreSupport(a, d, NULL) : tbShape_Support(a, d, NULL);
 		vec3s nb = tbInvRotateVector(bInA.q, glms_vec3_negate(d));
-		vec3s sb =
-		    tbTransformPoint(bInA, cores ? dmCoreSupport(b, nb) : tbShape_Support(b, nb, NULL));
+		vec3s sb = tbTransformPoint(bInA, cores ? tbShape_CoreSupport(b, nb, NULL)
+		                                        : tbShape_Support(b, nb, NULL));
 		float h = glms_vec3_dot(glms_vec3_sub(sa, sb), d);
 		float inflation = glms_vec3_dot(step->support, d) - h;
 		// Below float noise (~1e-7 L per coordinate) there is no inflation to speak of.

@@ -39,13 +39,6 @@ typedef struct dmTrace
 	float scale, coreRadiusA, coreRadiusB;
 } dmTrace;
 
-/// Radius of the ball that the query takes off a shape: spheres are a point plus a ball and
-/// capsules a segment plus a ball, when the scale is uniform (the collision module's cores).
-float dmCoreRadius(const tbShape* shape);
-
-/// Support of the core (point, segment, or the shape itself when it has no ball), local frame.
-vec3s dmCoreSupport(const tbShape* shape, vec3s d);
-
 /// Run tbQueryShapesLocal with B in A's frame and record every iteration. `trace` is reset first
 /// (its memory is reused). Returns false when memory ran out (the steps recorded so far stay).
 bool dmTrace_Record(dmTrace* trace, const tbShape* a, const tbShape* b, tbTransform bInA,

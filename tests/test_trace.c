@@ -251,7 +251,7 @@ Test(trace, replay_reproduces_random_queries)
 		tbTransform bInA = tbMakeTransform(p, q);
 		tbQueryAlgorithm algorithm = round % 2 == 0 ? tb_algorithmGjkEpa : tb_algorithmUnifiedEpa;
 		cr_assert(dmTrace_Record(&t, a, b, bInA, algorithm));
-		bool balls = dmCoreRadius(a) > 0.0f && dmCoreRadius(b) > 0.0f;
+		bool balls = tbShape_CoreRadius(a) > 0.0f && tbShape_CoreRadius(b) > 0.0f;
 		tbQueryStatus status = t.result.status;
 		if ((balls && t.result.hit && algorithm == tb_algorithmGjkEpa) ||
 		    (status != tb_queryConverged && status != tb_queryFallback)) {

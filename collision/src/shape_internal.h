@@ -3,12 +3,6 @@
 
 #include "tumble/shape.h"
 
-/// Radius of the ball swept over the core (sphere: a point, capsule: a segment); 0 for others.
-float tbShape_CoreRadius(const tbShape* shape);
-
-/// Support of the core: the full support minus the ball of spheres and capsules.
-vec3s tbShape_CoreSupport(const tbShape* shape, vec3s d, int* index);
-
 /// Support with or without the ball of spheres and capsules (false: the core), scale applied.
 vec3s tbShape_SupportEx(const tbShape* shape, vec3s d, int* index, bool withBall);
 

@@ -59,6 +59,14 @@ TB_API bool tbShape_Validate(const tbShape* shape, char* message, int messageSiz
 /// cone apex) and -1 where the support is a smooth point. d need not be unit; d = 0 is allowed.
 TB_API vec3s tbShape_Support(const tbShape* shape, vec3s d, int* featureIndex);
 
+/// Radius of the ball that sweeps the core of a sphere (a point) or a capsule (a segment), scale
+/// included, metres; 0 for other shapes and for non-uniformly scaled ones (an ellipsoid is handled
+/// whole). The narrow phase runs GJK on the cores and adds the balls back exactly.
+TB_API float tbShape_CoreRadius(const tbShape* shape);
+
+/// Support of the core: the support without the ball of tbShape_CoreRadius.
+TB_API vec3s tbShape_CoreSupport(const tbShape* shape, vec3s d, int* featureIndex);
+
 /// Radius of a sphere about the local origin that bounds the shape (scale included), metres.
 TB_API float tbShape_BoundingRadius(const tbShape* shape);
 
