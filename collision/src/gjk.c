@@ -87,7 +87,9 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 		tbSupportVertex w = tbMinkowskiSupport(mk, dir);
 		float vw = glms_vec3_dot(v, w.w);
 		tbGjkTrace(def, iter, dir, w.w, s, vlen);
-		out->lowerBound = fmaxf(out->lowerBound, vw / vlen);
+		if (vw > out->lowerBound * vlen) {
+			out->lowerBound = vw / vlen; // divide only when the bound improves
+		}
 		// Lower bound on the distance from the support plane (van den Bergen).
 		if (boolean && vw > hitDistance * vlen) {
 			out->outcome = tb_gjkEarlyMiss;
