@@ -141,6 +141,14 @@ Test(world_api, contact_events_begin_and_end)
 	tbDestroyWorld(world);
 }
 
+// Release builds compile TB_ASSERT out (base.h): there a stale handle is still refused, just
+// without the assert callback.
+#if !defined(NDEBUG) || defined(TB_ENABLE_ASSERT)
+#define TB_TEST_ASSERTS 1
+#else
+#define TB_TEST_ASSERTS 0
+#endif
+
 static int s_asserts = 0;
 static char s_lastAssert[256];
 
@@ -197,7 +205,7 @@ Test(world_api, bad_input_is_refused_and_the_world_keeps_working)
 	tbDestroyBody(doomed);
 	int before = s_asserts;
 	vec3s p = tbBody_GetPosition(doomed);
-	cr_expect_eq(s_asserts, before + 1);
+	cr_expect_eq(s_asserts, before + TB_TEST_ASSERTS);
 	cr_expect(!tbBody_IsValid(doomed));
 	printf("ERROR stale handle: %s [assert: %s]\n", tbGetLastError(), s_lastAssert);
 	cr_expect(strstr(tbGetLastError(), "stale") != NULL);
@@ -217,7 +225,7 @@ Test(world_api, bad_input_is_refused_and_the_world_keeps_working)
 	tbDestroyWorld(world);
 	before = s_asserts;
 	cr_expect(!tbWorld_Step(world, kDt, 4)); // stale world
-	cr_expect_eq(s_asserts, before + 1);
+	cr_expect_eq(s_asserts, before + TB_TEST_ASSERTS);
 	tbSetAssertFcn(NULL);
 }
 

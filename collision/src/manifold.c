@@ -417,30 +417,33 @@ static int tbReduce(const vec3s* p, const float* sep, int count, vec3s n, int ke
 	return kept;
 }
 
-static tbManifold tbSinglePoint(const tbQueryResult* r, tbTransform xfA)
+static tbManifold tbSinglePoint(const tbQueryResult* r)
 {
 	tbManifold m;
 	memset(&m, 0, sizeof m);
-	m.normal = tbRotateVector(xfA.q, r->normal);
+	m.normal = r->normal;
 	m.pointCount = 1;
-	m.points[0].pointA = tbTransformPoint(xfA, r->pointA);
-	m.points[0].pointB = tbTransformPoint(xfA, r->pointB);
+	m.points[0].pointA = r->pointA;
+	m.points[0].pointB = r->pointB;
 	m.points[0].separation = r->distance;
 	m.points[0].id = TB_QUERY_POINT_ID;
 	return m;
 }
 
-tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
-                           float speculativeDistance)
+tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                float speculativeDistance, float* distance)
 {
 	tbManifold m;
 	memset(&m, 0, sizeof m);
 	m.normal = tbV(0.0f, 1.0f, 0.0f);
-	// Everything in A's frame (Box2D, Jolt): small coordinates, exact relative pose.
-	tbTransform bInA = tbInvMulTransforms(xfA, xfB);
 	tbQueryDef def = tbDefaultQueryDef();
 	tbQueryResult r = tbQueryShapesLocal(a, b, bInA, &def);
-	if (r.status == tb_queryInvalidInput || !(r.distance <= speculativeDistance)) {
+	bool valid = r.status != tb_queryInvalidInput && !isnan(r.distance);
+	if (distance != NULL) {
+		// A failed query proves nothing: report the pair as overlapping so no cache trusts it.
+		*distance = valid ? r.distance : -FLT_MAX;
+	}
+	if (!valid || !(r.distance <= speculativeDistance)) {
 		return m;
 	}
 	vec3s n = r.normal;
@@ -452,7 +455,7 @@ tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b, 
 	float alignB = fb.isFace ? -glms_vec3_dot(fb.normal, n) : -1.0f;
 	if (alignA < TB_FACE_COS && alignB < TB_FACE_COS) {
 		// Edge against edge, or curved against curved: the query's one point is the contact.
-		return tbSinglePoint(&r, xfA);
+		return tbSinglePoint(&r);
 	}
 
 	bool flip = alignB > alignA + TB_REFERENCE_BIAS;
@@ -492,7 +495,7 @@ tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b, 
 	if (kept == 0) {
 		// The faces face each other but no incident point lies over the reference face (an edge
 		// grazing a face's rim): the query's point still holds.
-		return tbSinglePoint(&r, xfA);
+		return tbSinglePoint(&r);
 	}
 	int keep[TB_MAX_CLIP_POINTS];
 	int outCount = kept;
@@ -506,17 +509,30 @@ tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b, 
 
 	// The normal of the reference face, turned to point from A to B.
 	vec3s normal = flip ? glms_vec3_negate(nRef) : nRef;
-	m.normal = tbRotateVector(xfA.q, normal);
+	m.normal = normal;
 	uint32_t faceBits = ((ref->id & 0x7fu) << 23) | ((inc.id & 0x7fu) << 16);
 	for (int k = 0; k < outCount; ++k) {
 		int i = keep[k];
 		tbManifoldPoint* mp = m.points + m.pointCount++;
-		vec3s pa = flip ? onInc[i] : onRef[i];
-		vec3s pb = flip ? onRef[i] : onInc[i];
-		mp->pointA = tbTransformPoint(xfA, pa);
-		mp->pointB = tbTransformPoint(xfA, pb);
+		mp->pointA = flip ? onInc[i] : onRef[i];
+		mp->pointB = flip ? onRef[i] : onInc[i];
 		mp->separation = sep[i];
 		mp->id = (flip ? 0x80000000u : 0u) | faceBits | (code[i] & 0xffffu);
+	}
+	return m;
+}
+
+tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
+                           float speculativeDistance)
+{
+	// Everything in A's frame (Box2D, Jolt): small coordinates, exact relative pose; the world
+	// placement is done once at the end.
+	tbManifold m =
+	    tbCollideShapesLocal(a, b, tbInvMulTransforms(xfA, xfB), speculativeDistance, NULL);
+	m.normal = tbRotateVector(xfA.q, m.normal);
+	for (int i = 0; i < m.pointCount; ++i) {
+		m.points[i].pointA = tbTransformPoint(xfA, m.points[i].pointA);
+		m.points[i].pointB = tbTransformPoint(xfA, m.points[i].pointB);
 	}
 	return m;
 }

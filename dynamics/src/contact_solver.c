@@ -240,12 +240,18 @@ static void tbPrepareContact(tbContact* c, tbRigidBody* bodies, int bodyCount,
 	}
 }
 
-// Current world anchors: the start-of-step anchors carried by each body's rotation since.
-static void tbCurrentAnchors(const tbRigidBody* a, const tbRigidBody* b, const tbContactPoint* cp,
-                             vec3s* rA, vec3s* rB)
+// Current world anchors: the start-of-step anchors carried by each body's rotation since. R only
+// changes in tbIntegratePositions, so they are computed once after it (and once at the start), not
+// in every pass that reads them (warm start, solve, relax, restitution: five reads per substep).
+static void tbUpdateAnchors(tbContact* c, tbRigidBody* bodies, int bodyCount)
 {
-	*rA = a != NULL ? tbMat3MulV(a->state.R, cp->localAnchorA) : cp->anchorA;
-	*rB = b != NULL ? tbMat3MulV(b->state.R, cp->localAnchorB) : cp->anchorB;
+	const tbRigidBody* a = tbGetBody(bodies, bodyCount, c->bodyA);
+	const tbRigidBody* b = tbGetBody(bodies, bodyCount, c->bodyB);
+	for (int i = 0; i < c->pointCount; ++i) {
+		tbContactPoint* cp = c->points + i;
+		cp->rA = a != NULL ? tbMat3MulV(a->state.R, cp->localAnchorA) : cp->anchorA;
+		cp->rB = b != NULL ? tbMat3MulV(b->state.R, cp->localAnchorB) : cp->anchorB;
+	}
 }
 
 static void tbWarmStartContact(tbContact* c, tbRigidBody* bodies, int bodyCount)
@@ -254,8 +260,7 @@ static void tbWarmStartContact(tbContact* c, tbRigidBody* bodies, int bodyCount)
 	tbRigidBody* b = tbGetBody(bodies, bodyCount, c->bodyB);
 	for (int i = 0; i < c->pointCount; ++i) {
 		tbContactPoint* cp = c->points + i;
-		vec3s rA, rB;
-		tbCurrentAnchors(a, b, cp, &rA, &rB);
+		vec3s rA = cp->rA, rB = cp->rB;
 		vec3s impulse = tbScale(c->normal, cp->normalImpulse);
 		impulse = tbMulAdd(impulse, cp->tangentImpulse[0], c->tangent1);
 		impulse = tbMulAdd(impulse, cp->tangentImpulse[1], c->tangent2);
@@ -275,8 +280,7 @@ static void tbSolveContact(tbContact* c, tbRigidBody* bodies, int bodyCount, con
 	// Normal constraints first, so that friction sees this iteration's normal impulses.
 	for (int i = 0; i < c->pointCount; ++i) {
 		tbContactPoint* cp = c->points + i;
-		vec3s rA, rB;
-		tbCurrentAnchors(a, b, cp, &rA, &rB);
+		vec3s rA = cp->rA, rB = cp->rB;
 		// Separation now, from how far the bodies moved since the manifold was made (no new
 		// narrow phase per substep).
 		vec3s d = tbSub(tbAdd(dxB, rB), tbAdd(dxA, rA));
@@ -317,8 +321,7 @@ static void tbSolveContact(tbContact* c, tbRigidBody* bodies, int bodyCount, con
 	// radius mu * normal impulse (isotropic, unlike clamping each tangent to a box).
 	for (int i = 0; i < c->pointCount; ++i) {
 		tbContactPoint* cp = c->points + i;
-		vec3s rA, rB;
-		tbCurrentAnchors(a, b, cp, &rA, &rB);
+		vec3s rA = cp->rA, rB = cp->rB;
 		vec3s dv = tbSub(tbVelocity(b, rB), tbVelocity(a, rA));
 		float old0 = cp->tangentImpulse[0], old1 = cp->tangentImpulse[1];
 		float new0 = old0 - cp->tangentMass[0] * tbDot(dv, c->tangent1);
@@ -364,8 +367,7 @@ static void tbApplyRestitution(tbContact* c, tbRigidBody* bodies, int bodyCount,
 		if (cp->relativeVelocity > -def->restitutionThreshold || cp->maxNormalImpulse == 0.0f) {
 			continue;
 		}
-		vec3s rA, rB;
-		tbCurrentAnchors(a, b, cp, &rA, &rB);
+		vec3s rA = cp->rA, rB = cp->rB;
 		float vn = tbDot(c->normal, tbSub(tbVelocity(b, rB), tbVelocity(a, rA)));
 		// Aim for vn = -e vn(before), the Newton impact law of Baraff II eq. 8-5.
 		float impulse = -cp->normalMass * (vn + c->restitution * cp->relativeVelocity);
@@ -388,6 +390,7 @@ void tbSolverStep(const tbSolverDef* def, tbRigidBody* bodies, int bodyCount, tb
 
 	for (int i = 0; i < contactCount; ++i) {
 		tbPrepareContact(contacts + i, bodies, bodyCount, def, h);
+		tbUpdateAnchors(contacts + i, bodies, bodyCount);
 	}
 	// Catto's soft step: per substep integrate velocities, warm start, solve with bias, integrate
 	// positions, relax without bias (architecture note, "one step"; dynamics note, Solver2D).
@@ -412,6 +415,9 @@ void tbSolverStep(const tbSolverDef* def, tbRigidBody* bodies, int bodyCount, tb
 			}
 		}
 		tbIntegratePositions(bodies, bodyCount, h, def->integrator, def->orthonormalizer);
+		for (int i = 0; i < contactCount; ++i) {
+			tbUpdateAnchors(contacts + i, bodies, bodyCount);
+		}
 		for (int it = 0; it < def->relaxIterations; ++it) {
 			for (int i = 0; i < contactCount; ++i) {
 				tbSolveContact(contacts + i, bodies, bodyCount, def, invH, false);

@@ -42,10 +42,27 @@ typedef struct tbShapeSlot
 	bool alive;
 } tbShapeSlot;
 
+// The last narrow-phase result of a pair in the pair's own frames, kept so that a pair whose
+// relative pose has barely moved since can skip GJK/EPA and clipping (contact.c).
+typedef struct tbContactCache
+{
+	tbTransform bInA;                     // B's frame in A's frame when the narrow phase ran
+	vec3s normal;                         // A's frame
+	vec3s pointA[TB_MAX_MANIFOLD_POINTS]; // A's frame
+	vec3s pointB[TB_MAX_MANIFOLD_POINTS]; // B's frame
+	float separationOffset[TB_MAX_MANIFOLD_POINTS]; // separation - (pointB - pointA).normal
+	uint32_t id[TB_MAX_MANIFOLD_POINTS];
+	int pointCount;
+	float margin;   // the speculative distance it was made with, m
+	float distance; // the query's signed distance, m
+	bool valid;
+} tbContactCache;
+
 typedef struct tbContactSlot
 {
 	int shapeA, shapeB; // shapeA < shapeB
 	tbManifold manifold;
+	tbContactCache cache;
 	tbContactImpulses impulses; // warm-start cache (by feature id)
 	float friction, restitution;
 	bool touching;

@@ -37,3 +37,11 @@ typedef struct tbManifold
 /// apart than that gets no points. The normal points from A to B.
 TB_API tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b,
                                   tbTransform xfB, float speculativeDistance);
+
+/// tbCollideShapes in A's frame: B is placed at bInA (B's frame in A's, tbInvMulTransforms(xfA,
+/// xfB)), and the manifold's normal and points are in A's frame. `distance` (may be null) gets the
+/// query's signed distance (negative: depth), m, even when the pair is beyond the speculative
+/// distance; -FLT_MAX when the query failed. The world's contact cache uses both to skip pairs
+/// whose relative pose has barely moved since.
+TB_API tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                       float speculativeDistance, float* distance);

@@ -49,6 +49,8 @@ typedef struct tbContactPoint
 	uint32_t id;
 	vec3s localAnchorA, localAnchorB; ///< anchor relative to each centre of mass, body axes, m
 	vec3s anchorA, anchorB;           ///< the same at the start of the step, world axes, m
+	vec3s rA,
+	    rB; ///< the local anchors in world axes at the bodies' current rotation (solver scratch)
 	float baseSeparation;    ///< separation minus the anchors' offset along n at the start, m
 	float normalMass;        ///< 1 / (Baraff II eq. 8-18 denominator), kg
 	float tangentMass[2];    ///< the same along the two tangents, kg
