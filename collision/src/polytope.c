@@ -391,7 +391,9 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 		}
 		// The origin on the surface (within float noise) has no direction to search in: treat
 		// it as inside, where the face normal gives one.
-		inside = outsideFace < 0 || outsideBest <= (1e-7f * L) * (1e-7f * L);
+		// And a polytope only grows: once it held the origin it holds it for good, whatever the
+		// sign a rounded sliver face reports later.
+		inside = inside || outsideFace < 0 || outsideBest <= (1e-7f * L) * (1e-7f * L);
 		vec3s dir, point;
 		float lower, upper;
 		tbSupportVertex w;
