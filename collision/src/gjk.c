@@ -48,8 +48,9 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 	const bool boolean = hitDistance >= 0.0f;
 
 	tbSimplex* s = &out->simplex;
-	// Start from the difference of interior points: a direction that already points from B to
-	// A for most pairs, so the first support is a good one.
+	// Start along the line from A's interior point to B's: in A - B that is the direction from
+	// the difference's centre towards the origin, so the first support is already near the
+	// closest feature for most pairs.
 	vec3s cA = tbShape_InteriorPoint(mk->shapeA);
 	vec3s cB = tbTransformPoint(mk->bInA, tbShape_InteriorPoint(mk->shapeB));
 	vec3s d = glms_vec3_sub(cB, cA);
