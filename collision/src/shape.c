@@ -152,11 +152,6 @@ static bool tbIsUniformScale(vec3s s)
 	return s.x == s.y && s.y == s.z;
 }
 
-static bool tbIsUnitScale(vec3s s)
-{
-	return s.x == 1.0f && s.y == 1.0f && s.z == 1.0f;
-}
-
 float tbShape_CoreRadius(const tbShape* shape)
 {
 	// Spheres and capsules are a point and a segment swept by a ball (Box2D, Jolt). The ball
@@ -171,118 +166,6 @@ float tbShape_CoreRadius(const tbShape* shape)
 		return shape->round.radius * shape->scale.x;
 	}
 	return 0.0f;
-}
-
-static float tbSign(float x)
-{
-	return x < 0.0f ? -1.0f : 1.0f;
-}
-
-// Support of the unscaled shape; `withRadius` false drops the ball of spheres and capsules.
-vec3s tbShape_UnscaledSupport(const tbShape* shape, vec3s d, int* index, bool withRadius)
-{
-	int feature = -1;
-	vec3s p;
-	switch (shape->type) {
-	case tb_sphereShape: {
-		if (!withRadius) {
-			p = glms_vec3_zero();
-			feature = 0;
-			break;
-		}
-		float len = glms_vec3_norm(d);
-		p = len > 0.0f ? glms_vec3_scale(d, shape->radius / len)
-		               : (vec3s){{0.0f, shape->radius, 0.0f}};
-		break;
-	}
-	case tb_boxShape: {
-		vec3s h = shape->halfExtents;
-		p = (vec3s){{tbSign(d.x) * h.x, tbSign(d.y) * h.y, tbSign(d.z) * h.z}};
-		feature = (d.x < 0.0f ? 1 : 0) | (d.y < 0.0f ? 2 : 0) | (d.z < 0.0f ? 4 : 0);
-		break;
-	}
-	case tb_capsuleShape: {
-		float hh = shape->round.halfHeight;
-		p = (vec3s){{0.0f, d.y < 0.0f ? -hh : hh, 0.0f}};
-		feature = d.y < 0.0f ? 1 : 0;
-		if (withRadius) {
-			float len = glms_vec3_norm(d);
-			if (len > 0.0f) {
-				p = glms_vec3_add(p, glms_vec3_scale(d, shape->round.radius / len));
-			}
-			feature = -1;
-		}
-		break;
-	}
-	case tb_cylinderShape: {
-		// Seed 002: the rim point of the cap facing d.
-		float r = shape->round.radius, hh = shape->round.halfHeight;
-		float radial = sqrtf(d.x * d.x + d.z * d.z);
-		float s = radial > 0.0f ? r / radial : 0.0f;
-		p = (vec3s){{d.x * s, d.y < 0.0f ? -hh : hh, d.z * s}};
-		break;
-	}
-	case tb_coneShape: {
-		// Seed 002: the apex or a point of the base rim, whichever reaches further along d.
-		float r = shape->round.radius, hh = shape->round.halfHeight;
-		float radial = sqrtf(d.x * d.x + d.z * d.z);
-		float s = radial > 0.0f ? r / radial : 0.0f;
-		vec3s rim = {{d.x * s, -hh, d.z * s}};
-		float apexDot = d.y * hh;
-		float rimDot = radial * r - d.y * hh;
-		if (apexDot >= rimDot) {
-			p = (vec3s){{0.0f, hh, 0.0f}};
-			feature = 0;
-		} else {
-			p = rim;
-		}
-		break;
-	}
-	case tb_hullShape: {
-		const tbHull* hull = shape->hull;
-		int best = 0;
-		float bestDot = -INFINITY;
-		for (int i = 0; i < hull->vertexCount; ++i) {
-			vec3s v = hull->vertices[i];
-			float dot = v.x * d.x + v.y * d.y + v.z * d.z;
-			if (dot > bestDot) {
-				bestDot = dot;
-				best = i;
-			}
-		}
-		p = hull->vertices[best];
-		feature = best;
-		break;
-	}
-	case tb_triangleShape: {
-		// Seed 002: convex vs triangle. Three dot products, no hull needed.
-		const vec3s* v = shape->vertices;
-		float d0 = glms_vec3_dot(v[0], d), d1 = glms_vec3_dot(v[1], d), d2 = glms_vec3_dot(v[2], d);
-		feature = d0 >= d1 ? (d0 >= d2 ? 0 : 2) : (d1 >= d2 ? 1 : 2);
-		p = v[feature];
-		break;
-	}
-	default:
-		p = glms_vec3_zero();
-		break;
-	}
-	if (index != NULL) {
-		*index = feature;
-	}
-	return p;
-}
-
-vec3s tbShape_SupportEx(const tbShape* shape, vec3s d, int* index, bool withBall)
-{
-	if (tbIsUnitScale(shape->scale)) {
-		return tbShape_UnscaledSupport(shape, d, index, withBall);
-	}
-	// Seed 004: support of S*shape along d is S * support(S * d) (S diagonal, symmetric). For a
-	// uniform S this keeps a ball a ball; otherwise the ball becomes the ellipsoid it should.
-	vec3s s = shape->scale;
-	vec3s sd = {{d.x * s.x, d.y * s.y, d.z * s.z}};
-	vec3s p = tbShape_UnscaledSupport(shape, sd, index, withBall);
-	return (vec3s){{p.x * s.x, p.y * s.y, p.z * s.z}};
 }
 
 vec3s tbShape_CoreSupport(const tbShape* shape, vec3s d, int* index)
