@@ -20,8 +20,8 @@ tbRigidBody tbMakeBody(tbBodyType type, tbMassData mass, vec3s x, mat3s R)
 	body.state.x = x;
 	body.state.R = R;
 	body.gravityScale = 1.0f;
-	body.Ibody = tbMat3Zero();
-	body.IbodyInv = tbMat3Zero();
+	body.Ibody = glms_mat3_zero();
+	body.IbodyInv = glms_mat3_zero();
 	if (type == tb_dynamicBody) {
 		TB_ASSERT(mass.mass > 0.0f && isfinite(mass.mass));
 		body.mass = mass.mass;
@@ -39,7 +39,7 @@ void tbRigidBody_UpdateDerived(tbRigidBody* body)
 	// Baraff I, "ComputeAuxiliaryVariables": v = P / M, I^-1 = R Ibody^-1 R^T, w = I^-1 L.
 	body->Iinv = tbMat3Rotate(body->state.R, body->IbodyInv);
 	if (body->type == tb_dynamicBody) {
-		body->v = tbScale(body->state.P, body->invMass);
+		body->v = glms_vec3_scale(body->state.P, body->invMass);
 		body->w = tbMat3MulV(body->Iinv, body->state.L);
 	} else if (body->type == tb_staticBody) {
 		body->v = tbV3(0.0f, 0.0f, 0.0f);
@@ -56,7 +56,7 @@ void tbRigidBody_SetVelocity(tbRigidBody* body, vec3s v, vec3s w)
 	body->w = w;
 	if (body->type == tb_dynamicBody) {
 		// P = M v and L = I w with I = R Ibody R^T.
-		body->state.P = tbScale(v, body->mass);
+		body->state.P = glms_vec3_scale(v, body->mass);
 		body->state.L = tbMat3MulV(tbMat3Rotate(body->state.R, body->Ibody), w);
 		tbRigidBody_UpdateDerived(body);
 	}
@@ -64,23 +64,25 @@ void tbRigidBody_SetVelocity(tbRigidBody* body, vec3s v, vec3s w)
 
 vec3s tbRigidBody_GetPointVelocity(const tbRigidBody* body, vec3s worldPoint)
 {
-	return tbAdd(body->v, tbCross(body->w, tbSub(worldPoint, body->state.x)));
+	return glms_vec3_add(body->v,
+	                     glms_vec3_cross(body->w, glms_vec3_sub(worldPoint, body->state.x)));
 }
 
 void tbRigidBody_ApplyForce(tbRigidBody* body, vec3s force, vec3s worldPoint)
 {
-	body->force = tbAdd(body->force, force);
-	body->torque = tbAdd(body->torque, tbCross(tbSub(worldPoint, body->state.x), force));
+	body->force = glms_vec3_add(body->force, force);
+	body->torque = glms_vec3_add(body->torque,
+	                             glms_vec3_cross(glms_vec3_sub(worldPoint, body->state.x), force));
 }
 
 void tbRigidBody_ApplyForceToCenter(tbRigidBody* body, vec3s force)
 {
-	body->force = tbAdd(body->force, force);
+	body->force = glms_vec3_add(body->force, force);
 }
 
 void tbRigidBody_ApplyTorque(tbRigidBody* body, vec3s torque)
 {
-	body->torque = tbAdd(body->torque, torque);
+	body->torque = glms_vec3_add(body->torque, torque);
 }
 
 void tbRigidBody_ClearForces(tbRigidBody* body)
@@ -95,11 +97,11 @@ void tbRigidBody_ApplyImpulse(tbRigidBody* body, vec3s impulse, vec3s worldPoint
 		return;
 	}
 	// Baraff II, eq. 8-12 and 8-13: dP = J, dL = (p - x) x J; v and w follow linearly.
-	vec3s dL = tbCross(tbSub(worldPoint, body->state.x), impulse);
-	body->state.P = tbAdd(body->state.P, impulse);
-	body->state.L = tbAdd(body->state.L, dL);
+	vec3s dL = glms_vec3_cross(glms_vec3_sub(worldPoint, body->state.x), impulse);
+	body->state.P = glms_vec3_add(body->state.P, impulse);
+	body->state.L = glms_vec3_add(body->state.L, dL);
 	body->v = tbMulAdd(body->v, body->invMass, impulse);
-	body->w = tbAdd(body->w, tbMat3MulV(body->Iinv, dL));
+	body->w = glms_vec3_add(body->w, tbMat3MulV(body->Iinv, dL));
 }
 
 float tbRigidBody_GetKineticEnergy(const tbRigidBody* body)
@@ -107,5 +109,5 @@ float tbRigidBody_GetKineticEnergy(const tbRigidBody* body)
 	if (body->type != tb_dynamicBody) {
 		return 0.0f;
 	}
-	return 0.5f * (tbDot(body->state.P, body->v) + tbDot(body->state.L, body->w));
+	return 0.5f * (glms_vec3_dot(body->state.P, body->v) + glms_vec3_dot(body->state.L, body->w));
 }

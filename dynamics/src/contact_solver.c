@@ -90,8 +90,9 @@ tbContactImpulses tbContact_GetImpulses(const tbContact* contact)
 		const tbContactPoint* cp = contact->points + i;
 		out.points[i].id = cp->id;
 		out.points[i].normalImpulse = cp->normalImpulse;
-		out.points[i].frictionImpulse = tbAdd(tbScale(contact->tangent1, cp->tangentImpulse[0]),
-		                                      tbScale(contact->tangent2, cp->tangentImpulse[1]));
+		out.points[i].frictionImpulse =
+		    glms_vec3_add(glms_vec3_scale(contact->tangent1, cp->tangentImpulse[0]),
+		                  glms_vec3_scale(contact->tangent2, cp->tangentImpulse[1]));
 	}
 	return out;
 }
@@ -148,7 +149,7 @@ static vec3s tbVelocity(const tbRigidBody* body, vec3s r)
 	if (body == NULL) {
 		return tbV3(0.0f, 0.0f, 0.0f);
 	}
-	return tbAdd(body->v, tbCross(body->w, r));
+	return glms_vec3_add(body->v, glms_vec3_cross(body->w, r));
 }
 
 // Apply the impulse J at anchors rA, rB: -J to A, +J to B (the normal points from A to B).
@@ -156,18 +157,18 @@ static void tbApplyPair(tbRigidBody* a, tbRigidBody* b, vec3s rA, vec3s rB, vec3
 {
 	// Baraff II eq. 8-12, 8-13 on both bodies, in place on P, L and on the derived v, w.
 	if (tbCanMove(a)) {
-		vec3s dL = tbCross(rA, impulse);
-		a->state.P = tbSub(a->state.P, impulse);
-		a->state.L = tbSub(a->state.L, dL);
+		vec3s dL = glms_vec3_cross(rA, impulse);
+		a->state.P = glms_vec3_sub(a->state.P, impulse);
+		a->state.L = glms_vec3_sub(a->state.L, dL);
 		a->v = tbMulAdd(a->v, -a->invMass, impulse);
-		a->w = tbSub(a->w, tbMat3MulV(a->Iinv, dL));
+		a->w = glms_vec3_sub(a->w, tbMat3MulV(a->Iinv, dL));
 	}
 	if (tbCanMove(b)) {
-		vec3s dL = tbCross(rB, impulse);
-		b->state.P = tbAdd(b->state.P, impulse);
-		b->state.L = tbAdd(b->state.L, dL);
+		vec3s dL = glms_vec3_cross(rB, impulse);
+		b->state.P = glms_vec3_add(b->state.P, impulse);
+		b->state.L = glms_vec3_add(b->state.L, dL);
 		b->v = tbMulAdd(b->v, b->invMass, impulse);
-		b->w = tbAdd(b->w, tbMat3MulV(b->Iinv, dL));
+		b->w = glms_vec3_add(b->w, tbMat3MulV(b->Iinv, dL));
 	}
 }
 
@@ -176,8 +177,8 @@ static float tbInvMassAlong(const tbRigidBody* body, vec3s r, vec3s n)
 	if (!tbCanMove(body)) {
 		return 0.0f;
 	}
-	vec3s rn = tbCross(r, n);
-	return body->invMass + tbDot(n, tbCross(tbMat3MulV(body->Iinv, rn), r));
+	vec3s rn = glms_vec3_cross(r, n);
+	return body->invMass + glms_vec3_dot(n, glms_vec3_cross(tbMat3MulV(body->Iinv, rn), r));
 }
 
 static void tbPrepareContact(tbContact* c, tbRigidBody* bodies, int bodyCount,
@@ -204,15 +205,16 @@ static void tbPrepareContact(tbContact* c, tbRigidBody* bodies, int bodyCount,
 		cp->id = mp->id;
 		// Both anchors at the midpoint: equal and opposite impulses at one point exert no net
 		// torque, so the solver conserves angular momentum exactly as the single impulse does.
-		vec3s p = tbScale(tbAdd(mp->pointA, mp->pointB), 0.5f);
-		cp->anchorA = tbSub(p, c->xA0);
-		cp->anchorB = tbSub(p, c->xB0);
+		vec3s p = glms_vec3_scale(glms_vec3_add(mp->pointA, mp->pointB), 0.5f);
+		cp->anchorA = glms_vec3_sub(p, c->xA0);
+		cp->anchorB = glms_vec3_sub(p, c->xB0);
 		cp->localAnchorA =
-		    a != NULL ? tbMat3MulV(tbMat3Transpose(a->state.R), cp->anchorA) : cp->anchorA;
+		    a != NULL ? tbMat3MulV(glms_mat3_transpose(a->state.R), cp->anchorA) : cp->anchorA;
 		cp->localAnchorB =
-		    b != NULL ? tbMat3MulV(tbMat3Transpose(b->state.R), cp->anchorB) : cp->anchorB;
+		    b != NULL ? tbMat3MulV(glms_mat3_transpose(b->state.R), cp->anchorB) : cp->anchorB;
 		// The separation later is this plus how far the anchors have moved apart along n.
-		cp->baseSeparation = mp->separation - tbDot(tbSub(cp->anchorB, cp->anchorA), c->normal);
+		cp->baseSeparation =
+		    mp->separation - glms_vec3_dot(glms_vec3_sub(cp->anchorB, cp->anchorA), c->normal);
 
 		float kn =
 		    tbInvMassAlong(a, cp->anchorA, c->normal) + tbInvMassAlong(b, cp->anchorB, c->normal);
@@ -227,8 +229,8 @@ static void tbPrepareContact(tbContact* c, tbRigidBody* bodies, int bodyCount,
 		if (def->enableWarmStarting) {
 			// Project last step's friction impulse on this step's tangents (the normal may have
 			// turned a little; the basis follows it).
-			cp->tangentImpulse[0] = tbDot(cp->frictionImpulse, c->tangent1);
-			cp->tangentImpulse[1] = tbDot(cp->frictionImpulse, c->tangent2);
+			cp->tangentImpulse[0] = glms_vec3_dot(cp->frictionImpulse, c->tangent1);
+			cp->tangentImpulse[1] = glms_vec3_dot(cp->frictionImpulse, c->tangent2);
 		} else {
 			cp->normalImpulse = 0.0f;
 			cp->tangentImpulse[0] = 0.0f;
@@ -261,7 +263,7 @@ static void tbWarmStartContact(tbContact* c, tbRigidBody* bodies, int bodyCount)
 	for (int i = 0; i < c->pointCount; ++i) {
 		tbContactPoint* cp = c->points + i;
 		vec3s rA = cp->rA, rB = cp->rB;
-		vec3s impulse = tbScale(c->normal, cp->normalImpulse);
+		vec3s impulse = glms_vec3_scale(c->normal, cp->normalImpulse);
 		impulse = tbMulAdd(impulse, cp->tangentImpulse[0], c->tangent1);
 		impulse = tbMulAdd(impulse, cp->tangentImpulse[1], c->tangent2);
 		tbApplyPair(a, b, rA, rB, impulse);
@@ -274,8 +276,8 @@ static void tbSolveContact(tbContact* c, tbRigidBody* bodies, int bodyCount, con
 	tbRigidBody* a = tbGetBody(bodies, bodyCount, c->bodyA);
 	tbRigidBody* b = tbGetBody(bodies, bodyCount, c->bodyB);
 	vec3s n = c->normal;
-	vec3s dxA = a != NULL ? tbSub(a->state.x, c->xA0) : tbV3(0.0f, 0.0f, 0.0f);
-	vec3s dxB = b != NULL ? tbSub(b->state.x, c->xB0) : tbV3(0.0f, 0.0f, 0.0f);
+	vec3s dxA = a != NULL ? glms_vec3_sub(a->state.x, c->xA0) : tbV3(0.0f, 0.0f, 0.0f);
+	vec3s dxB = b != NULL ? glms_vec3_sub(b->state.x, c->xB0) : tbV3(0.0f, 0.0f, 0.0f);
 
 	// Normal constraints first, so that friction sees this iteration's normal impulses.
 	for (int i = 0; i < c->pointCount; ++i) {
@@ -283,8 +285,8 @@ static void tbSolveContact(tbContact* c, tbRigidBody* bodies, int bodyCount, con
 		vec3s rA = cp->rA, rB = cp->rB;
 		// Separation now, from how far the bodies moved since the manifold was made (no new
 		// narrow phase per substep).
-		vec3s d = tbSub(tbAdd(dxB, rB), tbAdd(dxA, rA));
-		float s = tbDot(d, n) + cp->baseSeparation;
+		vec3s d = glms_vec3_sub(glms_vec3_add(dxB, rB), glms_vec3_add(dxA, rA));
+		float s = glms_vec3_dot(d, n) + cp->baseSeparation;
 
 		float bias = 0.0f, massScale = 1.0f, impulseScale = 0.0f;
 		if (s > 0.0f) {
@@ -298,7 +300,7 @@ static void tbSolveContact(tbContact* c, tbRigidBody* bodies, int bodyCount, con
 			massScale = c->softMassScale;
 			impulseScale = c->softImpulseScale;
 		}
-		float vn = tbDot(n, tbSub(tbVelocity(b, rB), tbVelocity(a, rA)));
+		float vn = glms_vec3_dot(n, glms_vec3_sub(tbVelocity(b, rB), tbVelocity(a, rA)));
 		// Accumulated impulse clamped at >= 0 (Catto 2005): only the total must push.
 		float impulse =
 		    -cp->normalMass * massScale * (vn + bias) - impulseScale * cp->normalImpulse;
@@ -314,7 +316,7 @@ static void tbSolveContact(tbContact* c, tbRigidBody* bodies, int bodyCount, con
 			// a 0.226 m rebound for the 0.25 m of e^2 h.
 			cp->relativeVelocity = vn;
 		}
-		tbApplyPair(a, b, rA, rB, tbScale(n, impulse));
+		tbApplyPair(a, b, rA, rB, glms_vec3_scale(n, impulse));
 	}
 
 	// Coulomb friction on two tangents; the accumulated friction vector is clamped to the disc of
@@ -322,10 +324,10 @@ static void tbSolveContact(tbContact* c, tbRigidBody* bodies, int bodyCount, con
 	for (int i = 0; i < c->pointCount; ++i) {
 		tbContactPoint* cp = c->points + i;
 		vec3s rA = cp->rA, rB = cp->rB;
-		vec3s dv = tbSub(tbVelocity(b, rB), tbVelocity(a, rA));
+		vec3s dv = glms_vec3_sub(tbVelocity(b, rB), tbVelocity(a, rA));
 		float old0 = cp->tangentImpulse[0], old1 = cp->tangentImpulse[1];
-		float new0 = old0 - cp->tangentMass[0] * tbDot(dv, c->tangent1);
-		float new1 = old1 - cp->tangentMass[1] * tbDot(dv, c->tangent2);
+		float new0 = old0 - cp->tangentMass[0] * glms_vec3_dot(dv, c->tangent1);
+		float new1 = old1 - cp->tangentMass[1] * glms_vec3_dot(dv, c->tangent2);
 		float maxFriction = c->friction * cp->normalImpulse;
 		float len2 = new0 * new0 + new1 * new1;
 		if (len2 > maxFriction * maxFriction) {
@@ -334,7 +336,7 @@ static void tbSolveContact(tbContact* c, tbRigidBody* bodies, int bodyCount, con
 			// and with four points those sideways parts lock into a self-cancelling squeeze that
 			// wastes the friction budget (measured: a box on a 30 degree slope slid with 3.5 %
 			// less friction than mu N, 23 % too fast).
-			float s0 = tbDot(dv, c->tangent1), s1 = tbDot(dv, c->tangent2);
+			float s0 = glms_vec3_dot(dv, c->tangent1), s1 = glms_vec3_dot(dv, c->tangent2);
 			float slip = sqrtf(s0 * s0 + s1 * s1);
 			if (slip > TB_SLIP_SPEED) {
 				new0 = -maxFriction * s0 / slip;
@@ -347,7 +349,8 @@ static void tbSolveContact(tbContact* c, tbRigidBody* bodies, int bodyCount, con
 		}
 		cp->tangentImpulse[0] = new0;
 		cp->tangentImpulse[1] = new1;
-		vec3s impulse = tbAdd(tbScale(c->tangent1, new0 - old0), tbScale(c->tangent2, new1 - old1));
+		vec3s impulse = glms_vec3_add(glms_vec3_scale(c->tangent1, new0 - old0),
+		                              glms_vec3_scale(c->tangent2, new1 - old1));
 		tbApplyPair(a, b, rA, rB, impulse);
 	}
 }
@@ -368,7 +371,7 @@ static void tbApplyRestitution(tbContact* c, tbRigidBody* bodies, int bodyCount,
 			continue;
 		}
 		vec3s rA = cp->rA, rB = cp->rB;
-		float vn = tbDot(c->normal, tbSub(tbVelocity(b, rB), tbVelocity(a, rA)));
+		float vn = glms_vec3_dot(c->normal, glms_vec3_sub(tbVelocity(b, rB), tbVelocity(a, rA)));
 		// Aim for vn = -e vn(before), the Newton impact law of Baraff II eq. 8-5.
 		float impulse = -cp->normalMass * (vn + c->restitution * cp->relativeVelocity);
 		float newImpulse = cp->normalImpulse + impulse;
@@ -376,7 +379,7 @@ static void tbApplyRestitution(tbContact* c, tbRigidBody* bodies, int bodyCount,
 		impulse = newImpulse - cp->normalImpulse;
 		cp->normalImpulse = newImpulse;
 		cp->maxNormalImpulse = cp->maxNormalImpulse > impulse ? cp->maxNormalImpulse : impulse;
-		tbApplyPair(a, b, rA, rB, tbScale(c->normal, impulse));
+		tbApplyPair(a, b, rA, rB, glms_vec3_scale(c->normal, impulse));
 	}
 }
 

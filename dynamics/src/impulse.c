@@ -11,8 +11,8 @@ static float tbBodyInvMass(const tbRigidBody* body, vec3s r, vec3s n)
 	if (body == NULL || body->type != tb_dynamicBody) {
 		return 0.0f;
 	}
-	vec3s rn = tbCross(r, n);
-	return body->invMass + tbDot(n, tbCross(tbMat3MulV(body->Iinv, rn), r));
+	vec3s rn = glms_vec3_cross(r, n);
+	return body->invMass + glms_vec3_dot(n, glms_vec3_cross(tbMat3MulV(body->Iinv, rn), r));
 }
 
 float tbInvEffectiveMass(const tbRigidBody* a, const tbRigidBody* b, vec3s ra, vec3s rb, vec3s n)
@@ -30,14 +30,14 @@ static vec3s tbPointVelocity(const tbRigidBody* body, vec3s p)
 
 static vec3s tbAnchor(const tbRigidBody* body, vec3s p)
 {
-	return body == NULL ? p : tbSub(p, body->state.x);
+	return body == NULL ? p : glms_vec3_sub(p, body->state.x);
 }
 
 float tbCollisionImpulse(const tbRigidBody* a, const tbRigidBody* b, vec3s p, vec3s n,
                          float restitution)
 {
 	// Baraff II eq. 8-3 with our normal from A to B: vrel = n . (pB' - pA') < 0 when approaching.
-	float vrel = tbDot(n, tbSub(tbPointVelocity(b, p), tbPointVelocity(a, p)));
+	float vrel = glms_vec3_dot(n, glms_vec3_sub(tbPointVelocity(b, p), tbPointVelocity(a, p)));
 	if (vrel >= 0.0f) {
 		return 0.0f;
 	}
@@ -55,10 +55,10 @@ float tbResolveCollision(tbRigidBody* a, tbRigidBody* b, vec3s p, vec3s n, float
 	float j = tbCollisionImpulse(a, b, p, n, restitution);
 	if (j > 0.0f) {
 		if (b != NULL) {
-			tbRigidBody_ApplyImpulse(b, tbScale(n, j), p);
+			tbRigidBody_ApplyImpulse(b, glms_vec3_scale(n, j), p);
 		}
 		if (a != NULL) {
-			tbRigidBody_ApplyImpulse(a, tbScale(n, -j), p);
+			tbRigidBody_ApplyImpulse(a, glms_vec3_scale(n, -j), p);
 		}
 	}
 	return j;

@@ -46,7 +46,7 @@ static tbStateDerivative tbDerivative(const tbRigidBody* body, const tbBodyState
 {
 	tbStateDerivative d;
 	vec3s w = tbMat3MulV(tbMat3Rotate(y->R, body->IbodyInv), y->L);
-	d.dx = tbScale(y->P, body->invMass);
+	d.dx = glms_vec3_scale(y->P, body->invMass);
 	d.dR = tbMat3Mul(tbSkew(w), y->R);
 	d.dP = tbMulAdd(force, -body->linearDamping, y->P);
 	d.dL = tbMulAdd(torque, -body->angularDamping, y->L);
@@ -66,7 +66,7 @@ static tbBodyState tbStateAdd(const tbBodyState* y, float h, const tbStateDeriva
 // exp(h w*): the rotation by angle h |w| about w (Rodrigues), as a series when the angle is tiny.
 static mat3s tbRotationStep(vec3s w, float h)
 {
-	float speed = tbLength(w);
+	float speed = glms_vec3_norm(w);
 	float angle = h * speed;
 	mat3s W = tbSkew(w);
 	float a, b;
@@ -78,7 +78,7 @@ static mat3s tbRotationStep(vec3s w, float h)
 		a = sinf(angle) / speed;
 		b = (1.0f - cosf(angle)) / (speed * speed);
 	}
-	return tbMat3MulAdd(tbMat3MulAdd(tbMat3Identity(), a, W), b, tbMat3Mul(W, W));
+	return tbMat3MulAdd(tbMat3MulAdd(glms_mat3_identity(), a, W), b, tbMat3Mul(W, W));
 }
 
 static void tbFinishStep(tbRigidBody* body, tbOrthonormalizer ortho)
@@ -118,8 +118,8 @@ void tbRigidBody_Integrate(tbRigidBody* body, vec3s gravity, float h, tbIntegrat
 	case tb_semiImplicitEuler: {
 		// Momenta first (damping implicit: unconditionally stable), then positions with the new
 		// velocities; R turns exactly about the new w, so it stays a rotation up to rounding.
-		y->P = tbScale(tbMulAdd(y->P, h, force), 1.0f / (1.0f + h * body->linearDamping));
-		y->L = tbScale(tbMulAdd(y->L, h, torque), 1.0f / (1.0f + h * body->angularDamping));
+		y->P = glms_vec3_scale(tbMulAdd(y->P, h, force), 1.0f / (1.0f + h * body->linearDamping));
+		y->L = glms_vec3_scale(tbMulAdd(y->L, h, torque), 1.0f / (1.0f + h * body->angularDamping));
 		vec3s w = tbMat3MulV(tbMat3Rotate(y->R, body->IbodyInv), y->L);
 		y->x = tbMulAdd(y->x, h * body->invMass, y->P);
 		y->R = tbMat3Mul(tbRotationStep(w, h), y->R);
@@ -138,15 +138,18 @@ void tbRigidBody_Integrate(tbRigidBody* body, vec3s gravity, float h, tbIntegrat
 		// takes one rounding per step, as in the Euler steps (four small additions to a large x
 		// would round four times, measurably).
 		tbStateDerivative sum;
-		sum.dx =
-		    tbScale(tbAdd(tbAdd(k1.dx, k4.dx), tbScale(tbAdd(k2.dx, k3.dx), 2.0f)), 1.0f / 6.0f);
+		sum.dx = glms_vec3_scale(glms_vec3_add(glms_vec3_add(k1.dx, k4.dx),
+		                                       glms_vec3_scale(glms_vec3_add(k2.dx, k3.dx), 2.0f)),
+		                         1.0f / 6.0f);
 		sum.dR = tbMat3ScaleM(
 		    tbMat3Add(tbMat3Add(k1.dR, k4.dR), tbMat3ScaleM(tbMat3Add(k2.dR, k3.dR), 2.0f)),
 		    1.0f / 6.0f);
-		sum.dP =
-		    tbScale(tbAdd(tbAdd(k1.dP, k4.dP), tbScale(tbAdd(k2.dP, k3.dP), 2.0f)), 1.0f / 6.0f);
-		sum.dL =
-		    tbScale(tbAdd(tbAdd(k1.dL, k4.dL), tbScale(tbAdd(k2.dL, k3.dL), 2.0f)), 1.0f / 6.0f);
+		sum.dP = glms_vec3_scale(glms_vec3_add(glms_vec3_add(k1.dP, k4.dP),
+		                                       glms_vec3_scale(glms_vec3_add(k2.dP, k3.dP), 2.0f)),
+		                         1.0f / 6.0f);
+		sum.dL = glms_vec3_scale(glms_vec3_add(glms_vec3_add(k1.dL, k4.dL),
+		                                       glms_vec3_scale(glms_vec3_add(k2.dL, k3.dL), 2.0f)),
+		                         1.0f / 6.0f);
 		*y = tbStateAdd(y, h, &sum);
 		break;
 	}
@@ -163,12 +166,12 @@ void tbIntegrateVelocities(tbRigidBody* bodies, int bodyCount, vec3s gravity, fl
 		}
 		// dP/dt = F + M g - c P and dL/dt = tau - c L over h, forces held and damping implicit.
 		vec3s force = tbMulAdd(body->force, body->mass * body->gravityScale, gravity);
-		body->state.P =
-		    tbScale(tbMulAdd(body->state.P, h, force), 1.0f / (1.0f + h * body->linearDamping));
-		body->state.L = tbScale(tbMulAdd(body->state.L, h, body->torque),
-		                        1.0f / (1.0f + h * body->angularDamping));
+		body->state.P = glms_vec3_scale(tbMulAdd(body->state.P, h, force),
+		                                1.0f / (1.0f + h * body->linearDamping));
+		body->state.L = glms_vec3_scale(tbMulAdd(body->state.L, h, body->torque),
+		                                1.0f / (1.0f + h * body->angularDamping));
 		// R has not moved: I^-1 is still current.
-		body->v = tbScale(body->state.P, body->invMass);
+		body->v = glms_vec3_scale(body->state.P, body->invMass);
 		body->w = tbMat3MulV(body->Iinv, body->state.L);
 	}
 }
@@ -178,14 +181,14 @@ static mat3s tbRotationRate(const tbRigidBody* body, mat3s R)
 {
 	// w = R (Ibody^-1 (R^T L)): three matrix-vector products instead of forming R Ibody^-1 R^T
 	// (two matrix products) for one vector; called four times per body per substep.
-	vec3s Lb = tbV3(tbDot(R.col[0], body->state.L), tbDot(R.col[1], body->state.L),
-	                tbDot(R.col[2], body->state.L));
+	vec3s Lb = tbV3(glms_vec3_dot(R.col[0], body->state.L), glms_vec3_dot(R.col[1], body->state.L),
+	                glms_vec3_dot(R.col[2], body->state.L));
 	vec3s w = tbMat3MulV(R, tbMat3MulV(body->IbodyInv, Lb));
 	// w* R column by column is w x (column): the same products and sums as the skew matrix
 	// product without its multiplications by zero (bit for bit, up to the sign of a zero).
 	mat3s dR;
 	for (int c = 0; c < 3; ++c) {
-		dR.col[c] = tbCross(w, R.col[c]);
+		dR.col[c] = glms_vec3_cross(w, R.col[c]);
 	}
 	return dR;
 }

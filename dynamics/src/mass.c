@@ -303,14 +303,16 @@ tbMassData tbCombineMass(tbMassData a, tbMassData b)
 		return out;
 	}
 	out.mass = mass;
-	out.center = tbScale(tbAdd(tbScale(a.center, a.mass), tbScale(b.center, b.mass)), 1.0f / mass);
+	out.center = glms_vec3_scale(
+	    glms_vec3_add(glms_vec3_scale(a.center, a.mass), glms_vec3_scale(b.center, b.mass)),
+	    1.0f / mass);
 	// Parallel axis theorem: I about c = I about own centre + m (|d|^2 1 - d d^T), d = own - c.
 	const tbMassData* parts[2] = {&a, &b};
-	out.inertia = tbMat3Zero();
+	out.inertia = glms_mat3_zero();
 	for (int i = 0; i < 2; ++i) {
-		vec3s d = tbSub(parts[i]->center, out.center);
-		mat3s shift =
-		    tbMat3MulAdd(tbMat3ScaleM(tbMat3Identity(), tbDot(d, d)), -1.0f, tbOuter(d, d));
+		vec3s d = glms_vec3_sub(parts[i]->center, out.center);
+		mat3s shift = tbMat3MulAdd(tbMat3ScaleM(glms_mat3_identity(), glms_vec3_dot(d, d)), -1.0f,
+		                           tbOuter(d, d));
 		out.inertia =
 		    tbMat3Add(out.inertia, tbMat3MulAdd(parts[i]->inertia, parts[i]->mass, shift));
 	}

@@ -28,9 +28,9 @@ mat3s tbGramSchmidt(mat3s m)
 	// orthonormalized w1, and is never normalized, so the result is not orthonormal. Here every
 	// projection is on the already orthonormal columns (modified Gram-Schmidt).
 	vec3s c0 = tbNormalize(m.col[0]);
-	vec3s c1 = tbNormalize(tbMulAdd(m.col[1], -tbDot(c0, m.col[1]), c0));
-	vec3s c2 = tbMulAdd(m.col[2], -tbDot(c0, m.col[2]), c0);
-	c2 = tbNormalize(tbMulAdd(c2, -tbDot(c1, c2), c1));
+	vec3s c1 = tbNormalize(tbMulAdd(m.col[1], -glms_vec3_dot(c0, m.col[1]), c0));
+	vec3s c2 = tbMulAdd(m.col[2], -glms_vec3_dot(c0, m.col[2]), c0);
+	c2 = tbNormalize(tbMulAdd(c2, -glms_vec3_dot(c1, c2), c1));
 	mat3s out;
 	out.col[0] = c0;
 	out.col[1] = c1;
@@ -41,7 +41,7 @@ mat3s tbGramSchmidt(mat3s m)
 // E = R^T R - I.
 static mat3s tbGramError(mat3s R)
 {
-	return tbMat3MulAdd(tbMat3Mul(tbMat3Transpose(R), R), -1.0f, tbMat3Identity());
+	return tbMat3MulAdd(tbMat3Mul(glms_mat3_transpose(R), R), -1.0f, glms_mat3_identity());
 }
 
 static float tbMaxAbs(mat3s m)
@@ -77,9 +77,9 @@ static mat3s tbPolar(mat3s m)
 			break;
 		}
 		if (err < 0.5f) {
-			x = tbMat3Mul(x, tbMat3MulAdd(tbMat3Identity(), -0.5f, e));
+			x = tbMat3Mul(x, tbMat3MulAdd(glms_mat3_identity(), -0.5f, e));
 		} else {
-			mat3s invT = tbMat3Transpose(tbMat3Inverse(x));
+			mat3s invT = glms_mat3_transpose(tbMat3Inverse(x));
 			x = tbMat3ScaleM(tbMat3Add(x, invT), 0.5f);
 		}
 	}
