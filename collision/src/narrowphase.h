@@ -93,9 +93,7 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 
 // Gap between the closest face and the support along its normal at which EPA stops, relative to
 // the pair scale (narrowphase.md 2.4). Float support points carry ~1e-7 L of noise.
-#ifndef TB_EPA_GAP
 #define TB_EPA_GAP 1e-6f
-#endif
 
 // The expanding polytope shared by EPA and unified EPA.
 #define TB_POLY_MAX_VERTICES 192
