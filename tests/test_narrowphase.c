@@ -504,3 +504,54 @@ Test(narrowphase, hull_box_matches_box)
 	}
 	tbDestroyHull(&hull);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The convergence tolerance: a looser one costs accuracy in proportion and saves iterations.
+
+Test(narrowphase, tolerance_bounds_the_depth_error)
+{
+	// Parallel cylinders side by side (axes along y, 0.9 apart, radii 0.5 and 0.6): A - B is a
+	// cylinder of radius 1.1 seen from 0.9 off its axis, so EPA refines a curved side. Depth 0.2
+	// along x.
+	tbShape a = tbMakeCylinder(0.5f, 0.8f), b = tbMakeCylinder(0.6f, 0.7f);
+	tbTransform xfA = at(0, 0, 0), xfB = atq(0.9, 0.05, 0, dv(0, 1, 0), 0.4);
+	double tolerances[] = {1e-6, 1e-5, 1e-4};
+	int epaIterations[3];
+	for (int i = 0; i < 3; ++i) {
+		tbQueryDef def = tbDefaultQueryDef();
+		def.tolerance = (float)tolerances[i];
+		tbQueryResult r = tbQueryShapes(&a, xfA, &b, xfB, &def);
+		double err = fabs((double)r.distance + 0.2);
+		double angle = acos(fmin(1.0, (double)r.normal.x)) * 180.0 / M_PI;
+		// The pair scale is about 2.3: the error stays under the tolerance times that.
+		cr_expect(r.hit && err <= 2.5 * tolerances[i],
+		          "tolerance %g: depth error %.3g (limit %.3g)", tolerances[i], err,
+		          2.5 * tolerances[i]);
+		cr_expect(angle < 1.0, "tolerance %g: normal off by %.3g deg", tolerances[i], angle);
+		epaIterations[i] = r.epaIterations;
+	}
+	cr_expect(epaIterations[2] < epaIterations[0],
+	          "EPA iterations at 1e-4 (%d) should be fewer than at 1e-6 (%d)", epaIterations[2],
+	          epaIterations[0]);
+}
+
+Test(narrowphase, tolerance_out_of_range_is_refused)
+{
+	tbShape a = tbMakeBox(0.5f, 0.5f, 0.5f), b = tbMakeSphere(0.3f);
+	float bad[] = {0.0f, -1e-6f, 1e-8f, 0.5f, NAN, INFINITY};
+	for (int i = 0; i < 6; ++i) {
+		tbQueryDef def = tbDefaultQueryDef();
+		def.tolerance = bad[i];
+		tbQueryResult r = tbQueryShapes(&a, at(0, 0, 0), &b, at(0.6, 0, 0), &def);
+		cr_expect(r.status == tb_queryInvalidInput && !r.hit, "tolerance %g: status %s", (double)bad[i],
+		          tbQueryStatusName(r.status));
+		tbQueryResult d = tbShapeDistance(&a, at(0, 0, 0), &b, at(1.6, 0, 0), &def);
+		cr_expect(d.status == tb_queryInvalidInput, "distance, tolerance %g: status %s", (double)bad[i],
+		          tbQueryStatusName(d.status));
+	}
+	// The default is accepted and gives the analytic distance.
+	tbQueryDef def = tbDefaultQueryDef();
+	tbQueryResult r = tbQueryShapes(&a, at(0, 0, 0), &b, at(1.6, 0, 0), &def);
+	cr_expect(r.status != tb_queryInvalidInput && fabs((double)r.distance - 0.8) < 1e-6,
+	          "default tolerance: distance %.9g", (double)r.distance);
+}

@@ -39,9 +39,8 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
            tbGjkOutput* out)
 {
 	const float L = mk->scale;
-	// Distance tolerance: float coordinates of size L carry ~1e-7 L of noise, so ask for ten
-	// times that (narrowphase.md 2.4: relative, never absolute FLT_EPSILON tests).
-	const float distTol = 1e-6f * L;
+	// Distance tolerance, relative (narrowphase.md 2.4: never absolute FLT_EPSILON tests).
+	const float distTol = mk->tolerance * L;
 	// Below this |v| the origin is taken to be on the difference (precision floor).
 	const float floor2 = (3e-7f * L) * (3e-7f * L);
 	const float volumeTol = 1e-9f * L * L * L;

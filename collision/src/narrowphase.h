@@ -23,6 +23,7 @@ typedef struct tbMinkowski
 	bool cores;          ///< support the cores only (spheres and capsules without their ball)
 	float margin;        ///< inflate A - B by a ball of this radius (0: none), metres
 	float scale;         ///< pair scale L = radA + radB + |pB|: every tolerance is relative to it
+	float tolerance;     ///< convergence tolerance relative to L (tbQueryDef::tolerance)
 } tbMinkowski;
 
 tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d);
@@ -91,9 +92,10 @@ void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
 void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* def,
                   tbPolytopeResult* out);
 
-// Gap between the closest face and the support along its normal at which EPA stops, relative to
-// the pair scale (narrowphase.md 2.4). Float support points carry ~1e-7 L of noise.
-#define TB_EPA_GAP 1e-6f
+// Default convergence tolerance of GJK (support plane to simplex) and EPA (closest face to the
+// support along its normal), relative to the pair scale (narrowphase.md 2.4). Float support
+// points carry ~1e-7 L of noise: ten times that is as tight as float allows.
+#define TB_DEFAULT_TOLERANCE 1e-6f
 
 // The expanding polytope shared by EPA and unified EPA.
 #define TB_POLY_MAX_VERTICES 192

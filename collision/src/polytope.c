@@ -345,7 +345,7 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
                       const tbQueryDef* def, tbTraceStage stage, tbPolytopeResult* out)
 {
 	const float L = mk->scale;
-	const float gapTol = TB_EPA_GAP * L;
+	const float gapTol = mk->tolerance * L;
 
 	out->status = tb_queryConverged;
 	out->iterations = 0;

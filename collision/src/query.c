@@ -20,6 +20,7 @@ tbQueryDef tbDefaultQueryDef(void)
 	def.algorithm = tb_algorithmGjkEpa;
 	def.maxGjkIterations = 64;
 	def.maxEpaIterations = 64;
+	def.tolerance = TB_DEFAULT_TOLERANCE;
 	return def;
 }
 
@@ -60,12 +61,21 @@ static tbQueryResult tbInvalidResult(void)
 	return r;
 }
 
-static bool tbSetUp(const tbShape* a, const tbShape* b, tbTransform bInA, tbMinkowski* mk)
+static bool tbSetUp(const tbShape* a, const tbShape* b, tbTransform bInA, const tbQueryDef* def,
+                    tbMinkowski* mk)
 {
 	if (!tbShape_Validate(a, NULL, 0) || !tbShape_Validate(b, NULL, 0) || !tbValidTransform(bInA)) {
 		return false;
 	}
+	// Tighter than 1e-7 L is below float's noise and would never converge; looser than 1e-2 L
+	// is no longer a contact.
+	if (def != NULL && !(def->tolerance >= 1e-7f && def->tolerance <= 1e-2f)) {
+		return false;
+	}
 	tbMinkowski_Init(mk, a, b, bInA);
+	if (def != NULL) {
+		mk->tolerance = def->tolerance;
+	}
 	return isfinite(mk->scale) && mk->scale > 0.0f;
 }
 
@@ -202,7 +212,7 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 	tbQueryDef defaults = tbDefaultQueryDef();
 	def = def != NULL ? def : &defaults;
 	tbMinkowski mk;
-	if (!tbSetUp(a, b, bInA, &mk)) {
+	if (!tbSetUp(a, b, bInA, def, &mk)) {
 		return tbInvalidResult();
 	}
 	tbQueryResult r = {0};
@@ -223,9 +233,10 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 	// progress, repeated vertex) may still hold the origin.
 	// GJK creeps towards curved surfaces near contact and may stop on its no-progress guard
 	// with |v| well above the distance: its bounds must agree too.
+	// A looser tolerance lets GJK stop with its bounds further apart: they need only agree to it.
+	float agree = fmaxf(10.0f * TB_GJK_TRUST, 2.0f * mk.tolerance) * mk.scale;
 	if (g.outcome == tb_gjkSeparated && g.distance > TB_GJK_TRUST * mk.scale &&
-	    g.lowerBound > 0.5f * TB_GJK_TRUST * mk.scale &&
-	    g.distance - g.lowerBound <= 10.0f * TB_GJK_TRUST * mk.scale) {
+	    g.lowerBound > 0.5f * TB_GJK_TRUST * mk.scale && g.distance - g.lowerBound <= agree) {
 		r.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
 		r.distance = g.distance - radiusA - radiusB;
 		tbGjkWitness(&mk, &g, r.normal, &r.pointA, &r.pointB);
@@ -248,7 +259,7 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA, tbQueryStatus* status)
 {
 	tbMinkowski mk;
-	if (!tbSetUp(a, b, bInA, &mk)) {
+	if (!tbSetUp(a, b, bInA, NULL, &mk)) {
 		if (status != NULL) {
 			*status = tb_queryInvalidInput;
 		}
@@ -314,7 +325,7 @@ tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* 
 	def = def != NULL ? def : &defaults;
 	tbMinkowski mk;
 	if (!tbValidTransform(xfA) || !tbValidTransform(xfB) ||
-	    !tbSetUp(a, b, tbInvMulTransforms(xfA, xfB), &mk)) {
+	    !tbSetUp(a, b, tbInvMulTransforms(xfA, xfB), def, &mk)) {
 		return tbInvalidResult();
 	}
 	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);

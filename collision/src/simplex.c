@@ -15,6 +15,7 @@ void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTra
 	mk->roundB = tbShape_CoreRadius(b) > 0.0f;
 	mk->cores = false;
 	mk->margin = 0.0f;
+	mk->tolerance = TB_DEFAULT_TOLERANCE;
 	// L of query.md: every tolerance of the narrow phase is relative to it.
 	mk->scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
 }

@@ -69,6 +69,8 @@ static void tbQueryHelp(FILE* out)
 	    "\n"
 	    "options:\n"
 	    "  --algo gjk-epa|uepa  algorithm of the full query (default gjk-epa)\n"
+	    "  --tolerance T        convergence tolerance relative to the pair's size (default\n"
+	    "                       1e-6, as tight as float allows; 1e-4 is Bullet's accuracy)\n"
 	    "  --overlap-only       boolean test only; lines are '<id> <hit>'\n"
 	    "  --bench              repeat the queries (single thread) for at least a second and\n"
 	    "                       print queries per second per shape pair and in total\n"
@@ -377,6 +379,17 @@ static int tbParseQueryOptions(int argc, char** argv, tbQueryOptions* options)
 				        value != NULL ? value : "nothing");
 				return TB_EXIT_USAGE;
 			}
+		} else if (!endOfOptions && strcmp(arg, "--tolerance") == 0) {
+			const char* value = i + 1 < argc ? argv[++i] : NULL;
+			char* end = NULL;
+			double tolerance = value != NULL ? strtod(value, &end) : 0.0;
+			if (value == NULL || end == value || *end != '\0' || !(tolerance >= 1e-7) ||
+			    !(tolerance <= 1e-2)) {
+				fprintf(stderr, "tumble query: --tolerance: expected a number from 1e-7 to 1e-2, got '%s'\n",
+				        value != NULL ? value : "nothing");
+				return TB_EXIT_USAGE;
+			}
+			options->def.tolerance = (float)tolerance;
 		} else if (!endOfOptions && strcmp(arg, "--overlap-only") == 0) {
 			options->overlapOnly = true;
 		} else if (!endOfOptions && strcmp(arg, "--bench") == 0) {
