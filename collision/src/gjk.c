@@ -69,6 +69,7 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 	out->outcome = tb_gjkSeparated;
 	out->status = tb_queryIterationCap;
 	out->lowerBound = -FLT_MAX;
+	out->lastValid = false;
 	int iter = 0;
 	while (iter < maxIterations) {
 		++iter;
@@ -99,6 +100,8 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 		// Converged: the support plane is within tolerance of v.
 		if (vv - vw <= distTol * vlen) {
 			out->status = tb_queryConverged;
+			out->last = w; // v stays the answer: w is its support
+			out->lastValid = true;
 			break;
 		}
 		bool duplicate = false;
@@ -140,6 +143,7 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 		*s = best;
 		v = bestV;
 		vv = bestVV;
+		out->lastValid = false;
 	}
 	// One last record of the simplex GJK ends with (a tetrahedron around the origin, or the
 	// closest feature), so that a replay can reproduce the answer from the trace alone.

@@ -66,6 +66,10 @@ typedef struct tbGjkOutput
 	float lowerBound; ///< best support-plane bound: the distance is at least this
 	int iterations;
 	tbSimplex simplex;
+	/// The support along -v when the loop stopped on its convergence test (the witness choice
+	/// needs exactly that pair); lastValid is false otherwise.
+	tbSupportVertex last;
+	bool lastValid;
 } tbGjkOutput;
 
 /// GJK on mk. `hitDistance` < 0 runs a full distance query; >= 0 is the boolean mode that stops as

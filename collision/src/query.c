@@ -158,7 +158,8 @@ static void tbGjkWitness(const tbMinkowski* mk, const tbGjkOutput* g, vec3s n, v
 {
 	vec3s fa, fb;
 	tbSimplex_Witness(&g->simplex, &fa, &fb);
-	tbSupportVertex s = tbMinkowskiSupport(mk, n);
+	// GJK's last support was taken along this very normal when it converged on its test.
+	tbSupportVertex s = g->lastValid ? g->last : tbMinkowskiSupport(mk, n);
 	tbChooseWitness(mk, n, fa, fb, s.a, s.b, 1e-5f * mk->scale, pointA, pointB);
 }
 

@@ -127,11 +127,12 @@ bool tbShape_Validate(const tbShape* shape, char* message, int size)
 		if (shape->hull == NULL || shape->hull->vertexCount <= 0 || shape->hull->vertices == NULL) {
 			return tbFail(message, size, "hull: missing or empty (build it with tbBuildHull)");
 		}
-		for (int i = 0; i < shape->hull->vertexCount; ++i) {
-			vec3s v = shape->hull->vertices[i];
-			if (!isfinite(v.x) || !isfinite(v.y) || !isfinite(v.z)) {
-				return tbFail(message, size, "hull vertex: NaN or Inf coordinate");
-			}
+		// tbBuildHull refuses NaN and Inf points, so the vertices are not scanned again on every
+		// query; the bounding radius stands for them (a hull edited by hand after building can
+		// still not crash a query: its loops are capped and a NaN answer is refused at the end).
+		if (!isfinite(shape->hull->radius) || !isfinite(shape->hull->centroid.x) ||
+		    !isfinite(shape->hull->centroid.y) || !isfinite(shape->hull->centroid.z)) {
+			return tbFail(message, size, "hull: NaN or Inf bounding radius or centroid");
 		}
 		return true;
 	case tb_triangleShape:
