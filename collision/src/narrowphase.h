@@ -120,6 +120,9 @@ typedef struct tbPolytope
 {
 	tbSupportVertex vertices[TB_POLY_MAX_VERTICES];
 	tbPolyFace faces[TB_POLY_MAX_FACES];
+	/// faces[k].dist when face k is alive and valid, FLT_MAX otherwise: the closest-face scan
+	/// reads one packed float per face instead of three fields of a face.
+	float closestKey[TB_POLY_MAX_FACES];
 	int vertexCount;
 	int faceCount;
 	int freeFaces[TB_POLY_MAX_FACES];

@@ -14,10 +14,10 @@ int tbPolytope_ClosestFace(const tbPolytope* poly, float* distance)
 	// A plain scan: polytopes stay small (tens of faces), where a heap measured slower.
 	int best = -1;
 	float bestDist = FLT_MAX;
-	const tbPolyFace* faces = poly->faces;
+	const float* key = poly->closestKey;
 	for (int k = 0; k < poly->faceCount; ++k) {
-		if (faces[k].alive && faces[k].valid && faces[k].dist < bestDist) {
-			bestDist = faces[k].dist;
+		if (key[k] < bestDist) {
+			bestDist = key[k];
 			best = k;
 		}
 	}
@@ -63,6 +63,13 @@ static void tbPolytope_SetFace(tbPolytope* poly, int f, int a, int b, int c)
 		face->n = n;
 		face->dist = FLT_MAX;
 	}
+	poly->closestKey[f] = face->dist;
+}
+
+static void tbPolytope_SetAlive(tbPolytope* poly, int f, bool alive)
+{
+	poly->faces[f].alive = alive;
+	poly->closestKey[f] = alive ? poly->faces[f].dist : FLT_MAX;
 }
 
 static int tbPolytope_NewFace(tbPolytope* poly)
@@ -126,9 +133,12 @@ bool tbPolytope_InitTetrahedron(tbPolytope* poly, const tbSupportVertex v[4])
 static bool tbPolytope_Sees(const tbPolytope* poly, int f, vec3s w, float tol)
 {
 	const tbPolyFace* face = &poly->faces[f];
+	if (face->valid) {
+		// The plane offset is stored: no vertex to fetch.
+		return glms_vec3_dot(face->n, w) - face->dist > tol;
+	}
 	vec3s p = poly->vertices[face->v[0]].w;
-	float side = glms_vec3_dot(face->n, glms_vec3_sub(w, p));
-	return face->valid ? side > tol : side > 0.0f;
+	return glms_vec3_dot(face->n, glms_vec3_sub(w, p)) > 0.0f;
 }
 
 typedef struct tbHorizon
@@ -155,7 +165,7 @@ static void tbPolytope_Silhouette(tbPolytope* poly, int f, int e, vec3s w, float
 		h->count += 1;
 		return;
 	}
-	face->alive = false;
+	tbPolytope_SetAlive(poly, f, false);
 	h->removed[h->removedCount++] = f;
 	// The other two edges, in order, so the horizon comes out as one loop.
 	int e1 = tb_next[e], e2 = tb_next[e1];
@@ -172,7 +182,7 @@ bool tbPolytope_Expand(tbPolytope* poly, int start, const tbSupportVertex* w, fl
 	h.count = 0;
 	h.removedCount = 0;
 	tbPolyFace* first = &poly->faces[start];
-	first->alive = false;
+	tbPolytope_SetAlive(poly, start, false);
 	h.removed[h.removedCount++] = start;
 	for (int e = 0; e < 3; ++e) {
 		tbPolytope_Silhouette(poly, first->adj[e], first->adjEdge[e], w->w, visibleTol, &h);
@@ -190,7 +200,7 @@ bool tbPolytope_Expand(tbPolytope* poly, int start, const tbSupportVertex* w, fl
 	}
 	if (!ok) {
 		for (int k = 0; k < h.removedCount; ++k) {
-			poly->faces[h.removed[k]].alive = true;
+			tbPolytope_SetAlive(poly, h.removed[k], true);
 		}
 		return false;
 	}
