@@ -745,6 +745,37 @@ Test(hard_cases, c28_cone_cylinder_on_box)
 
 // 29. NaN / degenerate inputs: zero-size box, NaN in a transform -> invalid input, never a loop;
 // coincident shapes (same pose) -> a valid answer.
+// A point hull touching a triangle's corner: A - B is a triangle with the origin on its corner,
+// so only the inflated difference encloses it, and every direction in the corner's normal cone
+// is equally deep (a cap of optimal normals). EPA stops on that plateau instead of following the
+// whole cap into its iteration cap (it used 57-61 iterations); the depth stays exact.
+Test(hard_cases, c30_point_on_triangle_corner)
+{
+	vec3s origin = {{0.0f, 0.0f, 0.0f}};
+	vec3s corners[3] = {{{0.0f, 0.0f, 0.0f}}, {{0.8f, 0.0f, 0.1f}}, {{0.2f, 0.0f, 0.9f}}};
+	tbHull pointHull, triangleHull;
+	cr_assert(tbBuildHull(&origin, 1, &pointHull, NULL) == tb_hullOk);
+	cr_assert(tbBuildHull(corners, 3, &triangleHull, NULL) == tb_hullOk);
+	tbShape point = tbMakeHullShape(&pointHull), triangle = tbMakeHullShape(&triangleHull);
+	for (int c = 0; c < 3; ++c) {
+		dvec corner = dvf(corners[c]);
+		tbQueryResult r = query(&triangle, at(0, 0, 0), &point, at(corner.x, corner.y, corner.z),
+		                        tb_algorithmGjkEpa);
+		double L = 1.0 + dnorm(corner);
+		cr_expect(finiteResult(&r) && fabs((double)r.distance) <= 1e-5 * L,
+		          "corner %d: sd %.3g (touching: 0)", c, (double)r.distance);
+		cr_expect(r.epaIterations <= 32, "corner %d: %d EPA iterations", c, r.epaIterations);
+		// The witnesses are the corner itself on both shapes.
+		cr_expect(dnorm(dsub(dvf(r.pointA), corner)) <= 1e-4 * L &&
+		              dnorm(dsub(dvf(r.pointB), corner)) <= 1e-4 * L,
+		          "corner %d: witnesses (%g %g %g) (%g %g %g)", c, (double)r.pointA.x,
+		          (double)r.pointA.y, (double)r.pointA.z, (double)r.pointB.x, (double)r.pointB.y,
+		          (double)r.pointB.z);
+	}
+	tbDestroyHull(&pointHull);
+	tbDestroyHull(&triangleHull);
+}
+
 Test(hard_cases, c29_bad_inputs, .timeout = 10)
 {
 	tbShape box = tbMakeBox(1, 1, 1), zero = tbMakeBox(0, 0, 0), flat = tbMakeBox(1, 0, 1);

@@ -100,6 +100,10 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 // support along its normal), relative to the pair scale (narrowphase.md 2.4). Float support
 // points carry ~1e-7 L of noise: ten times that is as tight as float allows.
 #define TB_DEFAULT_TOLERANCE 1e-6f
+// A plateau of equally deep directions (a ring, a cap) is accepted at this gap, relative to L,
+// once EPA has run this many iterations (tbPolytope_Solve).
+#define TB_EPA_GAP_MAX 5e-5f
+#define TB_EPA_RELAX_AFTER 16
 
 // The expanding polytope shared by EPA and unified EPA.
 #define TB_POLY_MAX_VERTICES 192

@@ -248,6 +248,30 @@ static void tbPolytope_Barycentric(const tbPolytope* poly, int f, vec3s p, float
 	l[0] = 1.0f - l[1] - l[2];
 }
 
+// The alive, trusted face most aligned with direction n and the point where the ray along n meets
+// its plane.
+static int tbPolytope_FaceAlong(const tbPolytope* poly, vec3s n, vec3s* point)
+{
+	int best = -1;
+	float bestCos = -2.0f;
+	for (int k = 0; k < poly->faceCount; ++k) {
+		const tbPolyFace* face = &poly->faces[k];
+		if (face->alive && face->valid && face->dist > 0.0f) {
+			float c = glms_vec3_dot(face->n, n);
+			if (c > bestCos) {
+				bestCos = c;
+				best = k;
+			}
+		}
+	}
+	if (best < 0 || bestCos <= 0.0f) {
+		*point = glms_vec3_zero();
+		return best < 0 ? 0 : best;
+	}
+	*point = glms_vec3_scale(n, poly->faces[best].dist / bestCos);
+	return best;
+}
+
 int tbPolytope_FaceHolding(const tbPolytope* poly, int f, vec3s p, float planeTol)
 {
 	// A flat patch of A - B is triangulated into coplanar faces that tie for the smallest
@@ -356,6 +380,7 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 {
 	const float L = mk->scale;
 	const float gapTol = mk->tolerance * L;
+	const float gapMax = fmaxf(TB_EPA_GAP_MAX, mk->tolerance) * L;
 
 	out->status = tb_queryConverged;
 	out->iterations = 0;
@@ -367,6 +392,10 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 	tbSupportVertex last; // the support of the last iteration, along the answer's normal
 	bool haveLast = false;
 	bool converged = false;
+	vec3s plateauDirs[3];
+	int plateauCount = 0;
+	bool byPlateau = false;
+	int insideIterations = 0; // unified EPA starts outside: count only the EPA part
 	bool byUpper = false; // stopped on the best upper bound: answer with its direction
 	vec3s bestPoint = glms_vec3_zero();
 	for (int iter = 0;; ++iter) {
@@ -414,6 +443,21 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 			w = tbMinkowskiSupport(mk, dir);
 			lower = fd;
 			upper = glms_vec3_dot(w.w, dir);
+			// Three directions far apart that reach the same best depth (to the tolerance): the
+			// optimum is a ring or a cap of equally good normals (see below). Two could be two
+			// separate optima of nearly the same depth.
+			if (upper < upperDepth - gapTol) {
+				plateauDirs[0] = dir;
+				plateauCount = 1;
+			} else if (upper <= upperDepth + gapTol && plateauCount < 3) {
+				bool apart = true;
+				for (int k = 0; k < plateauCount; ++k) {
+					apart = apart && glms_vec3_dot(dir, plateauDirs[k]) < 0.7f;
+				}
+				if (apart) {
+					plateauDirs[plateauCount++] = dir;
+				}
+			}
 			if (upper < upperDepth) {
 				upperDepth = upper;
 				upperNormal = dir;
@@ -445,10 +489,20 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 			converged = true;
 			break;
 		}
-		if (inside && upperDepth - lower <= gapTol) {
+		// A ring or cap of equally deep directions (identical round shapes, a vertex touching
+		// what only the inflated difference encloses) takes a polytope that follows all of it
+		// to close the gap, far beyond any iteration cap, while the supports already give the
+		// depth. Once the polytope has had TB_EPA_RELAX_AFTER iterations, such a plateau stops
+		// at TB_EPA_GAP_MAX, well inside the 1e-4 L depth target; a single optimum, even next
+		// to a second one, keeps the strict gap.
+		insideIterations += inside ? 1 : 0;
+		bool plateau = plateauCount == 3 && insideIterations > TB_EPA_RELAX_AFTER;
+		float accepted = plateau ? gapMax : gapTol;
+		if (inside && upperDepth - lower <= accepted) {
 			// An earlier support already bounds the depth to within tolerance of this lower
 			// bound: on curved differences that bound converges long before the faces do.
 			byUpper = true;
+			byPlateau = upperDepth - lower > gapTol;
 			break;
 		}
 		// Expand from a face that sees w; in the outside mode that is the face holding the
@@ -495,6 +549,11 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 		out->distance = upperDepth;
 		out->normal = upperNormal;
 		vec3s fa, fb;
+		if (byPlateau) {
+			// The closest face may sit anywhere on the ring: take the face that the answer's
+			// normal passes through instead.
+			best = tbPolytope_FaceAlong(poly, upperNormal, &bestPoint);
+		}
 		tbPolytope_Witness(poly, tbPolytope_FaceHolding(poly, best, bestPoint, gapTol), bestPoint,
 		                   &fa, &fb);
 		tbChooseWitness(mk, upperNormal, fa, fb, upperA, upperB, 10.0f * gapTol, &out->pointA,
