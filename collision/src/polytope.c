@@ -538,7 +538,9 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 			out->status = tb_queryDegenerate; // nothing sees the new point: keep the best so far
 			break;
 		}
-		if (!tbPolytope_Expand(poly, startFace, &w, 0.1f * gapTol)) {
+		// Outside, the loop is GJK on the polytope: every face that sees w at all must go, or a
+		// face next to the closest point survives and keeps it from moving towards w.
+		if (!tbPolytope_Expand(poly, startFace, &w, inside ? 0.1f * gapTol : 0.0f)) {
 			out->status = poly->vertexCount >= TB_POLY_MAX_VERTICES ? tb_queryIterationCap
 			                                                        : tb_queryDegenerate;
 			break;
