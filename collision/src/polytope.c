@@ -529,7 +529,16 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 			// that sees the new point at all may start the expansion.
 			startFace = faintFace;
 		}
-		if (startFace >= 0 && !tbPolytope_IsNewVertex(poly, &w)) {
+		bool isNew = startFace >= 0 && tbPolytope_IsNewVertex(poly, &w);
+		if (!inside && !isNew && upper <= 10.0f * gapTol) {
+			// Outside within ten tolerances of the surface, GJK on the polytope crawls: a support
+			// far to the side of the closest point gains almost nothing, then repeats. The origin
+			// is on the surface to within the tolerance: the inside mode finishes from the face
+			// planes (the polytope only grows, so it stays there).
+			inside = true;
+			continue;
+		}
+		if (startFace >= 0 && !isNew) {
 			// A known vertex beyond the polytope: rounding has bent it. Keep the best so far.
 			out->status = tb_queryDegenerate;
 			break;
