@@ -372,6 +372,85 @@ bool tbPolytope_IsNewVertex(const tbPolytope* poly, const tbSupportVertex* w)
 	return true;
 }
 
+// The point of the polytope nearest the origin when the origin is outside it: the nearest point of
+// the faces that have the origin in front (seed 001 step b). Only asked when some face does.
+static int tbPolytope_NearestOutside(const tbPolytope* poly, float* distance2, vec3s* point)
+{
+	int nearest = -1;
+	*distance2 = FLT_MAX;
+	*point = glms_vec3_zero();
+	for (int k = 0; k < poly->faceCount; ++k) {
+		const tbPolyFace* face = &poly->faces[k];
+		if (!face->alive || !face->valid || face->dist >= 0.0f) {
+			continue;
+		}
+		float l[3];
+		vec3s q = tbClosestOnTriangle(poly->vertices[face->v[0]].w, poly->vertices[face->v[1]].w,
+		                              poly->vertices[face->v[2]].w, l);
+		float d2 = glms_vec3_norm2(q);
+		if (d2 < *distance2) {
+			*distance2 = d2;
+			nearest = k;
+			*point = q;
+		}
+	}
+	return nearest;
+}
+
+// The face to expand from: one that sees w, trying first the face of the current answer. A
+// paper-thin polytope (A - B flat, thickened only by the margin) tilts its faces by margin / size,
+// so outside, a point beyond its rim may be seen only faintly: then the face that sees it most
+// starts the expansion. -1 when no face sees w.
+static int tbPolytope_StartFace(const tbPolytope* poly, int best, vec3s w, bool inside, float tol)
+{
+	int faintFace = -1;
+	float faintSide = 0.0f;
+	for (int k = -1; k < poly->faceCount; ++k) {
+		int g = k < 0 ? best : k;
+		const tbPolyFace* face = &poly->faces[g];
+		if (!face->alive || !face->valid) {
+			continue;
+		}
+		float side = glms_vec3_dot(face->n, glms_vec3_sub(w, poly->vertices[face->v[0]].w));
+		if (side > tol) {
+			return g;
+		}
+		if (!inside && side > faintSide) {
+			faintSide = side;
+			faintFace = g;
+		}
+	}
+	return faintFace;
+}
+
+// Directions whose supports reach the best depth found so far, to within the tolerance. Three of
+// them far apart mean the optimum is a ring or a cap of equally good normals (identical round
+// shapes, a vertex touching what only the inflated difference encloses); two could be two
+// separate optima of nearly the same depth.
+typedef struct tbPlateau
+{
+	vec3s directions[3];
+	int count;
+} tbPlateau;
+
+static void tbPlateau_Add(tbPlateau* p, vec3s dir, float depth, float bestDepth, float tol)
+{
+	if (depth < bestDepth - tol) {
+		p->directions[0] = dir; // a real gain: start again
+		p->count = 1;
+		return;
+	}
+	if (depth > bestDepth + tol || p->count == 3) {
+		return;
+	}
+	for (int k = 0; k < p->count; ++k) {
+		if (glms_vec3_dot(dir, p->directions[k]) >= 0.7f) {
+			return;
+		}
+	}
+	p->directions[p->count++] = dir;
+}
+
 // The expanding loop shared by EPA and unified EPA. Inside mode is EPA (seed 000 section 3, seed
 // 003); outside mode is GJK on the polytope (seed 001 step b), which EPA also needs when a touching
 // pair leaves the origin just outside its seed tetrahedron.
@@ -392,11 +471,10 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 	tbSupportVertex last; // the support of the last iteration, along the answer's normal
 	bool haveLast = false;
 	bool converged = false;
-	vec3s plateauDirs[3];
-	int plateauCount = 0;
+	tbPlateau plateau = {.count = 0};
 	bool byPlateau = false;
 	int insideIterations = 0; // unified EPA starts outside: count only the EPA part
-	bool byUpper = false; // stopped on the best upper bound: answer with its direction
+	bool byUpper = false;     // stopped on the best upper bound: answer with its direction
 	vec3s bestPoint = glms_vec3_zero();
 	for (int iter = 0;; ++iter) {
 		// Inside when no trusted face has the origin in front of it. Then the closest boundary
@@ -407,22 +485,8 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 		float outsideBest = FLT_MAX;
 		int outsideFace = -1;
 		vec3s outsidePoint = glms_vec3_zero();
-		for (int k = 0; fd < 0.0f && k < poly->faceCount; ++k) {
-			// Only when some face has the origin in front: the nearest point of those faces.
-			const tbPolyFace* face = &poly->faces[k];
-			if (!face->alive || !face->valid || face->dist >= 0.0f) {
-				continue;
-			}
-			float l[3];
-			vec3s q =
-			    tbClosestOnTriangle(poly->vertices[face->v[0]].w, poly->vertices[face->v[1]].w,
-			                        poly->vertices[face->v[2]].w, l);
-			float d2 = glms_vec3_norm2(q);
-			if (d2 < outsideBest) {
-				outsideBest = d2;
-				outsideFace = k;
-				outsidePoint = q;
-			}
+		if (fd < 0.0f) {
+			outsideFace = tbPolytope_NearestOutside(poly, &outsideBest, &outsidePoint);
 		}
 		if (f < 0) {
 			out->status = tb_queryDegenerate;
@@ -443,21 +507,7 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 			w = tbMinkowskiSupport(mk, dir);
 			lower = fd;
 			upper = glms_vec3_dot(w.w, dir);
-			// Three directions far apart that reach the same best depth (to the tolerance): the
-			// optimum is a ring or a cap of equally good normals (see below). Two could be two
-			// separate optima of nearly the same depth.
-			if (upper < upperDepth - gapTol) {
-				plateauDirs[0] = dir;
-				plateauCount = 1;
-			} else if (upper <= upperDepth + gapTol && plateauCount < 3) {
-				bool apart = true;
-				for (int k = 0; k < plateauCount; ++k) {
-					apart = apart && glms_vec3_dot(dir, plateauDirs[k]) < 0.7f;
-				}
-				if (apart) {
-					plateauDirs[plateauCount++] = dir;
-				}
-			}
+			tbPlateau_Add(&plateau, dir, upper, upperDepth, gapTol);
 			if (upper < upperDepth) {
 				upperDepth = upper;
 				upperNormal = dir;
@@ -489,15 +539,14 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 			converged = true;
 			break;
 		}
-		// A ring or cap of equally deep directions (identical round shapes, a vertex touching
-		// what only the inflated difference encloses) takes a polytope that follows all of it
-		// to close the gap, far beyond any iteration cap, while the supports already give the
+		// A ring or cap of equally deep directions takes a polytope that follows all of it to
+		// close the gap, far beyond any iteration cap, while the supports already give the
 		// depth. Once the polytope has had TB_EPA_RELAX_AFTER iterations, such a plateau stops
 		// at TB_EPA_GAP_MAX, well inside the 1e-4 L depth target; a single optimum, even next
 		// to a second one, keeps the strict gap.
 		insideIterations += inside ? 1 : 0;
-		bool plateau = plateauCount == 3 && insideIterations > TB_EPA_RELAX_AFTER;
-		float accepted = plateau ? gapMax : gapTol;
+		bool onPlateau = plateau.count == 3 && insideIterations > TB_EPA_RELAX_AFTER;
+		float accepted = onPlateau ? gapMax : gapTol;
 		if (inside && upperDepth - lower <= accepted) {
 			// An earlier support already bounds the depth to within tolerance of this lower
 			// bound: on curved differences that bound converges long before the faces do.
@@ -507,28 +556,7 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 		}
 		// Expand from a face that sees w; in the outside mode that is the face holding the
 		// closest point, or failing that (numerical ties) any face that sees w.
-		int startFace = -1, faintFace = -1;
-		float faintSide = 0.0f;
-		for (int k = -1; k < poly->faceCount && startFace < 0; ++k) {
-			int g = k < 0 ? best : k;
-			const tbPolyFace* face = &poly->faces[g];
-			if (!face->alive || !face->valid) {
-				continue;
-			}
-			float side = glms_vec3_dot(face->n, glms_vec3_sub(w.w, poly->vertices[face->v[0]].w));
-			if (side > 0.1f * gapTol) {
-				startFace = g;
-			} else if (!inside && side > faintSide) {
-				faintSide = side;
-				faintFace = g;
-			}
-		}
-		if (startFace < 0) {
-			// A paper-thin polytope (A - B flat, thickened only by the margin) tilts its faces by
-			// margin / size, so a point beyond its rim is seen only faintly. Outside, any face
-			// that sees the new point at all may start the expansion.
-			startFace = faintFace;
-		}
+		int startFace = tbPolytope_StartFace(poly, best, w.w, inside, 0.1f * gapTol);
 		bool isNew = startFace >= 0 && tbPolytope_IsNewVertex(poly, &w);
 		if (!inside && !isNew && upper <= 10.0f * gapTol) {
 			// Outside within ten tolerances of the surface, GJK on the polytope crawls: a support
