@@ -64,7 +64,7 @@ static tbQueryResult tbInvalidResult(void)
 static bool tbSetUp(const tbShape* a, const tbShape* b, tbTransform bInA, const tbQueryDef* def,
                     tbMinkowski* mk)
 {
-	if (!tbShape_Validate(a, NULL, 0) || !tbShape_Validate(b, NULL, 0) || !tbValidTransform(bInA)) {
+	if (!tbShape_IsUsable(a) || !tbShape_IsUsable(b) || !tbValidTransform(bInA)) {
 		return false;
 	}
 	// Tighter than 1e-7 L is below float's noise and would never converge; looser than 1e-2 L

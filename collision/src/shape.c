@@ -92,7 +92,9 @@ static bool tbPositiveFinite(float x)
 	return isfinite(x) && x > 0.0f;
 }
 
-bool tbShape_Validate(const tbShape* shape, char* message, int size)
+// scanHull: check every hull vertex (where shapes enter a world or a query file) or only the
+// hull's radius and centroid (every query: tbBuildHull already refused NaN and Inf points).
+static bool tbShape_Check(const tbShape* shape, char* message, int size, bool scanHull)
 {
 	if (shape == NULL) {
 		return tbFail(message, size, "shape is null");
@@ -127,9 +129,12 @@ bool tbShape_Validate(const tbShape* shape, char* message, int size)
 		if (shape->hull == NULL || shape->hull->vertexCount <= 0 || shape->hull->vertices == NULL) {
 			return tbFail(message, size, "hull: missing or empty (build it with tbBuildHull)");
 		}
-		// tbBuildHull refuses NaN and Inf points, so the vertices are not scanned again on every
-		// query; the bounding radius stands for them (a hull edited by hand after building can
-		// still not crash a query: its loops are capped and a NaN answer is refused at the end).
+		for (int i = 0; scanHull && i < shape->hull->vertexCount; ++i) {
+			vec3s v = shape->hull->vertices[i];
+			if (!isfinite(v.x) || !isfinite(v.y) || !isfinite(v.z)) {
+				return tbFail(message, size, "hull vertex: NaN or Inf coordinate");
+			}
+		}
 		if (!isfinite(shape->hull->radius) || !isfinite(shape->hull->centroid.x) ||
 		    !isfinite(shape->hull->centroid.y) || !isfinite(shape->hull->centroid.z)) {
 			return tbFail(message, size, "hull: NaN or Inf bounding radius or centroid");
@@ -146,6 +151,18 @@ bool tbShape_Validate(const tbShape* shape, char* message, int size)
 	default:
 		return tbFail(message, size, "unknown shape type");
 	}
+}
+
+bool tbShape_Validate(const tbShape* shape, char* message, int size)
+{
+	return tbShape_Check(shape, message, size, true);
+}
+
+bool tbShape_IsUsable(const tbShape* shape)
+{
+	// A hull edited by hand after building can still not crash a query: its loops are capped
+	// and a NaN answer is refused at the end.
+	return tbShape_Check(shape, NULL, 0, false);
 }
 
 static bool tbIsUniformScale(vec3s s)

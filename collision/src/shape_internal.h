@@ -5,6 +5,10 @@
 
 #include <math.h>
 
+/// tbShape_Validate without the scan of a hull's vertices (tbBuildHull checked them): the check
+/// every query makes.
+bool tbShape_IsUsable(const tbShape* shape);
+
 // The support functions, inline: they run several times in every GJK and EPA iteration, and
 // a call that returns a vec3s through memory measured 12 % of a separated query.
 
