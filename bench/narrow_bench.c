@@ -591,7 +591,8 @@ int main(int argc, char** argv)
 	printf(
 	    "\ntumble/peer: speed of tumble gjk-epa (full queries) or tumble overlap (boolean tests)\n"
 	    "divided by the peer's; above 1 means Tumble is faster.\n");
-	if (methods[bulletSignedIndex].answer != NULL && methods[bulletSignedIndex].queriesPerSecond > 0.0) {
+	if (methods[bulletSignedIndex].answer != NULL &&
+	    methods[bulletSignedIndex].queriesPerSecond > 0.0) {
 		printf("at Bullet's accuracy (tolerance 1e-4): tumble gjk-epa tol 1e-4 / bullet "
 		       "SignedDistance = %.2fx\n",
 		       methods[looseIndex].queriesPerSecond / methods[bulletSignedIndex].queriesPerSecond);

@@ -543,11 +543,11 @@ Test(narrowphase, tolerance_out_of_range_is_refused)
 		tbQueryDef def = tbDefaultQueryDef();
 		def.tolerance = bad[i];
 		tbQueryResult r = tbQueryShapes(&a, at(0, 0, 0), &b, at(0.6, 0, 0), &def);
-		cr_expect(r.status == tb_queryInvalidInput && !r.hit, "tolerance %g: status %s", (double)bad[i],
-		          tbQueryStatusName(r.status));
+		cr_expect(r.status == tb_queryInvalidInput && !r.hit, "tolerance %g: status %s",
+		          (double)bad[i], tbQueryStatusName(r.status));
 		tbQueryResult d = tbShapeDistance(&a, at(0, 0, 0), &b, at(1.6, 0, 0), &def);
-		cr_expect(d.status == tb_queryInvalidInput, "distance, tolerance %g: status %s", (double)bad[i],
-		          tbQueryStatusName(d.status));
+		cr_expect(d.status == tb_queryInvalidInput, "distance, tolerance %g: status %s",
+		          (double)bad[i], tbQueryStatusName(d.status));
 	}
 	// The default is accepted and gives the analytic distance.
 	tbQueryDef def = tbDefaultQueryDef();

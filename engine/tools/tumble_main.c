@@ -385,8 +385,10 @@ static int tbParseQueryOptions(int argc, char** argv, tbQueryOptions* options)
 			double tolerance = value != NULL ? strtod(value, &end) : 0.0;
 			if (value == NULL || end == value || *end != '\0' || !(tolerance >= 1e-7) ||
 			    !(tolerance <= 1e-2)) {
-				fprintf(stderr, "tumble query: --tolerance: expected a number from 1e-7 to 1e-2, got '%s'\n",
-				        value != NULL ? value : "nothing");
+				fprintf(
+				    stderr,
+				    "tumble query: --tolerance: expected a number from 1e-7 to 1e-2, got '%s'\n",
+				    value != NULL ? value : "nothing");
 				return TB_EXIT_USAGE;
 			}
 			options->def.tolerance = (float)tolerance;
