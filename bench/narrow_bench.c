@@ -71,15 +71,14 @@ static double tbNow(void)
 // ---------------------------------------------------------------------------------------------
 // Tumble methods: world poses in double -> relative pose -> local query -> world answer.
 
-static void tbTumbleFull(const tbBenchCase* c, tbQueryAlgorithm algorithm, float tolerance,
-                         tbPeerAnswer* answer)
+// The query options of each Tumble method, made once in main: the timed loop only queries.
+static tbQueryDef s_gjkEpaDef, s_looseDef, s_uepaDef;
+
+static void tbTumbleFull(const tbBenchCase* c, const tbQueryDef* def, tbPeerAnswer* answer)
 {
-	tbQueryDef def = tbDefaultQueryDef();
-	def.algorithm = algorithm;
-	def.tolerance = tolerance;
 	const tbQueryCase* q = &c->q;
 	tbTransform bInA = tbRelativeTransformd(&q->a.xf, &q->b.xf);
-	tbQueryResult r = tbQueryShapesLocal(&q->a.shape, &q->b.shape, bInA, &def);
+	tbQueryResult r = tbQueryShapesLocal(&q->a.shape, &q->b.shape, bInA, def);
 	// The witness points are mapped too, so that the timing covers what `tumble query` reports.
 	tbTransformPointd(&q->a.xf, r.pointA, answer->pointA);
 	tbTransformPointd(&q->a.xf, r.pointB, answer->pointB);
@@ -91,19 +90,19 @@ static void tbTumbleFull(const tbBenchCase* c, tbQueryAlgorithm algorithm, float
 
 static void tbTumbleGjkEpa(const tbBenchCase* c, tbPeerAnswer* answer)
 {
-	tbTumbleFull(c, tb_algorithmGjkEpa, tbDefaultQueryDef().tolerance, answer);
+	tbTumbleFull(c, &s_gjkEpaDef, answer);
 }
 
 // At Bullet's float accuracy (its GJK and EPA stop at 1e-4 in absolute units, about 1e-4 L
 // here): the like-for-like speed comparison.
 static void tbTumbleGjkEpaLoose(const tbBenchCase* c, tbPeerAnswer* answer)
 {
-	tbTumbleFull(c, tb_algorithmGjkEpa, 1e-4f, answer);
+	tbTumbleFull(c, &s_looseDef, answer);
 }
 
 static void tbTumbleUepa(const tbBenchCase* c, tbPeerAnswer* answer)
 {
-	tbTumbleFull(c, tb_algorithmUnifiedEpa, tbDefaultQueryDef().tolerance, answer);
+	tbTumbleFull(c, &s_uepaDef, answer);
 }
 
 static void tbTumbleOverlap(const tbBenchCase* c, tbPeerAnswer* answer)
@@ -494,6 +493,11 @@ int main(int argc, char** argv)
 #endif
 	}
 
+	s_gjkEpaDef = tbDefaultQueryDef();
+	s_looseDef = s_gjkEpaDef;
+	s_looseDef.tolerance = 1e-4f;
+	s_uepaDef = s_gjkEpaDef;
+	s_uepaDef.algorithm = tb_algorithmUnifiedEpa;
 	tbMethod methods[] = {
 	    {.name = "tumble gjk-epa", .answer = tbTumbleGjkEpa},
 	    {.name = "tumble gjk-epa tol 1e-4", .answer = tbTumbleGjkEpaLoose},
