@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "shape_internal.h"
 #include "tumble/query.h"
 
 // Advancement steps: each one at least halves the gap except at grazing incidence.
@@ -15,7 +16,8 @@ tbCastOutput tbRayCastShape(const tbShape* shape, tbTransform xf, vec3s origin, 
 {
 	tbCastOutput out;
 	memset(&out, 0, sizeof out);
-	if (!tbShape_Validate(shape, NULL, 0)) {
+	// The cheap check of every query: hull vertices were checked when the hull was built.
+	if (!tbShape_IsUsable(shape)) {
 		return out;
 	}
 	float size = tbShape_BoundingRadius(shape);
