@@ -227,6 +227,8 @@ unsigned dmLinkProgram(const char* vertex, const char* fragment)
 	GLuint vs = dmCompile(GL_VERTEX_SHADER, vertex);
 	GLuint fs = dmCompile(GL_FRAGMENT_SHADER, fragment);
 	if (vs == 0 || fs == 0) {
+		glDeleteShader(vs); // 0 is ignored: the one that compiled is not leaked
+		glDeleteShader(fs);
 		return 0;
 	}
 	GLuint program = glCreateProgram();
