@@ -12,6 +12,15 @@
 #include <string.h>
 #include <time.h>
 
+// Instruction counts: with callgrind.h the measured window switches instrumentation on, so that
+// valgrind runs the warm-up steps at near native speed (bench/instructions.sh).
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define TB_HAVE_CALLGRIND 1
+#endif
+#endif
+
 // Every engine: 60 Hz, sleeping off, friction 0.5 for every pair, restitution 0.
 #define TB_BENCH_DT (1.0 / 60.0)
 #define TB_BENCH_FRICTION 0.5
@@ -307,6 +316,50 @@ static void tbHelp(void)
 	       "  --engines L    comma-separated subset of tumble,ode,bullet\n");
 }
 
+// ---------------------------------------------------------------------------------------------
+// Instruction counting: Tumble alone, steps [from, to) of one scene with callgrind's
+// instrumentation on (bench/instructions.sh runs this under valgrind with
+// --toggle-collect=tbWorld_Step, so that only the step function and what it calls is counted).
+
+static int tbCallgrindRun(const char* name, int from, int to)
+{
+	tbBenchScene scene;
+	bool ok;
+	if (strcmp(name, "rain1000") == 0) {
+		ok = tbMakeRain(name, 1000, 20.0, 60.0, &scene);
+	} else if (strcmp(name, "rain4000") == 0) {
+		ok = tbMakeRain(name, 4000, 40.0, 80.0, &scene);
+	} else if (strcmp(name, "pyramid20") == 0) {
+		ok = tbMakePyramid(20, &scene);
+	} else {
+		fprintf(stderr, "world_bench: unknown scene '%s' (rain1000, rain4000, pyramid20)\n", name);
+		return 2;
+	}
+	if (!ok) {
+		return 1;
+	}
+	tbPeerScene peerScene = {scene.boxes, scene.boxCount, {0.0, -9.81, 0.0}, TB_BENCH_FRICTION};
+	void* world = tb_tumbleEngine.create(&peerScene);
+	for (int s = 0; s < to; ++s) {
+#ifdef TB_HAVE_CALLGRIND
+		if (s == from) {
+			CALLGRIND_START_INSTRUMENTATION;
+		}
+#endif
+		tb_tumbleEngine.step(world, TB_BENCH_DT);
+	}
+#ifdef TB_HAVE_CALLGRIND
+	CALLGRIND_STOP_INSTRUMENTATION;
+#endif
+	tbTumbleWorld* tw = world;
+	tbWorldCounters c = tbWorld_GetCounters(tw->world);
+	printf("%s steps %d-%d: %d bodies, %d awake, %d touching contacts\n", name, from, to,
+	       c.bodyCount, c.awakeBodyCount, c.touchingCount);
+	tb_tumbleEngine.destroy(world);
+	free(scene.boxes);
+	return 0;
+}
+
 int main(int argc, char** argv)
 {
 	double seconds = 10.0, scalingSeconds = 3.0;
@@ -322,6 +375,8 @@ int main(int argc, char** argv)
 			seconds = atof(argv[++i]);
 		} else if (strcmp(argv[i], "--no-scaling") == 0) {
 			scaling = false;
+		} else if (strcmp(argv[i], "--callgrind") == 0 && i + 3 < argc) {
+			return tbCallgrindRun(argv[i + 1], atoi(argv[i + 2]), atoi(argv[i + 3]));
 		} else if (strcmp(argv[i], "--engines") == 0 && i + 1 < argc) {
 			only = argv[++i];
 		} else {
