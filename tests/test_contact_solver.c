@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "solver_step.h"
 #include "tumble/dynamics.h"
 
 static const float kDt = 1.0f / 60.0f;
@@ -86,14 +87,14 @@ static void restingBox(float yaw, const char* label)
 		cr_assert_eq(m.pointCount, 4, "step %d: %d points", i, m.pointCount);
 		tbContact c = tbMakeContact(TB_NULL_BODY, 0, &m, 0.6f, 0.0f);
 		tbContact_WarmStart(&c, &cache);
-		tbSolverStep(&def, &box, 1, &c, 1, kDt);
+		stepSolver(&def, &box, 1, &c, 1, kDt);
 		cache = tbContact_GetImpulses(&c);
 		maxDrift = fmax(maxDrift, (double)glms_vec3_norm(glms_vec3_sub(box.state.x, x0)));
 		maxGain = fmax(maxGain, potentialPlusKinetic(&box, g) - e0);
 		maxTilt = fmax(maxTilt, 1.0 - (double)box.state.R.col[1].y);
 		lastTotal = 0.0f;
-		for (int k = 0; k < c.pointCount; ++k) {
-			lastTotal += c.points[k].normalImpulse;
+		for (int k = 0; k < c.impulses.pointCount; ++k) {
+			lastTotal += c.impulses.points[k].normalImpulse;
 		}
 	}
 	// At rest the four points carry the weight: per substep, sum of impulses = m g h.
@@ -126,14 +127,20 @@ Test(contact_solver, warm_start_matches_feature_ids)
 	prev.pointCount = 2;
 	prev.points[0] = (tbContactPointImpulse){11, 2.0f, {{0.5f, 0.0f, 0.0f}}};
 	prev.points[1] = (tbContactPointImpulse){7, 1.0f, {{0.0f, 0.0f, 0.25f}}};
+	prev.frictionImpulse = (vec3s){{0.5f, 0.0f, 0.25f}};
+	prev.twistImpulse = 0.125f;
 	tbContact c = tbMakeContact(TB_NULL_BODY, 0, &m, 0.5f, 0.0f);
 	tbContact_WarmStart(&c, &prev);
-	cr_expect_eq(c.points[0].normalImpulse, 1.0f);
-	cr_expect_eq(c.points[1].normalImpulse, 0.0f); // id 3 is new
-	cr_expect_eq(c.points[2].normalImpulse, 2.0f);
-	cr_expect_eq(c.points[2].frictionImpulse.x, 0.5f);
+	cr_expect_eq(c.impulses.points[0].normalImpulse, 1.0f);
+	cr_expect_eq(c.impulses.points[1].normalImpulse, 0.0f); // id 3 is new
+	cr_expect_eq(c.impulses.points[2].normalImpulse, 2.0f);
+	// Friction is one row at the manifold's centre: it carries over whole.
+	cr_expect_eq(c.impulses.frictionImpulse.x, 0.5f);
+	cr_expect_eq(c.impulses.frictionImpulse.z, 0.25f);
+	cr_expect_eq(c.impulses.twistImpulse, 0.125f);
 	tbContact_WarmStart(&c, NULL);
-	cr_expect_eq(c.points[2].normalImpulse, 0.0f);
+	cr_expect_eq(c.impulses.points[2].normalImpulse, 0.0f);
+	cr_expect_eq(c.impulses.twistImpulse, 0.0f);
 }
 
 Test(contact_solver, sliding_box_stops_at_coulomb_distance)
@@ -149,7 +156,7 @@ Test(contact_solver, sliding_box_stops_at_coulomb_distance)
 		tbManifold m = boxPlaneManifold(&box, half, kMargin);
 		tbContact c = tbMakeContact(TB_NULL_BODY, 0, &m, mu, 0.0f);
 		tbContact_WarmStart(&c, &cache);
-		tbSolverStep(&def, &box, 1, &c, 1, kDt);
+		stepSolver(&def, &box, 1, &c, 1, kDt);
 		cache = tbContact_GetImpulses(&c);
 	}
 	double want = (double)(v0 * v0 / (2.0f * mu * g));
@@ -188,7 +195,7 @@ Test(contact_solver, ball_bounces_to_e_squared_height)
 		}
 		tbContact c = tbMakeContact(TB_NULL_BODY, 0, &m, 0.5f, e);
 		tbContact_WarmStart(&c, &cache);
-		tbSolverStep(&def, &ball, 1, &c, 1, kDt);
+		stepSolver(&def, &ball, 1, &c, 1, kDt);
 		cache = tbContact_GetImpulses(&c);
 		if (ball.v.y > 0.0f) {
 			bounced = true;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "solver_step.h"
 #include "tumble/dynamics.h"
 
 static mat3s identity3(void)
@@ -137,7 +138,7 @@ static TumbleRun tumble(tbIntegrator integrator, tbOrthonormalizer ortho, int st
 	float wy0 = glms_mat3_mulv(glms_mat3_transpose(body.state.R), body.w).y;
 	for (int i = 0; i < steps; ++i) {
 		if (solver) {
-			tbSolverStep(&def, &body, 1, NULL, 0, h);
+			stepSolver(&def, &body, 1, NULL, 0, h);
 		} else {
 			tbRigidBody_Integrate(&body, (vec3s){{0.0f, 0.0f, 0.0f}}, h, integrator, ortho);
 		}

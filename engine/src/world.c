@@ -211,7 +211,8 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->pairKeys, w->pairCapacity, uint64_t);
 	TB_FREE_ARRAY(w->pairValues, w->pairCapacity, int);
 	TB_FREE_ARRAY(w->moveBuffer, w->moveCapacity, int);
-	TB_FREE_ARRAY(w->solverBodies, w->solverBodyCapacity, tbRigidBody);
+	TB_FREE_ARRAY(w->solverBodies, w->solverBodyCapacity, tbRigidBody*);
+	tbFree(w->solverScratchRaw, w->solverScratchBytes);
 	TB_FREE_ARRAY(w->solverBodySlots, w->solverBodyCapacity, int);
 	TB_FREE_ARRAY(w->solverContacts, w->solverContactCapacity, tbContact);
 	TB_FREE_ARRAY(w->solverContactSlots, w->solverContactCapacity, int);
@@ -237,7 +238,7 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 {
 	int bodyCount = 0;
 	tbGrowArray((void**)&w->solverBodies, &w->solverBodyCapacity, w->bodyCount,
-	            sizeof(tbRigidBody));
+	            sizeof(tbRigidBody*));
 	int capacity = w->solverBodyCapacity;
 	// Grown in step with solverBodies (same capacity), so one counter serves both.
 	if (w->solverBodySlots == NULL || w->islandCapacity < capacity) {
@@ -258,7 +259,7 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 			continue;
 		}
 		b->solverIndex = bodyCount;
-		w->solverBodies[bodyCount] = b->rb;
+		w->solverBodies[bodyCount] = &b->rb;
 		w->solverBodySlots[bodyCount] = i;
 		++bodyCount;
 	}
@@ -306,7 +307,25 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 	sd.restitutionThreshold = w->def.restitutionThreshold;
 	sd.enableWarmStarting = w->def.enableWarmStarting;
 	sd.integrator = w->def.integrator;
-	tbSolverStep(&sd, w->solverBodies, bodyCount, w->solverContacts, contactCount, dt);
+	// One scratch block, grown to the scene and kept (64 bytes of slack for the alignment the
+	// wide records want).
+	size_t need = tbSolverScratchBytes(bodyCount, contactCount) + 64u;
+	if (need > w->solverScratchBytes) {
+		size_t grown = need + need / 2u;
+		tbFree(w->solverScratchRaw, w->solverScratchBytes);
+		w->solverScratchRaw = tbAlloc(grown);
+		w->solverScratchBytes = grown;
+	}
+	void* aligned = (void*)(((uintptr_t)w->solverScratchRaw + 63u) & ~(uintptr_t)63u);
+	tbSolverStats stats;
+	tbSolverStep(&sd, w->solverBodies, bodyCount, w->solverContacts, contactCount, dt, aligned,
+	             &stats);
+	w->lastSolverStats = stats;
+	if (stats.stoppedBodies > 0) {
+		w->stoppedBodyCount += stats.stoppedBodies;
+		tbSetError("tbWorld_Step: %d bodies got a NaN or Inf state and were stopped (step %d)",
+		           stats.stoppedBodies, w->stepCount);
+	}
 
 	for (int i = 0; i < contactCount; ++i) {
 		tbContactSlot* c = w->contacts + w->solverContactSlots[i];
@@ -315,16 +334,6 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 	for (int i = 0; i < bodyCount; ++i) {
 		int slot = w->solverBodySlots[i];
 		tbBodySlot* b = w->bodies + slot;
-		tbRigidBody rb = w->solverBodies[i];
-		if (!tbFiniteVec3(rb.state.x) || !tbFiniteVec3(rb.state.P) || !tbFiniteVec3(rb.state.L)) {
-			// Never let a NaN spread through contacts: stop the body where it was and say so.
-			tbSetError("tbWorld_Step: body %d got a NaN or Inf state; it was stopped", slot);
-			rb = b->rb;
-			rb.state.P = glms_vec3_zero();
-			rb.state.L = glms_vec3_zero();
-			tbRigidBody_UpdateDerived(&rb);
-		}
-		b->rb = rb;
 		tbSyncBodyTransform(b);
 		tbUpdateBodyShapes(w, slot, dt, false);
 	}

@@ -94,12 +94,16 @@ typedef struct tbWorld
 	int moveCount, moveCapacity;
 
 	// Step scratch, grown to the scene and then reused (no allocation after warm-up).
-	tbRigidBody* solverBodies;
+	tbRigidBody** solverBodies; // the awake bodies' Baraff records, solved in place
 	int* solverBodySlots;
 	int solverBodyCapacity;
 	tbContact* solverContacts;
 	int* solverContactSlots;
 	int solverContactCapacity;
+	void* solverScratchRaw; // tbSolverStep's scratch (aligned to 64 bytes inside)
+	size_t solverScratchBytes;
+	tbSolverStats lastSolverStats;
+	int stoppedBodyCount; // bodies the step's NaN guard stopped, over the world's life
 	int* islandParent;
 	float* islandSleep;
 	int islandCapacity;

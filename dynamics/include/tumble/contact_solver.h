@@ -1,5 +1,7 @@
-// Sequential-impulse contact solver with soft constraints (the Box2D v3 "soft step").
+// The soft-step contact solver: compact solver bodies, coloured wide contact constraints.
 #pragma once
+
+#include <stddef.h>
 
 #include "tumble/base.h"
 #include "tumble/body.h"
@@ -16,13 +18,14 @@ typedef struct tbSolverDef
 	int substeps;               ///< substeps per step (4): stiffness and accuracy for their cost
 	int iterations;             ///< biased (soft) velocity iterations per substep (1)
 	int relaxIterations;        ///< unbiased iterations per substep, remove the push-out speed (1)
-	float contactHertz;         ///< contact spring frequency, Hz (30), capped at 1/4 substep rate
+	float contactHertz;         ///< contact spring frequency, Hz (60), capped at 1/4 substep rate
 	float contactDampingRatio;  ///< contact spring damping ratio (10: heavily over-damped)
 	float contactPushMaxSpeed;  ///< largest speed at which overlap is pushed out, m/s (3)
 	float restitutionThreshold; ///< approach speed below which contacts do not bounce, m/s (1)
+	float maxRotation;          ///< largest rotation of a body in one substep, rad (0.25 pi)
 	bool enableWarmStarting;    ///< start from the previous step's impulses (true)
-	tbIntegrator integrator;    ///< how R follows L in the position update (TB_DEFAULT_INTEGRATOR)
-	tbOrthonormalizer orthonormalizer; ///< after every substep (Gram-Schmidt)
+	tbIntegrator integrator; ///< how R follows L for bodies in free flight (TB_DEFAULT_INTEGRATOR)
+	tbOrthonormalizer orthonormalizer; ///< applied to R once per step (Gram-Schmidt)
 } tbSolverDef;
 
 /// The default solver settings.
@@ -33,7 +36,7 @@ typedef struct tbContactPointImpulse
 {
 	uint32_t id;           ///< the manifold point's feature id
 	float normalImpulse;   ///< accumulated normal impulse of the last substep, N s
-	vec3s frictionImpulse; ///< accumulated friction impulse of the last substep, world, N s
+	vec3s frictionImpulse; ///< this point's share of the manifold's friction impulse, world, N s
 } tbContactPointImpulse;
 
 /// The impulses of one manifold (the engine's contact cache entry for a shape pair).
@@ -41,39 +44,19 @@ typedef struct tbContactImpulses
 {
 	tbContactPointImpulse points[TB_MAX_MANIFOLD_POINTS];
 	int pointCount;
+	vec3s frictionImpulse; ///< the manifold's friction impulse at its centre, world, N s
+	float twistImpulse;    ///< the manifold's friction impulse about the normal, N m s
 } tbContactImpulses;
 
-/// Solver data of one contact point. Filled by the solver; read normalImpulse etc. after a step.
-typedef struct tbContactPoint
-{
-	uint32_t id;
-	vec3s localAnchorA, localAnchorB; ///< anchor relative to each centre of mass, body axes, m
-	vec3s anchorA, anchorB;           ///< the same at the start of the step, world axes, m
-	vec3s rA,
-	    rB; ///< the local anchors in world axes at the bodies' current rotation (solver scratch)
-	float baseSeparation;    ///< separation minus the anchors' offset along n at the start, m
-	float normalMass;        ///< 1 / (Baraff II eq. 8-18 denominator), kg
-	float tangentMass[2];    ///< the same along the two tangents, kg
-	float normalImpulse;     ///< accumulated normal impulse (>= 0), N s
-	float tangentImpulse[2]; ///< accumulated friction impulses along tangent1, tangent2, N s
-	vec3s frictionImpulse;   ///< warm-start input: previous friction impulse, world, N s
-	float maxNormalImpulse;  ///< largest normal impulse applied this step, N s (0: not touching)
-	float relativeVelocity;  ///< most negative normal velocity met when pushing this step, m/s
-} tbContactPoint;
-
-/// One manifold between two bodies as the solver sees it. Make it with tbMakeContact.
+/// One manifold between two bodies as the solver sees it. Make it with tbMakeContact; warm start
+/// it with tbContact_WarmStart; after tbSolverStep, `impulses` holds this step's impulses.
 typedef struct tbContact
 {
-	int bodyA, bodyB;         ///< indices into the body array, or TB_NULL_BODY
-	float friction;           ///< Coulomb coefficient mu (combine with tbMixFriction)
-	float restitution;        ///< e in [0, 1] (combine with tbMixRestitution)
-	vec3s normal;             ///< unit, world, from A to B (copied from the manifold)
-	vec3s tangent1, tangent2; ///< friction directions, n x t1 = t2 (set by the solver)
-	vec3s xA0, xB0;           ///< centres of mass at the start of the step (set by the solver)
-	float softBiasRate, softMassScale, softImpulseScale; ///< soft constraint (set by the solver)
-	tbContactPoint points[TB_MAX_MANIFOLD_POINTS];
-	int pointCount;
-	tbManifold manifold; ///< the input manifold
+	int bodyA, bodyB;           ///< indices into the solver's body array, or TB_NULL_BODY
+	float friction;             ///< Coulomb coefficient mu (combine with tbMixFriction)
+	float restitution;          ///< e in [0, 1] (combine with tbMixRestitution)
+	tbManifold manifold;        ///< the input manifold, normal from A to B
+	tbContactImpulses impulses; ///< in: warm-start impulses; out: this step's impulses
 } tbContact;
 
 /// A contact for a manifold between bodies A and B (the manifold normal points from A to B).
@@ -81,8 +64,9 @@ typedef struct tbContact
 TB_API tbContact tbMakeContact(int bodyA, int bodyB, const tbManifold* manifold, float friction,
                                float restitution);
 
-/// Start each point from the previous step's impulses of the point with the same feature id
-/// (points without a match start at zero). `previous` may be null.
+/// Start each point from the previous step's impulse of the point with the same feature id
+/// (points without a match start at zero) and the friction from the previous manifold's.
+/// `previous` may be null.
 TB_API void tbContact_WarmStart(tbContact* contact, const tbContactImpulses* previous);
 
 /// The impulses to keep for the next step's tbContact_WarmStart.
@@ -94,10 +78,27 @@ TB_API float tbMixFriction(float a, float b);
 /// Restitution mixing: max(e_a, e_b) (a bouncy ball bounces on anything).
 TB_API float tbMixRestitution(float a, float b);
 
-/// One time step of `dt` seconds for all bodies and contacts: for each of def->substeps substeps,
-/// integrate velocities (gravity, forces, damping), warm start, solve with soft position
-/// correction, integrate positions, relax; then restitution. Contacts must be warm started (or not)
-/// before; read their impulses after. Clears every body's force and torque accumulators. Allocates
-/// nothing.
-TB_API void tbSolverStep(const tbSolverDef* def, tbRigidBody* bodies, int bodyCount,
-                         tbContact* contacts, int contactCount, float dt);
+/// Bytes of scratch memory tbSolverStep needs for this many bodies and contacts (the solver
+/// allocates nothing; the caller keeps one block and grows it).
+TB_API size_t tbSolverScratchBytes(int bodyCount, int contactCount);
+
+/// What one step did, for profiles and tests.
+typedef struct tbSolverStats
+{
+	int colorCount;       ///< graph colours used by the contact constraints
+	int overflowCount;    ///< constraints that found no colour (solved one at a time)
+	int constraintGroups; ///< wide constraint records (TB_SIMD_WIDTH manifolds each)
+	int simdWidth;        ///< manifolds per wide record: 1 (scalar), 4 (SSE2) or 8 (AVX2)
+	int stoppedBodies;    ///< bodies whose new state was not finite: left where they were, at rest
+} tbSolverStats;
+
+/// One time step of `dt` seconds for the bodies (pointers to the caller's bodies: only those that
+/// move, dynamic or kinematic) and the contacts between them, Catto's soft step: per substep
+/// integrate velocities, warm start, solve with soft position correction, integrate position
+/// deltas, relax; then restitution, and once per step Baraff's state Y = (x, R, P, L) is brought
+/// up to date from the deltas and R re-orthonormalized. Bodies in free flight turn by the chosen
+/// integrator with L held (exact |L|). Clears every body's force and torque. `scratch` must hold
+/// tbSolverScratchBytes(bodyCount, contactCount) bytes, 64-byte aligned. `stats` may be null.
+TB_API void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
+                         tbContact* contacts, int contactCount, float dt, void* scratch,
+                         tbSolverStats* stats);

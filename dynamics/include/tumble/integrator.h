@@ -52,12 +52,3 @@ TB_API float tbOrthonormalityError(mat3s R);
 /// their v, w.
 TB_API void tbRigidBody_Integrate(tbRigidBody* body, vec3s gravity, float h,
                                   tbIntegrator integrator, tbOrthonormalizer ortho);
-
-/// First half of a solver substep: P += h (F + M g), L += h tau, damping, then v and w.
-TB_API void tbIntegrateVelocities(tbRigidBody* bodies, int bodyCount, vec3s gravity, float h);
-
-/// Second half of a solver substep: x += h v and R follows the current L over h (the integrator
-/// chooses how: Euler R += h w* R, the exact rotation exp(h w*) R, or RK4 on dR/dt = w(R)* R with
-/// L held), then re-orthonormalize and refresh v, w, I^-1.
-TB_API void tbIntegratePositions(tbRigidBody* bodies, int bodyCount, float h,
-                                 tbIntegrator integrator, tbOrthonormalizer ortho);

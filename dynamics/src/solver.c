@@ -1,0 +1,365 @@
+// The soft step: solver bodies, graph colouring, the substep loop, and Baraff's state brought up
+// to date once per step.
+#include <math.h>
+#include <string.h>
+
+#include "dynamics_math.h"
+#include "integrator_internal.h"
+#include "solver_internal.h"
+
+// Graph colours: the contact constraints of one colour share no dynamic body, so they can be
+// solved side by side in SIMD lanes in any order with the same result. 24 colours as Box2D v3;
+// a constraint that finds none (a body with more than 24 contacts) goes to the overflow,
+// solved one at a time after the colours.
+#define TB_GRAPH_COLORS 24
+
+tbSolverDef tbDefaultSolverDef(void)
+{
+	tbSolverDef def;
+	memset(&def, 0, sizeof def);
+	def.gravity = tbV3(0.0f, -9.81f, 0.0f);
+	// Catto, "Solver2D" (2024) and Box2D v3: 4 substeps with 1 biased and 1 relax iteration each
+	// beat more iterations on one step: each substep re-linearizes the contacts.
+	def.substeps = 4;
+	def.iterations = 1;
+	def.relaxIterations = 1;
+	// Catto, GDC 2011 "Soft constraints": a stiff but over-damped contact spring; the push-out
+	// speed cap keeps deep overlaps from launching bodies. 60 Hz is capped at a quarter of the
+	// substep rate (60 Hz at 4 substeps of 1/240 s).
+	def.contactHertz = 60.0f;
+	def.contactDampingRatio = 10.0f;
+	def.contactPushMaxSpeed = 3.0f;
+	def.restitutionThreshold = 1.0f;
+	// Box2D v3's b2_maxRotation: a quarter turn per substep is far beyond any simulated spin at
+	// 240 Hz (94 rad/s... 377 rad/s at 1/4 pi per 1/240 s) and keeps the rotation deltas small
+	// enough for the first-order separation update and for RK4 in free flight.
+	def.maxRotation = 0.25f * 3.14159265f;
+	def.enableWarmStarting = true;
+	def.integrator = TB_DEFAULT_INTEGRATOR;
+	def.orthonormalizer = tb_orthoGramSchmidt;
+	return def;
+}
+
+// The scratch block, carved in this order, each part 64-byte aligned.
+typedef struct tbScratchLayout
+{
+	size_t states, motions, colorMasks, contactColors, groups, total;
+	int groupCapacity;
+} tbScratchLayout;
+
+static size_t tbAlign64(size_t n)
+{
+	return (n + 63u) & ~(size_t)63u;
+}
+
+static tbScratchLayout tbLayout(int bodyCount, int contactCount)
+{
+	tbScratchLayout l;
+	size_t at = 0;
+	l.states = at;
+	at += tbAlign64((size_t)(bodyCount + 1) * sizeof(tbSolverBody));
+	l.motions = at;
+	at += tbAlign64((size_t)bodyCount * sizeof(tbSolverBodyMotion));
+	l.colorMasks = at;
+	at += tbAlign64((size_t)bodyCount * sizeof(uint32_t));
+	l.contactColors = at;
+	at += tbAlign64((size_t)contactCount * sizeof(int));
+	// Each colour leaves at most one partly filled record; each overflow constraint has its own.
+	l.groupCapacity = contactCount + TB_GRAPH_COLORS;
+	l.groups = at;
+	at += (size_t)l.groupCapacity * sizeof(tbContactConstraintW);
+	l.total = at;
+	return l;
+}
+
+size_t tbSolverScratchBytes(int bodyCount, int contactCount)
+{
+	return tbLayout(bodyCount, contactCount).total;
+}
+
+// Velocities, accelerations and damping of every body for the step; zero deltas.
+static void tbPrepareBodies(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
+                            tbSolverBody* states, tbSolverBodyMotion* motions, float h)
+{
+	for (int i = 0; i < bodyCount; ++i) {
+		const tbRigidBody* body = bodies[i];
+		tbSolverBody* s = states + i;
+		memset(s, 0, sizeof *s);
+		// Baraff's auxiliary variables are current: v = P / M, w = I^-1 L (kinematic: set).
+		memcpy(s->v, body->v.raw, sizeof body->v.raw);
+		memcpy(s->w, body->w.raw, sizeof body->w.raw);
+		tbSolverBodyMotion* m = motions + i;
+		if (body->type == tb_dynamicBody) {
+			// dP/dt = F + M g - c P and dL/dt = tau - c L (seed 002 Y'), in velocity form with
+			// the step's inertia: dv/dt = F / M + g, dw/dt = I^-1 tau; damping implicit.
+			m->linearAcceleration = tbMulAdd(glms_vec3_scale(body->force, body->invMass),
+			                                 body->gravityScale, def->gravity);
+			m->angularAcceleration = tbMat3MulV(body->Iinv, body->torque);
+			m->linearDamping = 1.0f / (1.0f + h * body->linearDamping);
+			m->angularDamping = 1.0f / (1.0f + h * body->angularDamping);
+		} else {
+			m->linearAcceleration = tbV3(0.0f, 0.0f, 0.0f);
+			m->angularAcceleration = tbV3(0.0f, 0.0f, 0.0f);
+			m->linearDamping = 1.0f;
+			m->angularDamping = 1.0f;
+		}
+	}
+	memset(states + bodyCount, 0, sizeof *states); // the static body
+}
+
+static void tbIntegrateVelocities(tbSolverBody* states, const tbSolverBodyMotion* motions,
+                                  int bodyCount, float h, float maxRotation)
+{
+	float maxW2 = (maxRotation / h) * (maxRotation / h);
+	for (int i = 0; i < bodyCount; ++i) {
+		tbSolverBody* s = states + i;
+		const tbSolverBodyMotion* m = motions + i;
+		float w2 = 0.0f;
+		for (int k = 0; k < 3; ++k) {
+			s->v[k] = (s->v[k] + h * m->linearAcceleration.raw[k]) * m->linearDamping;
+			s->w[k] = (s->w[k] + h * m->angularAcceleration.raw[k]) * m->angularDamping;
+			w2 += s->w[k] * s->w[k];
+		}
+		if (w2 > maxW2) {
+			// Box2D's rotation cap: a body never turns more than maxRotation in a substep, so a
+			// huge finite spin stays a rotation (and the deltas stay small).
+			float scale = sqrtf(maxW2 / w2);
+			for (int k = 0; k < 3; ++k) {
+				s->w[k] *= scale;
+			}
+		}
+	}
+}
+
+static void tbIntegrateDeltas(tbSolverBody* states, int bodyCount, float h)
+{
+	for (int i = 0; i < bodyCount; ++i) {
+		tbSolverBody* s = states + i;
+		for (int k = 0; k < 3; ++k) {
+			s->dp[k] += h * s->v[k];
+			s->dtheta[k] += h * s->w[k];
+		}
+	}
+}
+
+// The rotation by the rotation vector t (angle |t| about t / |t|): Rodrigues' formula, as a
+// series where the angle is tiny.
+static mat3s tbRotationFromVector(vec3s t)
+{
+	float angle2 = glms_vec3_dot(t, t);
+	float a, b;
+	if (angle2 < 1e-6f) {
+		a = 1.0f - angle2 / 6.0f;
+		b = 0.5f - angle2 / 24.0f;
+	} else {
+		float angle = sqrtf(angle2);
+		a = sinf(angle) / angle;
+		b = (1.0f - cosf(angle)) / angle2;
+	}
+	mat3s W = tbSkew(t);
+	return tbMat3MulAdd(tbMat3MulAdd(glms_mat3_identity(), a, W), b, tbMat3Mul(W, W));
+}
+
+static bool tbIsSphericalInertia(mat3s I)
+{
+	float d = I.col[0].x;
+	return I.col[1].y == d && I.col[2].z == d && I.col[0].y == 0.0f && I.col[0].z == 0.0f &&
+	       I.col[1].x == 0.0f && I.col[1].z == 0.0f && I.col[2].x == 0.0f && I.col[2].y == 0.0f;
+}
+
+// Baraff's state from the step's deltas, once per step: x = x0 + dp; P = M v; L = L0 + I0 dw
+// (the solver held I0 = R0 Ibody R0^T, so this is exactly the angular momentum its impulses and
+// torques gave); R turned by dtheta for a body held by contacts, or by the integrator with L held
+// for a body in free flight (Baraff's torque-free motion: |L| exact, the energy to RK4's order).
+// Then Gram-Schmidt and the auxiliary variables.
+static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolverBody* s,
+                         bool constrained, float dt)
+{
+	tbBodyState start = body->state;
+	vec3s v = tbV3(s->v[0], s->v[1], s->v[2]);
+	vec3s w = tbV3(s->w[0], s->w[1], s->w[2]);
+	vec3s dtheta = tbV3(s->dtheta[0], s->dtheta[1], s->dtheta[2]);
+	body->state.x = glms_vec3_add(start.x, tbV3(s->dp[0], s->dp[1], s->dp[2]));
+	if (body->type == tb_kinematicBody) {
+		body->state.R = tbMat3Mul(tbRotationFromVector(dtheta), start.R);
+		body->state.R = tbOrthonormalize(body->state.R, def->orthonormalizer);
+		tbRigidBody_UpdateDerived(body);
+		return true;
+	}
+	body->state.P = glms_vec3_scale(v, body->mass);
+	// L = L0 + I0 (w - w0) with I0 w = R0 (Ibody (R0^T w)): only the change goes through the
+	// inertia, so a body in free flight keeps its L to the bit (w = w0 exactly without torque).
+	vec3s dw = glms_vec3_sub(w, body->w);
+	vec3s dwb = tbV3(glms_vec3_dot(start.R.col[0], dw), glms_vec3_dot(start.R.col[1], dw),
+	                 glms_vec3_dot(start.R.col[2], dw));
+	body->state.L = glms_vec3_add(start.L, tbMat3MulV(start.R, tbMat3MulV(body->Ibody, dwb)));
+	// R: the soft step moves positions by the deltas (the biased pass's push-out is in dtheta,
+	// and the relax pass then removes that speed from w), so a body turns by dtheta. But turning
+	// by the solver's w, held with the start's inertia, gains energy on every step for a body
+	// whose inertia is not a sphere's (integrator.c): a rocking ellipsoid gained 5 % in 18 s. So
+	// the part of dtheta that is the final spin, h w, is replaced by Baraff's torque-free motion
+	// dR/dt = (R Ibody^-1 R^T L)* R with the final L held (the chosen integrator), and only the
+	// rest, the position correction, is a plain rotation: R = Rot(dtheta - h w) Integrate(R0, L).
+	// In free flight dtheta = h w exactly, so R is the integrator's alone (|L| exact, energy to
+	// RK4's order). For a spherical inertia (cubes, balls) w = L / I does not turn with R, and
+	// Rot(dtheta) is already exact.
+	(void)constrained;
+	if (tbIsSphericalInertia(body->Ibody) && def->integrator != tb_explicitEuler) {
+		body->state.R = tbMat3Mul(tbRotationFromVector(dtheta), start.R);
+	} else {
+		mat3s free = tbIntegrateRotation(body, start.R, body->state.L, dt, def->integrator);
+		vec3s correction = tbMulAdd(dtheta, -dt, w);
+		body->state.R = tbMat3Mul(tbRotationFromVector(correction), free);
+	}
+	body->state.R = tbOrthonormalize(body->state.R, def->orthonormalizer);
+	tbRigidBody_UpdateDerived(body);
+	if (!tbIsFiniteVec(body->state.x) || !tbIsFiniteMat(body->state.R) ||
+	    !tbIsFiniteVec(body->state.P) || !tbIsFiniteVec(body->state.L)) {
+		// Never let a NaN out: the body stays where the step found it, at rest.
+		body->state = start;
+		body->state.P = tbV3(0.0f, 0.0f, 0.0f);
+		body->state.L = tbV3(0.0f, 0.0f, 0.0f);
+		tbRigidBody_UpdateDerived(body);
+		return false;
+	}
+	return true;
+}
+
+static bool tbMovesWithContacts(const tbRigidBody* body)
+{
+	return body != NULL && body->type == tb_dynamicBody;
+}
+
+void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
+                  tbContact* contacts, int contactCount, float dt, void* scratch,
+                  tbSolverStats* stats)
+{
+	TB_ASSERT(def != NULL && dt > 0.0f && bodyCount >= 0 && contactCount >= 0);
+	int substeps = def->substeps > 0 ? def->substeps : 1;
+	float h = dt / (float)substeps;
+	float invH = 1.0f / h;
+	tbScratchLayout layout = tbLayout(bodyCount, contactCount);
+	char* base = scratch;
+	tbSolverBody* states = (tbSolverBody*)(base + layout.states);
+	tbSolverBodyMotion* motions = (tbSolverBodyMotion*)(base + layout.motions);
+	uint32_t* colorMasks = (uint32_t*)(base + layout.colorMasks);
+	int* contactColors = (int*)(base + layout.contactColors);
+	tbContactConstraintW* groups = (tbContactConstraintW*)(base + layout.groups);
+	int staticBody = bodyCount;
+
+	tbPrepareBodies(def, bodies, bodyCount, states, motions, h);
+
+	// Greedy graph colouring (Box2D v3): the first colour neither dynamic body uses yet. A
+	// contact with the ground never takes colour 0, so that the ground's contacts come after
+	// some of the contacts above them (Box2D's heuristic; it helps stacks converge).
+	memset(colorMasks, 0, (size_t)bodyCount * sizeof(uint32_t));
+	int colorCounts[TB_GRAPH_COLORS + 1];
+	memset(colorCounts, 0, sizeof colorCounts);
+	for (int i = 0; i < contactCount; ++i) {
+		const tbContact* c = contacts + i;
+		int a = c->bodyA, b = c->bodyB;
+		bool dynA = a != TB_NULL_BODY && tbMovesWithContacts(bodies[a]);
+		bool dynB = b != TB_NULL_BODY && tbMovesWithContacts(bodies[b]);
+		uint32_t used = (dynA ? colorMasks[a] : 0u) | (dynB ? colorMasks[b] : 0u);
+		if (!(dynA && dynB)) {
+			used |= 1u; // a contact with something that cannot move skips colour 0
+		}
+		uint32_t freeColors = ~used & ((1u << TB_GRAPH_COLORS) - 1u);
+		int color = TB_GRAPH_COLORS; // overflow
+		if (freeColors != 0u && (dynA || dynB)) {
+			color = __builtin_ctz(freeColors);
+			if (dynA) {
+				colorMasks[a] |= 1u << color;
+			}
+			if (dynB) {
+				colorMasks[b] |= 1u << color;
+			}
+		} else if (dynA || dynB) {
+			// Mark the bodies as constrained for tbFinishBody even without a colour bit.
+			if (dynA) {
+				colorMasks[a] |= 1u << 31;
+			}
+			if (dynB) {
+				colorMasks[b] |= 1u << 31;
+			}
+		}
+		contactColors[i] = color;
+		colorCounts[color] += 1;
+	}
+	// Records: each colour's constraints in input order, TB_SIMD_WIDTH to a record; the
+	// overflow one to a record.
+	int groupStart[TB_GRAPH_COLORS + 2];
+	int groupCount = 0;
+	for (int k = 0; k <= TB_GRAPH_COLORS; ++k) {
+		groupStart[k] = groupCount;
+		int n = colorCounts[k];
+		groupCount += k < TB_GRAPH_COLORS ? (n + TB_SIMD_WIDTH - 1) / TB_SIMD_WIDTH : n;
+	}
+	groupStart[TB_GRAPH_COLORS + 1] = groupCount;
+	TB_ASSERT(groupCount <= layout.groupCapacity);
+	memset(groups, 0, (size_t)groupCount * sizeof(tbContactConstraintW));
+	for (int g = 0; g < groupCount; ++g) {
+		for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+			groups[g].bodyA[lane] = staticBody;
+			groups[g].bodyB[lane] = staticBody;
+			groups[g].contact[lane] = -1;
+		}
+	}
+	int filled[TB_GRAPH_COLORS + 1];
+	memset(filled, 0, sizeof filled);
+	for (int i = 0; i < contactCount; ++i) {
+		int k = contactColors[i];
+		int slot = filled[k]++;
+		int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
+		tbContactConstraintW* g = groups + groupStart[k] + slot / width;
+		tbPrepareContactLane(g, slot % width, contacts + i, i, bodies, staticBody, def, h);
+	}
+
+	// Catto's soft step: per substep integrate velocities, warm start, solve with bias,
+	// integrate the deltas, relax without bias (Solver2D, 2024).
+	for (int sub = 0; sub < substeps; ++sub) {
+		tbIntegrateVelocities(states, motions, bodyCount, h, def->maxRotation);
+		if (def->enableWarmStarting) {
+			for (int g = 0; g < groupCount; ++g) {
+				tbWarmStartContactsW(groups + g, states);
+			}
+		}
+		for (int it = 0; it < def->iterations; ++it) {
+			for (int g = 0; g < groupCount; ++g) {
+				tbSolveContactsW(groups + g, states, invH, true, def->contactPushMaxSpeed);
+			}
+		}
+		tbIntegrateDeltas(states, bodyCount, h);
+		for (int it = 0; it < def->relaxIterations; ++it) {
+			for (int g = 0; g < groupCount; ++g) {
+				tbSolveContactsW(groups + g, states, invH, false, def->contactPushMaxSpeed);
+			}
+		}
+	}
+	for (int g = 0; g < groupCount; ++g) {
+		tbApplyRestitutionW(groups + g, states, def->restitutionThreshold);
+	}
+	for (int g = 0; g < groupCount; ++g) {
+		tbStoreContactImpulsesW(groups + g, contacts);
+	}
+
+	int stopped = 0;
+	for (int i = 0; i < bodyCount; ++i) {
+		tbRigidBody* body = bodies[i];
+		if (body->type != tb_staticBody) {
+			stopped += tbFinishBody(def, body, states + i, colorMasks[i] != 0u, dt) ? 0 : 1;
+		}
+		tbRigidBody_ClearForces(body);
+	}
+	if (stats != NULL) {
+		int colors = 0;
+		for (int k = 0; k < TB_GRAPH_COLORS; ++k) {
+			colors += colorCounts[k] > 0 ? 1 : 0;
+		}
+		stats->colorCount = colors;
+		stats->overflowCount = colorCounts[TB_GRAPH_COLORS];
+		stats->constraintGroups = groupCount;
+		stats->simdWidth = TB_SIMD_WIDTH;
+		stats->stoppedBodies = stopped;
+	}
+}

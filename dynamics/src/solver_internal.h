@@ -1,0 +1,78 @@
+// The solver's private records: the compact body state, the wide contact constraint, the passes.
+#pragma once
+
+#include "solver_wide.h"
+#include "tumble/contact_solver.h"
+
+// The solver's view of a moving body during one step: 64 bytes, all the inner loop touches.
+// v and w are the velocities (w = I0^-1 L with the inertia of the step's start held: Catto's
+// soft step), dp and dtheta what the body has moved and turned since the step began (dtheta the
+// integral of w: a rotation vector while the step's rotation is small). Baraff's Y = (x, R, P, L)
+// is brought up to date from them once per step (solver.c, tbFinishBody). The body after the
+// last one is the shared, never moving "static body": zero velocity and zero deltas, so that a
+// contact with the ground needs no branch (Box2D v3's dummy body).
+typedef struct tbSolverBody
+{
+	_Alignas(16) float v[4]; // m/s (the fourth lane is padding)
+	float w[4];              // rad/s
+	float dp[4];             // m
+	float dtheta[4];         // rad
+} tbSolverBody;
+
+// What changes a body's velocity outside contacts, per substep: gravity and force (linear
+// acceleration), torque (angular acceleration, I0^-1 tau), and the implicit damping factors
+// 1 / (1 + h c). Kinematic bodies have zero accelerations and factors of one.
+typedef struct tbSolverBodyMotion
+{
+	vec3s linearAcceleration;  // m/s^2
+	vec3s angularAcceleration; // rad/s^2
+	float linearDamping;       // factor per substep
+	float angularDamping;      // factor per substep
+} tbSolverBodyMotion;
+
+// One contact point (one row of the normal constraint) in TB_SIMD_WIDTH manifolds at once. The
+// anchors rA, rB (from each centre of mass to the point) are held over the step, as Catto's soft
+// step does: the Jacobian J = (-n, -(rA x n), n, rB x n) is the same in every substep, and the
+// separation follows the bodies' deltas to first order, s = s0 + J . (dp, dtheta).
+typedef struct tbContactPointW
+{
+	tbVec3W rAxn, rBxn; // angular Jacobians rA x n, rB x n
+	tbVec3W invIArAxn,
+	    invIBrBxn;             // the same through the inverse inertias: the spin per unit impulse
+	tbFloatW separation;       // at the start of the step, m
+	tbFloatW normalMass;       // 1 / (J M^-1 J^T), Baraff II eq. 8-18's denominator; 0: no point
+	tbFloatW normalImpulse;    // accumulated, N s
+	tbFloatW maxNormalImpulse; // largest impulse applied in the step (restitution's test)
+	tbFloatW relativeVelocity; // most negative normal speed met while pushing, m/s
+} tbContactPointW;
+
+// A contact constraint for TB_SIMD_WIDTH manifolds, structure of arrays: lane k is manifold k.
+// Friction is one 2D row at the manifold's centre plus a twist row about the normal (Box3D's
+// choice, and Bullet's "friction anchor"), not a pair of rows per point: three rows instead of
+// eight, and the same Coulomb cone for the whole face.
+typedef struct tbContactConstraintW
+{
+	int bodyA[TB_SIMD_WIDTH], bodyB[TB_SIMD_WIDTH]; // solver body index (the static body if none)
+	int contact[TB_SIMD_WIDTH];                     // index of the input contact, or -1 (padding)
+	tbFloatW invMassA, invMassB;
+	tbVec3W normal, tangent1, tangent2;
+	tbFloatW friction, restitution;
+	tbFloatW biasRate, massScale, impulseScale; // soft contact (Catto, GDC 2011)
+	tbContactPointW points[TB_MAX_MANIFOLD_POINTS];
+	tbVec3W rAxt1, rBxt1, invIArAxt1, invIBrBxt1; // tangent row 1 at the centre
+	tbVec3W rAxt2, rBxt2, invIArAxt2, invIBrBxt2; // tangent row 2
+	tbFloatW tangentMass1, tangentMass2, tangentImpulse1, tangentImpulse2;
+	tbVec3W invIAn, invIBn; // twist row: J = (0, -n, 0, n)
+	tbFloatW twistMass, twistImpulse;
+	tbFloatW twistArm; // mean distance of the points from the centre: twist limit mu N arm, m
+} tbContactConstraintW;
+
+// The step's constraint passes (contact_solver.c).
+void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* contact,
+                          int contactIndex, tbRigidBody* const* bodies, int staticBody,
+                          const tbSolverDef* def, float h);
+void tbWarmStartContactsW(tbContactConstraintW* c, tbSolverBody* states);
+void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
+                      float pushMaxSpeed);
+void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float threshold);
+void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContact* contacts);
