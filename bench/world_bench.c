@@ -313,7 +313,75 @@ static void tbHelp(void)
 	       "  --quick        2 s per scene, scaling to 4000 cubes over 1 s\n"
 	       "  --seconds T    simulated seconds per scene (10)\n"
 	       "  --no-scaling   skip the scaling table\n"
-	       "  --engines L    comma-separated subset of tumble,ode,bullet\n");
+	       "  --engines L    comma-separated subset of tumble,ode,bullet\n"
+	       "  --sleepers     100 awake cubes alone and beside 10,000 sleeping ones (ms/step)\n"
+	       "  --callgrind SCENE FROM TO   Tumble alone, steps FROM..TO instrumented (for\n"
+	       "                 bench/instructions.sh; SCENE: rain1000, rain4000, pyramid20,\n"
+	       "                 sleepers, awake100)\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sleeping bodies cost nothing: 100 awake cubes (never sleeping) on the ground, alone and beside
+// `sleeping` cubes created asleep on the same ground, far enough not to touch them.
+
+static tbWorldId tbMakeSleepersWorld(int sleeping)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.enableSleep = true;
+	def.initialBodyCapacity = sleeping + 128;
+	def.initialShapeCapacity = sleeping + 128;
+	tbWorldId world = tbCreateWorld(&def);
+	tbBodyDef gd = tbDefaultBodyDef();
+	gd.position = (vec3s){{0.0f, -0.5f, 0.0f}};
+	tbBodyId ground = tbCreateBody(world, &gd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = (float)TB_BENCH_FRICTION;
+	tbShape slab = tbMakeBox(200.0f, 0.5f, 200.0f);
+	tbCreateShape(ground, &sd, &slab);
+	tbShape cube = tbMakeBox(0.5f, 0.5f, 0.5f);
+	// The awake ones: a 10 x 10 grid of cubes 2 m apart, dropped from 1 m, kept awake.
+	for (int i = 0; i < 100; ++i) {
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.type = tb_dynamicBody;
+		bd.enableSleep = false;
+		bd.position =
+		    (vec3s){{-150.0f + 2.0f * (float)(i % 10), 1.5f, -150.0f + 2.0f * (float)(i / 10)}};
+		tbCreateShape(tbCreateBody(world, &bd), &sd, &cube);
+	}
+	// The sleepers: a grid of cubes 1.5 m apart, resting on the ground, asleep from the start.
+	int side = (int)ceil(sqrt((double)sleeping));
+	for (int i = 0; i < sleeping; ++i) {
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.type = tb_dynamicBody;
+		bd.isAwake = false;
+		bd.position =
+		    (vec3s){{-100.0f + 1.5f * (float)(i % side), 0.5f, -100.0f + 1.5f * (float)(i / side)}};
+		tbCreateShape(tbCreateBody(world, &bd), &sd, &cube);
+	}
+	return world;
+}
+
+// ms per step (median over `steps` after 60 warm-up steps) of 100 awake cubes beside `sleeping`.
+static double tbTimeSleepers(int sleeping, int steps)
+{
+	tbWorldId world = tbMakeSleepersWorld(sleeping);
+	for (int s = 0; s < 60; ++s) {
+		tbWorld_Step(world, (float)TB_BENCH_DT, TB_SCENE_DEFAULT_SUBSTEPS);
+	}
+	double* times = malloc(sizeof *times * (size_t)steps);
+	for (int s = 0; s < steps; ++s) {
+		double t0 = tbNow();
+		tbWorld_Step(world, (float)TB_BENCH_DT, TB_SCENE_DEFAULT_SUBSTEPS);
+		times[s] = 1000.0 * (tbNow() - t0);
+	}
+	tbWorldCounters c = tbWorld_GetCounters(world);
+	qsort(times, (size_t)steps, sizeof *times, tbCompareDoubles);
+	double median = times[steps / 2];
+	free(times);
+	printf("  %6d sleeping: %d bodies, %d awake, median %.4f ms/step\n", sleeping, c.bodyCount,
+	       c.awakeBodyCount, median);
+	tbDestroyWorld(world);
+	return median;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -331,8 +399,26 @@ static int tbCallgrindRun(const char* name, int from, int to)
 		ok = tbMakeRain(name, 4000, 40.0, 80.0, &scene);
 	} else if (strcmp(name, "pyramid20") == 0) {
 		ok = tbMakePyramid(20, &scene);
+	} else if (strcmp(name, "sleepers") == 0 || strcmp(name, "awake100") == 0) {
+		tbWorldId world = tbMakeSleepersWorld(name[0] == 's' ? 10000 : 0);
+		for (int s = 0; s < to; ++s) {
+#ifdef TB_HAVE_CALLGRIND
+			if (s == from) {
+				CALLGRIND_START_INSTRUMENTATION;
+			}
+#endif
+			tbWorld_Step(world, (float)TB_BENCH_DT, TB_SCENE_DEFAULT_SUBSTEPS);
+		}
+#ifdef TB_HAVE_CALLGRIND
+		CALLGRIND_STOP_INSTRUMENTATION;
+#endif
+		tbDestroyWorld(world);
+		return 0;
 	} else {
-		fprintf(stderr, "world_bench: unknown scene '%s' (rain1000, rain4000, pyramid20)\n", name);
+		fprintf(stderr,
+		        "world_bench: unknown scene '%s' (rain1000, rain4000, pyramid20, "
+		        "sleepers, awake100)\n",
+		        name);
 		return 2;
 	}
 	if (!ok) {
@@ -375,6 +461,12 @@ int main(int argc, char** argv)
 			seconds = atof(argv[++i]);
 		} else if (strcmp(argv[i], "--no-scaling") == 0) {
 			scaling = false;
+		} else if (strcmp(argv[i], "--sleepers") == 0) {
+			printf("sleeping bodies: 100 awake cubes alone and beside 10,000 sleeping ones\n");
+			double alone = tbTimeSleepers(0, 600);
+			double beside = tbTimeSleepers(10000, 600);
+			printf("  ratio %.2fx (the goal: <= 1.2x)\n", beside / alone);
+			return 0;
 		} else if (strcmp(argv[i], "--callgrind") == 0 && i + 3 < argc) {
 			return tbCallgrindRun(argv[i + 1], atoi(argv[i + 2]), atoi(argv[i + 3]));
 		} else if (strcmp(argv[i], "--engines") == 0 && i + 1 < argc) {

@@ -172,6 +172,8 @@ tbBodyId tbCreateBody(tbWorldId worldId, const tbBodyDef* def)
 	b->firstShape = -1;
 	b->sleepNext = -1;
 	b->solverIndex = -1;
+	b->awakeIndex = -1;
+	b->contactList = -1;
 	b->xf.p = def->position;
 	b->xf.q = glms_quat_normalize(def->rotation);
 	tbMassData unit;
@@ -189,6 +191,7 @@ tbBodyId tbCreateBody(tbWorldId worldId, const tbBodyDef* def)
 		b->sleepNext = index;
 		tbRigidBody_SetVelocity(&b->rb, glms_vec3_zero(), glms_vec3_zero());
 	}
+	tbSetBodyAwake(w, index, b->awake);
 	w->liveBodies += 1;
 	return tbMakeBodyId(w, index);
 }
@@ -208,6 +211,7 @@ void tbDestroyBody(tbBodyId bodyId)
 	while (b->firstShape >= 0) {
 		tbDestroyShapeInternal(w, b->firstShape, false);
 	}
+	tbRemoveBodyFromSets(w, index);
 	b->alive = false;
 	b->generation += 1;
 	b->nextFree = w->freeBody;
@@ -264,17 +268,14 @@ void tbBody_SetTransform(tbBodyId bodyId, vec3s position, versors rotation)
 	}
 	int index = bodyId.index1 - 1;
 	// Wake what touches it first (a moved neighbour wakes), then move and wake it.
-	for (int i = 0; i < w->contactCount; ++i) {
-		const tbContactSlot* c = w->contacts + i;
-		if (!c->alive || !c->touching) {
-			continue;
+	int guard = 0;
+	for (int edge = b->contactList; edge >= 0 && guard++ <= w->contactCount;) {
+		const tbContactSlot* c = w->contacts + (edge >> 1);
+		int other = w->shapes[(edge & 1) == 0 ? c->shapeB : c->shapeA].body;
+		if (c->touching && !w->bodies[other].awake) {
+			tbWakeBody(w, other);
 		}
-		int ba = w->shapes[c->shapeA].body, bb = w->shapes[c->shapeB].body;
-		if (ba == index && !w->bodies[bb].awake) {
-			tbWakeBody(w, bb);
-		} else if (bb == index && !w->bodies[ba].awake) {
-			tbWakeBody(w, ba);
-		}
+		edge = c->edgeNext[edge & 1];
 	}
 	if (b->rb.type != tb_staticBody) {
 		tbWakeBody(w, index);
@@ -570,14 +571,14 @@ int tbBody_GetContactData(tbBodyId bodyId, tbContactData* data, int capacity)
 	if (b == NULL) {
 		return 0;
 	}
-	int index = bodyId.index1 - 1;
 	int n = 0;
-	for (int i = 0; i < w->contactCount && n < capacity; ++i) {
-		const tbContactSlot* c = w->contacts + i;
-		if (c->alive && c->touching &&
-		    (w->shapes[c->shapeA].body == index || w->shapes[c->shapeB].body == index)) {
+	int guard = 0;
+	for (int edge = b->contactList; edge >= 0 && n < capacity && guard++ <= w->contactCount;) {
+		const tbContactSlot* c = w->contacts + (edge >> 1);
+		if (c->touching) {
 			data[n++] = tbMakeContactData(w, c);
 		}
+		edge = c->edgeNext[edge & 1];
 	}
 	return n;
 }

@@ -20,7 +20,7 @@ void tbWakeBody(tbWorld* w, int bodyIndex)
 	do {
 		tbBodySlot* m = w->bodies + i;
 		int next = m->sleepNext;
-		m->awake = true;
+		tbSetBodyAwake(w, i, true);
 		m->sleepTime = 0.0f;
 		m->sleepNext = -1;
 		i = next;
@@ -34,7 +34,7 @@ void tbPutIslandToSleep(tbWorld* w, int head)
 	int guard = 0;
 	while (i >= 0 && guard++ <= w->bodyCount) {
 		tbBodySlot* b = w->bodies + i;
-		b->awake = false;
+		tbSetBodyAwake(w, i, false);
 		b->sleepTime = 0.0f;
 		tbRigidBody_SetVelocity(&b->rb, glms_vec3_zero(), glms_vec3_zero());
 		tbRigidBody_ClearForces(&b->rb);
@@ -55,14 +55,12 @@ static int tbFind(int* parent, int i)
 
 void tbUpdateSleep(tbWorld* w, float dt)
 {
-	// Sleep timers (Box2D v3: the speed of the farthest point against the threshold).
-	int n = 0;
-	for (int i = 0; i < w->bodyCount; ++i) {
-		tbBodySlot* b = w->bodies + i;
-		if (!b->alive || b->solverIndex < 0) {
-			continue;
-		}
-		++n;
+	// The bodies and contacts of this step's solve (the awake set): sleeping islands are never
+	// visited. Sleep timers (Box2D v3: the speed of the farthest point against the threshold).
+	int n = w->solverBodyCount;
+	const int* slots = w->solverBodySlots;
+	for (int k = 0; k < n; ++k) {
+		tbBodySlot* b = w->bodies + slots[k];
 		float speed = glms_vec3_norm(b->rb.v);
 		float spin = glms_vec3_norm(b->rb.w) * b->maxExtent;
 		speed = spin > speed ? spin : speed;
@@ -80,17 +78,11 @@ void tbUpdateSleep(tbWorld* w, float dt)
 	// it touches awake.
 	int* parent = w->islandParent;
 	float* minSleep = w->islandSleep;
-	for (int i = 0; i < w->bodyCount; ++i) {
-		const tbBodySlot* b = w->bodies + i;
-		if (b->alive && b->solverIndex >= 0) {
-			parent[b->solverIndex] = b->solverIndex;
-		}
+	for (int k = 0; k < n; ++k) {
+		parent[k] = k;
 	}
-	for (int i = 0; i < w->contactCount; ++i) {
-		const tbContactSlot* c = w->contacts + i;
-		if (!c->alive || !c->touching) {
-			continue;
-		}
+	for (int k = 0; k < w->solverContactCount; ++k) {
+		const tbContactSlot* c = w->contacts + w->solverContactSlots[k];
 		tbBodySlot* a = w->bodies + w->shapes[c->shapeA].body;
 		tbBodySlot* b = w->bodies + w->shapes[c->shapeB].body;
 		if (a->solverIndex < 0 || b->solverIndex < 0) {
@@ -112,34 +104,29 @@ void tbUpdateSleep(tbWorld* w, float dt)
 			a->sleepTime = 0.0f;
 		}
 	}
-	for (int i = 0; i < n; ++i) {
-		minSleep[i] = 1e30f;
+	for (int k = 0; k < n; ++k) {
+		minSleep[k] = 1e30f;
 	}
-	for (int i = 0; i < w->bodyCount; ++i) {
-		const tbBodySlot* b = w->bodies + i;
-		if (b->alive && b->solverIndex >= 0) {
-			int r = tbFind(parent, b->solverIndex);
-			minSleep[r] = b->sleepTime < minSleep[r] ? b->sleepTime : minSleep[r];
-		}
+	for (int k = 0; k < n; ++k) {
+		const tbBodySlot* b = w->bodies + slots[k];
+		int r = tbFind(parent, k);
+		minSleep[r] = b->sleepTime < minSleep[r] ? b->sleepTime : minSleep[r];
 	}
-	// Chain each sleeping island's bodies (in body order) and put it to sleep. The chain head of
-	// root r is kept in parent[] of the root itself once the root is done: -2 - head.
-	int* head = w->solverBodySlots; // free after tbSolve: reused as scratch
-	for (int i = 0; i < n; ++i) {
-		head[i] = -1;
+	// Chain each sleeping island's bodies (in solver order) and put it to sleep.
+	int* head = w->islandHead;
+	for (int k = 0; k < n; ++k) {
+		head[k] = -1;
 	}
-	for (int i = w->bodyCount - 1; i >= 0; --i) {
-		tbBodySlot* b = w->bodies + i;
-		if (!b->alive || b->solverIndex < 0) {
-			continue;
-		}
-		int r = tbFind(parent, b->solverIndex);
+	for (int k = n - 1; k >= 0; --k) {
+		tbBodySlot* b = w->bodies + slots[k];
+		int r = tbFind(parent, k);
 		if (minSleep[r] < w->def.timeToSleep) {
 			continue;
 		}
 		b->sleepNext = head[r];
-		head[r] = i;
+		head[r] = slots[k];
 	}
+	// Copies of the heads: putting an island to sleep changes the awake set, not these arrays.
 	for (int r = 0; r < n; ++r) {
 		if (head[r] >= 0) {
 			tbPutIslandToSleep(w, head[r]);

@@ -218,6 +218,9 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->solverContactSlots, w->solverContactCapacity, int);
 	TB_FREE_ARRAY(w->islandParent, w->islandCapacity, int);
 	TB_FREE_ARRAY(w->islandSleep, w->islandCapacity, float);
+	TB_FREE_ARRAY(w->islandHead, w->islandCapacity, int);
+	TB_FREE_ARRAY(w->awakeBodies, w->awakeCapacity, int);
+	TB_FREE_ARRAY(w->activeContacts, w->activeCapacity, int);
 	TB_FREE_ARRAY(w->beginEvents, w->beginCapacity, tbContactBeginTouchEvent);
 	TB_FREE_ARRAY(w->endEvents, w->endCapacity, tbContactEndTouchEvent);
 	TB_FREE_ARRAY(w->moveEvents, w->moveEventCapacity, tbBodyMoveEvent);
@@ -236,11 +239,11 @@ bool tbWorld_IsValid(tbWorldId worldId)
 // Solve every awake body and every touching contact that has one, with the soft step.
 static void tbSolve(tbWorld* w, float dt, int substeps)
 {
-	int bodyCount = 0;
-	tbGrowArray((void**)&w->solverBodies, &w->solverBodyCapacity, w->bodyCount,
-	            sizeof(tbRigidBody*));
+	// The awake set: static and sleeping bodies are never visited.
+	int bodyCount = w->awakeCount;
+	tbGrowArray((void**)&w->solverBodies, &w->solverBodyCapacity, bodyCount, sizeof(tbRigidBody*));
 	int capacity = w->solverBodyCapacity;
-	// Grown in step with solverBodies (same capacity), so one counter serves both.
+	// Grown in step with solverBodies (same capacity), so one counter serves them all.
 	if (w->solverBodySlots == NULL || w->islandCapacity < capacity) {
 		int old = w->islandCapacity;
 		w->solverBodySlots = tbGrowAlloc(w->solverBodySlots, (size_t)old * sizeof(int),
@@ -249,34 +252,34 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 		    tbGrowAlloc(w->islandParent, (size_t)old * sizeof(int), (size_t)capacity * sizeof(int));
 		w->islandSleep = tbGrowAlloc(w->islandSleep, (size_t)old * sizeof(float),
 		                             (size_t)capacity * sizeof(float));
+		w->islandHead =
+		    tbGrowAlloc(w->islandHead, (size_t)old * sizeof(int), (size_t)capacity * sizeof(int));
 		w->islandCapacity = capacity;
 	}
-	// Creation order throughout: the same scene gives the same arrays (determinism).
-	for (int i = 0; i < w->bodyCount; ++i) {
+	for (int k = 0; k < bodyCount; ++k) {
+		int i = w->awakeBodies[k];
 		tbBodySlot* b = w->bodies + i;
-		b->solverIndex = -1;
-		if (!b->alive || !b->awake || b->rb.type == tb_staticBody) {
-			continue;
-		}
-		b->solverIndex = bodyCount;
-		w->solverBodies[bodyCount] = &b->rb;
-		w->solverBodySlots[bodyCount] = i;
-		++bodyCount;
+		b->solverIndex = k;
+		w->solverBodies[k] = &b->rb;
+		w->solverBodySlots[k] = i;
 	}
+	w->solverBodyCount = bodyCount;
 
 	int contactCount = 0;
-	for (int i = 0; i < w->contactCount; ++i) {
+	for (int k = 0; k < w->activeCount; ++k) {
+		int i = w->activeContacts[k];
 		const tbContactSlot* c = w->contacts + i;
-		if (!c->alive || !c->touching) {
+		if (!c->touching) {
 			continue;
 		}
 		const tbBodySlot* a = w->bodies + w->shapes[c->shapeA].body;
 		const tbBodySlot* b = w->bodies + w->shapes[c->shapeB].body;
-		int ia = a->rb.type == tb_staticBody ? TB_NULL_BODY : a->solverIndex;
-		int ib = b->rb.type == tb_staticBody ? TB_NULL_BODY : b->solverIndex;
+		int ia = a->awakeIndex >= 0 ? a->solverIndex : TB_NULL_BODY;
+		int ib = b->awakeIndex >= 0 ? b->solverIndex : TB_NULL_BODY;
 		// A contact with a sleeping body that was not woken (a still kinematic body on a sleeper)
 		// waits; so does one between two bodies that cannot move.
-		if ((a->rb.type != tb_staticBody && ia < 0) || (b->rb.type != tb_staticBody && ib < 0)) {
+		if ((a->rb.type != tb_staticBody && ia == TB_NULL_BODY) ||
+		    (b->rb.type != tb_staticBody && ib == TB_NULL_BODY)) {
 			continue;
 		}
 		if (a->rb.type != tb_dynamicBody && b->rb.type != tb_dynamicBody) {
@@ -295,6 +298,7 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 		w->solverContactSlots[contactCount] = i;
 		++contactCount;
 	}
+	w->solverContactCount = contactCount;
 
 	tbSolverDef sd = tbDefaultSolverDef();
 	sd.gravity = w->def.gravity;
@@ -341,14 +345,14 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 
 static void tbPushMoveEvents(tbWorld* w)
 {
+	// The bodies of this step's solve (in the awake set at its start; some may have just fallen
+	// asleep, which the event says).
 	w->moveEventCount = 0;
-	for (int i = 0; i < w->bodyCount; ++i) {
+	tbGrowArray((void**)&w->moveEvents, &w->moveEventCapacity, w->solverBodyCount,
+	            sizeof(tbBodyMoveEvent));
+	for (int k = 0; k < w->solverBodyCount; ++k) {
+		int i = w->solverBodySlots[k];
 		tbBodySlot* b = w->bodies + i;
-		if (!b->alive || b->solverIndex < 0) {
-			continue;
-		}
-		tbGrowArray((void**)&w->moveEvents, &w->moveEventCapacity, w->moveEventCount + 1,
-		            sizeof(tbBodyMoveEvent));
 		tbBodyMoveEvent* e = w->moveEvents + w->moveEventCount++;
 		e->transform = b->xf;
 		e->bodyId = tbMakeBodyId(w, i);

@@ -15,6 +15,9 @@ typedef struct tbBodySlot
 	int shapeCount;
 	int sleepNext;   // next body of the same sleeping island, or -1
 	int solverIndex; // index in the step's solver array, or -1
+	int awakeIndex;  // index in the world's awake set, or -1 (static or sleeping)
+	int contactList; // first contact edge (contact index * 2 + side), or -1
+	int contactCount;
 	int nextFree;
 	uint16_t generation;
 	bool alive;
@@ -65,6 +68,10 @@ typedef struct tbContactSlot
 	tbContactCache cache;
 	tbContactImpulses impulses; // warm-start cache (by feature id)
 	float friction, restitution;
+	// The contact's place in its two bodies' contact lists (side 0: A's body, 1: B's body); the
+	// neighbours are edges, contact index * 2 + side, or -1.
+	int edgePrev[2], edgeNext[2];
+	int activeIndex; // index in the world's active contact set, or -1
 	bool touching;
 	bool alive;
 	int nextFree;
@@ -89,6 +96,13 @@ typedef struct tbWorld
 	int* pairValues;
 	int pairCapacity, pairCount;
 
+	// The sets the step walks, so that its cost follows what is awake (Box2D v3's solver sets):
+	// bodies that move and are awake, and contacts with at least one such body.
+	int* awakeBodies;
+	int awakeCount, awakeCapacity;
+	int* activeContacts;
+	int activeCount, activeCapacity;
+
 	tbDynamicTree trees[2];
 	int* moveBuffer;
 	int moveCount, moveCapacity;
@@ -99,13 +113,15 @@ typedef struct tbWorld
 	int solverBodyCapacity;
 	tbContact* solverContacts;
 	int* solverContactSlots;
-	int solverContactCapacity;
+	int solverContactCapacity, solverContactCount;
 	void* solverScratchRaw; // tbSolverStep's scratch (aligned to 64 bytes inside)
 	size_t solverScratchBytes;
 	tbSolverStats lastSolverStats;
 	int stoppedBodyCount; // bodies the step's NaN guard stopped, over the world's life
+	int solverBodyCount;
 	int* islandParent;
 	float* islandSleep;
+	int* islandHead;
 	int islandCapacity;
 
 	tbContactBeginTouchEvent* beginEvents;
@@ -154,6 +170,13 @@ void tbBroadPhase_RemoveFromMoveBuffer(tbWorld* world, int shapeIndex);
 int tbPairFind(const tbWorld* world, int shapeA, int shapeB);
 void tbPairInsert(tbWorld* world, int shapeA, int shapeB, int contactIndex);
 void tbPairRemove(tbWorld* world, int shapeA, int shapeB);
+
+// awake_set.c
+void tbSetBodyAwake(tbWorld* world, int bodyIndex, bool awake);
+void tbRemoveBodyFromSets(tbWorld* world, int bodyIndex);
+void tbUpdateContactActivity(tbWorld* world, int contactIndex);
+void tbLinkContact(tbWorld* world, int contactIndex);
+void tbUnlinkContact(tbWorld* world, int contactIndex);
 
 // island.c
 void tbUpdateSleep(tbWorld* world, float dt);
