@@ -230,9 +230,9 @@ static bool tbMovesWithContacts(const tbRigidBody* body)
 	return body != NULL && body->type == tb_dynamicBody;
 }
 
-void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                  tbContact* contacts, int contactCount, float dt, void* scratch,
-                  tbSolverStats* stats)
+void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
+                   tbContact* contacts, int contactCount, float dt, void* scratch,
+                   tbSolverStats* stats)
 {
 	TB_ASSERT(def != NULL && dt > 0.0f && bodyCount >= 0 && contactCount >= 0);
 	int substeps = def->substeps > 0 ? def->substeps : 1;
@@ -343,14 +343,6 @@ void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCo
 		tbStoreContactImpulsesW(groups + g, contacts);
 	}
 
-	int stopped = 0;
-	for (int i = 0; i < bodyCount; ++i) {
-		tbRigidBody* body = bodies[i];
-		if (body->type != tb_staticBody) {
-			stopped += tbFinishBody(def, body, states + i, colorMasks[i] != 0u, dt) ? 0 : 1;
-		}
-		tbRigidBody_ClearForces(body);
-	}
 	if (stats != NULL) {
 		int colors = 0;
 		for (int k = 0; k < TB_GRAPH_COLORS; ++k) {
@@ -360,6 +352,36 @@ void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCo
 		stats->overflowCount = colorCounts[TB_GRAPH_COLORS];
 		stats->constraintGroups = groupCount;
 		stats->simdWidth = TB_SIMD_WIDTH;
+		stats->stoppedBodies = 0;
+	}
+}
+
+int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount, float dt,
+                   void* scratch)
+{
+	// The bodies' part of the scratch block does not depend on the contact count.
+	tbScratchLayout layout = tbLayout(bodyCount, 0);
+	char* base = scratch;
+	const tbSolverBody* states = (const tbSolverBody*)(base + layout.states);
+	const uint32_t* colorMasks = (const uint32_t*)(base + layout.colorMasks);
+	int stopped = 0;
+	for (int i = 0; i < bodyCount; ++i) {
+		tbRigidBody* body = bodies[i];
+		if (body->type != tb_staticBody) {
+			stopped += tbFinishBody(def, body, states + i, colorMasks[i] != 0u, dt) ? 0 : 1;
+		}
+		tbRigidBody_ClearForces(body);
+	}
+	return stopped;
+}
+
+void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
+                  tbContact* contacts, int contactCount, float dt, void* scratch,
+                  tbSolverStats* stats)
+{
+	tbSolverSolve(def, bodies, bodyCount, contacts, contactCount, dt, scratch, stats);
+	int stopped = tbSolverFinish(def, bodies, bodyCount, dt, scratch);
+	if (stats != NULL) {
 		stats->stoppedBodies = stopped;
 	}
 }

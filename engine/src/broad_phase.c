@@ -158,6 +158,7 @@ static bool tbPairCallback(int proxyId, int other, void* context)
 		return true;
 	}
 	tbCreateContact(w, self, other);
+	w->profile.newPairs += 1;
 	return true;
 }
 

@@ -160,7 +160,7 @@ static tbManifold tbPlaceCachedManifold(const tbContactCache* cc, tbTransform xf
 // The narrow phase of one pair, or its cached result when the pair has barely moved relative to
 // itself since: resting stacks and bodies falling side by side skip GJK, EPA and clipping.
 static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const tbShapeSlot* sb,
-                                float margin)
+                                float margin, tbProfile* profile)
 {
 	tbContactCache* cc = &c->cache;
 	tbTransform bInA = tbInvMulTransforms(sa->xf, sb->xf);
@@ -172,6 +172,7 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
 		if (cc->pointCount == 0) {
 			// Apart by `distance` then, so by at least distance - drift now.
 			if (cc->distance - drift > margin) {
+				profile->cachedManifolds += 1;
 				tbManifold m;
 				memset(&m, 0, sizeof m);
 				m.normal = tbRotateVector(sa->xf.q, cc->normal);
@@ -179,10 +180,12 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
 			}
 		} else if (drift <= slack && margin + drift <= cc->margin) {
 			// Any point it left out was beyond cc->margin then, so beyond margin now.
+			profile->cachedManifolds += 1;
 			return tbPlaceCachedManifold(cc, sa->xf, bInA, margin);
 		}
 	}
 	float distance;
+	profile->narrowPhaseRuns += 1;
 	tbManifold local =
 	    tbCollideShapesLocal(&sa->geometry, &sb->geometry, bInA, margin + slack, &distance);
 	cc->bInA = bInA;
@@ -246,7 +249,7 @@ void tbCollide(tbWorld* w, float dt)
 		float margin =
 		    w->def.speculativeDistance + dt * (tbBodySpeedBound(ba) + tbBodySpeedBound(bb));
 		bool wasTouching = c->touching;
-		c->manifold = tbCollidePair(c, sa, sb, margin);
+		c->manifold = tbCollidePair(c, sa, sb, margin, &w->profile);
 		c->touching = c->manifold.pointCount > 0;
 		if (c->touching && !wasTouching) {
 			tbGrowArray((void**)&w->beginEvents, &w->beginCapacity, w->beginCount + 1,

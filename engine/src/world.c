@@ -1,10 +1,22 @@
 // The world: registry of worlds, errors, defaults, the step loop, events and the state hash.
+#define _POSIX_C_SOURCE 200809L // clock_gettime for the step's profile
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <time.h>
+
 #include "world_internal.h"
+
+// A monotonic clock in milliseconds for the profile (never for the simulation itself).
+static double tbMilliseconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
+}
 
 static tbWorld* s_worlds[TB_MAX_WORLDS];
 static uint16_t s_worldGenerations[TB_MAX_WORLDS];
@@ -322,18 +334,22 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 	}
 	void* aligned = (void*)(((uintptr_t)w->solverScratchRaw + 63u) & ~(uintptr_t)63u);
 	tbSolverStats stats;
-	tbSolverStep(&sd, w->solverBodies, bodyCount, w->solverContacts, contactCount, dt, aligned,
-	             &stats);
-	w->lastSolverStats = stats;
-	if (stats.stoppedBodies > 0) {
-		w->stoppedBodyCount += stats.stoppedBodies;
-		tbSetError("tbWorld_Step: %d bodies got a NaN or Inf state and were stopped (step %d)",
-		           stats.stoppedBodies, w->stepCount);
-	}
-
+	tbSolverSolve(&sd, w->solverBodies, bodyCount, w->solverContacts, contactCount, dt, aligned,
+	              &stats);
 	for (int i = 0; i < contactCount; ++i) {
 		tbContactSlot* c = w->contacts + w->solverContactSlots[i];
 		c->impulses = tbContact_GetImpulses(w->solverContacts + i);
+	}
+	double t0 = tbMilliseconds();
+	w->profile.solve = (float)(t0 - w->profileStart);
+	stats.stoppedBodies = tbSolverFinish(&sd, w->solverBodies, bodyCount, dt, aligned);
+	w->lastSolverStats = stats;
+	if (stats.stoppedBodies > 0) {
+		// Never hidden: counted in the profile and the world's counters, and said here.
+		w->stoppedBodyCount += stats.stoppedBodies;
+		tbSetError("tbWorld_Step: %d bodies got a NaN or Inf state and were stopped where they "
+		           "were (step %d)",
+		           stats.stoppedBodies, w->stepCount);
 	}
 	for (int i = 0; i < bodyCount; ++i) {
 		int slot = w->solverBodySlots[i];
@@ -377,16 +393,44 @@ bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
 	}
 	w->beginCount = 0;
 	w->endCount = 0;
-	// architecture.md, "one step": pairs, manifolds (+ warm start), solve and integrate, sleep.
+	memset(&w->profile, 0, sizeof w->profile);
+	// The step (docs/solver.md): pairs, manifolds (+ warm start), solve and integrate, sleep.
+	double t0 = tbMilliseconds();
 	tbBroadPhase_UpdatePairs(w);
+	double t1 = tbMilliseconds();
 	tbCollide(w, timeStep);
+	double t2 = tbMilliseconds();
+	w->profileStart = t2;
 	tbSolve(w, timeStep, substeps);
+	double t3 = tbMilliseconds();
 	if (w->def.enableSleep) {
 		tbUpdateSleep(w, timeStep);
 	}
 	tbPushMoveEvents(w);
+	double t4 = tbMilliseconds();
 	w->stepCount += 1;
+	tbProfile* p = &w->profile;
+	p->step = (float)(t4 - t0);
+	p->pairs = (float)(t1 - t0);
+	p->collide = (float)(t2 - t1);
+	p->integrate = (float)(t3 - t2) - p->solve;
+	p->sleep = (float)(t4 - t3);
+	p->awakeBodies = w->solverBodyCount;
+	p->activeContacts = w->activeCount;
+	p->solvedContacts = w->solverContactCount;
+	p->colors = w->lastSolverStats.colorCount;
+	p->overflowConstraints = w->lastSolverStats.overflowCount;
+	p->simdWidth = w->lastSolverStats.simdWidth;
+	p->stoppedBodies = w->lastSolverStats.stoppedBodies;
 	return true;
+}
+
+tbProfile tbWorld_GetProfile(tbWorldId worldId)
+{
+	tbProfile p;
+	memset(&p, 0, sizeof p);
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_GetProfile");
+	return w != NULL ? w->profile : p;
 }
 
 tbContactEvents tbWorld_GetContactEvents(tbWorldId worldId)
@@ -488,6 +532,7 @@ tbWorldCounters tbWorld_GetCounters(tbWorldId worldId)
 	}
 	c.treeHeight = tbDynamicTree_GetHeight(&w->trees[1]);
 	c.stepCount = w->stepCount;
+	c.stoppedBodyCount = w->stoppedBodyCount;
 	return c;
 }
 

@@ -118,6 +118,8 @@ typedef struct tbWorld
 	size_t solverScratchBytes;
 	tbSolverStats lastSolverStats;
 	int stoppedBodyCount; // bodies the step's NaN guard stopped, over the world's life
+	tbProfile profile;    // the last step's
+	double profileStart;  // ms, when the solve began
 	int solverBodyCount;
 	int* islandParent;
 	float* islandSleep;

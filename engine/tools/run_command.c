@@ -351,6 +351,58 @@ static int tbCompareDoubles(const void* left, const void* right)
 	return (a > b) - (a < b);
 }
 
+// The per-stage profile of every step, summed over the run (tbWorld_GetProfile).
+typedef struct tbProfileSum
+{
+	double pairs, collide, solve, integrate, sleep, step; // ms
+	double narrowPhaseRuns, cachedManifolds, solvedContacts, awakeBodies, colors;
+	int simdWidth;
+} tbProfileSum;
+
+static void tbAddProfile(tbProfileSum* sum, tbProfile p)
+{
+	sum->pairs += (double)p.pairs;
+	sum->collide += (double)p.collide;
+	sum->solve += (double)p.solve;
+	sum->integrate += (double)p.integrate;
+	sum->sleep += (double)p.sleep;
+	sum->step += (double)p.step;
+	sum->narrowPhaseRuns += p.narrowPhaseRuns;
+	sum->cachedManifolds += p.cachedManifolds;
+	sum->solvedContacts += p.solvedContacts;
+	sum->awakeBodies += p.awakeBodies;
+	sum->colors += p.colors;
+	sum->simdWidth = p.simdWidth;
+}
+
+static void tbPrintProfile(FILE* out, const tbProfileSum* s, long long steps)
+{
+	double n = steps > 0 ? (double)steps : 1.0;
+	fprintf(out,
+	        "profile           mean ms per step: pairs %.3f  collide %.3f  solve %.3f  "
+	        "integrate %.3f  sleep %.3f  (step %.3f)\n",
+	        s->pairs / n, s->collide / n, s->solve / n, s->integrate / n, s->sleep / n,
+	        s->step / n);
+	fprintf(out,
+	        "                  mean per step: %.1f awake bodies, %.1f narrow phases, %.1f "
+	        "cached manifolds, %.1f solved contacts in %.1f colours, %d lanes\n",
+	        s->awakeBodies / n, s->narrowPhaseRuns / n, s->cachedManifolds / n,
+	        s->solvedContacts / n, s->colors / n, s->simdWidth);
+}
+
+static void tbWriteProfileJson(FILE* out, const tbProfileSum* s, long long steps)
+{
+	double n = steps > 0 ? (double)steps : 1.0;
+	fprintf(out,
+	        "{\"ms\": {\"pairs\": %.6g, \"collide\": %.6g, \"solve\": %.6g, \"integrate\": %.6g, "
+	        "\"sleep\": %.6g, \"step\": %.6g}, \"awake_bodies\": %.6g, \"narrow_phases\": %.6g, "
+	        "\"cached_manifolds\": %.6g, \"solved_contacts\": %.6g, \"colors\": %.6g, "
+	        "\"simd_width\": %d}",
+	        s->pairs / n, s->collide / n, s->solve / n, s->integrate / n, s->sleep / n, s->step / n,
+	        s->awakeBodies / n, s->narrowPhaseRuns / n, s->cachedManifolds / n,
+	        s->solvedContacts / n, s->colors / n, s->simdWidth);
+}
+
 static void tbDrawProgress(long long done, long long total)
 {
 	enum
@@ -449,6 +501,8 @@ int tbRunSceneCommand(int argc, char** argv)
 	int contactCapacity = 0;
 	bool stepped = true;
 	long long done = 0;
+	tbProfileSum profile;
+	memset(&profile, 0, sizeof profile);
 	for (; done < steps; ++done) {
 		double t0 = tbNowSeconds();
 		stepped = tbWorld_Step(scene.worldId, d->dt, d->substeps);
@@ -457,6 +511,7 @@ int tbRunSceneCommand(int argc, char** argv)
 			break;
 		}
 		times[done] = 1000.0 * (t1 - t0);
+		tbAddProfile(&profile, tbWorld_GetProfile(scene.worldId));
 		// Measured outside the timed step: the copy of the contacts is the tool's cost.
 		double overlap =
 		    tbDeepestOverlap(scene.worldId, &contacts, &contactCapacity, &figures.contactPoints);
@@ -486,6 +541,9 @@ int tbRunSceneCommand(int argc, char** argv)
 		}
 	}
 	tbFinalFigures(&scene, start, &figures);
+	// A body the step's NaN guard stopped had a NaN: say so, never hide it behind its frozen pose.
+	int stopped = tbWorld_GetCounters(scene.worldId).stoppedBodyCount;
+	figures.nan = figures.nan || stopped > 0;
 
 	double median = 0.0, p95 = 0.0, worst = 0.0;
 	if (done > 0) {
@@ -520,6 +578,8 @@ int tbRunSceneCommand(int argc, char** argv)
 		tbWriteJsonVec(stdout, figures.momentum);
 		fputs(", \"angular_momentum\": ", stdout);
 		tbWriteJsonVec(stdout, figures.angularMomentum);
+		printf(", \"stopped_bodies\": %d, \"profile\": ", stopped);
+		tbWriteProfileJson(stdout, &profile, done);
 		printf(", \"state_hash\": \"%016" PRIx64 "\"}\n", figures.stateHash);
 	} else {
 		printf("scene             %s (%d bodies)\n", path, d->bodyCount);
@@ -528,7 +588,8 @@ int tbRunSceneCommand(int argc, char** argv)
 		printf("ms per step       median %.3f  p95 %.3f  max %.3f\n", median, p95, worst);
 		printf("contacts          %d points at the end\n", figures.contactPoints);
 		printf("awake             %d dynamic bodies at the end\n", figures.awake);
-		printf("nan               %s\n", figures.nan ? "YES" : "no");
+		printf("nan               %s", figures.nan ? "YES" : "no");
+		printf(stopped > 0 ? " (%d bodies stopped by the step's NaN guard)\n" : "\n", stopped);
 		printf("max penetration   %.4g m (over the run)\n", figures.maxPenetration);
 		printf("max speed         %.4g m/s\n", figures.maxSpeed);
 		printf("max displacement  %.4g m (from the start)\n", figures.maxDisplacement);
@@ -538,6 +599,7 @@ int tbRunSceneCommand(int argc, char** argv)
 		printf("angular momentum  %.6g %.6g %.6g kg m^2/s (about the origin)\n",
 		       figures.angularMomentum[0], figures.angularMomentum[1], figures.angularMomentum[2]);
 		printf("state hash        %016" PRIx64 "\n", figures.stateHash);
+		tbPrintProfile(stdout, &profile, done);
 	}
 	fflush(stdout);
 	free(times);

@@ -92,6 +92,19 @@ typedef struct tbSolverStats
 	int stoppedBodies;    ///< bodies whose new state was not finite: left where they were, at rest
 } tbSolverStats;
 
+/// The first part of tbSolverStep: everything but bringing the bodies' state up to date (the
+/// velocities and deltas stay in the scratch block for tbSolverFinish). The world calls the two
+/// parts separately to time them.
+TB_API void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
+                          tbContact* contacts, int contactCount, float dt, void* scratch,
+                          tbSolverStats* stats);
+
+/// The second part of tbSolverStep: Baraff's state Y = (x, R, P, L) of each body from the
+/// solver's velocities and deltas, R re-orthonormalized, forces cleared. Returns how many bodies
+/// got a non-finite state and were stopped where they were.
+TB_API int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
+                          float dt, void* scratch);
+
 /// One time step of `dt` seconds for the bodies (pointers to the caller's bodies: only those that
 /// move, dynamic or kinematic) and the contacts between them, Catto's soft step: per substep
 /// integrate velocities, warm start, solve with soft position correction, integrate position

@@ -63,9 +63,34 @@ typedef struct tbWorldCounters
 	int awakeBodyCount;
 	int treeHeight; ///< of the moving-proxy tree
 	int stepCount;
+	int stoppedBodyCount; ///< bodies the step's NaN guard has stopped since the world was made
 } tbWorldCounters;
 
 TB_API tbWorldCounters tbWorld_GetCounters(tbWorldId worldId);
+
+/// Where the last step's time went, by stage, and what each stage worked on.
+typedef struct tbProfile
+{
+	float step;          ///< the whole tbWorld_Step, ms
+	float pairs;         ///< broad phase: moved proxies and new pairs, ms
+	float collide;       ///< narrow phase of the active contacts (or their cached manifolds), ms
+	float solve;         ///< contact constraints: colouring, prepare, substeps, restitution, ms
+	float integrate;     ///< Baraff's state from the solver, Gram-Schmidt, poses and AABBs, ms
+	float sleep;         ///< islands, sleep timers and move events, ms
+	int awakeBodies;     ///< bodies the step moved (the awake set)
+	int activeContacts;  ///< contacts with an awake body (the ones collided)
+	int solvedContacts;  ///< touching manifolds in the solver
+	int narrowPhaseRuns; ///< pairs that ran the narrow phase
+	int cachedManifolds; ///< pairs that reused their last manifold (moved too little)
+	int newPairs;        ///< pairs the broad phase created
+	int colors;          ///< graph colours of the contact constraints
+	int overflowConstraints; ///< constraints solved one at a time (no colour left)
+	int simdWidth;           ///< manifolds per wide constraint record (1, 4 or 8)
+	int stoppedBodies;       ///< bodies stopped by the NaN guard in this step
+} tbProfile;
+
+/// The profile of the last step (all zero before the first).
+TB_API tbProfile tbWorld_GetProfile(tbWorldId worldId);
 
 /// FNV-1a hash of every body's position and rotation bits, in creation order: equal for two runs
 /// of the same scene stepped the same way (the determinism test).
