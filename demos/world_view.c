@@ -420,16 +420,20 @@ void dmWorldView_Draw(dmWorldView* v, const dmSim* sim, int width, int height, f
 	float scale = height >= 900 ? 2.0f : height >= 600 ? 1.5f : 1.0f;
 	dmHud_Begin(width, height, scale);
 	tbWorldCounters counters = tbWorld_GetCounters(sim->worldId);
+	// Where the last step's time went (tbWorld_GetProfile).
+	tbProfile profile = tbWorld_GetProfile(sim->worldId);
 	char text[1024];
 	snprintf(text, sizeof text,
 	         "%s%s\n"
 	         "%.0f fps (%.2f ms)   step %.3f ms (%.0f Hz, %d substeps)\n"
-	         "bodies %d   contacts %d   awake %d\n"
+	         "pairs %.3f  collide %.3f  solve %.3f  integrate %.3f  sleep %.3f ms\n"
+	         "bodies %d   contacts %d   awake %d   colours %d\n"
 	         "H: help",
 	         title, sim->paused ? "   [paused]" : "",
 	         frameMs > 0.0f ? 1000.0 / (double)frameMs : 0.0, (double)frameMs, (double)sim->stepMs,
-	         1.0 / (double)sim->dt, sim->substeps, counters.bodyCount, counters.touchingCount,
-	         counters.awakeBodyCount);
+	         1.0 / (double)sim->dt, sim->substeps, (double)profile.pairs, (double)profile.collide,
+	         (double)profile.solve, (double)profile.integrate, (double)profile.sleep,
+	         counters.bodyCount, counters.touchingCount, counters.awakeBodyCount, profile.colors);
 	dmHud_Panel(16.0f, 14.0f, text, (vec4s){{0.95f, 0.95f, 0.95f, 1.0f}});
 	if (v->help) {
 		snprintf(text, sizeof text,
