@@ -289,7 +289,9 @@ Test(world_scenes, every_shape_type_settles_without_nan)
 		vec3s p = tbBody_GetPosition(bodies[i]);
 		vec3s v = tbBody_GetLinearVelocity(bodies[i]);
 		finite = finite && finite3(p) && finite3(v);
-		lowest = p.y < lowest ? p.y : lowest;
+		if (fabsf(p.x) < 20.0f && fabsf(p.z) < 20.0f) {
+			lowest = p.y < lowest ? p.y : lowest;
+		}
 		float speed = glms_vec3_norm(v);
 		if (shapes[i % kinds].type == tb_sphereShape) {
 			// Balls and ellipsoids keep rolling (there is no rolling resistance): they must stay
@@ -298,7 +300,9 @@ Test(world_scenes, every_shape_type_settles_without_nan)
 			printf("  %s at (%.2f %.3f %.2f) rolling %.3f m/s\n",
 			       shapes[i % kinds].scale.x == 1.0f ? "ball" : "ellipsoid", (double)p.x,
 			       (double)p.y, (double)p.z, (double)speed);
-			cr_expect_gt(p.y, low - 0.02f, "a ball sank: y = %.3f", (double)p.y);
+			// One that rolled off the 20 m ground's edge has fallen, not sunk.
+			bool overGround = fabsf(p.x) < 20.0f && fabsf(p.z) < 20.0f;
+			cr_expect(!overGround || p.y > low - 0.02f, "a ball sank: y = %.3f", (double)p.y);
 			continue;
 		}
 		fastest = speed > fastest ? speed : fastest;
