@@ -113,14 +113,11 @@ static float tbBodySpeedBound(const tbBodySlot* b)
 // any change of rounding (9-13 s for slacks of 2e-4 to 4e-3 and without the cache).
 #define TB_CACHE_SLACK 2e-3f
 
-// A bound on how far any point of B (within radiusB of its origin) has moved in A's frame between
-// the relative poses `from` and `to`: the translation plus the rotation angle times the radius.
-static float tbPoseDrift(tbTransform from, tbTransform to, float radiusB)
+// An upper bound of the rotation angle between two orientations: the vector part of
+// conj(a) b has length sin(angle / 2), whichever sign either quaternion carries, and
+// 2 s (1 + s^2) bounds the angle from above while s is small.
+static float tbTurnBound(versors a, versors b)
 {
-	vec3s dp = glms_vec3_sub(to.p, from.p);
-	// The vector part of conj(from.q) to.q has length sin(angle / 2), whichever sign either
-	// quaternion carries; 2 s (1 + s^2) bounds the angle from above while s is small.
-	versors a = from.q, b = to.q;
 	vec3s va = {{a.x, a.y, a.z}}, vb = {{b.x, b.y, b.z}};
 	vec3s v = glms_vec3_sub(glms_vec3_sub(glms_vec3_scale(vb, a.w), glms_vec3_scale(va, b.w)),
 	                        glms_vec3_cross(va, vb));
@@ -128,29 +125,48 @@ static float tbPoseDrift(tbTransform from, tbTransform to, float radiusB)
 	if (!(sinHalf < 0.5f)) {
 		return FLT_MAX;
 	}
-	float angle = 2.0f * sinHalf * (1.0f + sinHalf * sinHalf);
-	return glms_vec3_norm(dp) + angle * radiusB;
+	return 2.0f * sinHalf * (1.0f + sinHalf * sinHalf);
 }
 
-// The world manifold of the pair's points (cache) at relative pose bInA: the points move with
-// their bodies, and a point's separation with its own motion along the normal (exact for an
-// incident vertex over a reference face). Points beyond `margin` are left out.
-static tbManifold tbPlaceCachedManifold(const tbContactCache* cc, tbTransform xfA, tbTransform bInA,
+// B's pose in A's frame, in float (the cache check only needs it to a small fraction of the
+// slack; the narrow phase itself gets the double-precision tbInvMulTransforms).
+static tbTransform tbRelativePose(tbTransform xfA, tbTransform xfB)
+{
+	versors qa = xfA.q, qb = xfB.q;
+	versors conjA = {{-qa.x, -qa.y, -qa.z, qa.w}};
+	tbTransform out;
+	out.q = glms_quat_mul(conjA, qb);
+	out.p = tbRotateVector(conjA, glms_vec3_sub(xfB.p, xfA.p));
+	return out;
+}
+
+// A bound on how far any point of B (within radiusB of B's origin) has moved in A's frame since
+// the cache was made: the relative translation plus the relative rotation angle times radiusB.
+static float tbPairDrift(const tbContactCache* cc, tbTransform bInA, float radiusB)
+{
+	return glms_vec3_norm(glms_vec3_sub(bInA.p, cc->bInA.p)) +
+	       tbTurnBound(cc->bInA.q, bInA.q) * radiusB;
+}
+
+// The world manifold of the pair's cached points: each point moves with its own body, and a
+// point's separation with their motion along the normal (exact for an incident vertex over a
+// reference face). Points beyond `margin` are left out.
+static tbManifold tbPlaceCachedManifold(const tbContactCache* cc, tbTransform xfA, tbTransform xfB,
                                         float margin)
 {
 	tbManifold m;
 	memset(&m, 0, sizeof m);
 	m.normal = tbRotateVector(xfA.q, cc->normal);
 	for (int i = 0; i < cc->pointCount; ++i) {
-		vec3s pb = tbTransformPoint(bInA, cc->pointB[i]);
-		float separation =
-		    cc->separationOffset[i] + glms_vec3_dot(glms_vec3_sub(pb, cc->pointA[i]), cc->normal);
+		vec3s pa = tbTransformPoint(xfA, cc->pointA[i]);
+		vec3s pb = tbTransformPoint(xfB, cc->pointB[i]);
+		float separation = cc->separationOffset[i] + glms_vec3_dot(glms_vec3_sub(pb, pa), m.normal);
 		if (separation > margin) {
 			continue;
 		}
 		tbManifoldPoint* mp = m.points + m.pointCount++;
-		mp->pointA = tbTransformPoint(xfA, cc->pointA[i]);
-		mp->pointB = tbTransformPoint(xfA, pb);
+		mp->pointA = pa;
+		mp->pointB = pb;
 		mp->separation = separation;
 		mp->id = cc->id[i];
 	}
@@ -163,12 +179,10 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
                                 float margin, tbProfile* profile)
 {
 	tbContactCache* cc = &c->cache;
-	tbTransform bInA = tbInvMulTransforms(sa->xf, sb->xf);
-	float radiusA = tbShape_BoundingRadius(&sa->geometry);
-	float radiusB = tbShape_BoundingRadius(&sb->geometry);
+	float radiusA = sa->radius, radiusB = sb->radius;
 	float slack = TB_CACHE_SLACK * (radiusA < radiusB ? radiusA : radiusB);
 	if (cc->valid) {
-		float drift = tbPoseDrift(cc->bInA, bInA, radiusB);
+		float drift = tbPairDrift(cc, tbRelativePose(sa->xf, sb->xf), radiusB);
 		if (cc->pointCount == 0) {
 			// Apart by `distance` then, so by at least distance - drift now.
 			if (cc->distance - drift > margin) {
@@ -181,41 +195,42 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
 		} else if (drift <= slack && margin + drift <= cc->margin) {
 			// Any point it left out was beyond cc->margin then, so beyond margin now.
 			profile->cachedManifolds += 1;
-			return tbPlaceCachedManifold(cc, sa->xf, bInA, margin);
+			return tbPlaceCachedManifold(cc, sa->xf, sb->xf, margin);
 		}
 	}
 	float distance;
 	profile->narrowPhaseRuns += 1;
+	tbTransform bInA = tbInvMulTransforms(sa->xf, sb->xf);
 	tbManifold local =
 	    tbCollideShapesLocal(&sa->geometry, &sb->geometry, bInA, margin + slack, &distance);
-	cc->bInA = bInA;
+	cc->bInA = tbRelativePose(sa->xf, sb->xf);
 	cc->normal = local.normal;
 	cc->pointCount = local.pointCount;
 	cc->margin = margin + slack;
 	cc->distance = distance;
 	cc->valid = distance > -FLT_MAX;
-	for (int i = 0; i < local.pointCount; ++i) {
-		const tbManifoldPoint* mp = local.points + i;
-		cc->pointA[i] = mp->pointA;
-		cc->pointB[i] = tbInvTransformPoint(bInA, mp->pointB);
-		cc->id[i] = mp->id;
-		// Placed again at this very pose, a point gets back its own separation.
-		vec3s pb = tbTransformPoint(bInA, cc->pointB[i]);
-		cc->separationOffset[i] =
-		    mp->separation - glms_vec3_dot(glms_vec3_sub(pb, mp->pointA), local.normal);
-	}
-	// This step's manifold as the narrow phase made it, less the points beyond this step's margin.
+	// This step's manifold as the narrow phase made it, less the points beyond this step's margin;
+	// the cache keeps each point in its own body's frame.
 	tbManifold m;
 	memset(&m, 0, sizeof m);
 	m.normal = tbRotateVector(sa->xf.q, local.normal);
 	for (int i = 0; i < local.pointCount; ++i) {
 		const tbManifoldPoint* mp = local.points + i;
+		cc->pointA[i] = mp->pointA;
+		cc->pointB[i] = tbInvTransformPoint(bInA, mp->pointB);
+		cc->id[i] = mp->id;
+		vec3s pa = tbTransformPoint(sa->xf, mp->pointA);
+		vec3s pb = tbTransformPoint(sa->xf, mp->pointB);
+		// Placed again at this very pose, a point gets back its own separation.
+		vec3s pbAgain = tbTransformPoint(sb->xf, cc->pointB[i]);
+		cc->separationOffset[i] =
+		    mp->separation - glms_vec3_dot(glms_vec3_sub(pbAgain, pa), m.normal);
 		if (mp->separation > margin) {
 			continue;
 		}
 		tbManifoldPoint* out = m.points + m.pointCount++;
-		out->pointA = tbTransformPoint(sa->xf, mp->pointA);
-		out->pointB = tbTransformPoint(sa->xf, mp->pointB);
+		out->pointA = pa;
+		out->pointB = pb;
 		out->separation = mp->separation;
 		out->id = mp->id;
 	}

@@ -83,6 +83,7 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbShape* g
 	s->generation = generation;
 	s->alive = true;
 	s->geometry = *geometry;
+	s->radius = tbShape_BoundingRadius(geometry);
 	s->localPose = tbMakeTransform(def->localPose.p, def->localPose.q);
 	s->density = def->density;
 	s->friction = def->friction;

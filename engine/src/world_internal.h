@@ -32,6 +32,7 @@ typedef struct tbShapeSlot
 	tbTransform xf;        // world, kept in step with the body
 	tbAABB aabb;           // tight world box
 	tbAABB fatAABB;        // the broad-phase box (holds aabb)
+	float radius;          // bounding radius of the geometry about the shape's origin, m
 	float density, friction, restitution;
 	tbFilter filter;
 	void* userData;
@@ -49,7 +50,7 @@ typedef struct tbShapeSlot
 // relative pose has barely moved since can skip GJK/EPA and clipping (contact.c).
 typedef struct tbContactCache
 {
-	tbTransform bInA;                     // B's frame in A's frame when the narrow phase ran
+	tbTransform bInA; // B's frame in A's frame (float) when the narrow phase ran
 	vec3s normal;                         // A's frame
 	vec3s pointA[TB_MAX_MANIFOLD_POINTS]; // A's frame
 	vec3s pointB[TB_MAX_MANIFOLD_POINTS]; // B's frame
