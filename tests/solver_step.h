@@ -13,8 +13,8 @@ static inline void stepSolver(const tbSolverDef* def, tbRigidBody* bodies, int b
 	for (int i = 0; i < bodyCount && i < 16; ++i) {
 		pointers[i] = bodies + i;
 	}
-	size_t bytes = tbSolverScratchBytes(bodyCount, contactCount);
+	size_t bytes = tbSolverScratchBytes(bodyCount, contactCount, 0);
 	void* scratch = aligned_alloc(64, (bytes + 63u) & ~(size_t)63u);
-	tbSolverStep(def, pointers, bodyCount, contacts, contactCount, dt, scratch, NULL);
+	tbSolverStep(def, pointers, bodyCount, contacts, contactCount, NULL, 0, dt, scratch, NULL);
 	free(scratch);
 }

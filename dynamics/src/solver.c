@@ -5,6 +5,7 @@
 
 #include "dynamics_math.h"
 #include "integrator_internal.h"
+#include "joint_internal.h"
 #include "solver_internal.h"
 
 // Graph colours: the contact constraints of one colour share no dynamic body, so they can be
@@ -34,6 +35,9 @@ tbSolverDef tbDefaultSolverDef(void)
 	// 240 Hz (94 rad/s... 377 rad/s at 1/4 pi per 1/240 s) and keeps the rotation deltas small
 	// enough for the first-order separation update and for RK4 in free flight.
 	def.maxRotation = 0.25f * 3.14159265f;
+	// Joints as stiff as contacts, more damped (Box2D v3's joint softness).
+	def.jointSoftness.hertz = 60.0f;
+	def.jointSoftness.dampingRatio = 5.0f;
 	def.enableWarmStarting = true;
 	def.integrator = TB_DEFAULT_INTEGRATOR;
 	def.orthonormalizer = tb_orthoGramSchmidt;
@@ -43,7 +47,7 @@ tbSolverDef tbDefaultSolverDef(void)
 // The scratch block, carved in this order, each part 64-byte aligned.
 typedef struct tbScratchLayout
 {
-	size_t states, motions, colorMasks, contactColors, groups, total;
+	size_t states, motions, colorMasks, contactColors, groups, joints, total;
 	int groupCapacity;
 } tbScratchLayout;
 
@@ -52,7 +56,7 @@ static size_t tbAlign64(size_t n)
 	return (n + 63u) & ~(size_t)63u;
 }
 
-static tbScratchLayout tbLayout(int bodyCount, int contactCount)
+static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 {
 	tbScratchLayout l;
 	size_t at = 0;
@@ -68,13 +72,15 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount)
 	l.groupCapacity = contactCount + TB_GRAPH_COLORS;
 	l.groups = at;
 	at += (size_t)l.groupCapacity * sizeof(tbContactConstraintW);
+	l.joints = at;
+	at += tbAlign64((size_t)jointCount * sizeof(tbJointRecord));
 	l.total = at;
 	return l;
 }
 
-size_t tbSolverScratchBytes(int bodyCount, int contactCount)
+size_t tbSolverScratchBytes(int bodyCount, int contactCount, int jointCount)
 {
-	return tbLayout(bodyCount, contactCount).total;
+	return tbLayout(bodyCount, contactCount, jointCount).total;
 }
 
 // Velocities, accelerations and damping of every body for the step; zero deltas.
@@ -231,15 +237,17 @@ static bool tbMovesWithContacts(const tbRigidBody* body)
 }
 
 void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                   tbContact* contacts, int contactCount, float dt, void* scratch,
-                   tbSolverStats* stats)
+                   tbContact* contacts, int contactCount, tbJoint* joints, int jointCount,
+                   float dt, void* scratch, tbSolverStats* stats)
 {
 	TB_ASSERT(def != NULL && dt > 0.0f && bodyCount >= 0 && contactCount >= 0);
 	int substeps = def->substeps > 0 ? def->substeps : 1;
 	float h = dt / (float)substeps;
 	float invH = 1.0f / h;
-	tbScratchLayout layout = tbLayout(bodyCount, contactCount);
+	jointCount = joints != NULL ? jointCount : 0;
+	tbScratchLayout layout = tbLayout(bodyCount, contactCount, jointCount);
 	char* base = scratch;
+	tbJointRecord* jointRecords = (tbJointRecord*)(base + layout.joints);
 	tbSolverBody* states = (tbSolverBody*)(base + layout.states);
 	tbSolverBodyMotion* motions = (tbSolverBodyMotion*)(base + layout.motions);
 	uint32_t* colorMasks = (uint32_t*)(base + layout.colorMasks);
@@ -315,22 +323,42 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		tbPrepareContactLane(g, slot % width, contacts + i, i, bodies, staticBody, def, h);
 	}
 
+	for (int i = 0; i < jointCount; ++i) {
+		tbPrepareJoint(jointRecords + i, joints + i, bodies, staticBody, &def->jointSoftness, h);
+		if (!def->enableWarmStarting) {
+			tbJoint* j = joints + i;
+			j->linearImpulse = j->angularImpulse = tbV3(0.0f, 0.0f, 0.0f);
+			j->axialImpulse = j->lowerImpulse = j->upperImpulse = 0.0f;
+			j->motorImpulse = j->springImpulse = 0.0f;
+		}
+	}
+
 	// Catto's soft step: per substep integrate velocities, warm start, solve with bias,
-	// integrate the deltas, relax without bias (Solver2D, 2024).
+	// integrate the deltas, relax without bias (Solver2D, 2024). Joints go first in each pass
+	// (one at a time, as Box2D v3's overflow joints), then the contact colours.
 	for (int sub = 0; sub < substeps; ++sub) {
 		tbIntegrateVelocities(states, motions, bodyCount, h, def->maxRotation);
+		for (int i = 0; i < jointCount; ++i) {
+			tbWarmStartJoint(jointRecords + i, states);
+		}
 		if (def->enableWarmStarting) {
 			for (int g = 0; g < groupCount; ++g) {
 				tbWarmStartContactsW(groups + g, states);
 			}
 		}
 		for (int it = 0; it < def->iterations; ++it) {
+			for (int i = 0; i < jointCount; ++i) {
+				tbSolveJoint(jointRecords + i, states, invH, true);
+			}
 			for (int g = 0; g < groupCount; ++g) {
 				tbSolveContactsW(groups + g, states, invH, true, def->contactPushMaxSpeed);
 			}
 		}
 		tbIntegrateDeltas(states, bodyCount, h);
 		for (int it = 0; it < def->relaxIterations; ++it) {
+			for (int i = 0; i < jointCount; ++i) {
+				tbSolveJoint(jointRecords + i, states, invH, false);
+			}
 			for (int g = 0; g < groupCount; ++g) {
 				tbSolveContactsW(groups + g, states, invH, false, def->contactPushMaxSpeed);
 			}
@@ -341,6 +369,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	}
 	for (int g = 0; g < groupCount; ++g) {
 		tbStoreContactImpulsesW(groups + g, contacts);
+	}
+	for (int i = 0; i < jointCount; ++i) {
+		tbFinishJoint(jointRecords + i, states, h);
 	}
 
 	if (stats != NULL) {
@@ -360,7 +391,7 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
                    void* scratch)
 {
 	// The bodies' part of the scratch block does not depend on the contact count.
-	tbScratchLayout layout = tbLayout(bodyCount, 0);
+	tbScratchLayout layout = tbLayout(bodyCount, 0, 0);
 	char* base = scratch;
 	const tbSolverBody* states = (const tbSolverBody*)(base + layout.states);
 	const uint32_t* colorMasks = (const uint32_t*)(base + layout.colorMasks);
@@ -376,10 +407,11 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 }
 
 void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                  tbContact* contacts, int contactCount, float dt, void* scratch,
-                  tbSolverStats* stats)
+                  tbContact* contacts, int contactCount, tbJoint* joints, int jointCount,
+                  float dt, void* scratch, tbSolverStats* stats)
 {
-	tbSolverSolve(def, bodies, bodyCount, contacts, contactCount, dt, scratch, stats);
+	tbSolverSolve(def, bodies, bodyCount, contacts, contactCount, joints, jointCount, dt, scratch,
+	              stats);
 	int stopped = tbSolverFinish(def, bodies, bodyCount, dt, scratch);
 	if (stats != NULL) {
 		stats->stoppedBodies = stopped;

@@ -174,6 +174,7 @@ tbBodyId tbCreateBody(tbWorldId worldId, const tbBodyDef* def)
 	b->solverIndex = -1;
 	b->awakeIndex = -1;
 	b->contactList = -1;
+	b->jointList = -1;
 	b->xf.p = def->position;
 	b->xf.q = glms_quat_normalize(def->rotation);
 	tbMassData unit;
@@ -208,6 +209,7 @@ void tbDestroyBody(tbBodyId bodyId)
 		// Take it out of its sleeping island: wake the island (its support is going away).
 		tbWakeBody(w, index);
 	}
+	tbDestroyBodyJoints(w, index);
 	while (b->firstShape >= 0) {
 		tbDestroyShapeInternal(w, b->firstShape, false);
 	}

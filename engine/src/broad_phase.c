@@ -157,6 +157,11 @@ static bool tbPairCallback(int proxyId, int other, void* context)
 	if (tbPairFind(w, self, other) >= 0) {
 		return true;
 	}
+	// Jointed bodies collide only when their joint asks for it (collideConnected).
+	if ((w->bodies[a->body].jointCount > 0 || w->bodies[b->body].jointCount > 0) &&
+	    !tbBodiesMayCollide(w, a->body, b->body)) {
+		return true;
+	}
 	tbCreateContact(w, self, other);
 	w->profile.newPairs += 1;
 	return true;

@@ -51,6 +51,9 @@ void tbWorld_Draw(tbWorldId worldId, const tbDebugDraw* draw)
 			}
 		}
 	}
+	if (draw->drawJoints) {
+		tbDrawJoints(w, draw);
+	}
 	if (!draw->drawContactPoints && !draw->drawContactNormals && !draw->drawContactImpulses) {
 		return;
 	}

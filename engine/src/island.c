@@ -104,6 +104,23 @@ void tbUpdateSleep(tbWorld* w, float dt)
 			a->sleepTime = 0.0f;
 		}
 	}
+	// Joints join islands too: a chain sleeps and wakes as one.
+	for (int k = 0; k < w->solverJointCount; ++k) {
+		const tbJointSlot* j = w->joints + w->solverJointSlots[k];
+		const tbBodySlot* a = w->bodies + j->bodyA;
+		const tbBodySlot* b = w->bodies + j->bodyB;
+		if (a->rb.type == tb_dynamicBody && b->rb.type == tb_dynamicBody && a->awakeIndex >= 0 &&
+		    b->awakeIndex >= 0) {
+			int ra = tbFind(parent, a->solverIndex), rb = tbFind(parent, b->solverIndex);
+			if (ra != rb) {
+				if (ra < rb) {
+					parent[rb] = ra;
+				} else {
+					parent[ra] = rb;
+				}
+			}
+		}
+	}
 	for (int k = 0; k < n; ++k) {
 		minSleep[k] = 1e30f;
 	}

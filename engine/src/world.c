@@ -131,6 +131,7 @@ tbDebugDraw tbDefaultDebugDraw(void)
 	tbDebugDraw d;
 	memset(&d, 0, sizeof d);
 	d.drawShapes = true;
+	d.drawJoints = true;
 	return d;
 }
 
@@ -190,6 +191,7 @@ tbWorldId tbCreateWorld(const tbWorldDef* def)
 	w->freeBody = -1;
 	w->freeShape = -1;
 	w->freeContact = -1;
+	w->freeJoint = -1;
 	w->trees[0] = tbDynamicTree_Create();
 	w->trees[1] = tbDynamicTree_Create();
 	tbGrowArray((void**)&w->bodies, &w->bodyCapacity,
@@ -220,6 +222,9 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->bodies, w->bodyCapacity, tbBodySlot);
 	TB_FREE_ARRAY(w->shapes, w->shapeCapacity, tbShapeSlot);
 	TB_FREE_ARRAY(w->contacts, w->contactCapacity, tbContactSlot);
+	TB_FREE_ARRAY(w->joints, w->jointCapacity, tbJointSlot);
+	TB_FREE_ARRAY(w->solverJoints, w->solverJointCapacity, tbJoint);
+	TB_FREE_ARRAY(w->solverJointSlots, w->solverJointCapacity, int);
 	TB_FREE_ARRAY(w->pairKeys, w->pairCapacity, uint64_t);
 	TB_FREE_ARRAY(w->pairValues, w->pairCapacity, int);
 	TB_FREE_ARRAY(w->moveBuffer, w->moveCapacity, int);
@@ -325,7 +330,8 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 	sd.integrator = w->def.integrator;
 	// One scratch block, grown to the scene and kept (64 bytes of slack for the alignment the
 	// wide records want).
-	size_t need = tbSolverScratchBytes(bodyCount, contactCount) + 64u;
+	tbGatherJoints(w);
+	size_t need = tbSolverScratchBytes(bodyCount, contactCount, w->solverJointCount) + 64u;
 	if (need > w->solverScratchBytes) {
 		size_t grown = need + need / 2u;
 		tbFree(w->solverScratchRaw, w->solverScratchBytes);
@@ -334,8 +340,10 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 	}
 	void* aligned = (void*)(((uintptr_t)w->solverScratchRaw + 63u) & ~(uintptr_t)63u);
 	tbSolverStats stats;
-	tbSolverSolve(&sd, w->solverBodies, bodyCount, w->solverContacts, contactCount, dt, aligned,
-	              &stats);
+	tbSolverSolve(&sd, w->solverBodies, bodyCount, w->solverContacts, contactCount, w->solverJoints,
+	              w->solverJointCount, dt, aligned, &stats);
+	tbScatterJoints(w);
+	w->lastSubstep = dt / (float)substeps;
 	for (int i = 0; i < contactCount; ++i) {
 		tbContactSlot* c = w->contacts + w->solverContactSlots[i];
 		c->impulses = tbContact_GetImpulses(w->solverContacts + i);
@@ -396,6 +404,9 @@ bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
 	memset(&w->profile, 0, sizeof w->profile);
 	// The step (docs/solver.md): pairs, manifolds (+ warm start), solve and integrate, sleep.
 	double t0 = tbMilliseconds();
+	if (w->liveJoints > 0) {
+		tbWakeJointedBodies(w);
+	}
 	tbBroadPhase_UpdatePairs(w);
 	double t1 = tbMilliseconds();
 	tbCollide(w, timeStep);
@@ -532,6 +543,7 @@ tbWorldCounters tbWorld_GetCounters(tbWorldId worldId)
 	}
 	c.treeHeight = tbDynamicTree_GetHeight(&w->trees[1]);
 	c.stepCount = w->stepCount;
+	c.jointCount = w->liveJoints;
 	c.stoppedBodyCount = w->stoppedBodyCount;
 	return c;
 }

@@ -1,6 +1,7 @@
 // The world's private tables: body, shape and contact slots, the pair set, scratch and events.
 #pragma once
 
+#include "tumble/joint.h"
 #include "tumble/world.h"
 
 typedef struct tbBodySlot
@@ -18,6 +19,8 @@ typedef struct tbBodySlot
 	int awakeIndex;  // index in the world's awake set, or -1 (static or sleeping)
 	int contactList; // first contact edge (contact index * 2 + side), or -1
 	int contactCount;
+	int jointList; // first joint edge (joint index * 2 + side), or -1
+	int jointCount;
 	int nextFree;
 	uint16_t generation;
 	bool alive;
@@ -78,6 +81,23 @@ typedef struct tbContactSlot
 	int nextFree;
 } tbContactSlot;
 
+// A joint: the solver's record (tbJoint, anchors from the centres of mass) plus what the world
+// keeps: the anchors from the body origins (the centre of mass moves when shapes are added), the
+// two bodies' joint lists, and the handle's generation.
+typedef struct tbJointSlot
+{
+	tbJoint joint;
+	vec3s originAnchorA, originAnchorB; // body frames, from the body origins, m
+	int bodyA, bodyB;                   // body slots
+	int edgePrev[2], edgeNext[2];       // joint index * 2 + side, or -1
+	int solverIndex;                    // in this step's joint array, or -1
+	void* userData;
+	bool collideConnected;
+	bool alive;
+	uint16_t generation;
+	int nextFree;
+} tbJointSlot;
+
 typedef struct tbWorld
 {
 	tbWorldDef def;
@@ -91,6 +111,8 @@ typedef struct tbWorld
 	int shapeCount, shapeCapacity, freeShape, liveShapes;
 	tbContactSlot* contacts;
 	int contactCount, contactCapacity, freeContact, liveContacts;
+	tbJointSlot* joints;
+	int jointCount, jointCapacity, freeJoint, liveJoints;
 
 	// Pair set: open addressing on key (shapeA << 32 | shapeB) -> contact index.
 	uint64_t* pairKeys;
@@ -115,11 +137,15 @@ typedef struct tbWorld
 	tbContact* solverContacts;
 	int* solverContactSlots;
 	int solverContactCapacity, solverContactCount;
+	tbJoint* solverJoints; // copies of the awake joints, written back after the solve
+	int* solverJointSlots;
+	int solverJointCapacity, solverJointCount;
 	void* solverScratchRaw; // tbSolverStep's scratch (aligned to 64 bytes inside)
 	size_t solverScratchBytes;
 	tbSolverStats lastSolverStats;
 	int stoppedBodyCount; // bodies the step's NaN guard stopped, over the world's life
 	tbProfile profile;    // the last step's
+	float lastSubstep;    // s, of the last step (motor forces from impulses)
 	double profileStart;  // ms, when the solve began
 	int solverBodyCount;
 	int* islandParent;
@@ -180,6 +206,14 @@ void tbRemoveBodyFromSets(tbWorld* world, int bodyIndex);
 void tbUpdateContactActivity(tbWorld* world, int contactIndex);
 void tbLinkContact(tbWorld* world, int contactIndex);
 void tbUnlinkContact(tbWorld* world, int contactIndex);
+
+// joint.c
+void tbDestroyBodyJoints(tbWorld* world, int bodyIndex);
+bool tbBodiesMayCollide(const tbWorld* world, int bodyA, int bodyB);
+void tbWakeJointedBodies(tbWorld* world);
+void tbGatherJoints(tbWorld* world);
+void tbScatterJoints(tbWorld* world);
+void tbDrawJoints(const tbWorld* world, const tbDebugDraw* draw);
 
 // island.c
 void tbUpdateSleep(tbWorld* world, float dt);

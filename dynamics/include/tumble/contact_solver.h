@@ -6,6 +6,7 @@
 #include "tumble/base.h"
 #include "tumble/body.h"
 #include "tumble/integrator.h"
+#include "tumble/joint_solver.h"
 #include "tumble/manifold.h"
 
 /// A body index meaning "the static world": infinite mass, at rest, at the origin.
@@ -23,6 +24,7 @@ typedef struct tbSolverDef
 	float contactPushMaxSpeed;  ///< largest speed at which overlap is pushed out, m/s (3)
 	float restitutionThreshold; ///< approach speed below which contacts do not bounce, m/s (1)
 	float maxRotation;          ///< largest rotation of a body in one substep, rad (0.25 pi)
+	tbJointSoftness jointSoftness; ///< how stiffly joints hold (60 Hz, damping ratio 5)
 	bool enableWarmStarting;    ///< start from the previous step's impulses (true)
 	tbIntegrator integrator; ///< how R follows L for bodies in free flight (TB_DEFAULT_INTEGRATOR)
 	tbOrthonormalizer orthonormalizer; ///< applied to R once per step (Gram-Schmidt)
@@ -78,9 +80,9 @@ TB_API float tbMixFriction(float a, float b);
 /// Restitution mixing: max(e_a, e_b) (a bouncy ball bounces on anything).
 TB_API float tbMixRestitution(float a, float b);
 
-/// Bytes of scratch memory tbSolverStep needs for this many bodies and contacts (the solver
-/// allocates nothing; the caller keeps one block and grows it).
-TB_API size_t tbSolverScratchBytes(int bodyCount, int contactCount);
+/// Bytes of scratch memory tbSolverStep needs for this many bodies, contacts and joints (the
+/// solver allocates nothing; the caller keeps one block and grows it).
+TB_API size_t tbSolverScratchBytes(int bodyCount, int contactCount, int jointCount);
 
 /// What one step did, for profiles and tests.
 typedef struct tbSolverStats
@@ -96,8 +98,8 @@ typedef struct tbSolverStats
 /// velocities and deltas stay in the scratch block for tbSolverFinish). The world calls the two
 /// parts separately to time them.
 TB_API void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                          tbContact* contacts, int contactCount, float dt, void* scratch,
-                          tbSolverStats* stats);
+                          tbContact* contacts, int contactCount, tbJoint* joints, int jointCount,
+                          float dt, void* scratch, tbSolverStats* stats);
 
 /// The second part of tbSolverStep: Baraff's state Y = (x, R, P, L) of each body from the
 /// solver's velocities and deltas, R re-orthonormalized, forces cleared. Returns how many bodies
@@ -111,7 +113,8 @@ TB_API int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, in
 /// deltas, relax; then restitution, and once per step Baraff's state Y = (x, R, P, L) is brought
 /// up to date from the deltas and R re-orthonormalized. Bodies in free flight turn by the chosen
 /// integrator with L held (exact |L|). Clears every body's force and torque. `scratch` must hold
-/// tbSolverScratchBytes(bodyCount, contactCount) bytes, 64-byte aligned. `stats` may be null.
+/// tbSolverScratchBytes(bodyCount, contactCount, jointCount) bytes, 64-byte aligned. Joints
+/// (may be null) are solved one at a time before the contacts in every pass. `stats` may be null.
 TB_API void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                         tbContact* contacts, int contactCount, float dt, void* scratch,
-                         tbSolverStats* stats);
+                         tbContact* contacts, int contactCount, tbJoint* joints, int jointCount,
+                         float dt, void* scratch, tbSolverStats* stats);

@@ -5,4 +5,5 @@
 #include "tumble/contact_solver.h"
 #include "tumble/impulse.h"
 #include "tumble/integrator.h"
+#include "tumble/joint_solver.h"
 #include "tumble/mass.h"

@@ -4,6 +4,7 @@
 #include "tumble/base.h"
 #include "tumble/collision.h"
 #include "tumble/dynamics.h"
+#include "tumble/joint.h"
 #include "tumble/scene.h"
 #include "tumble/types.h"
 #include "tumble/world.h"

@@ -207,8 +207,9 @@ typedef struct tbDebugDraw
 	bool drawContactNormals;  ///< normals at the points, 0.2 m long
 	bool drawContactImpulses; ///< normal impulses as segments, 1 m per 10 N s
 	bool drawMass;            ///< body frames at the centres of mass
+	bool drawJoints;          ///< anchors, the segments to them, hinge and slider axes
 	void* context;
 } tbDebugDraw;
 
-/// Debug draw with shapes on, everything else off, all callbacks null.
+/// Debug draw with shapes and joints on, everything else off, all callbacks null.
 TB_API tbDebugDraw tbDefaultDebugDraw(void);

@@ -64,6 +64,7 @@ typedef struct tbWorldCounters
 	int treeHeight; ///< of the moving-proxy tree
 	int stepCount;
 	int stoppedBodyCount; ///< bodies the step's NaN guard has stopped since the world was made
+	int jointCount;
 } tbWorldCounters;
 
 TB_API tbWorldCounters tbWorld_GetCounters(tbWorldId worldId);

@@ -1,0 +1,530 @@
+// Joints in the soft step: ball, hinge, slider, fixed and distance constraints with limits,
+// motors and springs, solved one at a time before the contact colours in every pass.
+//
+// The pattern is the contacts' (Catto, "Solver2D", 2024; Box2D v3's joints): per step the anchors
+// and the inverse inertias of the step's start are set up; per substep each joint reads its
+// bodies' deltas (dp, dtheta) to know its current error C, and each row applies
+//   lambda = -massScale * m_eff * (Cdot + bias) - impulseScale * accumulated
+// with the soft constraint's bias = biasRate * C in the biased pass and nothing in the relax pass
+// (Catto, "Soft constraints", GDC 2011). Unlike the contacts, the anchors are turned by the
+// bodies' rotation deltas every substep: a joint holds through large rotations (a swinging chain
+// link turns tens of degrees in a step), where a contact's manifold is remade every step anyway.
+#include <math.h>
+#include <string.h>
+
+#include "dynamics_math.h"
+#include "joint_internal.h"
+
+#define TB_PI_F 3.14159265f
+
+// v turned by the rotation vector t (Rodrigues): v cos + (k x v) sin + k (k . v)(1 - cos).
+static vec3s tbTurn(vec3s t, vec3s v)
+{
+	float angle2 = glms_vec3_dot(t, t);
+	if (angle2 < 1e-12f) {
+		return glms_vec3_add(v, glms_vec3_cross(t, v));
+	}
+	float angle = sqrtf(angle2);
+	vec3s k = glms_vec3_scale(t, 1.0f / angle);
+	float c = cosf(angle), s = sinf(angle);
+	vec3s out = glms_vec3_scale(v, c);
+	out = tbMulAdd(out, s, glms_vec3_cross(k, v));
+	return tbMulAdd(out, glms_vec3_dot(k, v) * (1.0f - c), k);
+}
+
+static void tbSoft(float hertz, float zeta, float h, float* biasRate, float* massScale,
+                   float* impulseScale)
+{
+	if (hertz <= 0.0f) {
+		*biasRate = 0.0f;
+		*massScale = 1.0f;
+		*impulseScale = 0.0f;
+		return;
+	}
+	float omega = 2.0f * TB_PI_F * hertz;
+	float a1 = 2.0f * zeta + h * omega;
+	float a2 = h * omega * a1;
+	float a3 = 1.0f / (1.0f + a2);
+	*biasRate = omega / a1;
+	*massScale = a2 * a3;
+	*impulseScale = a3;
+}
+
+// Two unit vectors perpendicular to a and to each other (Duff et al. 2017).
+static void tbPerpendiculars(vec3s a, vec3s* u1, vec3s* u2)
+{
+	float sign = copysignf(1.0f, a.z);
+	float p = -1.0f / (sign + a.z);
+	float q = a.x * a.y * p;
+	*u1 = tbV3(1.0f + sign * a.x * a.x * p, sign * q, -sign * a.x);
+	*u2 = tbV3(q, sign + a.y * a.y * p, -a.y);
+}
+
+static mat3s tbSym2Inverse(float a, float b, float d)
+{
+	// [[a b] [b d]]^-1 in the first two entries of a mat3 (col[0].x, col[0].y, col[1].y).
+	mat3s m = glms_mat3_zero();
+	float det = a * d - b * b;
+	if (det != 0.0f && isfinite(det)) {
+		float inv = 1.0f / det;
+		m.col[0].x = d * inv;
+		m.col[0].y = -b * inv;
+		m.col[1].x = -b * inv;
+		m.col[1].y = a * inv;
+	}
+	return m;
+}
+
+void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies, int staticBody,
+                    const tbJointSoftness* softness, float h)
+{
+	memset(r, 0, sizeof *r);
+	r->joint = joint;
+	const tbRigidBody* a = joint->bodyA != TB_NULL_BODY ? bodies[joint->bodyA] : NULL;
+	const tbRigidBody* b = joint->bodyB != TB_NULL_BODY ? bodies[joint->bodyB] : NULL;
+	r->indexA = a != NULL ? joint->bodyA : staticBody;
+	r->indexB = b != NULL ? joint->bodyB : staticBody;
+	bool movesA = a != NULL && a->type == tb_dynamicBody;
+	bool movesB = b != NULL && b->type == tb_dynamicBody;
+	r->mA = movesA ? a->invMass : 0.0f;
+	r->mB = movesB ? b->invMass : 0.0f;
+	r->iA = movesA ? a->Iinv : glms_mat3_zero();
+	r->iB = movesB ? b->Iinv : glms_mat3_zero();
+	mat3s RA = a != NULL ? a->state.R : glms_mat3_identity();
+	mat3s RB = b != NULL ? b->state.R : glms_mat3_identity();
+	vec3s xA = a != NULL ? a->state.x : tbV3(0.0f, 0.0f, 0.0f);
+	vec3s xB = b != NULL ? b->state.x : tbV3(0.0f, 0.0f, 0.0f);
+	r->rA = tbMat3MulV(RA, joint->localAnchorA);
+	r->rB = tbMat3MulV(RB, joint->localAnchorB);
+	r->d0 = glms_vec3_sub(glms_vec3_add(xB, r->rB), glms_vec3_add(xA, r->rA));
+	r->axisA = tbMat3MulV(RA, joint->localAxisA);
+	r->refA = tbMat3MulV(RA, joint->localRefA);
+	r->axisB = tbMat3MulV(RB, joint->localAxisB);
+	r->refB = tbMat3MulV(RB, joint->localRefB);
+	float hertz = softness->hertz < 0.25f / h ? softness->hertz : 0.25f / h;
+	tbSoft(hertz, softness->dampingRatio, h, &r->biasRate, &r->massScale, &r->impulseScale);
+	if (joint->enableSpring) {
+		tbSoft(joint->hertz, joint->dampingRatio, h, &r->springBiasRate, &r->springMassScale,
+		       &r->springImpulseScale);
+	}
+}
+
+// The joint's current geometry from its bodies' deltas.
+typedef struct tbJointNow
+{
+	vec3s rA, rB;      // anchors turned by the bodies' rotation deltas
+	vec3s d;           // B's anchor minus A's, m
+	vec3s axisA, refA; // A's frame
+	vec3s axisB, refB; // B's frame
+	float angle;       // hinge angle, rad
+} tbJointNow;
+
+static tbJointNow tbJointGeometry(const tbJointRecord* r, const tbSolverBody* sa,
+                                  const tbSolverBody* sb)
+{
+	tbJointNow g;
+	vec3s tA = tbV3(sa->dtheta[0], sa->dtheta[1], sa->dtheta[2]);
+	vec3s tB = tbV3(sb->dtheta[0], sb->dtheta[1], sb->dtheta[2]);
+	vec3s dpA = tbV3(sa->dp[0], sa->dp[1], sa->dp[2]);
+	vec3s dpB = tbV3(sb->dp[0], sb->dp[1], sb->dp[2]);
+	g.rA = tbTurn(tA, r->rA);
+	g.rB = tbTurn(tB, r->rB);
+	// d = d0 + (dpB + rB - rB0) - (dpA + rA - rA0)
+	g.d = glms_vec3_add(r->d0, glms_vec3_sub(glms_vec3_add(dpB, glms_vec3_sub(g.rB, r->rB)),
+	                                         glms_vec3_add(dpA, glms_vec3_sub(g.rA, r->rA))));
+	g.axisA = tbTurn(tA, r->axisA);
+	g.refA = tbTurn(tA, r->refA);
+	g.axisB = tbTurn(tB, r->axisB);
+	g.refB = tbTurn(tB, r->refB);
+	// The turn of B's reference about A's axis (both references projected on A's plane).
+	g.angle = atan2f(glms_vec3_dot(g.axisA, glms_vec3_cross(g.refA, g.refB)),
+	                 glms_vec3_dot(g.refA, g.refB));
+	return g;
+}
+
+static vec3s tbGetV(const tbSolverBody* s)
+{
+	return tbV3(s->v[0], s->v[1], s->v[2]);
+}
+
+static vec3s tbGetW(const tbSolverBody* s)
+{
+	return tbV3(s->w[0], s->w[1], s->w[2]);
+}
+
+static void tbAddVelocity(tbSolverBody* s, float m, vec3s p, vec3s dw)
+{
+	for (int k = 0; k < 3; ++k) {
+		s->v[k] += m * p.raw[k];
+		s->w[k] += dw.raw[k];
+	}
+}
+
+// A linear impulse P at the arms armA (on A) and rB (on B): -P to A, +P to B (Baraff II eq.
+// 8-12, 8-13 in velocity form).
+static void tbApplyLinear(const tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, vec3s armA,
+                          vec3s armB, vec3s P)
+{
+	tbAddVelocity(sa, -r->mA, P,
+	              glms_vec3_scale(tbMat3MulV(r->iA, glms_vec3_cross(armA, P)), -1.0f));
+	tbAddVelocity(sb, r->mB, P, tbMat3MulV(r->iB, glms_vec3_cross(armB, P)));
+}
+
+// An angular impulse L: -L to A, +L to B.
+static void tbApplyAngular(const tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, vec3s L)
+{
+	tbAddVelocity(sa, 0.0f, L, glms_vec3_scale(tbMat3MulV(r->iA, L), -1.0f));
+	tbAddVelocity(sb, 0.0f, L, tbMat3MulV(r->iB, L));
+}
+
+// 1 / (J M^-1 J^T) of a linear row along u with arms armA, armB.
+static float tbLinearRowMass(const tbJointRecord* r, vec3s armA, vec3s armB, vec3s u)
+{
+	vec3s ca = glms_vec3_cross(armA, u), cb = glms_vec3_cross(armB, u);
+	float k = r->mA + r->mB + glms_vec3_dot(ca, tbMat3MulV(r->iA, ca)) +
+	          glms_vec3_dot(cb, tbMat3MulV(r->iB, cb));
+	return k > 0.0f ? 1.0f / k : 0.0f;
+}
+
+static float tbAngularRowMass(const tbJointRecord* r, vec3s u)
+{
+	float k = glms_vec3_dot(u, tbMat3MulV(r->iA, u)) + glms_vec3_dot(u, tbMat3MulV(r->iB, u));
+	return k > 0.0f ? 1.0f / k : 0.0f;
+}
+
+// The relative velocity of B's anchor and A's coincident point along u.
+static float tbLinearSpeed(const tbSolverBody* sa, const tbSolverBody* sb, vec3s armA, vec3s armB,
+                           vec3s u)
+{
+	vec3s vA = glms_vec3_add(tbGetV(sa), glms_vec3_cross(tbGetW(sa), armA));
+	vec3s vB = glms_vec3_add(tbGetV(sb), glms_vec3_cross(tbGetW(sb), armB));
+	return glms_vec3_dot(u, glms_vec3_sub(vB, vA));
+}
+
+// K = (mA + mB) 1 - [armA]x IA [armA]x - [armB]x IB [armB]x: the point constraint's mass matrix.
+static mat3s tbPointMass(const tbJointRecord* r, vec3s armA, vec3s armB)
+{
+	mat3s SA = tbSkew(armA), SB = tbSkew(armB);
+	mat3s K = glms_mat3_scale(glms_mat3_identity(), r->mA + r->mB);
+	K = tbMat3Add(K, tbMat3ScaleM(tbMat3Mul(tbMat3Mul(SA, r->iA), SA), -1.0f));
+	K = tbMat3Add(K, tbMat3ScaleM(tbMat3Mul(tbMat3Mul(SB, r->iB), SB), -1.0f));
+	return K;
+}
+
+// The soft coefficients of the rigid rows for this pass.
+static void tbRigidSoftness(const tbJointRecord* r, bool useBias, float* biasRate, float* massScale,
+                            float* impulseScale)
+{
+	if (useBias) {
+		*biasRate = r->biasRate;
+		*massScale = r->massScale;
+		*impulseScale = r->impulseScale;
+	} else {
+		*biasRate = 0.0f;
+		*massScale = 1.0f;
+		*impulseScale = 0.0f;
+	}
+}
+
+// The point constraint (ball, hinge, fixed): B's anchor on A's, three rows as one block.
+static void tbSolvePoint(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, const tbJointNow* g,
+                         bool useBias)
+{
+	tbJoint* j = r->joint;
+	float biasRate, massScale, impulseScale;
+	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
+	vec3s vA = glms_vec3_add(tbGetV(sa), glms_vec3_cross(tbGetW(sa), g->rA));
+	vec3s vB = glms_vec3_add(tbGetV(sb), glms_vec3_cross(tbGetW(sb), g->rB));
+	vec3s cdot = glms_vec3_sub(vB, vA);
+	vec3s target = tbMulAdd(cdot, biasRate, g->d);
+	mat3s Kinv = tbMat3Inverse(tbPointMass(r, g->rA, g->rB));
+	vec3s P = glms_vec3_scale(tbMat3MulV(Kinv, target), -massScale);
+	P = tbMulAdd(P, -impulseScale, j->linearImpulse);
+	j->linearImpulse = glms_vec3_add(j->linearImpulse, P);
+	tbApplyLinear(r, sa, sb, g->rA, g->rB, P);
+}
+
+// The angular rows that keep B's frame on A's: all three (fixed, slider), or the two that keep
+// the hinge axes together. The small-angle error of B's frame against A's is
+// e = 1/2 sum_k (fA_k x fB_k).
+static void tbSolveAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
+                           const tbJointNow* g, bool useBias, bool hingeOnly)
+{
+	tbJoint* j = r->joint;
+	float biasRate, massScale, impulseScale;
+	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
+	vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
+	if (hingeOnly) {
+		vec3s u1, u2;
+		tbPerpendiculars(g->axisA, &u1, &u2);
+		vec3s e = glms_vec3_cross(g->axisA, g->axisB);
+		mat3s K = tbMat3Add(r->iA, r->iB);
+		vec3s Ku1 = tbMat3MulV(K, u1), Ku2 = tbMat3MulV(K, u2);
+		mat3s inv =
+		    tbSym2Inverse(glms_vec3_dot(u1, Ku1), glms_vec3_dot(u1, Ku2), glms_vec3_dot(u2, Ku2));
+		float c1 = glms_vec3_dot(u1, dw) + biasRate * glms_vec3_dot(u1, e);
+		float c2 = glms_vec3_dot(u2, dw) + biasRate * glms_vec3_dot(u2, e);
+		float l1 = -massScale * (inv.col[0].x * c1 + inv.col[1].x * c2);
+		float l2 = -massScale * (inv.col[0].y * c1 + inv.col[1].y * c2);
+		// The accumulated angular impulse is kept in world axes; its part in this plane decays
+		// with the soft impulse scale.
+		vec3s acc = j->angularImpulse;
+		l1 -= impulseScale * glms_vec3_dot(u1, acc);
+		l2 -= impulseScale * glms_vec3_dot(u2, acc);
+		vec3s L = glms_vec3_add(glms_vec3_scale(u1, l1), glms_vec3_scale(u2, l2));
+		j->angularImpulse = glms_vec3_add(j->angularImpulse, L);
+		tbApplyAngular(r, sa, sb, L);
+		return;
+	}
+	vec3s thirdA = glms_vec3_cross(g->axisA, g->refA), thirdB = glms_vec3_cross(g->axisB, g->refB);
+	vec3s e = glms_vec3_add(
+	    glms_vec3_add(glms_vec3_cross(g->axisA, g->axisB), glms_vec3_cross(g->refA, g->refB)),
+	    glms_vec3_cross(thirdA, thirdB));
+	e = glms_vec3_scale(e, 0.5f);
+	mat3s Kinv = tbMat3Inverse(tbMat3Add(r->iA, r->iB));
+	vec3s L = glms_vec3_scale(tbMat3MulV(Kinv, tbMulAdd(dw, biasRate, e)), -massScale);
+	L = tbMulAdd(L, -impulseScale, j->angularImpulse);
+	j->angularImpulse = glms_vec3_add(j->angularImpulse, L);
+	tbApplyAngular(r, sa, sb, L);
+}
+
+// The slider's two rows across its axis: B's anchor stays on A's line.
+static void tbSolveSliderLine(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
+                              const tbJointNow* g, bool useBias)
+{
+	tbJoint* j = r->joint;
+	float biasRate, massScale, impulseScale;
+	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
+	vec3s u[2];
+	tbPerpendiculars(g->axisA, u + 0, u + 1);
+	// A's arm reaches to B's anchor: the point of A that B's anchor slides over.
+	vec3s armA = glms_vec3_add(g->rA, g->d);
+	float k[2][2];
+	vec3s ca[2], cb[2];
+	for (int i = 0; i < 2; ++i) {
+		ca[i] = glms_vec3_cross(armA, u[i]);
+		cb[i] = glms_vec3_cross(g->rB, u[i]);
+	}
+	for (int i = 0; i < 2; ++i) {
+		for (int m = 0; m < 2; ++m) {
+			k[i][m] = (i == m ? r->mA + r->mB : (r->mA + r->mB) * glms_vec3_dot(u[i], u[m])) +
+			          glms_vec3_dot(ca[i], tbMat3MulV(r->iA, ca[m])) +
+			          glms_vec3_dot(cb[i], tbMat3MulV(r->iB, cb[m]));
+		}
+	}
+	mat3s inv = tbSym2Inverse(k[0][0], k[0][1], k[1][1]);
+	float c[2];
+	for (int i = 0; i < 2; ++i) {
+		c[i] = tbLinearSpeed(sa, sb, armA, g->rB, u[i]) + biasRate * glms_vec3_dot(u[i], g->d);
+	}
+	float l0 = -massScale * (inv.col[0].x * c[0] + inv.col[1].x * c[1]);
+	float l1 = -massScale * (inv.col[0].y * c[0] + inv.col[1].y * c[1]);
+	l0 -= impulseScale * glms_vec3_dot(u[0], j->linearImpulse);
+	l1 -= impulseScale * glms_vec3_dot(u[1], j->linearImpulse);
+	vec3s P = glms_vec3_add(glms_vec3_scale(u[0], l0), glms_vec3_scale(u[1], l1));
+	j->linearImpulse = glms_vec3_add(j->linearImpulse, P);
+	tbApplyLinear(r, sa, sb, armA, g->rB, P);
+}
+
+// One scalar row along a joint coordinate q with speed qdot: the hinge angle (about the axis) or
+// the slider translation / distance (along u). Applies lambda and returns it.
+typedef struct tbAxialRow
+{
+	bool angular;
+	vec3s u;          // the axis (angular) or the direction (linear)
+	vec3s armA, armB; // linear rows only
+	float mass;
+} tbAxialRow;
+
+static float tbAxialSpeed(const tbAxialRow* row, const tbSolverBody* sa, const tbSolverBody* sb)
+{
+	if (row->angular) {
+		return glms_vec3_dot(row->u, glms_vec3_sub(tbGetW(sb), tbGetW(sa)));
+	}
+	return tbLinearSpeed(sa, sb, row->armA, row->armB, row->u);
+}
+
+static void tbAxialApply(const tbAxialRow* row, const tbJointRecord* r, tbSolverBody* sa,
+                         tbSolverBody* sb, float lambda)
+{
+	if (row->angular) {
+		tbApplyAngular(r, sa, sb, glms_vec3_scale(row->u, lambda));
+	} else {
+		tbApplyLinear(r, sa, sb, row->armA, row->armB, glms_vec3_scale(row->u, lambda));
+	}
+}
+
+// Spring, motor and limits along the joint's own coordinate q (hinge angle, slider translation,
+// distance), in Box2D's order: spring, motor, then the limits, which must win.
+static void tbSolveAxial(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
+                         const tbAxialRow* row, float q, float rest, bool useBias, float invH,
+                         bool rigid)
+{
+	tbJoint* j = r->joint;
+	if (j->enableSpring && j->hertz > 0.0f) {
+		// A physical spring towards `rest`, with its own softness in both passes.
+		float cdot = tbAxialSpeed(row, sa, sb);
+		float C = q - rest;
+		float lambda = -r->springMassScale * row->mass * (cdot + r->springBiasRate * C) -
+		               r->springImpulseScale * j->springImpulse;
+		j->springImpulse += lambda;
+		tbAxialApply(row, r, sa, sb, lambda);
+	}
+	if (j->enableMotor) {
+		// Drive the speed to motorSpeed with at most maxMotorForce (times the substep).
+		float cdot = tbAxialSpeed(row, sa, sb) - j->motorSpeed;
+		float lambda = -row->mass * cdot;
+		float maxImpulse = j->maxMotorForce / invH;
+		float old = j->motorImpulse;
+		float next = old + lambda;
+		next = next < -maxImpulse ? -maxImpulse : (next > maxImpulse ? maxImpulse : next);
+		j->motorImpulse = next;
+		tbAxialApply(row, r, sa, sb, next - old);
+	}
+	float biasRate, massScale, impulseScale;
+	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
+	if (rigid) {
+		// A rigid distance: q stays at rest.
+		float cdot = tbAxialSpeed(row, sa, sb);
+		float lambda = -massScale * row->mass * (cdot + biasRate * (q - rest)) -
+		               impulseScale * j->axialImpulse;
+		j->axialImpulse += lambda;
+		tbAxialApply(row, r, sa, sb, lambda);
+	}
+	if (j->enableLimit) {
+		// Each side is a one-sided row like a contact: speculative while q is inside (close the
+		// gap in this substep, no more), soft once past it.
+		for (int side = 0; side < 2; ++side) {
+			float sign = side == 0 ? 1.0f : -1.0f;
+			float C = side == 0 ? q - j->lower : j->upper - q;
+			float* acc = side == 0 ? &j->lowerImpulse : &j->upperImpulse;
+			float bias = 0.0f, ms = 1.0f, is = 0.0f;
+			if (C > 0.0f) {
+				bias = C * invH;
+			} else if (useBias) {
+				bias = biasRate * C;
+				ms = massScale;
+				is = impulseScale;
+			}
+			float cdot = sign * tbAxialSpeed(row, sa, sb);
+			float lambda = -ms * row->mass * (cdot + bias) - is * *acc;
+			float next = *acc + lambda;
+			next = next > 0.0f ? next : 0.0f;
+			lambda = next - *acc;
+			*acc = next;
+			tbAxialApply(row, r, sa, sb, sign * lambda);
+		}
+	}
+}
+
+static bool tbHasAxial(const tbJoint* j)
+{
+	return j->enableLimit || j->enableMotor || (j->enableSpring && j->hertz > 0.0f);
+}
+
+void tbSolveJoint(tbJointRecord* r, tbSolverBody* states, float invH, bool useBias)
+{
+	tbJoint* j = r->joint;
+	tbSolverBody* sa = states + r->indexA;
+	tbSolverBody* sb = states + r->indexB;
+	tbJointNow g = tbJointGeometry(r, sa, sb);
+	switch (j->type) {
+	case tb_ballJoint:
+		tbSolvePoint(r, sa, sb, &g, useBias);
+		break;
+	case tb_hingeJoint:
+		if (tbHasAxial(j)) {
+			tbAxialRow row = {true, g.axisA, g.rA, g.rB, tbAngularRowMass(r, g.axisA)};
+			tbSolveAxial(r, sa, sb, &row, g.angle, 0.0f, useBias, invH, false);
+		}
+		tbSolveAngular(r, sa, sb, &g, useBias, true);
+		tbSolvePoint(r, sa, sb, &g, useBias);
+		break;
+	case tb_sliderJoint: {
+		if (tbHasAxial(j)) {
+			vec3s armA = glms_vec3_add(g.rA, g.d);
+			tbAxialRow row = {false, g.axisA, armA, g.rB, tbLinearRowMass(r, armA, g.rB, g.axisA)};
+			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g.axisA, g.d), 0.0f, useBias, invH, false);
+		}
+		tbSolveAngular(r, sa, sb, &g, useBias, false);
+		tbSolveSliderLine(r, sa, sb, &g, useBias);
+		break;
+	}
+	case tb_fixedJoint:
+		tbSolveAngular(r, sa, sb, &g, useBias, false);
+		tbSolvePoint(r, sa, sb, &g, useBias);
+		break;
+	case tb_distanceJoint: {
+		float length = glms_vec3_norm(g.d);
+		vec3s u = length > 1e-6f ? glms_vec3_scale(g.d, 1.0f / length) : g.axisA;
+		tbAxialRow row = {false, u, g.rA, g.rB, tbLinearRowMass(r, g.rA, g.rB, u)};
+		// Rigid unless it is a spring or a range.
+		bool rigid = !(j->enableSpring && j->hertz > 0.0f) && !j->enableLimit;
+		tbSolveAxial(r, sa, sb, &row, length, j->length, useBias, invH, rigid);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void tbWarmStartJoint(tbJointRecord* r, tbSolverBody* states)
+{
+	tbJoint* j = r->joint;
+	tbSolverBody* sa = states + r->indexA;
+	tbSolverBody* sb = states + r->indexB;
+	tbJointNow g = tbJointGeometry(r, sa, sb);
+	vec3s armA = j->type == tb_sliderJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
+	tbApplyLinear(r, sa, sb, armA, g.rB, j->linearImpulse);
+	tbApplyAngular(r, sa, sb, j->angularImpulse);
+	float axial = j->springImpulse + j->motorImpulse + j->lowerImpulse - j->upperImpulse;
+	if (j->type == tb_hingeJoint) {
+		tbApplyAngular(r, sa, sb, glms_vec3_scale(g.axisA, axial));
+	} else if (j->type == tb_sliderJoint) {
+		tbApplyLinear(r, sa, sb, armA, g.rB, glms_vec3_scale(g.axisA, axial));
+	} else if (j->type == tb_distanceJoint) {
+		float length = glms_vec3_norm(g.d);
+		vec3s u = length > 1e-6f ? glms_vec3_scale(g.d, 1.0f / length) : g.axisA;
+		tbApplyLinear(r, sa, sb, g.rA, g.rB, glms_vec3_scale(u, axial + j->axialImpulse));
+	}
+}
+
+void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
+{
+	tbJoint* j = r->joint;
+	const tbSolverBody* sa = states + r->indexA;
+	const tbSolverBody* sb = states + r->indexB;
+	tbJointNow g = tbJointGeometry(r, sa, sb);
+	float invH = 1.0f / h;
+	vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
+	vec3s armA = j->type == tb_sliderJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
+	float axial = j->springImpulse + j->motorImpulse + j->lowerImpulse - j->upperImpulse;
+	vec3s force = glms_vec3_scale(j->linearImpulse, invH);
+	vec3s torque = glms_vec3_scale(j->angularImpulse, invH);
+	switch (j->type) {
+	case tb_hingeJoint:
+		j->angle = g.angle;
+		j->speed = glms_vec3_dot(g.axisA, dw);
+		torque = tbMulAdd(torque, axial * invH, g.axisA);
+		break;
+	case tb_sliderJoint:
+		j->angle = glms_vec3_dot(g.axisA, g.d);
+		j->speed = tbLinearSpeed(sa, sb, armA, g.rB, g.axisA);
+		force = tbMulAdd(force, axial * invH, g.axisA);
+		break;
+	case tb_distanceJoint: {
+		float length = glms_vec3_norm(g.d);
+		vec3s u = length > 1e-6f ? glms_vec3_scale(g.d, 1.0f / length) : g.axisA;
+		j->angle = length;
+		j->speed = tbLinearSpeed(sa, sb, g.rA, g.rB, u);
+		force = tbMulAdd(force, (axial + j->axialImpulse) * invH, u);
+		break;
+	}
+	default:
+		j->angle = 0.0f;
+		j->speed = 0.0f;
+		break;
+	}
+	j->force = force;
+	j->torque = torque;
+}

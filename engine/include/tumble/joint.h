@@ -1,0 +1,160 @@
+// Joints between bodies: ball, hinge, slider, fixed and distance, with limits, motors and springs.
+#pragma once
+
+#include "tumble/types.h"
+
+/// A joint handle (same layout and rules as tbBodyId: all zero is null, stale ids are detected).
+typedef struct tbJointId
+{
+	int32_t index1;
+	uint16_t world0;
+	uint16_t generation;
+} tbJointId;
+
+static const tbJointId tb_nullJointId = {0, 0, 0};
+
+/// A ball (spherical) joint: the two bodies share the point `anchor` (world, at creation) and
+/// turn freely about it. A pendulum, a chain link, a ragdoll's shoulder.
+typedef struct tbBallJointDef
+{
+	tbBodyId bodyIdA, bodyIdB; ///< one may be static; not the same body, not both static
+	vec3s anchor;              ///< world point where the bodies are joined, m
+	bool collideConnected;     ///< let the two bodies' shapes collide (false)
+	void* userData;
+} tbBallJointDef;
+
+/// A hinge (revolute) joint: the bodies share `anchor` and turn relative to each other about
+/// `axis` only. The angle is B's turn about the axis (right hand) from the creation pose.
+typedef struct tbHingeJointDef
+{
+	tbBodyId bodyIdA, bodyIdB;
+	vec3s anchor;          ///< world, m
+	vec3s axis;            ///< world direction of the hinge (normalised here)
+	bool enableLimit;      ///< keep the angle within [lowerAngle, upperAngle] (false)
+	float lowerAngle;      ///< rad, <= 0 <= upperAngle is not required, lower <= upper is
+	float upperAngle;      ///< rad
+	bool enableMotor;      ///< drive the angular speed to motorSpeed (false)
+	float motorSpeed;      ///< rad/s
+	float maxMotorTorque;  ///< N m, >= 0
+	bool enableSpring;     ///< a torsion spring towards the creation angle (false)
+	float hertz;           ///< spring frequency, Hz, >= 0
+	float dampingRatio;    ///< spring damping ratio, >= 0
+	bool collideConnected; ///< (false)
+	void* userData;
+} tbHingeJointDef;
+
+/// A slider (prismatic) joint: B moves relative to A along `axis` only, without turning. The
+/// translation is B's anchor along the axis from the creation pose.
+typedef struct tbSliderJointDef
+{
+	tbBodyId bodyIdA, bodyIdB;
+	vec3s anchor;           ///< world, m
+	vec3s axis;             ///< world direction of the rail (normalised here)
+	bool enableLimit;       ///< keep the translation within [lowerTranslation, upperTranslation]
+	float lowerTranslation; ///< m
+	float upperTranslation; ///< m
+	bool enableMotor;       ///< drive the speed along the axis to motorSpeed
+	float motorSpeed;       ///< m/s
+	float maxMotorForce;    ///< N, >= 0
+	bool enableSpring;      ///< a spring towards the creation position
+	float hertz;            ///< Hz
+	float dampingRatio;     ///<
+	bool collideConnected;  ///< (false)
+	void* userData;
+} tbSliderJointDef;
+
+/// A fixed (weld) joint: the bodies keep the relative pose they have at creation.
+typedef struct tbFixedJointDef
+{
+	tbBodyId bodyIdA, bodyIdB;
+	vec3s anchor;          ///< world, m: the point the weld holds exactly
+	bool collideConnected; ///< (false)
+	void* userData;
+} tbFixedJointDef;
+
+/// A distance joint: the points anchorA (on A) and anchorB (on B) keep a distance: exactly
+/// `length`, or within [minLength, maxLength] (enableLimit), or pulled to `length` by a spring.
+typedef struct tbDistanceJointDef
+{
+	tbBodyId bodyIdA, bodyIdB;
+	vec3s anchorA, anchorB; ///< world points on each body at creation, m
+	float length;           ///< rest length, m; 0 or less: the anchors' distance at creation
+	bool enableLimit;       ///< a range instead of a rigid length (a rope: 0 to its length)
+	float minLength;        ///< m, >= 0
+	float maxLength;        ///< m, >= minLength
+	bool enableSpring;      ///< a spring towards `length` instead of a rigid length
+	float hertz;            ///< Hz
+	float dampingRatio;     ///<
+	bool collideConnected;  ///< (false)
+	void* userData;
+} tbDistanceJointDef;
+
+/// Defaults: null bodies, anchors at the origin, axis +z (hinge) or +x (slider), everything
+/// optional off, a rigid distance of the start length.
+TB_API tbBallJointDef tbDefaultBallJointDef(void);
+/// See tbDefaultBallJointDef.
+TB_API tbHingeJointDef tbDefaultHingeJointDef(void);
+/// See tbDefaultBallJointDef.
+TB_API tbSliderJointDef tbDefaultSliderJointDef(void);
+/// See tbDefaultBallJointDef.
+TB_API tbFixedJointDef tbDefaultFixedJointDef(void);
+/// See tbDefaultBallJointDef.
+TB_API tbDistanceJointDef tbDefaultDistanceJointDef(void);
+
+/// Create a joint; both bodies wake. A bad definition (stale or equal bodies, both static, NaN,
+/// a zero axis, lower > upper, negative force, frequency or length) returns the null id and says
+/// why in tbGetLastError().
+TB_API tbJointId tbCreateBallJoint(tbWorldId worldId, const tbBallJointDef* def);
+/// See tbCreateBallJoint.
+TB_API tbJointId tbCreateHingeJoint(tbWorldId worldId, const tbHingeJointDef* def);
+/// See tbCreateBallJoint.
+TB_API tbJointId tbCreateSliderJoint(tbWorldId worldId, const tbSliderJointDef* def);
+/// See tbCreateBallJoint.
+TB_API tbJointId tbCreateFixedJoint(tbWorldId worldId, const tbFixedJointDef* def);
+/// See tbCreateBallJoint.
+TB_API tbJointId tbCreateDistanceJoint(tbWorldId worldId, const tbDistanceJointDef* def);
+
+/// Destroy a joint (destroying a body destroys its joints too); its bodies wake.
+TB_API void tbDestroyJoint(tbJointId jointId);
+/// True while the joint exists.
+TB_API bool tbJoint_IsValid(tbJointId jointId);
+/// The joint's type.
+TB_API tbJointType tbJoint_GetType(tbJointId jointId);
+/// The joint's first body.
+TB_API tbBodyId tbJoint_GetBodyA(tbJointId jointId);
+/// The joint's second body.
+TB_API tbBodyId tbJoint_GetBodyB(tbJointId jointId);
+
+/// Hinge: B's angle about the axis from the creation pose, rad, after the last step.
+TB_API float tbJoint_GetAngle(tbJointId jointId);
+/// Slider: B's translation along the axis from the creation pose, m, after the last step.
+TB_API float tbJoint_GetTranslation(tbJointId jointId);
+/// Distance: the anchors' distance after the last step, m.
+TB_API float tbJoint_GetLength(tbJointId jointId);
+/// The speed of the joint's coordinate (rad/s for a hinge, m/s for a slider or a distance).
+TB_API float tbJoint_GetSpeed(tbJointId jointId);
+/// The force the joint applied to body B in the last substep, N (the reaction on A is minus it).
+TB_API vec3s tbJoint_GetReactionForce(tbJointId jointId);
+/// The torque the joint applied to body B about the anchor in the last substep, N m.
+TB_API vec3s tbJoint_GetReactionTorque(tbJointId jointId);
+/// The motor's torque (hinge, N m) or force (slider, N) in the last substep.
+TB_API float tbJoint_GetMotorForce(tbJointId jointId);
+
+/// Hinge, slider, distance: turn the limits on or off.
+TB_API void tbJoint_EnableLimit(tbJointId jointId, bool flag);
+/// Hinge (rad), slider (m), distance (min and max length, m): lower <= upper.
+TB_API void tbJoint_SetLimits(tbJointId jointId, float lower, float upper);
+/// Hinge and slider: turn the motor on or off (the bodies wake).
+TB_API void tbJoint_EnableMotor(tbJointId jointId, bool flag);
+/// Hinge (rad/s) and slider (m/s): the motor's target speed (the bodies wake).
+TB_API void tbJoint_SetMotorSpeed(tbJointId jointId, float speed);
+/// Hinge (N m) and slider (N): the motor's largest torque or force, >= 0.
+TB_API void tbJoint_SetMaxMotorForce(tbJointId jointId, float force);
+/// Hinge, slider, distance: turn the spring on or off.
+TB_API void tbJoint_EnableSpring(tbJointId jointId, bool flag);
+/// Hinge, slider, distance: the spring's frequency (Hz) and damping ratio, both >= 0.
+TB_API void tbJoint_SetSpring(tbJointId jointId, float hertz, float dampingRatio);
+/// The joint's user data.
+TB_API void tbJoint_SetUserData(tbJointId jointId, void* userData);
+/// See tbJoint_SetUserData.
+TB_API void* tbJoint_GetUserData(tbJointId jointId);

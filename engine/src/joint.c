@@ -1,0 +1,789 @@
+// Joints of the world: definitions, creation and destruction, handles, getters and setters, the
+// per-body joint lists, and the step's gathering of awake joints for the solver.
+#include <math.h>
+#include <string.h>
+
+#include "world_internal.h"
+
+tbBallJointDef tbDefaultBallJointDef(void)
+{
+	tbBallJointDef def;
+	memset(&def, 0, sizeof def);
+	return def;
+}
+
+tbHingeJointDef tbDefaultHingeJointDef(void)
+{
+	tbHingeJointDef def;
+	memset(&def, 0, sizeof def);
+	def.axis = (vec3s){{0.0f, 0.0f, 1.0f}};
+	def.dampingRatio = 1.0f;
+	return def;
+}
+
+tbSliderJointDef tbDefaultSliderJointDef(void)
+{
+	tbSliderJointDef def;
+	memset(&def, 0, sizeof def);
+	def.axis = (vec3s){{1.0f, 0.0f, 0.0f}};
+	def.dampingRatio = 1.0f;
+	return def;
+}
+
+tbFixedJointDef tbDefaultFixedJointDef(void)
+{
+	tbFixedJointDef def;
+	memset(&def, 0, sizeof def);
+	return def;
+}
+
+tbDistanceJointDef tbDefaultDistanceJointDef(void)
+{
+	tbDistanceJointDef def;
+	memset(&def, 0, sizeof def);
+	def.dampingRatio = 1.0f;
+	return def;
+}
+
+static tbJointId tbMakeJointId(const tbWorld* w, int index)
+{
+	tbJointId id = {index + 1, (uint16_t)w->index, w->joints[index].generation};
+	return id;
+}
+
+static tbJointSlot* tbGetJointSlot(tbJointId id, tbWorld** world, const char* caller)
+{
+	tbWorld* w = tbGetWorldFromIndex(id.world0);
+	int index = id.index1 - 1;
+	if (w == NULL || index < 0 || index >= w->jointCount || !w->joints[index].alive ||
+	    w->joints[index].generation != id.generation) {
+		tbSetError("%s: stale or null joint id (index1 %d, world %d, generation %d)", caller,
+		           id.index1, id.world0, id.generation);
+		return NULL;
+	}
+	if (world != NULL) {
+		*world = w;
+	}
+	return w->joints + index;
+}
+
+// The bodies of a new joint, checked: both valid, in this world, distinct, not both static.
+static bool tbJointBodies(tbWorld* w, tbBodyId idA, tbBodyId idB, const char* caller, int* a,
+                          int* b)
+{
+	tbWorld* wa = NULL;
+	tbWorld* wb = NULL;
+	if (!tbBody_IsValid(idA) || !tbBody_IsValid(idB)) {
+		tbSetError("%s: def->bodyIdA or def->bodyIdB is null or stale", caller);
+		return false;
+	}
+	tbBodySlot* ba = tbGetBodySlot(idA, &wa, caller);
+	tbBodySlot* bb = tbGetBodySlot(idB, &wb, caller);
+	if (wa != w || wb != w) {
+		tbSetError("%s: the bodies are not in this world", caller);
+		return false;
+	}
+	*a = idA.index1 - 1;
+	*b = idB.index1 - 1;
+	if (*a == *b) {
+		tbSetError("%s: bodyIdA and bodyIdB are the same body", caller);
+		return false;
+	}
+	if (ba->rb.type == tb_staticBody && bb->rb.type == tb_staticBody) {
+		tbSetError("%s: both bodies are static (a joint needs one that moves)", caller);
+		return false;
+	}
+	return true;
+}
+
+static bool tbCheckFinite(vec3s v, const char* caller, const char* field)
+{
+	if (!tbFiniteVec3(v)) {
+		tbSetError("%s: def->%s is NaN or Inf", caller, field);
+		return false;
+	}
+	return true;
+}
+
+static bool tbCheckAxis(vec3s axis, const char* caller, vec3s* unit)
+{
+	if (!tbCheckFinite(axis, caller, "axis")) {
+		return false;
+	}
+	float len = glms_vec3_norm(axis);
+	if (!(len > 1e-6f) || !isfinite(len)) {
+		tbSetError("%s: def->axis must be a nonzero direction", caller);
+		return false;
+	}
+	*unit = glms_vec3_scale(axis, 1.0f / len);
+	return true;
+}
+
+static bool tbCheckRange(bool enabled, float lower, float upper, const char* caller,
+                         const char* names)
+{
+	if (!isfinite(lower) || !isfinite(upper)) {
+		tbSetError("%s: def->%s must be finite", caller, names);
+		return false;
+	}
+	if (enabled && lower > upper) {
+		tbSetError("%s: def->%s: lower %g > upper %g", caller, names, (double)lower, (double)upper);
+		return false;
+	}
+	return true;
+}
+
+static bool tbCheckNonNegative(float value, const char* caller, const char* field)
+{
+	if (!(value >= 0.0f) || !isfinite(value)) {
+		tbSetError("%s: def->%s must be finite and >= 0, got %g", caller, field, (double)value);
+		return false;
+	}
+	return true;
+}
+
+// Any vector perpendicular to a (unit).
+static vec3s tbPerpendicular(vec3s a)
+{
+	vec3s other = fabsf(a.x) < 0.6f ? (vec3s){{1.0f, 0.0f, 0.0f}} : (vec3s){{0.0f, 1.0f, 0.0f}};
+	return glms_vec3_normalize(glms_vec3_cross(a, other));
+}
+
+static void tbLinkJoint(tbWorld* w, int index)
+{
+	tbJointSlot* j = w->joints + index;
+	int bodies[2] = {j->bodyA, j->bodyB};
+	for (int side = 0; side < 2; ++side) {
+		tbBodySlot* b = w->bodies + bodies[side];
+		int edge = index * 2 + side;
+		j->edgePrev[side] = -1;
+		j->edgeNext[side] = b->jointList;
+		if (b->jointList >= 0) {
+			w->joints[b->jointList >> 1].edgePrev[b->jointList & 1] = edge;
+		}
+		b->jointList = edge;
+		b->jointCount += 1;
+	}
+}
+
+static void tbUnlinkJoint(tbWorld* w, int index)
+{
+	tbJointSlot* j = w->joints + index;
+	int bodies[2] = {j->bodyA, j->bodyB};
+	for (int side = 0; side < 2; ++side) {
+		tbBodySlot* b = w->bodies + bodies[side];
+		int prev = j->edgePrev[side], next = j->edgeNext[side];
+		if (prev >= 0) {
+			w->joints[prev >> 1].edgeNext[prev & 1] = next;
+		} else {
+			b->jointList = next;
+		}
+		if (next >= 0) {
+			w->joints[next >> 1].edgePrev[next & 1] = prev;
+		}
+		b->jointCount -= 1;
+	}
+}
+
+bool tbBodiesMayCollide(const tbWorld* w, int bodyA, int bodyB)
+{
+	const tbBodySlot* a = w->bodies + bodyA;
+	const tbBodySlot* b = w->bodies + bodyB;
+	// Walk the shorter list (capped by the joint count).
+	const tbBodySlot* walk = a->jointCount <= b->jointCount ? a : b;
+	int other = walk == a ? bodyB : bodyA;
+	int guard = 0;
+	for (int edge = walk->jointList; edge >= 0 && guard++ <= w->jointCount;) {
+		const tbJointSlot* j = w->joints + (edge >> 1);
+		int far = (edge & 1) == 0 ? j->bodyB : j->bodyA;
+		if (far == other && !j->collideConnected) {
+			return false;
+		}
+		edge = j->edgeNext[edge & 1];
+	}
+	return true;
+}
+
+// A new joint: the slot, the frames in each body, the lists; the bodies wake; contacts between
+// the two bodies go when they may no longer collide.
+static tbJointId tbAddJoint(tbWorld* w, tbJointType type, int a, int b, vec3s anchorA,
+                            vec3s anchorB, vec3s axis, bool collideConnected, void* userData,
+                            tbJoint** out)
+{
+	int index;
+	if (w->freeJoint >= 0) {
+		index = w->freeJoint;
+		w->freeJoint = w->joints[index].nextFree;
+	} else {
+		tbGrowArray((void**)&w->joints, &w->jointCapacity, w->jointCount + 1, sizeof(tbJointSlot));
+		index = w->jointCount++;
+	}
+	tbJointSlot* s = w->joints + index;
+	uint16_t generation = (uint16_t)(s->generation + 1);
+	memset(s, 0, sizeof *s);
+	s->generation = generation;
+	s->alive = true;
+	s->bodyA = a;
+	s->bodyB = b;
+	s->collideConnected = collideConnected;
+	s->userData = userData;
+	s->solverIndex = -1;
+	const tbBodySlot* ba = w->bodies + a;
+	const tbBodySlot* bb = w->bodies + b;
+	// Frames in each body: anchors from the body origins (xf), axes in body axes. The two
+	// frames coincide in the world now: angles and translations count from here.
+	s->originAnchorA = tbInvTransformPoint(ba->xf, anchorA);
+	s->originAnchorB = tbInvTransformPoint(bb->xf, anchorB);
+	vec3s ref = tbPerpendicular(axis);
+	versors qa = ba->xf.q, qb = bb->xf.q;
+	versors conjA = {{-qa.x, -qa.y, -qa.z, qa.w}}, conjB = {{-qb.x, -qb.y, -qb.z, qb.w}};
+	tbJoint* j = &s->joint;
+	j->type = type;
+	j->localAxisA = tbRotateVector(conjA, axis);
+	j->localAxisB = tbRotateVector(conjB, axis);
+	j->localRefA = tbRotateVector(conjA, ref);
+	j->localRefB = tbRotateVector(conjB, ref);
+	j->dampingRatio = 1.0f;
+	tbLinkJoint(w, index);
+	w->liveJoints += 1;
+	if (!collideConnected) {
+		int guard = 0;
+		tbBodySlot* body = w->bodies + a;
+		for (int edge = body->contactList; edge >= 0 && guard++ <= w->contactCount;) {
+			int ci = edge >> 1;
+			int next = w->contacts[ci].edgeNext[edge & 1];
+			const tbContactSlot* c = w->contacts + ci;
+			int other = w->shapes[(edge & 1) == 0 ? c->shapeB : c->shapeA].body;
+			if (other == b) {
+				tbDestroyContact(w, ci, false);
+			}
+			edge = next;
+		}
+	}
+	tbWakeBody(w, a);
+	tbWakeBody(w, b);
+	*out = j;
+	return tbMakeJointId(w, index);
+}
+
+tbJointId tbCreateBallJoint(tbWorldId worldId, const tbBallJointDef* def)
+{
+	const char* caller = "tbCreateBallJoint";
+	tbWorld* w = tbGetWorld(worldId, caller);
+	int a, b;
+	if (w == NULL || def == NULL || !tbJointBodies(w, def->bodyIdA, def->bodyIdB, caller, &a, &b) ||
+	    !tbCheckFinite(def->anchor, caller, "anchor")) {
+		if (def == NULL) {
+			tbSetError("%s: def is null (use tbDefaultBallJointDef())", caller);
+		}
+		return tb_nullJointId;
+	}
+	tbJoint* j;
+	return tbAddJoint(w, tb_ballJoint, a, b, def->anchor, def->anchor, (vec3s){{0.0f, 0.0f, 1.0f}},
+	                  def->collideConnected, def->userData, &j);
+}
+
+tbJointId tbCreateHingeJoint(tbWorldId worldId, const tbHingeJointDef* def)
+{
+	const char* caller = "tbCreateHingeJoint";
+	tbWorld* w = tbGetWorld(worldId, caller);
+	int a, b;
+	vec3s axis;
+	if (w == NULL || def == NULL || !tbJointBodies(w, def->bodyIdA, def->bodyIdB, caller, &a, &b) ||
+	    !tbCheckFinite(def->anchor, caller, "anchor") || !tbCheckAxis(def->axis, caller, &axis) ||
+	    !tbCheckRange(def->enableLimit, def->lowerAngle, def->upperAngle, caller,
+	                  "lowerAngle, upperAngle") ||
+	    !isfinite(def->motorSpeed) ||
+	    !tbCheckNonNegative(def->maxMotorTorque, caller, "maxMotorTorque") ||
+	    !tbCheckNonNegative(def->hertz, caller, "hertz") ||
+	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio")) {
+		if (def == NULL) {
+			tbSetError("%s: def is null (use tbDefaultHingeJointDef())", caller);
+		} else if (!isfinite(def->motorSpeed)) {
+			tbSetError("%s: def->motorSpeed must be finite", caller);
+		}
+		return tb_nullJointId;
+	}
+	tbJoint* j;
+	tbJointId id = tbAddJoint(w, tb_hingeJoint, a, b, def->anchor, def->anchor, axis,
+	                          def->collideConnected, def->userData, &j);
+	j->enableLimit = def->enableLimit;
+	j->lower = def->lowerAngle;
+	j->upper = def->upperAngle;
+	j->enableMotor = def->enableMotor;
+	j->motorSpeed = def->motorSpeed;
+	j->maxMotorForce = def->maxMotorTorque;
+	j->enableSpring = def->enableSpring;
+	j->hertz = def->hertz;
+	j->dampingRatio = def->dampingRatio;
+	return id;
+}
+
+tbJointId tbCreateSliderJoint(tbWorldId worldId, const tbSliderJointDef* def)
+{
+	const char* caller = "tbCreateSliderJoint";
+	tbWorld* w = tbGetWorld(worldId, caller);
+	int a, b;
+	vec3s axis;
+	if (w == NULL || def == NULL || !tbJointBodies(w, def->bodyIdA, def->bodyIdB, caller, &a, &b) ||
+	    !tbCheckFinite(def->anchor, caller, "anchor") || !tbCheckAxis(def->axis, caller, &axis) ||
+	    !tbCheckRange(def->enableLimit, def->lowerTranslation, def->upperTranslation, caller,
+	                  "lowerTranslation, upperTranslation") ||
+	    !isfinite(def->motorSpeed) ||
+	    !tbCheckNonNegative(def->maxMotorForce, caller, "maxMotorForce") ||
+	    !tbCheckNonNegative(def->hertz, caller, "hertz") ||
+	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio")) {
+		if (def == NULL) {
+			tbSetError("%s: def is null (use tbDefaultSliderJointDef())", caller);
+		} else if (!isfinite(def->motorSpeed)) {
+			tbSetError("%s: def->motorSpeed must be finite", caller);
+		}
+		return tb_nullJointId;
+	}
+	tbJoint* j;
+	tbJointId id = tbAddJoint(w, tb_sliderJoint, a, b, def->anchor, def->anchor, axis,
+	                          def->collideConnected, def->userData, &j);
+	j->enableLimit = def->enableLimit;
+	j->lower = def->lowerTranslation;
+	j->upper = def->upperTranslation;
+	j->enableMotor = def->enableMotor;
+	j->motorSpeed = def->motorSpeed;
+	j->maxMotorForce = def->maxMotorForce;
+	j->enableSpring = def->enableSpring;
+	j->hertz = def->hertz;
+	j->dampingRatio = def->dampingRatio;
+	return id;
+}
+
+tbJointId tbCreateFixedJoint(tbWorldId worldId, const tbFixedJointDef* def)
+{
+	const char* caller = "tbCreateFixedJoint";
+	tbWorld* w = tbGetWorld(worldId, caller);
+	int a, b;
+	if (w == NULL || def == NULL || !tbJointBodies(w, def->bodyIdA, def->bodyIdB, caller, &a, &b) ||
+	    !tbCheckFinite(def->anchor, caller, "anchor")) {
+		if (def == NULL) {
+			tbSetError("%s: def is null (use tbDefaultFixedJointDef())", caller);
+		}
+		return tb_nullJointId;
+	}
+	tbJoint* j;
+	return tbAddJoint(w, tb_fixedJoint, a, b, def->anchor, def->anchor, (vec3s){{0.0f, 0.0f, 1.0f}},
+	                  def->collideConnected, def->userData, &j);
+}
+
+tbJointId tbCreateDistanceJoint(tbWorldId worldId, const tbDistanceJointDef* def)
+{
+	const char* caller = "tbCreateDistanceJoint";
+	tbWorld* w = tbGetWorld(worldId, caller);
+	int a, b;
+	if (w == NULL || def == NULL || !tbJointBodies(w, def->bodyIdA, def->bodyIdB, caller, &a, &b) ||
+	    !tbCheckFinite(def->anchorA, caller, "anchorA") ||
+	    !tbCheckFinite(def->anchorB, caller, "anchorB") || !isfinite(def->length) ||
+	    !tbCheckNonNegative(def->minLength, caller, "minLength") ||
+	    !tbCheckRange(def->enableLimit, def->minLength, def->maxLength, caller,
+	                  "minLength, maxLength") ||
+	    !tbCheckNonNegative(def->hertz, caller, "hertz") ||
+	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio")) {
+		if (def == NULL) {
+			tbSetError("%s: def is null (use tbDefaultDistanceJointDef())", caller);
+		} else if (!isfinite(def->length)) {
+			tbSetError("%s: def->length must be finite", caller);
+		}
+		return tb_nullJointId;
+	}
+	vec3s d = glms_vec3_sub(def->anchorB, def->anchorA);
+	float start = glms_vec3_norm(d);
+	vec3s axis = start > 1e-6f ? glms_vec3_scale(d, 1.0f / start) : (vec3s){{0.0f, 1.0f, 0.0f}};
+	tbJoint* j;
+	tbJointId id = tbAddJoint(w, tb_distanceJoint, a, b, def->anchorA, def->anchorB, axis,
+	                          def->collideConnected, def->userData, &j);
+	j->length = def->length > 0.0f ? def->length : start;
+	j->enableLimit = def->enableLimit;
+	j->lower = def->minLength;
+	j->upper = def->maxLength;
+	j->enableSpring = def->enableSpring;
+	j->hertz = def->hertz;
+	j->dampingRatio = def->dampingRatio;
+	return id;
+}
+
+static void tbDestroyJointInternal(tbWorld* w, int index)
+{
+	tbJointSlot* s = w->joints + index;
+	int a = s->bodyA, b = s->bodyB;
+	tbUnlinkJoint(w, index);
+	s->alive = false;
+	s->generation += 1;
+	s->nextFree = w->freeJoint;
+	w->freeJoint = index;
+	w->liveJoints -= 1;
+	if (w->bodies[a].alive) {
+		tbWakeBody(w, a);
+	}
+	if (w->bodies[b].alive) {
+		tbWakeBody(w, b);
+	}
+	// The two bodies may collide again: the broad phase finds their pair when they move.
+	for (int k = 0; k < 2; ++k) {
+		const tbBodySlot* body = w->bodies + (k == 0 ? a : b);
+		for (int sh = body->firstShape; sh >= 0; sh = w->shapes[sh].nextInBody) {
+			if (w->shapes[sh].proxyId >= 0) {
+				tbBroadPhase_BufferMove(w, sh);
+			}
+		}
+	}
+}
+
+void tbDestroyJoint(tbJointId jointId)
+{
+	tbWorld* w;
+	tbJointSlot* s = tbGetJointSlot(jointId, &w, "tbDestroyJoint");
+	if (s != NULL) {
+		tbDestroyJointInternal(w, jointId.index1 - 1);
+	}
+}
+
+void tbDestroyBodyJoints(tbWorld* w, int bodyIndex)
+{
+	tbBodySlot* b = w->bodies + bodyIndex;
+	int guard = 0;
+	while (b->jointList >= 0 && guard++ <= w->jointCount) {
+		tbDestroyJointInternal(w, b->jointList >> 1);
+	}
+}
+
+bool tbJoint_IsValid(tbJointId jointId)
+{
+	tbWorld* w = tbGetWorldFromIndex(jointId.world0);
+	int index = jointId.index1 - 1;
+	return w != NULL && index >= 0 && index < w->jointCount && w->joints[index].alive &&
+	       w->joints[index].generation == jointId.generation;
+}
+
+tbJointType tbJoint_GetType(tbJointId jointId)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_GetType");
+	return s != NULL ? s->joint.type : tb_ballJoint;
+}
+
+tbBodyId tbJoint_GetBodyA(tbJointId jointId)
+{
+	tbWorld* w;
+	tbJointSlot* s = tbGetJointSlot(jointId, &w, "tbJoint_GetBodyA");
+	return s != NULL ? tbMakeBodyId(w, s->bodyA) : tb_nullBodyId;
+}
+
+tbBodyId tbJoint_GetBodyB(tbJointId jointId)
+{
+	tbWorld* w;
+	tbJointSlot* s = tbGetJointSlot(jointId, &w, "tbJoint_GetBodyB");
+	return s != NULL ? tbMakeBodyId(w, s->bodyB) : tb_nullBodyId;
+}
+
+static float tbJointCoordinate(tbJointId jointId, tbJointType type, const char* caller)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, caller);
+	if (s == NULL) {
+		return 0.0f;
+	}
+	if (s->joint.type != type) {
+		tbSetError("%s: the joint is not of that type", caller);
+		return 0.0f;
+	}
+	return s->joint.angle;
+}
+
+float tbJoint_GetAngle(tbJointId jointId)
+{
+	return tbJointCoordinate(jointId, tb_hingeJoint, "tbJoint_GetAngle");
+}
+
+float tbJoint_GetTranslation(tbJointId jointId)
+{
+	return tbJointCoordinate(jointId, tb_sliderJoint, "tbJoint_GetTranslation");
+}
+
+float tbJoint_GetLength(tbJointId jointId)
+{
+	return tbJointCoordinate(jointId, tb_distanceJoint, "tbJoint_GetLength");
+}
+
+float tbJoint_GetSpeed(tbJointId jointId)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_GetSpeed");
+	return s != NULL ? s->joint.speed : 0.0f;
+}
+
+vec3s tbJoint_GetReactionForce(tbJointId jointId)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_GetReactionForce");
+	return s != NULL ? s->joint.force : glms_vec3_zero();
+}
+
+vec3s tbJoint_GetReactionTorque(tbJointId jointId)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_GetReactionTorque");
+	return s != NULL ? s->joint.torque : glms_vec3_zero();
+}
+
+// A setter's joint: valid, and of a type that has the feature; its bodies wake.
+static tbJointSlot* tbJointForEdit(tbJointId jointId, const char* caller, bool motor)
+{
+	tbWorld* w;
+	tbJointSlot* s = tbGetJointSlot(jointId, &w, caller);
+	if (s == NULL) {
+		return NULL;
+	}
+	tbJointType t = s->joint.type;
+	bool ok = motor ? (t == tb_hingeJoint || t == tb_sliderJoint)
+	                : (t == tb_hingeJoint || t == tb_sliderJoint || t == tb_distanceJoint);
+	if (!ok) {
+		tbSetError("%s: a %s joint has no %s", caller,
+		           t == tb_ballJoint    ? "ball"
+		           : t == tb_fixedJoint ? "fixed"
+		                                : "distance",
+		           motor ? "motor" : "limits or spring");
+		return NULL;
+	}
+	tbWakeBody(w, s->bodyA);
+	tbWakeBody(w, s->bodyB);
+	return s;
+}
+
+float tbJoint_GetMotorForce(tbJointId jointId)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_GetMotorForce");
+	if (s == NULL) {
+		return 0.0f;
+	}
+	// The motor impulse of the last substep over its length (the world's last step).
+	tbWorld* w = tbGetWorldFromIndex(jointId.world0);
+	float h = w != NULL && w->lastSubstep > 0.0f ? w->lastSubstep : 1.0f;
+	return s->joint.motorImpulse / h;
+}
+
+void tbJoint_EnableLimit(tbJointId jointId, bool flag)
+{
+	tbJointSlot* s = tbJointForEdit(jointId, "tbJoint_EnableLimit", false);
+	if (s != NULL) {
+		s->joint.enableLimit = flag;
+		s->joint.lowerImpulse = s->joint.upperImpulse = 0.0f;
+	}
+}
+
+void tbJoint_SetLimits(tbJointId jointId, float lower, float upper)
+{
+	if (!isfinite(lower) || !isfinite(upper) || lower > upper) {
+		tbSetError("tbJoint_SetLimits: need finite lower <= upper, got %g, %g", (double)lower,
+		           (double)upper);
+		return;
+	}
+	tbJointSlot* s = tbJointForEdit(jointId, "tbJoint_SetLimits", false);
+	if (s != NULL) {
+		s->joint.lower = lower;
+		s->joint.upper = upper;
+	}
+}
+
+void tbJoint_EnableMotor(tbJointId jointId, bool flag)
+{
+	tbJointSlot* s = tbJointForEdit(jointId, "tbJoint_EnableMotor", true);
+	if (s != NULL) {
+		s->joint.enableMotor = flag;
+		s->joint.motorImpulse = 0.0f;
+	}
+}
+
+void tbJoint_SetMotorSpeed(tbJointId jointId, float speed)
+{
+	if (!isfinite(speed)) {
+		tbSetError("tbJoint_SetMotorSpeed: speed must be finite");
+		return;
+	}
+	tbJointSlot* s = tbJointForEdit(jointId, "tbJoint_SetMotorSpeed", true);
+	if (s != NULL) {
+		s->joint.motorSpeed = speed;
+	}
+}
+
+void tbJoint_SetMaxMotorForce(tbJointId jointId, float force)
+{
+	if (!(force >= 0.0f) || !isfinite(force)) {
+		tbSetError("tbJoint_SetMaxMotorForce: force must be finite and >= 0");
+		return;
+	}
+	tbJointSlot* s = tbJointForEdit(jointId, "tbJoint_SetMaxMotorForce", true);
+	if (s != NULL) {
+		s->joint.maxMotorForce = force;
+	}
+}
+
+void tbJoint_EnableSpring(tbJointId jointId, bool flag)
+{
+	tbJointSlot* s = tbJointForEdit(jointId, "tbJoint_EnableSpring", false);
+	if (s != NULL) {
+		s->joint.enableSpring = flag;
+		s->joint.springImpulse = 0.0f;
+	}
+}
+
+void tbJoint_SetSpring(tbJointId jointId, float hertz, float dampingRatio)
+{
+	if (!(hertz >= 0.0f) || !(dampingRatio >= 0.0f) || !isfinite(hertz) ||
+	    !isfinite(dampingRatio)) {
+		tbSetError("tbJoint_SetSpring: hertz and dampingRatio must be finite and >= 0");
+		return;
+	}
+	tbJointSlot* s = tbJointForEdit(jointId, "tbJoint_SetSpring", false);
+	if (s != NULL) {
+		s->joint.hertz = hertz;
+		s->joint.dampingRatio = dampingRatio;
+	}
+}
+
+void tbJoint_SetUserData(tbJointId jointId, void* userData)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_SetUserData");
+	if (s != NULL) {
+		s->userData = userData;
+	}
+}
+
+void* tbJoint_GetUserData(tbJointId jointId)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_GetUserData");
+	return s != NULL ? s->userData : NULL;
+}
+
+static vec3s tbMulAddVec(vec3s p, float s, vec3s v)
+{
+	return glms_vec3_add(p, glms_vec3_scale(v, s));
+}
+
+static bool tbIsAwakeMover(const tbBodySlot* b)
+{
+	return b->awake && b->rb.type != tb_staticBody;
+}
+
+void tbWakeJointedBodies(tbWorld* w)
+{
+	// A joint between an awake body and a sleeping one wakes the sleeper's island (the islands
+	// join across joints, so this only follows a body put to sleep by hand).
+	for (int i = 0; i < w->jointCount; ++i) {
+		const tbJointSlot* s = w->joints + i;
+		if (!s->alive) {
+			continue;
+		}
+		tbBodySlot* a = w->bodies + s->bodyA;
+		tbBodySlot* b = w->bodies + s->bodyB;
+		if (tbIsAwakeMover(a) && !b->awake && b->rb.type == tb_dynamicBody) {
+			tbWakeBody(w, s->bodyB);
+		} else if (tbIsAwakeMover(b) && !a->awake && a->rb.type == tb_dynamicBody) {
+			tbWakeBody(w, s->bodyA);
+		}
+	}
+}
+
+void tbGatherJoints(tbWorld* w)
+{
+	int n = 0;
+	for (int i = 0; i < w->jointCount; ++i) {
+		tbJointSlot* s = w->joints + i;
+		s->solverIndex = -1;
+		if (!s->alive) {
+			continue;
+		}
+		const tbBodySlot* a = w->bodies + s->bodyA;
+		const tbBodySlot* b = w->bodies + s->bodyB;
+		if (!tbIsAwakeMover(a) && !tbIsAwakeMover(b)) {
+			continue;
+		}
+		if (n + 1 > w->solverJointCapacity) {
+			int old = w->solverJointCapacity;
+			tbGrowArray((void**)&w->solverJoints, &w->solverJointCapacity, n + 1, sizeof(tbJoint));
+			w->solverJointSlots = tbGrowAlloc(w->solverJointSlots, (size_t)old * sizeof(int),
+			                                  (size_t)w->solverJointCapacity * sizeof(int));
+		}
+		tbJoint* j = w->solverJoints + n;
+		*j = s->joint;
+		j->bodyA = a->awakeIndex >= 0 ? a->solverIndex : TB_NULL_BODY;
+		j->bodyB = b->awakeIndex >= 0 ? b->solverIndex : TB_NULL_BODY;
+		// Anchors from the centres of mass (the solver's frame of a body); for a body outside the
+		// solve (static), the solver's "static body" sits at the origin with no rotation, so its
+		// frame goes in world coordinates.
+		j->localAnchorA = glms_vec3_sub(s->originAnchorA, a->localCenter);
+		j->localAnchorB = glms_vec3_sub(s->originAnchorB, b->localCenter);
+		if (j->bodyA == TB_NULL_BODY) {
+			j->localAnchorA = tbTransformPoint(a->xf, s->originAnchorA);
+			j->localAxisA = tbRotateVector(a->xf.q, j->localAxisA);
+			j->localRefA = tbRotateVector(a->xf.q, j->localRefA);
+		}
+		if (j->bodyB == TB_NULL_BODY) {
+			j->localAnchorB = tbTransformPoint(b->xf, s->originAnchorB);
+			j->localAxisB = tbRotateVector(b->xf.q, j->localAxisB);
+			j->localRefB = tbRotateVector(b->xf.q, j->localRefB);
+		}
+		w->solverJointSlots[n] = i;
+		s->solverIndex = n;
+		++n;
+	}
+	w->solverJointCount = n;
+}
+
+void tbScatterJoints(tbWorld* w)
+{
+	for (int k = 0; k < w->solverJointCount; ++k) {
+		tbJointSlot* s = w->joints + w->solverJointSlots[k];
+		const tbJoint* j = w->solverJoints + k;
+		// The impulses (warm start) and what the step measured; the frames stay the world's.
+		s->joint.linearImpulse = j->linearImpulse;
+		s->joint.angularImpulse = j->angularImpulse;
+		s->joint.axialImpulse = j->axialImpulse;
+		s->joint.lowerImpulse = j->lowerImpulse;
+		s->joint.upperImpulse = j->upperImpulse;
+		s->joint.motorImpulse = j->motorImpulse;
+		s->joint.springImpulse = j->springImpulse;
+		s->joint.angle = j->angle;
+		s->joint.speed = j->speed;
+		s->joint.force = j->force;
+		s->joint.torque = j->torque;
+	}
+}
+
+void tbDrawJoints(const tbWorld* w, const tbDebugDraw* draw)
+{
+	if (draw->DrawSegment == NULL) {
+		return;
+	}
+	for (int i = 0; i < w->jointCount; ++i) {
+		const tbJointSlot* s = w->joints + i;
+		if (!s->alive) {
+			continue;
+		}
+		const tbBodySlot* a = w->bodies + s->bodyA;
+		const tbBodySlot* b = w->bodies + s->bodyB;
+		vec3s pa = tbTransformPoint(a->xf, s->originAnchorA);
+		vec3s pb = tbTransformPoint(b->xf, s->originAnchorB);
+		// Each body's origin to its anchor, and the anchors to each other (red when apart).
+		draw->DrawSegment(a->xf.p, pa, 0x4ca5e5u, draw->context);
+		draw->DrawSegment(b->xf.p, pb, 0x4ce5a5u, draw->context);
+		draw->DrawSegment(pa, pb, 0xe54c4cu, draw->context);
+		if (draw->DrawPoint != NULL) {
+			draw->DrawPoint(pa, 6.0f, 0xe5e54cu, draw->context);
+		}
+		if (s->joint.type == tb_hingeJoint || s->joint.type == tb_sliderJoint) {
+			// The axis, 0.5 m each way from A's anchor; a slider's limits as two ticks.
+			vec3s axis = tbRotateVector(a->xf.q, s->joint.localAxisA);
+			draw->DrawSegment(tbMulAddVec(pa, -0.5f, axis), tbMulAddVec(pa, 0.5f, axis), 0xe5e54cu,
+			                  draw->context);
+			if (s->joint.type == tb_sliderJoint && s->joint.enableLimit &&
+			    draw->DrawPoint != NULL) {
+				draw->DrawPoint(tbMulAddVec(pa, s->joint.lower, axis), 5.0f, 0xe54ce5u,
+				                draw->context);
+				draw->DrawPoint(tbMulAddVec(pa, s->joint.upper, axis), 5.0f, 0xe54ce5u,
+				                draw->context);
+			}
+		}
+	}
+}
