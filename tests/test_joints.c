@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "world_scenes.h"
 
@@ -48,9 +49,8 @@ static void pendulum(float d, float r, float degrees, float yaw, vec3s pivot)
 	float a = degrees * 3.14159265f / 180.0f;
 	vec3s dir = v3(sinf(a) * cosf(yaw), -cosf(a), sinf(a) * sinf(yaw));
 	tbShape ball = tbMakeSphere(r);
-	tbBodyId bob =
-	    makeDynamic(world, glms_vec3_add(pivot, glms_vec3_scale(dir, d)), quatIdentity(), &ball,
-	                1000.0f);
+	tbBodyId bob = makeDynamic(world, glms_vec3_add(pivot, glms_vec3_scale(dir, d)), quatIdentity(),
+	                           &ball, 1000.0f);
 	tbBallJointDef jd = tbDefaultBallJointDef();
 	jd.bodyIdA = anchor;
 	jd.bodyIdB = bob;
@@ -105,4 +105,295 @@ Test(joints, ball_joint_pendulum_period_and_amplitude)
 	pendulum(1.0f, 0.1f, 10.0f, 0.0f, v3(0.0f, 3.0f, 0.0f));
 	pendulum(0.5f, 0.05f, 20.0f, 0.7f, v3(2.0f, 2.0f, -1.0f));
 	pendulum(2.0f, 0.3f, 5.0f, 2.0f, v3(-3.0f, 4.0f, 5.0f));
+}
+
+// A chain of `links` capsules joined end to end by ball joints, hanging from a static anchor,
+// released horizontally along `dir`. Returns the worst and the last second's mean gap between
+// joined anchors.
+static void chain(int links, float halfLength, float radius, float density, float loadMass,
+                  float* worst, float* meanLast, float seconds)
+{
+	tbWorldId world = makeWorld(false);
+	vec3s top = v3(0.0f, 10.0f, 0.0f);
+	tbBodyId anchor = makeStatic(world, top);
+	// Capsules along x: core from -halfLength to +halfLength.
+	tbShape capsule = tbMakeCapsule(radius, halfLength);
+	versors alongX = glms_quatv(-3.14159265f * 0.5f, v3(0.0f, 0.0f, 1.0f));
+	float linkLength = 2.0f * halfLength + 2.0f * radius;
+	tbBodyId prev = anchor;
+	tbJointId joints[64];
+	tbBodyId bodies[65];
+	int n = 0;
+	for (int i = 0; i < links; ++i) {
+		vec3s centre = v3(top.x + linkLength * ((float)i + 0.5f), top.y, top.z);
+		tbBodyId link = makeDynamic(world, centre, alongX, &capsule, density);
+		tbBallJointDef jd = tbDefaultBallJointDef();
+		jd.bodyIdA = prev;
+		jd.bodyIdB = link;
+		jd.anchor = v3(top.x + linkLength * (float)i, top.y, top.z);
+		joints[n] = tbCreateBallJoint(world, &jd);
+		cr_assert(tbJoint_IsValid(joints[n]), "%s", tbGetLastError());
+		bodies[n] = link;
+		++n;
+		prev = link;
+	}
+	if (loadMass > 0.0f) {
+		// A box at the end, hanging: its mass from its density.
+		float half = 0.25f;
+		float rho = loadMass / (8.0f * half * half * half);
+		tbShape box = tbMakeBox(half, half, half);
+		vec3s end = v3(top.x + linkLength * (float)links, top.y, top.z);
+		tbBodyId load = makeDynamic(world, glms_vec3_add(end, v3(0.0f, -half, 0.0f)),
+		                            quatIdentity(), &box, rho);
+		tbBallJointDef jd = tbDefaultBallJointDef();
+		jd.bodyIdA = prev;
+		jd.bodyIdB = load;
+		jd.anchor = end;
+		joints[n] = tbCreateBallJoint(world, &jd);
+		bodies[n] = load;
+		++n;
+	}
+	// Each joint's two anchors: A's (the previous link's end) and B's, in world space now. The
+	// gap is measured from the bodies' poses and the anchors' body-frame positions.
+	vec3s localA[65], localB[65];
+	for (int k = 0; k < n; ++k) {
+		tbBodyId a = tbJoint_GetBodyA(joints[k]);
+		vec3s pivot = v3(top.x + linkLength * (float)k, top.y, top.z);
+		tbTransform xa = tbBody_GetTransform(a), xb = tbBody_GetTransform(bodies[k]);
+		localA[k] = tbInvTransformPoint(xa, pivot);
+		localB[k] = tbInvTransformPoint(xb, pivot);
+	}
+	int steps = (int)lroundf(seconds / kDt);
+	int lastSecond = (int)lroundf(1.0f / kDt);
+	*worst = 0.0f;
+	double sum = 0.0;
+	int samples = 0;
+	for (int s = 0; s < steps; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+		for (int k = 0; k < n; ++k) {
+			tbTransform xa = tbBody_GetTransform(tbJoint_GetBodyA(joints[k]));
+			tbTransform xb = tbBody_GetTransform(bodies[k]);
+			float gap = glms_vec3_norm(
+			    glms_vec3_sub(tbTransformPoint(xa, localA[k]), tbTransformPoint(xb, localB[k])));
+			*worst = fmaxf(*worst, gap);
+			if (s >= steps - lastSecond) {
+				sum += (double)gap;
+				++samples;
+			}
+		}
+	}
+	*meanLast = (float)(sum / (double)samples);
+	tbDestroyWorld(world);
+}
+
+Test(joints, chain_of_24_capsules_swings_without_stretching)
+{
+	float worst, mean;
+	chain(24, 0.2f, 0.06f, 1000.0f, 0.0f, &worst, &mean, 10.0f);
+	printf("SCENE chain of 24 capsules, 10 s: joined anchors apart at most %.4f m, mean in the "
+	       "last second %.5f m\n",
+	       (double)worst, (double)mean);
+	cr_expect_lt(worst, 0.02f);
+	cr_expect_lt(mean, 0.005f);
+	chain(16, 0.3f, 0.05f, 500.0f, 0.0f, &worst, &mean, 6.0f);
+	printf("SCENE chain of 16 capsules, 6 s: at most %.4f m, last second %.5f m\n", (double)worst,
+	       (double)mean);
+	cr_expect_lt(worst, 0.02f);
+	cr_expect_lt(mean, 0.005f);
+}
+
+Test(joints, heavy_load_on_light_links)
+{
+	// 8 links of 0.2 kg holding 200 kg (1:1000), released horizontally.
+	float half = 0.15f, radius = 0.04f;
+	float volume = 3.14159265f * radius * radius * (2.0f * half) +
+	               4.0f / 3.0f * 3.14159265f * radius * radius * radius;
+	float worst, mean;
+	chain(8, half, radius, 0.2f / volume, 200.0f, &worst, &mean, 6.0f);
+	printf("SCENE 200 kg on 8 links of 0.2 kg: joined anchors apart at most %.4f m, mean in the "
+	       "last second %.5f m\n",
+	       (double)worst, (double)mean);
+	cr_expect_lt(worst, 0.02f);
+	cr_expect_lt(mean, 0.01f);
+}
+
+// A 20 kg wheel on a motorised hinge (axis horizontal) spins up to the motor speed and the hinge
+// holds its weight.
+Test(joints, hinge_motor_drives_a_wheel)
+{
+	tbWorldId world = makeWorld(false);
+	vec3s pivot = v3(1.0f, 2.0f, -0.5f);
+	tbBodyId frame = makeStatic(world, pivot);
+	float r = 0.4f, halfWidth = 0.1f;
+	float rho = 20.0f / (3.14159265f * r * r * 2.0f * halfWidth);
+	tbShape disc = tbMakeCylinder(r, halfWidth); // axis along y in the body frame
+	versors axisZ = glms_quatv(3.14159265f * 0.5f, v3(1.0f, 0.0f, 0.0f));
+	tbBodyId wheel = makeDynamic(world, pivot, axisZ, &disc, rho);
+	cr_expect_float_eq(tbBody_GetMass(wheel), 20.0f, 0.01f);
+	tbHingeJointDef jd = tbDefaultHingeJointDef();
+	jd.bodyIdA = frame;
+	jd.bodyIdB = wheel;
+	jd.anchor = pivot;
+	jd.axis = v3(0.0f, 0.0f, 1.0f);
+	jd.enableMotor = true;
+	jd.motorSpeed = 3.0f;
+	jd.maxMotorTorque = 50.0f;
+	tbJointId hinge = tbCreateHingeJoint(world, &jd);
+	cr_assert(tbJoint_IsValid(hinge), "%s", tbGetLastError());
+	float worstSag = 0.0f;
+	for (int s = 0; s < 120; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+		worstSag = fmaxf(worstSag, glms_vec3_norm(glms_vec3_sub(tbBody_GetPosition(wheel), pivot)));
+	}
+	float spin = tbBody_GetAngularVelocity(wheel).z;
+	float speed = tbJoint_GetSpeed(hinge);
+	// I = 1/2 m r^2 = 1.6 kg m^2: 50 N m reaches 3 rad/s in 0.096 s.
+	printf("SCENE hinge motor: wheel at %.4f rad/s (joint %.4f) after 2 s for 3 rad/s, motor "
+	       "torque %.3f N m, centre off the pivot at most %.2e m\n",
+	       (double)spin, (double)speed, (double)tbJoint_GetMotorForce(hinge), (double)worstSag);
+	cr_expect_lt(fabsf(spin - 3.0f) / 3.0f, 0.01f);
+	cr_expect_lt(worstSag, 0.005f);
+	tbDestroyWorld(world);
+}
+
+// A door panel flung at 4 rad/s into limits of +-0.6 rad never passes them by more than 0.03.
+Test(joints, door_stops_at_its_limits)
+{
+	tbWorldId world = makeWorld(false);
+	vec3s hingePoint = v3(0.0f, 1.0f, 0.0f);
+	tbBodyId frame = makeStatic(world, hingePoint);
+	tbShape panel = tbMakeBox(0.45f, 1.0f, 0.03f);
+	tbBodyId door = makeDynamic(world, v3(0.45f, 1.0f, 0.0f), quatIdentity(), &panel, 600.0f);
+	tbHingeJointDef jd = tbDefaultHingeJointDef();
+	jd.bodyIdA = frame;
+	jd.bodyIdB = door;
+	jd.anchor = hingePoint;
+	jd.axis = v3(0.0f, 1.0f, 0.0f);
+	jd.enableLimit = true;
+	jd.lowerAngle = -0.6f;
+	jd.upperAngle = 0.6f;
+	tbJointId hinge = tbCreateHingeJoint(world, &jd);
+	cr_assert(tbJoint_IsValid(hinge));
+	float worst = 0.0f, lowest = 0.0f, highest = 0.0f;
+	for (int round = 0; round < 2; ++round) {
+		tbBody_SetAngularVelocity(door, v3(0.0f, round == 0 ? 4.0f : -4.0f, 0.0f));
+		tbBody_SetLinearVelocity(door, v3(0.0f, 0.0f, round == 0 ? -1.8f : 1.8f));
+		for (int s = 0; s < 120; ++s) {
+			tbWorld_Step(world, kDt, kSubsteps);
+			float angle = tbJoint_GetAngle(hinge);
+			lowest = fminf(lowest, angle);
+			highest = fmaxf(highest, angle);
+			float over = fmaxf(angle - 0.6f, -0.6f - angle);
+			worst = fmaxf(worst, over);
+		}
+	}
+	printf("SCENE door: angles %.4f..%.4f rad for limits +-0.6, worst overshoot %.4f rad\n",
+	       (double)lowest, (double)highest, (double)worst);
+	cr_expect_lt(worst, 0.03f);
+	cr_expect_gt(highest, 0.55f, "the door never reached its upper limit");
+	cr_expect_lt(lowest, -0.55f, "the door never reached its lower limit");
+	tbDestroyWorld(world);
+}
+
+// A block on a horizontal slider with limits +-1 m, thrown at 3 m/s: it stops within 2 cm of the
+// limit, and the rail holds it against gravity within 5 mm and 1 degree.
+Test(joints, slider_limits_and_rail)
+{
+	tbWorldId world = makeWorld(false);
+	vec3s start = v3(0.0f, 3.0f, 2.0f);
+	tbBodyId rail = makeStatic(world, start);
+	tbShape block = tbMakeBox(0.2f, 0.1f, 0.15f);
+	tbBodyId slider = makeDynamic(world, start, quatIdentity(), &block, 500.0f);
+	vec3s axis = glms_vec3_normalize(v3(1.0f, 0.0f, 1.0f));
+	tbSliderJointDef jd = tbDefaultSliderJointDef();
+	jd.bodyIdA = rail;
+	jd.bodyIdB = slider;
+	jd.anchor = start;
+	jd.axis = axis;
+	jd.enableLimit = true;
+	jd.lowerTranslation = -1.0f;
+	jd.upperTranslation = 1.0f;
+	tbJointId joint = tbCreateSliderJoint(world, &jd);
+	cr_assert(tbJoint_IsValid(joint), "%s", tbGetLastError());
+	tbBody_SetLinearVelocity(slider, glms_vec3_scale(axis, 3.0f));
+	float worstOff = 0.0f, worstTilt = 0.0f, highest = -1.0f;
+	for (int s = 0; s < 180; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+		vec3s p = tbBody_GetPosition(slider);
+		vec3s d = glms_vec3_sub(p, start);
+		float along = glms_vec3_dot(d, axis);
+		highest = fmaxf(highest, along);
+		float off = glms_vec3_norm(glms_vec3_sub(d, glms_vec3_scale(axis, along)));
+		worstOff = fmaxf(worstOff, off);
+		versors q = tbBody_GetRotation(slider);
+		float tilt = 2.0f * asinf(fminf(1.0f, sqrtf(q.x * q.x + q.y * q.y + q.z * q.z)));
+		worstTilt = fmaxf(worstTilt, tilt);
+	}
+	float at = tbJoint_GetTranslation(joint);
+	printf("SCENE slider: farthest %.4f m (limit 1), at rest at %.4f m, off the rail at most "
+	       "%.2e m, turned at most %.3f deg\n",
+	       (double)highest, (double)at, (double)worstOff, (double)worstTilt * 57.29578);
+	cr_expect_lt(fabsf(highest - 1.0f), 0.02f);
+	cr_expect_lt(worstOff, 0.005f);
+	cr_expect_lt(worstTilt, 1.0f / 57.29578f);
+	tbDestroyWorld(world);
+}
+
+Test(joints, bad_definitions_are_refused)
+{
+	tbWorldId world = makeWorld(false);
+	tbBodyId ground = makeStatic(world, v3(0.0f, 0.0f, 0.0f));
+	tbBodyId ground2 = makeStatic(world, v3(1.0f, 0.0f, 0.0f));
+	tbShape ball = tbMakeSphere(0.2f);
+	tbBodyId body = makeDynamic(world, v3(0.0f, 1.0f, 0.0f), quatIdentity(), &ball, 1000.0f);
+
+	tbBallJointDef bd = tbDefaultBallJointDef();
+	bd.bodyIdA = body;
+	bd.bodyIdB = body;
+	cr_expect(TB_IS_NULL(tbCreateBallJoint(world, &bd)));
+	cr_expect(strstr(tbGetLastError(), "same body") != NULL, "%s", tbGetLastError());
+	bd.bodyIdA = ground;
+	bd.bodyIdB = ground2;
+	cr_expect(TB_IS_NULL(tbCreateBallJoint(world, &bd)));
+	cr_expect(strstr(tbGetLastError(), "static") != NULL, "%s", tbGetLastError());
+	bd.bodyIdB = body;
+	bd.anchor = v3(NAN, 0.0f, 0.0f);
+	cr_expect(TB_IS_NULL(tbCreateBallJoint(world, &bd)));
+	cr_expect(strstr(tbGetLastError(), "anchor") != NULL, "%s", tbGetLastError());
+
+	tbHingeJointDef hd = tbDefaultHingeJointDef();
+	hd.bodyIdA = ground;
+	hd.bodyIdB = body;
+	hd.axis = v3(0.0f, 0.0f, 0.0f);
+	cr_expect(TB_IS_NULL(tbCreateHingeJoint(world, &hd)));
+	cr_expect(strstr(tbGetLastError(), "axis") != NULL, "%s", tbGetLastError());
+	hd.axis = v3(0.0f, 0.0f, 1.0f);
+	hd.enableLimit = true;
+	hd.lowerAngle = 1.0f;
+	hd.upperAngle = -1.0f;
+	cr_expect(TB_IS_NULL(tbCreateHingeJoint(world, &hd)));
+	cr_expect(strstr(tbGetLastError(), "lower") != NULL, "%s", tbGetLastError());
+	hd.enableLimit = false;
+	hd.maxMotorTorque = -1.0f;
+	cr_expect(TB_IS_NULL(tbCreateHingeJoint(world, &hd)));
+
+	tbDistanceJointDef dd = tbDefaultDistanceJointDef();
+	dd.bodyIdA = ground;
+	dd.bodyIdB = body;
+	dd.enableLimit = true;
+	dd.minLength = 2.0f;
+	dd.maxLength = 1.0f;
+	cr_expect(TB_IS_NULL(tbCreateDistanceJoint(world, &dd)));
+	tbJointId stale = tb_nullJointId;
+	cr_expect(!tbJoint_IsValid(stale));
+
+	// A good joint, then its body destroyed: the joint goes with it, nothing NaNs.
+	bd.anchor = v3(0.0f, 0.5f, 0.0f);
+	tbJointId j = tbCreateBallJoint(world, &bd);
+	cr_assert(tbJoint_IsValid(j));
+	tbDestroyBody(body);
+	cr_expect(!tbJoint_IsValid(j));
+	cr_expect_eq(tbWorld_GetCounters(world).jointCount, 0);
+	tbWorld_Step(world, kDt, kSubsteps);
+	tbDestroyWorld(world);
 }

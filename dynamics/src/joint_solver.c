@@ -32,6 +32,16 @@ static vec3s tbTurn(vec3s t, vec3s v)
 	return tbMulAdd(out, glms_vec3_dot(k, v) * (1.0f - c), k);
 }
 
+// I^-1 of a body turned by t since the step began: Rot(t) I0^-1 Rot(t)^T.
+static mat3s tbTurnInertia(vec3s t, mat3s invI)
+{
+	mat3s rot;
+	rot.col[0] = tbTurn(t, tbV3(1.0f, 0.0f, 0.0f));
+	rot.col[1] = tbTurn(t, tbV3(0.0f, 1.0f, 0.0f));
+	rot.col[2] = tbTurn(t, tbV3(0.0f, 0.0f, 1.0f));
+	return tbMat3Mul(tbMat3Mul(rot, invI), glms_mat3_transpose(rot));
+}
+
 static void tbSoft(float hertz, float zeta, float h, float* biasRate, float* massScale,
                    float* impulseScale)
 {
@@ -422,11 +432,27 @@ static bool tbHasAxial(const tbJoint* j)
 	return j->enableLimit || j->enableMotor || (j->enableSpring && j->hertz > 0.0f);
 }
 
-void tbSolveJoint(tbJointRecord* r, tbSolverBody* states, float invH, bool useBias)
+// The record with the bodies' inverse inertias turned with them. A joint's anchors turn with
+// its bodies within the step (tbJointGeometry), and so must the inertia they act through: torques
+// of turned lever arms sent through the start's inverse inertia pumped spin into thin links about
+// their old long axes (an 8-link chain of thin capsules reached 390 rad/s and tore). The bodies
+// of joints keep w as their primary velocity for the step (tbFinishBody).
+static tbJointRecord tbCurrentRecord(const tbJointRecord* r, const tbSolverBody* sa,
+                                     const tbSolverBody* sb)
 {
+	tbJointRecord cur = *r;
+	cur.iA = tbTurnInertia(tbV3(sa->dtheta[0], sa->dtheta[1], sa->dtheta[2]), r->iA);
+	cur.iB = tbTurnInertia(tbV3(sb->dtheta[0], sb->dtheta[1], sb->dtheta[2]), r->iB);
+	return cur;
+}
+
+void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool useBias)
+{
+	tbSolverBody* sa = states + record->indexA;
+	tbSolverBody* sb = states + record->indexB;
+	tbJointRecord current = tbCurrentRecord(record, sa, sb);
+	tbJointRecord* r = &current;
 	tbJoint* j = r->joint;
-	tbSolverBody* sa = states + r->indexA;
-	tbSolverBody* sb = states + r->indexB;
 	tbJointNow g = tbJointGeometry(r, sa, sb);
 	switch (j->type) {
 	case tb_ballJoint:
@@ -468,11 +494,13 @@ void tbSolveJoint(tbJointRecord* r, tbSolverBody* states, float invH, bool useBi
 	}
 }
 
-void tbWarmStartJoint(tbJointRecord* r, tbSolverBody* states)
+void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 {
+	tbSolverBody* sa = states + record->indexA;
+	tbSolverBody* sb = states + record->indexB;
+	tbJointRecord current = tbCurrentRecord(record, sa, sb);
+	tbJointRecord* r = &current;
 	tbJoint* j = r->joint;
-	tbSolverBody* sa = states + r->indexA;
-	tbSolverBody* sb = states + r->indexB;
 	tbJointNow g = tbJointGeometry(r, sa, sb);
 	vec3s armA = j->type == tb_sliderJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
 	tbApplyLinear(r, sa, sb, armA, g.rB, j->linearImpulse);

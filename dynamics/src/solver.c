@@ -13,6 +13,7 @@
 // a constraint that finds none (a body with more than 24 contacts) goes to the overflow,
 // solved one at a time after the colours.
 #define TB_GRAPH_COLORS 24
+#define TB_JOINT_PASSES 1
 
 tbSolverDef tbDefaultSolverDef(void)
 {
@@ -179,7 +180,7 @@ static bool tbIsSphericalInertia(mat3s I)
 // for a body in free flight (Baraff's torque-free motion: |L| exact, the energy to RK4's order).
 // Then Gram-Schmidt and the auxiliary variables.
 static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolverBody* s,
-                         bool constrained, float dt)
+                         bool constrained, bool jointed, float dt)
 {
 	tbBodyState start = body->state;
 	vec3s v = tbV3(s->v[0], s->v[1], s->v[2]);
@@ -210,7 +211,16 @@ static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolv
 	// RK4's order). For a spherical inertia (cubes, balls) w = L / I does not turn with R, and
 	// Rot(dtheta) is already exact.
 	(void)constrained;
-	if (tbIsSphericalInertia(body->Ibody) && def->integrator != tb_explicitEuler) {
+	if (jointed) {
+		// A jointed body's joints turned its inertia with it through the step (joint_solver.c),
+		// so w is its primary velocity: R turns by dtheta, and L = I(R) w at the new R.
+		body->state.R = tbOrthonormalize(tbMat3Mul(tbRotationFromVector(dtheta), start.R),
+		                                 def->orthonormalizer);
+		vec3s wb =
+		    tbV3(glms_vec3_dot(body->state.R.col[0], w), glms_vec3_dot(body->state.R.col[1], w),
+		         glms_vec3_dot(body->state.R.col[2], w));
+		body->state.L = tbMat3MulV(body->state.R, tbMat3MulV(body->Ibody, wb));
+	} else if (tbIsSphericalInertia(body->Ibody) && def->integrator != tb_explicitEuler) {
 		body->state.R = tbMat3Mul(tbRotationFromVector(dtheta), start.R);
 	} else {
 		mat3s free = tbIntegrateRotation(body, start.R, body->state.L, dt, def->integrator);
@@ -237,8 +247,8 @@ static bool tbMovesWithContacts(const tbRigidBody* body)
 }
 
 void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                   tbContact* contacts, int contactCount, tbJoint* joints, int jointCount,
-                   float dt, void* scratch, tbSolverStats* stats)
+                   tbContact* contacts, int contactCount, tbJoint* joints, int jointCount, float dt,
+                   void* scratch, tbSolverStats* stats)
 {
 	TB_ASSERT(def != NULL && dt > 0.0f && bodyCount >= 0 && contactCount >= 0);
 	int substeps = def->substeps > 0 ? def->substeps : 1;
@@ -324,6 +334,14 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	}
 
 	for (int i = 0; i < jointCount; ++i) {
+		// Jointed bodies are held by constraints, and their joints turn their inertia with
+		// them (bit 30: tbFinishBody keeps w primary for them).
+		if (joints[i].bodyA != TB_NULL_BODY) {
+			colorMasks[joints[i].bodyA] |= (1u << 31) | (1u << 30);
+		}
+		if (joints[i].bodyB != TB_NULL_BODY) {
+			colorMasks[joints[i].bodyB] |= (1u << 31) | (1u << 30);
+		}
 		tbPrepareJoint(jointRecords + i, joints + i, bodies, staticBody, &def->jointSoftness, h);
 		if (!def->enableWarmStarting) {
 			tbJoint* j = joints + i;
@@ -347,8 +365,11 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			}
 		}
 		for (int it = 0; it < def->iterations; ++it) {
-			for (int i = 0; i < jointCount; ++i) {
-				tbSolveJoint(jointRecords + i, states, invH, true);
+			for (int k = 0; k < TB_JOINT_PASSES; ++k) {
+				for (int i = 0; i < jointCount; ++i) {
+					int at = (k & 1) == 0 ? i : jointCount - 1 - i;
+					tbSolveJoint(jointRecords + at, states, invH, true);
+				}
 			}
 			for (int g = 0; g < groupCount; ++g) {
 				tbSolveContactsW(groups + g, states, invH, true, def->contactPushMaxSpeed);
@@ -356,8 +377,11 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		}
 		tbIntegrateDeltas(states, bodyCount, h);
 		for (int it = 0; it < def->relaxIterations; ++it) {
-			for (int i = 0; i < jointCount; ++i) {
-				tbSolveJoint(jointRecords + i, states, invH, false);
+			for (int k = 0; k < TB_JOINT_PASSES; ++k) {
+				for (int i = 0; i < jointCount; ++i) {
+					int at = (k & 1) == 0 ? i : jointCount - 1 - i;
+					tbSolveJoint(jointRecords + at, states, invH, false);
+				}
 			}
 			for (int g = 0; g < groupCount; ++g) {
 				tbSolveContactsW(groups + g, states, invH, false, def->contactPushMaxSpeed);
@@ -399,7 +423,10 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	for (int i = 0; i < bodyCount; ++i) {
 		tbRigidBody* body = bodies[i];
 		if (body->type != tb_staticBody) {
-			stopped += tbFinishBody(def, body, states + i, colorMasks[i] != 0u, dt) ? 0 : 1;
+			stopped += tbFinishBody(def, body, states + i, colorMasks[i] != 0u,
+			                        (colorMasks[i] & (1u << 30)) != 0u, dt)
+			               ? 0
+			               : 1;
 		}
 		tbRigidBody_ClearForces(body);
 	}
@@ -407,8 +434,8 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 }
 
 void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                  tbContact* contacts, int contactCount, tbJoint* joints, int jointCount,
-                  float dt, void* scratch, tbSolverStats* stats)
+                  tbContact* contacts, int contactCount, tbJoint* joints, int jointCount, float dt,
+                  void* scratch, tbSolverStats* stats)
 {
 	tbSolverSolve(def, bodies, bodyCount, contacts, contactCount, joints, jointCount, dt, scratch,
 	              stats);
