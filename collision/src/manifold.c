@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "shape_internal.h"
-#include "tumble/manifold.h"
+#include "manifold_internal.h"
+#include "sat.h"
 #include "tumble/query.h"
 
 // A flat feature counts as facing the normal within 5 degrees (Gino's cone of 5-15 degrees, Game
@@ -23,21 +23,7 @@
 #define TB_PLANE_TOL 1e-2f
 // A cylinder cap or a cone base is a regular polygon of this many rim points.
 #define TB_DISC_POINTS 8
-// Caps of the clipping buffers: a hull face with more vertices is used by its first ones.
-#define TB_MAX_FEATURE_POINTS 32
 #define TB_MAX_CLIP_POINTS (2 * TB_MAX_FEATURE_POINTS + 8)
-
-// The supporting feature of a shape along a direction, in some frame.
-typedef struct tbFeature
-{
-	vec3s v[TB_MAX_FEATURE_POINTS]; // core points: polygon (counter-clockwise about normal),
-	                                // segment, or one point
-	int count;
-	vec3s normal; // outward unit normal of a polygon (meaningful when count >= 3)
-	float radius; // ball swept over the core (spheres, capsules), m
-	uint32_t id;  // face id within the shape (7 bits are used)
-	bool isFace;  // a flat face that may serve as the reference
-} tbFeature;
 
 typedef struct tbClipPoint
 {
@@ -250,8 +236,7 @@ static void tbRoundFeature(const tbShape* s, vec3s d, tbFeature* f)
 	tbOrientPolygon(f);
 }
 
-// The supporting feature of shape s along local direction d (unit).
-static void tbGetFeature(const tbShape* s, vec3s d, tbFeature* f)
+void tbGetFeature(const tbShape* s, vec3s d, tbFeature* f)
 {
 	switch (s->type) {
 	case tb_boxShape:
@@ -290,8 +275,7 @@ static void tbGetFeature(const tbShape* s, vec3s d, tbFeature* f)
 	}
 }
 
-// The feature of B, found along a direction in A's frame, mapped into A's frame.
-static void tbFeatureInA(const tbShape* b, tbTransform bInA, vec3s dInA, tbFeature* f)
+void tbFeatureInA(const tbShape* b, tbTransform bInA, vec3s dInA, tbFeature* f)
 {
 	tbGetFeature(b, tbInvRotateVector(bInA.q, dInA), f);
 	for (int i = 0; i < f->count; ++i) {
@@ -430,36 +414,9 @@ static tbManifold tbSinglePoint(const tbQueryResult* r)
 	return m;
 }
 
-tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
-                                float speculativeDistance, float* distance)
+int tbClipFaceManifold(const tbShape* a, const tbShape* b, tbTransform bInA, const tbFeature* ref,
+                       bool flip, float speculativeDistance, tbManifold* m)
 {
-	tbManifold m;
-	memset(&m, 0, sizeof m);
-	m.normal = tbV(0.0f, 1.0f, 0.0f);
-	tbQueryDef def = tbDefaultQueryDef();
-	tbQueryResult r = tbQueryShapesLocal(a, b, bInA, &def);
-	bool valid = r.status != tb_queryInvalidInput && !isnan(r.distance);
-	if (distance != NULL) {
-		// A failed query proves nothing: report the pair as overlapping so no cache trusts it.
-		*distance = valid ? r.distance : -FLT_MAX;
-	}
-	if (!valid || !(r.distance <= speculativeDistance)) {
-		return m;
-	}
-	vec3s n = r.normal;
-
-	tbFeature fa, fb;
-	tbGetFeature(a, n, &fa);
-	tbFeatureInA(b, bInA, glms_vec3_negate(n), &fb);
-	float alignA = fa.isFace ? glms_vec3_dot(fa.normal, n) : -1.0f;
-	float alignB = fb.isFace ? -glms_vec3_dot(fb.normal, n) : -1.0f;
-	if (alignA < TB_FACE_COS && alignB < TB_FACE_COS) {
-		// Edge against edge, or curved against curved: the query's one point is the contact.
-		return tbSinglePoint(&r);
-	}
-
-	bool flip = alignB > alignA + TB_REFERENCE_BIAS;
-	const tbFeature* ref = flip ? &fb : &fa;
 	tbFeature inc;
 	// The incident feature: of the other shape, along the reference face's normal reversed (for a
 	// polytope the face most anti-parallel to the reference: Box2D-Lite, qu3e).
@@ -492,10 +449,9 @@ tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform 
 		code[kept] = clipped[i].code;
 		++kept;
 	}
+	memset(m, 0, sizeof *m);
 	if (kept == 0) {
-		// The faces face each other but no incident point lies over the reference face (an edge
-		// grazing a face's rim): the query's point still holds.
-		return tbSinglePoint(&r);
+		return 0;
 	}
 	int keep[TB_MAX_CLIP_POINTS];
 	int outCount = kept;
@@ -508,18 +464,73 @@ tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform 
 	}
 
 	// The normal of the reference face, turned to point from A to B.
-	vec3s normal = flip ? glms_vec3_negate(nRef) : nRef;
-	m.normal = normal;
+	m->normal = flip ? glms_vec3_negate(nRef) : nRef;
 	uint32_t faceBits = ((ref->id & 0x7fu) << 23) | ((inc.id & 0x7fu) << 16);
 	for (int k = 0; k < outCount; ++k) {
 		int i = keep[k];
-		tbManifoldPoint* mp = m.points + m.pointCount++;
+		tbManifoldPoint* mp = m->points + m->pointCount++;
 		mp->pointA = flip ? onInc[i] : onRef[i];
 		mp->pointB = flip ? onRef[i] : onInc[i];
 		mp->separation = sep[i];
 		mp->id = (flip ? 0x80000000u : 0u) | faceBits | (code[i] & 0xffffu);
 	}
+	return m->pointCount;
+}
+
+// The GJK/EPA path: the query's normal, the features facing it, clipping or the query's point.
+static tbManifold tbCollideByQuery(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                   float speculativeDistance, float* distance)
+{
+	tbManifold m;
+	memset(&m, 0, sizeof m);
+	m.normal = tbV(0.0f, 1.0f, 0.0f);
+	tbQueryDef def = tbDefaultQueryDef();
+	tbQueryResult r = tbQueryShapesLocal(a, b, bInA, &def);
+	bool valid = r.status != tb_queryInvalidInput && !isnan(r.distance);
+	if (distance != NULL) {
+		// A failed query proves nothing: report the pair as overlapping so no cache trusts it.
+		*distance = valid ? r.distance : -FLT_MAX;
+	}
+	if (!valid || !(r.distance <= speculativeDistance)) {
+		return m;
+	}
+	vec3s n = r.normal;
+
+	tbFeature fa, fb;
+	tbGetFeature(a, n, &fa);
+	tbFeatureInA(b, bInA, glms_vec3_negate(n), &fb);
+	float alignA = fa.isFace ? glms_vec3_dot(fa.normal, n) : -1.0f;
+	float alignB = fb.isFace ? -glms_vec3_dot(fb.normal, n) : -1.0f;
+	if (alignA < TB_FACE_COS && alignB < TB_FACE_COS) {
+		// Edge against edge, or curved against curved: the query's one point is the contact.
+		return tbSinglePoint(&r);
+	}
+
+	bool flip = alignB > alignA + TB_REFERENCE_BIAS;
+	if (tbClipFaceManifold(a, b, bInA, flip ? &fb : &fa, flip, speculativeDistance, &m) == 0) {
+		// The faces face each other but no incident point lies over the reference face (an edge
+		// grazing a face's rim): the query's point still holds.
+		return tbSinglePoint(&r);
+	}
 	return m;
+}
+
+tbManifold tbCollideShapesCached(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                 float speculativeDistance, float* distance, tbSatCache* cache)
+{
+	if (tbSat_Applies(a, b, bInA)) {
+		tbManifold m;
+		if (tbSat_Collide(a, b, bInA, speculativeDistance, distance, cache, &m)) {
+			return m;
+		}
+	}
+	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance);
+}
+
+tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                float speculativeDistance, float* distance)
+{
+	return tbCollideShapesCached(a, b, bInA, speculativeDistance, distance, NULL);
 }
 
 tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,

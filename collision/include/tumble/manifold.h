@@ -45,3 +45,38 @@ TB_API tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbSha
 /// whose relative pose has barely moved since.
 TB_API tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
                                        float speculativeDistance, float* distance);
+
+/// Which feature pair gave the separating axis of two polytopes (boxes, solid hulls) in the
+/// separating-axis test (SAT) of tbCollideShapesCached.
+typedef enum tbSatFeatureType
+{
+	tb_satNone = 0, ///< nothing cached (a zeroed tbSatCache)
+	tb_satFaceA,    ///< a face of A: indexA is its face id
+	tb_satFaceB,    ///< a face of B: indexB is its face id
+	tb_satEdges,    ///< an edge of A and an edge of B: indexA and indexB are their edge ids
+} tbSatFeatureType;
+
+/// The separating feature of a polytope pair, kept by the caller from one step to the next (one
+/// per contact, zero-initialised; reset it to zero if either shape of the pair changes). It is
+/// tested first: a pair still apart along it by more than the speculative distance exits without
+/// the full test, and it stays the contact's feature while no other axis is clearly better, so the
+/// reference face and the feature ids do not flip-flop between nearly equal axes.
+typedef struct tbSatCache
+{
+	tbSatFeatureType type;
+	int indexA;       ///< face or edge id of A (face ids of a box: 2 * axis + (negative side))
+	int indexB;       ///< face or edge id of B
+	float separation; ///< separation along the feature's axis when last computed, m
+} tbSatCache;
+
+/// tbCollideShapesLocal with a per-contact SAT cache (may be null). Pairs of polytopes (boxes and
+/// solid hulls, any scale) are answered by the separating-axis test over the face normals of both
+/// and the edge-edge axes that are faces of the Minkowski difference (Gauss-map pruning), with the
+/// manifold clipped from the chosen faces or, for an edge axis, one point at the edges' closest
+/// points; all other pairs (round shapes, triangles, flat or degenerate hulls, mixed pairs) take
+/// the GJK/EPA path. For a polytope pair `distance` receives the largest separation over the tested
+/// axes: minus the exact penetration depth when overlapping, a lower bound on the distance when
+/// apart.
+TB_API tbManifold tbCollideShapesCached(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                        float speculativeDistance, float* distance,
+                                        tbSatCache* cache);

@@ -1,0 +1,47 @@
+// Internal: the separating-axis test between two convex polytopes (sat.c).
+#pragma once
+
+#include "tumble/manifold.h"
+
+/// The axis the test chose, in A's frame.
+typedef struct tbSatAxis
+{
+	tbSatFeatureType type;
+	int indexA, indexB; ///< face ids (faces) or edge ids (edges); -1 where unused
+	float separation;   ///< along the axis, m: negative when penetrating
+	vec3s normal;       ///< unit, from A towards B
+} tbSatAxis;
+
+/// The result of a full or cached test.
+typedef struct tbSatResult
+{
+	tbSatAxis chosen;    ///< the feature the manifold is built from
+	float maxSeparation; ///< the largest separation over every tested axis (see
+	                     ///< tbCollideShapesCached)
+	vec3s maxNormal;     ///< the axis of maxSeparation (from A towards B)
+	bool exitedEarly;    ///< an axis separated by more than the margin: not every axis was tested
+	bool usedCache;      ///< the cached feature was kept (early exit or preference)
+} tbSatResult;
+
+/// True when both shapes are usable polytopes the test handles (boxes and solid hulls, any scale)
+/// and the pose is finite with a unit quaternion; anything else goes to the GJK/EPA path, which
+/// reports bad input.
+bool tbSat_Applies(const tbShape* a, const tbShape* b, tbTransform bInA);
+
+/// Find the separating axis of A and B (B at bInA). Pairs apart by more than `margin` along some
+/// axis may stop early. `cache` may be null; when given it is read first and updated.
+tbSatResult tbSat_Find(const tbShape* a, const tbShape* b, tbTransform bInA, float margin,
+                       tbSatCache* cache);
+
+/// The same test without the box-box shortcut and without Gauss-map pruning: every face normal and
+/// every non-parallel edge pair's cross product (both signs), separations by support functions,
+/// for tests. Axes whose dot with `exclude` is `excludeCos` or more are skipped (pass a cosine
+/// above 1 to keep all): the best axis outside a cone tells whether the best one is unique.
+float tbSat_BruteForceSeparation(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                 vec3s exclude, float excludeCos);
+
+/// SAT manifold of a polytope pair in A's frame. Returns false when the test cannot answer (a face
+/// contact whose clipped face keeps no point although the axis is within the margin: the caller
+/// then takes the GJK/EPA path); *distance (may be null) gets maxSeparation.
+bool tbSat_Collide(const tbShape* a, const tbShape* b, tbTransform bInA, float speculativeDistance,
+                   float* distance, tbSatCache* cache, tbManifold* m);
