@@ -425,11 +425,16 @@ int tbClipFaceManifold(const tbShape* a, const tbShape* b, tbTransform bInA, con
 	} else {
 		tbFeatureInA(b, bInA, glms_vec3_negate(ref->normal), &inc);
 	}
-
 	float sizeA = tbShape_BoundingRadius(a), sizeB = tbShape_BoundingRadius(b);
-	float planeTol = TB_PLANE_TOL * (sizeA < sizeB ? sizeA : sizeB);
+	return tbClipFeatures(ref, &inc, flip, sizeA < sizeB ? sizeA : sizeB, speculativeDistance, m);
+}
+
+int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float size,
+                   float speculativeDistance, tbManifold* m)
+{
+	float planeTol = TB_PLANE_TOL * size;
 	tbClipPoint clipped[TB_MAX_CLIP_POINTS];
-	int count = tbClip(ref, &inc, planeTol, clipped);
+	int count = tbClip(ref, inc, planeTol, clipped);
 
 	vec3s nRef = ref->normal;
 	float offset = glms_vec3_dot(nRef, ref->v[0]);
@@ -439,12 +444,12 @@ int tbClipFaceManifold(const tbShape* a, const tbShape* b, tbTransform bInA, con
 	int kept = 0;
 	for (int i = 0; i < count; ++i) {
 		float height = glms_vec3_dot(nRef, clipped[i].p) - offset;
-		float s = height - inc.radius;
+		float s = height - inc->radius;
 		if (s > speculativeDistance) {
 			continue;
 		}
 		onRef[kept] = glms_vec3_sub(clipped[i].p, glms_vec3_scale(nRef, height));
-		onInc[kept] = glms_vec3_sub(clipped[i].p, glms_vec3_scale(nRef, inc.radius));
+		onInc[kept] = glms_vec3_sub(clipped[i].p, glms_vec3_scale(nRef, inc->radius));
 		sep[kept] = s;
 		code[kept] = clipped[i].code;
 		++kept;
@@ -465,7 +470,7 @@ int tbClipFaceManifold(const tbShape* a, const tbShape* b, tbTransform bInA, con
 
 	// The normal of the reference face, turned to point from A to B.
 	m->normal = flip ? glms_vec3_negate(nRef) : nRef;
-	uint32_t faceBits = ((ref->id & 0x7fu) << 23) | ((inc.id & 0x7fu) << 16);
+	uint32_t faceBits = ((ref->id & 0x7fu) << 23) | ((inc->id & 0x7fu) << 16);
 	for (int k = 0; k < outCount; ++k) {
 		int i = keep[k];
 		tbManifoldPoint* mp = m->points + m->pointCount++;
@@ -477,9 +482,8 @@ int tbClipFaceManifold(const tbShape* a, const tbShape* b, tbTransform bInA, con
 	return m->pointCount;
 }
 
-// The GJK/EPA path: the query's normal, the features facing it, clipping or the query's point.
-static tbManifold tbCollideByQuery(const tbShape* a, const tbShape* b, tbTransform bInA,
-                                   float speculativeDistance, float* distance)
+tbManifold tbCollideShapesByQuery(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                  float speculativeDistance, float* distance)
 {
 	tbManifold m;
 	memset(&m, 0, sizeof m);
@@ -524,7 +528,7 @@ tbManifold tbCollideShapesCached(const tbShape* a, const tbShape* b, tbTransform
 			return m;
 		}
 	}
-	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance);
+	return tbCollideShapesByQuery(a, b, bInA, speculativeDistance, distance);
 }
 
 tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,

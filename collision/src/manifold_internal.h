@@ -33,3 +33,15 @@ void tbFeatureInA(const tbShape* b, tbTransform bInA, vec3s dInA, tbFeature* f);
 /// incident point lies over the reference face).
 int tbClipFaceManifold(const tbShape* a, const tbShape* b, tbTransform bInA, const tbFeature* ref,
                        bool flip, float speculativeDistance, tbManifold* m);
+
+/// The clipping of tbClipFaceManifold with both features given in A's frame (`inc` of A when
+/// `flip`, else of B); `size` is the smaller shape's bounding radius (it scales the side planes'
+/// tolerance). Returns the number of points written into *m.
+int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float size,
+                   float speculativeDistance, tbManifold* m);
+
+/// The GJK/EPA path of tbCollideShapesLocal for any pair: the query's normal, the features facing
+/// it, clipping against a face within 5 degrees of it or else the query's one point. Polytope
+/// pairs normally take the separating-axis test instead (sat.c); benchmarks compare the two.
+tbManifold tbCollideShapesByQuery(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                  float speculativeDistance, float* distance);

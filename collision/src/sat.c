@@ -358,32 +358,40 @@ static void tbSat_BoxBox(vec3s hA, vec3s hB, const tbSatFrame* xf, float margin,
 		out->exitedEarly = true;
 		return;
 	}
+	// Edge axes L = e_i x f_j from the entries of R alone (Gottschalk et al. 1996, table 1): with
+	// i1, i2 and j1, j2 the next axes, L = (0 at i, -R[i2][j] at i1, R[i1][j] at i2) in A's frame
+	// and R^T L = (0 at j, R[i][j2] at j1, -R[i][j1] at j2) in B's, |L|^2 = R[i1][j]^2 +
+	// R[i2][j]^2.
+	float m[3][3]; // m[i][j] = R_ij
 	for (int i = 0; i < 3; ++i) {
-		vec3s ei = glms_vec3_zero();
-		ei.raw[i] = 1.0f;
-		int ib = (i + 1) % 3, ic = (i + 2) % 3;
 		for (int j = 0; j < 3; ++j) {
-			vec3s l = glms_vec3_cross(ei, r->col[j]);
-			float len = glms_vec3_norm(l);
-			if (!(len > TB_SAT_PARALLEL)) {
+			m[i][j] = r->col[j].raw[i];
+		}
+	}
+	for (int i = 0; i < 3; ++i) {
+		int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+		for (int j = 0; j < 3; ++j) {
+			int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+			float len2 = m[i1][j] * m[i1][j] + m[i2][j] * m[i2][j];
+			if (!(len2 > TB_SAT_PARALLEL * TB_SAT_PARALLEL)) {
 				continue;
 			}
-			vec3s lB = tbRotT(xf, l);
-			float p = glms_vec3_dot(l, t);
-			float rA = hA.x * fabsf(l.x) + hA.y * fabsf(l.y) + hA.z * fabsf(l.z);
-			float rB = hB.x * fabsf(lB.x) + hB.y * fabsf(lB.y) + hB.z * fabsf(lB.z);
+			float p = t.raw[i2] * m[i1][j] - t.raw[i1] * m[i2][j];
+			float rA = hA.raw[i1] * absR[i2][j] + hA.raw[i2] * absR[i1][j];
+			float rB = hB.raw[j1] * absR[i][j2] + hB.raw[j2] * absR[i][j1];
+			float len = sqrtf(len2);
 			float s = (fabsf(p) - rA - rB) / len;
 			if (!(s > out->edge.separation)) {
 				continue;
 			}
-			if (p < 0.0f) {
-				l = glms_vec3_negate(l);
-				lB = glms_vec3_negate(lB);
-			}
-			// A's supporting edge along l, and B's along -l (in B's frame, -lB).
-			int jb = (j + 1) % 3, jc = (j + 2) % 3;
-			int kA = (l.raw[ib] < 0.0f ? 1 : 0) | (l.raw[ic] < 0.0f ? 2 : 0);
-			int kB = (lB.raw[jb] > 0.0f ? 1 : 0) | (lB.raw[jc] > 0.0f ? 2 : 0);
+			// Turned from A towards B; A's edge supports along L, B's along -L.
+			float sign = p < 0.0f ? -1.0f : 1.0f;
+			vec3s l = glms_vec3_zero();
+			l.raw[i1] = -sign * m[i2][j];
+			l.raw[i2] = sign * m[i1][j];
+			float lB1 = sign * m[i][j2], lB2 = -sign * m[i][j1];
+			int kA = (l.raw[i1] < 0.0f ? 1 : 0) | (l.raw[i2] < 0.0f ? 2 : 0);
+			int kB = (lB1 > 0.0f ? 1 : 0) | (lB2 > 0.0f ? 2 : 0);
 			out->edge = (tbSatAxis){.type = tb_satEdges,
 			                        .indexA = 4 * i + kA,
 			                        .indexB = 4 * j + kB,
@@ -446,21 +454,51 @@ static bool tbSat_Better(float candidate, float incumbent, float rel, float absT
 	return candidate > incumbent + rel * fabsf(incumbent) + absTol;
 }
 
+static bool tbPositiveFinite(float x)
+{
+	return x > 0.0f && x <= FLT_MAX; // false for NaN and Inf
+}
+
+// tbShape_IsUsable for the two shape types the test takes, without its general switch: positive
+// finite sizes and scale, a solid hull with its arrays (tbBuildHull checked the vertices).
+static bool tbSat_IsPolytope(const tbShape* s)
+{
+	if (!tbPositiveFinite(s->scale.x) || !tbPositiveFinite(s->scale.y) ||
+	    !tbPositiveFinite(s->scale.z)) {
+		return false;
+	}
+	if (s->type == tb_boxShape) {
+		return tbPositiveFinite(s->halfExtents.x) && tbPositiveFinite(s->halfExtents.y) &&
+		       tbPositiveFinite(s->halfExtents.z);
+	}
+	if (s->type != tb_hullShape || s->hull == NULL) {
+		return false;
+	}
+	const tbHull* h = s->hull;
+	return h->kind == tb_hullSolid && h->vertexCount > 0 && h->vertices != NULL &&
+	       h->faceCount > 0 && h->faces != NULL && h->faceIndices != NULL && h->edgeCount > 0 &&
+	       h->edges != NULL && isfinite(h->radius) && isfinite(h->centroid.x) &&
+	       isfinite(h->centroid.y) && isfinite(h->centroid.z);
+}
+
 bool tbSat_Applies(const tbShape* a, const tbShape* b, tbTransform bInA)
 {
-	const tbShape* s[2] = {a, b};
-	for (int i = 0; i < 2; ++i) {
-		bool box = s[i]->type == tb_boxShape;
-		bool hull = s[i]->type == tb_hullShape && s[i]->hull != NULL &&
-		            s[i]->hull->kind == tb_hullSolid && s[i]->hull->edgeCount > 0;
-		if (!(box || hull) || !tbShape_IsUsable(s[i])) {
-			return false;
-		}
+	if (!tbSat_IsPolytope(a) || !tbSat_IsPolytope(b)) {
+		return false;
 	}
 	versors q = bInA.q;
 	float q2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
 	return isfinite(bInA.p.x) && isfinite(bInA.p.y) && isfinite(bInA.p.z) && isfinite(q2) &&
 	       fabsf(q2 - 1.0f) < 1e-3f;
+}
+
+// Bounding radius about the local origin (tbShape_BoundingRadius for these two types).
+static float tbSat_Size(const tbSatShape* s)
+{
+	if (s->box) {
+		return glms_vec3_norm(s->scale);
+	}
+	return s->hull->radius * fmaxf(s->scale.x, fmaxf(s->scale.y, s->scale.z));
 }
 
 static void tbSat_Setup(const tbShape* a, const tbShape* b, tbTransform bInA, tbSatShape* sa,
@@ -472,21 +510,15 @@ static void tbSat_Setup(const tbShape* a, const tbShape* b, tbTransform bInA, tb
 	xf->t = bInA.p;
 }
 
-tbSatResult tbSat_Find(const tbShape* a, const tbShape* b, tbTransform bInA, float margin,
-                       tbSatCache* cache)
+static tbSatResult tbSat_FindIn(const tbSatShape* sa, const tbSatShape* sb, const tbSatFrame* xf,
+                                float margin, tbSatCache* cache)
 {
-	tbSatShape sa, sb;
-	tbSatFrame xf;
-	tbSat_Setup(a, b, bInA, &sa, &sb, &xf);
-	float sizeA = tbShape_BoundingRadius(a), sizeB = tbShape_BoundingRadius(b);
-	float absTol = TB_SAT_ABS * (sizeA < sizeB ? sizeA : sizeB);
-
 	tbSatResult res;
 	memset(&res, 0, sizeof res);
 	tbSatAxis cached = tbSat_NoAxis();
 	bool haveCached = false, eligible = false;
 	if (cache != NULL) {
-		haveCached = tbSat_CachedAxis(&sa, &sb, &xf, cache, &cached, &eligible);
+		haveCached = tbSat_CachedAxis(sa, sb, xf, cache, &cached, &eligible);
 		if (haveCached && cached.separation > margin) {
 			// Still apart along last step's axis: nothing else to test.
 			res.chosen = cached;
@@ -500,10 +532,10 @@ tbSatResult tbSat_Find(const tbShape* a, const tbShape* b, tbTransform bInA, flo
 	}
 
 	tbSatCandidates c;
-	if (sa.box && sb.box) {
-		tbSat_BoxBox(sa.scale, sb.scale, &xf, margin, &c);
+	if (sa->box && sb->box) {
+		tbSat_BoxBox(sa->scale, sb->scale, xf, margin, &c);
 	} else {
-		tbSat_General(&sa, &sb, &xf, margin, &c);
+		tbSat_General(sa, sb, xf, margin, &c);
 	}
 	tbSatAxis best = c.faceA;
 	best = c.faceB.separation > best.separation ? c.faceB : best;
@@ -516,6 +548,8 @@ tbSatResult tbSat_Find(const tbShape* a, const tbShape* b, tbTransform bInA, flo
 		// The axis that proved the pair apart is the one to test first next time.
 		res.chosen = best;
 	} else {
+		float sizeA = tbSat_Size(sa), sizeB = tbSat_Size(sb);
+		float absTol = TB_SAT_ABS * (sizeA < sizeB ? sizeA : sizeB);
 		res.chosen = c.faceA;
 		if (tbSat_Better(c.faceB.separation, c.faceA.separation, TB_SAT_FACE_REL, absTol)) {
 			res.chosen = c.faceB;
@@ -539,6 +573,15 @@ tbSatResult tbSat_Find(const tbShape* a, const tbShape* b, tbTransform bInA, flo
 		cache->separation = res.chosen.separation;
 	}
 	return res;
+}
+
+tbSatResult tbSat_Find(const tbShape* a, const tbShape* b, tbTransform bInA, float margin,
+                       tbSatCache* cache)
+{
+	tbSatShape sa, sb;
+	tbSatFrame xf;
+	tbSat_Setup(a, b, bInA, &sa, &sb, &xf);
+	return tbSat_FindIn(&sa, &sb, &xf, margin, cache);
 }
 
 float tbSat_BruteForceSeparation(const tbShape* a, const tbShape* b, tbTransform bInA,
@@ -611,10 +654,56 @@ static uint32_t tbEdgeId(int ea, int eb)
 	return (0x7fu << 23) | (((uint32_t)ea & 0xffu) << 8) | ((uint32_t)eb & 0xffu);
 }
 
+// The face of s most aligned with direction d (s's frame): the incident face.
+static int tbSat_AlignedFace(const tbSatShape* s, vec3s d)
+{
+	if (s->box) {
+		vec3s ad = {{fabsf(d.x), fabsf(d.y), fabsf(d.z)}};
+		int k = ad.x >= ad.y ? (ad.x >= ad.z ? 0 : 2) : (ad.y >= ad.z ? 1 : 2);
+		return 2 * k + (d.raw[k] < 0.0f ? 1 : 0);
+	}
+	int best = 0;
+	float bestDot = -FLT_MAX;
+	for (int i = 0; i < s->hull->faceCount; ++i) {
+		vec3s n = tbSat_RawNormal(s, i);
+		float dot = glms_vec3_dot(n, d) / glms_vec3_norm(n);
+		if (dot > bestDot) {
+			bestDot = dot;
+			best = i;
+		}
+	}
+	return best;
+}
+
+// Face `face` of s as a clipping feature, placed by xf (null: s is A, already in A's frame). Hull
+// faces run counter-clockwise seen from outside, and a positive scale keeps that order.
+static void tbSat_FaceFeature(const tbSatShape* s, const tbSatFrame* xf, int face, tbFeature* f)
+{
+	const tbHullFace* hf = s->hull->faces + face;
+	int count = hf->indexCount < TB_MAX_FEATURE_POINTS ? hf->indexCount : TB_MAX_FEATURE_POINTS;
+	const int* index = s->hull->faceIndices + hf->firstIndex;
+	float d;
+	tbSat_Plane(s, face, &f->normal, &d);
+	for (int i = 0; i < count; ++i) {
+		vec3s v = tbSat_Vertex(s, index[i]);
+		f->v[i] = xf != NULL ? glms_vec3_add(tbRot(xf, v), xf->t) : v;
+	}
+	if (xf != NULL) {
+		f->normal = tbRot(xf, f->normal);
+	}
+	f->count = count;
+	f->radius = 0.0f;
+	f->id = (uint32_t)face;
+	f->isFace = count >= 3;
+}
+
 bool tbSat_Collide(const tbShape* a, const tbShape* b, tbTransform bInA, float speculativeDistance,
                    float* distance, tbSatCache* cache, tbManifold* m)
 {
-	tbSatResult r = tbSat_Find(a, b, bInA, speculativeDistance, cache);
+	tbSatShape sa, sb;
+	tbSatFrame xf;
+	tbSat_Setup(a, b, bInA, &sa, &sb, &xf);
+	tbSatResult r = tbSat_FindIn(&sa, &sb, &xf, speculativeDistance, cache);
 	if (distance != NULL) {
 		*distance = r.maxSeparation;
 	}
@@ -626,20 +715,24 @@ bool tbSat_Collide(const tbShape* a, const tbShape* b, tbTransform bInA, float s
 	switch (r.chosen.type) {
 	case tb_satFaceA:
 	case tb_satFaceB: {
+		// Reference: the chosen face; incident: the other shape's face most anti-parallel to it
+		// (Box2D-Lite, qu3e). Both in A's frame.
+		tbFeature ref, inc;
 		bool flip = r.chosen.type == tb_satFaceB;
-		tbFeature ref;
 		if (flip) {
-			// B's face whose outward normal is -normal, in A's frame.
-			tbFeatureInA(b, bInA, glms_vec3_negate(r.chosen.normal), &ref);
+			tbSat_FaceFeature(&sb, &xf, r.chosen.indexB, &ref);
+			tbSat_FaceFeature(&sa, NULL, tbSat_AlignedFace(&sa, glms_vec3_negate(ref.normal)),
+			                  &inc);
 		} else {
-			tbGetFeature(a, r.chosen.normal, &ref);
+			tbSat_FaceFeature(&sa, NULL, r.chosen.indexA, &ref);
+			vec3s d = tbRotT(&xf, glms_vec3_negate(ref.normal));
+			tbSat_FaceFeature(&sb, &xf, tbSat_AlignedFace(&sb, d), &inc);
 		}
-		return tbClipFaceManifold(a, b, bInA, &ref, flip, speculativeDistance, m) > 0;
+		float sizeA = tbSat_Size(&sa), sizeB = tbSat_Size(&sb);
+		return tbClipFeatures(&ref, &inc, flip, sizeA < sizeB ? sizeA : sizeB, speculativeDistance,
+		                      m) > 0;
 	}
 	case tb_satEdges: {
-		tbSatShape sa, sb;
-		tbSatFrame xf;
-		tbSat_Setup(a, b, bInA, &sa, &sb, &xf);
 		tbSatEdgePair e;
 		if (!tbSat_EdgeAxis(&sa, &sb, &xf, r.chosen.indexA, r.chosen.indexB, &e)) {
 			return false;
