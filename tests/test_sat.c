@@ -486,3 +486,37 @@ Test(sat, feature_ids_survive_small_motion)
 	}
 	cr_assert_eq(compared, 4000);
 }
+
+// The box-box formulas for a cached feature against the general hull-layout evaluation of the
+// same feature of the same boxes.
+Test(sat, box_cache_formulas_match_hull_layout)
+{
+	tbShape a = tbMakeBox(0.6f, 0.25f, 0.4f);
+	tbShape b = tbMakeBox(0.3f, 0.5f, 0.45f);
+	uint32_t state = 31u;
+	int eligibleEdges = 0;
+	for (int n = 0; n < 3000; ++n) {
+		tbTransform xf = {.q = randomQuat(&state)};
+		xf.p = glms_vec3_scale(randomUnit(&state), 1.5f * uniform(&state));
+		tbSatCache cache = {.type = (tbSatFeatureType)(1 + nextRandom(&state) % 3)};
+		int range = cache.type == tb_satEdges ? 12 : 6;
+		cache.indexA = cache.type == tb_satFaceB ? -1 : (int)(nextRandom(&state) % (uint32_t)range);
+		cache.indexB = cache.type == tb_satFaceA ? -1 : (int)(nextRandom(&state) % (uint32_t)range);
+		tbSatAxis fast, slow;
+		bool fastEligible, slowEligible;
+		bool fastOk = tbSat_EvaluateCache(&a, &b, xf, &cache, false, &fast, &fastEligible);
+		bool slowOk = tbSat_EvaluateCache(&a, &b, xf, &cache, true, &slow, &slowEligible);
+		CHECK(fastOk == slowOk, "case %d: one evaluation failed", n);
+		if (!fastOk) {
+			continue;
+		}
+		CHECK(fastEligible == slowEligible, "case %d (type %d): eligible %d vs %d", n, cache.type,
+		      fastEligible, slowEligible);
+		eligibleEdges += cache.type == tb_satEdges && fastEligible;
+		CHECK(fabsf(fast.separation - slow.separation) <= 1e-5f, "case %d (type %d): %.7f vs %.7f",
+		      n, cache.type, (double)fast.separation, (double)slow.separation);
+		CHECK(glms_vec3_distance(fast.normal, slow.normal) <= 1e-5f,
+		      "case %d (type %d): normals differ", n, cache.type);
+	}
+	cr_assert_gt(eligibleEdges, 30, "too few supporting edge pairs (%d)", eligibleEdges);
+}

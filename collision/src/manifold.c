@@ -306,7 +306,7 @@ static int tbClip(const tbFeature* ref, const tbFeature* inc, float planeTol, tb
 		in[i].code = (uint32_t)(i + 1);
 	}
 	for (int k = 0; k < ref->count && count > 0; ++k) {
-		vec3s a = ref->v[k], b = ref->v[(k + 1) % ref->count];
+		vec3s a = ref->v[k], b = ref->v[k + 1 == ref->count ? 0 : k + 1];
 		// Outward side plane of edge ab: (b - a) x n for a polygon counter-clockwise about n.
 		vec3s m =
 		    tbNormalizeOr(glms_vec3_cross(glms_vec3_sub(b, a), ref->normal), glms_vec3_zero());
@@ -320,7 +320,7 @@ static int tbClip(const tbFeature* ref, const tbFeature* inc, float planeTol, tb
 			// A segment is an open chain of one edge; a polygon is closed.
 			int edges = count == 2 ? 1 : count;
 			for (int i = 0; i < edges; ++i) {
-				tbClipPoint p = in[i], q = in[(i + 1) % count];
+				tbClipPoint p = in[i], q = in[i + 1 == count ? 0 : i + 1];
 				float dp = glms_vec3_dot(m, p.p) - offset, dq = glms_vec3_dot(m, q.p) - offset;
 				if (count == 2 && i == 0 && dp <= 0.0f) {
 					res[outCount++] = p;

@@ -310,6 +310,9 @@ static void tbSat_General(const tbSatShape* a, const tbSatShape* b, const tbSatF
 	}
 }
 
+// The next axis, without an integer modulo in the loops below.
+static const int tb_next[3] = {1, 2, 0};
+
 // Two boxes in closed form: |t . L| - rA(L) - rB(L) over the 3 + 3 face axes and the 9 edge
 // axes e_i x f_j, with the face and edge ids of the cube layout above.
 static void tbSat_BoxBox(vec3s hA, vec3s hB, const tbSatFrame* xf, float margin,
@@ -369,9 +372,9 @@ static void tbSat_BoxBox(vec3s hA, vec3s hB, const tbSatFrame* xf, float margin,
 		}
 	}
 	for (int i = 0; i < 3; ++i) {
-		int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+		int i1 = tb_next[i], i2 = tb_next[i1];
 		for (int j = 0; j < 3; ++j) {
-			int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+			int j1 = tb_next[j], j2 = tb_next[j1];
 			float len2 = m[i1][j] * m[i1][j] + m[i2][j] * m[i2][j];
 			if (!(len2 > TB_SAT_PARALLEL * TB_SAT_PARALLEL)) {
 				continue;
@@ -449,6 +452,86 @@ static bool tbSat_CachedAxis(const tbSatShape* a, const tbSatShape* b, const tbS
 	}
 }
 
+// tbSat_CachedAxis for two boxes in closed form (the same formulas as tbSat_BoxBox). An edge pair
+// is eligible while it is still the pair of supporting edges along its axis (for boxes, the same
+// as the Gauss-map test).
+static bool tbSat_BoxCachedAxis(vec3s hA, vec3s hB, const tbSatFrame* xf, const tbSatCache* cache,
+                                tbSatAxis* out, bool* eligible)
+{
+	const mat3s* r = &xf->r;
+	vec3s t = xf->t;
+	*eligible = false;
+	switch (cache->type) {
+	case tb_satFaceA: {
+		if (cache->indexA < 0 || cache->indexA >= 6) {
+			return false;
+		}
+		int i = cache->indexA / 2;
+		float sign = (cache->indexA & 1) != 0 ? -1.0f : 1.0f;
+		float rB = hB.x * fabsf(r->col[0].raw[i]) + hB.y * fabsf(r->col[1].raw[i]) +
+		           hB.z * fabsf(r->col[2].raw[i]);
+		*out = (tbSatAxis){.type = tb_satFaceA, .indexA = cache->indexA, .indexB = -1};
+		out->separation = sign * t.raw[i] - hA.raw[i] - rB;
+		out->normal = glms_vec3_zero();
+		out->normal.raw[i] = sign;
+		*eligible = true;
+		return true;
+	}
+	case tb_satFaceB: {
+		if (cache->indexB < 0 || cache->indexB >= 6) {
+			return false;
+		}
+		int j = cache->indexB / 2;
+		// B's face has outward normal sign * f_j; the axis from A to B is its opposite.
+		float sign = (cache->indexB & 1) != 0 ? -1.0f : 1.0f;
+		vec3s f = r->col[j];
+		float rA = hA.x * fabsf(f.x) + hA.y * fabsf(f.y) + hA.z * fabsf(f.z);
+		*out = (tbSatAxis){.type = tb_satFaceB, .indexA = -1, .indexB = cache->indexB};
+		out->separation = -sign * glms_vec3_dot(f, t) - hB.raw[j] - rA;
+		out->normal = glms_vec3_scale(f, -sign);
+		*eligible = true;
+		return true;
+	}
+	case tb_satEdges: {
+		if (cache->indexA < 0 || cache->indexA >= 12 || cache->indexB < 0 || cache->indexB >= 12) {
+			return false;
+		}
+		int i = cache->indexA / 4, j = cache->indexB / 4;
+		int i1 = tb_next[i], i2 = tb_next[i1], j1 = tb_next[j], j2 = tb_next[j1];
+		float rij1 = r->col[j1].raw[i], rij2 = r->col[j2].raw[i];
+		float ri1j = r->col[j].raw[i1], ri2j = r->col[j].raw[i2];
+		float len2 = ri1j * ri1j + ri2j * ri2j;
+		if (!(len2 > TB_SAT_PARALLEL * TB_SAT_PARALLEL)) {
+			return false;
+		}
+		float p = t.raw[i2] * ri1j - t.raw[i1] * ri2j;
+		float rA = hA.raw[i1] * fabsf(ri2j) + hA.raw[i2] * fabsf(ri1j);
+		float rB = hB.raw[j1] * fabsf(rij2) + hB.raw[j2] * fabsf(rij1);
+		float len = sqrtf(len2);
+		// Turned out of A at the cached edge (as tbSat_EdgeAxis does): the edge's corner has the
+		// signs kA of axes i1 and i2.
+		int cachedA = cache->indexA & 3;
+		float cornerI1 = (cachedA & 1) != 0 ? -hA.raw[i1] : hA.raw[i1];
+		float cornerI2 = (cachedA & 2) != 0 ? -hA.raw[i2] : hA.raw[i2];
+		float sign = -ri2j * cornerI1 + ri1j * cornerI2 < 0.0f ? -1.0f : 1.0f;
+		vec3s l = glms_vec3_zero();
+		l.raw[i1] = -sign * ri2j;
+		l.raw[i2] = sign * ri1j;
+		int kA = (l.raw[i1] < 0.0f ? 1 : 0) | (l.raw[i2] < 0.0f ? 2 : 0);
+		int kB = (sign * rij2 > 0.0f ? 1 : 0) | (-sign * rij1 > 0.0f ? 2 : 0);
+		*out = (tbSatAxis){.type = tb_satEdges,
+		                   .indexA = cache->indexA,
+		                   .indexB = cache->indexB,
+		                   .separation = (sign * p - rA - rB) / len,
+		                   .normal = glms_vec3_scale(l, 1.0f / len)};
+		*eligible = 4 * i + kA == cache->indexA && 4 * j + kB == cache->indexB;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
 static bool tbSat_Better(float candidate, float incumbent, float rel, float absTol)
 {
 	return candidate > incumbent + rel * fabsf(incumbent) + absTol;
@@ -518,7 +601,9 @@ static tbSatResult tbSat_FindIn(const tbSatShape* sa, const tbSatShape* sb, cons
 	tbSatAxis cached = tbSat_NoAxis();
 	bool haveCached = false, eligible = false;
 	if (cache != NULL) {
-		haveCached = tbSat_CachedAxis(sa, sb, xf, cache, &cached, &eligible);
+		haveCached = sa->box && sb->box
+		                 ? tbSat_BoxCachedAxis(sa->scale, sb->scale, xf, cache, &cached, &eligible)
+		                 : tbSat_CachedAxis(sa, sb, xf, cache, &cached, &eligible);
 		if (haveCached && cached.separation > margin) {
 			// Still apart along last step's axis: nothing else to test.
 			res.chosen = cached;
@@ -582,6 +667,18 @@ tbSatResult tbSat_Find(const tbShape* a, const tbShape* b, tbTransform bInA, flo
 	tbSatFrame xf;
 	tbSat_Setup(a, b, bInA, &sa, &sb, &xf);
 	return tbSat_FindIn(&sa, &sb, &xf, margin, cache);
+}
+
+bool tbSat_EvaluateCache(const tbShape* a, const tbShape* b, tbTransform bInA,
+                         const tbSatCache* cache, bool general, tbSatAxis* axis, bool* eligible)
+{
+	tbSatShape sa, sb;
+	tbSatFrame xf;
+	tbSat_Setup(a, b, bInA, &sa, &sb, &xf);
+	if (!general && sa.box && sb.box) {
+		return tbSat_BoxCachedAxis(sa.scale, sb.scale, &xf, cache, axis, eligible);
+	}
+	return tbSat_CachedAxis(&sa, &sb, &xf, cache, axis, eligible);
 }
 
 float tbSat_BruteForceSeparation(const tbShape* a, const tbShape* b, tbTransform bInA,

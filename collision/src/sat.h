@@ -33,6 +33,12 @@ bool tbSat_Applies(const tbShape* a, const tbShape* b, tbTransform bInA);
 tbSatResult tbSat_Find(const tbShape* a, const tbShape* b, tbTransform bInA, float margin,
                        tbSatCache* cache);
 
+/// The cached feature's axis at this pose, by the box-box formulas or (`general`, or not two
+/// boxes) by the hull layout: for tests. False when the cache names no feature of these shapes;
+/// *eligible: the feature may stay the contact's (faces always; edges while they support).
+bool tbSat_EvaluateCache(const tbShape* a, const tbShape* b, tbTransform bInA,
+                         const tbSatCache* cache, bool general, tbSatAxis* axis, bool* eligible);
+
 /// The same test without the box-box shortcut and without Gauss-map pruning: every face normal and
 /// every non-parallel edge pair's cross product (both signs), separations by support functions,
 /// for tests. Axes whose dot with `exclude` is `excludeCos` or more are skipped (pass a cosine
