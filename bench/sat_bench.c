@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "manifold_internal.h"
+#include "tumble/hull.h"
 #include "tumble/manifold.h"
 #include "tumble/query.h"
 
@@ -82,97 +83,117 @@ static double nowSeconds(void)
 }
 
 // Non-static, not inlined: callgrind reports each loop by name.
-__attribute__((noinline)) int bench_sat(const tbShape* s, const tbTransform* poses, int count,
-                                        float margin);
-__attribute__((noinline)) int bench_gjk(const tbShape* s, const tbTransform* poses, int count,
-                                        float margin);
-__attribute__((noinline)) int bench_satCached(const tbShape* s, const tbTransform* poses, int count,
-                                              float margin);
+__attribute__((noinline)) int bench_sat(const tbShape* a, const tbShape* b,
+                                        const tbTransform* poses, int count, float margin);
+__attribute__((noinline)) int bench_gjk(const tbShape* a, const tbShape* b,
+                                        const tbTransform* poses, int count, float margin);
+__attribute__((noinline)) int bench_satCached(const tbShape* a, const tbShape* b,
+                                              const tbTransform* poses, int count, float margin);
 
-int bench_sat(const tbShape* s, const tbTransform* poses, int count, float margin)
+int bench_sat(const tbShape* a, const tbShape* b, const tbTransform* poses, int count, float margin)
 {
 	int points = 0;
 	for (int i = 0; i < count; ++i) {
-		points += tbCollideShapesLocal(s, s, poses[i], margin, NULL).pointCount;
+		points += tbCollideShapesLocal(a, b, poses[i], margin, NULL).pointCount;
 	}
 	return points;
 }
 
-int bench_gjk(const tbShape* s, const tbTransform* poses, int count, float margin)
+int bench_gjk(const tbShape* a, const tbShape* b, const tbTransform* poses, int count, float margin)
 {
 	int points = 0;
 	for (int i = 0; i < count; ++i) {
-		points += tbCollideShapesByQuery(s, s, poses[i], margin, NULL).pointCount;
+		points += tbCollideShapesByQuery(a, b, poses[i], margin, NULL).pointCount;
 	}
 	return points;
 }
 
 // As a contact does from step to step: the cache filled at the pose, then the pose moved by 1 mm
 // and 0.1 degree (poses come in pairs: i even is the earlier step of i + 1).
-int bench_satCached(const tbShape* s, const tbTransform* poses, int count, float margin)
+int bench_satCached(const tbShape* a, const tbShape* b, const tbTransform* poses, int count,
+                    float margin)
 {
 	int points = 0;
 	for (int i = 0; i + 1 < count; i += 2) {
 		tbSatCache cache = {0};
-		points += tbCollideShapesCached(s, s, poses[i], margin, NULL, &cache).pointCount;
-		points += tbCollideShapesCached(s, s, poses[i + 1], margin, NULL, &cache).pointCount;
+		points += tbCollideShapesCached(a, b, poses[i], margin, NULL, &cache).pointCount;
+		points += tbCollideShapesCached(a, b, poses[i + 1], margin, NULL, &cache).pointCount;
 	}
 	return points;
+}
+
+// A hull of `count` random points on an ellipsoid with semi-axes `axes`.
+static bool randomHull(tbHull* hull, int count, vec3s axes, uint32_t* state)
+{
+	vec3s points[64];
+	for (int i = 0; i < count && i < 64; ++i) {
+		points[i] = glms_vec3_mul(randomUnit(state), axes);
+	}
+	return tbBuildHull(points, count < 64 ? count : 64, hull, NULL) == tb_hullOk;
 }
 
 int main(int argc, char** argv)
 {
 	int count = argc > 1 ? atoi(argv[1]) : 2000;
-	// "touching", "apart" or both (no argument): callgrind counts each set alone.
+	// One pose set by name (callgrind counts each alone), or all without a second argument.
 	const char* only = argc > 2 ? argv[2] : NULL;
+	// Points of the larger hull (the smaller has 12): a hull's edge count sets the SAT's cost.
+	int hullPoints = argc > 3 ? atoi(argv[3]) : 20;
 	if (count < 2 || count > TB_MAX_POSES) {
 		fprintf(stderr, "sat_bench: pose count must be 2 to %d, got %s\n", TB_MAX_POSES,
 		        argc > 1 ? argv[1] : "?");
 		return 1;
 	}
 	count &= ~1;
+	uint32_t state = 1234u;
+	tbHull big, small;
+	if (!randomHull(&big, hullPoints, (vec3s){{0.5f, 0.5f, 0.5f}}, &state) ||
+	    !randomHull(&small, 12, (vec3s){{0.6f, 0.3f, 0.4f}}, &state)) {
+		fprintf(stderr, "sat_bench: hull build failed\n");
+		return 1;
+	}
 	tbShape cube = tbMakeBox(0.5f, 0.5f, 0.5f);
-	tbTransform* touching = malloc(sizeof(tbTransform) * (size_t)count);
-	tbTransform* apart = malloc(sizeof(tbTransform) * (size_t)count);
-	if (touching == NULL || apart == NULL) {
+	tbShape hullA = tbMakeHullShape(&big), hullB = tbMakeHullShape(&small);
+	// Unit cubes overlapping up to 2 cm or touching (rain contacts); apart by 3-13 cm (a fat-AABB
+	// pair beyond the speculative margin); a box and a 20-point hull, and two hulls (20 and 12
+	// points), touching. Each pose comes with a later step moved by 1 mm and 0.1 degree.
+	const char* names[4] = {"touching", "apart", "box-hull", "hull-hull"};
+	const tbShape* shapeA[4] = {&cube, &cube, &cube, &hullA};
+	const tbShape* shapeB[4] = {&cube, &cube, &hullA, &hullB};
+	float lowest[4] = {-0.02f, 0.03f, -0.02f, -0.02f}, range[4] = {0.02f, 0.1f, 0.02f, 0.02f};
+	tbTransform* poses = malloc(sizeof(tbTransform) * (size_t)count);
+	if (poses == NULL) {
 		fprintf(stderr, "sat_bench: out of memory\n");
 		return 1;
 	}
-	uint32_t state = 1234u;
-	for (int i = 0; i < count; i += 2) {
-		// Overlapping up to 2 cm or touching (rain contacts), and apart by 3-13 cm (a fat-AABB
-		// pair beyond the speculative margin); each with a 1 mm / 0.1 degree later step.
-		float targets[2] = {-0.02f * uniform(&state), 0.03f + 0.1f * uniform(&state)};
-		tbTransform* sets[2] = {touching, apart};
-		for (int k = 0; k < 2; ++k) {
-			tbTransform xf = placeAt(&cube, &cube, targets[k], &state);
-			sets[k][i] = xf;
-			versors dq = glms_quatv(0.1f * 0.01745329f, randomUnit(&state));
-			sets[k][i + 1] =
-			    tbMakeTransform(glms_vec3_add(xf.p, glms_vec3_scale(randomUnit(&state), 1e-3f)),
-			                    glms_quat_mul(dq, xf.q));
-		}
-	}
 	const float margin = 0.02f;
-	const char* names[2] = {"touching", "apart"};
-	tbTransform* sets[2] = {touching, apart};
-	for (int k = 0; k < 2; ++k) {
+	for (int k = 0; k < 4; ++k) {
 		if (only != NULL && strcmp(only, names[k]) != 0) {
 			continue;
 		}
+		for (int i = 0; i < count; i += 2) {
+			float target = lowest[k] + range[k] * uniform(&state);
+			tbTransform xf = placeAt(shapeA[k], shapeB[k], target, &state);
+			poses[i] = xf;
+			versors dq = glms_quatv(0.1f * 0.01745329f, randomUnit(&state));
+			poses[i + 1] =
+			    tbMakeTransform(glms_vec3_add(xf.p, glms_vec3_scale(randomUnit(&state), 1e-3f)),
+			                    glms_quat_mul(dq, xf.q));
+		}
 		double t0 = nowSeconds();
-		int pSat = bench_sat(&cube, sets[k], count, margin);
+		int pSat = bench_sat(shapeA[k], shapeB[k], poses, count, margin);
 		double t1 = nowSeconds();
-		int pGjk = bench_gjk(&cube, sets[k], count, margin);
+		int pGjk = bench_gjk(shapeA[k], shapeB[k], poses, count, margin);
 		double t2 = nowSeconds();
-		int pCached = bench_satCached(&cube, sets[k], count, margin);
+		int pCached = bench_satCached(shapeA[k], shapeB[k], poses, count, margin);
 		double t3 = nowSeconds();
-		printf("%-8s %d poses: SAT %.0f ns (%d points), SAT cached %.0f ns (%d points), GJK/EPA "
+		printf("%-9s %d poses: SAT %.0f ns (%d points), SAT cached %.0f ns (%d points), GJK/EPA "
 		       "%.0f ns (%d points) per manifold\n",
 		       names[k], count, 1e9 * (t1 - t0) / count, pSat, 1e9 * (t3 - t2) / count, pCached,
 		       1e9 * (t2 - t1) / count, pGjk);
 	}
-	free(touching);
-	free(apart);
+	free(poses);
+	tbDestroyHull(&big);
+	tbDestroyHull(&small);
 	return 0;
 }

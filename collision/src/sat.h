@@ -23,10 +23,15 @@ typedef struct tbSatResult
 	bool usedCache;      ///< the cached feature was kept (early exit or preference)
 } tbSatResult;
 
-/// True when both shapes are usable polytopes the test handles (boxes and solid hulls, any scale)
-/// and the pose is finite with a unit quaternion; anything else goes to the GJK/EPA path, which
-/// reports bad input.
+/// True when the pair takes the test: both shapes usable polytopes (boxes and solid hulls, any
+/// scale), two boxes or a pair whose hull is small enough that the test costs less than GJK/EPA
+/// (sat.c, TB_SAT_MAX_WORK), and a finite pose with a unit quaternion. Anything else goes to the
+/// GJK/EPA path, which also reports bad input.
 bool tbSat_Applies(const tbShape* a, const tbShape* b, tbTransform bInA);
+
+/// Both shapes are polytopes the test can answer, whatever their size (tests call tbSat_Find and
+/// tbSat_Collide directly on pairs the dispatch sends to GJK/EPA).
+bool tbSat_IsPolytopePair(const tbShape* a, const tbShape* b);
 
 /// Find the separating axis of A and B (B at bInA). Pairs apart by more than `margin` along some
 /// axis may stop early. `cache` may be null; when given it is read first and updated.
