@@ -317,25 +317,32 @@ static int tbClip(const tbFeature* ref, const tbFeature* inc, float planeTol, tb
 				res[outCount++] = in[0];
 			}
 		} else {
+			// Each point's height over the side plane once (it ends two edges).
+			float dist[TB_MAX_CLIP_POINTS];
+			for (int i = 0; i < count; ++i) {
+				dist[i] = glms_vec3_dot(m, in[i].p) - offset;
+			}
 			// A segment is an open chain of one edge; a polygon is closed.
 			int edges = count == 2 ? 1 : count;
 			for (int i = 0; i < edges; ++i) {
-				tbClipPoint p = in[i], q = in[i + 1 == count ? 0 : i + 1];
-				float dp = glms_vec3_dot(m, p.p) - offset, dq = glms_vec3_dot(m, q.p) - offset;
+				int j = i + 1 == count ? 0 : i + 1;
+				const tbClipPoint* p = in + i;
+				const tbClipPoint* q = in + j;
+				float dp = dist[i], dq = dist[j];
 				if (count == 2 && i == 0 && dp <= 0.0f) {
-					res[outCount++] = p;
+					res[outCount++] = *p;
 				}
 				if ((dp <= 0.0f) != (dq <= 0.0f)) {
 					float t = dp / (dp - dq);
 					tbClipPoint x;
-					x.p = glms_vec3_add(p.p, glms_vec3_scale(glms_vec3_sub(q.p, p.p), t));
-					x.code = tbMixCode(p.code, q.code, k);
+					x.p = glms_vec3_add(p->p, glms_vec3_scale(glms_vec3_sub(q->p, p->p), t));
+					x.code = tbMixCode(p->code, q->code, k);
 					if (outCount < TB_MAX_CLIP_POINTS) {
 						res[outCount++] = x;
 					}
 				}
 				if (dq <= 0.0f && outCount < TB_MAX_CLIP_POINTS && (count > 2 || i == 0)) {
-					res[outCount++] = q;
+					res[outCount++] = *q;
 				}
 			}
 		}
