@@ -532,3 +532,35 @@ Test(sat, box_cache_formulas_match_hull_layout)
 	}
 	cr_assert_gt(eligibleEdges, 30, "too few supporting edge pairs (%d)", eligibleEdges);
 }
+
+// Bad input never crashes or lets a NaN out: a NaN pose or a box of zero size goes to the GJK/EPA
+// path, which refuses it (no points, distance -FLT_MAX); a cache naming features the shapes do
+// not have is ignored and overwritten.
+Test(sat, bad_input_and_stale_cache)
+{
+	tbShape cube = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbShape flat = tbMakeBox(0.5f, 0.0f, 0.5f);
+	tbTransform bad = {.p = {{NAN, 0.0f, 0.0f}}, .q = {{0.0f, 0.0f, 0.0f, 1.0f}}};
+	tbTransform near = {.p = {{0.0f, 0.99f, 0.0f}}, .q = {{0.0f, 0.0f, 0.0f, 1.0f}}};
+	tbSatCache cache = {0};
+	float d = 0.0f;
+	tbManifold m = tbCollideShapesCached(&cube, &cube, bad, 0.02f, &d, &cache);
+	cr_assert_eq(m.pointCount, 0);
+	cr_assert_eq(d, -FLT_MAX);
+	m = tbCollideShapesCached(&cube, &flat, near, 0.02f, &d, &cache);
+	cr_assert_eq(m.pointCount, 0);
+	cr_assert_eq(d, -FLT_MAX);
+	cr_assert_eq(cache.type, tb_satNone, "a pair SAT does not answer leaves the cache alone");
+	tbSatCache stale[3] = {{.type = tb_satFaceA, .indexA = 17, .indexB = -1},
+	                       {.type = tb_satEdges, .indexA = 3, .indexB = 99},
+	                       {.type = (tbSatFeatureType)42, .indexA = -5, .indexB = 7}};
+	tbManifold plain = tbCollideShapesLocal(&cube, &cube, near, 0.02f, NULL);
+	cr_assert_eq(plain.pointCount, 4);
+	for (int i = 0; i < 3; ++i) {
+		m = tbCollideShapesCached(&cube, &cube, near, 0.02f, &d, stale + i);
+		cr_assert(sameManifold(&m, &plain), "stale cache %d changed the manifold", i);
+		cr_assert_float_eq(d, -0.01f, 1e-6f);
+		cr_assert_eq(stale[i].type, tb_satFaceA, "stale cache %d not replaced", i);
+		cr_assert_eq(stale[i].indexA, 2, "the +y face of A, got %d", stale[i].indexA);
+	}
+}
