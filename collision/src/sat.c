@@ -619,6 +619,9 @@ static bool tbPositiveFinite(float x)
 // finite sizes and scale, a solid hull with its arrays (tbBuildHull checked the vertices).
 static bool tbSat_IsPolytope(const tbShape* s)
 {
+	if (s->type != tb_boxShape && s->type != tb_hullShape) {
+		return false; // round shapes and triangles leave at once
+	}
 	if (!tbPositiveFinite(s->scale.x) || !tbPositiveFinite(s->scale.y) ||
 	    !tbPositiveFinite(s->scale.z)) {
 		return false;
