@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "shape_internal.h"
-#include "tumble/manifold.h"
+#include "manifold_internal.h"
+#include "sat.h"
 #include "tumble/query.h"
 
 // A flat feature counts as facing the normal within 5 degrees (Gino's cone of 5-15 degrees, Game
@@ -23,21 +23,7 @@
 #define TB_PLANE_TOL 1e-2f
 // A cylinder cap or a cone base is a regular polygon of this many rim points.
 #define TB_DISC_POINTS 8
-// Caps of the clipping buffers: a hull face with more vertices is used by its first ones.
-#define TB_MAX_FEATURE_POINTS 32
 #define TB_MAX_CLIP_POINTS (2 * TB_MAX_FEATURE_POINTS + 8)
-
-// The supporting feature of a shape along a direction, in some frame.
-typedef struct tbFeature
-{
-	vec3s v[TB_MAX_FEATURE_POINTS]; // core points: polygon (counter-clockwise about normal),
-	                                // segment, or one point
-	int count;
-	vec3s normal; // outward unit normal of a polygon (meaningful when count >= 3)
-	float radius; // ball swept over the core (spheres, capsules), m
-	uint32_t id;  // face id within the shape (7 bits are used)
-	bool isFace;  // a flat face that may serve as the reference
-} tbFeature;
 
 typedef struct tbClipPoint
 {
@@ -250,8 +236,7 @@ static void tbRoundFeature(const tbShape* s, vec3s d, tbFeature* f)
 	tbOrientPolygon(f);
 }
 
-// The supporting feature of shape s along local direction d (unit).
-static void tbGetFeature(const tbShape* s, vec3s d, tbFeature* f)
+void tbGetFeature(const tbShape* s, vec3s d, tbFeature* f)
 {
 	switch (s->type) {
 	case tb_boxShape:
@@ -290,8 +275,7 @@ static void tbGetFeature(const tbShape* s, vec3s d, tbFeature* f)
 	}
 }
 
-// The feature of B, found along a direction in A's frame, mapped into A's frame.
-static void tbFeatureInA(const tbShape* b, tbTransform bInA, vec3s dInA, tbFeature* f)
+void tbFeatureInA(const tbShape* b, tbTransform bInA, vec3s dInA, tbFeature* f)
 {
 	tbGetFeature(b, tbInvRotateVector(bInA.q, dInA), f);
 	for (int i = 0; i < f->count; ++i) {
@@ -322,7 +306,7 @@ static int tbClip(const tbFeature* ref, const tbFeature* inc, float planeTol, tb
 		in[i].code = (uint32_t)(i + 1);
 	}
 	for (int k = 0; k < ref->count && count > 0; ++k) {
-		vec3s a = ref->v[k], b = ref->v[(k + 1) % ref->count];
+		vec3s a = ref->v[k], b = ref->v[k + 1 == ref->count ? 0 : k + 1];
 		// Outward side plane of edge ab: (b - a) x n for a polygon counter-clockwise about n.
 		vec3s m =
 		    tbNormalizeOr(glms_vec3_cross(glms_vec3_sub(b, a), ref->normal), glms_vec3_zero());
@@ -333,25 +317,32 @@ static int tbClip(const tbFeature* ref, const tbFeature* inc, float planeTol, tb
 				res[outCount++] = in[0];
 			}
 		} else {
+			// Each point's height over the side plane once (it ends two edges).
+			float dist[TB_MAX_CLIP_POINTS];
+			for (int i = 0; i < count; ++i) {
+				dist[i] = glms_vec3_dot(m, in[i].p) - offset;
+			}
 			// A segment is an open chain of one edge; a polygon is closed.
 			int edges = count == 2 ? 1 : count;
 			for (int i = 0; i < edges; ++i) {
-				tbClipPoint p = in[i], q = in[(i + 1) % count];
-				float dp = glms_vec3_dot(m, p.p) - offset, dq = glms_vec3_dot(m, q.p) - offset;
+				int j = i + 1 == count ? 0 : i + 1;
+				const tbClipPoint* p = in + i;
+				const tbClipPoint* q = in + j;
+				float dp = dist[i], dq = dist[j];
 				if (count == 2 && i == 0 && dp <= 0.0f) {
-					res[outCount++] = p;
+					res[outCount++] = *p;
 				}
 				if ((dp <= 0.0f) != (dq <= 0.0f)) {
 					float t = dp / (dp - dq);
 					tbClipPoint x;
-					x.p = glms_vec3_add(p.p, glms_vec3_scale(glms_vec3_sub(q.p, p.p), t));
-					x.code = tbMixCode(p.code, q.code, k);
+					x.p = glms_vec3_add(p->p, glms_vec3_scale(glms_vec3_sub(q->p, p->p), t));
+					x.code = tbMixCode(p->code, q->code, k);
 					if (outCount < TB_MAX_CLIP_POINTS) {
 						res[outCount++] = x;
 					}
 				}
 				if (dq <= 0.0f && outCount < TB_MAX_CLIP_POINTS && (count > 2 || i == 0)) {
-					res[outCount++] = q;
+					res[outCount++] = *q;
 				}
 			}
 		}
@@ -430,8 +421,76 @@ static tbManifold tbSinglePoint(const tbQueryResult* r)
 	return m;
 }
 
-tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
-                                float speculativeDistance, float* distance)
+int tbClipFaceManifold(const tbShape* a, const tbShape* b, tbTransform bInA, const tbFeature* ref,
+                       bool flip, float speculativeDistance, tbManifold* m)
+{
+	tbFeature inc;
+	// The incident feature: of the other shape, along the reference face's normal reversed (for a
+	// polytope the face most anti-parallel to the reference: Box2D-Lite, qu3e).
+	if (flip) {
+		tbGetFeature(a, glms_vec3_negate(ref->normal), &inc);
+	} else {
+		tbFeatureInA(b, bInA, glms_vec3_negate(ref->normal), &inc);
+	}
+	float sizeA = tbShape_BoundingRadius(a), sizeB = tbShape_BoundingRadius(b);
+	return tbClipFeatures(ref, &inc, flip, sizeA < sizeB ? sizeA : sizeB, speculativeDistance, m);
+}
+
+int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float size,
+                   float speculativeDistance, tbManifold* m)
+{
+	float planeTol = TB_PLANE_TOL * size;
+	tbClipPoint clipped[TB_MAX_CLIP_POINTS];
+	int count = tbClip(ref, inc, planeTol, clipped);
+
+	vec3s nRef = ref->normal;
+	float offset = glms_vec3_dot(nRef, ref->v[0]);
+	vec3s onRef[TB_MAX_CLIP_POINTS], onInc[TB_MAX_CLIP_POINTS];
+	float sep[TB_MAX_CLIP_POINTS];
+	uint32_t code[TB_MAX_CLIP_POINTS];
+	int kept = 0;
+	for (int i = 0; i < count; ++i) {
+		float height = glms_vec3_dot(nRef, clipped[i].p) - offset;
+		float s = height - inc->radius;
+		if (s > speculativeDistance) {
+			continue;
+		}
+		onRef[kept] = glms_vec3_sub(clipped[i].p, glms_vec3_scale(nRef, height));
+		onInc[kept] = glms_vec3_sub(clipped[i].p, glms_vec3_scale(nRef, inc->radius));
+		sep[kept] = s;
+		code[kept] = clipped[i].code;
+		++kept;
+	}
+	memset(m, 0, sizeof *m);
+	if (kept == 0) {
+		return 0;
+	}
+	int keep[TB_MAX_CLIP_POINTS];
+	int outCount = kept;
+	if (kept > TB_MAX_MANIFOLD_POINTS) {
+		outCount = tbReduce(onRef, sep, kept, nRef, keep);
+	} else {
+		for (int i = 0; i < kept; ++i) {
+			keep[i] = i;
+		}
+	}
+
+	// The normal of the reference face, turned to point from A to B.
+	m->normal = flip ? glms_vec3_negate(nRef) : nRef;
+	uint32_t faceBits = ((ref->id & 0x7fu) << 23) | ((inc->id & 0x7fu) << 16);
+	for (int k = 0; k < outCount; ++k) {
+		int i = keep[k];
+		tbManifoldPoint* mp = m->points + m->pointCount++;
+		mp->pointA = flip ? onInc[i] : onRef[i];
+		mp->pointB = flip ? onRef[i] : onInc[i];
+		mp->separation = sep[i];
+		mp->id = (flip ? 0x80000000u : 0u) | faceBits | (code[i] & 0xffffu);
+	}
+	return m->pointCount;
+}
+
+tbManifold tbCollideShapesByQuery(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                  float speculativeDistance, float* distance)
 {
 	tbManifold m;
 	memset(&m, 0, sizeof m);
@@ -459,67 +518,30 @@ tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform 
 	}
 
 	bool flip = alignB > alignA + TB_REFERENCE_BIAS;
-	const tbFeature* ref = flip ? &fb : &fa;
-	tbFeature inc;
-	// The incident feature: of the other shape, along the reference face's normal reversed (for a
-	// polytope the face most anti-parallel to the reference: Box2D-Lite, qu3e).
-	if (flip) {
-		tbGetFeature(a, glms_vec3_negate(ref->normal), &inc);
-	} else {
-		tbFeatureInA(b, bInA, glms_vec3_negate(ref->normal), &inc);
-	}
-
-	float sizeA = tbShape_BoundingRadius(a), sizeB = tbShape_BoundingRadius(b);
-	float planeTol = TB_PLANE_TOL * (sizeA < sizeB ? sizeA : sizeB);
-	tbClipPoint clipped[TB_MAX_CLIP_POINTS];
-	int count = tbClip(ref, &inc, planeTol, clipped);
-
-	vec3s nRef = ref->normal;
-	float offset = glms_vec3_dot(nRef, ref->v[0]);
-	vec3s onRef[TB_MAX_CLIP_POINTS], onInc[TB_MAX_CLIP_POINTS];
-	float sep[TB_MAX_CLIP_POINTS];
-	uint32_t code[TB_MAX_CLIP_POINTS];
-	int kept = 0;
-	for (int i = 0; i < count; ++i) {
-		float height = glms_vec3_dot(nRef, clipped[i].p) - offset;
-		float s = height - inc.radius;
-		if (s > speculativeDistance) {
-			continue;
-		}
-		onRef[kept] = glms_vec3_sub(clipped[i].p, glms_vec3_scale(nRef, height));
-		onInc[kept] = glms_vec3_sub(clipped[i].p, glms_vec3_scale(nRef, inc.radius));
-		sep[kept] = s;
-		code[kept] = clipped[i].code;
-		++kept;
-	}
-	if (kept == 0) {
+	if (tbClipFaceManifold(a, b, bInA, flip ? &fb : &fa, flip, speculativeDistance, &m) == 0) {
 		// The faces face each other but no incident point lies over the reference face (an edge
 		// grazing a face's rim): the query's point still holds.
 		return tbSinglePoint(&r);
 	}
-	int keep[TB_MAX_CLIP_POINTS];
-	int outCount = kept;
-	if (kept > TB_MAX_MANIFOLD_POINTS) {
-		outCount = tbReduce(onRef, sep, kept, nRef, keep);
-	} else {
-		for (int i = 0; i < kept; ++i) {
-			keep[i] = i;
+	return m;
+}
+
+tbManifold tbCollideShapesCached(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                 float speculativeDistance, float* distance, tbSatCache* cache)
+{
+	if (tbSat_Applies(a, b, bInA)) {
+		tbManifold m;
+		if (tbSat_Collide(a, b, bInA, speculativeDistance, distance, cache, &m)) {
+			return m;
 		}
 	}
+	return tbCollideShapesByQuery(a, b, bInA, speculativeDistance, distance);
+}
 
-	// The normal of the reference face, turned to point from A to B.
-	vec3s normal = flip ? glms_vec3_negate(nRef) : nRef;
-	m.normal = normal;
-	uint32_t faceBits = ((ref->id & 0x7fu) << 23) | ((inc.id & 0x7fu) << 16);
-	for (int k = 0; k < outCount; ++k) {
-		int i = keep[k];
-		tbManifoldPoint* mp = m.points + m.pointCount++;
-		mp->pointA = flip ? onInc[i] : onRef[i];
-		mp->pointB = flip ? onRef[i] : onInc[i];
-		mp->separation = sep[i];
-		mp->id = (flip ? 0x80000000u : 0u) | faceBits | (code[i] & 0xffffu);
-	}
-	return m;
+tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                float speculativeDistance, float* distance)
+{
+	return tbCollideShapesCached(a, b, bInA, speculativeDistance, distance, NULL);
 }
 
 tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,

@@ -34,14 +34,53 @@ typedef struct tbManifold
 /// is clipped against that reference face (Sutherland-Hodgman) and reduced to at most 4 points,
 /// each with a feature id that stays the same while the same features touch. Otherwise one point
 /// from the query. Points farther apart than `speculativeDistance` (m) are dropped; a pair farther
-/// apart than that gets no points. The normal points from A to B.
+/// apart than that gets no points. The normal points from A to B. Box pairs (and boxes or small
+/// hulls against small hulls) take the separating-axis test instead: see tbCollideShapesCached.
 TB_API tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b,
                                   tbTransform xfB, float speculativeDistance);
 
 /// tbCollideShapes in A's frame: B is placed at bInA (B's frame in A's, tbInvMulTransforms(xfA,
 /// xfB)), and the manifold's normal and points are in A's frame. `distance` (may be null) gets the
 /// query's signed distance (negative: depth), m, even when the pair is beyond the speculative
-/// distance; -FLT_MAX when the query failed. The world's contact cache uses both to skip pairs
-/// whose relative pose has barely moved since.
+/// distance; -FLT_MAX when the query failed (for a pair the separating-axis test answers, its
+/// largest separation: see tbCollideShapesCached). The world's contact cache uses both to skip
+/// pairs whose relative pose has barely moved since. Same as tbCollideShapesCached without a cache.
 TB_API tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
                                        float speculativeDistance, float* distance);
+
+/// Which feature pair gave the separating axis of two polytopes (boxes, solid hulls) in the
+/// separating-axis test (SAT) of tbCollideShapesCached.
+typedef enum tbSatFeatureType
+{
+	tb_satNone = 0, ///< nothing cached (a zeroed tbSatCache)
+	tb_satFaceA,    ///< a face of A: indexA is its face id
+	tb_satFaceB,    ///< a face of B: indexB is its face id
+	tb_satEdges,    ///< an edge of A and an edge of B: indexA and indexB are their edge ids
+} tbSatFeatureType;
+
+/// The separating feature of a polytope pair, kept by the caller from one step to the next (one
+/// per contact, zero-initialised; reset it to zero if either shape of the pair changes). It is
+/// tested first: a pair still apart along it by more than the speculative distance exits without
+/// the full test, and it stays the contact's feature while no other axis is clearly better, so the
+/// reference face and the feature ids do not flip-flop between nearly equal axes.
+typedef struct tbSatCache
+{
+	tbSatFeatureType type;
+	int indexA;       ///< face or edge id of A (face ids of a box: 2 * axis + (negative side))
+	int indexB;       ///< face or edge id of B
+	float separation; ///< separation along the feature's axis when last computed, m
+} tbSatCache;
+
+/// tbCollideShapesLocal with a per-contact SAT cache (may be null). Two boxes (any scale), and a
+/// box or solid hull against a solid hull small enough that the test is cheaper than GJK/EPA
+/// (about 5 vertices against a box), are answered by the separating-axis test over the face
+/// normals of both and the edge-edge axes that are faces of the Minkowski difference (Gauss-map
+/// pruning), with the manifold clipped from the chosen faces or, for an edge axis, one point at
+/// the edges' closest points. All other pairs (round shapes, triangles, flat or degenerate hulls,
+/// larger hulls, mixed pairs) take the GJK/EPA path and leave the cache untouched. For a pair the
+/// test answers, `distance` receives the largest separation over the tested axes: minus the exact
+/// penetration depth when overlapping, a lower bound on the distance when apart (the engine's
+/// skip of pairs apart by more than their drift stays valid).
+TB_API tbManifold tbCollideShapesCached(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                        float speculativeDistance, float* distance,
+                                        tbSatCache* cache);

@@ -1,0 +1,47 @@
+// Internal manifold helpers shared by the GJK/EPA path (manifold.c) and the separating-axis test
+// (sat.c): supporting features and the reference/incident face clipping with its feature ids.
+#pragma once
+
+#include "shape_internal.h"
+#include "tumble/manifold.h"
+
+// Caps of the clipping buffers: a hull face with more vertices is used by its first ones.
+#define TB_MAX_FEATURE_POINTS 32
+
+/// The supporting feature of a shape along a direction, in some frame.
+typedef struct tbFeature
+{
+	vec3s v[TB_MAX_FEATURE_POINTS]; ///< core points: polygon (counter-clockwise about normal),
+	                                ///< segment, or one point
+	int count;
+	vec3s normal; ///< outward unit normal of a polygon (meaningful when count >= 3)
+	float radius; ///< ball swept over the core (spheres, capsules), m
+	uint32_t id;  ///< face id within the shape (7 bits are used)
+	bool isFace;  ///< a flat face that may serve as the reference
+} tbFeature;
+
+/// The supporting feature of shape s along local direction d (unit).
+void tbGetFeature(const tbShape* s, vec3s d, tbFeature* f);
+
+/// The feature of B, found along a direction in A's frame, mapped into A's frame.
+void tbFeatureInA(const tbShape* b, tbTransform bInA, vec3s dInA, tbFeature* f);
+
+/// The manifold of a face contact in A's frame: the other shape's feature most anti-parallel to
+/// the reference face `ref` (of B when `flip`, then given in A's frame) is clipped against the
+/// reference face's side planes, points beyond `speculativeDistance` are dropped and the rest
+/// reduced to four with stable feature ids. Returns the number of points written into *m (0: no
+/// incident point lies over the reference face).
+int tbClipFaceManifold(const tbShape* a, const tbShape* b, tbTransform bInA, const tbFeature* ref,
+                       bool flip, float speculativeDistance, tbManifold* m);
+
+/// The clipping of tbClipFaceManifold with both features given in A's frame (`inc` of A when
+/// `flip`, else of B); `size` is the smaller shape's bounding radius (it scales the side planes'
+/// tolerance). Returns the number of points written into *m.
+int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float size,
+                   float speculativeDistance, tbManifold* m);
+
+/// The GJK/EPA path of tbCollideShapesLocal for any pair: the query's normal, the features facing
+/// it, clipping against a face within 5 degrees of it or else the query's one point. Polytope
+/// pairs normally take the separating-axis test instead (sat.c); benchmarks compare the two.
+tbManifold tbCollideShapesByQuery(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                  float speculativeDistance, float* distance);

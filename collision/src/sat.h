@@ -1,0 +1,58 @@
+// Internal: the separating-axis test between two convex polytopes (sat.c).
+#pragma once
+
+#include "tumble/manifold.h"
+
+/// The axis the test chose, in A's frame.
+typedef struct tbSatAxis
+{
+	tbSatFeatureType type;
+	int indexA, indexB; ///< face ids (faces) or edge ids (edges); -1 where unused
+	float separation;   ///< along the axis, m: negative when penetrating
+	vec3s normal;       ///< unit, from A towards B
+} tbSatAxis;
+
+/// The result of a full or cached test.
+typedef struct tbSatResult
+{
+	tbSatAxis chosen;    ///< the feature the manifold is built from
+	float maxSeparation; ///< the largest separation over every tested axis (see
+	                     ///< tbCollideShapesCached)
+	vec3s maxNormal;     ///< the axis of maxSeparation (from A towards B)
+	bool exitedEarly;    ///< an axis separated by more than the margin: not every axis was tested
+	bool usedCache;      ///< the cached feature was kept (early exit or preference)
+} tbSatResult;
+
+/// True when the pair takes the test: both shapes usable polytopes (boxes and solid hulls, any
+/// scale), two boxes or a pair whose hull is small enough that the test costs less than GJK/EPA
+/// (sat.c, TB_SAT_MAX_WORK), and a finite pose with a unit quaternion. Anything else goes to the
+/// GJK/EPA path, which also reports bad input.
+bool tbSat_Applies(const tbShape* a, const tbShape* b, tbTransform bInA);
+
+/// Both shapes are polytopes the test can answer, whatever their size (tests call tbSat_Find and
+/// tbSat_Collide directly on pairs the dispatch sends to GJK/EPA).
+bool tbSat_IsPolytopePair(const tbShape* a, const tbShape* b);
+
+/// Find the separating axis of A and B (B at bInA). Pairs apart by more than `margin` along some
+/// axis may stop early. `cache` may be null; when given it is read first and updated.
+tbSatResult tbSat_Find(const tbShape* a, const tbShape* b, tbTransform bInA, float margin,
+                       tbSatCache* cache);
+
+/// The cached feature's axis at this pose, by the box-box formulas or (`general`, or not two
+/// boxes) by the hull layout: for tests. False when the cache names no feature of these shapes;
+/// *eligible: the feature may stay the contact's (faces always; edges while they support).
+bool tbSat_EvaluateCache(const tbShape* a, const tbShape* b, tbTransform bInA,
+                         const tbSatCache* cache, bool general, tbSatAxis* axis, bool* eligible);
+
+/// The same test without the box-box shortcut and without Gauss-map pruning: every face normal and
+/// every non-parallel edge pair's cross product (both signs), separations by support functions,
+/// for tests. Axes whose dot with `exclude` is `excludeCos` or more are skipped (pass a cosine
+/// above 1 to keep all): the best axis outside a cone tells whether the best one is unique.
+float tbSat_BruteForceSeparation(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                 vec3s exclude, float excludeCos);
+
+/// SAT manifold of a polytope pair in A's frame. Returns false when the test cannot answer (a face
+/// contact whose clipped face keeps no point although the axis is within the margin: the caller
+/// then takes the GJK/EPA path); *distance (may be null) gets maxSeparation.
+bool tbSat_Collide(const tbShape* a, const tbShape* b, tbTransform bInA, float speculativeDistance,
+                   float* distance, tbSatCache* cache, tbManifold* m);
