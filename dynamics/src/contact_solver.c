@@ -150,6 +150,7 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* co
 	tbSetLane(&c->invMassB, lane, mB);
 
 	const tbManifold* m = &contact->manifold;
+	c->pointCount = m->pointCount > c->pointCount ? m->pointCount : c->pointCount;
 	vec3s n = m->normal, t1, t2;
 	tbTangentBasis(n, &t1, &t2);
 	tbSetLaneV(&c->normal, lane, n);
@@ -374,7 +375,7 @@ void tbWarmStartContactsW(tbContactConstraintW* c, tbSolverBody* states)
 {
 	tbBodyW a = tbGatherBodies(states, c->bodyA, false);
 	tbBodyW b = tbGatherBodies(states, c->bodyB, false);
-	for (int i = 0; i < TB_MAX_MANIFOLD_POINTS; ++i) {
+	for (int i = 0; i < c->pointCount; ++i) {
 		tbContactPointW* cp = c->points + i;
 		tbApplyW(&a, &b, c->invMassA, c->invMassB, c->normal, cp->invIArAxn, cp->invIBrBxn,
 		         cp->normalImpulse);
@@ -401,7 +402,7 @@ void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH,
 	tbFloatW totalNormal = zero;
 
 	// Non-penetration, point by point (Catto 2005: the accumulated impulse is clamped at >= 0).
-	for (int i = 0; i < TB_MAX_MANIFOLD_POINTS; ++i) {
+	for (int i = 0; i < c->pointCount; ++i) {
 		tbContactPointW* cp = c->points + i;
 		// The separation now, to first order in the deltas: s = s0 + J . (dp, dtheta).
 		tbFloatW s = tbAddW(tbAddW(cp->separation, dpn),
@@ -486,7 +487,7 @@ void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float th
 	tbBodyW a = tbGatherBodies(states, c->bodyA, false);
 	tbBodyW b = tbGatherBodies(states, c->bodyB, false);
 	tbFloatW fast = tbSplatW(-threshold);
-	for (int i = 0; i < TB_MAX_MANIFOLD_POINTS; ++i) {
+	for (int i = 0; i < c->pointCount; ++i) {
 		tbContactPointW* cp = c->points + i;
 		// Only a real impact bounces: fast enough, and the point actually pushed this step. This
 		// keeps resting contacts from jittering and speculative points from bouncing early.

@@ -167,6 +167,24 @@ static mat3s tbRotationFromVector(vec3s t)
 	return tbMat3MulAdd(tbMat3MulAdd(glms_mat3_identity(), a, W), b, tbMat3Mul(W, W));
 }
 
+// GCC would turn the loop back into a memset call.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
+static void
+tbClearRecords(tbContactConstraintW* groups, int count)
+{
+	tbFloatW zero = tbZeroW();
+	for (int g = 0; g < count; ++g) {
+		tbFloatW* at = (tbFloatW*)(void*)(groups + g);
+		size_t n = sizeof(tbContactConstraintW) / sizeof(tbFloatW);
+		// The index arrays at the front are overwritten right after.
+		for (size_t k = 0; k < n; ++k) {
+			at[k] = zero;
+		}
+	}
+}
+
 static bool tbIsSphericalInertia(mat3s I)
 {
 	float d = I.col[0].x;
@@ -315,7 +333,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	}
 	groupStart[TB_GRAPH_COLORS + 1] = groupCount;
 	TB_ASSERT(groupCount <= layout.groupCapacity);
-	memset(groups, 0, (size_t)groupCount * sizeof(tbContactConstraintW));
+	// Cleared a wide register at a time (a byte-wise memset costs callgrind an instruction per
+	// byte: 0.9 M per step of the falling rain).
+	tbClearRecords(groups, groupCount);
 	for (int g = 0; g < groupCount; ++g) {
 		for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
 			groups[g].bodyA[lane] = staticBody;

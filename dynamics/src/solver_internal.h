@@ -54,6 +54,7 @@ typedef struct tbContactConstraintW
 {
 	int bodyA[TB_SIMD_WIDTH], bodyB[TB_SIMD_WIDTH]; // solver body index (the static body if none)
 	int contact[TB_SIMD_WIDTH];                     // index of the input contact, or -1 (padding)
+	int pointCount; // the most points of any lane: rows beyond it are zero in every lane
 	tbFloatW invMassA, invMassB;
 	tbVec3W normal, tangent1, tangent2;
 	tbFloatW friction, restitution;

@@ -179,6 +179,18 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
                                 float margin, tbProfile* profile)
 {
 	tbContactCache* cc = &c->cache;
+	// The shapes' tight boxes apart by more than the margin on some axis: no point can be
+	// within the margin (bodies falling side by side, whose fat boxes overlap, end here).
+	tbAABB a = sa->aabb, b = sb->aabb;
+	if (a.lower.x - b.upper.x > margin || b.lower.x - a.upper.x > margin ||
+	    a.lower.y - b.upper.y > margin || b.lower.y - a.upper.y > margin ||
+	    a.lower.z - b.upper.z > margin || b.lower.z - a.upper.z > margin) {
+		profile->cachedManifolds += 1;
+		tbManifold m;
+		m.normal = tbRotateVector(sa->xf.q, cc->normal);
+		m.pointCount = 0;
+		return m;
+	}
 	float radiusA = sa->radius, radiusB = sb->radius;
 	float slack = TB_CACHE_SLACK * (radiusA < radiusB ? radiusA : radiusB);
 	if (cc->valid) {
@@ -201,8 +213,8 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
 	float distance;
 	profile->narrowPhaseRuns += 1;
 	tbTransform bInA = tbInvMulTransforms(sa->xf, sb->xf);
-	tbManifold local =
-	    tbCollideShapesLocal(&sa->geometry, &sb->geometry, bInA, margin + slack, &distance);
+	tbManifold local = tbCollideShapesCached(&sa->geometry, &sb->geometry, bInA, margin + slack,
+	                                         &distance, &cc->sat);
 	cc->bInA = tbRelativePose(sa->xf, sb->xf);
 	cc->normal = local.normal;
 	cc->pointCount = local.pointCount;

@@ -54,6 +54,7 @@ typedef struct tbShapeSlot
 typedef struct tbContactCache
 {
 	tbTransform bInA; // B's frame in A's frame (float) when the narrow phase ran
+	tbSatCache sat;   // the SAT's last separating feature (box and hull pairs)
 	vec3s normal;                         // A's frame
 	vec3s pointA[TB_MAX_MANIFOLD_POINTS]; // A's frame
 	vec3s pointB[TB_MAX_MANIFOLD_POINTS]; // B's frame
