@@ -86,6 +86,7 @@ typedef struct tbPolytopeResult
 	vec3s pointA, pointB;
 	tbQueryStatus status;
 	int iterations;
+	bool failed; ///< no answer at all (unified EPA's start had no volume): the fields are defaults
 } tbPolytopeResult;
 
 /// EPA seeded by a GJK simplex that holds the origin (seed 000 section 3, seed 003).

@@ -97,7 +97,7 @@ static void tbFinish(tbQueryResult* r)
 
 // Penetration (or a distance GJK could not prove) by EPA from GJK's simplex, on the plain and
 // then the inflated difference, with unified EPA as the fallback; or by unified EPA alone.
-static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimplex* seed,
+static bool tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimplex* seed,
                           tbQueryResult* r)
 {
 	// The cores stay cores: a sphere's ball or a capsule's is added back exactly at the end, so
@@ -143,12 +143,21 @@ static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimple
 		}
 	}
 	r->epaIterations = pr.iterations;
+	if (pr.failed) {
+		// No answer: the failure status, never the defaults as if they were one.
+		int gjkIterations = r->gjkIterations;
+		*r = tbInvalidResult();
+		r->status = tb_queryDegenerate;
+		r->gjkIterations = gjkIterations;
+		return false;
+	}
 	r->status = pr.status;
 	r->normal = pr.normal;
 	// The inflation moved the boundary out by the margin: take it off again.
 	r->distance = (pr.inside ? -pr.distance : pr.distance) + mk->margin - radiusA - radiusB;
 	r->pointA = glms_vec3_add(pr.pointA, glms_vec3_scale(pr.normal, radiusA));
 	r->pointB = glms_vec3_sub(pr.pointB, glms_vec3_scale(pr.normal, radiusB));
+	return true;
 }
 
 // Closest points of a separated pair: the simplex's barycentric pair, unless it is a chord of a
@@ -207,11 +216,9 @@ static void tbRoundedContact(const tbMinkowski* mk, const tbGjkOutput* g, float 
 	r->status = g->status;
 }
 
-tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+static tbQueryResult tbQueryPair(const tbShape* a, const tbShape* b, tbTransform bInA,
                                  const tbQueryDef* def)
 {
-	tbQueryDef defaults = tbDefaultQueryDef();
-	def = def != NULL ? def : &defaults;
 	tbMinkowski mk;
 	if (!tbSetUp(a, b, bInA, def, &mk)) {
 		return tbInvalidResult();
@@ -222,8 +229,9 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
 	mk.cores = radiusA > 0.0f || radiusB > 0.0f;
 	if (def->algorithm == tb_algorithmUnifiedEpa) {
-		tbPenetration(&mk, def, NULL, &r);
-		tbFinish(&r);
+		if (tbPenetration(&mk, def, NULL, &r)) {
+			tbFinish(&r);
+		}
 		return r;
 	}
 
@@ -252,12 +260,14 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 		tbFinish(&r);
 		return r;
 	}
-	tbPenetration(&mk, def, &g.simplex, &r);
-	tbFinish(&r);
+	if (tbPenetration(&mk, def, &g.simplex, &r)) {
+		tbFinish(&r);
+	}
 	return r;
 }
 
-bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA, tbQueryStatus* status)
+static bool tbOverlapPair(const tbShape* a, const tbShape* b, tbTransform bInA,
+                          tbQueryStatus* status)
 {
 	tbMinkowski mk;
 	if (!tbSetUp(a, b, bInA, NULL, &mk)) {
@@ -286,6 +296,167 @@ bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA, tb
 	}
 }
 
+// GJK alone, in A's frame (tbShapeDistance).
+static tbQueryResult tbDistancePair(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                    const tbQueryDef* def)
+{
+	tbMinkowski mk;
+	if (!tbSetUp(a, b, bInA, def, &mk)) {
+		return tbInvalidResult();
+	}
+	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
+	mk.cores = radiusA > 0.0f || radiusB > 0.0f;
+	tbGjkOutput g;
+	tbGjk(&mk, -1.0f, def->maxGjkIterations, def, &g);
+	tbQueryResult r = {0};
+	r.gjkIterations = g.iterations;
+	r.status = g.status;
+	if (g.outcome != tb_gjkSeparated || g.distance <= radiusA + radiusB || g.distance <= 0.0f) {
+		// Overlapping: GJK alone knows no depth (seed 000: that is EPA's job).
+		r.hit = true;
+		r.distance = 0.0f;
+		r.normal = (vec3s){{0.0f, 0.0f, 0.0f}};
+		tbSimplex_Witness(&g.simplex, &r.pointA, &r.pointB);
+		return r;
+	}
+	r.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
+	r.distance = g.distance - radiusA - radiusB;
+	tbGjkWitness(&mk, &g, r.normal, &r.pointA, &r.pointB);
+	r.pointA = glms_vec3_add(r.pointA, glms_vec3_scale(r.normal, radiusA));
+	r.pointB = glms_vec3_sub(r.pointB, glms_vec3_scale(r.normal, radiusB));
+	tbFinish(&r);
+	return r;
+}
+
+// A pair whose scale L is 0: both shapes are a single point at their origin (a one-point hull, a
+// triangle with three equal corners) and the two origins coincide. The points touch.
+static tbQueryResult tbCoincidentPoints(void)
+{
+	tbQueryResult r = {0};
+	r.hit = true;
+	r.normal = (vec3s){{0.0f, 1.0f, 0.0f}}; // every direction is optimal: a fixed one
+	r.status = tb_queryConverged;
+	return r;
+}
+
+// The shape times k (k > 0): its own sizes for the primitives, the scale for a hull (whose
+// vertices are shared).
+static tbShape tbScaledShape(const tbShape* s, float k)
+{
+	tbShape c = *s;
+	switch (s->type) {
+	case tb_sphereShape:
+		c.radius *= k;
+		break;
+	case tb_boxShape:
+		c.halfExtents = glms_vec3_scale(s->halfExtents, k);
+		break;
+	case tb_capsuleShape:
+	case tb_cylinderShape:
+	case tb_coneShape:
+		c.round.radius *= k;
+		c.round.halfHeight *= k;
+		break;
+	case tb_triangleShape:
+		for (int i = 0; i < 3; ++i) {
+			c.vertices[i] = glms_vec3_scale(s->vertices[i], k);
+		}
+		break;
+	default:
+		c.scale = glms_vec3_scale(s->scale, k);
+		break;
+	}
+	return c;
+}
+
+typedef enum tbPairQuery
+{
+	tb_pairFull,
+	tb_pairOverlap,
+	tb_pairDistance,
+} tbPairQuery;
+
+// Between 2^-8 and 2^8 m the queries run as given. Beyond, products of three or four lengths
+// (volumes, squared areas) under- or overflow float (a 1e-11 m pair's start tetrahedron has no
+// volume, a 1e18 m pair's overflows): the pair is scaled to about 1 m by a power of two, which is
+// exact in float, and the answer scaled back. Every tolerance is relative to L, so the answer is
+// the one the query gives at 1 m.
+#define TB_SCALE_EXPONENT_MAX 8
+
+// Run one query on the pair, scaled when its size L needs it. overlap receives the boolean answer.
+static tbQueryResult tbRunScaled(tbPairQuery kind, const tbShape* a, const tbShape* b,
+                                 tbTransform bInA, const tbQueryDef* def, bool* overlap)
+{
+	tbQueryDef defaults = tbDefaultQueryDef();
+	def = def != NULL ? def : &defaults;
+	if (!tbShape_IsUsable(a) || !tbShape_IsUsable(b) || !tbValidTransform(bInA)) {
+		return tbInvalidResult();
+	}
+	float L = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + tbSafeNorm(bInA.p);
+	if (!isfinite(L)) {
+		return tbInvalidResult(); // beyond float's range: no query can hold it
+	}
+	if (L == 0.0f) {
+		if (overlap != NULL) {
+			*overlap = true;
+		}
+		return tbCoincidentPoints();
+	}
+	int exponent;
+	frexpf(L, &exponent);
+	float unscale = 1.0f;
+	tbShape sa, sb;
+	if (exponent < -TB_SCALE_EXPONENT_MAX || exponent > TB_SCALE_EXPONENT_MAX) {
+		float k = ldexpf(1.0f, -exponent);
+		sa = tbScaledShape(a, k);
+		sb = tbScaledShape(b, k);
+		a = &sa;
+		b = &sb;
+		bInA.p = glms_vec3_scale(bInA.p, k);
+		unscale = ldexpf(1.0f, exponent);
+	}
+	tbQueryResult r;
+	switch (kind) {
+	case tb_pairOverlap: {
+		r = tbInvalidResult();
+		bool hit = tbOverlapPair(a, b, bInA, &r.status);
+		r.hit = hit;
+		if (overlap != NULL) {
+			*overlap = hit;
+		}
+		return r;
+	}
+	case tb_pairDistance:
+		r = tbDistancePair(a, b, bInA, def);
+		break;
+	default:
+		r = tbQueryPair(a, b, bInA, def);
+		break;
+	}
+	if (unscale != 1.0f && r.status != tb_queryInvalidInput) {
+		r.distance *= unscale;
+		r.pointA = glms_vec3_scale(r.pointA, unscale);
+		r.pointB = glms_vec3_scale(r.pointB, unscale);
+	}
+	return r;
+}
+
+tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                 const tbQueryDef* def)
+{
+	return tbRunScaled(tb_pairFull, a, b, bInA, def, NULL);
+}
+
+bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA, tbQueryStatus* status)
+{
+	bool hit = false;
+	tbQueryResult r = tbRunScaled(tb_pairOverlap, a, b, bInA, NULL, &hit);
+	if (status != NULL) {
+		*status = r.status;
+	}
+	return r.status != tb_queryInvalidInput && hit;
+}
+
 static tbQueryResult tbToWorld(tbQueryResult r, tbTransform xfA)
 {
 	if (r.status == tb_queryInvalidInput) {
@@ -294,6 +465,11 @@ static tbQueryResult tbToWorld(tbQueryResult r, tbTransform xfA)
 	r.normal = tbRotateVector(xfA.q, r.normal);
 	r.pointA = tbTransformPoint(xfA, r.pointA);
 	r.pointB = tbTransformPoint(xfA, r.pointB);
+	if (!tbFiniteVec(r.pointA) || !tbFiniteVec(r.pointB)) {
+		// A finite answer placed beyond float's range: report the failure, never an Inf.
+		r = tbInvalidResult();
+		r.status = tb_queryDegenerate;
+	}
 	return r;
 }
 
@@ -322,33 +498,9 @@ bool tbTestOverlap(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransf
 tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
                               const tbQueryDef* def)
 {
-	tbQueryDef defaults = tbDefaultQueryDef();
-	def = def != NULL ? def : &defaults;
-	tbMinkowski mk;
-	if (!tbValidTransform(xfA) || !tbValidTransform(xfB) ||
-	    !tbSetUp(a, b, tbInvMulTransforms(xfA, xfB), def, &mk)) {
+	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
 		return tbInvalidResult();
 	}
-	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
-	mk.cores = radiusA > 0.0f || radiusB > 0.0f;
-	tbGjkOutput g;
-	tbGjk(&mk, -1.0f, def->maxGjkIterations, def, &g);
-	tbQueryResult r = {0};
-	r.gjkIterations = g.iterations;
-	r.status = g.status;
-	if (g.outcome != tb_gjkSeparated || g.distance <= radiusA + radiusB || g.distance <= 0.0f) {
-		// Overlapping: GJK alone knows no depth (seed 000: that is EPA's job).
-		r.hit = true;
-		r.distance = 0.0f;
-		r.normal = (vec3s){{0.0f, 0.0f, 0.0f}};
-		tbSimplex_Witness(&g.simplex, &r.pointA, &r.pointB);
-		return tbToWorld(r, xfA);
-	}
-	r.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
-	r.distance = g.distance - radiusA - radiusB;
-	tbGjkWitness(&mk, &g, r.normal, &r.pointA, &r.pointB);
-	r.pointA = glms_vec3_add(r.pointA, glms_vec3_scale(r.normal, radiusA));
-	r.pointB = glms_vec3_sub(r.pointB, glms_vec3_scale(r.normal, radiusB));
-	tbFinish(&r);
-	return tbToWorld(r, xfA);
+	return tbToWorld(tbRunScaled(tb_pairDistance, a, b, tbInvMulTransforms(xfA, xfB), def, NULL),
+	                 xfA);
 }
