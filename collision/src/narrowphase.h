@@ -97,6 +97,11 @@ void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
 void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* def,
                   tbPolytopeResult* out);
 
+/// Bodies of revolution about one axis through the origin of A - B (seen from the shapes, cores
+/// as mk uses them): the depth by EPA in 2D on the meridian section. False (out untouched) when the
+/// pair is not coaxial to the tolerance, has a margin, or the origin is not clearly inside.
+bool tbRevolvedPenetration(const tbMinkowski* mk, const tbQueryDef* def, tbPolytopeResult* out);
+
 // Default convergence tolerance of GJK (support plane to simplex) and EPA (closest face to the
 // support along its normal), relative to the pair scale (narrowphase.md 2.4). Float support
 // points carry ~1e-7 L of noise: ten times that is as tight as float allows.

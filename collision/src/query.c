@@ -104,12 +104,16 @@ static bool tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimple
 	// EPA never has to tessellate a ball (concentric spheres would need thousands of faces).
 	float radiusA = mk->cores ? tbShape_CoreRadius(mk->shapeA) : 0.0f;
 	float radiusB = mk->cores ? tbShape_CoreRadius(mk->shapeB) : 0.0f;
-	mk->margin = TB_EPA_MARGIN * mk->scale;
 	tbPolytopeResult pr;
-	if (def->algorithm == tb_algorithmUnifiedEpa) {
+	mk->margin = 0.0f;
+	if (tbRevolvedPenetration(mk, def, &pr)) {
+		// Coaxial bodies of revolution: a ring of equally deep normals, solved in 2D.
+	} else if (def->algorithm == tb_algorithmUnifiedEpa) {
+		mk->margin = TB_EPA_MARGIN * mk->scale;
 		// One loop does GJK's work and EPA's: it gets both budgets.
 		tbUnifiedEpa(mk, def->maxGjkIterations + def->maxEpaIterations, def, &pr);
 	} else {
+		mk->margin = TB_EPA_MARGIN * mk->scale;
 		bool enclosed = false;
 		if (seed != NULL) {
 			// EPA grows GJK's simplex on the plain difference first (seed 000 section 3): its
