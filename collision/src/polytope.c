@@ -588,9 +588,11 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 		out->distance = upperDepth;
 		out->normal = upperNormal;
 		vec3s fa, fb;
-		if (byPlateau) {
-			// The closest face may sit anywhere on the ring: take the face that the answer's
-			// normal passes through instead.
+		if (byPlateau || glms_vec3_dot(poly->faces[best].n, upperNormal) < 1.0f - 1e-6f) {
+			// The closest face may sit anywhere on the ring, or on the far side of a difference
+			// that is symmetric (identical shapes: h_C(n) = h_C(-n), and the loop may stop on
+			// the face opposite the answer's normal): take the face that the answer's normal
+			// passes through instead, whose pairs lie on the support planes along it.
 			best = tbPolytope_FaceAlong(poly, upperNormal, &bestPoint);
 		}
 		tbPolytope_Witness(poly, tbPolytope_FaceHolding(poly, best, bestPoint, gapTol), bestPoint,

@@ -236,6 +236,19 @@ static tbQueryResult tbQueryPair(const tbShape* a, const tbShape* b, tbTransform
 		if (tbPenetration(&mk, def, NULL, &r)) {
 			tbFinish(&r);
 		}
+		if (r.status == tb_queryDegenerate) {
+			// Rounding bent the polytope (a sharp contact of cones and rims leaves slivers that
+			// hide the closest point): GJK and EPA answer instead, as unified EPA answers for
+			// them. The status says so.
+			tbQueryDef gjkEpa = *def;
+			gjkEpa.algorithm = tb_algorithmGjkEpa;
+			tbQueryResult f = tbQueryPair(a, b, bInA, &gjkEpa);
+			if (f.status == tb_queryConverged || f.status == tb_queryFallback) {
+				f.status = tb_queryFallback;
+				f.epaIterations += r.epaIterations;
+				r = f;
+			}
+		}
 		return r;
 	}
 
