@@ -158,7 +158,13 @@ static bool tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimple
 	r->status = pr.status;
 	r->normal = pr.normal;
 	// The inflation moved the boundary out by the margin: take it off again.
-	r->distance = (pr.inside ? -pr.distance : pr.distance) + mk->margin - radiusA - radiusB;
+	float cores = (pr.inside ? -pr.distance : pr.distance) + mk->margin;
+	// Taking the margin off leaves its rounding: a few ulps of the margin are no distance at all
+	// (two coincident points of a flat or point pair report 1e-12 instead of 0).
+	if (fabsf(cores) <= 4.0f * FLT_EPSILON * mk->margin) {
+		cores = 0.0f;
+	}
+	r->distance = cores - radiusA - radiusB;
 	r->pointA = glms_vec3_add(pr.pointA, glms_vec3_scale(pr.normal, radiusA));
 	r->pointB = glms_vec3_sub(pr.pointB, glms_vec3_scale(pr.normal, radiusB));
 	return true;
