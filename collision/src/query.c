@@ -238,7 +238,10 @@ static tbQueryResult tbQueryPair(const tbShape* a, const tbShape* b, tbTransform
 	// normal of the cores are exact, even when the balls overlap (Jolt's convex radius).
 	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
 	mk.cores = radiusA > 0.0f || radiusB > 0.0f;
-	if (def->algorithm == tb_algorithmUnifiedEpa) {
+	// Two points or segments swept by balls: their cores have no volume for a polytope to grow
+	// in, and their distance is exact from GJK (below), whichever algorithm was asked for.
+	bool bothRound = radiusA > 0.0f && radiusB > 0.0f;
+	if (def->algorithm == tb_algorithmUnifiedEpa && !bothRound) {
 		if (tbPenetration(&mk, def, NULL, &r)) {
 			tbFinish(&r);
 		}
@@ -251,7 +254,6 @@ static tbQueryResult tbQueryPair(const tbShape* a, const tbShape* b, tbTransform
 			tbQueryResult f = tbQueryPair(a, b, bInA, &gjkEpa);
 			if (f.status == tb_queryConverged || f.status == tb_queryFallback) {
 				f.status = tb_queryFallback;
-				f.epaIterations += r.epaIterations;
 				r = f;
 			}
 		}
@@ -278,7 +280,7 @@ static tbQueryResult tbQueryPair(const tbShape* a, const tbShape* b, tbTransform
 		tbFinish(&r);
 		return r;
 	}
-	if (radiusA > 0.0f && radiusB > 0.0f) {
+	if (bothRound) {
 		tbRoundedContact(&mk, &g, radiusA, radiusB, &r);
 		tbFinish(&r);
 		return r;

@@ -24,12 +24,15 @@ typedef struct tbRevolveVertex
 	tbSupportVertex sv;
 } tbRevolveVertex;
 
-// Whether the shape (as the query uses it: a sphere or capsule may be its core) is a body of
-// revolution about its local y axis; `anyAxis` when about every axis through its origin.
-static bool tbRevolves(const tbShape* shape, bool core, bool* anyAxis)
+// How a shape (as the query uses it: a sphere or capsule may be its core) is a body of
+// revolution: about the line through `centre` along `axis` (local), or about every line through
+// `centre` when *anyAxis (a ball, a point). False when it is not one.
+static bool tbRevolves(const tbShape* shape, bool core, vec3s* axis, vec3s* centre, bool* anyAxis)
 {
 	vec3s s = shape->scale;
 	*anyAxis = false;
+	*axis = (vec3s){{0.0f, 1.0f, 0.0f}};
+	*centre = glms_vec3_zero();
 	switch (shape->type) {
 	case tb_sphereShape:
 		*anyAxis = s.x == s.y && s.y == s.z;
@@ -41,6 +44,41 @@ static bool tbRevolves(const tbShape* shape, bool core, bool* anyAxis)
 	case tb_cylinderShape:
 	case tb_coneShape:
 		return s.x == s.z;
+	case tb_hullShape: {
+		// A point, or a segment (about its own line).
+		const tbHull* hull = shape->hull;
+		if (hull->vertexCount == 1) {
+			*anyAxis = true;
+			*centre = glms_vec3_mul(hull->vertices[0], s);
+			return true;
+		}
+		if (hull->vertexCount == 2) {
+			vec3s p0 = glms_vec3_mul(hull->vertices[0], s);
+			vec3s p1 = glms_vec3_mul(hull->vertices[1], s);
+			*axis = glms_vec3_normalize(glms_vec3_sub(p1, p0));
+			*centre = glms_vec3_scale(glms_vec3_add(p0, p1), 0.5f);
+			return glms_vec3_norm2(*axis) > 0.5f;
+		}
+		return false;
+	}
+	case tb_triangleShape: {
+		// Corners that coincide: a point, or a segment.
+		vec3s v0 = glms_vec3_mul(shape->vertices[0], s), v1 = glms_vec3_mul(shape->vertices[1], s);
+		vec3s v2 = glms_vec3_mul(shape->vertices[2], s);
+		bool e01 = glms_vec3_eqv(v0, v1), e12 = glms_vec3_eqv(v1, v2), e02 = glms_vec3_eqv(v0, v2);
+		if (e01 && e12) {
+			*anyAxis = true;
+			*centre = v0;
+			return true;
+		}
+		if (!e01 && !e12 && !e02) {
+			return false;
+		}
+		vec3s p0 = v0, p1 = e01 ? v2 : v1;
+		*axis = glms_vec3_normalize(glms_vec3_sub(p1, p0));
+		*centre = glms_vec3_scale(glms_vec3_add(p0, p1), 0.5f);
+		return true;
+	}
 	default:
 		return false;
 	}
@@ -66,21 +104,23 @@ bool tbRevolvedPenetration(const tbMinkowski* mk, const tbQueryDef* def, tbPolyt
 	const float L = mk->scale;
 	const float tol = mk->tolerance;
 	bool freeA, freeB;
-	if (mk->margin != 0.0f || !tbRevolves(mk->shapeA, mk->cores, &freeA) ||
-	    !tbRevolves(mk->shapeB, mk->cores, &freeB) || (freeA && freeB)) {
+	vec3s axisA, axisB, centreA, centreB;
+	if (mk->margin != 0.0f || !tbRevolves(mk->shapeA, mk->cores, &axisA, &centreA, &freeA) ||
+	    !tbRevolves(mk->shapeB, mk->cores, &axisB, &centreB, &freeB) || (freeA && freeB)) {
 		return false; // two points or balls: the rounded contact is exact already
 	}
-	vec3s axisA = {{0.0f, 1.0f, 0.0f}};
-	vec3s axisB = mk->rotB.col[1];
+	axisB = glms_mat3_mulv(mk->rotB, axisB);
+	centreB = glms_vec3_add(glms_mat3_mulv(mk->rotB, centreB), mk->bInA.p);
 	vec3s axis = freeA ? axisB : axisA;
-	// Coaxial to the tolerance: tilting one axis by an angle t, or moving B's centre off it by
+	// Coaxial to the tolerance: tilting one axis by an angle t, or moving a centre off it by
 	// e, changes every support value by at most t L or e, so the 2D answer stays within the
-	// query's tolerance of the 3D one.
+	// query's tolerance of the 3D one. A - B is then a body of revolution about the line through
+	// centreA - centreB along the axis, which holds the origin.
 	if (!freeA && !freeB && glms_vec3_norm2(glms_vec3_cross(axisA, axisB)) > tol * tol) {
 		return false;
 	}
-	vec3s p = mk->bInA.p;
-	if (glms_vec3_norm2(glms_vec3_cross(p, axis)) > (tol * L) * (tol * L)) {
+	vec3s c = glms_vec3_sub(centreB, centreA);
+	if (glms_vec3_norm2(glms_vec3_cross(c, axis)) > (tol * L) * (tol * L)) {
 		return false;
 	}
 	// The plane of the section: across = any unit vector perpendicular to the axis.
