@@ -31,6 +31,10 @@ tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d);
 /// Fill mk for shapes a and b with B at bInA (cores off, no margin, scale L of query.md).
 void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA);
 
+/// tbMinkowski_Init with the pair scale L already known (the queries compute it once).
+void tbMinkowski_InitScaled(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA,
+                            float scale);
+
 /// GJK simplex: 0..4 vertices and the barycentric weights of the closest point.
 typedef struct tbSimplex
 {

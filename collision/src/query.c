@@ -61,18 +61,16 @@ static tbQueryResult tbInvalidResult(void)
 	return r;
 }
 
+// The Minkowski difference of a pair that tbRunScaled has checked, with its scale L.
 static bool tbSetUp(const tbShape* a, const tbShape* b, tbTransform bInA, const tbQueryDef* def,
-                    tbMinkowski* mk)
+                    float scale, tbMinkowski* mk)
 {
-	if (!tbShape_IsUsable(a) || !tbShape_IsUsable(b) || !tbValidTransform(bInA)) {
-		return false;
-	}
 	// Tighter than 1e-7 L is below float's noise and would never converge; looser than 1e-2 L
 	// is no longer a contact.
 	if (def != NULL && !(def->tolerance >= 1e-7f && def->tolerance <= 1e-2f)) {
 		return false;
 	}
-	tbMinkowski_Init(mk, a, b, bInA);
+	tbMinkowski_InitScaled(mk, a, b, bInA, scale);
 	if (def != NULL) {
 		mk->tolerance = def->tolerance;
 	}
@@ -227,10 +225,10 @@ static void tbRoundedContact(const tbMinkowski* mk, const tbGjkOutput* g, float 
 }
 
 static tbQueryResult tbQueryPair(const tbShape* a, const tbShape* b, tbTransform bInA,
-                                 const tbQueryDef* def)
+                                 const tbQueryDef* def, float scale)
 {
 	tbMinkowski mk;
-	if (!tbSetUp(a, b, bInA, def, &mk)) {
+	if (!tbSetUp(a, b, bInA, def, scale, &mk)) {
 		return tbInvalidResult();
 	}
 	tbQueryResult r = {0};
@@ -251,7 +249,7 @@ static tbQueryResult tbQueryPair(const tbShape* a, const tbShape* b, tbTransform
 			// them. The status says so.
 			tbQueryDef gjkEpa = *def;
 			gjkEpa.algorithm = tb_algorithmGjkEpa;
-			tbQueryResult f = tbQueryPair(a, b, bInA, &gjkEpa);
+			tbQueryResult f = tbQueryPair(a, b, bInA, &gjkEpa, scale);
 			if (f.status == tb_queryConverged || f.status == tb_queryFallback) {
 				f.status = tb_queryFallback;
 				r = f;
@@ -291,11 +289,11 @@ static tbQueryResult tbQueryPair(const tbShape* a, const tbShape* b, tbTransform
 	return r;
 }
 
-static bool tbOverlapPair(const tbShape* a, const tbShape* b, tbTransform bInA,
+static bool tbOverlapPair(const tbShape* a, const tbShape* b, tbTransform bInA, float scale,
                           tbQueryStatus* status)
 {
 	tbMinkowski mk;
-	if (!tbSetUp(a, b, bInA, NULL, &mk)) {
+	if (!tbSetUp(a, b, bInA, NULL, scale, &mk)) {
 		if (status != NULL) {
 			*status = tb_queryInvalidInput;
 		}
@@ -323,10 +321,10 @@ static bool tbOverlapPair(const tbShape* a, const tbShape* b, tbTransform bInA,
 
 // GJK alone, in A's frame (tbShapeDistance).
 static tbQueryResult tbDistancePair(const tbShape* a, const tbShape* b, tbTransform bInA,
-                                    const tbQueryDef* def)
+                                    const tbQueryDef* def, float scale)
 {
 	tbMinkowski mk;
-	if (!tbSetUp(a, b, bInA, def, &mk)) {
+	if (!tbSetUp(a, b, bInA, def, scale, &mk)) {
 		return tbInvalidResult();
 	}
 	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
@@ -394,70 +392,62 @@ static tbShape tbScaledShape(const tbShape* s, float k)
 	return c;
 }
 
-typedef enum tbPairQuery
-{
-	tb_pairFull,
-	tb_pairOverlap,
-	tb_pairDistance,
-} tbPairQuery;
-
-// Between 2^-8 and 2^8 m the queries run as given. Beyond, products of three or four lengths
+// Between 2^-9 and 2^8 m the queries run as given. Beyond, products of three or four lengths
 // (volumes, squared areas) under- or overflow float (a 1e-11 m pair's start tetrahedron has no
 // volume, a 1e18 m pair's overflows): the pair is scaled to about 1 m by a power of two, which is
 // exact in float, and the answer scaled back. Every tolerance is relative to L, so the answer is
 // the one the query gives at 1 m.
-#define TB_SCALE_EXPONENT_MAX 8
-
-// Run one query on the pair, scaled when its size L needs it. overlap receives the boolean answer.
-static tbQueryResult tbRunScaled(tbPairQuery kind, const tbShape* a, const tbShape* b,
-                                 tbTransform bInA, const tbQueryDef* def, bool* overlap)
+typedef struct tbPair
 {
-	tbQueryDef defaults = tbDefaultQueryDef();
-	def = def != NULL ? def : &defaults;
+	const tbShape* a;
+	const tbShape* b;
+	tbTransform bInA;
+	float scale;   ///< L of the pair as the query sees it (about 1 m when scaled)
+	float unscale; ///< lengths of the answer times this: 1 unless scaled
+	tbShape sa, sb;
+} tbPair;
+
+typedef enum tbPairKind
+{
+	tb_pairInvalid, ///< refused: unusable shapes, a bad pose, or beyond float's range
+	tb_pairPoints,  ///< L = 0: two points at the same place
+	tb_pairRegular, ///< run the query on the pair
+} tbPairKind;
+
+static tbPairKind tbPreparePair(tbPair* pair, const tbShape* a, const tbShape* b, tbTransform bInA)
+{
 	if (!tbShape_IsUsable(a) || !tbShape_IsUsable(b) || !tbValidTransform(bInA)) {
-		return tbInvalidResult();
+		return tb_pairInvalid;
 	}
 	float L = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + tbSafeNorm(bInA.p);
 	if (!isfinite(L)) {
-		return tbInvalidResult(); // beyond float's range: no query can hold it
+		return tb_pairInvalid; // beyond float's range: no query can hold it
 	}
 	if (L == 0.0f) {
-		if (overlap != NULL) {
-			*overlap = true;
-		}
-		return tbCoincidentPoints();
+		return tb_pairPoints;
 	}
-	int exponent;
-	frexpf(L, &exponent);
-	float unscale = 1.0f;
-	tbShape sa, sb;
-	if (exponent < -TB_SCALE_EXPONENT_MAX || exponent > TB_SCALE_EXPONENT_MAX) {
+	pair->a = a;
+	pair->b = b;
+	pair->bInA = bInA;
+	pair->scale = L;
+	pair->unscale = 1.0f;
+	if (L < 0x1p-8f || L >= 0x1p8f) {
+		int exponent;
+		frexpf(L, &exponent);
 		float k = ldexpf(1.0f, -exponent);
-		sa = tbScaledShape(a, k);
-		sb = tbScaledShape(b, k);
-		a = &sa;
-		b = &sb;
-		bInA.p = glms_vec3_scale(bInA.p, k);
-		unscale = ldexpf(1.0f, exponent);
+		pair->sa = tbScaledShape(a, k);
+		pair->sb = tbScaledShape(b, k);
+		pair->a = &pair->sa;
+		pair->b = &pair->sb;
+		pair->bInA.p = glms_vec3_scale(bInA.p, k);
+		pair->scale = L * k;
+		pair->unscale = ldexpf(1.0f, exponent);
 	}
-	tbQueryResult r;
-	switch (kind) {
-	case tb_pairOverlap: {
-		r = tbInvalidResult();
-		bool hit = tbOverlapPair(a, b, bInA, &r.status);
-		r.hit = hit;
-		if (overlap != NULL) {
-			*overlap = hit;
-		}
-		return r;
-	}
-	case tb_pairDistance:
-		r = tbDistancePair(a, b, bInA, def);
-		break;
-	default:
-		r = tbQueryPair(a, b, bInA, def);
-		break;
-	}
+	return tb_pairRegular;
+}
+
+static tbQueryResult tbUnscale(tbQueryResult r, float unscale)
+{
 	if (unscale != 1.0f && r.status != tb_queryInvalidInput) {
 		r.distance *= unscale;
 		r.pointA = glms_vec3_scale(r.pointA, unscale);
@@ -469,17 +459,43 @@ static tbQueryResult tbRunScaled(tbPairQuery kind, const tbShape* a, const tbSha
 tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
                                  const tbQueryDef* def)
 {
-	return tbRunScaled(tb_pairFull, a, b, bInA, def, NULL);
+	tbPair pair;
+	switch (tbPreparePair(&pair, a, b, bInA)) {
+	case tb_pairInvalid:
+		return tbInvalidResult();
+	case tb_pairPoints:
+		return tbCoincidentPoints();
+	default:
+		break;
+	}
+	tbQueryDef defaults;
+	if (def == NULL) {
+		defaults = tbDefaultQueryDef();
+		def = &defaults;
+	}
+	return tbUnscale(tbQueryPair(pair.a, pair.b, pair.bInA, def, pair.scale), pair.unscale);
 }
 
 bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA, tbQueryStatus* status)
 {
+	tbPair pair;
+	tbQueryStatus st = tb_queryConverged;
 	bool hit = false;
-	tbQueryResult r = tbRunScaled(tb_pairOverlap, a, b, bInA, NULL, &hit);
-	if (status != NULL) {
-		*status = r.status;
+	switch (tbPreparePair(&pair, a, b, bInA)) {
+	case tb_pairInvalid:
+		st = tb_queryInvalidInput;
+		break;
+	case tb_pairPoints:
+		hit = true;
+		break;
+	default:
+		hit = tbOverlapPair(pair.a, pair.b, pair.bInA, pair.scale, &st);
+		break;
 	}
-	return r.status != tb_queryInvalidInput && hit;
+	if (status != NULL) {
+		*status = st;
+	}
+	return hit;
 }
 
 static tbQueryResult tbToWorld(tbQueryResult r, tbTransform xfA)
@@ -526,6 +542,20 @@ tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* 
 	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
 		return tbInvalidResult();
 	}
-	return tbToWorld(tbRunScaled(tb_pairDistance, a, b, tbInvMulTransforms(xfA, xfB), def, NULL),
-	                 xfA);
+	tbPair pair;
+	switch (tbPreparePair(&pair, a, b, tbInvMulTransforms(xfA, xfB))) {
+	case tb_pairInvalid:
+		return tbInvalidResult();
+	case tb_pairPoints:
+		return tbToWorld(tbCoincidentPoints(), xfA);
+	default:
+		break;
+	}
+	tbQueryDef defaults;
+	if (def == NULL) {
+		defaults = tbDefaultQueryDef();
+		def = &defaults;
+	}
+	tbQueryResult r = tbDistancePair(pair.a, pair.b, pair.bInA, def, pair.scale);
+	return tbToWorld(tbUnscale(r, pair.unscale), xfA);
 }

@@ -7,6 +7,14 @@
 
 void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA)
 {
+	// L of query.md: every tolerance of the narrow phase is relative to it.
+	float scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
+	tbMinkowski_InitScaled(mk, a, b, bInA, scale);
+}
+
+void tbMinkowski_InitScaled(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA,
+                            float scale)
+{
 	mk->shapeA = a;
 	mk->shapeB = b;
 	mk->bInA = bInA;
@@ -16,8 +24,7 @@ void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTra
 	mk->cores = false;
 	mk->margin = 0.0f;
 	mk->tolerance = TB_DEFAULT_TOLERANCE;
-	// L of query.md: every tolerance of the narrow phase is relative to it.
-	mk->scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
+	mk->scale = scale;
 }
 
 tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d)
