@@ -61,7 +61,7 @@ static tbQueryResult tbInvalidResult(void)
 	return r;
 }
 
-// The Minkowski difference of a pair that tbRunScaled has checked, with its scale L.
+// The Minkowski difference of a pair that tbPreparePair has checked, with its scale L.
 static bool tbSetUp(const tbShape* a, const tbShape* b, tbTransform bInA, const tbQueryDef* def,
                     float scale, tbMinkowski* mk)
 {
