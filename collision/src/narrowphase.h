@@ -171,8 +171,10 @@ bool tbPolytope_IsNewVertex(const tbPolytope* poly, const tbSupportVertex* w);
 void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations,
                       const tbQueryDef* def, tbTraceStage stage, tbPolytopeResult* out);
 
-/// Face f, or a coplanar neighbour at the same distance whose triangle holds p (for witnesses).
-int tbPolytope_FaceHolding(const tbPolytope* poly, int f, vec3s p, float planeTol);
+/// Face f, or a coplanar neighbour at the same distance whose triangle holds *p (for witnesses);
+/// failing both, the face through which the ray along *p leaves the polytope, with *p moved to
+/// where it does.
+int tbPolytope_FaceHolding(const tbPolytope* poly, int f, vec3s* p, float planeTol);
 
 /// Barycentric witness points of face f at its point p.
 void tbPolytope_Witness(const tbPolytope* poly, int f, vec3s p, vec3s* pointA, vec3s* pointB);
