@@ -88,6 +88,7 @@ void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
 	ok = ok && tbPolytope_InitTetrahedron(&poly, start);
 	out->status = tb_queryConverged;
 	out->iterations = 0;
+	out->failed = false;
 	if (!ok) {
 		// A - B has no volume even after inflation: cannot happen with a positive margin; keep
 		// the answer defined anyway.

@@ -31,6 +31,10 @@ tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d);
 /// Fill mk for shapes a and b with B at bInA (cores off, no margin, scale L of query.md).
 void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA);
 
+/// tbMinkowski_Init with the pair scale L already known (the queries compute it once).
+void tbMinkowski_InitScaled(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA,
+                            float scale);
+
 /// GJK simplex: 0..4 vertices and the barycentric weights of the closest point.
 typedef struct tbSimplex
 {
@@ -86,6 +90,7 @@ typedef struct tbPolytopeResult
 	vec3s pointA, pointB;
 	tbQueryStatus status;
 	int iterations;
+	bool failed; ///< no answer at all (unified EPA's start had no volume): the fields are defaults
 } tbPolytopeResult;
 
 /// EPA seeded by a GJK simplex that holds the origin (seed 000 section 3, seed 003).
@@ -95,6 +100,11 @@ void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
 /// Unified EPA from a small tetrahedron around an interior point (seed 001).
 void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* def,
                   tbPolytopeResult* out);
+
+/// Bodies of revolution about one axis through the origin of A - B (seen from the shapes, cores
+/// as mk uses them): the depth by EPA in 2D on the meridian section. False (out untouched) when the
+/// pair is not coaxial to the tolerance, has a margin, or the origin is not clearly inside.
+bool tbRevolvedPenetration(const tbMinkowski* mk, const tbQueryDef* def, tbPolytopeResult* out);
 
 // Default convergence tolerance of GJK (support plane to simplex) and EPA (closest face to the
 // support along its normal), relative to the pair scale (narrowphase.md 2.4). Float support
@@ -161,8 +171,10 @@ bool tbPolytope_IsNewVertex(const tbPolytope* poly, const tbSupportVertex* w);
 void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations,
                       const tbQueryDef* def, tbTraceStage stage, tbPolytopeResult* out);
 
-/// Face f, or a coplanar neighbour at the same distance whose triangle holds p (for witnesses).
-int tbPolytope_FaceHolding(const tbPolytope* poly, int f, vec3s p, float planeTol);
+/// Face f, or a coplanar neighbour at the same distance whose triangle holds *p (for witnesses);
+/// failing both, the face through which the ray along *p leaves the polytope, with *p moved to
+/// where it does.
+int tbPolytope_FaceHolding(const tbPolytope* poly, int f, vec3s* p, float planeTol);
 
 /// Barycentric witness points of face f at its point p.
 void tbPolytope_Witness(const tbPolytope* poly, int f, vec3s p, vec3s* pointA, vec3s* pointB);

@@ -248,54 +248,84 @@ static void tbPolytope_Barycentric(const tbPolytope* poly, int f, vec3s p, float
 	l[0] = 1.0f - l[1] - l[2];
 }
 
-// The alive, trusted face most aligned with direction n and the point where the ray along n meets
-// its plane.
+// The face through which the ray from the origin along n leaves the polytope, and the point where
+// it does: of the faces the ray meets in front (n . normal > 0), the one it meets first, at
+// t = dist / (n . normal). The origin is inside, so that face holds the point (a convex polytope
+// is the intersection of its faces' half-spaces); the face most aligned with n need not.
 static int tbPolytope_FaceAlong(const tbPolytope* poly, vec3s n, vec3s* point)
 {
 	int best = -1;
-	float bestCos = -2.0f;
+	float bestT = FLT_MAX;
 	for (int k = 0; k < poly->faceCount; ++k) {
 		const tbPolyFace* face = &poly->faces[k];
-		if (face->alive && face->valid && face->dist > 0.0f) {
-			float c = glms_vec3_dot(face->n, n);
-			if (c > bestCos) {
-				bestCos = c;
-				best = k;
-			}
+		if (!face->alive || !face->valid || face->dist <= 0.0f) {
+			continue;
+		}
+		float c = glms_vec3_dot(face->n, n);
+		if (c > 1e-6f && face->dist < bestT * c) {
+			bestT = face->dist / c;
+			best = k;
 		}
 	}
-	if (best < 0 || bestCos <= 0.0f) {
+	if (best < 0) {
 		*point = glms_vec3_zero();
-		return best < 0 ? 0 : best;
+		return 0;
 	}
-	*point = glms_vec3_scale(n, poly->faces[best].dist / bestCos);
+	*point = glms_vec3_scale(n, bestT);
 	return best;
 }
 
-int tbPolytope_FaceHolding(const tbPolytope* poly, int f, vec3s p, float planeTol)
+// How far p is inside triangle f: its smallest barycentric weight (negative outside).
+static float tbPolytope_Inside(const tbPolytope* poly, int f, vec3s p)
+{
+	float l[3];
+	tbPolytope_Barycentric(poly, f, p, l);
+	return fminf(l[0], fminf(l[1], l[2]));
+}
+
+int tbPolytope_FaceHolding(const tbPolytope* poly, int f, vec3s* p, float planeTol)
 {
 	// A flat patch of A - B is triangulated into coplanar faces that tie for the smallest
 	// distance; rounding picks any of them. The witnesses need the one that holds p (Jolt's
-	// barycentric slack 1e-3).
+	// barycentric slack 1e-3). On a curved difference rounding also leaves the closest face
+	// skinny and slightly bent against its neighbours, so that the foot of the origin falls
+	// beside it (weights like (-0.9, 1, 0.9)), and its clamped pair would mix far-apart supports:
+	// then the face in nearly the same plane that holds p best is taken.
 	const float slack = -1e-3f;
-	float l[3];
-	tbPolytope_Barycentric(poly, f, p, l);
-	if (l[0] >= slack && l[1] >= slack && l[2] >= slack) {
+	float inside = tbPolytope_Inside(poly, f, *p);
+	if (inside >= slack) {
 		return f;
 	}
 	const tbPolyFace* face = &poly->faces[f];
+	int best = f;
 	for (int g = 0; g < poly->faceCount; ++g) {
 		const tbPolyFace* other = &poly->faces[g];
-		if (!other->alive || !other->valid || fabsf(other->dist - face->dist) > planeTol ||
+		if (g == f || !other->alive || !other->valid ||
+		    fabsf(other->dist - face->dist) > planeTol ||
 		    glms_vec3_dot(other->n, face->n) < 1.0f - 1e-5f) {
 			continue;
 		}
-		tbPolytope_Barycentric(poly, g, p, l);
-		if (l[0] >= slack && l[1] >= slack && l[2] >= slack) {
+		float in = tbPolytope_Inside(poly, g, *p);
+		if (in >= slack) {
+			return g;
+		}
+		if (in > inside) {
+			inside = in;
+			best = g;
+		}
+	}
+	// Failing that, the face through which the ray along p leaves the polytope, at the point
+	// where it does, if it holds that point better.
+	float len = glms_vec3_norm(*p);
+	if (len > 0.0f) {
+		vec3s q;
+		int g = tbPolytope_FaceAlong(poly, glms_vec3_scale(*p, 1.0f / len), &q);
+		if (tbPolytope_Inside(poly, g, q) > inside) {
+			*p = q;
 			return g;
 		}
 	}
-	return f;
+	return best;
 }
 
 void tbPolytope_Witness(const tbPolytope* poly, int f, vec3s p, vec3s* pointA, vec3s* pointB)
@@ -588,13 +618,15 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 		out->distance = upperDepth;
 		out->normal = upperNormal;
 		vec3s fa, fb;
-		if (byPlateau) {
-			// The closest face may sit anywhere on the ring: take the face that the answer's
-			// normal passes through instead.
+		if (byPlateau || glms_vec3_dot(poly->faces[best].n, upperNormal) < 1.0f - 1e-6f) {
+			// The closest face may sit anywhere on the ring, or on the far side of a difference
+			// that is symmetric (identical shapes: h_C(n) = h_C(-n), and the loop may stop on
+			// the face opposite the answer's normal): take the face that the answer's normal
+			// passes through instead, whose pairs lie on the support planes along it.
 			best = tbPolytope_FaceAlong(poly, upperNormal, &bestPoint);
 		}
-		tbPolytope_Witness(poly, tbPolytope_FaceHolding(poly, best, bestPoint, gapTol), bestPoint,
-		                   &fa, &fb);
+		int holder = tbPolytope_FaceHolding(poly, best, &bestPoint, gapTol);
+		tbPolytope_Witness(poly, holder, bestPoint, &fa, &fb);
 		tbChooseWitness(mk, upperNormal, fa, fb, upperA, upperB, 10.0f * gapTol, &out->pointA,
 		                &out->pointB);
 		return;
@@ -608,7 +640,7 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 		// Apart: the normal from A to B is minus the direction of the closest point of A - B.
 		out->normal = len > 0.0f ? glms_vec3_scale(bestPoint, -1.0f / len) : poly->faces[best].n;
 	}
-	int holder = inside ? tbPolytope_FaceHolding(poly, best, bestPoint, gapTol) : best;
+	int holder = inside ? tbPolytope_FaceHolding(poly, best, &bestPoint, gapTol) : best;
 	vec3s fa, fb;
 	tbPolytope_Witness(poly, holder, bestPoint, &fa, &fb);
 	// The start tetrahedron's interior points can survive in the final face; the supports along

@@ -61,18 +61,16 @@ static tbQueryResult tbInvalidResult(void)
 	return r;
 }
 
+// The Minkowski difference of a pair that tbPreparePair has checked, with its scale L.
 static bool tbSetUp(const tbShape* a, const tbShape* b, tbTransform bInA, const tbQueryDef* def,
-                    tbMinkowski* mk)
+                    float scale, tbMinkowski* mk)
 {
-	if (!tbShape_IsUsable(a) || !tbShape_IsUsable(b) || !tbValidTransform(bInA)) {
-		return false;
-	}
 	// Tighter than 1e-7 L is below float's noise and would never converge; looser than 1e-2 L
 	// is no longer a contact.
 	if (def != NULL && !(def->tolerance >= 1e-7f && def->tolerance <= 1e-2f)) {
 		return false;
 	}
-	tbMinkowski_Init(mk, a, b, bInA);
+	tbMinkowski_InitScaled(mk, a, b, bInA, scale);
 	if (def != NULL) {
 		mk->tolerance = def->tolerance;
 	}
@@ -97,19 +95,23 @@ static void tbFinish(tbQueryResult* r)
 
 // Penetration (or a distance GJK could not prove) by EPA from GJK's simplex, on the plain and
 // then the inflated difference, with unified EPA as the fallback; or by unified EPA alone.
-static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimplex* seed,
+static bool tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimplex* seed,
                           tbQueryResult* r)
 {
 	// The cores stay cores: a sphere's ball or a capsule's is added back exactly at the end, so
 	// EPA never has to tessellate a ball (concentric spheres would need thousands of faces).
 	float radiusA = mk->cores ? tbShape_CoreRadius(mk->shapeA) : 0.0f;
 	float radiusB = mk->cores ? tbShape_CoreRadius(mk->shapeB) : 0.0f;
-	mk->margin = TB_EPA_MARGIN * mk->scale;
 	tbPolytopeResult pr;
-	if (def->algorithm == tb_algorithmUnifiedEpa) {
+	mk->margin = 0.0f;
+	if (tbRevolvedPenetration(mk, def, &pr)) {
+		// Coaxial bodies of revolution: a ring of equally deep normals, solved in 2D.
+	} else if (def->algorithm == tb_algorithmUnifiedEpa) {
+		mk->margin = TB_EPA_MARGIN * mk->scale;
 		// One loop does GJK's work and EPA's: it gets both budgets.
 		tbUnifiedEpa(mk, def->maxGjkIterations + def->maxEpaIterations, def, &pr);
 	} else {
+		mk->margin = TB_EPA_MARGIN * mk->scale;
 		bool enclosed = false;
 		if (seed != NULL) {
 			// EPA grows GJK's simplex on the plain difference first (seed 000 section 3): its
@@ -143,12 +145,27 @@ static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimple
 		}
 	}
 	r->epaIterations = pr.iterations;
+	if (pr.failed) {
+		// No answer: the failure status, never the defaults as if they were one.
+		int gjkIterations = r->gjkIterations;
+		*r = tbInvalidResult();
+		r->status = tb_queryDegenerate;
+		r->gjkIterations = gjkIterations;
+		return false;
+	}
 	r->status = pr.status;
 	r->normal = pr.normal;
 	// The inflation moved the boundary out by the margin: take it off again.
-	r->distance = (pr.inside ? -pr.distance : pr.distance) + mk->margin - radiusA - radiusB;
+	float cores = (pr.inside ? -pr.distance : pr.distance) + mk->margin;
+	// Taking the margin off leaves its rounding: a few ulps of the margin are no distance at all
+	// (two coincident points of a flat or point pair report 1e-12 instead of 0).
+	if (fabsf(cores) <= 4.0f * FLT_EPSILON * mk->margin) {
+		cores = 0.0f;
+	}
+	r->distance = cores - radiusA - radiusB;
 	r->pointA = glms_vec3_add(pr.pointA, glms_vec3_scale(pr.normal, radiusA));
 	r->pointB = glms_vec3_sub(pr.pointB, glms_vec3_scale(pr.normal, radiusB));
+	return true;
 }
 
 // Closest points of a separated pair: the simplex's barycentric pair, unless it is a chord of a
@@ -207,13 +224,11 @@ static void tbRoundedContact(const tbMinkowski* mk, const tbGjkOutput* g, float 
 	r->status = g->status;
 }
 
-tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
-                                 const tbQueryDef* def)
+static tbQueryResult tbQueryPair(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                 const tbQueryDef* def, float scale)
 {
-	tbQueryDef defaults = tbDefaultQueryDef();
-	def = def != NULL ? def : &defaults;
 	tbMinkowski mk;
-	if (!tbSetUp(a, b, bInA, def, &mk)) {
+	if (!tbSetUp(a, b, bInA, def, scale, &mk)) {
 		return tbInvalidResult();
 	}
 	tbQueryResult r = {0};
@@ -221,9 +236,25 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 	// normal of the cores are exact, even when the balls overlap (Jolt's convex radius).
 	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
 	mk.cores = radiusA > 0.0f || radiusB > 0.0f;
-	if (def->algorithm == tb_algorithmUnifiedEpa) {
-		tbPenetration(&mk, def, NULL, &r);
-		tbFinish(&r);
+	// Two points or segments swept by balls: their cores have no volume for a polytope to grow
+	// in, and their distance is exact from GJK (below), whichever algorithm was asked for.
+	bool bothRound = radiusA > 0.0f && radiusB > 0.0f;
+	if (def->algorithm == tb_algorithmUnifiedEpa && !bothRound) {
+		if (tbPenetration(&mk, def, NULL, &r)) {
+			tbFinish(&r);
+		}
+		if (r.status == tb_queryDegenerate) {
+			// Rounding bent the polytope (a sharp contact of cones and rims leaves slivers that
+			// hide the closest point): GJK and EPA answer instead, as unified EPA answers for
+			// them. The status says so.
+			tbQueryDef gjkEpa = *def;
+			gjkEpa.algorithm = tb_algorithmGjkEpa;
+			tbQueryResult f = tbQueryPair(a, b, bInA, &gjkEpa, scale);
+			if (f.status == tb_queryConverged || f.status == tb_queryFallback) {
+				f.status = tb_queryFallback;
+				r = f;
+			}
+		}
 		return r;
 	}
 
@@ -247,20 +278,22 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 		tbFinish(&r);
 		return r;
 	}
-	if (radiusA > 0.0f && radiusB > 0.0f) {
+	if (bothRound) {
 		tbRoundedContact(&mk, &g, radiusA, radiusB, &r);
 		tbFinish(&r);
 		return r;
 	}
-	tbPenetration(&mk, def, &g.simplex, &r);
-	tbFinish(&r);
+	if (tbPenetration(&mk, def, &g.simplex, &r)) {
+		tbFinish(&r);
+	}
 	return r;
 }
 
-bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA, tbQueryStatus* status)
+static bool tbOverlapPair(const tbShape* a, const tbShape* b, tbTransform bInA, float scale,
+                          tbQueryStatus* status)
 {
 	tbMinkowski mk;
-	if (!tbSetUp(a, b, bInA, NULL, &mk)) {
+	if (!tbSetUp(a, b, bInA, NULL, scale, &mk)) {
 		if (status != NULL) {
 			*status = tb_queryInvalidInput;
 		}
@@ -286,6 +319,185 @@ bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA, tb
 	}
 }
 
+// GJK alone, in A's frame (tbShapeDistance).
+static tbQueryResult tbDistancePair(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                    const tbQueryDef* def, float scale)
+{
+	tbMinkowski mk;
+	if (!tbSetUp(a, b, bInA, def, scale, &mk)) {
+		return tbInvalidResult();
+	}
+	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
+	mk.cores = radiusA > 0.0f || radiusB > 0.0f;
+	tbGjkOutput g;
+	tbGjk(&mk, -1.0f, def->maxGjkIterations, def, &g);
+	tbQueryResult r = {0};
+	r.gjkIterations = g.iterations;
+	r.status = g.status;
+	if (g.outcome != tb_gjkSeparated || g.distance <= radiusA + radiusB || g.distance <= 0.0f) {
+		// Overlapping: GJK alone knows no depth (seed 000: that is EPA's job).
+		r.hit = true;
+		r.distance = 0.0f;
+		r.normal = (vec3s){{0.0f, 0.0f, 0.0f}};
+		tbSimplex_Witness(&g.simplex, &r.pointA, &r.pointB);
+		return r;
+	}
+	r.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
+	r.distance = g.distance - radiusA - radiusB;
+	tbGjkWitness(&mk, &g, r.normal, &r.pointA, &r.pointB);
+	r.pointA = glms_vec3_add(r.pointA, glms_vec3_scale(r.normal, radiusA));
+	r.pointB = glms_vec3_sub(r.pointB, glms_vec3_scale(r.normal, radiusB));
+	tbFinish(&r);
+	return r;
+}
+
+// A pair whose scale L is 0: both shapes are a single point at their origin (a one-point hull, a
+// triangle with three equal corners) and the two origins coincide. The points touch.
+static tbQueryResult tbCoincidentPoints(void)
+{
+	tbQueryResult r = {0};
+	r.hit = true;
+	r.normal = (vec3s){{0.0f, 1.0f, 0.0f}}; // every direction is optimal: a fixed one
+	r.status = tb_queryConverged;
+	return r;
+}
+
+// The shape times k (k > 0): its own sizes for the primitives, the scale for a hull (whose
+// vertices are shared).
+static tbShape tbScaledShape(const tbShape* s, float k)
+{
+	tbShape c = *s;
+	switch (s->type) {
+	case tb_sphereShape:
+		c.radius *= k;
+		break;
+	case tb_boxShape:
+		c.halfExtents = glms_vec3_scale(s->halfExtents, k);
+		break;
+	case tb_capsuleShape:
+	case tb_cylinderShape:
+	case tb_coneShape:
+		c.round.radius *= k;
+		c.round.halfHeight *= k;
+		break;
+	case tb_triangleShape:
+		for (int i = 0; i < 3; ++i) {
+			c.vertices[i] = glms_vec3_scale(s->vertices[i], k);
+		}
+		break;
+	default:
+		c.scale = glms_vec3_scale(s->scale, k);
+		break;
+	}
+	return c;
+}
+
+// Between 2^-9 and 2^8 m the queries run as given. Beyond, products of three or four lengths
+// (volumes, squared areas) under- or overflow float (a 1e-11 m pair's start tetrahedron has no
+// volume, a 1e18 m pair's overflows): the pair is scaled to about 1 m by a power of two, which is
+// exact in float, and the answer scaled back. Every tolerance is relative to L, so the answer is
+// the one the query gives at 1 m.
+typedef struct tbPair
+{
+	const tbShape* a;
+	const tbShape* b;
+	tbTransform bInA;
+	float scale;   ///< L of the pair as the query sees it (about 1 m when scaled)
+	float unscale; ///< lengths of the answer times this: 1 unless scaled
+	tbShape sa, sb;
+} tbPair;
+
+typedef enum tbPairKind
+{
+	tb_pairInvalid, ///< refused: unusable shapes, a bad pose, or beyond float's range
+	tb_pairPoints,  ///< L = 0: two points at the same place
+	tb_pairRegular, ///< run the query on the pair
+} tbPairKind;
+
+static tbPairKind tbPreparePair(tbPair* pair, const tbShape* a, const tbShape* b, tbTransform bInA)
+{
+	if (!tbShape_IsUsable(a) || !tbShape_IsUsable(b) || !tbValidTransform(bInA)) {
+		return tb_pairInvalid;
+	}
+	float L = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + tbSafeNorm(bInA.p);
+	if (!isfinite(L)) {
+		return tb_pairInvalid; // beyond float's range: no query can hold it
+	}
+	if (L == 0.0f) {
+		return tb_pairPoints;
+	}
+	pair->a = a;
+	pair->b = b;
+	pair->bInA = bInA;
+	pair->scale = L;
+	pair->unscale = 1.0f;
+	if (L < 0x1p-8f || L >= 0x1p8f) {
+		int exponent;
+		frexpf(L, &exponent);
+		float k = ldexpf(1.0f, -exponent);
+		pair->sa = tbScaledShape(a, k);
+		pair->sb = tbScaledShape(b, k);
+		pair->a = &pair->sa;
+		pair->b = &pair->sb;
+		pair->bInA.p = glms_vec3_scale(bInA.p, k);
+		pair->scale = L * k;
+		pair->unscale = ldexpf(1.0f, exponent);
+	}
+	return tb_pairRegular;
+}
+
+static tbQueryResult tbUnscale(tbQueryResult r, float unscale)
+{
+	if (unscale != 1.0f && r.status != tb_queryInvalidInput) {
+		r.distance *= unscale;
+		r.pointA = glms_vec3_scale(r.pointA, unscale);
+		r.pointB = glms_vec3_scale(r.pointB, unscale);
+	}
+	return r;
+}
+
+tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+                                 const tbQueryDef* def)
+{
+	tbPair pair;
+	switch (tbPreparePair(&pair, a, b, bInA)) {
+	case tb_pairInvalid:
+		return tbInvalidResult();
+	case tb_pairPoints:
+		return tbCoincidentPoints();
+	default:
+		break;
+	}
+	tbQueryDef defaults;
+	if (def == NULL) {
+		defaults = tbDefaultQueryDef();
+		def = &defaults;
+	}
+	return tbUnscale(tbQueryPair(pair.a, pair.b, pair.bInA, def, pair.scale), pair.unscale);
+}
+
+bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA, tbQueryStatus* status)
+{
+	tbPair pair;
+	tbQueryStatus st = tb_queryConverged;
+	bool hit = false;
+	switch (tbPreparePair(&pair, a, b, bInA)) {
+	case tb_pairInvalid:
+		st = tb_queryInvalidInput;
+		break;
+	case tb_pairPoints:
+		hit = true;
+		break;
+	default:
+		hit = tbOverlapPair(pair.a, pair.b, pair.bInA, pair.scale, &st);
+		break;
+	}
+	if (status != NULL) {
+		*status = st;
+	}
+	return hit;
+}
+
 static tbQueryResult tbToWorld(tbQueryResult r, tbTransform xfA)
 {
 	if (r.status == tb_queryInvalidInput) {
@@ -294,6 +506,11 @@ static tbQueryResult tbToWorld(tbQueryResult r, tbTransform xfA)
 	r.normal = tbRotateVector(xfA.q, r.normal);
 	r.pointA = tbTransformPoint(xfA, r.pointA);
 	r.pointB = tbTransformPoint(xfA, r.pointB);
+	if (!tbFiniteVec(r.pointA) || !tbFiniteVec(r.pointB)) {
+		// A finite answer placed beyond float's range: report the failure, never an Inf.
+		r = tbInvalidResult();
+		r.status = tb_queryDegenerate;
+	}
 	return r;
 }
 
@@ -322,33 +539,23 @@ bool tbTestOverlap(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransf
 tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
                               const tbQueryDef* def)
 {
-	tbQueryDef defaults = tbDefaultQueryDef();
-	def = def != NULL ? def : &defaults;
-	tbMinkowski mk;
-	if (!tbValidTransform(xfA) || !tbValidTransform(xfB) ||
-	    !tbSetUp(a, b, tbInvMulTransforms(xfA, xfB), def, &mk)) {
+	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
 		return tbInvalidResult();
 	}
-	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
-	mk.cores = radiusA > 0.0f || radiusB > 0.0f;
-	tbGjkOutput g;
-	tbGjk(&mk, -1.0f, def->maxGjkIterations, def, &g);
-	tbQueryResult r = {0};
-	r.gjkIterations = g.iterations;
-	r.status = g.status;
-	if (g.outcome != tb_gjkSeparated || g.distance <= radiusA + radiusB || g.distance <= 0.0f) {
-		// Overlapping: GJK alone knows no depth (seed 000: that is EPA's job).
-		r.hit = true;
-		r.distance = 0.0f;
-		r.normal = (vec3s){{0.0f, 0.0f, 0.0f}};
-		tbSimplex_Witness(&g.simplex, &r.pointA, &r.pointB);
-		return tbToWorld(r, xfA);
+	tbPair pair;
+	switch (tbPreparePair(&pair, a, b, tbInvMulTransforms(xfA, xfB))) {
+	case tb_pairInvalid:
+		return tbInvalidResult();
+	case tb_pairPoints:
+		return tbToWorld(tbCoincidentPoints(), xfA);
+	default:
+		break;
 	}
-	r.normal = glms_vec3_scale(g.v, -1.0f / g.distance);
-	r.distance = g.distance - radiusA - radiusB;
-	tbGjkWitness(&mk, &g, r.normal, &r.pointA, &r.pointB);
-	r.pointA = glms_vec3_add(r.pointA, glms_vec3_scale(r.normal, radiusA));
-	r.pointB = glms_vec3_sub(r.pointB, glms_vec3_scale(r.normal, radiusB));
-	tbFinish(&r);
-	return tbToWorld(r, xfA);
+	tbQueryDef defaults;
+	if (def == NULL) {
+		defaults = tbDefaultQueryDef();
+		def = &defaults;
+	}
+	tbQueryResult r = tbDistancePair(pair.a, pair.b, pair.bInA, def, pair.scale);
+	return tbToWorld(tbUnscale(r, pair.unscale), xfA);
 }

@@ -204,22 +204,21 @@ float tbShape_BoundingRadius(const tbShape* shape)
 		r = shape->radius;
 		break;
 	case tb_boxShape:
-		r = glms_vec3_norm(shape->halfExtents);
+		r = tbSafeNorm(shape->halfExtents);
 		break;
 	case tb_capsuleShape:
 		r = shape->round.radius + shape->round.halfHeight;
 		break;
 	case tb_cylinderShape:
 	case tb_coneShape:
-		r = sqrtf(shape->round.radius * shape->round.radius +
-		          shape->round.halfHeight * shape->round.halfHeight);
+		r = tbSafeNorm((vec3s){{shape->round.radius, shape->round.halfHeight, 0.0f}});
 		break;
 	case tb_hullShape:
 		r = shape->hull != NULL ? shape->hull->radius : 0.0f;
 		break;
 	case tb_triangleShape:
-		r = fmaxf(glms_vec3_norm(shape->vertices[0]),
-		          fmaxf(glms_vec3_norm(shape->vertices[1]), glms_vec3_norm(shape->vertices[2])));
+		r = fmaxf(tbSafeNorm(shape->vertices[0]),
+		          fmaxf(tbSafeNorm(shape->vertices[1]), tbSafeNorm(shape->vertices[2])));
 		break;
 	default:
 		r = 0.0f;

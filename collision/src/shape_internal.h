@@ -9,6 +9,21 @@
 /// every query makes.
 bool tbShape_IsUsable(const tbShape* shape);
 
+// |v| without overflow or underflow of the squares: shapes reach float's whole range.
+static inline float tbSafeNorm(vec3s v)
+{
+	float n2 = v.x * v.x + v.y * v.y + v.z * v.z;
+	if (n2 > 1e-30f && n2 < 1e30f) {
+		return sqrtf(n2);
+	}
+	float m = fmaxf(fabsf(v.x), fmaxf(fabsf(v.y), fabsf(v.z)));
+	if (m == 0.0f || !isfinite(m)) {
+		return m;
+	}
+	vec3s u = glms_vec3_scale(v, 1.0f / m);
+	return m * sqrtf(u.x * u.x + u.y * u.y + u.z * u.z);
+}
+
 // The support functions, inline: they run several times in every GJK and EPA iteration, and
 // a call that returns a vec3s through memory measured 12 % of a separated query.
 

@@ -7,6 +7,14 @@
 
 void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA)
 {
+	// L of query.md: every tolerance of the narrow phase is relative to it.
+	float scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
+	tbMinkowski_InitScaled(mk, a, b, bInA, scale);
+}
+
+void tbMinkowski_InitScaled(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA,
+                            float scale)
+{
 	mk->shapeA = a;
 	mk->shapeB = b;
 	mk->bInA = bInA;
@@ -16,8 +24,7 @@ void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTra
 	mk->cores = false;
 	mk->margin = 0.0f;
 	mk->tolerance = TB_DEFAULT_TOLERANCE;
-	// L of query.md: every tolerance of the narrow phase is relative to it.
-	mk->scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
+	mk->scale = scale;
 }
 
 tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d)
@@ -115,9 +122,13 @@ static vec3s tbClosestOnSegment(vec3s a, vec3s b, float lambda[2])
 		lambda[0] = 0.0f, lambda[1] = 1.0f;
 		return b;
 	}
-	t /= len2;
-	lambda[0] = 1.0f - t, lambda[1] = t;
-	return glms_vec3_add(a, glms_vec3_scale(ab, t));
+	lambda[0] = 1.0f - t / len2, lambda[1] = t / len2;
+	// The rejection of a from the line as ab x (a x ab) / |ab|^2 rather than a + t ab: when the
+	// segment is long and passes close to the origin, a + t ab cancels large coordinates and
+	// leaves an error along ab, which tilts the normal towards the segment's ends; the cross
+	// products keep the result perpendicular to ab (the segment version of the triangle's
+	// projection above).
+	return glms_vec3_scale(glms_vec3_cross(ab, glms_vec3_cross(a, ab)), 1.0f / len2);
 }
 
 // Keep only the vertices with a positive weight, in order.

@@ -30,6 +30,20 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 		start[i].ia = -2 - i; // never equal to a real feature pair
 		start[i].ib = -2;
 	}
-	tbPolytope_InitTetrahedron(&poly, start);
+	if (!tbPolytope_InitTetrahedron(&poly, start)) {
+		// No volume (the margin under- or overflowed at this scale, or no margin at all): the
+		// faces were never made, so there is no polytope to run on. Report it; the caller
+		// answers with its failure status.
+		out->inside = false;
+		out->distance = 0.0f;
+		out->normal = (vec3s){{0.0f, 1.0f, 0.0f}};
+		out->pointA = cA;
+		out->pointB = cB;
+		out->status = tb_queryDegenerate;
+		out->iterations = 0;
+		out->failed = true;
+		return;
+	}
 	tbPolytope_Solve(mk, &poly, maxIterations, def, tb_traceUnifiedEpa, out);
+	out->failed = false;
 }
