@@ -103,6 +103,12 @@ static float tbBodySpeedBound(const tbBodySlot* b)
 	return glms_vec3_norm(b->rb.v) + glms_vec3_norm(b->rb.w) * b->maxExtent;
 }
 
+// The speed bound of a body as tbCollide found it at its start (once per body, not per contact).
+static float tbSpeedBound(const tbWorld* w, const tbBodySlot* b)
+{
+	return b->awakeIndex >= 0 ? w->speedBounds[b->awakeIndex] : 0.0f;
+}
+
 // How far a pair may move relative to itself before its cached narrow-phase result is redone, as a
 // fraction of the smaller shape's bounding radius; the result is also made with this much more
 // speculative distance so that points just beyond the margin are known. A drift this small moves a
@@ -255,6 +261,10 @@ void tbCollide(tbWorld* w, float dt)
 	// when they fell asleep. A destroyed contact leaves the set (the last one takes its place, so
 	// the same position is visited again); contacts of bodies woken here join at the end and are
 	// visited too. Each visit either advances or removes one, so the loop ends.
+	tbGrowArray((void**)&w->speedBounds, &w->speedBoundCapacity, w->awakeCount, sizeof(float));
+	for (int k = 0; k < w->awakeCount; ++k) {
+		w->speedBounds[k] = tbBodySpeedBound(w->bodies + w->awakeBodies[k]);
+	}
 	for (int at = 0; at < w->activeCount;) {
 		int i = w->activeContacts[at];
 		tbContactSlot* c = w->contacts + i;
@@ -274,7 +284,7 @@ void tbCollide(tbWorld* w, float dt)
 		// Speculative margin: the base distance plus what the two can close in this step, so a
 		// fast body gets its points before it arrives (speculative contacts, Catto 2013).
 		float margin =
-		    w->def.speculativeDistance + dt * (tbBodySpeedBound(ba) + tbBodySpeedBound(bb));
+		    w->def.speculativeDistance + dt * (tbSpeedBound(w, ba) + tbSpeedBound(w, bb));
 		bool wasTouching = c->touching;
 		c->manifold = tbCollidePair(c, sa, sb, margin, &w->profile);
 		c->touching = c->manifold.pointCount > 0;

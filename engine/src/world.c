@@ -238,6 +238,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->islandHead, w->islandCapacity, int);
 	TB_FREE_ARRAY(w->awakeBodies, w->awakeCapacity, int);
 	TB_FREE_ARRAY(w->activeContacts, w->activeCapacity, int);
+	TB_FREE_ARRAY(w->speedBounds, w->speedBoundCapacity, float);
 	TB_FREE_ARRAY(w->beginEvents, w->beginCapacity, tbContactBeginTouchEvent);
 	TB_FREE_ARRAY(w->endEvents, w->endCapacity, tbContactEndTouchEvent);
 	TB_FREE_ARRAY(w->moveEvents, w->moveEventCapacity, tbBodyMoveEvent);

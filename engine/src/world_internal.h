@@ -126,6 +126,8 @@ typedef struct tbWorld
 	int awakeCount, awakeCapacity;
 	int* activeContacts;
 	int activeCount, activeCapacity;
+	float* speedBounds; // per awake body at the start of tbCollide, m/s (indexed like the set)
+	int speedBoundCapacity;
 
 	tbDynamicTree trees[2];
 	int* moveBuffer;
