@@ -1,6 +1,7 @@
 // The GJK/EPA debugger: records a query's trace whenever the shapes move, and draws the shapes,
-// A - B and the recorded state of one iteration (seed 000 GJK cases, seed 002/003 EPA, seed 001
-// unified EPA), with a text panel of bounds, status and the final answer.
+// A - B and the recorded state of one iteration (Casalino 2021's GJK cases, the course slides' and
+// the EPA article's EPA, Linneweber 2021 unified EPA), with a text panel of bounds, status and the
+// final answer.
 #include "debugger.h"
 
 #include "camera.h"
@@ -502,7 +503,8 @@ static vec3s dmStepVertex(const dmDebugger* d, const dmTraceStep* s, int t, int 
 }
 
 // Faces of the polytope that the support point sees, and their horizon (edges between a seen and
-// an unseen face): what EPA removes and rebuilds (seed 002, 003). Returns the horizon size.
+// an unseen face): what EPA removes and rebuilds (the course slides, the EPA article). Returns the
+// horizon size.
 static int dmDrawPolytope(dmDebugger* d, const dmTraceStep* s, int closest, float ps)
 {
 	dmMeshData_Clear(&d->scratch);
@@ -629,7 +631,7 @@ static void dmDrawDifference(dmDebugger* d, const dmView* view, int* horizonOut)
 			vec3s w = dmToDisplay(d, s->support);
 			vec3s dir = dmToDisplay(d, glms_vec3_normalize(s->direction));
 			if (s->stage == tb_traceUnifiedEpa && s->distance < 0.0f) {
-				// Origin outside the polytope (seed 001 step b): the closest point of the
+				// Origin outside the polytope (Linneweber 2021 step b): the closest point of the
 				// polytope, and the search from it towards the origin.
 				vec3s q = glms_vec3_scale(dir, s->distance);
 				dmRenderer_Point(q, 0.7f * ps, (vec4s){{1, 1, 1, 1}});

@@ -461,7 +461,7 @@ void dmSim_RunHeadless(dmSim* sim, int steps, FILE* out)
 	float maxMs = steps > 0 ? times[steps - 1] : 0.0f;
 	free(times);
 
-	// The same fields as `tumble run --json` (shared/formats/scene.md).
+	// The same fields as `tumble run --json` (docs/scene-format.md).
 	bool nan = false;
 	float maxSpeed = 0.0f, maxDisplacement = 0.0f;
 	vec3s angular = {{0.0f, 0.0f, 0.0f}};

@@ -78,7 +78,7 @@ bool dmTrace_Record(dmTrace* trace, const tbShape* a, const tbShape* b, tbTransf
 	def.traceFcn = dmRecordStep;
 	def.traceContext = trace;
 	trace->result = tbQueryShapesLocal(a, b, bInA, &def);
-	// The pair scale L of the query (query.md): every tolerance is relative to it.
+	// The pair scale L of the query (docs/query-format.md): every tolerance is relative to it.
 	trace->scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
 	trace->coreRadiusA = tbShape_CoreRadius(a);
 	trace->coreRadiusB = tbShape_CoreRadius(b);

@@ -34,8 +34,8 @@ typedef struct dmTrace
 	int count, capacity;
 	bool outOfMemory;
 	tbQueryResult result; ///< the query's answer, A's local frame
-	/// Sizes the query works with, from the public API: the pair scale L (query.md) and the
-	/// ball radii that spheres and capsules are reduced to cores by.
+	/// Sizes the query works with, from the public API: the pair scale L (docs/query-format.md) and
+	/// the ball radii that spheres and capsules are reduced to cores by.
 	float scale, coreRadiusA, coreRadiusB;
 } dmTrace;
 

@@ -79,7 +79,7 @@ static bool dmSameGeometry(const tbShape* a, const tbShape* b)
 	}
 }
 
-// The mesh of a shape and the scale that turns it into the shape (seed 004: S * shape).
+// The mesh of a shape and the scale that turns it into the shape (AtlasPhys notes: S * shape).
 static int dmMeshFor(dmWorldView* v, const tbShape* shape, vec3s* scale)
 {
 	vec3s s = shape->scale;

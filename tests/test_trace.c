@@ -1,4 +1,4 @@
-// The GJK/EPA trace (issue 7) as the debugger records and replays it: the replayed answer is the
+// The GJK/EPA trace as the debugger records and replays it: the replayed answer is the
 // query's, and the seed examples (boxes overlapping, boxes apart, sphere and cone) take the steps
 // that geometry predicts. Black-box: the public API and the demo's GL-free trace recorder.
 #include "../demos/trace_record.h"
@@ -92,8 +92,8 @@ Test(trace, overlapping_boxes_end_in_a_tetrahedron_then_epa)
 		cr_assert(t.steps[i].simplexCount >= 1 && t.steps[i].simplexCount <= 3);
 	}
 	// The origin is inside: the step before the last holds a triangle whose support closes the
-	// tetrahedron (seed 000 case c); GJK ends with that tetrahedron and EPA takes it as its first
-	// polytope.
+	// tetrahedron (Casalino 2021 case c); GJK ends with that tetrahedron and EPA takes it as its
+	// first polytope.
 	const dmTraceStep* g = t.steps + lastGjk - 1;
 	const dmTraceStep* end = t.steps + lastGjk;
 	const dmTraceStep* e = t.steps + lastGjk + 1;
@@ -144,7 +144,7 @@ Test(trace, boxes_apart_end_on_the_analytic_distance)
 		cr_assert(t.steps[i].simplexCount >= 1 && t.steps[i].simplexCount <= 3);
 	}
 	cr_assert_eq(t.steps[0].simplexCount, 1);
-	// |v| never grows (seed 000: each iteration gets closer), and the final simplex's closest
+	// |v| never grows (Casalino 2021: each iteration gets closer), and the final simplex's closest
 	// point to the origin is at the analytic distance, 1 m.
 	for (int i = 1; i < t.count; ++i) {
 		cr_assert(t.steps[i].distance <= t.steps[i - 1].distance + 1e-6f);
@@ -207,7 +207,7 @@ Test(trace, unified_epa_replays_its_answer)
 			cr_assert_eq(t.steps[k].stage, tb_traceUnifiedEpa);
 			cr_assert(t.steps[k].vertexCount >= 4 && t.steps[k].triangleCount >= 4);
 		}
-		// Seed 001: the start is a small tetrahedron deep inside A - B.
+		// Linneweber 2021: the start is a small tetrahedron deep inside A - B.
 		cr_assert_eq(t.steps[0].vertexCount, 4);
 		cr_assert_float_eq(t.result.distance, xs[i] - 2.0f, 1e-4f);
 		assertReplayMatches(&t, xs[i] < 2.0f ? "uepa overlapping" : "uepa apart");

@@ -1,5 +1,5 @@
-// GJK: distance between convex shapes and the boolean overlap test (seed 000 section 2, Algorithm
-// 2; seed 002 do_simplex), with a relative convergence test and hard iteration caps.
+// GJK: distance between convex shapes and the boolean overlap test (Casalino 2021 sec. 2, Algorithm
+// 2; the course slides' do_simplex), with a relative convergence test and hard iteration caps.
 #include "narrowphase.h"
 
 #include <float.h>
@@ -39,7 +39,8 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
            tbGjkOutput* out)
 {
 	const float L = mk->scale;
-	// Distance tolerance, relative (narrowphase.md 2.4: never absolute FLT_EPSILON tests).
+	// Distance tolerance, relative (docs/narrowphase.md, Tolerances: never absolute FLT_EPSILON
+	// tests).
 	const float distTol = mk->tolerance * L;
 	// Below this |v| the origin is taken to be on the difference (precision floor).
 	const float floor2 = (3e-7f * L) * (3e-7f * L);

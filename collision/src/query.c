@@ -112,7 +112,7 @@ static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimple
 	} else {
 		bool enclosed = false;
 		if (seed != NULL) {
-			// EPA grows GJK's simplex on the plain difference first (seed 000 section 3): its
+			// EPA grows GJK's simplex on the plain difference first (Casalino 2021 sec. 3): its
 			// faces stay flat, so polytopes converge in a few steps even when they only touch.
 			// The inflated path below is for differences with no volume (flat pairs) and for
 			// polytopes that rounding bends.
@@ -137,7 +137,8 @@ static void tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimple
 		}
 		if (!enclosed || pr.status == tb_queryDegenerate) {
 			// GJK crept towards a sharp ridge of A - B without enclosing the origin, or EPA's
-			// polytope bent: unified EPA from an interior point needs neither (narrowphase.md 2.2).
+			// polytope bent: unified EPA from an interior point needs neither (docs/narrowphase.md,
+			// EPA).
 			tbUnifiedEpa(mk, def->maxGjkIterations + def->maxEpaIterations, def, &pr);
 			pr.status = pr.status == tb_queryConverged ? tb_queryFallback : pr.status;
 		}
@@ -337,7 +338,7 @@ tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* 
 	r.gjkIterations = g.iterations;
 	r.status = g.status;
 	if (g.outcome != tb_gjkSeparated || g.distance <= radiusA + radiusB || g.distance <= 0.0f) {
-		// Overlapping: GJK alone knows no depth (seed 000: that is EPA's job).
+		// Overlapping: GJK alone knows no depth (Casalino 2021: that is EPA's job).
 		r.hit = true;
 		r.distance = 0.0f;
 		r.normal = (vec3s){{0.0f, 0.0f, 0.0f}};

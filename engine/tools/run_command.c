@@ -1,5 +1,5 @@
-// `tumble run` and `tumble scenes`: simulate a scene headless, print the summary of scene.md, write
-// the trajectory CSV; list the bundled scenes.
+// `tumble run` and `tumble scenes`: simulate a scene headless, print the summary of
+// docs/scene-format.md, write the trajectory CSV; list the bundled scenes.
 #define _POSIX_C_SOURCE 200809L // clock_gettime, isatty, fileno, opendir
 
 #include "run_command.h"
@@ -31,7 +31,7 @@ typedef struct tbRunOptions
 	long long threads;
 } tbRunOptions;
 
-// What the summary reports about the run (scene.md "tumble run output").
+// What the summary reports about the run (docs/scene-format.md, "Output of tumble run").
 typedef struct tbRunFigures
 {
 	double maxPenetration; // m, largest overlap of any contact point after any step
@@ -52,7 +52,7 @@ void tbRunSceneHelp(FILE* out)
 	        "usage: tumble run SCENE [--steps N | --seconds T] [--json] [--out FILE.csv]\n"
 	        "                        [--every K] [--threads N]\n"
 	        "\n"
-	        "Simulate a scene file (JSON, shared/formats/scene.md) headless. SCENE is a file or\n"
+	        "Simulate a scene file (JSON, docs/scene-format.md) headless. SCENE is a file or\n"
 	        "the name of a bundled scene (see tumble scenes), e.g. `tumble run pyramid`.\n"
 	        "Prints a summary: step time (median, p95, max), contacts, awake bodies, NaN,\n"
 	        "max penetration, max speed, max displacement, kinetic energy, momentum, angular\n"

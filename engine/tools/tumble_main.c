@@ -40,7 +40,7 @@ typedef struct tbQueryOptions
 	long long traceId; // the case to trace
 } tbQueryOptions;
 
-// One answer in world coordinates (query.md result line).
+// One answer in world coordinates (docs/query-format.md, Answers).
 typedef struct tbCaseAnswer
 {
 	int hit; // 1, 0, or -1 when the query refused the input
@@ -83,7 +83,7 @@ static void tbQueryHelp(FILE* out)
 
 static void tbPrintNumber(FILE* out, double value)
 {
-	// glibc prints "-nan" for some NaNs; query.md asks for "nan".
+	// glibc prints "-nan" for some NaNs; docs/query-format.md asks for "nan".
 	if (isnan(value)) {
 		fputs(" nan", out);
 	} else {

@@ -1,4 +1,5 @@
-// Convex shapes in their local frame and their support functions (seed 000 eq. 8-9, seed 004).
+// Convex shapes in their local frame and their support functions (Casalino 2021 eq. 8-9, the
+// AtlasPhys notes).
 #pragma once
 
 #include "tumble/base.h"
@@ -14,7 +15,7 @@ typedef enum tbShapeType
 	tb_cylinderShape, ///< |y| <= hh, x^2 + z^2 <= r^2
 	tb_coneShape,     ///< apex at (0, hh, 0), base disc of radius r at y = -hh
 	tb_hullShape,     ///< convex hull of points (built with tbBuildHull, owned by the caller)
-	tb_triangleShape, ///< a triangle of zero thickness (seed 002: convex vs triangle)
+	tb_triangleShape, ///< a triangle of zero thickness (course slides: convex vs triangle)
 	tb_shapeTypeCount
 } tbShapeType;
 
@@ -34,8 +35,9 @@ typedef struct tbShape
 		const tbHull* hull;   ///< hull shape; must outlive the shape
 		vec3s vertices[3];    ///< triangle corners, metres
 	};
-	/// Non-uniform scale applied in the local frame (seed 004 model matrix): the shape is S *
-	/// shape. Support of S*shape along d is S * support(S * d). A scaled sphere is an ellipsoid.
+	/// Non-uniform scale applied in the local frame (the AtlasPhys notes' model matrix): the shape
+	/// is S * shape. Support of S*shape along d is S * support(S * d). A scaled sphere is an
+	/// ellipsoid.
 	vec3s scale;
 } tbShape;
 

@@ -1,4 +1,4 @@
-// Scene files (JSON, shared/formats/scene.md): read, check every key, expand generators, build a
+// Scene files (JSON, docs/scene-format.md): read, check every key, expand generators, build a
 // world.
 #pragma once
 
