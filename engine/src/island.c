@@ -122,8 +122,8 @@ void tbUpdateSleep(tbWorld* w, float dt)
 			minSleep[r] = b->sleepTime < minSleep[r] ? b->sleepTime : minSleep[r];
 		}
 	}
-	// Chain each sleeping island's bodies (in body order) and put it to sleep. The chain head of
-	// root r is kept in parent[] of the root itself once the root is done: -2 - head.
+	// Chain each sleeping island's bodies (in body order) through sleepNext, its first body in
+	// head[r] for the island's root r, and put it to sleep (which closes the chain into a ring).
 	int* head = w->solverBodySlots; // free after tbSolve: reused as scratch
 	for (int i = 0; i < n; ++i) {
 		head[i] = -1;

@@ -13,7 +13,7 @@ typedef struct tbBodySlot
 	void* userData;
 	int firstShape; // shape list through tbShapeSlot.nextInBody
 	int shapeCount;
-	int sleepNext;   // next body of the same sleeping island, or -1
+	int sleepNext;   // next body of the same sleeping island (a ring), -1 while awake
 	int solverIndex; // index in the step's solver array, or -1
 	int nextFree;
 	uint16_t generation;

@@ -43,9 +43,9 @@ static const tbShapeId tb_nullShapeId = {0, 0, 0};
 typedef struct tbWorldDef
 {
 	vec3s gravity;              ///< m/s^2, (0, -9.81, 0)
-	int iterations;             ///< soft (biased) solver iterations per substep (1)
+	int iterations;             ///< soft (biased) solver iterations per substep (2)
 	int relaxIterations;        ///< unbiased iterations per substep (1)
-	float contactHertz;         ///< contact spring stiffness, Hz (30)
+	float contactHertz;         ///< contact spring stiffness, Hz (60; at most 1/4 substep rate)
 	float contactDampingRatio;  ///< contact spring damping ratio (10)
 	float contactPushMaxSpeed;  ///< largest speed at which overlap is pushed out, m/s (3)
 	float restitutionThreshold; ///< approach speed below which nothing bounces, m/s (1)
