@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tumble/contact_solver.h"
 #include "tumble/dynamics.h"
 
 static const float kDt = 1.0f / 60.0f;

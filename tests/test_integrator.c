@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tumble/contact_solver.h"
 #include "tumble/dynamics.h"
 
 static mat3s identity3(void)

@@ -1,6 +1,9 @@
 // The world's private tables: body, shape and contact slots, the pair set, scratch and events.
 #pragma once
 
+#include "tumble/allocate_internal.h"
+#include "tumble/contact_solver.h"
+#include "tumble/dynamic_tree.h"
 #include "tumble/world.h"
 
 typedef struct tbBodySlot

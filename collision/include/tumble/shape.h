@@ -41,12 +41,21 @@ typedef struct tbShape
 	vec3s scale;
 } tbShape;
 
+/// A ball of `radius` m about the local origin.
 TB_API tbShape tbMakeSphere(float radius);
+/// A box of half extents hx, hy, hz m, centred at the local origin.
 TB_API tbShape tbMakeBox(float hx, float hy, float hz);
+/// The points within `radius` m of the segment from (0, -halfHeight, 0) to (0, halfHeight, 0).
 TB_API tbShape tbMakeCapsule(float radius, float halfHeight);
+/// A cylinder of `radius` m about the y axis, from y = -halfHeight to y = halfHeight.
 TB_API tbShape tbMakeCylinder(float radius, float halfHeight);
+/// A cone with its apex at (0, halfHeight, 0) and its base disc of `radius` m at y = -halfHeight
+/// (the local origin is mid-height, not the centroid).
 TB_API tbShape tbMakeCone(float radius, float halfHeight);
+/// The convex hull built by tbBuildHull; the shape points at `hull`, which must outlive it.
 TB_API tbShape tbMakeHullShape(const tbHull* hull);
+/// A triangle of zero thickness with corners a, b, c (local frame, m). It has no volume: a
+/// dynamic body cannot take its mass from it.
 TB_API tbShape tbMakeTriangle(vec3s a, vec3s b, vec3s c);
 
 /// The name of a shape type ("sphere", "box", ...), or "unknown".

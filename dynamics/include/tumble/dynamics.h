@@ -2,7 +2,6 @@
 #pragma once
 
 #include "tumble/body.h"
-#include "tumble/contact_solver.h"
 #include "tumble/impulse.h"
 #include "tumble/integrator.h"
 #include "tumble/mass.h"

@@ -1,4 +1,5 @@
-// Sequential-impulse contact solver with soft constraints (the Box2D v3 "soft step").
+// Sequential-impulse contact solver with soft constraints (the Box2D v3 "soft step"). Internal to
+// the engine's step: not installed, not exported from libtumble (docs/dynamics.md, Contacts).
 #pragma once
 
 #include "tumble/base.h"
@@ -26,7 +27,7 @@ typedef struct tbSolverDef
 } tbSolverDef;
 
 /// The default solver settings.
-TB_API tbSolverDef tbDefaultSolverDef(void);
+tbSolverDef tbDefaultSolverDef(void);
 
 /// The impulse of one contact point, kept by the caller between steps for warm starting.
 typedef struct tbContactPointImpulse
@@ -78,26 +79,26 @@ typedef struct tbContact
 
 /// A contact for a manifold between bodies A and B (the manifold normal points from A to B).
 /// Impulses start at zero; warm start them with tbContact_WarmStart.
-TB_API tbContact tbMakeContact(int bodyA, int bodyB, const tbManifold* manifold, float friction,
-                               float restitution);
+tbContact tbMakeContact(int bodyA, int bodyB, const tbManifold* manifold, float friction,
+                        float restitution);
 
 /// Start each point from the previous step's impulses of the point with the same feature id
 /// (points without a match start at zero). `previous` may be null.
-TB_API void tbContact_WarmStart(tbContact* contact, const tbContactImpulses* previous);
+void tbContact_WarmStart(tbContact* contact, const tbContactImpulses* previous);
 
 /// The impulses to keep for the next step's tbContact_WarmStart.
-TB_API tbContactImpulses tbContact_GetImpulses(const tbContact* contact);
+tbContactImpulses tbContact_GetImpulses(const tbContact* contact);
 
 /// Friction mixing: sqrt(mu_a mu_b) (Box2D's rule: either zero gives zero).
-TB_API float tbMixFriction(float a, float b);
+float tbMixFriction(float a, float b);
 
 /// Restitution mixing: max(e_a, e_b) (a bouncy ball bounces on anything).
-TB_API float tbMixRestitution(float a, float b);
+float tbMixRestitution(float a, float b);
 
 /// One time step of `dt` seconds for all bodies and contacts: for each of def->substeps substeps,
 /// integrate velocities (gravity, forces, damping), warm start, solve with soft position
 /// correction, integrate positions, relax; then restitution. Contacts must be warm started (or not)
 /// before; read their impulses after. Clears every body's force and torque accumulators. Allocates
 /// nothing.
-TB_API void tbSolverStep(const tbSolverDef* def, tbRigidBody* bodies, int bodyCount,
-                         tbContact* contacts, int contactCount, float dt);
+void tbSolverStep(const tbSolverDef* def, tbRigidBody* bodies, int bodyCount, tbContact* contacts,
+                  int contactCount, float dt);
