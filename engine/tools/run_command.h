@@ -1,9 +1,30 @@
 // `tumble run` (simulate a scene file headless) and `tumble scenes` (list the bundled scenes).
 #pragma once
 
+#include <tumble/scene.h>
+
 #include <stdio.h>
 
-/// tumble run SCENE [--steps N | --seconds T] [--json] [--out FILE.csv] [--every K] [--threads N].
+/// The world's energy and momentum at one moment (dynamic bodies; static and kinematic bodies have
+/// infinite mass and are left out).
+typedef struct tbEnergyRow
+{
+	double kinetic;            ///< sum of 1/2 P.v + 1/2 L.w, J
+	double potential;          ///< sum of -m s g . c (s the gravity scale, c the centre of mass), J
+	double total;              ///< kinetic + potential, J
+	double momentum[3];        ///< sum of m v, kg m/s
+	double angularMomentum[3]; ///< about the world origin: sum of c x m v + L, kg m^2/s
+} tbEnergyRow;
+
+/// Measure the energy and momentum of a scene's world now.
+void tbMeasureEnergy(const tbScene* scene, tbEnergyRow* row);
+
+/// The energy CSV: "step,time,kinetic,potential,total,px,py,pz,lx,ly,lz" and one row per frame.
+void tbWriteEnergyHeader(FILE* out);
+void tbWriteEnergyRow(FILE* out, long long step, double time, const tbEnergyRow* row);
+
+/// tumble run SCENE [--steps N | --seconds T] [--json] [--out FILE.csv] [--energy FILE.csv]
+/// [--every K] [--threads N].
 /// argv[0] is "run". Returns the exit status: 0, 1 for a bad scene, 2 for usage errors.
 int tbRunSceneCommand(int argc, char** argv);
 void tbRunSceneHelp(FILE* out);

@@ -1,6 +1,7 @@
 // The `tumble` command-line tool: a table of subcommands (`query` now; `run` and others later).
 #define _POSIX_C_SOURCE 199309L // clock_gettime
 
+#include "plot_command.h"
 #include "query_file.h"
 #include "run_command.h"
 
@@ -534,6 +535,9 @@ static const tbCommand s_commands[] = {
     {"run", "simulate a scene file headless: summary, trajectories as CSV", tbRunSceneCommand,
      tbRunSceneHelp},
     {"scenes", "list the bundled scenes", tbListScenesCommand, tbListScenesHelp},
+#ifdef TB_HAVE_PLOT
+    {"plot", "draw a scene's energy and momentum over time into a PNG", tbPlotCommand, tbPlotHelp},
+#endif
 };
 
 static const int s_commandCount = (int)(sizeof s_commands / sizeof s_commands[0]);
