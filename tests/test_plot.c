@@ -65,9 +65,11 @@ static void panelRange(const double* const* curves, int count, int rows, double*
 			*hi = fmax(*hi, curves[c][i]);
 		}
 	}
-	if (!(*hi - *lo > 1e-12 * (1.0 + fabs(*lo) + fabs(*hi)))) {
-		*lo -= 1.0;
-		*hi += 1.0;
+	double floor = 1e-6 * fmax(1.0, fmax(fabs(*lo), fabs(*hi)));
+	if (!(*hi - *lo >= floor)) {
+		double mid = 0.5 * (*lo + *hi);
+		*lo = mid - 0.5 * floor;
+		*hi = mid + 0.5 * floor;
 	}
 }
 

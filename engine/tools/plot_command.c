@@ -108,7 +108,7 @@ static int tbTextWidth(const char* text)
 	return stb_easy_font_width(buffer);
 }
 
-// The value range of a panel: the curves' minimum and maximum, widened to +-1 about a constant.
+// The value range of a panel: the curves' minimum and maximum, at least 1e-6 of their size wide.
 static void tbPlotPanelRange(const double* const* curves, int curveCount, int rows, double* lo,
                              double* hi)
 {
@@ -120,10 +120,13 @@ static void tbPlotPanelRange(const double* const* curves, int curveCount, int ro
 			*hi = fmax(*hi, curves[c][i]);
 		}
 	}
-	// A constant curve (no motion, zero momentum) sits in the middle of a unit range.
-	if (!(*hi - *lo > 1e-12 * (1.0 + fabs(*lo) + fabs(*hi)))) {
-		*lo -= 1.0;
-		*hi += 1.0;
+	// A range narrower than float's resolution of the values (a conserved quantity, zero momentum)
+	// is widened to it about its middle: rounding noise is not magnified into a zig-zag.
+	double floor = 1e-6 * fmax(1.0, fmax(fabs(*lo), fabs(*hi)));
+	if (!(*hi - *lo >= floor)) {
+		double mid = 0.5 * (*lo + *hi);
+		*lo = mid - 0.5 * floor;
+		*hi = mid + 0.5 * floor;
 	}
 }
 
@@ -167,9 +170,9 @@ static void tbDrawPanel(tbImage* image, const tbPanel* panel, int index, const d
 	double lo, hi;
 	tbPlotPanelRange(panel->curves, panel->curveCount, rows, &lo, &hi);
 	char label[64];
-	snprintf(label, sizeof label, "%.4g", hi);
+	snprintf(label, sizeof label, "%.6g", hi);
 	tbText(image, left - 6 - tbTextWidth(label), top, label, tb_text);
-	snprintf(label, sizeof label, "%.4g", lo);
+	snprintf(label, sizeof label, "%.6g", lo);
 	tbText(image, left - 6 - tbTextWidth(label), top + panelHeight - 8, label, tb_text);
 	tbText(image, left, top - 14, panel->title, tb_text);
 	int x = right;
