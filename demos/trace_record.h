@@ -9,6 +9,8 @@ typedef struct dmTraceStep
 {
 	tbTraceStage stage;
 	int iteration;
+	/// GJK: the simplex the loop ended with, after `iteration` iterations (no support of its own).
+	bool last;
 	/// Which loop of the query made this step, counted from 0: a new loop starts when the stage
 	/// changes or GJK starts over (GJK, then EPA; on some paths GJK again, EPA, unified EPA).
 	int run;

@@ -267,3 +267,50 @@ Test(trace, replay_reproduces_random_queries)
 	tbDestroyHull(&hull);
 	cr_assert(checked >= 200, "only %d queries converged", checked);
 }
+
+// GJK's records are numbered 1, 2, ... without gaps, each run ends with one `last` record that
+// carries the number of its last iteration, and those numbers add up to the result's
+// gjkIterations (the query may run GJK twice: on A - B, then on its inflated copy).
+Test(trace, gjk_iterations_numbered_as_the_result_counts_them)
+{
+	tbShape box = tbMakeBox(0.5f, 0.5f, 0.5f), sphere = tbMakeSphere(0.5f);
+	tbShape cone = tbMakeCone(0.5f, 0.5f), capsule = tbMakeCapsule(0.3f, 0.6f);
+	versors tilt = glms_quatv(0.7f, glms_vec3_normalize((vec3s){{1.0f, 2.0f, 0.5f}}));
+	struct
+	{
+		const tbShape *a, *b;
+		tbTransform xfB;
+	} cases[] = {
+	    {&box, &box, pose(2.0f, 0.3f, 0.1f, tilt)},      // apart
+	    {&box, &box, pose(0.6f, 0.2f, 0.1f, tilt)},      // overlapping: GJK, then EPA
+	    {&sphere, &cone, pose(0.3f, 1.1f, 0.0f, tilt)},  // a core and a polytope-like shape
+	    {&capsule, &box, pose(0.1f, 0.5f, 0.2f, tilt)},  // overlapping core
+	    {&box, &box, pose(1.0f, 0.0f, 0.0f, s_identity)} // touching faces
+	};
+	for (int c = 0; c < 5; ++c) {
+		dmTrace t = record(cases[c].a, pose(0.0f, 0.0f, 0.0f, s_identity), cases[c].b, cases[c].xfB,
+		                   tb_algorithmGjkEpa);
+		int total = 0, expected = 1, lastCount = 0;
+		for (int i = 0; i < t.count; ++i) {
+			const dmTraceStep* s = t.steps + i;
+			if (s->stage != tb_traceGjk) {
+				continue;
+			}
+			if (s->last) {
+				cr_expect_eq(s->iteration, expected - 1, "case %d: the end record says %d after %d",
+				             c, s->iteration, expected - 1);
+				total += s->iteration;
+				expected = 1;
+				++lastCount;
+			} else {
+				cr_expect_eq(s->iteration, expected, "case %d: iteration %d where %d was due", c,
+				             s->iteration, expected);
+				expected = s->iteration + 1;
+			}
+		}
+		cr_expect_geq(lastCount, 1, "case %d: no GJK end record", c);
+		cr_expect_eq(total, t.result.gjkIterations, "case %d: the trace counts %d, the result %d",
+		             c, total, t.result.gjkIterations);
+		dmTrace_Free(&t);
+	}
+}

@@ -78,7 +78,11 @@ static void tbQueryHelp(FILE* out)
 	    "  --trace ID           answer only case ID and print its iterations as JSON lines,\n"
 	    "                       one object per iteration (stage gjk|epa|uepa, iteration,\n"
 	    "                       direction, support, simplex or polytope, distance; points of\n"
-	    "                       A - B in A's local frame), then {\"result\": ...} in world\n"
+	    "                       A - B in A's local frame), then {\"result\": ...} in world.\n"
+	    "                       GJK's iterations are numbered 1..gjkIterations; a record\n"
+	    "                       with \"last\":true is the simplex it ended with. Spheres and\n"
+	    "                       capsules are traced as their cores (a point, a segment):\n"
+	    "                       coreRadiusA/B in the result are the radii added back\n"
 	    "  -h, --help           this text\n");
 }
 
@@ -175,7 +179,8 @@ static void tbPrintTraceStep(const tbTraceStep* step, void* context)
 	}
 	fputs(",\"distance\":", stdout);
 	tbJsonNumber(stdout, (double)step->distance);
-	fputs("}\n", stdout);
+	// The record of the simplex GJK ended with, after that many iterations.
+	fputs(step->last ? ",\"last\":true}\n" : "}\n", stdout);
 }
 
 // --trace: the iterations of one case, then its answer (world frame) as a last JSON line.
@@ -196,8 +201,15 @@ static bool tbWriteTrace(const tbQueryCase* queryCase, const tbQueryOptions* opt
 	tbJsonVec(stdout, a.pointA);
 	fputs(",\"pointB\":", stdout);
 	tbJsonVec(stdout, a.pointB);
-	printf(",\"status\":\"%s\",\"gjkIterations\":%d,\"epaIterations\":%d}}\n",
+	printf(",\"status\":\"%s\",\"gjkIterations\":%d,\"epaIterations\":%d",
 	       tbQueryStatusName(result.status), result.gjkIterations, result.epaIterations);
+	// A sphere or a capsule is traced as its core (a point, a segment): the trace's distances are
+	// the cores', larger than the shapes' by coreRadiusA + coreRadiusB.
+	fputs(",\"coreRadiusA\":", stdout);
+	tbJsonNumber(stdout, (double)tbShape_CoreRadius(&queryCase->a.shape));
+	fputs(",\"coreRadiusB\":", stdout);
+	tbJsonNumber(stdout, (double)tbShape_CoreRadius(&queryCase->b.shape));
+	fputs("}}\n", stdout);
 	if (result.status == tb_queryInvalidInput) {
 		fprintf(stderr, "tumble query: line %d: id %lld: the query rejected the shapes\n",
 		        queryCase->lineNumber, queryCase->id);

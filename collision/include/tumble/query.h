@@ -46,6 +46,11 @@ typedef struct tbTraceStep
 	const vec3s* vertices; ///< polytope vertices, valid only during the callback
 	int vertexCount;
 	float distance; ///< current distance (GJK) or closest face distance (EPA)
+	/// GJK only: the simplex the loop ended with, after `iteration` iterations (the count the
+	/// result reports); it takes no support of its own. Iterations are numbered 1, 2, ... with no
+	/// gaps. Spheres and capsules are traced as their cores (a point, a segment): see
+	/// tbShape_CoreRadius.
+	bool last;
 } tbTraceStep;
 
 /// Called once per iteration when a trace is set; must not call back into the query.
