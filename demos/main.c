@@ -363,10 +363,9 @@ int main(int argc, char** argv)
 		}
 		for (int i = 0; i < app.keyCount; ++i) {
 			if (app.keys[i].key == GLFW_KEY_F12) {
-				static int shots = 0;
 				char path[64];
-				snprintf(path, sizeof path, "tumble_screenshot_%d.png", ++shots);
-				if (dmWriteScreenshot(path, app.fbWidth, app.fbHeight)) {
+				if (dmNextScreenshotPath(path, (int)sizeof path) &&
+				    dmWriteScreenshot(path, app.fbWidth, app.fbHeight)) {
 					printf("tumble-demo: wrote %s\n", path);
 				}
 			}
