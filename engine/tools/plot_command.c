@@ -214,33 +214,6 @@ void tbPlotHelp(FILE* out)
 	        "  -h, --help     this text\n");
 }
 
-static bool tbParseWhole(const char* text, long long max, long long* out)
-{
-	char* end = NULL;
-	long long v = text != NULL ? strtoll(text, &end, 10) : 0;
-	if (text == NULL || end == text || *end != '\0' || v < 1 || v > max) {
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
-static const char* tbOptionValue(int* i, int argc, char** argv)
-{
-	const char* arg = argv[*i];
-	const char* eq = strchr(arg, '=');
-	if (eq != NULL) {
-		return eq + 1;
-	}
-	return *i + 1 < argc ? argv[++*i] : NULL;
-}
-
-static bool tbIsOption(const char* arg, const char* name)
-{
-	size_t n = strlen(name);
-	return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
-
 int tbPlotCommand(int argc, char** argv)
 {
 	const char* sceneArg = NULL;
@@ -249,25 +222,25 @@ int tbPlotCommand(int argc, char** argv)
 	double seconds = 0.0;
 	for (int i = 1; i < argc; ++i) {
 		const char* arg = argv[i];
+		const char* value = NULL;
 		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
 			tbPlotHelp(stdout);
 			return 0;
-		} else if (tbIsOption(arg, "--out")) {
-			outPath = tbOptionValue(&i, argc, argv);
-			if (outPath == NULL || outPath[0] == '\0') {
+		} else if (tbMatchOption(arg, "--out", &i, argc, argv, &value)) {
+			if (value == NULL || value[0] == '\0') {
 				fprintf(stderr, "tumble plot: --out: expected a file name\n");
 				return TB_EXIT_USAGE;
 			}
-		} else if (tbIsOption(arg, "--steps") || tbIsOption(arg, "--every")) {
+			outPath = value;
+		} else if (tbMatchOption(arg, "--steps", &i, argc, argv, &value) ||
+		           tbMatchOption(arg, "--every", &i, argc, argv, &value)) {
 			bool isSteps = arg[2] == 's';
-			const char* value = tbOptionValue(&i, argc, argv);
-			if (!tbParseWhole(value, 1000000000LL, isSteps ? &steps : &every)) {
+			if (!tbParseCount(value, 1000000000LL, isSteps ? &steps : &every)) {
 				fprintf(stderr, "tumble plot: %s: expected a whole number >= 1, got '%s'\n",
 				        isSteps ? "--steps" : "--every", value != NULL ? value : "nothing");
 				return TB_EXIT_USAGE;
 			}
-		} else if (tbIsOption(arg, "--seconds")) {
-			const char* value = tbOptionValue(&i, argc, argv);
+		} else if (tbMatchOption(arg, "--seconds", &i, argc, argv, &value)) {
 			char* end = NULL;
 			seconds = value != NULL ? strtod(value, &end) : 0.0;
 			if (value == NULL || end == value || *end != '\0' || !(seconds > 0.0) ||
@@ -276,8 +249,7 @@ int tbPlotCommand(int argc, char** argv)
 				        value != NULL ? value : "nothing");
 				return TB_EXIT_USAGE;
 			}
-		} else if (tbIsOption(arg, "--size")) {
-			const char* value = tbOptionValue(&i, argc, argv);
+		} else if (tbMatchOption(arg, "--size", &i, argc, argv, &value)) {
 			int w = 0, h = 0;
 			char tail = '\0';
 			if (value == NULL || sscanf(value, "%dx%d%c", &w, &h, &tail) != 2 || w < 320 ||

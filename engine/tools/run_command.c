@@ -92,7 +92,7 @@ static double tbNowSeconds(void)
 }
 
 // A whole positive number for --steps, --every, --threads; false when it is not one.
-static bool tbParseCount(const char* text, long long max, long long* out)
+bool tbParseCount(const char* text, long long max, long long* out)
 {
 	char* end = NULL;
 	long long v = text != NULL ? strtoll(text, &end, 10) : 0;
@@ -104,8 +104,8 @@ static bool tbParseCount(const char* text, long long max, long long* out)
 }
 
 // "--name value" or "--name=value"; *value is NULL when missing.
-static bool tbMatchOption(const char* arg, const char* name, int* i, int argc, char** argv,
-                          const char** value)
+bool tbMatchOption(const char* arg, const char* name, int* i, int argc, char** argv,
+                   const char** value)
 {
 	size_t n = strlen(name);
 	if (strncmp(arg, name, n) != 0 || (arg[n] != '\0' && arg[n] != '=')) {

@@ -16,6 +16,14 @@ typedef struct tbEnergyRow
 	double angularMomentum[3]; ///< about the world origin: sum of c x m v + L, kg m^2/s
 } tbEnergyRow;
 
+/// A whole number in [1, max] (for --steps, --every, ...); false when `text` is not one.
+bool tbParseCount(const char* text, long long max, long long* out);
+
+/// Whether argv[*i] is the option `name` as "--name value" or "--name=value"; *value is the value
+/// (argv[*i] advanced past it), or null when missing.
+bool tbMatchOption(const char* arg, const char* name, int* i, int argc, char** argv,
+                   const char** value);
+
 /// Measure the energy and momentum of a scene's world now.
 void tbMeasureEnergy(const tbScene* scene, tbEnergyRow* row);
 
