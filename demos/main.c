@@ -355,9 +355,15 @@ int main(int argc, char** argv)
 				measuredSteps += sim.stepCount - before;
 				measuredStepMs += (double)(sim.stepCount - before) * (double)sim.stepMs;
 			}
-			char title[160];
-			snprintf(title, sizeof title, "Tumble %s   scene %d/%d: %s", tbVersionString(),
-			         current + 1, entryCount, sim.entry.name);
+			char title[640]; // room for a scene file's path
+			if (current >= 0) {
+				snprintf(title, sizeof title, "Tumble %s   scene %d/%d: %s", tbVersionString(),
+				         current + 1, entryCount, sim.entry.name);
+			} else {
+				// A scene file from the command line is not one of the listed scenes.
+				snprintf(title, sizeof title, "Tumble %s   scene file: %s", tbVersionString(),
+				         sim.entry.path);
+			}
 			dmWorldView_Draw(&worldView, &sim, app.fbWidth, app.fbHeight, frameMs, title,
 			                 sceneHelp);
 		}
