@@ -39,6 +39,7 @@ TB_API void tbSetAssertFcn(tbAssertFcn* assertFcn);
 /// Internal: forwards to the installed handler.
 TB_API int tbInternalAssert(const char* condition, const char* fileName, int lineNumber);
 
+/// Check an invariant in debug builds (or with TB_ENABLE_ASSERT): a failure calls the assert hook.
 #if !defined(NDEBUG) || defined(TB_ENABLE_ASSERT)
 #define TB_ASSERT(condition)                                                                       \
 	do {                                                                                           \

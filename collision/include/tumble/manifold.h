@@ -3,6 +3,7 @@
 
 #include "tumble/base.h"
 
+/// The most points of one manifold: four hold a face in contact.
 #define TB_MAX_MANIFOLD_POINTS 4
 
 /// One contact point. Positions are in world space.

@@ -29,6 +29,7 @@ typedef struct tbShapeId
 	uint16_t generation;
 } tbShapeId;
 
+/// The null ids: what a failed create returns (TB_IS_NULL is true for them).
 static const tbWorldId tb_nullWorldId = {0, 0};
 static const tbBodyId tb_nullBodyId = {0, 0, 0};
 static const tbShapeId tb_nullShapeId = {0, 0, 0};

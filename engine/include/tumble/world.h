@@ -20,6 +20,7 @@ TB_API void tbClearLastError(void);
 /// Create a world. Up to TB_MAX_WORLDS exist at once; returns the null id (with an error) beyond.
 TB_API tbWorldId tbCreateWorld(const tbWorldDef* def);
 
+/// The most worlds alive at once.
 #define TB_MAX_WORLDS 64
 
 /// Destroy a world with everything in it; its memory returns to the allocator.
