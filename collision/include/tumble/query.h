@@ -71,8 +71,7 @@ typedef struct tbQueryDef
 	void* traceContext;
 } tbQueryDef;
 
-/// The default options: GJK then EPA, 64 iterations each, tolerance 1e-6 of the pair scale, no
-/// trace.
+/// The default options: GJK then EPA, 64 iterations each, tolerance 1e-6 of the pair scale.
 TB_API tbQueryDef tbDefaultQueryDef(void);
 
 /// The one result of every query.

@@ -35,9 +35,8 @@ typedef struct tbShape
 		const tbHull* hull;   ///< hull shape; must outlive the shape
 		vec3s vertices[3];    ///< triangle corners, metres
 	};
-	/// Non-uniform scale applied in the local frame (the AtlasPhys notes' model matrix): the shape
-	/// is S * shape. Support of S*shape along d is S * support(S * d). A scaled sphere is an
-	/// ellipsoid.
+	/// Non-uniform scale in the local frame (AtlasPhys notes' model matrix): the shape is S *
+	/// shape, its support along d is S * support(S * d). A scaled sphere is an ellipsoid.
 	vec3s scale;
 } tbShape;
 
