@@ -5,7 +5,7 @@
 extern "C" {
 #endif
 
-/// Shapes of shared/formats/query.md, axis along local y.
+/// Shapes of docs/query-format.md, axis along local y.
 typedef enum tbPeerShapeType
 {
 	tb_peerSphere,

@@ -48,7 +48,7 @@ static double tbSign(double x)
 	return x >= 0.0 ? 1.0 : -1.0;
 }
 
-// Local support of the shapes of query.md (axis y, cone apex at +hh).
+// Local support of the shapes of docs/query-format.md (axis y, cone apex at +hh).
 static void tbLocalSupport(const tbPeerShape* s, const double d[3], double out[3])
 {
 	const double* p = s->params;

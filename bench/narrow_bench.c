@@ -18,7 +18,7 @@
 
 #define TB_PI 3.14159265358979323846
 
-// Thresholds of shared/formats/query.md and issue 2, relative to the pair scale L.
+// Thresholds of docs/query-format.md, "Ground truth and accuracy", relative to the pair scale L.
 #define TB_SD_TOLERANCE 1e-3  // |sd error| above this is a gross error
 #define TB_BOOL_BAND 1e-6     // overlap answers count only where |sd truth| > this
 #define TB_NORMAL_DEGREES 1.0 // normal error above this is counted...

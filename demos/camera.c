@@ -62,6 +62,27 @@ void dmCamera_Axes(const dmCamera* camera, vec3s* right, vec3s* up, vec3s* forwa
 	*forward = f;
 }
 
+void dmCamera_Frame(dmCamera* camera, vec3s lo, vec3s hi, float aspect, float margin)
+{
+	camera->target = glms_vec3_scale(glms_vec3_add(lo, hi), 0.5f);
+	camera->distance = 1.0f; // any: the axes depend on yaw and pitch alone
+	vec3s right, up, forward;
+	dmCamera_Axes(camera, &right, &up, &forward);
+	float tanY = tanf(0.5f * camera->fovY) / (1.0f + margin);
+	float tanX = tanY * (aspect > 0.0f ? aspect : 1.0f);
+	// A corner at offset o from the target, seen from target - D forward, is at depth
+	// D + o.forward and must satisfy |o.right| <= tanX depth and |o.up| <= tanY depth.
+	float distance = 0.0f;
+	for (int k = 0; k < 8; ++k) {
+		vec3s corner = {{(k & 1) ? hi.x : lo.x, (k & 2) ? hi.y : lo.y, (k & 4) ? hi.z : lo.z}};
+		vec3s o = glms_vec3_sub(corner, camera->target);
+		float depth = glms_vec3_dot(o, forward);
+		distance = fmaxf(distance, fabsf(glms_vec3_dot(o, right)) / tanX - depth);
+		distance = fmaxf(distance, fabsf(glms_vec3_dot(o, up)) / tanY - depth);
+	}
+	camera->distance = fminf(fmaxf(distance, 0.5f), 500.0f);
+}
+
 vec3s dmCamera_DragOffset(const dmCamera* camera, float dx, float dy, float height)
 {
 	vec3s right, up, forward;

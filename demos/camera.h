@@ -32,5 +32,9 @@ void dmCamera_Zoom(dmCamera* camera, float steps);
 /// target, for a viewport `height` pixels tall.
 vec3s dmCamera_DragOffset(const dmCamera* camera, float dx, float dy, float height);
 
+/// Aim at the centre of the box [lo, hi] from the camera's yaw and pitch, at the smallest distance
+/// from which all eight corners are inside a viewport of the given aspect (width / height), with
+/// `margin` (0.1: 10 %) to spare.
+void dmCamera_Frame(dmCamera* camera, vec3s lo, vec3s hi, float aspect, float margin);
 /// The camera's right and up unit vectors, world.
 void dmCamera_Axes(const dmCamera* camera, vec3s* right, vec3s* up, vec3s* forward);

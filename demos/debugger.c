@@ -1,6 +1,7 @@
 // The GJK/EPA debugger: records a query's trace whenever the shapes move, and draws the shapes,
-// A - B and the recorded state of one iteration (seed 000 GJK cases, seed 002/003 EPA, seed 001
-// unified EPA), with a text panel of bounds, status and the final answer.
+// A - B and the recorded state of one iteration (Casalino 2021's GJK cases, the course slides' and
+// the EPA article's EPA, Linneweber 2021 unified EPA), with a text panel of bounds, status and the
+// final answer.
 #include "debugger.h"
 
 #include "camera.h"
@@ -415,7 +416,8 @@ static int dmSupportCalls(const dmTrace* trace, int upTo)
 	for (int i = 0; i <= upTo && i < trace->count; ++i) {
 		const dmTraceStep* s = trace->steps + i;
 		bool newRun = i == 0 || trace->steps[i - 1].run != s->run;
-		calls += 1 + (s->stage == tb_traceGjk && newRun ? 1 : 0);
+		// GJK's last record takes no support: it is the simplex the loop ended with.
+		calls += (s->last ? 0 : 1) + (s->stage == tb_traceGjk && newRun ? 1 : 0);
 	}
 	return calls;
 }
@@ -502,7 +504,8 @@ static vec3s dmStepVertex(const dmDebugger* d, const dmTraceStep* s, int t, int 
 }
 
 // Faces of the polytope that the support point sees, and their horizon (edges between a seen and
-// an unseen face): what EPA removes and rebuilds (seed 002, 003). Returns the horizon size.
+// an unseen face): what EPA removes and rebuilds (the course slides, the EPA article). Returns the
+// horizon size.
 static int dmDrawPolytope(dmDebugger* d, const dmTraceStep* s, int closest, float ps)
 {
 	dmMeshData_Clear(&d->scratch);
@@ -629,7 +632,7 @@ static void dmDrawDifference(dmDebugger* d, const dmView* view, int* horizonOut)
 			vec3s w = dmToDisplay(d, s->support);
 			vec3s dir = dmToDisplay(d, glms_vec3_normalize(s->direction));
 			if (s->stage == tb_traceUnifiedEpa && s->distance < 0.0f) {
-				// Origin outside the polytope (seed 001 step b): the closest point of the
+				// Origin outside the polytope (Linneweber 2021 step b): the closest point of the
 				// polytope, and the search from it towards the origin.
 				vec3s q = glms_vec3_scale(dir, s->distance);
 				dmRenderer_Point(q, 0.7f * ps, (vec4s){{1, 1, 1, 1}});
@@ -670,6 +673,17 @@ static void dmShapeText(const tbShape* s, char* out, size_t size)
 	}
 }
 
+// "GJK iteration 3", or "GJK end, after 3 iterations" for the simplex the loop ended with.
+static void dmStepTitle(const dmTraceStep* s, char* out, size_t size)
+{
+	if (s->last) {
+		snprintf(out, size, "%s end, after %d iteration%s", dmTraceStep_Phase(s), s->iteration,
+		         s->iteration == 1 ? "" : "s");
+	} else {
+		snprintf(out, size, "%s iteration %d", dmTraceStep_Phase(s), s->iteration);
+	}
+}
+
 static void dmStepText(const dmDebugger* d, int horizon, char* out, size_t size)
 {
 	const dmTrace* t = &d->trace;
@@ -681,15 +695,21 @@ static void dmStepText(const dmDebugger* d, int horizon, char* out, size_t size)
 	float lower, upper;
 	dmTraceStep_Bounds(s, &lower, &upper);
 	int n = 0;
-	n += snprintf(out + n, size - (size_t)n, "step %d of %d: %s iteration %d\n", d->step + 1,
-	              t->count, dmTraceStep_Phase(s), s->iteration);
+	char title[96];
+	dmStepTitle(s, title, sizeof title);
+	n += snprintf(out + n, size - (size_t)n, "step %d of %d: %s\n", d->step + 1, t->count, title);
 	if (s->stage == tb_traceGjk) {
 		static const char* const names[5] = {"", "point", "segment", "triangle", "tetrahedron"};
 		const dmTraceStep* next = d->step + 1 < t->count ? s + 1 : NULL;
-		n += snprintf(out + n, size - (size_t)n,
-		              "simplex: %s (%d); |v| = %.5f, new support w (magenta)\n",
-		              names[s->simplexCount], s->simplexCount, (double)s->distance);
-		if (next != NULL && next->stage == tb_traceGjk && next->run == s->run) {
+		n += snprintf(out + n, size - (size_t)n, "simplex: %s (%d); |v| = %.5f%s\n",
+		              names[s->simplexCount], s->simplexCount, (double)s->distance,
+		              s->last ? "" : ", new support w (magenta)");
+		if (s->last) {
+			n += snprintf(out + n, size - (size_t)n, "GJK ends with this simplex: %s\n",
+			              s->simplexCount == 4  ? "it encloses the origin (overlap)"
+			              : s->distance <= 0.0f ? "the origin is on it (overlap)"
+			                                    : "its closest point gives the distance");
+		} else if (next != NULL && next->stage == tb_traceGjk && next->run == s->run) {
 			n += snprintf(out + n, size - (size_t)n,
 			              "adding w: closest to the origin in the %s, keeps %d point%s\n",
 			              dmRegionName(next->simplexCount), next->simplexCount,
@@ -706,6 +726,13 @@ static void dmStepText(const dmDebugger* d, int horizon, char* out, size_t size)
 		}
 		n += snprintf(out + n, size - (size_t)n, "distance bounds: %.5f <= d <= %.5f\n",
 		              (double)lower, (double)upper);
+		float radii = t->coreRadiusA + t->coreRadiusB;
+		if (radii > 0.0f) {
+			// GJK ran on the cores: the shapes' distance is the cores' less the two radii.
+			n += snprintf(out + n, size - (size_t)n,
+			              "(of the cores; the shapes are %.5f closer: d - %.5f)\n", (double)radii,
+			              (double)radii);
+		}
 	} else {
 		bool outside = s->stage == tb_traceUnifiedEpa && s->distance < 0.0f;
 		n += snprintf(out + n, size - (size_t)n, "polytope: %d vertices, %d faces\n",
@@ -744,8 +771,9 @@ void dmDebugger_Describe(const dmDebugger* d, char* out, int size)
 		return;
 	}
 	const dmTraceStep* s = d->trace.steps + d->step;
-	snprintf(out, (size_t)size, "step %d of %d: %s iteration %d", d->step + 1, d->trace.count,
-	         dmTraceStep_Phase(s), s->iteration);
+	char title[96];
+	dmStepTitle(s, title, sizeof title);
+	snprintf(out, (size_t)size, "step %d of %d: %s", d->step + 1, d->trace.count, title);
 }
 
 void dmDebugger_Draw(dmDebugger* d, int width, int height)
@@ -808,12 +836,29 @@ void dmDebugger_Draw(dmDebugger* d, int width, int height)
 	         (double)r->normal.y, (double)r->normal.z, tbQueryStatusName(r->status),
 	         r->gjkIterations, d->algorithm == tb_algorithmGjkEpa ? "EPA" : "unified EPA",
 	         r->epaIterations, (double)d->replayDistance);
+	// Spheres and capsules are a core (a point, a segment) plus a ball: say so, since every
+	// distance on the right is the cores'.
+	float radii[2] = {d->trace.coreRadiusA, d->trace.coreRadiusB};
+	for (int i = 0; i < 2; ++i) {
+		if (radii[i] > 0.0f) {
+			size_t used = strlen(text);
+			snprintf(text + used, sizeof text - used,
+			         "\n%s is handled as its core (%s) plus a ball of radius %.3f",
+			         i == 0 ? "A" : "B",
+			         d->shapes[i].type == tb_sphereShape ? "the centre" : "the axis segment",
+			         (double)radii[i]);
+		}
+	}
+	// Every panel stays inside its half of the window, whatever its width.
+	float panelWidth = (float)half - 32.0f;
+	dmHud_Wrap(text, panelWidth);
 	dmHud_Panel(16.0f, 14.0f, text, (vec4s){{0.95f, 0.95f, 0.95f, 1.0f}});
 
 	char stepText[1024];
 	dmStepText(d, horizon, stepText, sizeof stepText);
 	snprintf(text, sizeof text, "A - B   [%s]\n%s",
 	         d->algorithm == tb_algorithmGjkEpa ? "GJK + EPA" : "unified EPA", stepText);
+	dmHud_Wrap(text, panelWidth);
 	dmHud_Panel((float)half + 16.0f, 14.0f, text, (vec4s){{0.95f, 0.95f, 0.95f, 1.0f}});
 
 	// Legend: the colours of the right view.

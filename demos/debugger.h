@@ -1,4 +1,4 @@
-// The GJK/EPA debugger (issue 7): two shapes in world space on the left, their Minkowski
+// The GJK/EPA debugger for students: two shapes in world space on the left, their Minkowski
 // difference and the algorithm's state at one recorded iteration on the right.
 #pragma once
 

@@ -162,6 +162,42 @@ void dmHud_Measure(const char* text, float* width, float* height)
 	free(copy);
 }
 
+void dmHud_Wrap(char* text, float maxWidth)
+{
+	// Greedy: each line keeps words while the line fits; the space before the first word that
+	// does not fit becomes a line break. stb_easy_font_width measures up to a '\n'.
+	char* lineStart = text;
+	char* lastSpace = NULL;
+	for (char* p = text;; ++p) {
+		if (*p == '\n' || *p == '\0') {
+			char saved = *p;
+			*p = '\0';
+			bool tooWide = s_hud.scale * (float)stb_easy_font_width(lineStart) > maxWidth;
+			*p = saved;
+			if (tooWide && lastSpace != NULL) {
+				*lastSpace = '\n';
+				lineStart = lastSpace + 1;
+				lastSpace = NULL;
+				p = lineStart - 1; // measure the rest of the line again
+				continue;
+			}
+			if (*p == '\0') {
+				return;
+			}
+			lineStart = p + 1;
+			lastSpace = NULL;
+		} else if (*p == ' ') {
+			// A candidate break only while the line up to it still fits.
+			*p = '\0';
+			bool fits = s_hud.scale * (float)stb_easy_font_width(lineStart) <= maxWidth;
+			*p = ' ';
+			if (fits || lastSpace == NULL) {
+				lastSpace = p;
+			}
+		}
+	}
+}
+
 void dmHud_Panel(float x, float y, const char* text, vec4s color)
 {
 	float w, h;

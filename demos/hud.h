@@ -17,6 +17,9 @@ void dmHud_Text(float x, float y, const char* text, vec4s color);
 /// Size of a text block in pixels, scale included.
 void dmHud_Measure(const char* text, float* width, float* height);
 
+/// Break the lines of `text` in place, at spaces, so that none is wider than `maxWidth` pixels
+/// (scale included); a word wider than that stays whole on its own line.
+void dmHud_Wrap(char* text, float maxWidth);
 /// A filled rectangle, pixels from the top left.
 void dmHud_Rect(float x, float y, float width, float height, vec4s color);
 

@@ -355,18 +355,23 @@ int main(int argc, char** argv)
 				measuredSteps += sim.stepCount - before;
 				measuredStepMs += (double)(sim.stepCount - before) * (double)sim.stepMs;
 			}
-			char title[160];
-			snprintf(title, sizeof title, "Tumble %s   scene %d/%d: %s", tbVersionString(),
-			         current + 1, entryCount, sim.entry.name);
+			char title[640]; // room for a scene file's path
+			if (current >= 0) {
+				snprintf(title, sizeof title, "Tumble %s   scene %d/%d: %s", tbVersionString(),
+				         current + 1, entryCount, sim.entry.name);
+			} else {
+				// A scene file from the command line is not one of the listed scenes.
+				snprintf(title, sizeof title, "Tumble %s   scene file: %s", tbVersionString(),
+				         sim.entry.path);
+			}
 			dmWorldView_Draw(&worldView, &sim, app.fbWidth, app.fbHeight, frameMs, title,
 			                 sceneHelp);
 		}
 		for (int i = 0; i < app.keyCount; ++i) {
 			if (app.keys[i].key == GLFW_KEY_F12) {
-				static int shots = 0;
 				char path[64];
-				snprintf(path, sizeof path, "tumble_screenshot_%d.png", ++shots);
-				if (dmWriteScreenshot(path, app.fbWidth, app.fbHeight)) {
+				if (dmNextScreenshotPath(path, (int)sizeof path) &&
+				    dmWriteScreenshot(path, app.fbWidth, app.fbHeight)) {
 					printf("tumble-demo: wrote %s\n", path);
 				}
 			}

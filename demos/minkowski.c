@@ -1,4 +1,5 @@
-// The Minkowski difference A - B as a hull of support points (seed 000 eq. 11), for the debugger.
+// The Minkowski difference A - B as a hull of support points (Casalino 2021 eq. 11), for the
+// debugger.
 #include "minkowski.h"
 
 #include "trace_record.h"

@@ -1,4 +1,6 @@
 // Screenshots: glReadPixels of the back buffer, flipped to top-down rows, saved by stb_image_write.
+#define _POSIX_C_SOURCE 200809L // mkdir, stat
+
 #include "screenshot.h"
 
 #include "gl.h"
@@ -7,7 +9,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <sys/stat.h>
+
 #include <stb_image_write.h>
+
+bool dmNextScreenshotPath(char* path, int size)
+{
+	// In the working directory, never in the source tree by accident: `screenshots/` is ignored by
+	// the repository's .gitignore.
+	if (mkdir("screenshots", 0755) != 0 && errno != EEXIST) {
+		fprintf(stderr, "tumble-demo: cannot make the folder screenshots/\n");
+		return false;
+	}
+	struct stat info;
+	for (int n = 1; n <= 100000; ++n) {
+		snprintf(path, (size_t)size, "screenshots/tumble_%d.png", n);
+		if (stat(path, &info) != 0) {
+			return true;
+		}
+	}
+	fprintf(stderr, "tumble-demo: screenshots/ is full\n");
+	return false;
+}
 
 bool dmWriteScreenshot(const char* path, int width, int height)
 {

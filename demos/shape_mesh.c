@@ -238,7 +238,8 @@ bool dmBuildShapeMesh(const tbShape* shape, int detail, dmMeshData* mesh)
 	default:
 		return false;
 	}
-	// Seed 004: the drawn shape is S * shape; normals transform with S^-1 (then renormalised).
+	// The AtlasPhys notes: the drawn shape is S * shape; normals transform with S^-1 (then
+	// renormalised).
 	vec3s s = shape->scale;
 	if (s.x != 1.0f || s.y != 1.0f || s.z != 1.0f) {
 		for (int i = 0; i < mesh->vertexCount; ++i) {

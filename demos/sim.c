@@ -299,29 +299,57 @@ vec3s dmSim_PickPoint(const dmSim* sim)
 	return tbTransformPoint(tbBody_GetTransform(sim->picked), sim->pickLocal);
 }
 
-// The mouse spring: a critically damped spring of 4 Hz on the held point, scaled by the body's
-// mass so that light and heavy bodies follow alike, and capped so that a far pull cannot fling.
+// The angular frequency of the held body as a physical pendulum hanging from the held point:
+// w = sqrt(g d / (k^2 + d^2)), d from the point to the centre of mass, k the radius of gyration.
+static float dmPendulumOmega(const dmSim* sim, float d)
+{
+	float g = glms_vec3_norm(tbWorld_GetGravity(sim->worldId));
+	// k^2 of the swing's axis, which may be any: the mean of the three is the typical one.
+	return sqrtf(g * d / (sim->pickGyrationMean2 + d * d));
+}
+
+// The mouse spring: a critically damped spring of 4 Hz on the held point, capped so that a far
+// pull cannot fling, plus critical damping of the swing about the point.
+//
+// The spring acts on the point, whose response to a force is that of the effective mass
+// 1 / (1/m + d^2 / I), not of m: scaled by m, a body held far from its centre overshoots every step
+// (the explicit force is too stiff for the step) and spins. Scaled by the smallest effective mass,
+// m k_min^2 / (k_min^2 + d^2), no direction of the point responds faster than the 4 Hz asked for.
+//
+// Held still, the body is a pendulum about the point; the point's spring does not damp that
+// swing. A damping force -2 w m (v_c - v_p) at the centre (v_c - v_p the swing's velocity) and an
+// angular damping of 2 w on L damp the swing's m d^2 and I parts of its moment of inertia about
+// the point together: critically, at the pendulum's own w.
 static void dmApplyPickSpring(dmSim* sim)
 {
 	if (TB_IS_NULL(sim->picked) || !tbBody_IsValid(sim->picked)) {
 		return;
 	}
 	const float omega = 2.0f * 3.14159265f * 4.0f, zeta = 1.0f;
+	tbBodyId body = sim->picked;
+	float m = tbBody_GetMass(body);
 	vec3s p = dmSim_PickPoint(sim);
-	vec3s com = tbBody_GetWorldCenterOfMass(sim->picked);
-	vec3s v = glms_vec3_add(
-	    tbBody_GetLinearVelocity(sim->picked),
-	    glms_vec3_cross(tbBody_GetAngularVelocity(sim->picked), glms_vec3_sub(p, com)));
+	vec3s com = tbBody_GetWorldCenterOfMass(body);
+	vec3s r = glms_vec3_sub(p, com);
+	float d2 = glms_vec3_norm2(r);
+	vec3s vc = tbBody_GetLinearVelocity(body);
+	vec3s vp = glms_vec3_add(vc, glms_vec3_cross(tbBody_GetAngularVelocity(body), r));
 	vec3s accel = glms_vec3_sub(glms_vec3_scale(glms_vec3_sub(sim->pickTarget, p), omega * omega),
-	                            glms_vec3_scale(v, 2.0f * zeta * omega));
+	                            glms_vec3_scale(vp, 2.0f * zeta * omega));
 	float maxAccel = 150.0f; // m/s^2, about 15 g
 	float a = glms_vec3_norm(accel);
 	if (a > maxAccel) {
 		accel = glms_vec3_scale(accel, maxAccel / a);
 	}
-	// Hold against gravity too, so that the body hangs at the cursor instead of below it.
-	accel = glms_vec3_sub(accel, tbWorld_GetGravity(sim->worldId));
-	tbBody_ApplyForce(sim->picked, glms_vec3_scale(accel, tbBody_GetMass(sim->picked)), p, true);
+	float k2 = sim->pickGyrationMin2;
+	float effectiveMass = k2 > 0.0f ? m * k2 / (k2 + d2) : m;
+	// Hold against gravity too (with the whole mass), so that the body hangs at the cursor.
+	vec3s force = glms_vec3_sub(glms_vec3_scale(accel, effectiveMass),
+	                            glms_vec3_scale(tbWorld_GetGravity(sim->worldId), m));
+	tbBody_ApplyForce(body, force, p, true);
+	float w = dmPendulumOmega(sim, sqrtf(d2));
+	tbBody_ApplyForceToCenter(body, glms_vec3_scale(glms_vec3_sub(vc, vp), -2.0f * w * m), true);
+	tbBody_SetAngularDamping(body, 2.0f * w);
 }
 
 void dmSim_Energy(const dmSim* sim, float* kinetic, vec3s* momentum)
@@ -418,10 +446,14 @@ float dmSim_Pick(dmSim* sim, vec3s origin, vec3s direction, float maxDistance)
 	sim->picked = body;
 	sim->pickLocal = tbInvTransformPoint(tbBody_GetTransform(body), hit.point);
 	sim->pickTarget = hit.point;
-	// Extra angular damping while held: a body hanging from one point would otherwise swing
-	// about it for a long time.
+	// Radii of gyration from the shape's mass properties (I / m does not depend on density).
+	tbShape geometry = tbShapeId_GetGeometry(hit.shapeId);
+	tbMassData unit = tbComputeMass(&geometry, 1.0f, NULL);
+	float ix = unit.inertia.m00, iy = unit.inertia.m11, iz = unit.inertia.m22;
+	sim->pickGyrationMin2 = unit.mass > 0.0f ? fminf(ix, fminf(iy, iz)) / unit.mass : 0.0f;
+	sim->pickGyrationMean2 = unit.mass > 0.0f ? (ix + iy + iz) / (3.0f * unit.mass) : 0.0f;
+	// The spring sets the angular damping while the body is held (critical for its swing).
 	sim->pickSavedDamping = tbBody_GetAngularDamping(body);
-	tbBody_SetAngularDamping(body, 3.0f);
 	tbBody_SetAwake(body, true);
 	return hit.fraction * maxDistance;
 }
@@ -461,7 +493,7 @@ void dmSim_RunHeadless(dmSim* sim, int steps, FILE* out)
 	float maxMs = steps > 0 ? times[steps - 1] : 0.0f;
 	free(times);
 
-	// The same fields as `tumble run --json` (shared/formats/scene.md).
+	// The same fields as `tumble run --json` (docs/scene-format.md).
 	bool nan = false;
 	float maxSpeed = 0.0f, maxDisplacement = 0.0f;
 	vec3s angular = {{0.0f, 0.0f, 0.0f}};

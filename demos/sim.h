@@ -57,6 +57,9 @@ typedef struct dmSim
 	vec3s pickLocal;  ///< the held point in the body frame
 	vec3s pickTarget; ///< where the mouse pulls it, world
 	float pickSavedDamping;
+	/// Squared radii of gyration of the held body (I / m about its centre), the smallest and the
+	/// mean of the three axes, m^2: they set how stiff the spring may be and how it damps a swing.
+	float pickGyrationMin2, pickGyrationMean2;
 } dmSim;
 
 /// Build the scene's world. On failure writes one line into `error`.

@@ -34,11 +34,11 @@ static void dmRecordStep(const tbTraceStep* in, void* context)
 	memset(step, 0, sizeof *step);
 	step->stage = in->stage;
 	step->iteration = in->iteration;
-	// A GJK loop counts its iterations from 1: a new 1 after other steps is a new run.
+	step->last = in->last;
+	// A GJK loop ends with its `last` record: what follows is a new run, as is a change of stage.
 	const dmTraceStep* previous = trace->count > 0 ? step - 1 : NULL;
 	step->run = previous == NULL ? 0 : previous->run;
-	if (previous != NULL && (in->stage != previous->stage ||
-	                         (in->stage == tb_traceGjk && in->iteration <= previous->iteration))) {
+	if (previous != NULL && (in->stage != previous->stage || previous->last)) {
 		step->run += 1;
 	}
 	step->direction = in->direction;
@@ -78,7 +78,7 @@ bool dmTrace_Record(dmTrace* trace, const tbShape* a, const tbShape* b, tbTransf
 	def.traceFcn = dmRecordStep;
 	def.traceContext = trace;
 	trace->result = tbQueryShapesLocal(a, b, bInA, &def);
-	// The pair scale L of the query (query.md): every tolerance is relative to it.
+	// The pair scale L of the query (docs/query-format.md): every tolerance is relative to it.
 	trace->scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
 	trace->coreRadiusA = tbShape_CoreRadius(a);
 	trace->coreRadiusB = tbShape_CoreRadius(b);

@@ -9,6 +9,8 @@ typedef struct dmTraceStep
 {
 	tbTraceStage stage;
 	int iteration;
+	/// GJK: the simplex the loop ended with, after `iteration` iterations (no support of its own).
+	bool last;
 	/// Which loop of the query made this step, counted from 0: a new loop starts when the stage
 	/// changes or GJK starts over (GJK, then EPA; on some paths GJK again, EPA, unified EPA).
 	int run;
@@ -34,8 +36,8 @@ typedef struct dmTrace
 	int count, capacity;
 	bool outOfMemory;
 	tbQueryResult result; ///< the query's answer, A's local frame
-	/// Sizes the query works with, from the public API: the pair scale L (query.md) and the
-	/// ball radii that spheres and capsules are reduced to cores by.
+	/// Sizes the query works with, from the public API: the pair scale L (docs/query-format.md) and
+	/// the ball radii that spheres and capsules are reduced to cores by.
 	float scale, coreRadiusA, coreRadiusB;
 } dmTrace;
 

@@ -79,7 +79,7 @@ static bool dmSameGeometry(const tbShape* a, const tbShape* b)
 	}
 }
 
-// The mesh of a shape and the scale that turns it into the shape (seed 004: S * shape).
+// The mesh of a shape and the scale that turns it into the shape (AtlasPhys notes: S * shape).
 static int dmMeshFor(dmWorldView* v, const tbShape* shape, vec3s* scale)
 {
 	vec3s s = shape->scale;
@@ -160,10 +160,14 @@ void dmWorldView_SetScene(dmWorldView* v, const dmSim* sim, bool fitCamera)
 	v->focus = (vec3s){{0.5f * (lo.x + hi.x), floorY + 0.4f * radius, 0.5f * (lo.z + hi.z)}};
 	v->focusRadius = 1.6f * radius;
 	if (fitCamera) {
+		// Every body in view from the start (a pyramid's top, a whole row of dominoes), the
+		// ground under them included; a long row is seen from its side. The window's default
+		// 16:9 is assumed: a narrower window shows less at the sides.
 		v->camera = dmDefaultCamera();
-		v->camera.target = v->focus;
-		v->camera.distance = 3.2f * radius + 3.0f;
 		v->camera.pitch = 0.42f;
+		v->camera.yaw = hi.z - lo.z > 1.5f * (hi.x - lo.x) ? 0.45f + 1.5707963f : 0.45f;
+		vec3s floorLo = {{lo.x, fminf(lo.y, floorY), lo.z}};
+		dmCamera_Frame(&v->camera, floorLo, hi, 16.0f / 9.0f, 0.08f);
 	}
 }
 

@@ -41,8 +41,9 @@ run_build() {
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-run_build build --buildtype=debugoptimized || failed=$((failed + 1))
-run_build build-san --buildtype=debug -Db_sanitize=address,undefined \
+# -Dwerror=true: warnings fail the project's own builds (meson.build leaves it off for users).
+run_build build --buildtype=debugoptimized -Dwerror=true || failed=$((failed + 1))
+run_build build-san --buildtype=debug -Dwerror=true -Db_sanitize=address,undefined \
 	-Dc_args=-fno-sanitize-recover=undefined -Dc_link_args=-fno-sanitize-recover=undefined \
 	-Dbench=disabled || failed=$((failed + 1))
 

@@ -1,7 +1,7 @@
 // Independent answers for the narrow-phase tests: double vector helpers, the brute-force
-// support-function oracle sd = -min_u h_C(u) of query.md, a 15-axis SAT oracle for boxes, and a
-// checker that holds one query to all of them. Header-only (static inline) so each suite stays one
-// file in tests/meson.build.
+// support-function oracle sd = -min_u h_C(u) of docs/query-format.md, a 15-axis SAT oracle for
+// boxes, and a checker that holds one query to all of them. Header-only (static inline) so each
+// suite stays one file in tests/meson.build.
 #pragma once
 
 #include <criterion/criterion.h>
@@ -195,7 +195,7 @@ static inline dvec fibonacciDir(int i, int n)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Support functions in world space, and the brute-force signed distance of query.md:
+// Support functions in world space, and the brute-force signed distance of docs/query-format.md:
 // sd = -min over unit u of h_C(u), C = A - B, h_C(u) = h_A(u) + h_B(-u).
 
 /// h of a placed shape along the world direction u (double except the local support itself).
@@ -447,7 +447,7 @@ static inline double segmentDistance(dvec p1, dvec q1, dvec p2, dvec q2, dvec* c
 // ---------------------------------------------------------------------------------------------
 // The checker: one query against an expected answer, with both algorithms.
 
-/// Pair scale L of query.md: radA + radB + |posA - posB|.
+/// Pair scale L of docs/query-format.md: radA + radB + |posA - posB|.
 static inline double pairScale(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB)
 {
 	return (double)tbShape_BoundingRadius(a) + (double)tbShape_BoundingRadius(b) +
@@ -514,7 +514,8 @@ static inline bool checkResult(const char* name, const char* algo, const tbShape
 			e = &better;
 		}
 	}
-	// h_C(n) + sd: 0 when the reported normal is optimal for the reported sd (query.md resid).
+	// h_C(n) + sd: 0 when the reported normal is optimal for the reported sd (docs/query-format.md,
+	// resid).
 	double resid = supportDiff(a, xfA, b, xfB, dunit(n)) + sd;
 	CHECK(fabs(sd - e->sd) <= sdTol,
 	      "%s [%s]: sd %.9g, expected %.9g (error %.3g L, tol %.1g L, h_C(n) + sd = %.3g L, "

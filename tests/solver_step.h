@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "tumble/contact_solver.h"
 #include "tumble/dynamics.h"
 
 // One solver step of `bodyCount` bodies held in an array (at most 16).

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "solver_step.h"
+#include "tumble/contact_solver.h"
 #include "tumble/dynamics.h"
 
 static const float kDt = 1.0f / 60.0f;

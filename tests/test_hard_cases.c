@@ -1,4 +1,4 @@
-// The hard cases of notes/narrowphase.md section 1 (numbers in the test names), each against an
+// The hard cases of docs/narrowphase.md, Hard cases (numbers in the test names), each against an
 // independent oracle: analytic, SAT for boxes, or the brute-force minimum of h_C over directions.
 // Plus invariance (swap, translate by 1e3, rotate both) and random box pairs against SAT.
 #include "narrow_oracle.h"
@@ -453,7 +453,7 @@ Test(hard_cases, c15_smooth_near_touching)
 			for (int k = 0; k < 2; ++k) {
 				tbQueryResult r =
 				    query(pairs[p].a, at(0, 0, 0), pairs[p].b, pairs[p].xfB, (tbQueryAlgorithm)k);
-				// Seed 000 / note 2.4: 32 GJK iterations is plenty for smooth pairs.
+				// Casalino 2021 / note 2.4: 32 GJK iterations is plenty for smooth pairs.
 				cr_expect(r.gjkIterations <= 32 && r.status != tb_queryIterationCap,
 				          "%s [%s]: gjk %d epa %d iterations, status %s", name,
 				          algoName((tbQueryAlgorithm)k), r.gjkIterations, r.epaIterations,

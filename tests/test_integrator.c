@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "solver_step.h"
+#include "tumble/contact_solver.h"
 #include "tumble/dynamics.h"
 
 static mat3s identity3(void)

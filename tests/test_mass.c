@@ -1,5 +1,5 @@
-// Mass properties against closed forms: the slide table (seed 002), the cone about its centroid,
-// hulls integrated over their faces, and the errors for bad input.
+// Mass properties against closed forms: the slide table (course slides), the cone about its
+// centroid, hulls integrated over their faces, and the errors for bad input.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>

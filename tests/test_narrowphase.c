@@ -375,7 +375,7 @@ Test(narrowphase, cone_sphere_side)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Ellipsoid: a sphere with a non-uniform scale (seed 004), resting on a plane-like box.
+// Ellipsoid: a sphere with a non-uniform scale (AtlasPhys notes), resting on a plane-like box.
 
 Test(narrowphase, ellipsoid_on_plane)
 {

@@ -1,6 +1,7 @@
 // The narrow phase against the exact ground truth of the sample cases (tests/data, copied from
-// shared/formats/query-samples; the truth was computed without GJK or EPA), as given, with A and B
-// swapped, and scaled by 100 through the shapes' scale field: the acceptance figures of issue 2.
+// the project's generated sample set; the truth was computed without GJK or EPA), as given, with A
+// and B swapped, and scaled by 100 through the shapes' scale field: the acceptance figures of
+// docs/query-format.md.
 #include <criterion/criterion.h>
 
 #include "query_file.h"
@@ -48,7 +49,7 @@ static void loadSamples(void)
 			++s_count;
 		}
 	}
-	// Truth lines come in the same order as the cases (query.md).
+	// Truth lines come in the same order as the cases (docs/query-format.md).
 	int k = 0;
 	while (tbReadQueryLine(truth, &line, &size) && k < s_count) {
 		if (line[0] == '#' || line[0] == '\0') {
@@ -160,7 +161,7 @@ Test(samples, gjk_epa_as_given_swapped_and_scaled, .init = loadSamples, .fini = 
 Test(samples, unified_epa_as_given_and_swapped, .init = loadSamples, .fini = freeSamples)
 {
 	// Unified EPA: the same decisions and no gross error; its touching pairs may miss the 1e-4 L
-	// line (1 to 3 cases on this set, see issue 2's note).
+	// line (1 to 3 cases on this set).
 	for (int k = 0; k < 2; ++k) {
 		Figures f = run(tb_algorithmUnifiedEpa, k == 1, 1.0);
 		report(k == 0 ? "uepa" : "uepa swapped", f);

@@ -1,4 +1,4 @@
-// Scene files (shared/formats/scene.md): malformed files name line and key; bundled scenes load;
+// Scene files (docs/scene-format.md): malformed files name line and key; bundled scenes load;
 // short runs of the bundled bounce, incline and spinner scenes match the analytic answers.
 #define _POSIX_C_SOURCE 200809L // opendir
 
@@ -107,7 +107,7 @@ Test(scene_errors, wrong_type)
 
 Test(scene_errors, negative_size_as_in_scene_md)
 {
-	// The example of scene.md, to the character: bodies[3] on line 14.
+	// An example error: a negative half extent: bodies[3] on line 14.
 	tbSceneError e = parseFailure("{\n"
 	                              " \"gravity\": [0, -9.81, 0],\n"
 	                              " \"bodies\": [\n" GROUND_LINE "  {\"position\": [0, 1, 0],\n"

@@ -1,5 +1,5 @@
 // Support functions of every shape against brute force (max over dense surface samples), the
-// scale rule of seed 004, bounds, and tbShape_Validate messages.
+// scale rule of the AtlasPhys notes, bounds, and tbShape_Validate messages.
 #include "narrow_oracle.h"
 
 #include <criterion/criterion.h>
@@ -166,8 +166,8 @@ Test(shape, support_vs_brute_force)
 	}
 }
 
-// Seed 004: the support of S * sphere along d is S * support(S d): for a unit sphere that is
-// S^2 d / |S d|, the ellipsoid's exact support point.
+// The AtlasPhys notes: the support of S * sphere along d is S * support(S d): for a unit sphere
+// that is S^2 d / |S d|, the ellipsoid's exact support point.
 Test(shape, ellipsoid_support_formula)
 {
 	tbShape ell = tbMakeSphere(2.0f);

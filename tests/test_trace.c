@@ -1,4 +1,4 @@
-// The GJK/EPA trace (issue 7) as the debugger records and replays it: the replayed answer is the
+// The GJK/EPA trace as the debugger records and replays it: the replayed answer is the
 // query's, and the seed examples (boxes overlapping, boxes apart, sphere and cone) take the steps
 // that geometry predicts. Black-box: the public API and the demo's GL-free trace recorder.
 #include "../demos/trace_record.h"
@@ -92,8 +92,8 @@ Test(trace, overlapping_boxes_end_in_a_tetrahedron_then_epa)
 		cr_assert(t.steps[i].simplexCount >= 1 && t.steps[i].simplexCount <= 3);
 	}
 	// The origin is inside: the step before the last holds a triangle whose support closes the
-	// tetrahedron (seed 000 case c); GJK ends with that tetrahedron and EPA takes it as its first
-	// polytope.
+	// tetrahedron (Casalino 2021 case c); GJK ends with that tetrahedron and EPA takes it as its
+	// first polytope.
 	const dmTraceStep* g = t.steps + lastGjk - 1;
 	const dmTraceStep* end = t.steps + lastGjk;
 	const dmTraceStep* e = t.steps + lastGjk + 1;
@@ -144,7 +144,7 @@ Test(trace, boxes_apart_end_on_the_analytic_distance)
 		cr_assert(t.steps[i].simplexCount >= 1 && t.steps[i].simplexCount <= 3);
 	}
 	cr_assert_eq(t.steps[0].simplexCount, 1);
-	// |v| never grows (seed 000: each iteration gets closer), and the final simplex's closest
+	// |v| never grows (Casalino 2021: each iteration gets closer), and the final simplex's closest
 	// point to the origin is at the analytic distance, 1 m.
 	for (int i = 1; i < t.count; ++i) {
 		cr_assert(t.steps[i].distance <= t.steps[i - 1].distance + 1e-6f);
@@ -207,7 +207,7 @@ Test(trace, unified_epa_replays_its_answer)
 			cr_assert_eq(t.steps[k].stage, tb_traceUnifiedEpa);
 			cr_assert(t.steps[k].vertexCount >= 4 && t.steps[k].triangleCount >= 4);
 		}
-		// Seed 001: the start is a small tetrahedron deep inside A - B.
+		// Linneweber 2021: the start is a small tetrahedron deep inside A - B.
 		cr_assert_eq(t.steps[0].vertexCount, 4);
 		cr_assert_float_eq(t.result.distance, xs[i] - 2.0f, 1e-4f);
 		assertReplayMatches(&t, xs[i] < 2.0f ? "uepa overlapping" : "uepa apart");
@@ -266,4 +266,51 @@ Test(trace, replay_reproduces_random_queries)
 	dmTrace_Free(&t);
 	tbDestroyHull(&hull);
 	cr_assert(checked >= 200, "only %d queries converged", checked);
+}
+
+// GJK's records are numbered 1, 2, ... without gaps, each run ends with one `last` record that
+// carries the number of its last iteration, and those numbers add up to the result's
+// gjkIterations (the query may run GJK twice: on A - B, then on its inflated copy).
+Test(trace, gjk_iterations_numbered_as_the_result_counts_them)
+{
+	tbShape box = tbMakeBox(0.5f, 0.5f, 0.5f), sphere = tbMakeSphere(0.5f);
+	tbShape cone = tbMakeCone(0.5f, 0.5f), capsule = tbMakeCapsule(0.3f, 0.6f);
+	versors tilt = glms_quatv(0.7f, glms_vec3_normalize((vec3s){{1.0f, 2.0f, 0.5f}}));
+	struct
+	{
+		const tbShape *a, *b;
+		tbTransform xfB;
+	} cases[] = {
+	    {&box, &box, pose(2.0f, 0.3f, 0.1f, tilt)},      // apart
+	    {&box, &box, pose(0.6f, 0.2f, 0.1f, tilt)},      // overlapping: GJK, then EPA
+	    {&sphere, &cone, pose(0.3f, 1.1f, 0.0f, tilt)},  // a core and a polytope-like shape
+	    {&capsule, &box, pose(0.1f, 0.5f, 0.2f, tilt)},  // overlapping core
+	    {&box, &box, pose(1.0f, 0.0f, 0.0f, s_identity)} // touching faces
+	};
+	for (int c = 0; c < 5; ++c) {
+		dmTrace t = record(cases[c].a, pose(0.0f, 0.0f, 0.0f, s_identity), cases[c].b, cases[c].xfB,
+		                   tb_algorithmGjkEpa);
+		int total = 0, expected = 1, lastCount = 0;
+		for (int i = 0; i < t.count; ++i) {
+			const dmTraceStep* s = t.steps + i;
+			if (s->stage != tb_traceGjk) {
+				continue;
+			}
+			if (s->last) {
+				cr_expect_eq(s->iteration, expected - 1, "case %d: the end record says %d after %d",
+				             c, s->iteration, expected - 1);
+				total += s->iteration;
+				expected = 1;
+				++lastCount;
+			} else {
+				cr_expect_eq(s->iteration, expected, "case %d: iteration %d where %d was due", c,
+				             s->iteration, expected);
+				expected = s->iteration + 1;
+			}
+		}
+		cr_expect_geq(lastCount, 1, "case %d: no GJK end record", c);
+		cr_expect_eq(total, t.result.gjkIterations, "case %d: the trace counts %d, the result %d",
+		             c, total, t.result.gjkIterations);
+		dmTrace_Free(&t);
+	}
 }

@@ -1,5 +1,5 @@
-// Transform helpers: Euler XYZ of seed 000 appendix B (eq. 38, R = Rx * Ry * Rz), quaternion and
-// matrix agree, tbTransformFromMatrix round trip, tbInvMulTransforms and the double path.
+// Transform helpers: Euler XYZ of Casalino 2021 appendix B (eq. 38, R = Rx * Ry * Rz), quaternion
+// and matrix agree, tbTransformFromMatrix round trip, tbInvMulTransforms and the double path.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <tumble/tumble.h>

@@ -5,6 +5,7 @@
 #include <criterion/logging.h>
 #include <string.h>
 
+#include "tumble/dynamic_tree.h" // white-box: the broad phase's tree
 #include "world_scenes.h"
 
 static const float kDt = 1.0f / 60.0f;

@@ -1,4 +1,4 @@
-// Whole-world dynamics scenes of issue 4: cube rain with sleeping, bounce, incline (stick and
+// Whole-world dynamics scenes: cube rain with sleeping, bounce, incline (stick and
 // slide), the tumbling box, and every shape type dropped together.
 #include <criterion/criterion.h>
 #include <criterion/logging.h>

@@ -1,4 +1,4 @@
-// Whole-world stacking scenes of issue 4 (sleeping off): pyramid of base 20, stack of 20, a 1:100
+// Whole-world stacking scenes (sleeping off): pyramid of base 20, stack of 20, a 1:100
 // mass-ratio stack, and the determinism hash of a 300-step pyramid.
 #include <criterion/criterion.h>
 #include <criterion/logging.h>

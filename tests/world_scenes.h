@@ -7,7 +7,7 @@
 #include <tumble/tumble.h>
 
 // The sanitizer build runs at -O0 and is ~20x slower: heavy scenes shrink there (the optimised
-// build keeps the full scenes of issue 4). TUMBLE_TEST_FULL=1 forces the full scenes anyway.
+// build keeps the full scenes). TUMBLE_TEST_FULL=1 forces the full scenes anyway.
 static inline bool sceneIsLight(void)
 {
 	const char* env = getenv("TUMBLE_TEST_FULL");
@@ -31,7 +31,7 @@ static inline versors quatIdentity(void)
 	return (versors){{0.0f, 0.0f, 0.0f, 1.0f}};
 }
 
-/// A world with sleeping as asked (issue 4: scenes run with sleeping off unless stated).
+/// A world with sleeping as asked (scenes run with sleeping off unless stated).
 static inline tbWorldId makeWorld(bool sleep)
 {
 	tbWorldDef def = tbDefaultWorldDef();

@@ -1,5 +1,5 @@
 // Allocation hooks with a byte counter (Box2D v3's b2SetAllocator / b2GetByteCount).
-#include "tumble/allocate.h"
+#include "tumble/allocate_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

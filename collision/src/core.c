@@ -22,7 +22,13 @@ int tbInternalAssert(const char* condition, const char* fileName, int lineNumber
 	return s_assertFcn(condition, fileName, lineNumber);
 }
 
+// The version comes from meson.build's project() through the generated tumble/version.h.
 const char* tbVersionString(void)
 {
-	return "0.1.0";
+	return TB_VERSION_STRING;
+}
+
+tbVersion tbGetVersion(void)
+{
+	return (tbVersion){TB_VERSION_MAJOR, TB_VERSION_MINOR, TB_VERSION_PATCH};
 }

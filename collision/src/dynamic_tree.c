@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tumble/allocate.h"
+#include "tumble/allocate_internal.h"
 
 // A tree balanced by rotations has height about 1.44 log2(n): 256 levels is far beyond any world.
 #define TB_TREE_STACK 256

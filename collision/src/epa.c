@@ -1,5 +1,5 @@
-// EPA: the expanding polytope algorithm (seed 000 section 3, seed 003): grow a polytope inside
-// A - B from a simplex that holds the origin until its closest face lies on the boundary.
+// EPA: the expanding polytope algorithm (Casalino 2021 sec. 3; the EPA article): grow a polytope
+// inside A - B from a simplex that holds the origin until its closest face lies on the boundary.
 #include "narrowphase.h"
 
 #include <float.h>
@@ -14,8 +14,8 @@ static vec3s tbPerpendicular(vec3s d)
 	return glms_vec3_normalize(glms_vec3_cross(d, axis));
 }
 
-// Blow a 1- to 3-point simplex that holds the origin up to a tetrahedron (seed 003; the origin
-// may end up on its boundary, which EPA handles). Returns false if A - B is flat everywhere.
+// Blow a 1- to 3-point simplex that holds the origin up to a tetrahedron (the EPA article; the
+// origin may end up on its boundary, which EPA handles). Returns false if A - B is flat everywhere.
 static bool tbBlowUp(const tbMinkowski* mk, const tbSimplex* s, tbSupportVertex out[4])
 {
 	int count = s->count;

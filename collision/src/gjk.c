@@ -1,5 +1,5 @@
-// GJK: distance between convex shapes and the boolean overlap test (seed 000 section 2, Algorithm
-// 2; seed 002 do_simplex), with a relative convergence test and hard iteration caps.
+// GJK: distance between convex shapes and the boolean overlap test (Casalino 2021 sec. 2, Algorithm
+// 2; the course slides' do_simplex), with a relative convergence test and hard iteration caps.
 #include "narrowphase.h"
 
 #include <float.h>
@@ -17,7 +17,7 @@ static bool tbSameVertex(const tbMinkowski* mk, const tbSupportVertex* x, const 
 }
 
 static void tbGjkTrace(const tbQueryDef* def, int iteration, vec3s d, vec3s support,
-                       const tbSimplex* s, float distance)
+                       const tbSimplex* s, float distance, bool last)
 {
 	if (def == NULL || def->traceFcn == NULL) {
 		return;
@@ -32,6 +32,7 @@ static void tbGjkTrace(const tbQueryDef* def, int iteration, vec3s d, vec3s supp
 		step.simplex[i] = s->v[i].w;
 	}
 	step.distance = distance;
+	step.last = last;
 	def->traceFcn(&step, def->traceContext);
 }
 
@@ -39,7 +40,8 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
            tbGjkOutput* out)
 {
 	const float L = mk->scale;
-	// Distance tolerance, relative (narrowphase.md 2.4: never absolute FLT_EPSILON tests).
+	// Distance tolerance, relative (docs/narrowphase.md, Tolerances: never absolute FLT_EPSILON
+	// tests).
 	const float distTol = mk->tolerance * L;
 	// Below this |v| the origin is taken to be on the difference (precision floor).
 	const float floor2 = (3e-7f * L) * (3e-7f * L);
@@ -71,8 +73,9 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 	out->lowerBound = -FLT_MAX;
 	out->lastValid = false;
 	int iter = 0;
+	// An iteration is one support taken: the two early exits below take none, so they count
+	// nothing, and the trace's iteration numbers run 1, 2, ... as out->iterations counts them.
 	while (iter < maxIterations) {
-		++iter;
 		if (vv <= floor2) {
 			out->outcome = tb_gjkOverlap;
 			out->status = tb_queryConverged;
@@ -84,10 +87,11 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 			out->status = tb_queryConverged;
 			break;
 		}
+		++iter;
 		vec3s dir = glms_vec3_negate(v);
 		tbSupportVertex w = tbMinkowskiSupport(mk, dir);
 		float vw = glms_vec3_dot(v, w.w);
-		tbGjkTrace(def, iter, dir, w.w, s, vlen);
+		tbGjkTrace(def, iter, dir, w.w, s, vlen, false);
 		if (vw > out->lowerBound * vlen) {
 			out->lowerBound = vw / vlen; // divide only when the bound improves
 		}
@@ -146,8 +150,9 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 		out->lastValid = false;
 	}
 	// One last record of the simplex GJK ends with (a tetrahedron around the origin, or the
-	// closest feature), so that a replay can reproduce the answer from the trace alone.
-	tbGjkTrace(def, iter + 1, glms_vec3_negate(v), s->v[s->count - 1].w, s, sqrtf(vv));
+	// closest feature), so that a replay can reproduce the answer from the trace alone. It carries
+	// the number of the last iteration, marked as the end.
+	tbGjkTrace(def, iter, glms_vec3_negate(v), s->v[s->count - 1].w, s, sqrtf(vv), true);
 	out->v = v;
 	out->distance = sqrtf(vv);
 	out->iterations = iter;

@@ -1,5 +1,6 @@
 // Contact manifolds: normal from the query, supporting features, reference/incident face clipping
-// (Sutherland-Hodgman), reduction to four points with stable feature ids (narrowphase.md 2.3).
+// (Sutherland-Hodgman), reduction to four points with stable feature ids (docs/narrowphase.md,
+// Manifolds).
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -18,8 +19,9 @@
 #define TB_REFERENCE_BIAS 0.005f
 // Vertices within this fraction of the smaller shape's bounding radius outside a side plane count
 // as inside (9 mm for unit cubes): equal boxes stacked corner on corner keep their vertex ids
-// instead of alternating with clipped copies. narrowphase.md 2.4 suggests 1e-3 L; the stack of 20
-// wanders by millimetres, so 1e-2 L is used (the point lies on the incident face either way).
+// instead of alternating with clipped copies. docs/narrowphase.md, Tolerances suggests 1e-3 L; the
+// stack of 20 wanders by millimetres, so 1e-2 L is used (the point lies on the incident face either
+// way).
 #define TB_PLANE_TOL 1e-2f
 // A cylinder cap or a cone base is a regular polygon of this many rim points.
 #define TB_DISC_POINTS 8

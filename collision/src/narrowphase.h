@@ -28,7 +28,8 @@ typedef struct tbMinkowski
 
 tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d);
 
-/// Fill mk for shapes a and b with B at bInA (cores off, no margin, scale L of query.md).
+/// Fill mk for shapes a and b with B at bInA (cores off, no margin, scale L of
+/// docs/query-format.md).
 void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA);
 
 /// tbMinkowski_Init with the pair scale L already known (the queries compute it once).
@@ -93,11 +94,11 @@ typedef struct tbPolytopeResult
 	bool failed; ///< no answer at all (unified EPA's start had no volume): the fields are defaults
 } tbPolytopeResult;
 
-/// EPA seeded by a GJK simplex that holds the origin (seed 000 section 3, seed 003).
+/// EPA seeded by a GJK simplex that holds the origin (Casalino 2021 sec. 3; the EPA article).
 void tbEpa(const tbMinkowski* mk, const tbSimplex* simplex, int maxIterations,
            const tbQueryDef* def, tbPolytopeResult* out);
 
-/// Unified EPA from a small tetrahedron around an interior point (seed 001).
+/// Unified EPA from a small tetrahedron around an interior point (Linneweber 2021).
 void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* def,
                   tbPolytopeResult* out);
 
@@ -107,8 +108,8 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 bool tbRevolvedPenetration(const tbMinkowski* mk, const tbQueryDef* def, tbPolytopeResult* out);
 
 // Default convergence tolerance of GJK (support plane to simplex) and EPA (closest face to the
-// support along its normal), relative to the pair scale (narrowphase.md 2.4). Float support
-// points carry ~1e-7 L of noise: ten times that is as tight as float allows.
+// support along its normal), relative to the pair scale (docs/narrowphase.md, Tolerances). Float
+// support points carry ~1e-7 L of noise: ten times that is as tight as float allows.
 #define TB_DEFAULT_TOLERANCE 1e-6f
 // A plateau of equally deep directions (a ring, a cap) is accepted at this gap, relative to L,
 // once EPA has run this many iterations (tbPolytope_Solve).

@@ -1,5 +1,6 @@
 // The expanding polytope shared by EPA and unified EPA: faces with adjacency, the horizon walk
-// that adds a support point (seed 003), the closest face, and the loop that grows it (seed 001).
+// that adds a support point (the EPA article), the closest face, and the loop that grows it
+// (Linneweber 2021).
 #include "narrowphase.h"
 
 #include <float.h>
@@ -151,8 +152,8 @@ typedef struct tbHorizon
 } tbHorizon;
 
 // Walk from a face that sees w across its edges: faces that see w are removed, the edges of the
-// first faces that do not are the horizon, collected in loop order (seed 003's horizon rebuild).
-// The depth of the walk is bounded by the number of faces.
+// first faces that do not are the horizon, collected in loop order (the EPA article's horizon
+// rebuild). The depth of the walk is bounded by the number of faces.
 static void tbPolytope_Silhouette(tbPolytope* poly, int f, int e, vec3s w, float tol, tbHorizon* h)
 {
 	tbPolyFace* face = &poly->faces[f];
@@ -334,8 +335,8 @@ void tbPolytope_Witness(const tbPolytope* poly, int f, vec3s p, vec3s* pointA, v
 	const tbSupportVertex* v0 = &poly->vertices[face->v[0]];
 	const tbSupportVertex* v1 = &poly->vertices[face->v[1]];
 	const tbSupportVertex* v2 = &poly->vertices[face->v[2]];
-	// Seed 003: barycentric coordinates of the contact point on the closest face, applied to the
-	// shapes' own support points.
+	// The EPA article: barycentric coordinates of the contact point on the closest face, applied to
+	// the shapes' own support points.
 	float l[3];
 	tbPolytope_Barycentric(poly, f, p, l);
 	float l0 = l[0], l1 = l[1], l2 = l[2];
@@ -403,7 +404,7 @@ bool tbPolytope_IsNewVertex(const tbPolytope* poly, const tbSupportVertex* w)
 }
 
 // The point of the polytope nearest the origin when the origin is outside it: the nearest point of
-// the faces that have the origin in front (seed 001 step b). Only asked when some face does.
+// the faces that have the origin in front (Linneweber 2021 step b). Only asked when some face does.
 static int tbPolytope_NearestOutside(const tbPolytope* poly, float* distance2, vec3s* point)
 {
 	int nearest = -1;
@@ -481,9 +482,9 @@ static void tbPlateau_Add(tbPlateau* p, vec3s dir, float depth, float bestDepth,
 	p->directions[p->count++] = dir;
 }
 
-// The expanding loop shared by EPA and unified EPA. Inside mode is EPA (seed 000 section 3, seed
-// 003); outside mode is GJK on the polytope (seed 001 step b), which EPA also needs when a touching
-// pair leaves the origin just outside its seed tetrahedron.
+// The expanding loop shared by EPA and unified EPA. Inside mode is EPA (Casalino 2021 sec. 3; the
+// EPA article); outside mode is GJK on the polytope (Linneweber 2021 step b), which EPA also needs
+// when a touching pair leaves the origin just outside its seed tetrahedron.
 void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations,
                       const tbQueryDef* def, tbTraceStage stage, tbPolytopeResult* out)
 {
@@ -509,7 +510,7 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 	for (int iter = 0;; ++iter) {
 		// Inside when no trusted face has the origin in front of it. Then the closest boundary
 		// point is on the nearest face plane (EPA); otherwise it is the nearest point of the
-		// faces that see the origin (GJK-like; seed 001 step b).
+		// faces that see the origin (GJK-like; Linneweber 2021 step b).
 		float fd = FLT_MAX;
 		int f = tbPolytope_ClosestFace(poly, &fd);
 		float outsideBest = FLT_MAX;
@@ -548,7 +549,7 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 			best = outsideFace;
 			point = outsidePoint;
 			float len = sqrtf(outsideBest);
-			// Seed 001 step b: search from the closest point towards the origin.
+			// Linneweber 2021 step b: search from the closest point towards the origin.
 			dir = len > 0.0f ? glms_vec3_scale(point, -1.0f / len) : poly->faces[f].n;
 			w = tbMinkowskiSupport(mk, dir);
 			upper = len;
@@ -563,8 +564,8 @@ void tbPolytope_Solve(const tbMinkowski* mk, tbPolytope* poly, int maxIterations
 		}
 		tbPolytope_Trace(poly, def, stage, iter, dir, w.w, inside ? fd : -upper);
 		out->iterations = iter + 1;
-		// Both modes stop when the support plane is within tolerance of the polytope (seed 001
-		// step h: the support point brings nothing new).
+		// Both modes stop when the support plane is within tolerance of the polytope (Linneweber
+		// 2021 step h: the support point brings nothing new).
 		if (upper - lower <= gapTol) {
 			converged = true;
 			break;

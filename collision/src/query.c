@@ -114,7 +114,7 @@ static bool tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimple
 		mk->margin = TB_EPA_MARGIN * mk->scale;
 		bool enclosed = false;
 		if (seed != NULL) {
-			// EPA grows GJK's simplex on the plain difference first (seed 000 section 3): its
+			// EPA grows GJK's simplex on the plain difference first (Casalino 2021 sec. 3): its
 			// faces stay flat, so polytopes converge in a few steps even when they only touch.
 			// The inflated path below is for differences with no volume (flat pairs) and for
 			// polytopes that rounding bends.
@@ -139,7 +139,8 @@ static bool tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimple
 		}
 		if (!enclosed || pr.status == tb_queryDegenerate) {
 			// GJK crept towards a sharp ridge of A - B without enclosing the origin, or EPA's
-			// polytope bent: unified EPA from an interior point needs neither (narrowphase.md 2.2).
+			// polytope bent: unified EPA from an interior point needs neither (docs/narrowphase.md,
+			// EPA).
 			tbUnifiedEpa(mk, def->maxGjkIterations + def->maxEpaIterations, def, &pr);
 			pr.status = pr.status == tb_queryConverged ? tb_queryFallback : pr.status;
 		}

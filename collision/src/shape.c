@@ -1,5 +1,5 @@
-// Shape constructors, validation, bounds and support functions (seed 000 eq. 8-9, seed 002, seed
-// 004).
+// Shape constructors, validation, bounds and support functions (Casalino 2021 eq. 8-9, the course
+// slides, the AtlasPhys notes).
 #include "shape_internal.h"
 
 #include <math.h>

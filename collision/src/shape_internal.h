@@ -71,7 +71,7 @@ static inline vec3s tbShape_UnscaledSupport(const tbShape* shape, vec3s d, int* 
 		break;
 	}
 	case tb_cylinderShape: {
-		// Seed 002: the rim point of the cap facing d.
+		// The course slides: the rim point of the cap facing d.
 		float r = shape->round.radius, hh = shape->round.halfHeight;
 		float radial = sqrtf(d.x * d.x + d.z * d.z);
 		float s = radial > 0.0f ? r / radial : 0.0f;
@@ -79,7 +79,8 @@ static inline vec3s tbShape_UnscaledSupport(const tbShape* shape, vec3s d, int* 
 		break;
 	}
 	case tb_coneShape: {
-		// Seed 002: the apex or a point of the base rim, whichever reaches further along d.
+		// The course slides: the apex or a point of the base rim, whichever reaches further along
+		// d.
 		float r = shape->round.radius, hh = shape->round.halfHeight;
 		float radial = sqrtf(d.x * d.x + d.z * d.z);
 		float s = radial > 0.0f ? r / radial : 0.0f;
@@ -111,7 +112,7 @@ static inline vec3s tbShape_UnscaledSupport(const tbShape* shape, vec3s d, int* 
 		break;
 	}
 	case tb_triangleShape: {
-		// Seed 002: convex vs triangle. Three dot products, no hull needed.
+		// The course slides: convex vs triangle. Three dot products, no hull needed.
 		const vec3s* v = shape->vertices;
 		float d0 = glms_vec3_dot(v[0], d), d1 = glms_vec3_dot(v[1], d), d2 = glms_vec3_dot(v[2], d);
 		feature = d0 >= d1 ? (d0 >= d2 ? 0 : 2) : (d1 >= d2 ? 1 : 2);
@@ -133,8 +134,9 @@ static inline vec3s tbShape_SupportEx(const tbShape* shape, vec3s d, int* index,
 	if (shape->scale.x == 1.0f && shape->scale.y == 1.0f && shape->scale.z == 1.0f) {
 		return tbShape_UnscaledSupport(shape, d, index, withBall);
 	}
-	// Seed 004: support of S*shape along d is S * support(S * d) (S diagonal, symmetric). For a
-	// uniform S this keeps a ball a ball; otherwise the ball becomes the ellipsoid it should.
+	// The AtlasPhys notes: support of S*shape along d is S * support(S * d) (S diagonal,
+	// symmetric). For a uniform S this keeps a ball a ball; otherwise the ball becomes the
+	// ellipsoid it should.
 	vec3s s = shape->scale;
 	vec3s sd = {{d.x * s.x, d.y * s.y, d.z * s.z}};
 	vec3s p = tbShape_UnscaledSupport(shape, sd, index, withBall);

@@ -1,5 +1,5 @@
-// The Minkowski support (seed 000 eq. 11) and the GJK sub-simplex solver (closest point of a
-// point, segment, triangle or tetrahedron to the origin; seed 000 section 2.1 "plex" cases).
+// The Minkowski support (Casalino 2021 eq. 11) and the GJK sub-simplex solver (closest point of a
+// point, segment, triangle or tetrahedron to the origin; Casalino 2021 sec. 2.1 "plex" cases).
 #include "narrowphase.h"
 
 #include <float.h>
@@ -24,14 +24,16 @@ void tbMinkowski_InitScaled(tbMinkowski* mk, const tbShape* a, const tbShape* b,
 	mk->cores = false;
 	mk->margin = 0.0f;
 	mk->tolerance = TB_DEFAULT_TOLERANCE;
+	// L of docs/query-format.md: every tolerance of the narrow phase is relative to it.
 	mk->scale = scale;
 }
 
 tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d)
 {
 	tbSupportVertex sv;
-	// Seed 000 eq. 11: Support(A - B, d) = Support(A, d) - Support(B, -d), B's support taken in
-	// B's own frame (seed 000 eq. 8-9: the direction goes in by R^T, the point comes out by R).
+	// Casalino 2021 eq. 11: Support(A - B, d) = Support(A, d) - Support(B, -d), B's support taken
+	// in B's own frame (Casalino 2021 eq. 8-9: the direction goes in by R^T, the point comes out by
+	// R).
 	sv.a = tbShape_SupportEx(mk->shapeA, d, &sv.ia, !(mk->cores && mk->roundA));
 	const mat3s* r = &mk->rotB;
 	vec3s dB = {

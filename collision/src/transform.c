@@ -1,4 +1,5 @@
-// Rigid transforms: quaternion + position helpers, Euler XYZ (seed 000 appendix B), double poses.
+// Rigid transforms: quaternion + position helpers, Euler XYZ (Casalino 2021 appendix B), double
+// poses.
 #include "tumble/transform.h"
 
 #include <math.h>
@@ -31,7 +32,7 @@ tbTransform tbTransformFromMatrix(vec3s p, mat3s m)
 
 mat3s tbMatrixFromEulerXYZ(float gx, float gy, float gz)
 {
-	// Seed 000 eq. 38: R = Rx * Ry * Rz.
+	// Casalino 2021 eq. 38: R = Rx * Ry * Rz.
 	float cx = cosf(gx), sx = sinf(gx), cy = cosf(gy), sy = sinf(gy), cz = cosf(gz), sz = sinf(gz);
 	mat3s rx = {{{1.0f, 0.0f, 0.0f}, {0.0f, cx, sx}, {0.0f, -sx, cx}}}; // column-major
 	mat3s ry = {{{cy, 0.0f, -sy}, {0.0f, 1.0f, 0.0f}, {sy, 0.0f, cy}}};

@@ -1,4 +1,4 @@
-// Unified EPA (seed 001): one expanding polytope for both separated and overlapping shapes,
+// Unified EPA (Linneweber 2021): one expanding polytope for both separated and overlapping shapes,
 // started as a small tetrahedron around a point deep inside A - B.
 #include "narrowphase.h"
 
@@ -12,8 +12,8 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 	tbPolytope poly;
 	poly.areaTolerance = 1e-12f * L * L;
 
-	// Seed 001: the difference of the shapes' centres is deep inside A - B; a tetrahedron smaller
-	// than the margin around it lies inside the inflated difference, whatever the shapes.
+	// Linneweber 2021: the difference of the shapes' centres is deep inside A - B; a tetrahedron
+	// smaller than the margin around it lies inside the inflated difference, whatever the shapes.
 	vec3s cA = tbShape_InteriorPoint(mk->shapeA);
 	vec3s cB = tbTransformPoint(mk->bInA, tbShape_InteriorPoint(mk->shapeB));
 	vec3s c = glms_vec3_sub(cA, cB);

@@ -1,6 +1,6 @@
 // Witness points: which pair of surface points realises a distance or a depth, from the closest
-// face's barycentric pair or from support points anchored on one shape (seed 003's barycentric
-// contact point, made safe for curved shapes and tied faces).
+// face's barycentric pair or from support points anchored on one shape (the EPA article's
+// barycentric contact point, made safe for curved shapes and tied faces).
 #include "narrowphase.h"
 
 #include <math.h>

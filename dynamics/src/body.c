@@ -5,7 +5,8 @@
 
 mat3s tbSkew(vec3s a)
 {
-	// Seed 002, "Angular Velocity": a* = [0 -az ay; az 0 -ax; -ay ax 0] (column-major here).
+	// The course slides, "Angular Velocity": a* = [0 -az ay; az 0 -ax; -ay ax 0] (column-major
+	// here).
 	mat3s m;
 	m.col[0] = tbV3(0.0f, a.z, -a.y);
 	m.col[1] = tbV3(-a.z, 0.0f, a.x);

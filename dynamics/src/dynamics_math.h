@@ -75,7 +75,7 @@ static inline mat3s tbMat3MulAdd(mat3s a, float s, mat3s b)
 	return m;
 }
 
-// R A R^T: a body-frame tensor in world axes (seed 002: I(t) = R Ibody R^T).
+// R A R^T: a body-frame tensor in world axes (course slides: I(t) = R Ibody R^T).
 static inline mat3s tbMat3Rotate(mat3s R, mat3s A)
 {
 	return tbMat3Mul(tbMat3Mul(R, A), glms_mat3_transpose(R));

@@ -23,9 +23,9 @@ const char* tbOrthonormalizerName(tbOrthonormalizer method)
 
 mat3s tbGramSchmidt(mat3s m)
 {
-	// Seed 002 "Gram-Schmidt Process", with two slips of the slide's code fixed: its third column
-	// subtracts the projection on the raw second column v1 (not orthogonal to v0) instead of the
-	// orthonormalized w1, and is never normalized, so the result is not orthonormal. Here every
+	// The course slides "Gram-Schmidt Process", with two slips of the slide's code fixed: its third
+	// column subtracts the projection on the raw second column v1 (not orthogonal to v0) instead of
+	// the orthonormalized w1, and is never normalized, so the result is not orthonormal. Here every
 	// projection is on the already orthonormal columns (modified Gram-Schmidt).
 	vec3s c0 = tbNormalize(m.col[0]);
 	vec3s c1 = tbNormalize(tbMulAdd(m.col[1], -glms_vec3_dot(c0, m.col[1]), c0));

@@ -1,4 +1,4 @@
-// Parser of query-file case lines (shared/formats/query.md) with errors that name line and field.
+// Parser of query-file case lines (docs/query-format.md) with errors that name line and field.
 #include "query_file.h"
 
 #include <errno.h>
@@ -189,8 +189,8 @@ static bool tbReadPose(tbLineCursor* cursor, const char* typeName, tbTransformd*
 			return false;
 		}
 	}
-	// Normalise on read (query.md). Scale by the largest component first so that neither 1e200 nor
-	// 1e-200 components overflow or underflow the sum of squares.
+	// Normalise on read (docs/query-format.md). Scale by the largest component first so that
+	// neither 1e200 nor 1e-200 components overflow or underflow the sum of squares.
 	double largest = 0.0;
 	for (int i = 0; i < 4; ++i) {
 		largest = fmax(largest, fabs(xf->q[i]));

@@ -1,4 +1,4 @@
-// Query files (shared/formats/query.md): one case line -> two shapes and their double-precision
+// Query files (docs/query-format.md): one case line -> two shapes and their double-precision
 // poses.
 #pragma once
 
@@ -27,8 +27,8 @@ typedef struct tbQueryCaseShape
 	int pointCount;
 	/// The built hull (owned by the case); null unless shape.type is tb_hullShape.
 	tbHull* hull;
-	/// Bounding radius about the shape position as query.md defines it (for the pair scale L),
-	/// metres.
+	/// Bounding radius about the shape position as docs/query-format.md defines it (for the pair
+	/// scale L), metres.
 	double boundingRadius;
 	/// The type word of the file ("box", "hull", ...); a static string.
 	const char* typeName;
@@ -64,5 +64,5 @@ void tbFreeQueryCase(tbQueryCase* queryCase);
 /// without the line ending. Returns false at end of file with nothing read, or when out of memory.
 bool tbReadQueryLine(FILE* file, char** buffer, size_t* capacity);
 
-/// Pair scale L = radA + radB + |posA - posB| of query.md, metres.
+/// Pair scale L = radA + radB + |posA - posB| of docs/query-format.md, metres.
 double tbQueryCaseScale(const tbQueryCase* queryCase);

@@ -1,4 +1,4 @@
-// Scene files (shared/formats/scene.md): JSON through cJSON, checked key by key, into a world.
+// Scene files (docs/scene-format.md): JSON through cJSON, checked key by key, into a world.
 #include "tumble/scene.h"
 
 #include "tumble/world.h"
@@ -234,7 +234,8 @@ typedef struct tbParseContext
 	tbLineMap lines;
 	tbSceneError* error;
 	tbSceneDef* def;
-	// Defaults of the "defaults" object (scene.md): density kg/m^3, friction, restitution.
+	// Defaults of the "defaults" object (docs/scene-format.md): density kg/m^3, friction,
+	// restitution.
 	float density;
 	float friction;
 	float restitution;
@@ -529,7 +530,7 @@ static bool tbReadShape(tbParseContext* ctx, const cJSON* object, const char* pa
 		return tbFail(ctx, typeItem, typePath, "expected a string, got %s", tbJsonKind(typeItem));
 	}
 	const char* type = typeItem->valuestring;
-	// Keys per shape type (scene.md "Shapes"); the first is always "type".
+	// Keys per shape type (docs/scene-format.md, "Shapes"); the first is always "type".
 	static const char* const sphereKeys[] = {"type", "radius"};
 	static const char* const boxKeys[] = {"type", "half_extents"};
 	static const char* const roundKeys[] = {"type", "radius", "half_height"};
@@ -805,7 +806,8 @@ static bool tbReadBody(tbParseContext* ctx, const cJSON* object, const char* pat
 }
 
 // ---------------------------------------------------------------------------------------------
-// Generators (scene.md "Generators"): dynamic cubes in a pyramid or a stack, or seeded rain.
+// Generators (docs/scene-format.md, "Generators"): dynamic cubes in a pyramid or a stack, or seeded
+// rain.
 
 // splitmix64 (Steele, Lea, Flood 2014): tiny, and the same numbers on every platform.
 static uint64_t tbNextRandom(uint64_t* state)
@@ -1080,7 +1082,7 @@ static bool tbReadTop(tbParseContext* ctx, const cJSON* root)
 		              (double)def->dt);
 	}
 	def->steps = steps < 1.0 ? 1 : (int)steps;
-	// scene.md: steps wins when both are given.
+	// docs/scene-format.md: steps wins when both are given.
 	if ((item = cJSON_GetObjectItemCaseSensitive(root, "steps")) != NULL &&
 	    !tbReadInt(ctx, item, "steps", 1, 1000000000, &def->steps)) {
 		return false;
@@ -1324,7 +1326,8 @@ bool tbBuildScene(tbSceneDef* def, tbScene* scene, tbSceneError* error)
 		shapeDef.friction = b->friction;
 		shapeDef.restitution = b->restitution;
 		if (b->type == tb_dynamicBody && b->mass > 0.0f) {
-			// scene.md: a given mass overrides density; the world takes density, so scale it.
+			// docs/scene-format.md: a given mass overrides density; the world takes density, so
+			// scale it.
 			tbMassData unit = tbComputeMass(&b->shape, 1.0f, NULL);
 			shapeDef.density = b->mass / unit.mass;
 		}

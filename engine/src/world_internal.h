@@ -1,6 +1,9 @@
 // The world's private tables: body, shape and contact slots, the pair set, scratch and events.
 #pragma once
 
+#include "tumble/allocate_internal.h"
+#include "tumble/contact_solver.h"
+#include "tumble/dynamic_tree.h"
 #include "tumble/joint.h"
 #include "tumble/world.h"
 
@@ -14,7 +17,7 @@ typedef struct tbBodySlot
 	void* userData;
 	int firstShape; // shape list through tbShapeSlot.nextInBody
 	int shapeCount;
-	int sleepNext;   // next body of the same sleeping island, or -1
+	int sleepNext;   // next body of the same sleeping island (a ring), -1 while awake
 	int solverIndex; // index in the step's solver array, or -1
 	int awakeIndex;  // index in the world's awake set, or -1 (static or sleeping)
 	int contactList; // first contact edge (contact index * 2 + side), or -1

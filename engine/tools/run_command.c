@@ -1,5 +1,5 @@
-// `tumble run` and `tumble scenes`: simulate a scene headless, print the summary of scene.md, write
-// the trajectory CSV; list the bundled scenes.
+// `tumble run` and `tumble scenes`: simulate a scene headless, print the summary of
+// docs/scene-format.md, write the trajectory CSV; list the bundled scenes.
 #define _POSIX_C_SOURCE 200809L // clock_gettime, isatty, fileno, opendir
 
 #include "run_command.h"
@@ -27,11 +27,12 @@ typedef struct tbRunOptions
 	double seconds;  // 0: from the scene
 	bool json;
 	const char* outPath;
+	const char* energyPath;
 	long long every;
 	long long threads;
 } tbRunOptions;
 
-// What the summary reports about the run (scene.md "tumble run output").
+// What the summary reports about the run (docs/scene-format.md, "Output of tumble run").
 typedef struct tbRunFigures
 {
 	double maxPenetration; // m, largest overlap of any contact point after any step
@@ -50,9 +51,9 @@ void tbRunSceneHelp(FILE* out)
 {
 	fprintf(out,
 	        "usage: tumble run SCENE [--steps N | --seconds T] [--json] [--out FILE.csv]\n"
-	        "                        [--every K] [--threads N]\n"
+	        "                        [--energy FILE.csv] [--every K] [--threads N]\n"
 	        "\n"
-	        "Simulate a scene file (JSON, shared/formats/scene.md) headless. SCENE is a file or\n"
+	        "Simulate a scene file (JSON, docs/scene-format.md) headless. SCENE is a file or\n"
 	        "the name of a bundled scene (see tumble scenes), e.g. `tumble run pyramid`.\n"
 	        "Prints a summary: step time (median, p95, max), contacts, awake bodies, NaN,\n"
 	        "max penetration, max speed, max displacement, kinetic energy, momentum, angular\n"
@@ -65,6 +66,9 @@ void tbRunSceneHelp(FILE* out)
 	        "  --json         print the summary as one JSON object (the last line of stdout)\n"
 	        "  --out FILE     write trajectories as CSV, one row per body per recorded frame:\n"
 	        "                 step,body,name,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
+	        "  --energy FILE  write the world's energy and momentum as CSV, one row per\n"
+	        "                 recorded frame (docs/scene-format.md, \"Energy\"):\n"
+	        "                 step,time,kinetic,potential,total,px,py,pz,lx,ly,lz\n"
 	        "  --every K      record a frame every K steps (default 1); step 0 and the last\n"
 	        "                 step are always recorded\n"
 	        "  --threads N    worker threads (the world steps on one thread for now)\n"
@@ -88,7 +92,7 @@ static double tbNowSeconds(void)
 }
 
 // A whole positive number for --steps, --every, --threads; false when it is not one.
-static bool tbParseCount(const char* text, long long max, long long* out)
+bool tbParseCount(const char* text, long long max, long long* out)
 {
 	char* end = NULL;
 	long long v = text != NULL ? strtoll(text, &end, 10) : 0;
@@ -100,8 +104,8 @@ static bool tbParseCount(const char* text, long long max, long long* out)
 }
 
 // "--name value" or "--name=value"; *value is NULL when missing.
-static bool tbMatchOption(const char* arg, const char* name, int* i, int argc, char** argv,
-                          const char** value)
+bool tbMatchOption(const char* arg, const char* name, int* i, int argc, char** argv,
+                   const char** value)
 {
 	size_t n = strlen(name);
 	if (strncmp(arg, name, n) != 0 || (arg[n] != '\0' && arg[n] != '=')) {
@@ -145,6 +149,12 @@ static int tbParseRunOptions(int argc, char** argv, tbRunOptions* o)
 				return TB_EXIT_USAGE;
 			}
 			o->outPath = value;
+		} else if (tbMatchOption(arg, "--energy", &i, argc, argv, &value)) {
+			if (value == NULL || value[0] == '\0') {
+				fprintf(stderr, "tumble run: --energy: expected a file name\n");
+				return TB_EXIT_USAGE;
+			}
+			o->energyPath = value;
 		} else if (tbMatchOption(arg, "--every", &i, argc, argv, &value)) {
 			if (!tbParseCount(value, 1000000000LL, &o->every)) {
 				fprintf(stderr, "tumble run: --every: expected a whole number >= 1, got '%s'\n",
@@ -240,6 +250,60 @@ static void tbWriteCsvName(FILE* out, const char* name)
 static bool tbFinite3(vec3s v)
 {
 	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+void tbMeasureEnergy(const tbScene* scene, tbEnergyRow* row)
+{
+	memset(row, 0, sizeof *row);
+	vec3s g = tbWorld_GetGravity(scene->worldId);
+	for (int i = 0; i < scene->def.bodyCount; ++i) {
+		tbBodyId id = scene->bodyIds[i];
+		if (tbBody_GetType(id) != tb_dynamicBody) {
+			continue; // infinite mass, no energy of its own (a kinematic body is driven)
+		}
+		double m = (double)tbBody_GetMass(id);
+		double s = (double)tbBody_GetGravityScale(id);
+		vec3s c = tbBody_GetWorldCenterOfMass(id);
+		vec3s v = tbBody_GetLinearVelocity(id);
+		vec3s spin = tbBody_GetAngularMomentum(id);
+		row->kinetic += (double)tbBody_GetKineticEnergy(id);
+		// In a uniform field the potential is -m g . c (zero at the origin).
+		row->potential -=
+		    m * s *
+		    ((double)g.x * (double)c.x + (double)g.y * (double)c.y + (double)g.z * (double)c.z);
+		double p[3] = {m * (double)v.x, m * (double)v.y, m * (double)v.z};
+		// About the world origin: the orbital part c x (m v) plus the spin L (Baraff's L).
+		double orbit[3] = {(double)c.y * p[2] - (double)c.z * p[1],
+		                   (double)c.z * p[0] - (double)c.x * p[2],
+		                   (double)c.x * p[1] - (double)c.y * p[0]};
+		row->momentum[0] += p[0];
+		row->momentum[1] += p[1];
+		row->momentum[2] += p[2];
+		row->angularMomentum[0] += orbit[0] + (double)spin.x;
+		row->angularMomentum[1] += orbit[1] + (double)spin.y;
+		row->angularMomentum[2] += orbit[2] + (double)spin.z;
+	}
+	row->total = row->kinetic + row->potential;
+}
+
+void tbWriteEnergyHeader(FILE* out)
+{
+	fputs("step,time,kinetic,potential,total,px,py,pz,lx,ly,lz\n", out);
+}
+
+void tbWriteEnergyRow(FILE* out, long long step, double time, const tbEnergyRow* row)
+{
+	fprintf(out, "%lld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", step, time,
+	        row->kinetic, row->potential, row->total, row->momentum[0], row->momentum[1],
+	        row->momentum[2], row->angularMomentum[0], row->angularMomentum[1],
+	        row->angularMomentum[2]);
+}
+
+static void tbRecordEnergy(FILE* out, const tbScene* scene, long long step)
+{
+	tbEnergyRow row;
+	tbMeasureEnergy(scene, &row);
+	tbWriteEnergyRow(out, step, (double)step * (double)scene->def.dt, &row);
 }
 
 // One CSV row per body; returns false when a state is not finite.
@@ -474,6 +538,19 @@ int tbRunSceneCommand(int argc, char** argv)
 		}
 		fputs("step,body,name,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", csv);
 	}
+	FILE* energy = NULL;
+	if (o.energyPath != NULL) {
+		energy = fopen(o.energyPath, "w");
+		if (energy == NULL) {
+			fprintf(stderr, "tumble run: --energy: cannot write '%s'\n", o.energyPath);
+			if (csv != NULL) {
+				fclose(csv);
+			}
+			tbDestroyScene(&scene);
+			return TB_EXIT_USAGE;
+		}
+		tbWriteEnergyHeader(energy);
+	}
 	double* times = malloc(sizeof *times * (size_t)steps);
 	vec3s* start = malloc(sizeof *start * (size_t)(d->bodyCount > 0 ? d->bodyCount : 1));
 	if (times == NULL || start == NULL) {
@@ -482,6 +559,9 @@ int tbRunSceneCommand(int argc, char** argv)
 		free(start);
 		if (csv != NULL) {
 			fclose(csv);
+		}
+		if (energy != NULL) {
+			fclose(energy);
 		}
 		tbDestroyScene(&scene);
 		return TB_EXIT_USAGE;
@@ -494,6 +574,9 @@ int tbRunSceneCommand(int argc, char** argv)
 	memset(&figures, 0, sizeof figures);
 	if (csv != NULL) {
 		figures.nan = !tbWriteFrame(csv, &scene, 0);
+	}
+	if (energy != NULL) {
+		tbRecordEnergy(energy, &scene, 0);
 	}
 	bool progress = isatty(fileno(stderr)) != 0;
 	double lastDraw = 0.0;
@@ -517,8 +600,12 @@ int tbRunSceneCommand(int argc, char** argv)
 		    tbDeepestOverlap(scene.worldId, &contacts, &contactCapacity, &figures.contactPoints);
 		figures.maxPenetration =
 		    overlap > figures.maxPenetration ? overlap : figures.maxPenetration;
-		if (csv != NULL && ((done + 1) % o.every == 0 || done + 1 == steps)) {
+		bool record = (done + 1) % o.every == 0 || done + 1 == steps;
+		if (csv != NULL && record) {
 			figures.nan = !tbWriteFrame(csv, &scene, done + 1) || figures.nan;
+		}
+		if (energy != NULL && record) {
+			tbRecordEnergy(energy, &scene, done + 1);
 		}
 		if (progress && (t1 - lastDraw > 0.1 || done + 1 == steps)) {
 			tbDrawProgress(done + 1, steps);
@@ -539,6 +626,14 @@ int tbRunSceneCommand(int argc, char** argv)
 		if (!csvOk) {
 			fprintf(stderr, "tumble run: --out: error writing '%s'\n", o.outPath);
 		}
+	}
+	if (energy != NULL) {
+		bool ok = !ferror(energy);
+		ok = fclose(energy) == 0 && ok;
+		if (!ok) {
+			fprintf(stderr, "tumble run: --energy: error writing '%s'\n", o.energyPath);
+		}
+		csvOk = csvOk && ok;
 	}
 	tbFinalFigures(&scene, start, &figures);
 	// A body the step's NaN guard stopped had a NaN: say so, never hide it behind its frozen pose.

@@ -1,6 +1,7 @@
 // The `tumble` command-line tool: a table of subcommands (`query` now; `run` and others later).
 #define _POSIX_C_SOURCE 199309L // clock_gettime
 
+#include "plot_command.h"
 #include "query_file.h"
 #include "run_command.h"
 
@@ -40,7 +41,7 @@ typedef struct tbQueryOptions
 	long long traceId; // the case to trace
 } tbQueryOptions;
 
-// One answer in world coordinates (query.md result line).
+// One answer in world coordinates (docs/query-format.md, Answers).
 typedef struct tbCaseAnswer
 {
 	int hit; // 1, 0, or -1 when the query refused the input
@@ -77,13 +78,17 @@ static void tbQueryHelp(FILE* out)
 	    "  --trace ID           answer only case ID and print its iterations as JSON lines,\n"
 	    "                       one object per iteration (stage gjk|epa|uepa, iteration,\n"
 	    "                       direction, support, simplex or polytope, distance; points of\n"
-	    "                       A - B in A's local frame), then {\"result\": ...} in world\n"
+	    "                       A - B in A's local frame), then {\"result\": ...} in world.\n"
+	    "                       GJK's iterations are numbered 1..gjkIterations; a record\n"
+	    "                       with \"last\":true is the simplex it ended with. Spheres and\n"
+	    "                       capsules are traced as their cores (a point, a segment):\n"
+	    "                       coreRadiusA/B in the result are the radii added back\n"
 	    "  -h, --help           this text\n");
 }
 
 static void tbPrintNumber(FILE* out, double value)
 {
-	// glibc prints "-nan" for some NaNs; query.md asks for "nan".
+	// glibc prints "-nan" for some NaNs; docs/query-format.md asks for "nan".
 	if (isnan(value)) {
 		fputs(" nan", out);
 	} else {
@@ -174,7 +179,8 @@ static void tbPrintTraceStep(const tbTraceStep* step, void* context)
 	}
 	fputs(",\"distance\":", stdout);
 	tbJsonNumber(stdout, (double)step->distance);
-	fputs("}\n", stdout);
+	// The record of the simplex GJK ended with, after that many iterations.
+	fputs(step->last ? ",\"last\":true}\n" : "}\n", stdout);
 }
 
 // --trace: the iterations of one case, then its answer (world frame) as a last JSON line.
@@ -195,8 +201,15 @@ static bool tbWriteTrace(const tbQueryCase* queryCase, const tbQueryOptions* opt
 	tbJsonVec(stdout, a.pointA);
 	fputs(",\"pointB\":", stdout);
 	tbJsonVec(stdout, a.pointB);
-	printf(",\"status\":\"%s\",\"gjkIterations\":%d,\"epaIterations\":%d}}\n",
+	printf(",\"status\":\"%s\",\"gjkIterations\":%d,\"epaIterations\":%d",
 	       tbQueryStatusName(result.status), result.gjkIterations, result.epaIterations);
+	// A sphere or a capsule is traced as its core (a point, a segment): the trace's distances are
+	// the cores', larger than the shapes' by coreRadiusA + coreRadiusB.
+	fputs(",\"coreRadiusA\":", stdout);
+	tbJsonNumber(stdout, (double)tbShape_CoreRadius(&queryCase->a.shape));
+	fputs(",\"coreRadiusB\":", stdout);
+	tbJsonNumber(stdout, (double)tbShape_CoreRadius(&queryCase->b.shape));
+	fputs("}}\n", stdout);
 	if (result.status == tb_queryInvalidInput) {
 		fprintf(stderr, "tumble query: line %d: id %lld: the query rejected the shapes\n",
 		        queryCase->lineNumber, queryCase->id);
@@ -534,6 +547,9 @@ static const tbCommand s_commands[] = {
     {"run", "simulate a scene file headless: summary, trajectories as CSV", tbRunSceneCommand,
      tbRunSceneHelp},
     {"scenes", "list the bundled scenes", tbListScenesCommand, tbListScenesHelp},
+#ifdef TB_HAVE_PLOT
+    {"plot", "draw a scene's energy and momentum over time into a PNG", tbPlotCommand, tbPlotHelp},
+#endif
 };
 
 static const int s_commandCount = (int)(sizeof s_commands / sizeof s_commands[0]);

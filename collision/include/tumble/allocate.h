@@ -23,12 +23,3 @@ TB_API long long tbGetByteCount(void);
 /// Number of allocations made through the hooks so far (never decreases): a step that allocates
 /// after warm-up shows up as a change here.
 TB_API long long tbGetAllocationCount(void);
-
-/// Internal: allocate through the hooks (counts bytes); never returns null (asserts instead).
-TB_API void* tbAlloc(size_t size);
-
-/// Internal: free a block from tbAlloc of the given size. Null is ignored.
-TB_API void tbFree(void* memory, size_t size);
-
-/// Internal: grow a block from tbAlloc from oldSize to newSize bytes, keeping its contents.
-TB_API void* tbGrowAlloc(void* memory, size_t oldSize, size_t newSize);

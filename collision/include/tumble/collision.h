@@ -3,7 +3,6 @@
 
 #include "tumble/allocate.h"
 #include "tumble/base.h"
-#include "tumble/dynamic_tree.h"
 #include "tumble/hull.h"
 #include "tumble/manifold.h"
 #include "tumble/query.h"

@@ -56,6 +56,7 @@ typedef enum tbHullError
 	tb_hullTooManyPoints, ///< more than TB_MAX_HULL_POINTS input points
 } tbHullError;
 
+/// The most input points tbBuildHull takes.
 #define TB_MAX_HULL_POINTS 65536
 
 /// Build the convex hull of `count` points. On error *hull is zeroed and, when `badIndex` is

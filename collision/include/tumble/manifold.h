@@ -3,6 +3,7 @@
 
 #include "tumble/base.h"
 
+/// The most points of one manifold: four hold a face in contact.
 #define TB_MAX_MANIFOLD_POINTS 4
 
 /// One contact point. Positions are in world space.
@@ -28,14 +29,15 @@ typedef struct tbManifold
 /// Feature id of the single point made from the narrow-phase query (curved shapes, edge-edge).
 #define TB_QUERY_POINT_ID 0x7fffffffu
 
-/// The contact manifold of two convex shapes placed in the world (narrowphase.md 2.3): the normal
-/// from GJK (apart) or EPA (overlapping); where a face of one shape is within 5 degrees of it, the
-/// other shape's supporting feature (face, cylinder cap, capsule or cylinder-side segment, point)
-/// is clipped against that reference face (Sutherland-Hodgman) and reduced to at most 4 points,
-/// each with a feature id that stays the same while the same features touch. Otherwise one point
-/// from the query. Points farther apart than `speculativeDistance` (m) are dropped; a pair farther
-/// apart than that gets no points. The normal points from A to B. Box pairs (and boxes or small
-/// hulls against small hulls) take the separating-axis test instead: see tbCollideShapesCached.
+/// The contact manifold of two convex shapes placed in the world (docs/narrowphase.md, Manifolds):
+/// the normal from GJK (apart) or EPA (overlapping); where a face of one shape is within 5 degrees
+/// of it, the other shape's supporting feature (face, cylinder cap, capsule or cylinder-side
+/// segment, point) is clipped against that reference face (Sutherland-Hodgman) and reduced to at
+/// most 4 points, each with a feature id that stays the same while the same features touch.
+/// Otherwise one point from the query. Points farther apart than `speculativeDistance` (m) are
+/// dropped; a pair farther apart than that gets no points. The normal points from A to B.
+/// Box pairs (and boxes or small hulls against small hulls) take the separating-axis test
+/// instead: see tbCollideShapesCached.
 TB_API tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b,
                                   tbTransform xfB, float speculativeDistance);
 

@@ -1,5 +1,6 @@
 // Narrow-phase queries between two convex shapes: overlap test, distance, penetration.
-// GJK (seed 000 section 2), EPA (seed 000 section 3, seed 003) and unified EPA (seed 001).
+// GJK (Casalino 2021 sec. 2), EPA (Casalino 2021 sec. 3; the EPA article) and unified EPA
+// (Linneweber 2021).
 #pragma once
 
 #include "tumble/base.h"
@@ -20,7 +21,7 @@ typedef enum tbQueryStatus
 typedef enum tbQueryAlgorithm
 {
 	tb_algorithmGjkEpa = 0, ///< GJK distance, then EPA only when the shapes overlap
-	tb_algorithmUnifiedEpa, ///< unified EPA: one expanding polytope for both cases (seed 001)
+	tb_algorithmUnifiedEpa, ///< one expanding polytope for both cases (Linneweber 2021)
 } tbQueryAlgorithm;
 
 /// What one iteration of a query did (for the GJK/EPA debugger).
@@ -45,6 +46,11 @@ typedef struct tbTraceStep
 	const vec3s* vertices; ///< polytope vertices, valid only during the callback
 	int vertexCount;
 	float distance; ///< current distance (GJK) or closest face distance (EPA)
+	/// GJK only: the simplex the loop ended with, after `iteration` iterations (the count the
+	/// result reports); it takes no support of its own. Iterations are numbered 1, 2, ... with no
+	/// gaps. Spheres and capsules are traced as their cores (a point, a segment): see
+	/// tbShape_CoreRadius.
+	bool last;
 } tbTraceStep;
 
 /// Called once per iteration when a trace is set; must not call back into the query.
@@ -65,6 +71,7 @@ typedef struct tbQueryDef
 	void* traceContext;
 } tbQueryDef;
 
+/// The default options: GJK then EPA, 64 iterations each, tolerance 1e-6 of the pair scale.
 TB_API tbQueryDef tbDefaultQueryDef(void);
 
 /// The one result of every query.
@@ -82,12 +89,12 @@ typedef struct tbQueryResult
 	int epaIterations;
 } tbQueryResult;
 
-/// GJK boolean test (seed 000 Algorithm 2, the "simple query"). True when the shapes overlap.
+/// GJK boolean test (Casalino 2021 Algorithm 2, the "simple query"). True when the shapes overlap.
 TB_API bool tbTestOverlap(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
                           tbQueryStatus* status);
 
-/// GJK distance and closest points (seed 000 section 2.2). When the shapes overlap the distance is
-/// reported as 0 with hit = true and no normal (use tbQueryShapes for the depth).
+/// GJK distance and closest points (Casalino 2021 sec. 2.2). When the shapes overlap the distance
+/// is reported as 0 with hit = true and no normal (use tbQueryShapes for the depth).
 TB_API tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* b,
                                      tbTransform xfB, const tbQueryDef* def);
 

@@ -1,4 +1,5 @@
-// Convex shapes in their local frame and their support functions (seed 000 eq. 8-9, seed 004).
+// Convex shapes in their local frame and their support functions (Casalino 2021 eq. 8-9, the
+// AtlasPhys notes).
 #pragma once
 
 #include "tumble/base.h"
@@ -14,7 +15,7 @@ typedef enum tbShapeType
 	tb_cylinderShape, ///< |y| <= hh, x^2 + z^2 <= r^2
 	tb_coneShape,     ///< apex at (0, hh, 0), base disc of radius r at y = -hh
 	tb_hullShape,     ///< convex hull of points (built with tbBuildHull, owned by the caller)
-	tb_triangleShape, ///< a triangle of zero thickness (seed 002: convex vs triangle)
+	tb_triangleShape, ///< a triangle of zero thickness (course slides: convex vs triangle)
 	tb_shapeTypeCount
 } tbShapeType;
 
@@ -34,17 +35,26 @@ typedef struct tbShape
 		const tbHull* hull;   ///< hull shape; must outlive the shape
 		vec3s vertices[3];    ///< triangle corners, metres
 	};
-	/// Non-uniform scale applied in the local frame (seed 004 model matrix): the shape is S *
-	/// shape. Support of S*shape along d is S * support(S * d). A scaled sphere is an ellipsoid.
+	/// Non-uniform scale in the local frame (AtlasPhys notes' model matrix): the shape is S *
+	/// shape, its support along d is S * support(S * d). A scaled sphere is an ellipsoid.
 	vec3s scale;
 } tbShape;
 
+/// A ball of `radius` m about the local origin.
 TB_API tbShape tbMakeSphere(float radius);
+/// A box of half extents hx, hy, hz m, centred at the local origin.
 TB_API tbShape tbMakeBox(float hx, float hy, float hz);
+/// The points within `radius` m of the segment from (0, -halfHeight, 0) to (0, halfHeight, 0).
 TB_API tbShape tbMakeCapsule(float radius, float halfHeight);
+/// A cylinder of `radius` m about the y axis, from y = -halfHeight to y = halfHeight.
 TB_API tbShape tbMakeCylinder(float radius, float halfHeight);
+/// A cone with its apex at (0, halfHeight, 0) and its base disc of `radius` m at y = -halfHeight
+/// (the local origin is mid-height, not the centroid).
 TB_API tbShape tbMakeCone(float radius, float halfHeight);
+/// The convex hull built by tbBuildHull; the shape points at `hull`, which must outlive it.
 TB_API tbShape tbMakeHullShape(const tbHull* hull);
+/// A triangle of zero thickness with corners a, b, c (local frame, m). It has no volume: a
+/// dynamic body cannot take its mass from it.
 TB_API tbShape tbMakeTriangle(vec3s a, vec3s b, vec3s c);
 
 /// The name of a shape type ("sphere", "box", ...), or "unknown".

@@ -16,15 +16,15 @@ TB_API tbTransform tbTransformIdentity(void);
 /// A transform from a position and a quaternion; q is normalised here.
 TB_API tbTransform tbMakeTransform(vec3s p, versors q);
 
-/// A transform from a position and a rotation matrix (columns are the frame's axes, seed 000 eq.
-/// 37). The matrix is re-orthonormalised before conversion, so small drift is tolerated.
+/// A transform from a position and a rotation matrix (columns are the frame's axes, Casalino 2021
+/// eq. 37). The matrix is re-orthonormalised before conversion, so small drift is tolerated.
 TB_API tbTransform tbTransformFromMatrix(vec3s p, mat3s rotation);
 
-/// Quaternion of the XYZ Euler angles of seed 000 appendix B (radians):
+/// Quaternion of the XYZ Euler angles of Casalino 2021 appendix B (radians):
 /// R = Rx(gx) * Ry(gy) * Rz(gz), i.e. x first, then the new y, then the new z.
 TB_API versors tbQuatFromEulerXYZ(float gx, float gy, float gz);
 
-/// Rotation matrix of seed 000 appendix B, eq. 38.
+/// Rotation matrix of Casalino 2021 appendix B, eq. 38.
 TB_API mat3s tbMatrixFromEulerXYZ(float gx, float gy, float gz);
 
 /// Apply: R(q) * v + p.

@@ -1,4 +1,5 @@
-// Rigid bodies as Baraff's state vector Y = (x, R, P, L) with constants M and Ibody (seed 002).
+// Rigid bodies as Baraff's state vector Y = (x, R, P, L) with constants M and Ibody (course
+// slides).
 #pragma once
 
 #include "tumble/base.h"
@@ -13,7 +14,7 @@ typedef enum tbBodyType
 	tb_dynamicBody,
 } tbBodyType;
 
-/// Baraff's state vector Y(t) (seed 002, "State Vector"; Baraff notes I, section 2.7).
+/// Baraff's state vector Y(t) (course slides, "State Vector"; Baraff notes I, section 2.7).
 typedef struct tbBodyState
 {
 	vec3s x; ///< world position of the centre of mass, metres
@@ -80,5 +81,5 @@ TB_API void tbRigidBody_ApplyImpulse(tbRigidBody* body, vec3s impulse, vec3s wor
 /// Kinetic energy 1/2 P.v + 1/2 L.w, J (0 for static and kinematic bodies).
 TB_API float tbRigidBody_GetKineticEnergy(const tbRigidBody* body);
 
-/// The skew matrix a* of seed 002 ("Angular Velocity"): a* b = a x b.
+/// The skew matrix a* of the course slides ("Angular Velocity"): a* b = a x b.
 TB_API mat3s tbSkew(vec3s a);

@@ -2,8 +2,7 @@
 #pragma once
 
 #include "tumble/body.h"
-#include "tumble/contact_solver.h"
 #include "tumble/impulse.h"
 #include "tumble/integrator.h"
-#include "tumble/joint_solver.h"
+#include "tumble/joint_type.h"
 #include "tumble/mass.h"

@@ -4,7 +4,7 @@
 #include "tumble/base.h"
 #include "tumble/body.h"
 
-/// How Y = (x, R, P, L) advances over one step of length h, with Y' = (v, w* R, F, tau) (seed 002).
+/// How Y = (x, R, P, L) advances over a step h, with Y' = (v, w* R, F, tau) (course slides).
 typedef enum tbIntegrator
 {
 	/// Baraff's explicit Euler, Y += h Y'(Y): x and R move with the velocities at the start of the
@@ -37,7 +37,7 @@ TB_API const char* tbIntegratorName(tbIntegrator integrator);
 /// Name of an orthonormalizer ("Gram-Schmidt", ...).
 TB_API const char* tbOrthonormalizerName(tbOrthonormalizer method);
 
-/// Gram-Schmidt on the columns of m (seed 002 "Gram-Schmidt Process"; corrected, see the source).
+/// Gram-Schmidt on the columns of m (course slides, "Gram-Schmidt Process", corrected: see source).
 TB_API mat3s tbGramSchmidt(mat3s m);
 
 /// Orthonormalize m with the given method (tb_orthoNone returns m).

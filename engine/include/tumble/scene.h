@@ -1,4 +1,4 @@
-// Scene files (JSON, shared/formats/scene.md): read, check every key, expand generators, build a
+// Scene files (JSON, docs/scene-format.md): read, check every key, expand generators, build a
 // world.
 #pragma once
 
@@ -89,8 +89,9 @@ TB_API bool tbLoadScene(const char* path, tbScene* scene, tbSceneError* error);
 /// Destroy the world and free the scene. Safe on a zeroed scene.
 TB_API void tbDestroyScene(tbScene* scene);
 
-/// The directories searched for bundled scenes, in order (the source tree's scenes/, then the
-/// installed data directory). Returns how many were written (at most `capacity`).
+/// The directories searched for bundled scenes, in order (the working directory's scenes/, as in
+/// a checkout, then the installed data directory, <prefix>/share/tumble/scenes). Returns how many
+/// were written (at most `capacity`).
 TB_API int tbGetBundledSceneDirs(const char** dirs, int capacity);
 
 /// Resolve a scene argument: an existing file as is; otherwise a bundled scene by name

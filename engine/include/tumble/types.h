@@ -29,6 +29,7 @@ typedef struct tbShapeId
 	uint16_t generation;
 } tbShapeId;
 
+/// The null ids: what a failed create returns (TB_IS_NULL is true for them).
 static const tbWorldId tb_nullWorldId = {0, 0};
 static const tbBodyId tb_nullBodyId = {0, 0, 0};
 static const tbShapeId tb_nullShapeId = {0, 0, 0};
@@ -43,9 +44,9 @@ static const tbShapeId tb_nullShapeId = {0, 0, 0};
 typedef struct tbWorldDef
 {
 	vec3s gravity;              ///< m/s^2, (0, -9.81, 0)
-	int iterations;             ///< soft (biased) solver iterations per substep (1)
+	int iterations;             ///< soft (biased) solver iterations per substep (2)
 	int relaxIterations;        ///< unbiased iterations per substep (1)
-	float contactHertz;         ///< contact spring stiffness, Hz (30)
+	float contactHertz;         ///< contact spring stiffness, Hz (60; at most 1/4 substep rate)
 	float contactDampingRatio;  ///< contact spring damping ratio (10)
 	float contactPushMaxSpeed;  ///< largest speed at which overlap is pushed out, m/s (3)
 	float restitutionThreshold; ///< approach speed below which nothing bounces, m/s (1)

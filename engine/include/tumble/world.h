@@ -20,6 +20,7 @@ TB_API void tbClearLastError(void);
 /// Create a world. Up to TB_MAX_WORLDS exist at once; returns the null id (with an error) beyond.
 TB_API tbWorldId tbCreateWorld(const tbWorldDef* def);
 
+/// The most worlds alive at once.
 #define TB_MAX_WORLDS 64
 
 /// Destroy a world with everything in it; its memory returns to the allocator.
@@ -46,8 +47,9 @@ TB_API tbBodyEvents tbWorld_GetBodyEvents(tbWorldId worldId);
 /// Copy up to `capacity` touching pairs into `data`; returns how many were copied.
 TB_API int tbWorld_GetContactData(tbWorldId worldId, tbContactData* data, int capacity);
 
-/// Gravity, m/s^2.
+/// Set the gravity, m/s^2 (a NaN or Inf vector is refused with an error).
 TB_API void tbWorld_SetGravity(tbWorldId worldId, vec3s gravity);
+/// The gravity, m/s^2.
 TB_API vec3s tbWorld_GetGravity(tbWorldId worldId);
 
 /// Turn sleeping on or off (off wakes every body).
@@ -67,6 +69,7 @@ typedef struct tbWorldCounters
 	int jointCount;
 } tbWorldCounters;
 
+/// The world's counts after the last step.
 TB_API tbWorldCounters tbWorld_GetCounters(tbWorldId worldId);
 
 /// Where the last step's time went, by stage, and what each stage worked on.
@@ -127,6 +130,7 @@ TB_API void tbDestroyBody(tbBodyId bodyId);
 /// True while the body exists.
 TB_API bool tbBody_IsValid(tbBodyId bodyId);
 
+/// Static, kinematic or dynamic (static for a stale id).
 TB_API tbBodyType tbBody_GetType(tbBodyId bodyId);
 
 /// Position of the body origin, m, world.
@@ -146,10 +150,14 @@ TB_API vec3s tbBody_GetWorldCenterOfMass(tbBodyId bodyId);
 
 /// Velocity of the centre of mass, m/s.
 TB_API vec3s tbBody_GetLinearVelocity(tbBodyId bodyId);
+/// Set the velocity of the centre of mass, m/s (a non-zero one wakes the body; ignored for static
+/// bodies).
 TB_API void tbBody_SetLinearVelocity(tbBodyId bodyId, vec3s v);
 
 /// Angular velocity, world, rad/s.
 TB_API vec3s tbBody_GetAngularVelocity(tbBodyId bodyId);
+/// Set the angular velocity, world, rad/s (a non-zero one wakes the body; ignored for static
+/// bodies).
 TB_API void tbBody_SetAngularVelocity(tbBodyId bodyId, vec3s w);
 
 /// Angular momentum about the centre of mass (Baraff's L), world, kg m^2/s.
@@ -161,6 +169,7 @@ TB_API float tbBody_GetKineticEnergy(tbBodyId bodyId);
 /// Force (N) at a world point, for the next step. Wakes the body when `wake`; a sleeping body that
 /// is not woken ignores it.
 TB_API void tbBody_ApplyForce(tbBodyId bodyId, vec3s force, vec3s point, bool wake);
+/// Force (N) at the centre of mass (no torque), for the next step; `wake` as above.
 TB_API void tbBody_ApplyForceToCenter(tbBodyId bodyId, vec3s force, bool wake);
 
 /// Torque, world, N m, for the next step.
@@ -172,25 +181,32 @@ TB_API void tbBody_ApplyLinearImpulse(tbBodyId bodyId, vec3s impulse, vec3s poin
 /// Angular impulse (N m s), world, applied at once.
 TB_API void tbBody_ApplyAngularImpulse(tbBodyId bodyId, vec3s impulse, bool wake);
 
-/// Damping, 1/s.
+/// Linear damping c of dP/dt = F - c P, 1/s (0 by default).
 TB_API void tbBody_SetLinearDamping(tbBodyId bodyId, float damping);
+/// Linear damping, 1/s.
 TB_API float tbBody_GetLinearDamping(tbBodyId bodyId);
+/// Angular damping c of dL/dt = tau - c L, 1/s (0 by default).
 TB_API void tbBody_SetAngularDamping(tbBodyId bodyId, float damping);
+/// Angular damping, 1/s.
 TB_API float tbBody_GetAngularDamping(tbBodyId bodyId);
 
-/// Gravity scale (1).
+/// Gravity scale: the body feels scale * the world's gravity (1 by default).
 TB_API void tbBody_SetGravityScale(tbBodyId bodyId, float scale);
+/// Gravity scale.
 TB_API float tbBody_GetGravityScale(tbBodyId bodyId);
 
 /// Mass, kg (0 for static and kinematic bodies).
 TB_API float tbBody_GetMass(tbBodyId bodyId);
 
+/// Attach your own pointer to the body (Tumble never reads it).
 TB_API void tbBody_SetUserData(tbBodyId bodyId, void* userData);
+/// Your pointer, or null.
 TB_API void* tbBody_GetUserData(tbBodyId bodyId);
 
 /// Awake or asleep. Waking wakes the body's whole island; putting to sleep stops it and its
 /// island now.
 TB_API bool tbBody_IsAwake(tbBodyId bodyId);
+/// Wake the body (and its island) or put it (and its island) to sleep.
 TB_API void tbBody_SetAwake(tbBodyId bodyId, bool awake);
 
 /// Allow or forbid this body to sleep.
@@ -198,6 +214,7 @@ TB_API void tbBody_EnableSleep(tbBodyId bodyId, bool flag);
 
 /// Number of shapes on the body, and up to `capacity` of their ids.
 TB_API int tbBody_GetShapeCount(tbBodyId bodyId);
+/// Copy up to `capacity` shape ids of the body into `shapeIds`; returns how many were copied.
 TB_API int tbBody_GetShapes(tbBodyId bodyId, tbShapeId* shapeIds, int capacity);
 
 /// Touching pairs of this body (up to `capacity`); returns how many were copied.
@@ -214,18 +231,32 @@ TB_API tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbS
 /// Remove a shape (its contacts end with events; the body's mass is recomputed).
 TB_API void tbDestroyShape(tbShapeId shapeId);
 
+/// True while the id names a live shape (false once it or its body or world is destroyed).
 TB_API bool tbShapeId_IsValid(tbShapeId shapeId);
+/// The body the shape is attached to.
 TB_API tbBodyId tbShapeId_GetBody(tbShapeId shapeId);
+/// A copy of the shape's geometry, in its local frame (all zero for a stale id).
 TB_API tbShape tbShapeId_GetGeometry(tbShapeId shapeId);
+/// The shape's frame in the world (the body's pose times the shape's local pose).
 TB_API tbTransform tbShapeId_GetWorldTransform(tbShapeId shapeId);
+/// The shape's tight world bounding box at the body's current pose, m.
 TB_API tbAABB tbShapeId_GetAABB(tbShapeId shapeId);
+/// Coulomb friction coefficient (>= 0; mixed with the other shape's as sqrt(a b)).
 TB_API void tbShapeId_SetFriction(tbShapeId shapeId, float friction);
+/// Coulomb friction coefficient.
 TB_API float tbShapeId_GetFriction(tbShapeId shapeId);
+/// Restitution in [0, 1] (mixed with the other shape's as the larger of the two).
 TB_API void tbShapeId_SetRestitution(tbShapeId shapeId, float restitution);
+/// Restitution.
 TB_API float tbShapeId_GetRestitution(tbShapeId shapeId);
+/// Collision filter: two shapes collide when each one's category is in the other's mask. The
+/// shape's current pairs are dropped and looked for again.
 TB_API void tbShapeId_SetFilter(tbShapeId shapeId, tbFilter filter);
+/// Collision filter.
 TB_API tbFilter tbShapeId_GetFilter(tbShapeId shapeId);
+/// Attach your own pointer to the shape (Tumble never reads it).
 TB_API void tbShapeId_SetUserData(tbShapeId shapeId, void* userData);
+/// Your pointer, or null.
 TB_API void* tbShapeId_GetUserData(tbShapeId shapeId);
 
 /// Ray cast against this shape alone.

@@ -1,19 +1,9 @@
 // Joints as the solver sees them: ball, hinge, slider, fixed and distance constraints, solved in
-// the soft step beside the contacts.
+// the soft step beside the contacts. Internal to the engine's step: not installed.
 #pragma once
 
 #include "tumble/base.h"
-
-/// The kinds of joint.
-typedef enum tbJointType
-{
-	tb_ballJoint = 0, ///< spherical: the anchors coincide, any rotation
-	tb_hingeJoint,    ///< revolute: the anchors coincide, rotation about one axis only
-	tb_sliderJoint,   ///< prismatic: translation along one axis only, no rotation
-	tb_fixedJoint,    ///< weld: no relative motion
-	tb_distanceJoint, ///< the anchors keep a distance (rigid, a range, or a spring)
-	tb_jointTypeCount
-} tbJointType;
+#include "tumble/joint_type.h"
 
 /// One joint between two solver bodies (indices into the solver's body array, or TB_NULL_BODY
 /// for the static world). Frames are relative to each body's centre of mass, in body axes. The

@@ -25,13 +25,13 @@ typedef struct tbSolverDef
 	float restitutionThreshold; ///< approach speed below which contacts do not bounce, m/s (1)
 	float maxRotation;          ///< largest rotation of a body in one substep, rad (0.25 pi)
 	tbJointSoftness jointSoftness; ///< how stiffly joints hold (60 Hz, damping ratio 5)
-	bool enableWarmStarting;    ///< start from the previous step's impulses (true)
+	bool enableWarmStarting;       ///< start from the previous step's impulses (true)
 	tbIntegrator integrator; ///< how R follows L for bodies in free flight (TB_DEFAULT_INTEGRATOR)
 	tbOrthonormalizer orthonormalizer; ///< applied to R once per step (Gram-Schmidt)
 } tbSolverDef;
 
 /// The default solver settings.
-TB_API tbSolverDef tbDefaultSolverDef(void);
+tbSolverDef tbDefaultSolverDef(void);
 
 /// The impulse of one contact point, kept by the caller between steps for warm starting.
 typedef struct tbContactPointImpulse
@@ -63,26 +63,26 @@ typedef struct tbContact
 
 /// A contact for a manifold between bodies A and B (the manifold normal points from A to B).
 /// Impulses start at zero; warm start them with tbContact_WarmStart.
-TB_API tbContact tbMakeContact(int bodyA, int bodyB, const tbManifold* manifold, float friction,
-                               float restitution);
+tbContact tbMakeContact(int bodyA, int bodyB, const tbManifold* manifold, float friction,
+                        float restitution);
 
 /// Start each point from the previous step's impulse of the point with the same feature id
 /// (points without a match start at zero) and the friction from the previous manifold's.
 /// `previous` may be null.
-TB_API void tbContact_WarmStart(tbContact* contact, const tbContactImpulses* previous);
+void tbContact_WarmStart(tbContact* contact, const tbContactImpulses* previous);
 
 /// The impulses to keep for the next step's tbContact_WarmStart.
-TB_API tbContactImpulses tbContact_GetImpulses(const tbContact* contact);
+tbContactImpulses tbContact_GetImpulses(const tbContact* contact);
 
 /// Friction mixing: sqrt(mu_a mu_b) (Box2D's rule: either zero gives zero).
-TB_API float tbMixFriction(float a, float b);
+float tbMixFriction(float a, float b);
 
 /// Restitution mixing: max(e_a, e_b) (a bouncy ball bounces on anything).
-TB_API float tbMixRestitution(float a, float b);
+float tbMixRestitution(float a, float b);
 
 /// Bytes of scratch memory tbSolverStep needs for this many bodies, contacts and joints (the
 /// solver allocates nothing; the caller keeps one block and grows it).
-TB_API size_t tbSolverScratchBytes(int bodyCount, int contactCount, int jointCount);
+size_t tbSolverScratchBytes(int bodyCount, int contactCount, int jointCount);
 
 /// What one step did, for profiles and tests.
 typedef struct tbSolverStats
@@ -97,15 +97,15 @@ typedef struct tbSolverStats
 /// The first part of tbSolverStep: everything but bringing the bodies' state up to date (the
 /// velocities and deltas stay in the scratch block for tbSolverFinish). The world calls the two
 /// parts separately to time them.
-TB_API void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                          tbContact* contacts, int contactCount, tbJoint* joints, int jointCount,
-                          float dt, void* scratch, tbSolverStats* stats);
+void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
+                   tbContact* contacts, int contactCount, tbJoint* joints, int jointCount, float dt,
+                   void* scratch, tbSolverStats* stats);
 
 /// The second part of tbSolverStep: Baraff's state Y = (x, R, P, L) of each body from the
 /// solver's velocities and deltas, R re-orthonormalized, forces cleared. Returns how many bodies
 /// got a non-finite state and were stopped where they were.
-TB_API int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                          float dt, void* scratch);
+int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount, float dt,
+                   void* scratch);
 
 /// One time step of `dt` seconds for the bodies (pointers to the caller's bodies: only those that
 /// move, dynamic or kinematic) and the contacts between them, Catto's soft step: per substep
@@ -115,6 +115,6 @@ TB_API int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, in
 /// integrator with L held (exact |L|). Clears every body's force and torque. `scratch` must hold
 /// tbSolverScratchBytes(bodyCount, contactCount, jointCount) bytes, 64-byte aligned. Joints
 /// (may be null) are solved one at a time before the contacts in every pass. `stats` may be null.
-TB_API void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                         tbContact* contacts, int contactCount, tbJoint* joints, int jointCount,
-                         float dt, void* scratch, tbSolverStats* stats);
+void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
+                  tbContact* contacts, int contactCount, tbJoint* joints, int jointCount, float dt,
+                  void* scratch, tbSolverStats* stats);

@@ -1,5 +1,6 @@
 // A dynamic AABB tree (Box2D's b2DynamicTree in 3D): the broad phase's proxies with fattened boxes,
-// incremental insert/remove/move and balancing by rotations, AABB and ray queries.
+// incremental insert/remove/move and balancing by rotations, AABB and ray queries. Internal to
+// the engine's broad phase: not installed, not exported from libtumble.
 #pragma once
 
 #include "tumble/base.h"
@@ -38,39 +39,39 @@ typedef float tbTreeRayCastFcn(int proxyId, int userData, vec3s origin, vec3s tr
                                float maxFraction, void* context);
 
 /// An empty tree with room for a few nodes (allocated through tbAlloc).
-TB_API tbDynamicTree tbDynamicTree_Create(void);
+tbDynamicTree tbDynamicTree_Create(void);
 
 /// Free the tree's nodes and zero it.
-TB_API void tbDynamicTree_Destroy(tbDynamicTree* tree);
+void tbDynamicTree_Destroy(tbDynamicTree* tree);
 
 /// Insert a leaf with the given (already fattened) box. Returns the proxy id.
-TB_API int tbDynamicTree_CreateProxy(tbDynamicTree* tree, tbAABB aabb, int userData);
+int tbDynamicTree_CreateProxy(tbDynamicTree* tree, tbAABB aabb, int userData);
 
 /// Remove a leaf.
-TB_API void tbDynamicTree_DestroyProxy(tbDynamicTree* tree, int proxyId);
+void tbDynamicTree_DestroyProxy(tbDynamicTree* tree, int proxyId);
 
 /// Give a leaf a new (fattened) box: remove and re-insert it.
-TB_API void tbDynamicTree_MoveProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb);
+void tbDynamicTree_MoveProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb);
 
 /// The fattened box of a leaf.
-TB_API tbAABB tbDynamicTree_GetAABB(const tbDynamicTree* tree, int proxyId);
+tbAABB tbDynamicTree_GetAABB(const tbDynamicTree* tree, int proxyId);
 
 /// The user data of a leaf.
-TB_API int tbDynamicTree_GetUserData(const tbDynamicTree* tree, int proxyId);
+int tbDynamicTree_GetUserData(const tbDynamicTree* tree, int proxyId);
 
 /// Every leaf whose box overlaps `aabb`, in tree order. Allocates nothing.
-TB_API void tbDynamicTree_Query(const tbDynamicTree* tree, tbAABB aabb, tbTreeQueryFcn* fcn,
-                                void* context);
+void tbDynamicTree_Query(const tbDynamicTree* tree, tbAABB aabb, tbTreeQueryFcn* fcn,
+                         void* context);
 
 /// Leaves whose boxes the segment origin + t * translation, t in [0, maxFraction], crosses.
-TB_API void tbDynamicTree_RayCast(const tbDynamicTree* tree, vec3s origin, vec3s translation,
-                                  float maxFraction, tbTreeRayCastFcn* fcn, void* context);
+void tbDynamicTree_RayCast(const tbDynamicTree* tree, vec3s origin, vec3s translation,
+                           float maxFraction, tbTreeRayCastFcn* fcn, void* context);
 
 /// Height of the tree (0 for one leaf, -1 when empty).
-TB_API int tbDynamicTree_GetHeight(const tbDynamicTree* tree);
+int tbDynamicTree_GetHeight(const tbDynamicTree* tree);
 
 /// Check parent links, heights and boxes of the whole tree (for tests). True when consistent.
-TB_API bool tbDynamicTree_Validate(const tbDynamicTree* tree);
+bool tbDynamicTree_Validate(const tbDynamicTree* tree);
 
 /// True when the boxes overlap (touching counts).
 static inline bool tbAABB_Overlaps(tbAABB a, tbAABB b)

@@ -1,0 +1,14 @@
+// Allocation through the hooks of tumble/allocate.h, for the modules that allocate (the tree, the
+// hull builder, the world). Internal: not installed, not exported from libtumble.
+#pragma once
+
+#include "tumble/allocate.h"
+
+/// Allocate through the hooks (counts bytes); never returns null (asserts instead).
+void* tbAlloc(size_t size);
+
+/// Free a block from tbAlloc of the given size. Null is ignored.
+void tbFree(void* memory, size_t size);
+
+/// Grow a block from tbAlloc from oldSize to newSize bytes, keeping its contents.
+void* tbGrowAlloc(void* memory, size_t oldSize, size_t newSize);

@@ -1,0 +1,287 @@
+// White-box tests of the world's bookkeeping against brute force: the dynamic AABB tree (queries
+// and ray casts after inserts, moves and removals), the pair set (an open-addressing hash table
+// with backward-shift deletion) and the islands that sleep and wake as rings.
+#include "tumble/dynamic_tree.h"
+#include "world_internal.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+// splitmix64: the same numbers on every platform.
+static uint64_t s_state = 7;
+static double uniform(void)
+{
+	uint64_t z = (s_state += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	z ^= z >> 31;
+	return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static float range(float lo, float hi)
+{
+	return lo + (hi - lo) * (float)uniform();
+}
+
+static tbAABB randomBox(void)
+{
+	vec3s c = {{range(-20.0f, 20.0f), range(-20.0f, 20.0f), range(-20.0f, 20.0f)}};
+	vec3s h = {{range(0.1f, 2.0f), range(0.1f, 2.0f), range(0.1f, 2.0f)}};
+	return (tbAABB){glms_vec3_sub(c, h), glms_vec3_add(c, h)};
+}
+
+static bool overlaps(tbAABB a, tbAABB b)
+{
+	return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y &&
+	       b.lower.y <= a.upper.y && a.lower.z <= b.upper.z && b.lower.z <= a.upper.z;
+}
+
+// Slab test: the entry fraction of the segment o + t d, t in [0, 1], into the box, or -1.
+static float segmentEntry(vec3s o, vec3s d, tbAABB b)
+{
+	float t0 = 0.0f, t1 = 1.0f;
+	for (int k = 0; k < 3; ++k) {
+		float lo = b.lower.raw[k], hi = b.upper.raw[k];
+		if (fabsf(d.raw[k]) < 1e-12f) {
+			if (o.raw[k] < lo || o.raw[k] > hi) {
+				return -1.0f;
+			}
+			continue;
+		}
+		float a = (lo - o.raw[k]) / d.raw[k], c = (hi - o.raw[k]) / d.raw[k];
+		t0 = fmaxf(t0, fminf(a, c));
+		t1 = fminf(t1, fmaxf(a, c));
+	}
+	return t0 <= t1 ? t0 : -1.0f;
+}
+
+#define PROXIES 600
+
+typedef struct Found
+{
+	bool hit[PROXIES];
+	int count;
+} Found;
+
+static bool collect(int proxyId, int userData, void* context)
+{
+	(void)proxyId;
+	Found* f = context;
+	cr_assert(!f->hit[userData], "proxy %d reported twice", userData);
+	f->hit[userData] = true;
+	f->count += 1;
+	return true;
+}
+
+static float collectRay(int proxyId, int userData, vec3s origin, vec3s translation,
+                        float maxFraction, void* context)
+{
+	(void)proxyId, (void)origin, (void)translation;
+	collect(proxyId, userData, context);
+	return maxFraction; // go on: every leaf the segment crosses
+}
+
+Test(dynamic_tree, queries_and_rays_match_brute_force)
+{
+	tbDynamicTree tree = tbDynamicTree_Create();
+	tbAABB boxes[PROXIES];
+	int ids[PROXIES];
+	bool alive[PROXIES];
+	for (int i = 0; i < PROXIES; ++i) {
+		boxes[i] = randomBox();
+		ids[i] = tbDynamicTree_CreateProxy(&tree, boxes[i], i);
+		alive[i] = true;
+	}
+	for (int round = 0; round < 3; ++round) {
+		if (round > 0) {
+			// Move half, remove a sixth, re-insert what was removed the round before.
+			for (int i = 0; i < PROXIES; ++i) {
+				double u = uniform();
+				if (!alive[i]) {
+					boxes[i] = randomBox();
+					ids[i] = tbDynamicTree_CreateProxy(&tree, boxes[i], i);
+					alive[i] = true;
+				} else if (u < 0.5) {
+					boxes[i] = randomBox();
+					tbDynamicTree_MoveProxy(&tree, ids[i], boxes[i]);
+				} else if (u < 0.67) {
+					tbDynamicTree_DestroyProxy(&tree, ids[i]);
+					alive[i] = false;
+				}
+			}
+		}
+		cr_assert(tbDynamicTree_Validate(&tree), "round %d: the tree is inconsistent", round);
+		int live = 0;
+		for (int i = 0; i < PROXIES; ++i) {
+			live += alive[i];
+			if (alive[i]) {
+				tbAABB stored = tbDynamicTree_GetAABB(&tree, ids[i]);
+				cr_assert(memcmp(&stored, &boxes[i], sizeof stored) == 0);
+				cr_assert_eq(tbDynamicTree_GetUserData(&tree, ids[i]), i);
+			}
+		}
+		// Balanced: an AVL-like tree of n leaves is at most about 1.44 log2(n) high.
+		int height = tbDynamicTree_GetHeight(&tree);
+		cr_expect_leq(height, (int)ceil(1.45 * log2((double)live + 2.0)) + 1,
+		              "round %d: height %d for %d leaves", round, height, live);
+		for (int q = 0; q < 50; ++q) {
+			tbAABB query = randomBox();
+			Found f = {0};
+			tbDynamicTree_Query(&tree, query, collect, &f);
+			int expected = 0;
+			for (int i = 0; i < PROXIES; ++i) {
+				bool want = alive[i] && overlaps(query, boxes[i]);
+				expected += want;
+				cr_assert_eq(f.hit[i], want, "round %d query %d: proxy %d %s", round, q, i,
+				             want ? "missed" : "reported but does not overlap");
+			}
+			cr_assert_eq(f.count, expected);
+
+			vec3s o = {{range(-25.0f, 25.0f), range(-25.0f, 25.0f), range(-25.0f, 25.0f)}};
+			vec3s d = {{range(-40.0f, 40.0f), range(-40.0f, 40.0f), range(-40.0f, 40.0f)}};
+			Found r = {0};
+			tbDynamicTree_RayCast(&tree, o, d, 1.0f, collectRay, &r);
+			for (int i = 0; i < PROXIES; ++i) {
+				float entry = alive[i] ? segmentEntry(o, d, boxes[i]) : -1.0f;
+				// Grazing boxes (an entry within rounding of the segment's ends) may go either way.
+				if (entry >= 0.0f && entry < 0.999f) {
+					cr_assert(r.hit[i], "round %d ray %d: proxy %d crossed at %g not reported",
+					          round, q, i, (double)entry);
+				} else if (entry < 0.0f && alive[i]) {
+					vec3s h = glms_vec3_scale(glms_vec3_sub(boxes[i].upper, boxes[i].lower), 1e-4f);
+					tbAABB grown = {glms_vec3_sub(boxes[i].lower, h),
+					                glms_vec3_add(boxes[i].upper, h)};
+					cr_assert(!r.hit[i] || segmentEntry(o, d, grown) >= 0.0f,
+					          "round %d ray %d: proxy %d reported, the segment misses it", round, q,
+					          i);
+				}
+			}
+		}
+	}
+	tbDynamicTree_Destroy(&tree);
+}
+
+Test(pair_set, matches_a_reference_through_inserts_and_removals)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	tbWorldId id = tbCreateWorld(&def);
+	tbWorld* w = tbGetWorld(id, "test");
+	cr_assert_not_null(w);
+	enum
+	{
+		n = 3000
+	};
+	static int a[n], b[n], value[n];
+	static bool present[n];
+	for (int i = 0; i < n; ++i) {
+		// Distinct pairs among 120 shapes: clustered indices collide in the table.
+		a[i] = i % 120;
+		b[i] = 120 + i / 120 * 7 + i % 5;
+		value[i] = (int)(uniform() * 1e6);
+		present[i] = false;
+	}
+	for (int i = 0; i < n; ++i) {
+		bool dup = false;
+		for (int j = 0; j < i && !dup; ++j) {
+			dup = present[j] && ((a[j] == a[i] && b[j] == b[i]));
+		}
+		if (dup) {
+			continue;
+		}
+		// Either order names the same pair.
+		if (i % 2 == 0) {
+			tbPairInsert(w, a[i], b[i], value[i]);
+		} else {
+			tbPairInsert(w, b[i], a[i], value[i]);
+		}
+		present[i] = true;
+	}
+	for (int round = 0; round < 4; ++round) {
+		int count = 0;
+		for (int i = 0; i < n; ++i) {
+			count += present[i];
+			int found = tbPairFind(w, a[i], b[i]);
+			cr_assert_eq(found, present[i] ? value[i] : -1, "round %d: pair (%d, %d)", round, a[i],
+			             b[i]);
+			cr_assert_eq(tbPairFind(w, b[i], a[i]), found);
+		}
+		cr_assert_eq(w->pairCount, count, "round %d: the table counts %d of %d", round,
+		             w->pairCount, count);
+		cr_assert_leq(2 * w->pairCount, w->pairCapacity, "load above one half");
+		// Remove a random third of what is there, put back a random third of what is not.
+		for (int i = 0; i < n; ++i) {
+			double u = uniform();
+			if (present[i] && u < 0.33) {
+				tbPairRemove(w, a[i], b[i]);
+				present[i] = false;
+			} else if (!present[i] && u < 0.33 && tbPairFind(w, a[i], b[i]) < 0) {
+				tbPairInsert(w, a[i], b[i], value[i]);
+				present[i] = true;
+			}
+		}
+	}
+	// Removing what is not there changes nothing.
+	int before = w->pairCount;
+	tbPairRemove(w, 100000, 100001);
+	cr_assert_eq(w->pairCount, before);
+	tbDestroyWorld(id);
+}
+
+// Two stacks far apart are two islands: both fall asleep as rings of exactly their own bodies;
+// waking one body wakes its island, not the other.
+Test(islands, sleep_as_rings_and_wake_whole)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	tbWorldId world = tbCreateWorld(&def);
+	tbBodyDef groundDef = tbDefaultBodyDef();
+	groundDef.position = (vec3s){{0.0f, -0.5f, 0.0f}};
+	tbBodyId ground = tbCreateBody(world, &groundDef);
+	tbShapeDef shapeDef = tbDefaultShapeDef();
+	tbShape groundBox = tbMakeBox(50.0f, 0.5f, 50.0f);
+	tbCreateShape(ground, &shapeDef, &groundBox);
+	tbShape cube = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbBodyId stacks[2][3];
+	for (int s = 0; s < 2; ++s) {
+		for (int k = 0; k < 3; ++k) {
+			tbBodyDef bd = tbDefaultBodyDef();
+			bd.type = tb_dynamicBody;
+			bd.position = (vec3s){{s == 0 ? -10.0f : 10.0f, 0.5f + 1.0f * (float)k, 0.0f}};
+			stacks[s][k] = tbCreateBody(world, &bd);
+			tbCreateShape(stacks[s][k], &shapeDef, &cube);
+		}
+	}
+	for (int step = 0; step < 300 && (tbBody_IsAwake(stacks[0][0]) || tbBody_IsAwake(stacks[1][0]));
+	     ++step) {
+		tbWorld_Step(world, 1.0f / 60.0f, 4);
+	}
+	tbWorld* w = tbGetWorld(world, "test");
+	for (int s = 0; s < 2; ++s) {
+		// Follow the ring from the bottom body: it visits the stack's three bodies and returns.
+		int start = stacks[s][0].index1 - 1;
+		bool inRing[3] = {false, false, false};
+		int i = start, visited = 0;
+		do {
+			cr_assert(!w->bodies[i].awake, "stack %d: body %d is awake", s, i);
+			int which = -1;
+			for (int k = 0; k < 3; ++k) {
+				which = stacks[s][k].index1 - 1 == i ? k : which;
+			}
+			cr_assert_geq(which, 0, "stack %d's ring holds body %d of another island", s, i);
+			cr_assert_not(inRing[which]);
+			inRing[which] = true;
+			i = w->bodies[i].sleepNext;
+			cr_assert_geq(i, 0, "stack %d: the ring is broken", s);
+		} while (i != start && ++visited < 10);
+		cr_assert(inRing[0] && inRing[1] && inRing[2], "stack %d: a body is not in the ring", s);
+	}
+	// Wake the top of the left stack: its island wakes, the right one sleeps on.
+	tbBody_SetAwake(stacks[0][2], true);
+	for (int k = 0; k < 3; ++k) {
+		cr_assert(tbBody_IsAwake(stacks[0][k]), "left body %d still asleep", k);
+		cr_assert_not(tbBody_IsAwake(stacks[1][k]), "right body %d woke", k);
+		cr_assert_eq(w->bodies[stacks[0][k].index1 - 1].sleepNext, -1);
+	}
+	tbDestroyWorld(world);
+}

@@ -1,0 +1,186 @@
+// The contact manifold builder (collision/src/manifold.c) called directly: clipping of the
+// incident face against the reference face, reduction to four points, and feature ids that stay
+// the same while the same features touch. Each against geometry worked out independently: the
+// overlap rectangle of two offset boxes, the octagon of two crossed squares (best four-point
+// subset by brute force), a tilted box's deepest corner.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <tumble/tumble.h>
+
+static const versors s_identity = {{0.0f, 0.0f, 0.0f, 1.0f}};
+
+// The side planes of the reference face stand this far outside it: 1e-2 of the smaller shape's
+// bounding radius (sqrt(3) for these boxes), so that a corner just past an edge keeps its id
+// instead of alternating with a clipped copy (TB_PLANE_TOL in manifold.c).
+static const float s_slack = 0.01f * 1.7320508f;
+
+static tbTransform at(float x, float y, float z, versors q)
+{
+	return tbMakeTransform((vec3s){{x, y, z}}, q);
+}
+
+// Whether point p is within tol of one of the n expected points; returns its index or -1.
+static int match(vec3s p, const vec3s* expected, int n, float tol)
+{
+	for (int i = 0; i < n; ++i) {
+		if (glms_vec3_norm(glms_vec3_sub(p, expected[i])) <= tol) {
+			return i;
+		}
+	}
+	return -1;
+}
+
+// Signed area of the polygon of points (x, z) in the given order, about +y.
+static float polygonArea(const vec3s* p, int n)
+{
+	float twice = 0.0f;
+	for (int i = 0; i < n; ++i) {
+		vec3s a = p[i], b = p[(i + 1) % n];
+		twice += a.z * b.x - a.x * b.z;
+	}
+	return 0.5f * fabsf(twice);
+}
+
+// Area of the convex hull of four points in the plane y = const (the largest of the three
+// orderings of a quadrilateral).
+static float quadArea(vec3s a, vec3s b, vec3s c, vec3s d)
+{
+	vec3s orders[3][4] = {{a, b, c, d}, {a, b, d, c}, {a, c, b, d}};
+	float best = 0.0f;
+	for (int k = 0; k < 3; ++k) {
+		best = fmaxf(best, polygonArea(orders[k], 4));
+	}
+	return best;
+}
+
+Test(manifold, offset_boxes_clip_to_the_overlap_rectangle)
+{
+	// A: half extents 1, at the origin; B: the same box 1.99 m up (sunk 0.01 m) and moved by
+	// (0.6, 0.3) sideways. The contact region is the overlap of the two squares, A's grown by the
+	// slack: x in [-0.4, 1 + s], z in [-0.7, 1 + s], at the height of A's top face.
+	tbShape box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbManifold m = tbCollideShapes(&box, at(0.0f, 0.0f, 0.0f, s_identity), &box,
+	                               at(0.6f, 1.99f, 0.3f, s_identity), 0.02f);
+	cr_assert_eq(m.pointCount, 4);
+	cr_assert_float_eq(m.normal.y, 1.0f, 1e-5f);
+	float e = 1.0f + s_slack;
+	vec3s corners[4] = {
+	    {{-0.4f, 1.0f, -0.7f}}, {{e, 1.0f, -0.7f}}, {{e, 1.0f, e}}, {{-0.4f, 1.0f, e}}};
+	bool seen[4] = {false, false, false, false};
+	for (int i = 0; i < 4; ++i) {
+		const tbManifoldPoint* p = m.points + i;
+		// The corners of the rectangle, on A's face; B's point 0.01 m below it.
+		int k = match(p->pointA, corners, 4, 2e-4f);
+		cr_assert_geq(k, 0, "point A (%g %g %g) is no corner of the overlap", (double)p->pointA.x,
+		              (double)p->pointA.y, (double)p->pointA.z);
+		cr_assert_not(seen[k], "corner %d twice", k);
+		seen[k] = true;
+		cr_assert_float_eq(p->separation, -0.01f, 2e-4f);
+		cr_assert_float_eq(p->pointB.y, 0.99f, 2e-4f);
+		for (int j = 0; j < i; ++j) {
+			cr_assert_neq(p->id, m.points[j].id, "two points share the id %u", p->id);
+		}
+	}
+}
+
+Test(manifold, crossed_squares_reduce_to_a_large_quad)
+{
+	// B, turned 45 degrees about y, rests on A: its bottom square crosses A's top square in an
+	// octagon; with A's square grown by the slack s, its vertices are (e, +-t), (+-t, e), ... where
+	// e = 1 + s and t = sqrt(2) - e (B's edges are |x| + |z| = sqrt(2)). Eight candidate points
+	// must be reduced to four of them, spanning nearly the best area any four of them span.
+	tbShape box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	versors turn = glms_quatv(GLM_PI_4f, (vec3s){{0.0f, 1.0f, 0.0f}});
+	tbManifold m = tbCollideShapes(&box, at(0.0f, 0.0f, 0.0f, s_identity), &box,
+	                               at(0.0f, 1.995f, 0.0f, turn), 0.02f);
+	float e = 1.0f + s_slack, t = sqrtf(2.0f) - e;
+	vec3s octagon[8] = {{{e, 1.0f, -t}}, {{e, 1.0f, t}},   {{t, 1.0f, e}},   {{-t, 1.0f, e}},
+	                    {{-e, 1.0f, t}}, {{-e, 1.0f, -t}}, {{-t, 1.0f, -e}}, {{t, 1.0f, -e}}};
+	cr_assert_eq(m.pointCount, 4);
+	vec3s kept[4];
+	for (int i = 0; i < 4; ++i) {
+		kept[i] = m.points[i].pointA;
+		cr_assert_geq(match(kept[i], octagon, 8, 2e-4f), 0, "point (%g %g %g) is no octagon vertex",
+		              (double)kept[i].x, (double)kept[i].y, (double)kept[i].z);
+		cr_assert_float_eq(m.points[i].separation, -0.005f, 2e-4f);
+	}
+	float best = 0.0f;
+	for (int a = 0; a < 8; ++a) {
+		for (int b = a + 1; b < 8; ++b) {
+			for (int c = b + 1; c < 8; ++c) {
+				for (int d = c + 1; d < 8; ++d) {
+					best = fmaxf(best, quadArea(octagon[a], octagon[b], octagon[c], octagon[d]));
+				}
+			}
+		}
+	}
+	float area = quadArea(kept[0], kept[1], kept[2], kept[3]);
+	printf("manifold: kept quad %.4f m^2 of the best %.4f (octagon %.4f)\n", (double)area,
+	       (double)best, (double)polygonArea(octagon, 8));
+	cr_expect_geq(area, 0.9f * best, "the four points span %g m^2 of a possible %g", (double)area,
+	              (double)best);
+}
+
+Test(manifold, reduction_keeps_the_deepest_point)
+{
+	// B turned 45 degrees about y and tipped 0.02 rad about x: of the octagon's corners, the one
+	// farthest along the tip sinks deepest, and the solver needs it.
+	tbShape box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	versors q = glms_quat_mul(glms_quatv(0.02f, (vec3s){{1.0f, 0.0f, 0.0f}}),
+	                          glms_quatv(GLM_PI_4f, (vec3s){{0.0f, 1.0f, 0.0f}}));
+	tbTransform xfB = at(0.0f, 1.99f, 0.0f, q);
+	tbManifold m = tbCollideShapes(&box, at(0.0f, 0.0f, 0.0f, s_identity), &box, xfB, 0.05f);
+	cr_assert_geq(m.pointCount, 3);
+	// The deepest point of B's bottom face inside A's top square, by sampling the face densely.
+	float deepest = INFINITY;
+	for (int i = 0; i <= 200; ++i) {
+		for (int j = 0; j <= 200; ++j) {
+			vec3s local = {{-1.0f + 0.01f * (float)i, -1.0f, -1.0f + 0.01f * (float)j}};
+			vec3s w = tbTransformPoint(xfB, local);
+			if (fabsf(w.x) <= 1.0f && fabsf(w.z) <= 1.0f) {
+				deepest = fminf(deepest, w.y - 1.0f);
+			}
+		}
+	}
+	float kept = INFINITY;
+	for (int i = 0; i < m.pointCount; ++i) {
+		kept = fminf(kept, m.points[i].separation);
+	}
+	cr_assert_float_eq(kept, deepest, 2e-3f, "deepest kept %g, deepest of the face %g",
+	                   (double)kept, (double)deepest);
+}
+
+Test(manifold, feature_ids_stay_while_the_same_features_touch)
+{
+	// The offset boxes jiggled by up to 0.5 mm and 1 mrad for 100 frames: the same corners and
+	// clipped edges touch, so the ids (and the point each id names) must stay.
+	tbShape box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbManifold first = tbCollideShapes(&box, at(0.0f, 0.0f, 0.0f, s_identity), &box,
+	                                   at(0.6f, 1.99f, 0.3f, s_identity), 0.02f);
+	cr_assert_eq(first.pointCount, 4);
+	uint64_t state = 12345;
+	for (int frame = 0; frame < 100; ++frame) {
+		float r[4];
+		for (int k = 0; k < 4; ++k) {
+			state = state * 6364136223846793005ull + 1442695040888963407ull;
+			r[k] = (float)((double)(state >> 11) / 9007199254740992.0) * 2.0f - 1.0f;
+		}
+		versors q = glms_quatv(1e-3f * r[3], glms_vec3_normalize((vec3s){{r[0], 1.0f, r[2]}}));
+		tbManifold m = tbCollideShapes(
+		    &box, at(0.0f, 0.0f, 0.0f, s_identity), &box,
+		    at(0.6f + 5e-4f * r[0], 1.99f + 5e-4f * r[1], 0.3f + 5e-4f * r[2], q), 0.02f);
+		cr_assert_eq(m.pointCount, 4, "frame %d: %d points", frame, m.pointCount);
+		for (int i = 0; i < 4; ++i) {
+			int same = -1;
+			for (int j = 0; j < 4; ++j) {
+				same = first.points[j].id == m.points[i].id ? j : same;
+			}
+			cr_assert_geq(same, 0, "frame %d: new id %u", frame, m.points[i].id);
+			float moved =
+			    glms_vec3_norm(glms_vec3_sub(m.points[i].pointA, first.points[same].pointA));
+			cr_assert_lt(moved, 5e-3f, "frame %d: id %u moved %g m", frame, m.points[i].id,
+			             (double)moved);
+		}
+	}
+}

@@ -1,0 +1,177 @@
+// `tumble plot` draws what `tumble run --energy` writes: the test runs both on a bundled scene,
+// reads the CSV back, finds where each panel's extremes must be drawn from the layout documented
+// in docs/scene-format.md ("tumble plot"), and checks the PNG has the curve's colour there. It also
+// checks the energy CSV against physics: in free fall, before any contact, the total energy of the
+// bounce scene stays within 1 % of its start and the momentum grows as m g t.
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stb_image.h>
+
+#define ROWS_MAX 4096
+
+typedef struct Series
+{
+	int rows;
+	double time[ROWS_MAX], kinetic[ROWS_MAX], potential[ROWS_MAX], total[ROWS_MAX];
+	double linear[ROWS_MAX], angular[ROWS_MAX];
+	double momentum[ROWS_MAX][3];
+} Series;
+
+static Series s_series;
+
+static void run(const char* command)
+{
+	int status = system(command);
+	cr_assert_eq(status, 0, "'%s' exited with %d", command, status);
+}
+
+static void readEnergy(const char* path, Series* s)
+{
+	FILE* file = fopen(path, "r");
+	cr_assert_not_null(file, "%s", path);
+	char line[1024];
+	cr_assert_not_null(fgets(line, sizeof line, file));
+	cr_assert_str_eq(line, "step,time,kinetic,potential,total,px,py,pz,lx,ly,lz\n");
+	s->rows = 0;
+	while (fgets(line, sizeof line, file) != NULL && s->rows < ROWS_MAX) {
+		long long step;
+		double l[3];
+		int i = s->rows;
+		double* p = s->momentum[i];
+		cr_assert_eq(sscanf(line, "%lld,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &step,
+		                    &s->time[i], &s->kinetic[i], &s->potential[i], &s->total[i], &p[0],
+		                    &p[1], &p[2], &l[0], &l[1], &l[2]),
+		             11, "bad row '%s'", line);
+		s->linear[i] = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+		s->angular[i] = sqrt(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
+		++s->rows;
+	}
+	fclose(file);
+}
+
+// The layout of docs/scene-format.md: margins 80 / 16 / 36 / 28 px, three panels 36 px apart.
+static void panelRange(const double* const* curves, int count, int rows, double* lo, double* hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (int c = 0; c < count; ++c) {
+		for (int i = 0; i < rows; ++i) {
+			*lo = fmin(*lo, curves[c][i]);
+			*hi = fmax(*hi, curves[c][i]);
+		}
+	}
+	double floor = 1e-6 * fmax(1.0, fmax(fabs(*lo), fabs(*hi)));
+	if (!(*hi - *lo >= floor)) {
+		double mid = 0.5 * (*lo + *hi);
+		*lo = mid - 0.5 * floor;
+		*hi = mid + 0.5 * floor;
+	}
+}
+
+// Whether the picture has colour `rgb` within a pixel of where sample i of the panel's curve is.
+static bool curveAt(const unsigned char* png, int w, int h, int panel, const Series* s,
+                    const double* const* curves, int count, const double* curve, int i,
+                    const unsigned char rgb[3], int* px, int* py)
+{
+	int panelHeight = (h - 36 - 28 - 2 * 36) / 3;
+	int top = 36 + panel * (panelHeight + 36);
+	double lo, hi;
+	panelRange(curves, count, s->rows, &lo, &hi);
+	double span = s->time[s->rows - 1] - s->time[0];
+	*px = 80 + (int)lround((s->time[i] - s->time[0]) / span * (double)(w - 96 - 1));
+	*py = top + (int)lround((hi - curve[i]) / (hi - lo) * (double)(panelHeight - 1));
+	for (int dy = -1; dy <= 1; ++dy) {
+		for (int dx = -1; dx <= 1; ++dx) {
+			int x = *px + dx, y = *py + dy;
+			if (x < 0 || y < 0 || x >= w || y >= h) {
+				continue;
+			}
+			const unsigned char* p = png + 3 * ((size_t)y * (size_t)w + (size_t)x);
+			if (p[0] == rgb[0] && p[1] == rgb[1] && p[2] == rgb[2]) {
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static int argExtreme(const double* v, int n, bool max)
+{
+	int best = 0;
+	for (int i = 1; i < n; ++i) {
+		best = (max ? v[i] > v[best] : v[i] < v[best]) ? i : best;
+	}
+	return best;
+}
+
+Test(plot, png_draws_the_energy_csv)
+{
+	const char* csv = TB_TEST_OUT_DIR "/plot_bounce_energy.csv";
+	const char* png = TB_TEST_OUT_DIR "/plot_bounce.png";
+	remove(png);
+	run(TB_TUMBLE " run bounce --steps 240 --every 2 --energy " TB_TEST_OUT_DIR
+	              "/plot_bounce_energy.csv > /dev/null");
+	run(TB_TUMBLE " plot bounce --steps 240 --every 2 --size 640x480 --out " TB_TEST_OUT_DIR
+	              "/plot_bounce.png > /dev/null");
+	Series* s = &s_series;
+	readEnergy(csv, s);
+	cr_assert_eq(s->rows, 121, "steps 0, 2, ..., 240: %d rows", s->rows);
+
+	int w, h, channels;
+	unsigned char* pixels = stbi_load(png, &w, &h, &channels, 3);
+	cr_assert_not_null(pixels, "cannot read %s", png);
+	cr_assert_eq(w, 640);
+	cr_assert_eq(h, 480);
+
+	const double* energy[3] = {s->kinetic, s->potential, s->total};
+	const double* linear[1] = {s->linear};
+	const double* angular[1] = {s->angular};
+	static const unsigned char total[3] = {20, 20, 20}, green[3] = {30, 150, 60},
+	                           purple[3] = {150, 40, 170};
+	// The last-drawn curve of each panel, at its largest and smallest sample.
+	struct
+	{
+		int panel;
+		const double* const* curves;
+		int count;
+		const double* curve;
+		const unsigned char* rgb;
+		const char* name;
+	} checks[] = {
+	    {0, energy, 3, s->total, total, "total energy"},
+	    {1, linear, 1, s->linear, green, "|P|"},
+	    {2, angular, 1, s->angular, purple, "|L|"},
+	};
+	for (int c = 0; c < 3; ++c) {
+		for (int k = 0; k < 2; ++k) {
+			int i = argExtreme(checks[c].curve, s->rows, k == 0);
+			int x, y;
+			cr_expect(curveAt(pixels, w, h, checks[c].panel, s, checks[c].curves, checks[c].count,
+			                  checks[c].curve, i, checks[c].rgb, &x, &y),
+			          "%s %s (%g at t = %g s) is not drawn at (%d, %d)", checks[c].name,
+			          k == 0 ? "max" : "min", checks[c].curve[i], s->time[i], x, y);
+		}
+	}
+	stbi_image_free(pixels);
+
+	// Physics of the CSV: the balls of the bounce scene fall freely for 0.3 s (from 1 m, they
+	// touch at t = sqrt(2 / 9.81) = 0.45 s): the total energy holds to 1 % and the momentum is
+	// the total mass times g t (the mass from the start: P = 0, then py = -M g t).
+	int before = 0;
+	while (before + 1 < s->rows && s->time[before + 1] <= 0.3) {
+		++before;
+	}
+	cr_assert_gt(before, 5);
+	double m = -s->momentum[1][1] / (9.81 * s->time[1]);
+	for (int i = 0; i <= before; ++i) {
+		cr_expect(fabs(s->total[i] - s->total[0]) <= 0.01 * fabs(s->total[0]),
+		          "free fall: total %g at t = %g, %g at 0", s->total[i], s->time[i], s->total[0]);
+		cr_expect(fabs(-s->momentum[i][1] - m * 9.81 * s->time[i]) <= 1e-3 * m * 9.81 * 0.3 + 1e-9,
+		          "free fall: py %g at t = %g", s->momentum[i][1], s->time[i]);
+	}
+}
