@@ -496,7 +496,7 @@ Test(degenerate, identical_shapes)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Extreme sizes: the reproducer of issue 13 (two boxes of 1e-11 and of 1e18 m, half overlapping:
+// Extreme sizes: a reliability reproducer (two boxes of 1e-11 and of 1e18 m, half overlapping:
 // depth 1.5 half extents along x) and further out. Both algorithms answer correctly and with
 // finite results (under ASan/UBSan in scripts/test.sh; before, unified EPA read faces of a start
 // tetrahedron that was never made).

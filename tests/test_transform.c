@@ -109,7 +109,7 @@ Test(transform, point_and_inverse)
 	}
 }
 
-// Two nearby poses far from the origin: the relative pose keeps its precision (issue 2 section 3:
+// Two nearby poses far from the origin: the relative pose keeps its precision (
 // positions ~1e3 with millimetre shapes).
 Test(transform, relative_pose_far_from_origin)
 {

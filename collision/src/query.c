@@ -336,7 +336,7 @@ static tbQueryResult tbDistancePair(const tbShape* a, const tbShape* b, tbTransf
 	r.gjkIterations = g.iterations;
 	r.status = g.status;
 	if (g.outcome != tb_gjkSeparated || g.distance <= radiusA + radiusB || g.distance <= 0.0f) {
-		// Overlapping: GJK alone knows no depth (seed 000: that is EPA's job).
+		// Overlapping: GJK alone knows no depth (Casalino 2021: that is EPA's job).
 		r.hit = true;
 		r.distance = 0.0f;
 		r.normal = (vec3s){{0.0f, 0.0f, 0.0f}};

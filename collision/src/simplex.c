@@ -7,7 +7,7 @@
 
 void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA)
 {
-	// L of query.md: every tolerance of the narrow phase is relative to it.
+	// L of docs/query-format.md: every tolerance of the narrow phase is relative to it.
 	float scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
 	tbMinkowski_InitScaled(mk, a, b, bInA, scale);
 }

@@ -32,7 +32,7 @@ const char* tbIntegratorName(tbIntegrator integrator)
 	}
 }
 
-// Y' of seed 002 ("State Vector Derivative") as four parts.
+// Y' of the course slides ("State Vector Derivative"; Baraff I, eq. 2-43) as four parts.
 typedef struct tbStateDerivative
 {
 	vec3s dx;

@@ -97,7 +97,7 @@ static void tbPrepareBodies(const tbSolverDef* def, tbRigidBody* const* bodies, 
 		memcpy(s->w, body->w.raw, sizeof body->w.raw);
 		tbSolverBodyMotion* m = motions + i;
 		if (body->type == tb_dynamicBody) {
-			// dP/dt = F + M g - c P and dL/dt = tau - c L (seed 002 Y'), in velocity form with
+			// dP/dt = F + M g - c P and dL/dt = tau - c L (Baraff I: Y'), in velocity form with
 			// the step's inertia: dv/dt = F / M + g, dw/dt = I^-1 tau; damping implicit.
 			m->linearAcceleration = tbMulAdd(glms_vec3_scale(body->force, body->invMass),
 			                                 body->gravityScale, def->gravity);

@@ -113,7 +113,7 @@ static float tbSpeedBound(const tbWorld* w, const tbBodySlot* b)
 // fraction of the smaller shape's bounding radius; the result is also made with this much more
 // speculative distance so that points just beyond the margin are known. A drift this small moves a
 // face contact's separation by nothing (its points move with the bodies) and a clipped point's by
-// the slope of its edge times the drift (under 2 mm for unit cubes). Measured (issue 5): the
+// the slope of its edge times the drift (under 2 mm for unit cubes). Measured: the
 // pyramid of 20 keeps its figures to the micrometre and skips nearly every narrow phase; the rain
 // of 1000 skips resting pairs and cubes falling side by side. Rain's time to sleep is chaotic in
 // any change of rounding (9-13 s for slacks of 2e-4 to 4e-3 and without the cache).

@@ -81,11 +81,11 @@ tbWorldDef tbDefaultWorldDef(void)
 	def.contactDampingRatio = solver.contactDampingRatio;
 	def.contactPushMaxSpeed = solver.contactPushMaxSpeed;
 	def.restitutionThreshold = solver.restitutionThreshold;
-	// dynamics.md: speculative points within about 2 cm; Box2D's 4 linear slops.
+	// Speculative points within about 2 cm (docs/dynamics.md, section 6; Box2D's 4 linear slops).
 	def.speculativeDistance = 0.02f;
 	def.aabbMargin = 0.1f;
 	def.enableSleep = true;
-	// dynamics.md step 6: islands sleep after 0.5 s below 0.05 m/s.
+	// Islands sleep after 0.5 s below 0.05 m/s (docs/dynamics.md, section 6; Box2D v3).
 	def.sleepThreshold = 0.05f;
 	def.timeToSleep = 0.5f;
 	def.enableWarmStarting = true;
