@@ -19,7 +19,28 @@ typedef struct tbJointRecord
 	vec3s axisB, refB; // B's frame
 	float biasRate, massScale, impulseScale;                   // rigid rows (joint softness)
 	float springBiasRate, springMassScale, springImpulseScale; // the user's spring
+	int staticBody;                                            // the solver's static body index
+	int component; // its joint group, solved together for the point rows; -1: one by one
+	bool hasPoint; // ball, hinge, fixed: the anchors coincide (three point rows)
 } tbJointRecord;
+
+// Joints whose point rows are solved together, exactly (a direct solve of J M^-1 J^T): the joints
+// of one group share moving bodies, at most TB_MAX_DIRECT_JOINTS of them.
+#define TB_MAX_DIRECT_JOINTS 64
+
+// Bytes of work memory tbSolveJointGroup needs.
+size_t tbJointGroupWorkBytes(void);
+
+// Sort the joints into groups (connected through moving bodies); groups larger than
+// TB_MAX_DIRECT_JOINTS keep solving their point rows one joint at a time. `order` receives the
+// joints group by group; `groupStart` (size jointCount + 1) the groups' first entries. Returns
+// the number of groups. `parent` is scratch of bodyCount + 1 ints.
+int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* parent, int* order,
+                  int* groupStart);
+
+// The point rows of the joints records[order[0..count)] in one direct solve.
+void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
+                       bool useBias, float* work);
 
 void tbPrepareJoint(tbJointRecord* record, tbJoint* joint, tbRigidBody* const* bodies,
                     int staticBody, const tbJointSoftness* softness, float h);

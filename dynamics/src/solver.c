@@ -13,7 +13,6 @@
 // a constraint that finds none (a body with more than 24 contacts) goes to the overflow,
 // solved one at a time after the colours.
 #define TB_GRAPH_COLORS 24
-#define TB_JOINT_PASSES 1
 
 tbSolverDef tbDefaultSolverDef(void)
 {
@@ -38,7 +37,7 @@ tbSolverDef tbDefaultSolverDef(void)
 	def.maxRotation = 0.25f * 3.14159265f;
 	// Joints as stiff as contacts, more damped (Box2D v3's joint softness).
 	def.jointSoftness.hertz = 60.0f;
-	def.jointSoftness.dampingRatio = 5.0f;
+	def.jointSoftness.dampingRatio = 2.0f;
 	def.enableWarmStarting = true;
 	def.integrator = TB_DEFAULT_INTEGRATOR;
 	def.orthonormalizer = tb_orthoGramSchmidt;
@@ -48,7 +47,7 @@ tbSolverDef tbDefaultSolverDef(void)
 // The scratch block, carved in this order, each part 64-byte aligned.
 typedef struct tbScratchLayout
 {
-	size_t states, motions, colorMasks, contactColors, groups, joints, total;
+	size_t states, motions, colorMasks, contactColors, groups, joints, jointGroups, total;
 	int groupCapacity;
 } tbScratchLayout;
 
@@ -75,6 +74,13 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 	at += (size_t)l.groupCapacity * sizeof(tbContactConstraintW);
 	l.joints = at;
 	at += tbAlign64((size_t)jointCount * sizeof(tbJointRecord));
+	// Joint groups: union-find parents, the order and starts of the groups, the direct solve's
+	// matrix.
+	l.jointGroups = at;
+	if (jointCount > 0) {
+		at += tbAlign64((size_t)(bodyCount + 1 + 2 * jointCount + 1) * sizeof(int));
+		at += tbAlign64(tbJointGroupWorkBytes());
+	}
 	l.total = at;
 	return l;
 }
@@ -264,6 +270,23 @@ static bool tbMovesWithContacts(const tbRigidBody* body)
 	return body != NULL && body->type == tb_dynamicBody;
 }
 
+// One pass over the joints: each joint's own rows (limits, motor, spring, angular rows, and the
+// point rows of joints outside a group), then each group's point rows in one direct solve.
+static void tbSolveJoints(tbJointRecord* records, int jointCount, const int* order,
+                          const int* groupStart, int groups, tbSolverBody* states, float invH,
+                          bool useBias, float* work)
+{
+	for (int i = 0; i < jointCount; ++i) {
+		tbSolveJoint(records + i, states, invH, useBias);
+	}
+	for (int g = 0; g < groups; ++g) {
+		int first = groupStart[g], count = groupStart[g + 1] - first;
+		if (count > 0 && records[order[first]].component >= 0) {
+			tbSolveJointGroup(records, order + first, count, states, useBias, work);
+		}
+	}
+}
+
 void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
                    tbContact* contacts, int contactCount, tbJoint* joints, int jointCount, float dt,
                    void* scratch, tbSolverStats* stats)
@@ -276,6 +299,12 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	tbScratchLayout layout = tbLayout(bodyCount, contactCount, jointCount);
 	char* base = scratch;
 	tbJointRecord* jointRecords = (tbJointRecord*)(base + layout.joints);
+	int* jointParents = (int*)(base + layout.jointGroups);
+	int* jointOrder = jointParents + bodyCount + 1;
+	int* jointGroupStart = jointOrder + jointCount;
+	float* jointWork =
+	    (float*)(base + layout.jointGroups +
+	             tbAlign64((size_t)(bodyCount + 1 + 2 * jointCount + 1) * sizeof(int)));
 	tbSolverBody* states = (tbSolverBody*)(base + layout.states);
 	tbSolverBodyMotion* motions = (tbSolverBodyMotion*)(base + layout.motions);
 	uint32_t* colorMasks = (uint32_t*)(base + layout.colorMasks);
@@ -371,6 +400,10 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		}
 	}
 
+	int jointGroups = jointCount > 0 ? tbGroupJoints(jointRecords, jointCount, bodyCount,
+	                                                 jointParents, jointOrder, jointGroupStart)
+	                                 : 0;
+
 	// Catto's soft step: per substep integrate velocities, warm start, solve with bias,
 	// integrate the deltas, relax without bias (Solver2D, 2024). Joints go first in each pass
 	// (one at a time, as Box2D v3's overflow joints), then the contact colours.
@@ -385,24 +418,16 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			}
 		}
 		for (int it = 0; it < def->iterations; ++it) {
-			for (int k = 0; k < TB_JOINT_PASSES; ++k) {
-				for (int i = 0; i < jointCount; ++i) {
-					int at = (k & 1) == 0 ? i : jointCount - 1 - i;
-					tbSolveJoint(jointRecords + at, states, invH, true);
-				}
-			}
+			tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
+			              states, invH, true, jointWork);
 			for (int g = 0; g < groupCount; ++g) {
 				tbSolveContactsW(groups + g, states, invH, true, def->contactPushMaxSpeed);
 			}
 		}
 		tbIntegrateDeltas(states, bodyCount, h);
 		for (int it = 0; it < def->relaxIterations; ++it) {
-			for (int k = 0; k < TB_JOINT_PASSES; ++k) {
-				for (int i = 0; i < jointCount; ++i) {
-					int at = (k & 1) == 0 ? i : jointCount - 1 - i;
-					tbSolveJoint(jointRecords + at, states, invH, false);
-				}
-			}
+			tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
+			              states, invH, false, jointWork);
 			for (int g = 0; g < groupCount; ++g) {
 				tbSolveContactsW(groups + g, states, invH, false, def->contactPushMaxSpeed);
 			}

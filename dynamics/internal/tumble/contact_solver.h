@@ -24,7 +24,7 @@ typedef struct tbSolverDef
 	float contactPushMaxSpeed;  ///< largest speed at which overlap is pushed out, m/s (3)
 	float restitutionThreshold; ///< approach speed below which contacts do not bounce, m/s (1)
 	float maxRotation;          ///< largest rotation of a body in one substep, rad (0.25 pi)
-	tbJointSoftness jointSoftness; ///< how stiffly joints hold (60 Hz, damping ratio 5)
+	tbJointSoftness jointSoftness; ///< how stiffly joints hold (60 Hz, damping ratio 2)
 	bool enableWarmStarting;       ///< start from the previous step's impulses (true)
 	tbIntegrator integrator; ///< how R follows L for bodies in free flight (TB_DEFAULT_INTEGRATOR)
 	tbOrthonormalizer orthonormalizer; ///< applied to R once per step (Gram-Schmidt)

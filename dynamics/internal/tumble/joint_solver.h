@@ -48,5 +48,5 @@ typedef struct tbJoint
 typedef struct tbJointSoftness
 {
 	float hertz;        ///< Hz, capped at a quarter of the substep rate (60)
-	float dampingRatio; ///< (5)
+	float dampingRatio; ///< (2)
 } tbJointSoftness;
