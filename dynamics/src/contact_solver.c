@@ -124,15 +124,33 @@ static void tbMakeSoft(float hertz, float zeta, float h, float* biasRate, float*
 
 // The inverse mass of a row through one body: J M^-1 J^T = m + (r x d) . I^-1 (r x d), and the
 // spin I^-1 (r x d) a unit impulse gives (Baraff II eq. 8-18).
-static float tbRowMass(float invMass, mat3s invI, vec3s rxd, vec3s* invIrxd)
+static float tbRowMass(bool moves, float invMass, const mat3s* invI, vec3s rxd, vec3s* invIrxd)
 {
-	*invIrxd = tbMat3MulV(invI, rxd);
+	if (!moves) {
+		*invIrxd = tbV3(0.0f, 0.0f, 0.0f);
+		return 0.0f;
+	}
+	*invIrxd = tbMat3MulV(*invI, rxd);
 	return invMass + glms_vec3_dot(rxd, *invIrxd);
+}
+
+void tbContactSoftness(const tbSolverDef* def, float h, tbSoftness soft[2])
+{
+	// Stiffer against what cannot move (as Box2D v3): only one body gives way. The frequency is
+	// capped at a quarter of the substep rate, beyond which the implicit spring no longer
+	// resolves it. [0]: two moving bodies, [1]: one.
+	for (int k = 0; k < 2; ++k) {
+		float hertz = def->contactHertz * (k == 0 ? 1.0f : 2.0f);
+		float maxHertz = 0.25f / h;
+		hertz = hertz < maxHertz ? hertz : maxHertz;
+		tbMakeSoft(hertz, def->contactDampingRatio, h, &soft[k].biasRate, &soft[k].massScale,
+		           &soft[k].impulseScale);
+	}
 }
 
 void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* contact,
                           int contactIndex, tbRigidBody* const* bodies, int staticBody,
-                          const tbSolverDef* def, float h)
+                          const tbSolverDef* def, const tbSoftness soft[2])
 {
 	const tbRigidBody* a = contact->bodyA != TB_NULL_BODY ? bodies[contact->bodyA] : NULL;
 	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
@@ -144,6 +162,7 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* co
 	float mA = movesA ? a->invMass : 0.0f, mB = movesB ? b->invMass : 0.0f;
 	mat3s iA = movesA ? a->Iinv : glms_mat3_zero();
 	mat3s iB = movesB ? b->Iinv : glms_mat3_zero();
+	(void)def;
 	vec3s xA = a != NULL ? a->state.x : tbV3(0.0f, 0.0f, 0.0f);
 	vec3s xB = b != NULL ? b->state.x : tbV3(0.0f, 0.0f, 0.0f);
 	tbSetLane(&c->invMassA, lane, mA);
@@ -159,17 +178,10 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* co
 	tbSetLane(&c->friction, lane, contact->friction);
 	tbSetLane(&c->restitution, lane, contact->restitution);
 
-	// Stiffer against what cannot move (as Box2D v3): only one body gives way. The frequency is
-	// capped at a quarter of the substep rate, beyond which the implicit spring no longer
-	// resolves it.
-	float hertz = def->contactHertz * (movesA && movesB ? 1.0f : 2.0f);
-	float maxHertz = 0.25f / h;
-	hertz = hertz < maxHertz ? hertz : maxHertz;
-	float biasRate, massScale, impulseScale;
-	tbMakeSoft(hertz, def->contactDampingRatio, h, &biasRate, &massScale, &impulseScale);
-	tbSetLane(&c->biasRate, lane, biasRate);
-	tbSetLane(&c->massScale, lane, massScale);
-	tbSetLane(&c->impulseScale, lane, impulseScale);
+	const tbSoftness* s = soft + (movesA && movesB ? 0 : 1);
+	tbSetLane(&c->biasRate, lane, s->biasRate);
+	tbSetLane(&c->massScale, lane, s->massScale);
+	tbSetLane(&c->impulseScale, lane, s->impulseScale);
 
 	vec3s centre = tbV3(0.0f, 0.0f, 0.0f);
 	for (int i = 0; i < m->pointCount; ++i) {
@@ -182,7 +194,8 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* co
 		vec3s rAxn = glms_vec3_cross(glms_vec3_sub(p, xA), n);
 		vec3s rBxn = glms_vec3_cross(glms_vec3_sub(p, xB), n);
 		vec3s iArAxn, iBrBxn;
-		float k = tbRowMass(mA, iA, rAxn, &iArAxn) + tbRowMass(mB, iB, rBxn, &iBrBxn);
+		float k =
+		    tbRowMass(movesA, mA, &iA, rAxn, &iArAxn) + tbRowMass(movesB, mB, &iB, rBxn, &iBrBxn);
 		tbSetLaneV(&cp->rAxn, lane, rAxn);
 		tbSetLaneV(&cp->rBxn, lane, rBxn);
 		tbSetLaneV(&cp->invIArAxn, lane, iArAxn);
@@ -213,8 +226,8 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* co
 	vec3s rAxt1 = glms_vec3_cross(rA, t1), rBxt1 = glms_vec3_cross(rB, t1);
 	vec3s rAxt2 = glms_vec3_cross(rA, t2), rBxt2 = glms_vec3_cross(rB, t2);
 	vec3s v1, v2, v3, v4;
-	float k1 = tbRowMass(mA, iA, rAxt1, &v1) + tbRowMass(mB, iB, rBxt1, &v2);
-	float k2 = tbRowMass(mA, iA, rAxt2, &v3) + tbRowMass(mB, iB, rBxt2, &v4);
+	float k1 = tbRowMass(movesA, mA, &iA, rAxt1, &v1) + tbRowMass(movesB, mB, &iB, rBxt1, &v2);
+	float k2 = tbRowMass(movesA, mA, &iA, rAxt2, &v3) + tbRowMass(movesB, mB, &iB, rBxt2, &v4);
 	tbSetLaneV(&c->rAxt1, lane, rAxt1);
 	tbSetLaneV(&c->rBxt1, lane, rBxt1);
 	tbSetLaneV(&c->invIArAxt1, lane, v1);
@@ -227,7 +240,7 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* co
 	tbSetLane(&c->tangentMass2, lane, k2 > 0.0f ? 1.0f / k2 : 0.0f);
 	// The twist row turns the bodies about n only: J M^-1 J^T = n . IA^-1 n + n . IB^-1 n.
 	vec3s iAn, iBn;
-	float kt = tbRowMass(0.0f, iA, n, &iAn) + tbRowMass(0.0f, iB, n, &iBn);
+	float kt = tbRowMass(movesA, 0.0f, &iA, n, &iAn) + tbRowMass(movesB, 0.0f, &iB, n, &iBn);
 	tbSetLaneV(&c->invIAn, lane, iAn);
 	tbSetLaneV(&c->invIBn, lane, iBn);
 	tbSetLane(&c->twistMass, lane, kt > 0.0f ? 1.0f / kt : 0.0f);

@@ -372,6 +372,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			groups[g].contact[lane] = -1;
 		}
 	}
+	tbSoftness soft[2];
+	tbContactSoftness(def, h, soft);
 	int filled[TB_GRAPH_COLORS + 1];
 	memset(filled, 0, sizeof filled);
 	for (int i = 0; i < contactCount; ++i) {
@@ -379,7 +381,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		int slot = filled[k]++;
 		int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
 		tbContactConstraintW* g = groups + groupStart[k] + slot / width;
-		tbPrepareContactLane(g, slot % width, contacts + i, i, bodies, staticBody, def, h);
+		tbPrepareContactLane(g, slot % width, contacts + i, i, bodies, staticBody, def, soft);
 	}
 
 	for (int i = 0; i < jointCount; ++i) {

@@ -68,10 +68,17 @@ typedef struct tbContactConstraintW
 	tbFloatW twistArm; // mean distance of the points from the centre: twist limit mu N arm, m
 } tbContactConstraintW;
 
+// A soft constraint's coefficients for one substep length (Catto, GDC 2011).
+typedef struct tbSoftness
+{
+	float biasRate, massScale, impulseScale;
+} tbSoftness;
+
 // The step's constraint passes (contact_solver.c).
+void tbContactSoftness(const tbSolverDef* def, float h, tbSoftness soft[2]);
 void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* contact,
                           int contactIndex, tbRigidBody* const* bodies, int staticBody,
-                          const tbSolverDef* def, float h);
+                          const tbSolverDef* def, const tbSoftness soft[2]);
 void tbWarmStartContactsW(tbContactConstraintW* c, tbSolverBody* states);
 void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
                       float pushMaxSpeed);
