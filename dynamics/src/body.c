@@ -23,12 +23,24 @@ tbRigidBody tbMakeBody(tbBodyType type, tbMassData mass, vec3s x, mat3s R)
 	body.Ibody = glms_mat3_zero();
 	body.IbodyInv = glms_mat3_zero();
 	if (type == tb_dynamicBody) {
-		TB_ASSERT(mass.mass > 0.0f && isfinite(mass.mass));
+		// The callers (the world) refuse mass data outside the supported range with a message;
+		// the check is scale-free, unlike det(I) > 0, which underflows for a 1e-5 m body.
+		TB_ASSERT(tbMassData_IsValid(&mass, NULL, 0));
 		body.mass = mass.mass;
 		body.invMass = 1.0f / mass.mass;
 		body.Ibody = mass.inertia;
-		body.IbodyInv = tbMat3Inverse(mass.inertia);
-		TB_ASSERT(tbMat3Det(mass.inertia) > 0.0f);
+		// Invert I / s and divide by s (s its largest entry): the cofactor determinant of a tiny
+		// body's inertia would underflow float and give a zero inverse.
+		float s = 0.0f;
+		for (int c = 0; c < 3; ++c) {
+			for (int r = 0; r < 3; ++r) {
+				s = fmaxf(s, fabsf(mass.inertia.col[c].raw[r]));
+			}
+		}
+		if (s > 0.0f) {
+			body.IbodyInv = glms_mat3_scale(tbMat3Inverse(glms_mat3_scale(mass.inertia, 1.0f / s)),
+			                                1.0f / s);
+		}
 	}
 	tbRigidBody_UpdateDerived(&body);
 	return body;

@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Enough for a pyramid of base 1000 or a million cubes of rain; beyond that a file is a mistake.
-#define TB_SCENE_MAX_BODIES 1000000
+// Enough for a pyramid of base 1000 or 200,000 cubes of rain (about 0.3 GB of world); beyond that
+// a file is a mistake.
+#define TB_SCENE_MAX_BODIES 200000
 // Rain placement gives up after this many tries per body: the region is then too small.
 #define TB_RAIN_TRIES_PER_BODY 200
 #define TB_PI_D 3.14159265358979323846
@@ -238,11 +239,19 @@ typedef struct tbParseContext
 	float density;
 	float friction;
 	float restitution;
-	// Bounding spheres of rain bodies placed so far (xyz + radius): new drops must not overlap.
 	int bodyCapacity; // of def->bodies
+	// Bounding spheres of rain bodies placed so far (xyz + radius): new drops must not overlap.
 	float* drops;
 	int dropCount;
 	int dropCapacity;
+	// A uniform grid hash over the drops (cells of dropCell metres, at least twice the largest
+	// drop radius): a new drop is tested against the 27 cells around it only, so placing n drops
+	// takes expected O(n) time instead of O(n^2). Buckets chain through dropNext.
+	int* dropNext;
+	int* bucketHeads;
+	int bucketCount; // a power of two
+	float dropCell;
+	float dropMaxRadius;
 } tbParseContext;
 
 static void tbSetErrorV(tbSceneError* error, const char* fileName, int line, const char* path,
@@ -327,6 +336,9 @@ typedef struct tbRange
 } tbRange;
 
 static const tbRange tb_anyNumber = {-FLT_MAX, FLT_MAX, false, ""};
+// docs/ranges.md: positions within +-TB_MAX_COORDINATE.
+static const tbRange tb_coordinate = {-TB_MAX_COORDINATE, TB_MAX_COORDINATE, false,
+                                      " within +-1e6 m (docs/ranges.md)"};
 static const tbRange tb_positive = {0.0, FLT_MAX, true, " > 0"};
 static const tbRange tb_nonNegative = {0.0, FLT_MAX, false, " >= 0"};
 static const tbRange tb_unitInterval = {0.0, 1.0, false, " in [0, 1]"};
@@ -649,15 +661,18 @@ static bool tbReadRotation(tbParseContext* ctx, const cJSON* object, const char*
 		if (!tbReadVec3(ctx, axis, keyPath, &tb_anyNumber, &a)) {
 			return false;
 		}
-		float length = glms_vec3_norm(a);
-		if (!(length > 1e-6f)) {
+		// In double: the norm of [1e20, 0, 0] overflows float and would give a zero axis.
+		double ax = (double)a.x, ay = (double)a.y, az = (double)a.z;
+		double length = sqrt(ax * ax + ay * ay + az * az);
+		if (!(length > 1e-6)) {
 			return tbFail(ctx, axis, keyPath, "expected 3 numbers, not all 0");
 		}
+		a = (vec3s){{(float)(ax / length), (float)(ay / length), (float)(az / length)}};
 		tbJoinKey(keyPath, path, "angle_deg");
 		if (!tbReadFloat(ctx, angle, keyPath, &tb_anyNumber, &deg)) {
 			return false;
 		}
-		*out = glms_quatv((float)((double)deg * degree), glms_vec3_scale(a, 1.0f / length));
+		*out = glms_quatv((float)((double)deg * degree), a);
 	}
 	return true;
 }
@@ -695,7 +710,8 @@ static tbSceneBody* tbAddBody(tbParseContext* ctx, const cJSON* where, const cha
 	return body;
 }
 
-// A dynamic body needs a volume (its mass comes from density); say so with the shape's path.
+// A dynamic body needs a volume (its mass comes from density or the given mass) and mass
+// properties inside the supported range (docs/ranges.md); say so with the shape's path.
 static bool tbCheckMass(tbParseContext* ctx, const cJSON* where, const char* path,
                         const tbSceneBody* body)
 {
@@ -706,11 +722,25 @@ static bool tbCheckMass(tbParseContext* ctx, const cJSON* where, const char* pat
 	if (body->hullIndex >= 0) {
 		shape.hull = ctx->def->hulls + body->hullIndex;
 	}
+	// The world is given density = mass / (mass at density 1) when a mass is given: check that.
 	tbMassError massError = tb_massOk;
-	tbMassData mass = tbComputeMass(&shape, body->density, &massError);
-	if (massError != tb_massOk || !(mass.mass > 0.0f) || !isfinite(mass.mass)) {
+	tbMassData unit = tbComputeMass(&shape, 1.0f, &massError);
+	if (massError != tb_massOk) {
 		return tbFail(ctx, where, path, "a dynamic body needs a finite mass > 0: %s",
-		              massError != tb_massOk ? tbMassErrorString(massError) : "mass out of range");
+		              tbMassErrorString(massError));
+	}
+	double scale = body->mass > 0.0f ? (double)body->mass / (double)unit.mass
+	                                 : (double)body->density;
+	tbMassData mass = unit;
+	mass.mass = (float)((double)unit.mass * scale);
+	mass.inertia = glms_mat3_scale(unit.inertia, (float)scale);
+	mass.center = glms_vec3_zero();
+	char message[160];
+	if (!(scale <= (double)FLT_MAX) || !tbMassData_IsValid(&mass, message, (int)sizeof message)) {
+		if (!(scale <= (double)FLT_MAX)) {
+			tbFormat(message, sizeof message, "density %g kg/m^3 overflows float", scale);
+		}
+		return tbFail(ctx, where, path, "a dynamic body's mass is out of range: %s", message);
 	}
 	return true;
 }
@@ -756,7 +786,7 @@ static bool tbReadBody(tbParseContext* ctx, const cJSON* object, const char* pat
 	}
 	if ((item = cJSON_GetObjectItemCaseSensitive(object, "position")) != NULL) {
 		tbJoinKey(keyPath, path, "position");
-		if (!tbReadVec3(ctx, item, keyPath, &tb_anyNumber, &body->position)) {
+		if (!tbReadVec3(ctx, item, keyPath, &tb_coordinate, &body->position)) {
 			return false;
 		}
 	}
@@ -848,7 +878,7 @@ static bool tbReadCubeGenerator(tbParseContext* ctx, const cJSON* object, const 
 	}
 	if ((item = cJSON_GetObjectItemCaseSensitive(object, "position")) != NULL) {
 		tbJoinKey(keyPath, path, "position");
-		if (!tbReadVec3(ctx, item, keyPath, &tb_anyNumber, &origin)) {
+		if (!tbReadVec3(ctx, item, keyPath, &tb_coordinate, &origin)) {
 			return false;
 		}
 	}
@@ -884,6 +914,107 @@ static bool tbReadCubeGenerator(tbParseContext* ctx, const cJSON* object, const 
 	return tbCheckMass(ctx, object, path, ctx->def->bodies + ctx->def->bodyCount - 1);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Rain placement: a uniform grid hash over the drops' bounding spheres.
+
+static int64_t tbDropCellOf(const tbParseContext* ctx, float x)
+{
+	return (int64_t)floor((double)x / (double)ctx->dropCell);
+}
+
+static int tbDropBucket(const tbParseContext* ctx, int64_t i, int64_t j, int64_t k)
+{
+	// Large primes (Teschner et al., "Optimized Spatial Hashing for Collision Detection of
+	// Deformable Objects", VMV 2003), on 64-bit cell indices.
+	uint64_t h = (uint64_t)i * 73856093u ^ (uint64_t)j * 19349663u ^ (uint64_t)k * 83492791u;
+	h ^= h >> 29;
+	return (int)(h & (uint64_t)(ctx->bucketCount - 1));
+}
+
+static void tbLinkDrop(tbParseContext* ctx, int d)
+{
+	const float* o = ctx->drops + 4 * d;
+	int b = tbDropBucket(ctx, tbDropCellOf(ctx, o[0]), tbDropCellOf(ctx, o[1]),
+	                     tbDropCellOf(ctx, o[2]));
+	ctx->dropNext[d] = ctx->bucketHeads[b];
+	ctx->bucketHeads[b] = d;
+}
+
+// Room for `total` drops, with cells at least twice the largest radius (`radius` included); the
+// grid is rebuilt when the buckets or the cell size change (once per rain generator at most).
+static bool tbReserveDrops(tbParseContext* ctx, int total, float radius)
+{
+	if (total > ctx->dropCapacity) {
+		float* drops = realloc(ctx->drops, sizeof *drops * 4 * (size_t)total);
+		if (drops == NULL) {
+			return false;
+		}
+		ctx->drops = drops;
+		int* next = realloc(ctx->dropNext, sizeof *next * (size_t)total);
+		if (next == NULL) {
+			return false;
+		}
+		ctx->dropNext = next;
+		ctx->dropCapacity = total;
+	}
+	int buckets = ctx->bucketCount > 0 ? ctx->bucketCount : 64;
+	while (buckets < 2 * total) {
+		buckets *= 2;
+	}
+	float maxRadius = fmaxf(ctx->dropMaxRadius, radius);
+	if (buckets == ctx->bucketCount && maxRadius == ctx->dropMaxRadius) {
+		return true;
+	}
+	int* heads = realloc(ctx->bucketHeads, sizeof *heads * (size_t)buckets);
+	if (heads == NULL) {
+		return false;
+	}
+	ctx->bucketHeads = heads;
+	ctx->bucketCount = buckets;
+	ctx->dropMaxRadius = maxRadius;
+	ctx->dropCell = 2.0f * maxRadius;
+	for (int b = 0; b < buckets; ++b) {
+		heads[b] = -1;
+	}
+	for (int d = 0; d < ctx->dropCount; ++d) {
+		tbLinkDrop(ctx, d);
+	}
+	return true;
+}
+
+// True when a sphere of `radius` at p misses every drop. Cells are at least radius + any other
+// drop's radius wide, so only the 27 cells around p can hold a drop within reach.
+static bool tbDropIsClear(const tbParseContext* ctx, const float p[3], float radius)
+{
+	int64_t ci = tbDropCellOf(ctx, p[0]), cj = tbDropCellOf(ctx, p[1]), ck = tbDropCellOf(ctx, p[2]);
+	for (int64_t i = ci - 1; i <= ci + 1; ++i) {
+		for (int64_t j = cj - 1; j <= cj + 1; ++j) {
+			for (int64_t k = ck - 1; k <= ck + 1; ++k) {
+				// Every drop is in one list; a list holds at most all drops (the iteration cap).
+				int guard = 0;
+				for (int d = ctx->bucketHeads[tbDropBucket(ctx, i, j, k)];
+				     d >= 0 && guard <= ctx->dropCount; d = ctx->dropNext[d], ++guard) {
+					const float* o = ctx->drops + 4 * d;
+					float dx = p[0] - o[0], dy = p[1] - o[1], dz = p[2] - o[2];
+					float reach = radius + o[3];
+					if (dx * dx + dy * dy + dz * dz < reach * reach) {
+						return false;
+					}
+				}
+			}
+		}
+	}
+	return true;
+}
+
+static void tbAddDrop(tbParseContext* ctx, const float p[3], float radius)
+{
+	int d = ctx->dropCount++;
+	memcpy(ctx->drops + 4 * d, p, 3 * sizeof(float));
+	ctx->drops[4 * d + 3] = radius;
+	tbLinkDrop(ctx, d);
+}
+
 static bool tbReadRain(tbParseContext* ctx, const cJSON* object, const char* path, int index)
 {
 	static const char* const keys[] = {"type",  "count",      "seed",
@@ -917,12 +1048,12 @@ static bool tbReadRain(tbParseContext* ctx, const cJSON* object, const char* pat
 	tbJoinKey(shapePath, path, "shape");
 	item = tbRequire(ctx, object, path, "region_min");
 	tbJoinKey(keyPath, path, "region_min");
-	if (item == NULL || !tbReadVec3(ctx, item, keyPath, &tb_anyNumber, &lo)) {
+	if (item == NULL || !tbReadVec3(ctx, item, keyPath, &tb_coordinate, &lo)) {
 		return false;
 	}
 	item = tbRequire(ctx, object, path, "region_max");
 	tbJoinKey(keyPath, path, "region_max");
-	if (item == NULL || !tbReadVec3(ctx, item, keyPath, &tb_anyNumber, &hi)) {
+	if (item == NULL || !tbReadVec3(ctx, item, keyPath, &tb_coordinate, &hi)) {
 		return false;
 	}
 	if (!(hi.x >= lo.x && hi.y >= lo.y && hi.z >= lo.z)) {
@@ -936,14 +1067,8 @@ static bool tbReadRain(tbParseContext* ctx, const cJSON* object, const char* pat
 
 	// Random sequential placement: a drop is kept when its bounding sphere misses every earlier
 	// drop's (of any rain generator), so no body starts inside another.
-	if (ctx->dropCount + count > ctx->dropCapacity) {
-		int capacity = ctx->dropCount + count;
-		float* larger = realloc(ctx->drops, sizeof *larger * 4 * (size_t)capacity);
-		if (larger == NULL) {
-			return tbFail(ctx, object, path, "out of memory");
-		}
-		ctx->drops = larger;
-		ctx->dropCapacity = capacity;
+	if (!tbReserveDrops(ctx, ctx->dropCount + count, radius)) {
+		return tbFail(ctx, object, path, "out of memory");
 	}
 	uint64_t state = (uint64_t)seed;
 	for (int k = 0; k < count; ++k) {
@@ -953,13 +1078,7 @@ static bool tbReadRain(tbParseContext* ctx, const cJSON* object, const char* pat
 			p[0] = lo.x + (float)tbRandomUnit(&state) * (hi.x - lo.x);
 			p[1] = lo.y + (float)tbRandomUnit(&state) * (hi.y - lo.y);
 			p[2] = lo.z + (float)tbRandomUnit(&state) * (hi.z - lo.z);
-			clear = true;
-			for (int d = 0; d < ctx->dropCount && clear; ++d) {
-				const float* o = ctx->drops + 4 * d;
-				float dx = p[0] - o[0], dy = p[1] - o[1], dz = p[2] - o[2];
-				float reach = radius + o[3];
-				clear = dx * dx + dy * dy + dz * dz >= reach * reach;
-			}
+			clear = tbDropIsClear(ctx, p, radius);
 		}
 		if (!clear) {
 			return tbFail(ctx, object, path,
@@ -967,9 +1086,7 @@ static bool tbReadRain(tbParseContext* ctx, const cJSON* object, const char* pat
 			              "found no room: enlarge the region",
 			              k, count, (double)radius);
 		}
-		memcpy(ctx->drops + 4 * ctx->dropCount, p, sizeof p);
-		ctx->drops[4 * ctx->dropCount + 3] = radius;
-		ctx->dropCount += 1;
+		tbAddDrop(ctx, p, radius);
 
 		tbSceneBody* body = tbAddBody(ctx, object, path);
 		if (body == NULL) {
@@ -1199,6 +1316,8 @@ bool tbParseScene(const char* text, size_t length, const char* fileName, tbScene
 	}
 	free(ctx.lines.entries);
 	free(ctx.drops);
+	free(ctx.dropNext);
+	free(ctx.bucketHeads);
 	cJSON_Delete(root);
 	free(buffer);
 	if (!ok) {

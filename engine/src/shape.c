@@ -67,7 +67,22 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbShape* g
 		tbSetError("tbCreateShape: def->localPose is NaN, Inf or has a zero rotation");
 		return tb_nullShapeId;
 	}
+	vec3s offset = def->localPose.p;
+	if (fmaxf(fabsf(offset.x), fmaxf(fabsf(offset.y), fabsf(offset.z))) > TB_MAX_LENGTH) {
+		tbSetError("tbCreateShape: def->localPose.p is beyond +-%g m of the body (docs/ranges.md)",
+		           (double)TB_MAX_LENGTH);
+		return tb_nullShapeId;
+	}
 	int bodyIndex = bodyId.index1 - 1;
+	if (b->rb.type == tb_dynamicBody) {
+		tbMassData mass;
+		tbTransform pose = tbMakeTransform(def->localPose.p, def->localPose.q);
+		if (!tbBodyMassFromShapes(w, bodyIndex, geometry, def->density, pose, &mass, message,
+		                          (int)sizeof message)) {
+			tbSetError("tbCreateShape: %s (dynamic body; docs/ranges.md)", message);
+			return tb_nullShapeId;
+		}
+	}
 	int index;
 	if (w->freeShape >= 0) {
 		index = w->freeShape;

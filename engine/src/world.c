@@ -53,6 +53,12 @@ bool tbFiniteQuat(versors q)
 	       q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w > 1e-12f;
 }
 
+bool tbCoordinatesInRange(vec3s v)
+{
+	return fabsf(v.x) <= TB_MAX_COORDINATE && fabsf(v.y) <= TB_MAX_COORDINATE &&
+	       fabsf(v.z) <= TB_MAX_COORDINATE;
+}
+
 tbWorldDef tbDefaultWorldDef(void)
 {
 	tbWorldDef def;

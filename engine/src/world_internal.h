@@ -122,12 +122,19 @@ void tbSetError(const char* format, ...) __attribute__((format(printf, 1, 2)));
 void tbGrowArray(void** array, int* capacity, int need, size_t elem);
 bool tbFiniteVec3(vec3s v);
 bool tbFiniteQuat(versors q);
+// Finite and within +-TB_MAX_COORDINATE on every axis.
+bool tbCoordinatesInRange(vec3s v);
 
 // body.c
 tbBodySlot* tbGetBodySlot(tbBodyId id, tbWorld** world, const char* caller);
 tbBodyId tbMakeBodyId(const tbWorld* world, int index);
 void tbWakeBody(tbWorld* world, int bodyIndex);
 void tbUpdateBodyMass(tbWorld* world, int bodyIndex);
+// The mass of a dynamic body's shapes (plus `extra`, when not null, about to be added): false with
+// a message when a shape's mass leaves float or the total is outside the supported range.
+bool tbBodyMassFromShapes(const tbWorld* world, int bodyIndex, const tbShape* extra,
+                          float extraDensity, tbTransform extraPose, tbMassData* out,
+                          char* message, int size);
 void tbSyncBodyTransform(tbBodySlot* body);
 void tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
 
