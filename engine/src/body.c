@@ -7,7 +7,8 @@
 
 tbBodyId tbMakeBodyId(const tbWorld* world, int index)
 {
-	tbBodyId id = {index + 1, (uint16_t)world->index, world->bodies[index].generation};
+	tbBodyId id = {index + 1, (uint16_t)world->index, 0, world->generation,
+	             world->bodies[index].generation};
 	return id;
 }
 
@@ -15,10 +16,12 @@ tbBodySlot* tbGetBodySlot(tbBodyId id, tbWorld** world, const char* caller)
 {
 	tbWorld* w = tbGetWorldFromIndex(id.world0);
 	int index = id.index1 - 1;
-	if (w == NULL || index < 0 || index >= w->bodyCount || !w->bodies[index].alive ||
-	    w->bodies[index].generation != id.generation) {
-		tbSetError("%s: stale or null body id (index1 %d, world %d, generation %d)", caller,
-		           id.index1, id.world0, id.generation);
+	if (w == NULL || w->generation != id.worldGeneration || index < 0 || index >= w->bodyCount ||
+	    !w->bodies[index].alive || w->bodies[index].generation != id.generation) {
+		tbSetError("%s: stale or null body id (index1 %d, world %d, world generation %u, "
+		           "generation %u)",
+		           caller, id.index1, id.world0, (unsigned)id.worldGeneration,
+		           (unsigned)id.generation);
 		TB_ASSERT(false && "stale or null body id");
 		return NULL;
 	}
@@ -225,7 +228,7 @@ tbBodyId tbCreateBody(tbWorldId worldId, const tbBodyDef* def)
 		index = w->bodyCount++;
 	}
 	tbBodySlot* b = w->bodies + index;
-	uint16_t generation = (uint16_t)(b->generation + 1);
+	uint32_t generation = b->generation + 1;
 	memset(b, 0, sizeof *b);
 	b->generation = generation;
 	b->alive = true;
@@ -268,13 +271,17 @@ void tbDestroyBody(tbBodyId bodyId)
 		// Take it out of its sleeping island: wake the island (its support is going away).
 		tbWakeBody(w, index);
 	}
+	tbBeginApiEvents(w);
 	while (b->firstShape >= 0) {
 		tbDestroyShapeInternal(w, b->firstShape, false);
 	}
+	tbEndApiEvents(w);
 	b->alive = false;
 	b->generation += 1;
-	b->nextFree = w->freeBody;
-	w->freeBody = index;
+	if (b->generation < TB_RETIRED_GENERATION) {
+		b->nextFree = w->freeBody;
+		w->freeBody = index;
+	}
 	w->liveBodies -= 1;
 }
 
@@ -282,7 +289,8 @@ bool tbBody_IsValid(tbBodyId bodyId)
 {
 	tbWorld* w = tbGetWorldFromIndex(bodyId.world0);
 	int index = bodyId.index1 - 1;
-	return w != NULL && index >= 0 && index < w->bodyCount && w->bodies[index].alive &&
+	return w != NULL && w->generation == bodyId.worldGeneration && index >= 0 &&
+	       index < w->bodyCount && w->bodies[index].alive &&
 	       w->bodies[index].generation == bodyId.generation;
 }
 

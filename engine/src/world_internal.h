@@ -3,6 +3,10 @@
 
 #include "tumble/world.h"
 
+// A slot (world, body or shape) whose generation reaches this is retired instead of reused: its
+// ids can then never repeat (each reuse adds 2: one at destruction, one at creation).
+#define TB_RETIRED_GENERATION (UINT32_MAX - 2u)
+
 typedef struct tbBodySlot
 {
 	tbRigidBody rb;    // Baraff state; rb.state.x is the centre of mass
@@ -16,7 +20,7 @@ typedef struct tbBodySlot
 	int sleepNext;   // next body of the same sleeping island, or -1
 	int solverIndex; // index in the step's solver array, or -1
 	int nextFree;
-	uint16_t generation;
+	uint32_t generation; // TB_RETIRED_GENERATION: never reused
 	bool alive;
 	bool awake;
 	bool enableSleep;
@@ -38,7 +42,7 @@ typedef struct tbShapeSlot
 	int tree;      // 0: static tree, 1: moving tree
 	bool enlarged; // in the move buffer
 	int nextFree;
-	uint16_t generation;
+	uint32_t generation; // TB_RETIRED_GENERATION: never reused
 	bool alive;
 } tbShapeSlot;
 
@@ -73,7 +77,7 @@ typedef struct tbContactSlot
 typedef struct tbWorld
 {
 	tbWorldDef def;
-	uint16_t generation;
+	uint32_t generation;
 	int index;
 	bool alive;
 
@@ -108,6 +112,10 @@ typedef struct tbWorld
 	int beginCount, beginCapacity;
 	tbContactEndTouchEvent* endEvents;
 	int endCount, endCapacity;
+	// End events made between steps (a destroyed shape or body, a filter change): kept apart and
+	// delivered with the next step's events, so the arrays handed out stay valid until then.
+	tbContactEndTouchEvent* pendingEndEvents;
+	int pendingEndCount, pendingEndCapacity;
 	tbBodyMoveEvent* moveEvents;
 	int moveEventCount, moveEventCapacity;
 
@@ -140,6 +148,11 @@ void tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove)
 
 // shape.c
 tbShapeId tbMakeShapeId(const tbWorld* world, int index);
+// Around an API call between steps that may end contacts: its end events go to the pending array.
+void tbBeginApiEvents(tbWorld* world);
+void tbEndApiEvents(tbWorld* world);
+// At the start of a step: last step's events are dropped and the pending ones become this step's.
+void tbStartStepEvents(tbWorld* world);
 void tbDestroyShapeInternal(tbWorld* world, int shapeIndex, bool updateMass);
 bool tbShouldShapesCollide(tbFilter a, tbFilter b);
 

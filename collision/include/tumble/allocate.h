@@ -27,6 +27,10 @@ TB_API long long tbGetAllocationCount(void);
 /// Internal: allocate through the hooks (counts bytes); never returns null (asserts instead).
 TB_API void* tbAlloc(size_t size);
 
+/// Internal: tbAlloc that returns null on failure without asserting, for the callers that refuse
+/// the request cleanly (tbCreateWorld's initial capacities).
+TB_API void* tbTryAlloc(size_t size);
+
 /// Internal: free a block from tbAlloc of the given size. Null is ignored.
 TB_API void tbFree(void* memory, size_t size);
 
