@@ -50,7 +50,11 @@ static bool tbFiniteVec(vec3s v)
 static bool tbValidTransform(tbTransform xf)
 {
 	float q2 = xf.q.x * xf.q.x + xf.q.y * xf.q.y + xf.q.z * xf.q.z + xf.q.w * xf.q.w;
-	return tbFiniteVec(xf.p) && isfinite(q2) && fabsf(q2 - 1.0f) < 1e-3f;
+	// docs/ranges.md: two shapes placed within TB_MAX_COORDINATE are at most a few of it apart;
+	// farther, the pair's scale leaves the range the iterations hold in float.
+	const float reach = 4.0f * TB_MAX_COORDINATE;
+	return tbFiniteVec(xf.p) && fabsf(xf.p.x) <= reach && fabsf(xf.p.y) <= reach &&
+	       fabsf(xf.p.z) <= reach && isfinite(q2) && fabsf(q2 - 1.0f) < 1e-3f;
 }
 
 static tbQueryResult tbInvalidResult(void)

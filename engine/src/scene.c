@@ -65,9 +65,11 @@ static void tbScanSpace(tbScanner* s)
 {
 	while (s->pos < s->length) {
 		char c = s->text[s->pos];
+		// cJSON skips every byte <= 0x20 as whitespace (form feed, vertical tab, NUL...), so
+		// the scanner must too, or it falls out of step and names line 1.
 		if (c == '\n') {
 			s->line += 1;
-		} else if (c != ' ' && c != '\t' && c != '\r') {
+		} else if ((unsigned char)c > 0x20) {
 			return;
 		}
 		s->pos += 1;
@@ -335,12 +337,12 @@ typedef struct tbRange
 	const char* text; // "> 0"
 } tbRange;
 
-static const tbRange tb_anyNumber = {-FLT_MAX, FLT_MAX, false, ""};
+static const tbRange tb_anyNumber = {-(double)FLT_MAX, (double)FLT_MAX, false, ""};
 // docs/ranges.md: positions within +-TB_MAX_COORDINATE.
-static const tbRange tb_coordinate = {-TB_MAX_COORDINATE, TB_MAX_COORDINATE, false,
+static const tbRange tb_coordinate = {-(double)TB_MAX_COORDINATE, (double)TB_MAX_COORDINATE, false,
                                       " within +-1e6 m (docs/ranges.md)"};
-static const tbRange tb_positive = {0.0, FLT_MAX, true, " > 0"};
-static const tbRange tb_nonNegative = {0.0, FLT_MAX, false, " >= 0"};
+static const tbRange tb_positive = {0.0, (double)FLT_MAX, true, " > 0"};
+static const tbRange tb_nonNegative = {0.0, (double)FLT_MAX, false, " >= 0"};
 static const tbRange tb_unitInterval = {0.0, 1.0, false, " in [0, 1]"};
 
 static bool tbInRange(double v, const tbRange* range)
