@@ -231,6 +231,9 @@ Test(ranges, scene_entries_refuse_out_of_range_input)
 	cr_assert_not(tbReadSceneFile(DATA("fuzz_tiny_extent_assert.json"), &def, &e));
 	cr_expect_eq(e.line, 24, "line %d: %s", e.line, e.message);
 	expectMessage(e.message, "bodies[0].shape: box half extent: 1.4013e-45 m");
+	// huge_ground_uepa.json: a 1e18 m ground read uninitialised polytope faces in unified EPA.
+	cr_assert_not(tbReadSceneFile(DATA("huge_ground_uepa.json"), &def, &e));
+	expectMessage(e.message, "within +-1e6 m");
 }
 
 Test(ranges, scene_axis_of_1e20_is_a_rotation)
