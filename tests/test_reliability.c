@@ -249,6 +249,14 @@ Test(ranges, scene_axis_of_1e20_is_a_rotation)
 	              fabsf(q.w - h) < 1e-6f,
 	          "q %g %g %g %g", (double)q.x, (double)q.y, (double)q.z, (double)q.w);
 	tbFreeSceneDef(&def);
+	// And a denormal axis is a direction too: 90 degrees about [0, 1e-40, 0].
+	const char* text = "{\"bodies\": [{\"rotation\": {\"axis\": [0, 1e-40, 0], \"angle_deg\": 90},"
+	                   " \"shape\": {\"type\": \"sphere\", \"radius\": 1}}]}";
+	cr_assert(tbParseScene(text, strlen(text), "axis.json", &def, &e), "%s", e.message);
+	q = def.bodies[0].rotation;
+	cr_expect(fabsf(q.y - h) < 1e-6f && fabsf(q.w - h) < 1e-6f, "q %g %g %g %g", (double)q.x,
+	          (double)q.y, (double)q.z, (double)q.w);
+	tbFreeSceneDef(&def);
 }
 
 Test(ranges, queries_answer_at_the_range_ends_and_refuse_beyond)

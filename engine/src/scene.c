@@ -666,7 +666,8 @@ static bool tbReadRotation(tbParseContext* ctx, const cJSON* object, const char*
 		// In double: the norm of [1e20, 0, 0] overflows float and would give a zero axis.
 		double ax = (double)a.x, ay = (double)a.y, az = (double)a.z;
 		double length = sqrt(ax * ax + ay * ay + az * az);
-		if (!(length > 1e-6)) {
+		// Any nonzero float vector has a direction in double, even [1e-40, 0, 0].
+		if (!(length > 0.0)) {
 			return tbFail(ctx, axis, keyPath, "expected 3 numbers, not all 0");
 		}
 		a = (vec3s){{(float)(ax / length), (float)(ay / length), (float)(az / length)}};
