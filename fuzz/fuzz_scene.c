@@ -34,8 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 		return 0;
 	}
 	for (int s = 0; s < FUZZ_STEPS; ++s) {
-		FUZZ_CHECK(tbWorld_Step(scene.worldId, dt, substeps), "step refused: %s",
-		           tbGetLastError());
+		FUZZ_CHECK(tbWorld_Step(scene.worldId, dt, substeps), "step refused: %s", tbGetLastError());
 	}
 	for (int i = 0; i < scene.def.bodyCount; ++i) {
 		tbTransform xf = tbBody_GetTransform(scene.bodyIds[i]);

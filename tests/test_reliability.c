@@ -50,7 +50,8 @@ Test(ranges, tiny_box_falls_freely_with_its_analytic_mass)
 	cr_expect(fabsf(v.y + 9.81f * t) < 1e-4f * 9.81f * t, "v %g, expected %g", (double)v.y,
 	          (double)(-9.81f * t));
 	float y = 1.0f - 0.5f * 9.81f * t * t;
-	cr_expect(fabsf(p.y - y) < 0.01f * fabsf(1.0f - y), "y %g, expected %g", (double)p.y, (double)y);
+	cr_expect(fabsf(p.y - y) < 0.01f * fabsf(1.0f - y), "y %g, expected %g", (double)p.y,
+	          (double)y);
 	tbDestroyScene(&scene);
 }
 
@@ -88,8 +89,8 @@ Test(ranges, mass_check_is_scale_free)
 		char message[160] = "";
 		cr_expect(tbMassData_IsValid(&m, message, sizeof message), "L %g: %s", (double)h, message);
 		// The body's inverse inertia: 1 / (m (2 h^2) / 3), computed without a determinant.
-		tbRigidBody body = tbMakeBody(tb_dynamicBody, m, v3(0.0f, 0.0f, 0.0f),
-		                              glms_mat3_identity());
+		tbRigidBody body =
+		    tbMakeBody(tb_dynamicBody, m, v3(0.0f, 0.0f, 0.0f), glms_mat3_identity());
 		double inertia = (double)m.mass * 2.0 * (double)h * (double)h / 3.0;
 		double inverse = (double)body.IbodyInv.col[0].raw[0];
 		cr_expect(fabs(inverse * inertia - 1.0) < 1e-5, "L %g: I^-1 %g, expected %g", (double)h,
@@ -161,7 +162,8 @@ Test(ranges, api_entries_refuse_out_of_range_input)
 	bd.position = v3(3.4e38f, 0.0f, 0.0f);
 	tbClearLastError();
 	cr_expect(TB_IS_NULL(tbCreateBody(world, &bd)));
-	expectMessage(tbGetLastError(), "def->position (3.4e+38, 0, 0) is NaN, Inf or beyond +-1e+06 m");
+	expectMessage(tbGetLastError(),
+	              "def->position (3.4e+38, 0, 0) is NaN, Inf or beyond +-1e+06 m");
 	bd.position = v3(0.0f, 1.0f, 0.0f);
 	tbBodyId body = tbCreateBody(world, &bd);
 	cr_assert_not(TB_IS_NULL(body));
@@ -212,9 +214,10 @@ static tbSceneError sceneFailure(const char* text)
 
 Test(ranges, scene_entries_refuse_out_of_range_input)
 {
-	tbSceneError e = sceneFailure("{\"bodies\": [\n"
-	                              " {\"position\": [3.4e38, 0, 0],\n"
-	                              "  \"shape\": {\"type\": \"box\", \"half_extents\": [1, 1, 1]}}]}");
+	tbSceneError e =
+	    sceneFailure("{\"bodies\": [\n"
+	                 " {\"position\": [3.4e38, 0, 0],\n"
+	                 "  \"shape\": {\"type\": \"box\", \"half_extents\": [1, 1, 1]}}]}");
 	cr_expect_eq(e.line, 2);
 	expectMessage(e.message, "bodies[0].position");
 	expectMessage(e.message, "within +-1e6 m");
@@ -274,15 +277,15 @@ Test(ranges, queries_answer_at_the_range_ends_and_refuse_beyond)
 			def.algorithm = (tbQueryAlgorithm)alg;
 			tbQueryResult r = tbQueryShapes(&box, xa, &box, xb, &def);
 			cr_expect_neq(r.status, tb_queryInvalidInput);
-			cr_expect(fabsf(r.distance - h) < 1e-4f * h, "h %g alg %d: distance %g", (double)h,
-			          alg, (double)r.distance);
+			cr_expect(fabsf(r.distance - h) < 1e-4f * h, "h %g alg %d: distance %g", (double)h, alg,
+			          (double)r.distance);
 			cr_expect(fabsf(r.normal.x - 1.0f) < 1e-4f, "h %g alg %d: normal x %g", (double)h, alg,
 			          (double)r.normal.x);
 			// Overlapping by h/2: depth h/2.
 			tbTransform xc = {v3(1.5f * h, 0.0f, 0.0f), quatIdentity()};
 			r = tbQueryShapes(&box, xa, &box, xc, &def);
-			cr_expect(fabsf(r.distance + 0.5f * h) < 1e-4f * h, "h %g alg %d: depth %g",
-			          (double)h, alg, (double)r.distance);
+			cr_expect(fabsf(r.distance + 0.5f * h) < 1e-4f * h, "h %g alg %d: depth %g", (double)h,
+			          alg, (double)r.distance);
 		}
 	}
 	// Outside the range: refused, never a success with a zero normal.
@@ -362,8 +365,8 @@ Test(raycast, empty_or_nan_segments_hit_nothing)
 		cr_expect_not(out.hit, "maxFraction %g: hit at %g", (double)bad[i], (double)out.fraction);
 	}
 	// A real cast still hits: from (0, 0, -5) along +z by 10, the sphere at fraction 0.4.
-	tbCastOutput out = tbRayCastShape(&sphere, xf, v3(0.0f, 0.0f, -5.0f), v3(0.0f, 0.0f, 10.0f),
-	                                  1.0f);
+	tbCastOutput out =
+	    tbRayCastShape(&sphere, xf, v3(0.0f, 0.0f, -5.0f), v3(0.0f, 0.0f, 10.0f), 1.0f);
 	cr_assert(out.hit);
 	cr_expect(fabsf(out.fraction - 0.4f) < 1e-4f, "fraction %g", (double)out.fraction);
 	cr_expect(fabsf(out.point.z + 1.0f) < 1e-4f);
@@ -376,13 +379,16 @@ Test(events, destroying_bodies_while_walking_end_events)
 {
 	tbWorldId world = makeWorld(false);
 	makeGround(world, 50.0f, 0.6f);
-	enum { count = 60 };
+	enum
+	{
+		count = 60
+	};
 	tbBodyId boxes[count];
 	tbShapeId shapes[count];
 	for (int i = 0; i < count; ++i) {
 		float x = (float)(i % 10) * 2.0f - 9.0f, z = (float)(i / 10) * 2.0f - 5.0f;
-		boxes[i] = makeBox(world, v3(x, 0.5f, z), quatIdentity(), v3(0.5f, 0.5f, 0.5f), 1000.0f,
-		                   0.6f);
+		boxes[i] =
+		    makeBox(world, v3(x, 0.5f, z), quatIdentity(), v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.6f);
 		cr_assert_eq(tbBody_GetShapes(boxes[i], &shapes[i], 1), 1);
 	}
 	tbWorld_Step(world, kDt, 4);
@@ -420,8 +426,8 @@ Test(events, filter_change_end_event_arrives_with_the_next_step)
 {
 	tbWorldId world = makeWorld(false);
 	makeGround(world, 10.0f, 0.6f);
-	tbBodyId box = makeBox(world, v3(0.0f, 0.5f, 0.0f), quatIdentity(), v3(0.5f, 0.5f, 0.5f),
-	                       1000.0f, 0.6f);
+	tbBodyId box =
+	    makeBox(world, v3(0.0f, 0.5f, 0.0f), quatIdentity(), v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.6f);
 	tbShapeId shape;
 	tbBody_GetShapes(box, &shape, 1);
 	tbWorld_Step(world, kDt, 4);

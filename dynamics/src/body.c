@@ -38,8 +38,8 @@ tbRigidBody tbMakeBody(tbBodyType type, tbMassData mass, vec3s x, mat3s R)
 			}
 		}
 		if (s > 0.0f) {
-			body.IbodyInv = glms_mat3_scale(tbMat3Inverse(glms_mat3_scale(mass.inertia, 1.0f / s)),
-			                                1.0f / s);
+			body.IbodyInv =
+			    glms_mat3_scale(tbMat3Inverse(glms_mat3_scale(mass.inertia, 1.0f / s)), 1.0f / s);
 		}
 	}
 	tbRigidBody_UpdateDerived(&body);

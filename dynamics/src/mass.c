@@ -378,8 +378,8 @@ bool tbMassData_IsValid(const tbMassData* mass, char* message, int size)
 	}
 	if (!(isfinite(mass->mass) && mass->mass >= TB_MIN_MASS && mass->mass <= TB_MAX_MASS)) {
 		if (message != NULL && size > 0) {
-			snprintf(message, (size_t)size, "mass %g kg is outside [%g, %g] kg",
-			         (double)mass->mass, (double)TB_MIN_MASS, (double)TB_MAX_MASS);
+			snprintf(message, (size_t)size, "mass %g kg is outside [%g, %g] kg", (double)mass->mass,
+			         (double)TB_MIN_MASS, (double)TB_MAX_MASS);
 		}
 		return false;
 	}
@@ -416,14 +416,16 @@ bool tbMassData_IsValid(const tbMassData* mass, char* message, int size)
 	double eigen[3];
 	tbSymmetricEigenvalues(a, eigen);
 	if (!(eigen[0] >= (double)TB_MIN_INERTIA_RATIO * eigen[2])) {
-		return tbMassFail(message, size,
-		                  "inertia's smallest principal moment is %g of its largest (needs >= 1e-6: "
-		                  "the body is too thin or too long)",
-		                  eigen[2] > 0.0 ? eigen[0] / eigen[2] : 0.0);
+		return tbMassFail(
+		    message, size,
+		    "inertia's smallest principal moment is %g of its largest (needs >= 1e-6: "
+		    "the body is too thin or too long)",
+		    eigen[2] > 0.0 ? eigen[0] / eigen[2] : 0.0);
 	}
 	// The moments themselves must be normal floats (their inverse finite).
 	if (!(eigen[0] * largest >= (double)FLT_MIN * 1e3)) {
-		return tbMassFail(message, size, "inertia's smallest principal moment %g kg m^2 is too small",
+		return tbMassFail(message, size,
+		                  "inertia's smallest principal moment %g kg m^2 is too small",
 		                  eigen[0] * largest);
 	}
 	return true;

@@ -8,7 +8,7 @@
 tbBodyId tbMakeBodyId(const tbWorld* world, int index)
 {
 	tbBodyId id = {index + 1, (uint16_t)world->index, 0, world->generation,
-	             world->bodies[index].generation};
+	               world->bodies[index].generation};
 	return id;
 }
 
@@ -99,9 +99,8 @@ static bool tbShapeBodyMass(const tbShape* geometry, float density, tbTransform 
 	return true;
 }
 
-bool tbBodyMassFromShapes(const tbWorld* w, int bodyIndex, const tbShape* extra,
-                          float extraDensity, tbTransform extraPose, tbMassData* out, char* message,
-                          int size)
+bool tbBodyMassFromShapes(const tbWorld* w, int bodyIndex, const tbShape* extra, float extraDensity,
+                          tbTransform extraPose, tbMassData* out, char* message, int size)
 {
 	const tbBodySlot* b = w->bodies + bodyIndex;
 	tbMassData total;
@@ -150,8 +149,8 @@ void tbUpdateBodyMass(tbWorld* w, int bodyIndex)
 	float maxExtent = 0.0f;
 	if (b->rb.type == tb_dynamicBody) {
 		char message[160];
-		if (!tbBodyMassFromShapes(w, bodyIndex, NULL, 0.0f, tbTransformIdentity(), &total,
-		                          message, (int)sizeof message)) {
+		if (!tbBodyMassFromShapes(w, bodyIndex, NULL, 0.0f, tbTransformIdentity(), &total, message,
+		                          (int)sizeof message)) {
 			// tbCreateShape refused every shape that would get here; keep the old mass.
 			total.mass = old.mass;
 			total.center = b->localCenter;

@@ -732,8 +732,8 @@ static bool tbCheckMass(tbParseContext* ctx, const cJSON* where, const char* pat
 		return tbFail(ctx, where, path, "a dynamic body needs a finite mass > 0: %s",
 		              tbMassErrorString(massError));
 	}
-	double scale = body->mass > 0.0f ? (double)body->mass / (double)unit.mass
-	                                 : (double)body->density;
+	double scale =
+	    body->mass > 0.0f ? (double)body->mass / (double)unit.mass : (double)body->density;
 	tbMassData mass = unit;
 	mass.mass = (float)((double)unit.mass * scale);
 	mass.inertia = glms_mat3_scale(unit.inertia, (float)scale);
@@ -989,7 +989,8 @@ static bool tbReserveDrops(tbParseContext* ctx, int total, float radius)
 // drop's radius wide, so only the 27 cells around p can hold a drop within reach.
 static bool tbDropIsClear(const tbParseContext* ctx, const float p[3], float radius)
 {
-	int64_t ci = tbDropCellOf(ctx, p[0]), cj = tbDropCellOf(ctx, p[1]), ck = tbDropCellOf(ctx, p[2]);
+	int64_t ci = tbDropCellOf(ctx, p[0]), cj = tbDropCellOf(ctx, p[1]),
+	        ck = tbDropCellOf(ctx, p[2]);
 	for (int64_t i = ci - 1; i <= ci + 1; ++i) {
 		for (int64_t j = cj - 1; j <= cj + 1; ++j) {
 			for (int64_t k = ck - 1; k <= ck + 1; ++k) {

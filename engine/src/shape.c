@@ -7,7 +7,7 @@
 tbShapeId tbMakeShapeId(const tbWorld* world, int index)
 {
 	tbShapeId id = {index + 1, (uint16_t)world->index, 0, world->generation,
-	             world->shapes[index].generation};
+	                world->shapes[index].generation};
 	return id;
 }
 

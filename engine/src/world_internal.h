@@ -141,8 +141,8 @@ void tbUpdateBodyMass(tbWorld* world, int bodyIndex);
 // The mass of a dynamic body's shapes (plus `extra`, when not null, about to be added): false with
 // a message when a shape's mass leaves float or the total is outside the supported range.
 bool tbBodyMassFromShapes(const tbWorld* world, int bodyIndex, const tbShape* extra,
-                          float extraDensity, tbTransform extraPose, tbMassData* out,
-                          char* message, int size);
+                          float extraDensity, tbTransform extraPose, tbMassData* out, char* message,
+                          int size);
 void tbSyncBodyTransform(tbBodySlot* body);
 void tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
 
