@@ -1,6 +1,8 @@
 // Rigid bodies: Baraff's state vector, its derived quantities, forces and impulses.
 #include "tumble/body.h"
 
+#include <float.h>
+
 #include "dynamics_math.h"
 
 mat3s tbSkew(vec3s a)
@@ -29,17 +31,23 @@ tbRigidBody tbMakeBody(tbBodyType type, tbMassData mass, vec3s x, mat3s R)
 		body.mass = mass.mass;
 		body.invMass = 1.0f / mass.mass;
 		body.Ibody = mass.inertia;
-		// Invert I / s and divide by s (s its largest entry): the cofactor determinant of a tiny
-		// body's inertia would underflow float and give a zero inverse.
-		float s = 0.0f;
-		for (int c = 0; c < 3; ++c) {
-			for (int r = 0; r < 3; ++r) {
-				s = fmaxf(s, fabsf(mass.inertia.col[c].raw[r]));
+		// The cofactor inverse, unless det(I) leaves float's normal range (a 1e-5 m body): then
+		// invert I / s and divide by s (s its largest entry). Normal bodies keep the exact same
+		// arithmetic (and the determinism hash).
+		float det = tbMat3Det(mass.inertia);
+		if (isfinite(det) && det >= 1e3f * FLT_MIN) {
+			body.IbodyInv = tbMat3Inverse(mass.inertia);
+		} else {
+			float scale = 0.0f;
+			for (int c = 0; c < 3; ++c) {
+				for (int r = 0; r < 3; ++r) {
+					scale = fmaxf(scale, fabsf(mass.inertia.col[c].raw[r]));
+				}
 			}
-		}
-		if (s > 0.0f) {
-			body.IbodyInv =
-			    glms_mat3_scale(tbMat3Inverse(glms_mat3_scale(mass.inertia, 1.0f / s)), 1.0f / s);
+			if (scale > 0.0f) {
+				mat3s unit = glms_mat3_scale(mass.inertia, 1.0f / scale);
+				body.IbodyInv = glms_mat3_scale(tbMat3Inverse(unit), 1.0f / scale);
+			}
 		}
 	}
 	tbRigidBody_UpdateDerived(&body);
