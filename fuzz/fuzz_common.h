@@ -8,14 +8,17 @@
 #include <string.h>
 #include <tumble/tumble.h>
 
-/// A finding: print what broke and abort, so libFuzzer saves the input as a crash.
+/// A finding: print what broke and abort, so libFuzzer saves the input as a crash. With
+/// FUZZ_REPORT_ONLY set (triage of a saved input) it prints and goes on, to reach later checks.
 #define FUZZ_CHECK(condition, ...)                                                                 \
 	do {                                                                                           \
 		if (!(condition)) {                                                                        \
 			fprintf(stderr, "fuzz check failed: %s: ", #condition);                                \
 			fprintf(stderr, __VA_ARGS__);                                                          \
 			fprintf(stderr, "\n");                                                                 \
-			abort();                                                                               \
+			if (getenv("FUZZ_REPORT_ONLY") == NULL) {                                              \
+				abort();                                                                           \
+			}                                                                                      \
 		}                                                                                          \
 	} while (0)
 

@@ -302,6 +302,41 @@ Test(ranges, queries_answer_at_the_range_ends_and_refuse_beyond)
 	cr_expect_eq(tbQueryShapes(&unit, origin, &unit, far, &def).status, tb_queryInvalidInput);
 }
 
+Test(ranges, degenerate_pairs_never_give_a_bad_normal)
+{
+	// Fuzz findings: two one-point hulls at the same place (zero normal from GJK-EPA, an index
+	// out of bounds in unified EPA), and a sphere and a capsule whose centres are 1e-22 m apart
+	// (a normal of length 0.97 from a denormal difference). Every answer is refused or has a
+	// unit normal and finite witnesses.
+	vec3s p[1] = {v3(1.0f, 1.0f, 1.0f)};
+	tbHull hull;
+	cr_assert_eq(tbBuildHull(p, 1, &hull, NULL), tb_hullOk);
+	tbShape point = tbMakeHullShape(&hull);
+	tbShape sphere = tbMakeSphere(0.0215f);
+	tbShape capsule = tbMakeCapsule(2.34e-5f, 0.0f);
+	tbTransform origin = {v3(0.0f, 0.0f, 0.0f), quatIdentity()};
+	tbTransform tiny = {v3(-3.2e-23f, 4e-43f, 9.8e-23f), quatIdentity()};
+	tbTransform tinyOrigin = {v3(3.19e-23f, 3.19e-23f, 3.19e-23f), quatIdentity()};
+	const tbShape* pairs[3][2] = {{&point, &point}, {&sphere, &capsule}, {&point, &point}};
+	tbTransform poses[3][2] = {{origin, origin}, {tiny, origin}, {tinyOrigin, tinyOrigin}};
+	for (int i = 0; i < 3; ++i) {
+		for (int alg = 0; alg < 2; ++alg) {
+			tbQueryDef def = tbDefaultQueryDef();
+			def.algorithm = (tbQueryAlgorithm)alg;
+			tbQueryResult r =
+			    tbQueryShapes(pairs[i][0], poses[i][0], pairs[i][1], poses[i][1], &def);
+			if (r.status != tb_queryInvalidInput) {
+				float n2 = glms_vec3_dot(r.normal, r.normal);
+				cr_expect(fabsf(n2 - 1.0f) < 1e-4f, "pair %d alg %d: |n|^2 %g", i, alg, (double)n2);
+				cr_expect(isfinite(r.distance) && finite3(r.pointA) && finite3(r.pointB));
+			}
+		}
+		tbManifold m = tbCollideShapes(pairs[i][0], poses[i][0], pairs[i][1], poses[i][1], 0.02f);
+		cr_expect(fabsf(glms_vec3_dot(m.normal, m.normal) - 1.0f) < 1e-4f);
+	}
+	tbDestroyHull(&hull);
+}
+
 // ---------------------------------------------------------------------------------------------
 // tbCollideShapes and tbRayCastShape on bad input.
 
