@@ -146,7 +146,9 @@ typedef struct tbContactEndTouchEvent
 	tbShapeId shapeIdB;
 } tbContactEndTouchEvent;
 
-/// The contact events of the last step; the arrays are valid until the next step.
+/// The contact events of the last step; the arrays are valid until the next step, also while
+/// bodies and shapes are destroyed or refiltered: the end events those calls make between steps
+/// are held back and delivered with the next step's events.
 typedef struct tbContactEvents
 {
 	const tbContactBeginTouchEvent* beginEvents;
