@@ -496,13 +496,15 @@ Test(degenerate, identical_shapes)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Extreme sizes: a reliability reproducer (two boxes of 1e-11 and of 1e18 m, half overlapping:
-// depth 1.5 half extents along x) and further out. Both algorithms answer correctly and with
-// finite results (under ASan/UBSan in scripts/test.sh; before, unified EPA read faces of a start
-// tetrahedron that was never made).
+// Sizes across the supported range (docs/ranges.md: TB_MIN_LENGTH to TB_MAX_LENGTH): two boxes
+// half overlapping (depth 1.5 half extents along x), apart, and a sphere against a cone. Both
+// algorithms answer correctly and with finite results (under ASan/UBSan in scripts/test.sh;
+// before, unified EPA read faces of a start tetrahedron that was never made). Beyond the range
+// the shapes are refused (extreme_scale_pairs_are_refused).
 Test(degenerate, extreme_scale_pairs)
 {
-	const double sizes[] = {1e-20, 1e-11, 1e-5, 1e6, 1e18, 1e37};
+	// (The cone is twice as tall as the size: 4e5 keeps it within TB_MAX_LENGTH.)
+	const double sizes[] = {1e-6, 3e-6, 1e-5, 1e3, 1e5, 4e5};
 	for (int i = 0; i < 6; ++i) {
 		float h = (float)sizes[i];
 		tbShape box = tbMakeBox(h, h, h);
@@ -522,6 +524,24 @@ Test(degenerate, extreme_scale_pairs)
 		snprintf(name, sizeof name, "sphere and cone of %g m", sizes[i]);
 		Expect e = expectOracle(&sphere, xfA, &cone, xfC, true);
 		checkPair(name, &sphere, xfA, &cone, xfC, e);
+	}
+}
+
+// Outside the supported range (the reliability reproducers: boxes of 1e-11 and 1e18 m) a pair is
+// refused with a status, never answered with Inf or NaN.
+Test(degenerate, extreme_scale_pairs_are_refused)
+{
+	const double sizes[] = {1e-20, 1e-11, 1e-7, 1e7, 1e18, 1e37};
+	for (int i = 0; i < 6; ++i) {
+		float h = (float)sizes[i];
+		tbShape box = tbMakeBox(h, h, h);
+		tbTransform xfA = xfMake(0, 0, 0, quatIdentity());
+		tbTransform xfB = xfMake(0.5 * (double)h, 0, 0, quatIdentity());
+		tbQueryDef def = tbDefaultQueryDef();
+		tbQueryResult r = tbQueryShapes(&box, xfA, &box, xfB, &def);
+		cr_expect_eq(r.status, tb_queryInvalidInput, "boxes of %g m: status %s", sizes[i],
+		             tbQueryStatusName(r.status));
+		cr_expect(finiteResult(&r), "boxes of %g m: non-finite fields", sizes[i]);
 	}
 }
 

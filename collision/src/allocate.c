@@ -32,6 +32,13 @@ long long tbGetAllocationCount(void)
 
 void* tbAlloc(size_t size)
 {
+	void* p = tbTryAlloc(size);
+	TB_ASSERT(size == 0 || p != NULL);
+	return p;
+}
+
+void* tbTryAlloc(size_t size)
+{
 	if (size == 0) {
 		return NULL;
 	}
@@ -43,7 +50,6 @@ void* tbAlloc(size_t size)
 		size_t rounded = (size + 15u) & ~(size_t)15u;
 		p = aligned_alloc(16, rounded);
 	}
-	TB_ASSERT(p != NULL);
 	if (p != NULL) {
 		s_byteCount += (long long)size;
 		s_allocCount += 1;

@@ -546,9 +546,44 @@ tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform 
 	return tbCollideShapesCached(a, b, bInA, speculativeDistance, distance, NULL);
 }
 
+// A pose tbCollideShapes accepts: finite position within the supported coordinates and a unit
+// quaternion (to 1e-3, as the queries demand).
+static bool tbManifoldPoseOk(tbTransform xf)
+{
+	float q2 = xf.q.x * xf.q.x + xf.q.y * xf.q.y + xf.q.z * xf.q.z + xf.q.w * xf.q.w;
+	return fabsf(xf.p.x) <= TB_MAX_COORDINATE && fabsf(xf.p.y) <= TB_MAX_COORDINATE &&
+	       fabsf(xf.p.z) <= TB_MAX_COORDINATE && fabsf(q2 - 1.0f) < 1e-3f;
+}
+
+// Finite points and separations and a unit normal: what a manifold must be to leave the library.
+// A degenerate touch (a one-point hull at a sphere's centre) has no normal to give.
+static bool tbManifoldIsFinite(const tbManifold* m)
+{
+	float n2 = glms_vec3_dot(m->normal, m->normal);
+	if (!(fabsf(n2 - 1.0f) < 1e-3f)) {
+		return false;
+	}
+	for (int i = 0; i < m->pointCount; ++i) {
+		const tbManifoldPoint* p = m->points + i;
+		if (!isfinite(p->pointA.x + p->pointA.y + p->pointA.z + p->pointB.x + p->pointB.y +
+		              p->pointB.z + p->separation)) {
+			return false;
+		}
+	}
+	return true;
+}
+
 tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
                            float speculativeDistance)
 {
+	// Public entry: bad poses, shapes or distance give an empty manifold, never NaN points.
+	tbManifold empty;
+	memset(&empty, 0, sizeof empty);
+	empty.normal = tbV(0.0f, 1.0f, 0.0f);
+	if (!tbManifoldPoseOk(xfA) || !tbManifoldPoseOk(xfB) || !tbShape_IsUsable(a) ||
+	    !tbShape_IsUsable(b) || !isfinite(speculativeDistance)) {
+		return empty;
+	}
 	// Everything in A's frame (Box2D, Jolt): small coordinates, exact relative pose; the world
 	// placement is done once at the end.
 	tbManifold m =
@@ -558,5 +593,5 @@ tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b, 
 		m.points[i].pointA = tbTransformPoint(xfA, m.points[i].pointA);
 		m.points[i].pointB = tbTransformPoint(xfA, m.points[i].pointB);
 	}
-	return m;
+	return tbManifoldIsFinite(&m) ? m : empty;
 }

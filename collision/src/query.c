@@ -50,7 +50,11 @@ static bool tbFiniteVec(vec3s v)
 static bool tbValidTransform(tbTransform xf)
 {
 	float q2 = xf.q.x * xf.q.x + xf.q.y * xf.q.y + xf.q.z * xf.q.z + xf.q.w * xf.q.w;
-	return tbFiniteVec(xf.p) && isfinite(q2) && fabsf(q2 - 1.0f) < 1e-3f;
+	// docs/ranges.md: two shapes placed within TB_MAX_COORDINATE are at most a few of it apart;
+	// farther, the pair's scale leaves the range the iterations hold in float.
+	const float reach = 4.0f * TB_MAX_COORDINATE;
+	return tbFiniteVec(xf.p) && fabsf(xf.p.x) <= reach && fabsf(xf.p.y) <= reach &&
+	       fabsf(xf.p.z) <= reach && isfinite(q2) && fabsf(q2 - 1.0f) < 1e-3f;
 }
 
 static tbQueryResult tbInvalidResult(void)
@@ -74,7 +78,9 @@ static bool tbSetUp(const tbShape* a, const tbShape* b, tbTransform bInA, const 
 	if (def != NULL) {
 		mk->tolerance = def->tolerance;
 	}
-	return isfinite(mk->scale) && mk->scale > 0.0f;
+	// docs/ranges.md: a pair smaller than TB_MIN_LENGTH (two one-point hulls at about the same
+	// place) has no size the tolerances can be relative to.
+	return isfinite(mk->scale) && mk->scale >= TB_MIN_LENGTH;
 }
 
 // Make the witnesses exactly consistent: pB - pA = sd * n about their midpoint.
@@ -85,6 +91,12 @@ static void tbFinish(tbQueryResult* r)
 	r->pointA = glms_vec3_sub(mid, half);
 	r->pointB = glms_vec3_add(mid, half);
 	r->hit = r->distance <= 0.0f;
+	// A normal from nearly coincident cores (concentric spheres, two one-point hulls) can come
+	// out of a denormal difference with a length far from 1: never let it out as such.
+	float n2 = glms_vec3_dot(r->normal, r->normal);
+	if (!(fabsf(n2 - 1.0f) <= 1e-4f)) {
+		r->distance = NAN; // refused just below
+	}
 	if (!isfinite(r->distance) || !tbFiniteVec(r->normal) || !tbFiniteVec(r->pointA) ||
 	    !tbFiniteVec(r->pointB)) {
 		// Never let a NaN out: report the failure instead.

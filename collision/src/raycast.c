@@ -11,6 +11,11 @@
 // Advancement steps: each one at least halves the gap except at grazing incidence.
 #define TB_RAY_MAX_ITERATIONS 40
 
+static bool tbRayFinite(vec3s v)
+{
+	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
 tbCastOutput tbRayCastShape(const tbShape* shape, tbTransform xf, vec3s origin, vec3s translation,
                             float maxFraction)
 {
@@ -18,6 +23,13 @@ tbCastOutput tbRayCastShape(const tbShape* shape, tbTransform xf, vec3s origin, 
 	memset(&out, 0, sizeof out);
 	// The cheap check of every query: hull vertices were checked when the hull was built.
 	if (!tbShape_IsUsable(shape)) {
+		return out;
+	}
+	// An empty or NaN segment hits nothing (a hit at fraction 0 would be beyond maxFraction), and
+	// a NaN ray or pose would give a NaN hit.
+	float q2 = glms_quat_dot(xf.q, xf.q);
+	if (!(maxFraction > 0.0f) || !isfinite(maxFraction) || !tbRayFinite(origin) ||
+	    !tbRayFinite(translation) || !tbRayFinite(xf.p) || !(fabsf(q2 - 1.0f) < 1e-3f)) {
 		return out;
 	}
 	float size = tbShape_BoundingRadius(shape);

@@ -92,6 +92,51 @@ static bool tbPositiveFinite(float x)
 	return isfinite(x) && x > 0.0f;
 }
 
+// A length of the supported range (docs/ranges.md). Squares, cubes and the narrow phase's
+// fourth and fifth powers of such lengths, and of the distances between shapes placed within
+// TB_MAX_COORDINATE, stay inside float's normal range.
+static bool tbLengthInRange(float x)
+{
+	return x >= TB_MIN_LENGTH && x <= TB_MAX_LENGTH;
+}
+
+static bool tbFailLength(char* message, int size, const char* what, float value)
+{
+	if (message != NULL && size > 0) {
+		snprintf(message, (size_t)size, "%s: %g m (scale included) is outside [%g, %g] m", what,
+		         (double)value, (double)TB_MIN_LENGTH, (double)TB_MAX_LENGTH);
+	}
+	return false;
+}
+
+// Every length of the scaled shape along each axis in range: a scale squashing one axis of a
+// shape of largest raw size `size` must leave it at least TB_MIN_LENGTH thick.
+static bool tbCheckScaledSize(const tbShape* shape, float size, const char* what, char* message,
+                              int messageSize)
+{
+	vec3s s = shape->scale;
+	float smallest = fminf(s.x, fminf(s.y, s.z));
+	float largest = fmaxf(s.x, fmaxf(s.y, s.z));
+	if (!(size * smallest >= TB_MIN_LENGTH)) {
+		return tbFailLength(message, messageSize, what, size * smallest);
+	}
+	if (!(size * largest <= TB_MAX_LENGTH)) {
+		return tbFailLength(message, messageSize, what, size * largest);
+	}
+	return true;
+}
+
+static bool tbFiniteV(vec3s v)
+{
+	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+// Largest coordinate magnitude of a scaled point.
+static float tbScaledMaxAbs(vec3s v, vec3s s)
+{
+	return fmaxf(fabsf(v.x * s.x), fmaxf(fabsf(v.y * s.y), fabsf(v.z * s.z)));
+}
+
 // scanHull: check every hull vertex (where shapes enter a world or a query file) or only the
 // hull's radius and centroid (every query: tbBuildHull already refused NaN and Inf points).
 static bool tbShape_Check(const tbShape* shape, char* message, int size, bool scanHull)
@@ -103,51 +148,103 @@ static bool tbShape_Check(const tbShape* shape, char* message, int size, bool sc
 	    !tbPositiveFinite(shape->scale.z)) {
 		return tbFail(message, size, "scale: every component must be positive and finite");
 	}
+	vec3s sc = shape->scale;
 	switch (shape->type) {
 	case tb_sphereShape:
-		return tbPositiveFinite(shape->radius)
-		           ? true
-		           : tbFail(message, size, "sphere radius: must be positive and finite");
-	case tb_boxShape:
-		if (!tbPositiveFinite(shape->halfExtents.x) || !tbPositiveFinite(shape->halfExtents.y) ||
-		    !tbPositiveFinite(shape->halfExtents.z)) {
+		if (!tbPositiveFinite(shape->radius)) {
+			return tbFail(message, size, "sphere radius: must be positive and finite");
+		}
+		return tbCheckScaledSize(shape, shape->radius, "sphere radius", message, size);
+	case tb_boxShape: {
+		vec3s e = shape->halfExtents;
+		if (!tbPositiveFinite(e.x) || !tbPositiveFinite(e.y) || !tbPositiveFinite(e.z)) {
 			return tbFail(message, size, "box half extents: must be positive and finite");
 		}
+		vec3s scaled = glms_vec3_mul(e, sc);
+		for (int i = 0; i < 3; ++i) {
+			if (!tbLengthInRange(scaled.raw[i])) {
+				return tbFailLength(message, size, "box half extent", scaled.raw[i]);
+			}
+		}
 		return true;
+	}
 	case tb_capsuleShape:
 	case tb_cylinderShape:
-	case tb_coneShape:
-		if (!tbPositiveFinite(shape->round.radius)) {
+	case tb_coneShape: {
+		float r = shape->round.radius, hh = shape->round.halfHeight;
+		if (!tbPositiveFinite(r)) {
 			return tbFail(message, size, "radius: must be positive and finite");
 		}
-		if (!isfinite(shape->round.halfHeight) ||
-		    shape->round.halfHeight < (shape->type == tb_capsuleShape ? 0.0f : 1e-30f)) {
+		if (!isfinite(hh) || hh < 0.0f || (shape->type != tb_capsuleShape && hh == 0.0f)) {
 			return tbFail(message, size, "half height: must be positive and finite");
 		}
+		if (!tbLengthInRange(r * sc.x) || !tbLengthInRange(r * sc.z)) {
+			return tbFailLength(message, size, "radius", r * fminf(sc.x, sc.z));
+		}
+		// A capsule's axis may be as short as zero (a sphere); its height is r + hh.
+		float height = shape->type == tb_capsuleShape ? r + hh : hh;
+		if (!tbLengthInRange(height * sc.y)) {
+			return tbFailLength(message, size, "half height", height * sc.y);
+		}
 		return true;
-	case tb_hullShape:
-		if (shape->hull == NULL || shape->hull->vertexCount <= 0 || shape->hull->vertices == NULL) {
+	}
+	case tb_hullShape: {
+		const tbHull* hull = shape->hull;
+		if (hull == NULL || hull->vertexCount <= 0 || hull->vertices == NULL) {
 			return tbFail(message, size, "hull: missing or empty (build it with tbBuildHull)");
 		}
-		for (int i = 0; scanHull && i < shape->hull->vertexCount; ++i) {
-			vec3s v = shape->hull->vertices[i];
-			if (!isfinite(v.x) || !isfinite(v.y) || !isfinite(v.z)) {
-				return tbFail(message, size, "hull vertex: NaN or Inf coordinate");
-			}
-		}
-		if (!isfinite(shape->hull->radius) || !isfinite(shape->hull->centroid.x) ||
-		    !isfinite(shape->hull->centroid.y) || !isfinite(shape->hull->centroid.z)) {
+		if (!isfinite(hull->radius) || !tbFiniteV(hull->centroid)) {
 			return tbFail(message, size, "hull: NaN or Inf bounding radius or centroid");
 		}
-		return true;
-	case tb_triangleShape:
+		// Without a scan the hull's extent is at most twice its radius about the origin.
+		float extent = 2.0f * hull->radius;
+		float reach = hull->radius;
+		if (scanHull) {
+			vec3s lo = hull->vertices[0], hi = hull->vertices[0];
+			reach = 0.0f;
+			for (int i = 0; i < hull->vertexCount; ++i) {
+				vec3s v = hull->vertices[i];
+				if (!tbFiniteV(v)) {
+					return tbFail(message, size, "hull vertex: NaN or Inf coordinate");
+				}
+				lo = glms_vec3_minv(lo, v);
+				hi = glms_vec3_maxv(hi, v);
+				reach = fmaxf(reach, tbScaledMaxAbs(v, sc));
+			}
+			vec3s d = glms_vec3_sub(hi, lo);
+			extent = fmaxf(d.x, fmaxf(d.y, d.z));
+		} else {
+			reach *= fmaxf(sc.x, fmaxf(sc.y, sc.z));
+		}
+		if (!(reach <= TB_MAX_LENGTH)) {
+			return tbFailLength(message, size, "hull vertex distance from the origin", reach);
+		}
+		// A one-point hull has no size; any other must keep a usable size along every axis.
+		if (hull->kind == tb_hullPoint) {
+			return true;
+		}
+		return tbCheckScaledSize(shape, extent, "hull extent", message, size);
+	}
+	case tb_triangleShape: {
+		float extent = 0.0f, reach = 0.0f;
 		for (int i = 0; i < 3; ++i) {
 			vec3s v = shape->vertices[i];
-			if (!isfinite(v.x) || !isfinite(v.y) || !isfinite(v.z)) {
+			if (!tbFiniteV(v)) {
 				return tbFail(message, size, "triangle vertex: NaN or Inf coordinate");
 			}
+			reach = fmaxf(reach, tbScaledMaxAbs(v, sc));
+			extent = fmaxf(extent, glms_vec3_norm(glms_vec3_sub(v, shape->vertices[(i + 1) % 3])));
 		}
-		return true;
+		if (!(reach <= TB_MAX_LENGTH)) {
+			return tbFailLength(message, size, "triangle vertex distance from the origin", reach);
+		}
+		// A triangle collapsed to a point is a point (a valid shape, like a one-point hull); a
+		// segment (zero area) still collides; any other keeps a usable size.
+		if (extent == 0.0f) {
+			return true;
+		}
+		return tbCheckScaledSize(shape, extent, "triangle longest edge", message, size);
+	}
 	default:
 		return tbFail(message, size, "unknown shape type");
 	}

@@ -1,6 +1,8 @@
 // Rigid bodies: Baraff's state vector, its derived quantities, forces and impulses.
 #include "tumble/body.h"
 
+#include <float.h>
+
 #include "dynamics_math.h"
 
 mat3s tbSkew(vec3s a)
@@ -24,12 +26,30 @@ tbRigidBody tbMakeBody(tbBodyType type, tbMassData mass, vec3s x, mat3s R)
 	body.Ibody = glms_mat3_zero();
 	body.IbodyInv = glms_mat3_zero();
 	if (type == tb_dynamicBody) {
-		TB_ASSERT(mass.mass > 0.0f && isfinite(mass.mass));
+		// The callers (the world) refuse mass data outside the supported range with a message;
+		// the check is scale-free, unlike det(I) > 0, which underflows for a 1e-5 m body.
+		TB_ASSERT(tbMassData_IsValid(&mass, NULL, 0));
 		body.mass = mass.mass;
 		body.invMass = 1.0f / mass.mass;
 		body.Ibody = mass.inertia;
-		body.IbodyInv = tbMat3Inverse(mass.inertia);
-		TB_ASSERT(tbMat3Det(mass.inertia) > 0.0f);
+		// The cofactor inverse, unless det(I) leaves float's normal range (a 1e-5 m body): then
+		// invert I / s and divide by s (s its largest entry). Normal bodies keep the exact same
+		// arithmetic (and the determinism hash).
+		float det = tbMat3Det(mass.inertia);
+		if (isfinite(det) && det >= 1e3f * FLT_MIN) {
+			body.IbodyInv = tbMat3Inverse(mass.inertia);
+		} else {
+			float scale = 0.0f;
+			for (int c = 0; c < 3; ++c) {
+				for (int r = 0; r < 3; ++r) {
+					scale = fmaxf(scale, fabsf(mass.inertia.col[c].raw[r]));
+				}
+			}
+			if (scale > 0.0f) {
+				mat3s unit = glms_mat3_scale(mass.inertia, 1.0f / scale);
+				body.IbodyInv = glms_mat3_scale(tbMat3Inverse(unit), 1.0f / scale);
+			}
+		}
 	}
 	tbRigidBody_UpdateDerived(&body);
 	return body;

@@ -1,8 +1,10 @@
 // Mass, centre of mass and inertia of shapes: closed forms, and volume integration for hulls.
 #include "tumble/mass.h"
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "dynamics_math.h"
 
@@ -317,4 +319,114 @@ tbMassData tbCombineMass(tbMassData a, tbMassData b)
 		    tbMat3Add(out.inertia, tbMat3MulAdd(parts[i]->inertia, parts[i]->mass, shift));
 	}
 	return out;
+}
+
+// Eigenvalues of a symmetric 3x3 matrix in closed form (Smith, "Eigenvalues of a symmetric 3 x 3
+// matrix", Communications of the ACM 4(4), 1961): with q = tr(A)/3 and B = (A - q 1)/p, the
+// eigenvalues are q + 2 p cos(phi + 2 pi k / 3), cos(3 phi) = det(B) / 2. Returned ascending.
+static void tbSymmetricEigenvalues(double a[3][3], double out[3])
+{
+	double p1 = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+	double q = (a[0][0] + a[1][1] + a[2][2]) / 3.0;
+	if (p1 == 0.0) {
+		double d[3] = {a[0][0], a[1][1], a[2][2]};
+		for (int i = 0; i < 3; ++i) {
+			for (int j = i + 1; j < 3; ++j) {
+				if (d[j] < d[i]) {
+					double t = d[i];
+					d[i] = d[j];
+					d[j] = t;
+				}
+			}
+		}
+		out[0] = d[0];
+		out[1] = d[1];
+		out[2] = d[2];
+		return;
+	}
+	double p2 = (a[0][0] - q) * (a[0][0] - q) + (a[1][1] - q) * (a[1][1] - q) +
+	            (a[2][2] - q) * (a[2][2] - q) + 2.0 * p1;
+	double p = sqrt(p2 / 6.0);
+	double b[3][3];
+	for (int r = 0; r < 3; ++r) {
+		for (int c = 0; c < 3; ++c) {
+			b[r][c] = (a[r][c] - (r == c ? q : 0.0)) / p;
+		}
+	}
+	double det = b[0][0] * (b[1][1] * b[2][2] - b[1][2] * b[2][1]) -
+	             b[0][1] * (b[1][0] * b[2][2] - b[1][2] * b[2][0]) +
+	             b[0][2] * (b[1][0] * b[2][1] - b[1][1] * b[2][0]);
+	double half = fmax(-1.0, fmin(1.0, det / 2.0));
+	double phi = acos(half) / 3.0;
+	out[2] = q + 2.0 * p * cos(phi);
+	out[0] = q + 2.0 * p * cos(phi + 2.0 * TB_PI / 3.0);
+	out[1] = 3.0 * q - out[0] - out[2];
+}
+
+static bool tbMassFail(char* message, int size, const char* format, double value)
+{
+	if (message != NULL && size > 0) {
+		snprintf(message, (size_t)size, format, value);
+	}
+	return false;
+}
+
+bool tbMassData_IsValid(const tbMassData* mass, char* message, int size)
+{
+	if (mass == NULL) {
+		return tbMassFail(message, size, "mass data is null%.0f", 0.0);
+	}
+	if (!(isfinite(mass->mass) && mass->mass >= TB_MIN_MASS && mass->mass <= TB_MAX_MASS)) {
+		if (message != NULL && size > 0) {
+			snprintf(message, (size_t)size, "mass %g kg is outside [%g, %g] kg", (double)mass->mass,
+			         (double)TB_MIN_MASS, (double)TB_MAX_MASS);
+		}
+		return false;
+	}
+	if (!tbIsFiniteMat(mass->inertia)) {
+		return tbMassFail(message, size, "inertia has a NaN or Inf entry%.0f", 0.0);
+	}
+	// Divide by the largest entry first: the test then does not depend on the body's size.
+	double largest = 0.0;
+	double a[3][3];
+	for (int r = 0; r < 3; ++r) {
+		for (int c = 0; c < 3; ++c) {
+			a[r][c] = (double)mass->inertia.col[c].raw[r];
+			largest = fmax(largest, fabs(a[r][c]));
+		}
+	}
+	if (!(largest > 0.0)) {
+		return tbMassFail(message, size, "inertia is zero%.0f", 0.0);
+	}
+	for (int r = 0; r < 3; ++r) {
+		for (int c = 0; c < 3; ++c) {
+			a[r][c] /= largest;
+		}
+	}
+	for (int r = 0; r < 3; ++r) {
+		for (int c = r + 1; c < 3; ++c) {
+			if (fabs(a[r][c] - a[c][r]) > 1e-5) {
+				return tbMassFail(message, size, "inertia is not symmetric%.0f", 0.0);
+			}
+			double mean = 0.5 * (a[r][c] + a[c][r]);
+			a[r][c] = mean;
+			a[c][r] = mean;
+		}
+	}
+	double eigen[3];
+	tbSymmetricEigenvalues(a, eigen);
+	if (!(eigen[0] >= (double)TB_MIN_INERTIA_RATIO * eigen[2])) {
+		return tbMassFail(
+		    message, size,
+		    "inertia's smallest principal moment is %g of its largest (needs >= 1e-6: "
+		    "the body is too thin or too long)",
+		    eigen[2] > 0.0 ? eigen[0] / eigen[2] : 0.0);
+	}
+	// The moments themselves must be normal floats (their inverse finite).
+	if (!(eigen[0] * largest >= (double)FLT_MIN * 1e3)) {
+		return tbMassFail(message, size,
+		                  "inertia's smallest principal moment %g kg m^2 is too small",
+		                  eigen[0] * largest);
+	}
+	return true;
 }

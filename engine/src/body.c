@@ -1,12 +1,14 @@
 // Bodies of the world: creation, handles, mass from the shapes, getters and setters, forces.
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "world_internal.h"
 
 tbBodyId tbMakeBodyId(const tbWorld* world, int index)
 {
-	tbBodyId id = {index + 1, (uint16_t)world->index, world->bodies[index].generation};
+	tbBodyId id = {index + 1, (uint16_t)world->index, 0, world->generation,
+	               world->bodies[index].generation};
 	return id;
 }
 
@@ -14,10 +16,12 @@ tbBodySlot* tbGetBodySlot(tbBodyId id, tbWorld** world, const char* caller)
 {
 	tbWorld* w = tbGetWorldFromIndex(id.world0);
 	int index = id.index1 - 1;
-	if (w == NULL || index < 0 || index >= w->bodyCount || !w->bodies[index].alive ||
-	    w->bodies[index].generation != id.generation) {
-		tbSetError("%s: stale or null body id (index1 %d, world %d, generation %d)", caller,
-		           id.index1, id.world0, id.generation);
+	if (w == NULL || w->generation != id.worldGeneration || index < 0 || index >= w->bodyCount ||
+	    !w->bodies[index].alive || w->bodies[index].generation != id.generation) {
+		tbSetError("%s: stale or null body id (index1 %d, world %d, world generation %u, "
+		           "generation %u)",
+		           caller, id.index1, id.world0, (unsigned)id.worldGeneration,
+		           (unsigned)id.generation);
 		TB_ASSERT(false && "stale or null body id");
 		return NULL;
 	}
@@ -65,6 +69,76 @@ void tbUpdateBodyShapes(tbWorld* w, int bodyIndex, float dt, bool forceMove)
 	}
 }
 
+// One shape's mass in the body frame; *weighs false for a shape that collides but weighs nothing
+// (zero density, a triangle, a flat hull). False with a message when its mass leaves float.
+static bool tbShapeBodyMass(const tbShape* geometry, float density, tbTransform localPose,
+                            tbMassData* out, bool* weighs, char* message, int size)
+{
+	*weighs = false;
+	if (density == 0.0f) {
+		return true;
+	}
+	tbMassError err;
+	tbMassData m = tbComputeMass(geometry, density, &err);
+	if (err == tb_massNoVolume || err == tb_massDegenerateHull) {
+		return true;
+	}
+	if (err != tb_massOk) {
+		// Overflow or underflow of the mass (say density 3e38): refusing it beats a body that
+		// silently weighs the 1 kg default.
+		snprintf(message, (size_t)size, "the shape's mass (density %g kg/m^3) is not usable: %s",
+		         (double)density, tbMassErrorString(err));
+		return false;
+	}
+	// Into the body frame: c' = p + R c, I' = R I R^T.
+	mat3s R = glms_quat_mat3(localPose.q);
+	m.center = glms_vec3_add(localPose.p, glms_mat3_mulv(R, m.center));
+	m.inertia = glms_mat3_mul(glms_mat3_mul(R, m.inertia), glms_mat3_transpose(R));
+	*out = m;
+	*weighs = true;
+	return true;
+}
+
+bool tbBodyMassFromShapes(const tbWorld* w, int bodyIndex, const tbShape* extra, float extraDensity,
+                          tbTransform extraPose, tbMassData* out, char* message, int size)
+{
+	const tbBodySlot* b = w->bodies + bodyIndex;
+	tbMassData total;
+	memset(&total, 0, sizeof total);
+	bool any = false;
+	for (int s = b->firstShape; s >= 0 || extra != NULL; s = s >= 0 ? w->shapes[s].nextInBody : s) {
+		const tbShape* geometry = extra;
+		float density = extraDensity;
+		tbTransform pose = extraPose;
+		if (s >= 0) {
+			geometry = &w->shapes[s].geometry;
+			density = w->shapes[s].density;
+			pose = w->shapes[s].localPose;
+		} else {
+			extra = NULL;
+		}
+		tbMassData m;
+		bool weighs;
+		if (!tbShapeBodyMass(geometry, density, pose, &m, &weighs, message, size)) {
+			return false;
+		}
+		if (weighs) {
+			total = tbCombineMass(total, m);
+			any = true;
+		}
+	}
+	if (!any) {
+		// No solid shape yet: a 1 kg unit body (Box2D's default) so the body stays valid.
+		total.mass = 1.0f;
+		total.center = glms_vec3_zero();
+		total.inertia = glms_mat3_scale(glms_mat3_identity(), 0.4f);
+	}
+	*out = total;
+	tbMassData centred = total;
+	centred.center = glms_vec3_zero();
+	return tbMassData_IsValid(&centred, message, size);
+}
+
 void tbUpdateBodyMass(tbWorld* w, int bodyIndex)
 {
 	tbBodySlot* b = w->bodies + bodyIndex;
@@ -74,25 +148,13 @@ void tbUpdateBodyMass(tbWorld* w, int bodyIndex)
 	memset(&total, 0, sizeof total);
 	float maxExtent = 0.0f;
 	if (b->rb.type == tb_dynamicBody) {
-		for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
-			const tbShapeSlot* shape = w->shapes + s;
-			tbMassError err;
-			tbMassData m = tbComputeMass(&shape->geometry, shape->density, &err);
-			if (err != tb_massOk || m.mass <= 0.0f) {
-				continue; // triangles and zero-density shapes collide but weigh nothing
-			}
-			// Into the body frame: c' = p + R c, I' = R I R^T.
-			mat3s R = glms_quat_mat3(shape->localPose.q);
-			m.center = glms_vec3_add(shape->localPose.p, glms_mat3_mulv(R, m.center));
-			m.inertia = glms_mat3_mul(glms_mat3_mul(R, m.inertia), glms_mat3_transpose(R));
-			total = tbCombineMass(total, m);
-		}
-		if (total.mass <= 0.0f) {
-			// No solid shape yet: a 1 kg unit body (Box2D's default) so the body stays valid.
-			total.mass = 1.0f;
-			total.center = glms_vec3_zero();
-			total.inertia = glms_mat3_identity();
-			total.inertia = glms_mat3_scale(total.inertia, 0.4f);
+		char message[160];
+		if (!tbBodyMassFromShapes(w, bodyIndex, NULL, 0.0f, tbTransformIdentity(), &total, message,
+		                          (int)sizeof message)) {
+			// tbCreateShape refused every shape that would get here; keep the old mass.
+			total.mass = old.mass;
+			total.center = b->localCenter;
+			total.inertia = old.Ibody;
 		}
 	}
 	// Keep the origin where it is; the centre of mass follows the shapes.
@@ -129,8 +191,11 @@ tbBodyId tbCreateBody(tbWorldId worldId, const tbBodyDef* def)
 		tbSetError("tbCreateBody: def is null (use tbDefaultBodyDef())");
 		return tb_nullBodyId;
 	}
-	if (!tbFiniteVec3(def->position)) {
-		tbSetError("tbCreateBody: def->position is NaN or Inf");
+	if (!tbCoordinatesInRange(def->position)) {
+		tbSetError("tbCreateBody: def->position (%g, %g, %g) is NaN, Inf or beyond +-%g m "
+		           "(docs/ranges.md)",
+		           (double)def->position.x, (double)def->position.y, (double)def->position.z,
+		           (double)TB_MAX_COORDINATE);
 		return tb_nullBodyId;
 	}
 	if (!tbFiniteQuat(def->rotation)) {
@@ -162,7 +227,7 @@ tbBodyId tbCreateBody(tbWorldId worldId, const tbBodyDef* def)
 		index = w->bodyCount++;
 	}
 	tbBodySlot* b = w->bodies + index;
-	uint16_t generation = (uint16_t)(b->generation + 1);
+	uint32_t generation = b->generation + 1;
 	memset(b, 0, sizeof *b);
 	b->generation = generation;
 	b->alive = true;
@@ -210,14 +275,18 @@ void tbDestroyBody(tbBodyId bodyId)
 		tbWakeBody(w, index);
 	}
 	tbDestroyBodyJoints(w, index);
+	tbBeginApiEvents(w);
 	while (b->firstShape >= 0) {
 		tbDestroyShapeInternal(w, b->firstShape, false);
 	}
+	tbEndApiEvents(w);
 	tbRemoveBodyFromSets(w, index);
 	b->alive = false;
 	b->generation += 1;
-	b->nextFree = w->freeBody;
-	w->freeBody = index;
+	if (b->generation < TB_RETIRED_GENERATION) {
+		b->nextFree = w->freeBody;
+		w->freeBody = index;
+	}
 	w->liveBodies -= 1;
 }
 
@@ -225,7 +294,8 @@ bool tbBody_IsValid(tbBodyId bodyId)
 {
 	tbWorld* w = tbGetWorldFromIndex(bodyId.world0);
 	int index = bodyId.index1 - 1;
-	return w != NULL && index >= 0 && index < w->bodyCount && w->bodies[index].alive &&
+	return w != NULL && w->generation == bodyId.worldGeneration && index >= 0 &&
+	       index < w->bodyCount && w->bodies[index].alive &&
 	       w->bodies[index].generation == bodyId.generation;
 }
 
@@ -260,8 +330,11 @@ void tbBody_SetTransform(tbBodyId bodyId, vec3s position, versors rotation)
 	if (b == NULL) {
 		return;
 	}
-	if (!tbFiniteVec3(position)) {
-		tbSetError("tbBody_SetTransform: position is NaN or Inf");
+	if (!tbCoordinatesInRange(position)) {
+		tbSetError("tbBody_SetTransform: position (%g, %g, %g) is NaN, Inf or beyond +-%g m "
+		           "(docs/ranges.md)",
+		           (double)position.x, (double)position.y, (double)position.z,
+		           (double)TB_MAX_COORDINATE);
 		return;
 	}
 	if (!tbFiniteQuat(rotation)) {

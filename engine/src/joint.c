@@ -47,7 +47,7 @@ tbDistanceJointDef tbDefaultDistanceJointDef(void)
 
 static tbJointId tbMakeJointId(const tbWorld* w, int index)
 {
-	tbJointId id = {index + 1, (uint16_t)w->index, w->joints[index].generation};
+	tbJointId id = {index + 1, (uint16_t)w->index, 0, w->generation, w->joints[index].generation};
 	return id;
 }
 
@@ -55,10 +55,10 @@ static tbJointSlot* tbGetJointSlot(tbJointId id, tbWorld** world, const char* ca
 {
 	tbWorld* w = tbGetWorldFromIndex(id.world0);
 	int index = id.index1 - 1;
-	if (w == NULL || index < 0 || index >= w->jointCount || !w->joints[index].alive ||
-	    w->joints[index].generation != id.generation) {
-		tbSetError("%s: stale or null joint id (index1 %d, world %d, generation %d)", caller,
-		           id.index1, id.world0, id.generation);
+	if (w == NULL || w->generation != id.worldGeneration || index < 0 || index >= w->jointCount ||
+	    !w->joints[index].alive || w->joints[index].generation != id.generation) {
+		tbSetError("%s: stale or null joint id (index1 %d, world %d, generation %u)", caller,
+		           id.index1, id.world0, (unsigned)id.generation);
 		return NULL;
 	}
 	if (world != NULL) {
@@ -219,7 +219,7 @@ static tbJointId tbAddJoint(tbWorld* w, tbJointType type, int a, int b, vec3s an
 		index = w->jointCount++;
 	}
 	tbJointSlot* s = w->joints + index;
-	uint16_t generation = (uint16_t)(s->generation + 1);
+	uint32_t generation = s->generation + 1u;
 	memset(s, 0, sizeof *s);
 	s->generation = generation;
 	s->alive = true;
@@ -457,7 +457,8 @@ bool tbJoint_IsValid(tbJointId jointId)
 {
 	tbWorld* w = tbGetWorldFromIndex(jointId.world0);
 	int index = jointId.index1 - 1;
-	return w != NULL && index >= 0 && index < w->jointCount && w->joints[index].alive &&
+	return w != NULL && w->generation == jointId.worldGeneration && index >= 0 &&
+	       index < w->jointCount && w->joints[index].alive &&
 	       w->joints[index].generation == jointId.generation;
 }
 

@@ -6,18 +6,59 @@
 
 tbShapeId tbMakeShapeId(const tbWorld* world, int index)
 {
-	tbShapeId id = {index + 1, (uint16_t)world->index, world->shapes[index].generation};
+	tbShapeId id = {index + 1, (uint16_t)world->index, 0, world->generation,
+	                world->shapes[index].generation};
 	return id;
+}
+
+static void tbSwapEndEvents(tbWorld* w)
+{
+	tbContactEndTouchEvent* events = w->endEvents;
+	int count = w->endCount, capacity = w->endCapacity;
+	w->endEvents = w->pendingEndEvents;
+	w->endCount = w->pendingEndCount;
+	w->endCapacity = w->pendingEndCapacity;
+	w->pendingEndEvents = events;
+	w->pendingEndCount = count;
+	w->pendingEndCapacity = capacity;
+}
+
+void tbBeginApiEvents(tbWorld* w)
+{
+	// The contact code appends to w->endEvents: point it at the pending array meanwhile, so the
+	// array tbWorld_GetContactEvents handed out is neither written nor moved.
+	tbSwapEndEvents(w);
+}
+
+void tbEndApiEvents(tbWorld* w)
+{
+	tbSwapEndEvents(w);
+}
+
+void tbStartStepEvents(tbWorld* w)
+{
+	w->beginCount = 0;
+	w->endCount = 0;
+	if (w->pendingEndCount > 0) {
+		tbGrowArray((void**)&w->endEvents, &w->endCapacity, w->pendingEndCount,
+		            sizeof(tbContactEndTouchEvent));
+		memcpy(w->endEvents, w->pendingEndEvents,
+		       (size_t)w->pendingEndCount * sizeof(tbContactEndTouchEvent));
+		w->endCount = w->pendingEndCount;
+		w->pendingEndCount = 0;
+	}
 }
 
 static tbShapeSlot* tbGetShapeSlot(tbShapeId id, tbWorld** world, const char* caller)
 {
 	tbWorld* w = tbGetWorldFromIndex(id.world0);
 	int index = id.index1 - 1;
-	if (w == NULL || index < 0 || index >= w->shapeCount || !w->shapes[index].alive ||
-	    w->shapes[index].generation != id.generation) {
-		tbSetError("%s: stale or null shape id (index1 %d, world %d, generation %d)", caller,
-		           id.index1, id.world0, id.generation);
+	if (w == NULL || w->generation != id.worldGeneration || index < 0 || index >= w->shapeCount ||
+	    !w->shapes[index].alive || w->shapes[index].generation != id.generation) {
+		tbSetError("%s: stale or null shape id (index1 %d, world %d, world generation %u, "
+		           "generation %u)",
+		           caller, id.index1, id.world0, (unsigned)id.worldGeneration,
+		           (unsigned)id.generation);
 		TB_ASSERT(false && "stale or null shape id");
 		return NULL;
 	}
@@ -67,7 +108,22 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbShape* g
 		tbSetError("tbCreateShape: def->localPose is NaN, Inf or has a zero rotation");
 		return tb_nullShapeId;
 	}
+	vec3s offset = def->localPose.p;
+	if (fmaxf(fabsf(offset.x), fmaxf(fabsf(offset.y), fabsf(offset.z))) > TB_MAX_LENGTH) {
+		tbSetError("tbCreateShape: def->localPose.p is beyond +-%g m of the body (docs/ranges.md)",
+		           (double)TB_MAX_LENGTH);
+		return tb_nullShapeId;
+	}
 	int bodyIndex = bodyId.index1 - 1;
+	if (b->rb.type == tb_dynamicBody) {
+		tbMassData mass;
+		tbTransform pose = tbMakeTransform(def->localPose.p, def->localPose.q);
+		if (!tbBodyMassFromShapes(w, bodyIndex, geometry, def->density, pose, &mass, message,
+		                          (int)sizeof message)) {
+			tbSetError("tbCreateShape: %s (dynamic body; docs/ranges.md)", message);
+			return tb_nullShapeId;
+		}
+	}
 	int index;
 	if (w->freeShape >= 0) {
 		index = w->freeShape;
@@ -78,7 +134,7 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbShape* g
 		b = w->bodies + bodyIndex;
 	}
 	tbShapeSlot* s = w->shapes + index;
-	uint16_t generation = (uint16_t)(s->generation + 1);
+	uint32_t generation = s->generation + 1;
 	memset(s, 0, sizeof *s);
 	s->generation = generation;
 	s->alive = true;
@@ -134,8 +190,10 @@ void tbDestroyShapeInternal(tbWorld* w, int shapeIndex, bool updateMass)
 	b->shapeCount -= 1;
 	s->alive = false;
 	s->generation += 1;
-	s->nextFree = w->freeShape;
-	w->freeShape = shapeIndex;
+	if (s->generation < TB_RETIRED_GENERATION) {
+		s->nextFree = w->freeShape;
+		w->freeShape = shapeIndex;
+	}
 	w->liveShapes -= 1;
 	if (updateMass) {
 		tbUpdateBodyMass(w, s->body);
@@ -147,7 +205,9 @@ void tbDestroyShape(tbShapeId shapeId)
 	tbWorld* w;
 	tbShapeSlot* s = tbGetShapeSlot(shapeId, &w, "tbDestroyShape");
 	if (s != NULL) {
+		tbBeginApiEvents(w);
 		tbDestroyShapeInternal(w, shapeId.index1 - 1, true);
+		tbEndApiEvents(w);
 	}
 }
 
@@ -155,7 +215,8 @@ bool tbShapeId_IsValid(tbShapeId shapeId)
 {
 	tbWorld* w = tbGetWorldFromIndex(shapeId.world0);
 	int index = shapeId.index1 - 1;
-	return w != NULL && index >= 0 && index < w->shapeCount && w->shapes[index].alive &&
+	return w != NULL && w->generation == shapeId.worldGeneration && index >= 0 &&
+	       index < w->shapeCount && w->shapes[index].alive &&
 	       w->shapes[index].generation == shapeId.generation;
 }
 
@@ -240,7 +301,9 @@ void tbShapeId_SetFilter(tbShapeId shapeId, tbFilter filter)
 	}
 	s->filter = filter;
 	// Pairs are filtered when found: drop the shape's pairs and look again.
+	tbBeginApiEvents(w);
 	tbDestroyShapeContacts(w, shapeId.index1 - 1);
+	tbEndApiEvents(w);
 	tbBroadPhase_BufferMove(w, shapeId.index1 - 1);
 }
 

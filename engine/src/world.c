@@ -1,6 +1,7 @@
 // The world: registry of worlds, errors, defaults, the step loop, events and the state hash.
 #define _POSIX_C_SOURCE 200809L // clock_gettime for the step's profile
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@ static double tbMilliseconds(void)
 }
 
 static tbWorld* s_worlds[TB_MAX_WORLDS];
-static uint16_t s_worldGenerations[TB_MAX_WORLDS];
+static uint32_t s_worldGenerations[TB_MAX_WORLDS];
 static char s_lastError[256];
 
 const char* tbGetLastError(void)
@@ -47,7 +48,8 @@ void tbGrowArray(void** array, int* capacity, int need, size_t elem)
 	}
 	int newCapacity = *capacity > 0 ? *capacity : 16;
 	while (newCapacity < need) {
-		newCapacity *= 2;
+		// Doubling past INT_MAX / 2 would overflow: take the need itself then.
+		newCapacity = newCapacity > INT_MAX / 2 ? need : 2 * newCapacity;
 	}
 	*array = tbGrowAlloc(*array, (size_t)*capacity * elem, (size_t)newCapacity * elem);
 	memset((char*)*array + (size_t)*capacity * elem, 0, (size_t)(newCapacity - *capacity) * elem);
@@ -63,6 +65,12 @@ bool tbFiniteQuat(versors q)
 {
 	return isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w) &&
 	       q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w > 1e-12f;
+}
+
+bool tbCoordinatesInRange(vec3s v)
+{
+	return fabsf(v.x) <= TB_MAX_COORDINATE && fabsf(v.y) <= TB_MAX_COORDINATE &&
+	       fabsf(v.z) <= TB_MAX_COORDINATE;
 }
 
 tbWorldDef tbDefaultWorldDef(void)
@@ -149,12 +157,82 @@ tbWorld* tbGetWorld(tbWorldId id, const char* caller)
 	int index = (int)id.index1 - 1;
 	tbWorld* w = tbGetWorldFromIndex(index);
 	if (w == NULL || w->generation != id.generation) {
-		tbSetError("%s: stale or null world id (index1 %d, generation %d)", caller, id.index1,
-		           id.generation);
+		tbSetError("%s: stale or null world id (index1 %d, generation %u)", caller, id.index1,
+		           (unsigned)id.generation);
 		TB_ASSERT(false && "stale or null world id");
 		return NULL;
 	}
 	return w;
+}
+
+// Every field of a world definition, with the field named in the error (issue: a NaN
+// speculative distance or a negative margin let boxes through the ground).
+static bool tbCheckWorldDef(const tbWorldDef* def)
+{
+	if (!tbFiniteVec3(def->gravity)) {
+		tbSetError("tbCreateWorld: def->gravity is NaN or Inf");
+		return false;
+	}
+	if (def->iterations < 0 || def->iterations > TB_MAX_SOLVER_ITERATIONS) {
+		tbSetError("tbCreateWorld: def->iterations must be in [1, %d] (0 means 1), got %d",
+		           TB_MAX_SOLVER_ITERATIONS, def->iterations);
+		return false;
+	}
+	if (def->relaxIterations < 0 || def->relaxIterations > TB_MAX_SOLVER_ITERATIONS) {
+		tbSetError("tbCreateWorld: def->relaxIterations must be in [0, %d], got %d",
+		           TB_MAX_SOLVER_ITERATIONS, def->relaxIterations);
+		return false;
+	}
+	struct
+	{
+		const char* name;
+		float value, min, max;
+		bool minOpen;
+	} fields[] = {
+	    {"contactHertz", def->contactHertz, 0.0f, 1e6f, true},
+	    {"contactDampingRatio", def->contactDampingRatio, 0.0f, 1e6f, false},
+	    {"contactPushMaxSpeed", def->contactPushMaxSpeed, 0.0f, 1e6f, false},
+	    {"restitutionThreshold", def->restitutionThreshold, 0.0f, 1e6f, false},
+	    {"speculativeDistance", def->speculativeDistance, 0.0f, TB_MAX_LENGTH, false},
+	    {"aabbMargin", def->aabbMargin, 0.0f, TB_MAX_LENGTH, false},
+	    {"sleepThreshold", def->sleepThreshold, 0.0f, 1e6f, false},
+	    {"timeToSleep", def->timeToSleep, 0.0f, 1e9f, false},
+	};
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i) {
+		float v = fields[i].value;
+		bool above = fields[i].minOpen ? v > fields[i].min : v >= fields[i].min;
+		if (!(isfinite(v) && above && v <= fields[i].max)) {
+			tbSetError("tbCreateWorld: def->%s must be finite and in %s%g, %g], got %g",
+			           fields[i].name, fields[i].minOpen ? "(" : "[", (double)fields[i].min,
+			           (double)fields[i].max, (double)v);
+			return false;
+		}
+	}
+	if ((int)def->integrator < 0 || (int)def->integrator >= (int)tb_integratorCount) {
+		tbSetError("tbCreateWorld: def->integrator %d is not an integrator", (int)def->integrator);
+		return false;
+	}
+	if (def->initialBodyCapacity < 0 || def->initialBodyCapacity > TB_MAX_INITIAL_CAPACITY ||
+	    def->initialShapeCapacity < 0 || def->initialShapeCapacity > TB_MAX_INITIAL_CAPACITY) {
+		tbSetError("tbCreateWorld: def->initialBodyCapacity and initialShapeCapacity must be in "
+		           "[0, %d], got %d and %d",
+		           TB_MAX_INITIAL_CAPACITY, def->initialBodyCapacity, def->initialShapeCapacity);
+		return false;
+	}
+	return true;
+}
+
+// An initial array, or false when the allocator refuses (never dereferenced then).
+static bool tbInitialArray(void** array, int* capacity, int count, size_t elem)
+{
+	int n = count > 0 ? count : 16;
+	*array = tbTryAlloc((size_t)n * elem);
+	if (*array == NULL) {
+		return false;
+	}
+	memset(*array, 0, (size_t)n * elem);
+	*capacity = n;
+	return true;
 }
 
 tbWorldId tbCreateWorld(const tbWorldDef* def)
@@ -164,26 +242,39 @@ tbWorldId tbCreateWorld(const tbWorldDef* def)
 		tbSetError("tbCreateWorld: def is null (use tbDefaultWorldDef())");
 		return id;
 	}
-	if (!tbFiniteVec3(def->gravity)) {
-		tbSetError("tbCreateWorld: def->gravity is NaN or Inf");
+	if (!tbCheckWorldDef(def)) {
 		return id;
 	}
 	int slot = -1;
 	for (int i = 0; i < TB_MAX_WORLDS; ++i) {
-		if (s_worlds[i] == NULL) {
+		// A slot whose generation is exhausted is retired: an old id can never name a new world.
+		if (s_worlds[i] == NULL && s_worldGenerations[i] < TB_RETIRED_GENERATION) {
 			slot = i;
 			break;
 		}
 	}
 	if (slot < 0) {
-		tbSetError("tbCreateWorld: all %d world slots are in use", TB_MAX_WORLDS);
+		tbSetError("tbCreateWorld: all %d world slots are in use (or retired)", TB_MAX_WORLDS);
 		return id;
 	}
-	tbWorld* w = tbAlloc(sizeof(tbWorld));
+	tbWorld* w = tbTryAlloc(sizeof(tbWorld));
+	if (w == NULL) {
+		tbSetError("tbCreateWorld: out of memory (%zu bytes)", sizeof(tbWorld));
+		return id;
+	}
 	memset(w, 0, sizeof *w);
+	if (!tbInitialArray((void**)&w->bodies, &w->bodyCapacity, def->initialBodyCapacity,
+	                    sizeof(tbBodySlot)) ||
+	    !tbInitialArray((void**)&w->shapes, &w->shapeCapacity, def->initialShapeCapacity,
+	                    sizeof(tbShapeSlot))) {
+		tbFree(w->bodies, (size_t)w->bodyCapacity * sizeof(tbBodySlot));
+		tbFree(w, sizeof(tbWorld));
+		tbSetError("tbCreateWorld: out of memory for %d bodies and %d shapes",
+		           def->initialBodyCapacity, def->initialShapeCapacity);
+		return id;
+	}
 	w->def = *def;
 	w->def.iterations = def->iterations > 0 ? def->iterations : 1;
-	w->def.relaxIterations = def->relaxIterations >= 0 ? def->relaxIterations : 0;
 	s_worldGenerations[slot] += 1;
 	w->generation = s_worldGenerations[slot];
 	w->index = slot;
@@ -194,11 +285,6 @@ tbWorldId tbCreateWorld(const tbWorldDef* def)
 	w->freeJoint = -1;
 	w->trees[0] = tbDynamicTree_Create();
 	w->trees[1] = tbDynamicTree_Create();
-	tbGrowArray((void**)&w->bodies, &w->bodyCapacity,
-	            def->initialBodyCapacity > 0 ? def->initialBodyCapacity : 16, sizeof(tbBodySlot));
-	tbGrowArray((void**)&w->shapes, &w->shapeCapacity,
-	            def->initialShapeCapacity > 0 ? def->initialShapeCapacity : 16,
-	            sizeof(tbShapeSlot));
 	s_worlds[slot] = w;
 	id.index1 = (uint16_t)(slot + 1);
 	id.generation = w->generation;
@@ -241,6 +327,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->speedBounds, w->speedBoundCapacity, float);
 	TB_FREE_ARRAY(w->beginEvents, w->beginCapacity, tbContactBeginTouchEvent);
 	TB_FREE_ARRAY(w->endEvents, w->endCapacity, tbContactEndTouchEvent);
+	TB_FREE_ARRAY(w->pendingEndEvents, w->pendingEndCapacity, tbContactEndTouchEvent);
 	TB_FREE_ARRAY(w->moveEvents, w->moveEventCapacity, tbBodyMoveEvent);
 	int slot = w->index;
 	w->alive = false;
@@ -400,8 +487,7 @@ bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
 		tbSetError("tbWorld_Step: substeps must be >= 1, got %d", substeps);
 		return false;
 	}
-	w->beginCount = 0;
-	w->endCount = 0;
+	tbStartStepEvents(w);
 	memset(&w->profile, 0, sizeof w->profile);
 	// The step (docs/solver.md): pairs, manifolds (+ warm start), solve and integrate, sleep.
 	double t0 = tbMilliseconds();

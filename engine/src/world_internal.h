@@ -7,6 +7,10 @@
 #include "tumble/joint.h"
 #include "tumble/world.h"
 
+// A slot (world, body or shape) whose generation reaches this is retired instead of reused: its
+// ids can then never repeat (each reuse adds 2: one at destruction, one at creation).
+#define TB_RETIRED_GENERATION (UINT32_MAX - 2u)
+
 typedef struct tbBodySlot
 {
 	tbRigidBody rb;    // Baraff state; rb.state.x is the centre of mass
@@ -25,7 +29,7 @@ typedef struct tbBodySlot
 	int jointList; // first joint edge (joint index * 2 + side), or -1
 	int jointCount;
 	int nextFree;
-	uint16_t generation;
+	uint32_t generation; // TB_RETIRED_GENERATION: never reused
 	bool alive;
 	bool awake;
 	bool enableSleep;
@@ -48,7 +52,7 @@ typedef struct tbShapeSlot
 	int tree;      // 0: static tree, 1: moving tree
 	bool enlarged; // in the move buffer
 	int nextFree;
-	uint16_t generation;
+	uint32_t generation; // TB_RETIRED_GENERATION: never reused
 	bool alive;
 } tbShapeSlot;
 
@@ -98,14 +102,14 @@ typedef struct tbJointSlot
 	void* userData;
 	bool collideConnected;
 	bool alive;
-	uint16_t generation;
+	uint32_t generation;
 	int nextFree;
 } tbJointSlot;
 
 typedef struct tbWorld
 {
 	tbWorldDef def;
-	uint16_t generation;
+	uint32_t generation;
 	int index;
 	bool alive;
 
@@ -163,6 +167,10 @@ typedef struct tbWorld
 	int beginCount, beginCapacity;
 	tbContactEndTouchEvent* endEvents;
 	int endCount, endCapacity;
+	// End events made between steps (a destroyed shape or body, a filter change): kept apart and
+	// delivered with the next step's events, so the arrays handed out stay valid until then.
+	tbContactEndTouchEvent* pendingEndEvents;
+	int pendingEndCount, pendingEndCapacity;
 	tbBodyMoveEvent* moveEvents;
 	int moveEventCount, moveEventCapacity;
 
@@ -177,17 +185,29 @@ void tbSetError(const char* format, ...) __attribute__((format(printf, 1, 2)));
 void tbGrowArray(void** array, int* capacity, int need, size_t elem);
 bool tbFiniteVec3(vec3s v);
 bool tbFiniteQuat(versors q);
+// Finite and within +-TB_MAX_COORDINATE on every axis.
+bool tbCoordinatesInRange(vec3s v);
 
 // body.c
 tbBodySlot* tbGetBodySlot(tbBodyId id, tbWorld** world, const char* caller);
 tbBodyId tbMakeBodyId(const tbWorld* world, int index);
 void tbWakeBody(tbWorld* world, int bodyIndex);
 void tbUpdateBodyMass(tbWorld* world, int bodyIndex);
+// The mass of a dynamic body's shapes (plus `extra`, when not null, about to be added): false with
+// a message when a shape's mass leaves float or the total is outside the supported range.
+bool tbBodyMassFromShapes(const tbWorld* world, int bodyIndex, const tbShape* extra,
+                          float extraDensity, tbTransform extraPose, tbMassData* out, char* message,
+                          int size);
 void tbSyncBodyTransform(tbBodySlot* body);
 void tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
 
 // shape.c
 tbShapeId tbMakeShapeId(const tbWorld* world, int index);
+// Around an API call between steps that may end contacts: its end events go to the pending array.
+void tbBeginApiEvents(tbWorld* world);
+void tbEndApiEvents(tbWorld* world);
+// At the start of a step: last step's events are dropped and the pending ones become this step's.
+void tbStartStepEvents(tbWorld* world);
 void tbDestroyShapeInternal(tbWorld* world, int shapeIndex, bool updateMass);
 bool tbShouldShapesCollide(tbFilter a, tbFilter b);
 

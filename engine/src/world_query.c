@@ -109,6 +109,10 @@ void tbWorld_OverlapAABB(tbWorldId worldId, tbAABB aabb, tbQueryFilter filter,
 	if (w == NULL || fcn == NULL) {
 		return;
 	}
+	if (!tbFiniteVec3(aabb.lower) || !tbFiniteVec3(aabb.upper)) {
+		tbSetError("tbWorld_OverlapAABB: aabb is NaN or Inf");
+		return;
+	}
 	tbOverlapContext oc = {w, filter, fcn, context, NULL, tbTransformIdentity(), false};
 	for (int t = 0; t < 2 && !oc.stop; ++t) {
 		tbDynamicTree_Query(&w->trees[t], aabb, tbOverlapCallback, &oc);

@@ -18,6 +18,7 @@ typedef struct tbCastOutput
 
 /// Cast the segment origin + t * translation, t in [0, maxFraction], at a shape placed at xf. A ray
 /// that starts inside the shape reports no hit (Box2D's rule: it would have no normal). The hit
-/// point is within 1e-4 of the shape's size of the surface.
+/// point is within 1e-4 of the shape's size of the surface. No hit either for maxFraction <= 0 or
+/// NaN, a NaN or Inf origin or translation, or a pose that is not finite with a unit quaternion.
 TB_API tbCastOutput tbRayCastShape(const tbShape* shape, tbTransform xf, vec3s origin,
                                    vec3s translation, float maxFraction);

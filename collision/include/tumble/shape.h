@@ -6,6 +6,20 @@
 #include "tumble/hull.h"
 #include "tumble/transform.h"
 
+/// Smallest length of a shape Tumble supports, metres: every radius, half extent, half height and
+/// hull or triangle extent, scale included (docs/ranges.md). Below it the narrow phase's fourth
+/// powers of lengths leave float's normal range.
+#define TB_MIN_LENGTH 1e-6f
+
+/// Largest length of a shape Tumble supports, metres (the same quantities as TB_MIN_LENGTH, and
+/// the distance of a hull's or triangle's vertex from the shape origin).
+#define TB_MAX_LENGTH 1e6f
+
+/// Largest magnitude of a position coordinate the API and scene files accept, metres
+/// (docs/ranges.md): two shapes within it are at most a few TB_MAX_LENGTH apart, whose fifth power
+/// float still holds. Float resolves about 6e-8 of a coordinate (0.06 m at 1e6 m).
+#define TB_MAX_COORDINATE 1e6f
+
 /// Shape types. All are solid, convex, and have their axis along local y.
 typedef enum tbShapeType
 {
@@ -60,8 +74,9 @@ TB_API tbShape tbMakeTriangle(vec3s a, vec3s b, vec3s c);
 /// The name of a shape type ("sphere", "box", ...), or "unknown".
 TB_API const char* tbShapeTypeName(tbShapeType type);
 
-/// Check a shape for bad data: NaN/Inf, negative or zero sizes, a missing hull. Returns true when
-/// valid; otherwise writes a message naming the field into `message` (if not null).
+/// Check a shape for bad data: NaN/Inf, negative or zero sizes, a missing hull, and lengths (scale
+/// included) outside [TB_MIN_LENGTH, TB_MAX_LENGTH]. Returns true when valid; otherwise writes a
+/// message naming the field into `message` (if not null).
 TB_API bool tbShape_Validate(const tbShape* shape, char* message, int messageSize);
 
 /// Support point of the shape in its local frame: a point of the shape that maximises dot(p, d).

@@ -7,6 +7,10 @@
 /// Allocate through the hooks (counts bytes); never returns null (asserts instead).
 void* tbAlloc(size_t size);
 
+/// tbAlloc that returns null on failure without asserting, for the callers that refuse the
+/// request cleanly (tbCreateWorld's initial capacities).
+void* tbTryAlloc(size_t size);
+
 /// Free a block from tbAlloc of the given size. Null is ignored.
 void tbFree(void* memory, size_t size);
 

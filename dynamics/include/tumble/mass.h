@@ -40,3 +40,23 @@ TB_API const char* tbMassErrorString(tbMassError error);
 /// Mass properties of two solids expressed in the same frame, combined into one (parallel axis
 /// theorem). Either may have zero mass.
 TB_API tbMassData tbCombineMass(tbMassData a, tbMassData b);
+
+/// Lightest dynamic body (and solid shape of a dynamic body) Tumble supports, kg (docs/ranges.md).
+/// With lengths down to TB_MIN_LENGTH its inertia stays a normal float and its inverse finite.
+#define TB_MIN_MASS 1e-21f
+
+/// Heaviest dynamic body Tumble supports, kg (docs/ranges.md): momenta m v and m g stay far from
+/// float's limit.
+#define TB_MAX_MASS 1e25f
+
+/// Smallest ratio of a dynamic body's smallest to largest principal moment of inertia (a rod of
+/// aspect about 1000:1). Rotating the body-frame inertia to the world rounds every entry by about
+/// 1e-7 of the largest moment; below this ratio that noise would swamp the smallest moment.
+#define TB_MIN_INERTIA_RATIO 1e-6f
+
+/// Check that mass data can drive a dynamic body: a finite mass in [TB_MIN_MASS, TB_MAX_MASS] and
+/// a finite, symmetric inertia whose principal moments are positive with smallest / largest >=
+/// TB_MIN_INERTIA_RATIO. The test is scale-free (eigenvalues of the tensor divided by its largest
+/// entry, in double), so a tiny body's inertia is not refused for a determinant that underflows.
+/// Returns true when usable; otherwise writes a message into `message` (if not null).
+TB_API bool tbMassData_IsValid(const tbMassData* mass, char* message, int messageSize);

@@ -8,10 +8,13 @@ typedef struct tbJointId
 {
 	int32_t index1;
 	uint16_t world0;
-	uint16_t generation;
+	uint16_t reserved;
+	uint32_t worldGeneration;
+	uint32_t generation;
 } tbJointId;
 
-static const tbJointId tb_nullJointId = {0, 0, 0};
+/// The null joint id.
+static const tbJointId tb_nullJointId = {0, 0, 0, 0, 0};
 
 /// A ball (spherical) joint: the two bodies share the point `anchor` (world, at creation) and
 /// turn freely about it. A pendulum, a chain link, a ragdoll's shoulder.

@@ -5,20 +5,27 @@
 #include "tumble/collision.h"
 #include "tumble/dynamics.h"
 
-/// A world handle. All zero is the null id. Worlds are few: index1 is the slot + 1.
+/// A world handle. All zero is the null id. Worlds are few: index1 is the slot + 1. The
+/// generation counts the worlds a slot has held (32 bits; a slot whose count is exhausted is
+/// retired, never reused, so an id is never repeated).
 typedef struct tbWorldId
 {
 	uint16_t index1;
-	uint16_t generation;
+	uint16_t reserved;
+	uint32_t generation;
 } tbWorldId;
 
-/// A body handle: slot + 1, the world's slot, and a generation that changes when the slot is
-/// reused, so a stale handle is detected instead of aliasing a new body (Box2D v3's b2BodyId).
+/// A body handle: slot + 1, the world's slot and generation, and a generation that changes when
+/// the body slot is reused, so a stale handle is detected instead of aliasing a new body (Box2D
+/// v3's b2BodyId). The world's generation makes a handle of a destroyed world stale even after
+/// another world takes its slot. A body slot whose 32-bit generation is exhausted is retired.
 typedef struct tbBodyId
 {
 	int32_t index1;
 	uint16_t world0;
-	uint16_t generation;
+	uint16_t reserved;
+	uint32_t worldGeneration;
+	uint32_t generation;
 } tbBodyId;
 
 /// A handle of a shape attached to a body (same layout and rules as tbBodyId).
@@ -26,17 +33,20 @@ typedef struct tbShapeId
 {
 	int32_t index1;
 	uint16_t world0;
-	uint16_t generation;
+	uint16_t reserved;
+	uint32_t worldGeneration;
+	uint32_t generation;
 } tbShapeId;
 
 /// The null ids: what a failed create returns (TB_IS_NULL is true for them).
-static const tbWorldId tb_nullWorldId = {0, 0};
-static const tbBodyId tb_nullBodyId = {0, 0, 0};
-static const tbShapeId tb_nullShapeId = {0, 0, 0};
+static const tbWorldId tb_nullWorldId = {0, 0, 0};
+static const tbBodyId tb_nullBodyId = {0, 0, 0, 0, 0};
+static const tbShapeId tb_nullShapeId = {0, 0, 0, 0, 0};
 
 /// True when the ids name the same object.
 #define TB_ID_EQUALS(a, b)                                                                         \
-	((a).index1 == (b).index1 && (a).world0 == (b).world0 && (a).generation == (b).generation)
+	((a).index1 == (b).index1 && (a).world0 == (b).world0 &&                                       \
+	 (a).worldGeneration == (b).worldGeneration && (a).generation == (b).generation)
 /// True for the null id.
 #define TB_IS_NULL(id) ((id).index1 == 0)
 
@@ -137,7 +147,9 @@ typedef struct tbContactEndTouchEvent
 	tbShapeId shapeIdB;
 } tbContactEndTouchEvent;
 
-/// The contact events of the last step; the arrays are valid until the next step.
+/// The contact events of the last step; the arrays are valid until the next step, also while
+/// bodies and shapes are destroyed or refiltered: the end events those calls make between steps
+/// are held back and delivered with the next step's events.
 typedef struct tbContactEvents
 {
 	const tbContactBeginTouchEvent* beginEvents;

@@ -18,10 +18,20 @@ TB_API void tbClearLastError(void);
 // World
 
 /// Create a world. Up to TB_MAX_WORLDS exist at once; returns the null id (with an error) beyond.
+/// Every field of `def` is checked (finite, in range, a known integrator, capacities up to
+/// TB_MAX_INITIAL_CAPACITY); a bad field or a failed allocation gives the null id and an error
+/// naming it (tbGetLastError).
 TB_API tbWorldId tbCreateWorld(const tbWorldDef* def);
 
 /// The most worlds alive at once.
 #define TB_MAX_WORLDS 64
+
+/// Largest tbWorldDef.iterations and relaxIterations tbCreateWorld accepts.
+#define TB_MAX_SOLVER_ITERATIONS 1000
+
+/// Largest tbWorldDef.initialBodyCapacity and initialShapeCapacity (about 0.5 GB of slots);
+/// worlds still grow past it as bodies are added.
+#define TB_MAX_INITIAL_CAPACITY (1 << 20)
 
 /// Destroy a world with everything in it; its memory returns to the allocator.
 TB_API void tbDestroyWorld(tbWorldId worldId);

@@ -1,0 +1,65 @@
+// Linear-time checks by hand: parsing a rain generator of N cubes (random sequential placement on
+// a uniform grid hash) for N = 10,000 and 100,000, side by side. Linear time shows as a per-body
+// time that stays flat when N grows tenfold (the all-pairs placement grew it tenfold: 80,000
+// cubes took 5.4 s). Run: build/bench/scale_bench
+#define _POSIX_C_SOURCE 200809L // clock_gettime
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <tumble/tumble.h>
+
+static double nowSeconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// Seconds to parse a rain of `count` unit cubes, one per 20 m^3 (their bounding spheres fill 14 %
+// of the region, so many tries are refused), best of `repeats`.
+static double rainSeconds(int count, int repeats)
+{
+	// The region [-s, s] x [2, 2 + s / 2] x [-s, s] (volume 2 s^3) grows with the count so that
+	// the density, hence the tries per body, is fixed.
+	double side = cbrt(10.0 * (double)count);
+	char text[512];
+	snprintf(text, sizeof text,
+	         "{\"generators\": [{\"type\": \"rain\", \"count\": %d, \"seed\": 1,"
+	         " \"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5]},"
+	         " \"region_min\": [%.1f, 2, %.1f], \"region_max\": [%.1f, %.1f, %.1f]}]}",
+	         count, -side, -side, side, 2.0 + side / 2.0, side);
+	double best = 1e30;
+	for (int r = 0; r < repeats; ++r) {
+		tbSceneDef def;
+		tbSceneError error;
+		double t0 = nowSeconds();
+		bool ok = tbParseScene(text, strlen(text), "rain.json", &def, &error);
+		double t = nowSeconds() - t0;
+		if (!ok) {
+			fprintf(stderr, "scale_bench: %s\n", error.message);
+			return -1.0;
+		}
+		tbFreeSceneDef(&def);
+		best = t < best ? t : best;
+	}
+	return best;
+}
+
+int main(void)
+{
+	int counts[2] = {10000, 100000};
+	double seconds[2];
+	for (int i = 0; i < 2; ++i) {
+		seconds[i] = rainSeconds(counts[i], 3);
+		if (seconds[i] < 0.0) {
+			return 1;
+		}
+	}
+	printf("rain placement      N = %d: %.3f s (%.2f us/body)   N = %d: %.3f s (%.2f us/body)   "
+	       "ratio %.1f for 10x the bodies\n",
+	       counts[0], seconds[0], 1e6 * seconds[0] / counts[0], counts[1], seconds[1],
+	       1e6 * seconds[1] / counts[1], seconds[1] / seconds[0]);
+	return 0;
+}
