@@ -415,3 +415,114 @@ Test(joints, bad_definitions_are_refused)
 	tbWorld_Step(world, kDt, kSubsteps);
 	tbDestroyWorld(world);
 }
+
+// A scene text with one joint line inserted; returns whether it parsed (and built), and the error.
+static bool sceneWithJoint(const char* jointJson, tbSceneError* error, bool build)
+{
+	char text[2048];
+	snprintf(text, sizeof text,
+	         "{\"sleep\": false,\n"
+	         " \"bodies\": [\n"
+	         "  {\"name\": \"post\", \"type\": \"static\", \"position\": [0, 2, 0],\n"
+	         "   \"shape\": {\"type\": \"box\", \"half_extents\": [0.1, 0.1, 0.1]}},\n"
+	         "  {\"name\": \"post2\", \"type\": \"static\", \"position\": [2, 2, 0],\n"
+	         "   \"shape\": {\"type\": \"box\", \"half_extents\": [0.1, 0.1, 0.1]}},\n"
+	         "  {\"name\": \"link0\", \"type\": \"dynamic\", \"position\": [0, 1, 0],\n"
+	         "   \"shape\": {\"type\": \"sphere\", \"radius\": 0.2}}\n"
+	         " ],\n"
+	         " \"joints\": [\n"
+	         "  %s\n"
+	         " ]}\n",
+	         jointJson);
+	tbSceneDef def;
+	if (!tbParseScene(text, strlen(text), "joints.json", &def, error)) {
+		return false;
+	}
+	if (!build) {
+		tbFreeSceneDef(&def);
+		return true;
+	}
+	tbScene scene;
+	bool ok = tbBuildScene(&def, &scene, error);
+	if (ok) {
+		for (int s = 0; s < 60; ++s) {
+			tbWorld_Step(scene.worldId, kDt, kSubsteps);
+		}
+		tbDestroyScene(&scene);
+	}
+	return ok;
+}
+
+Test(joints, scene_file_joints_and_their_errors)
+{
+	tbSceneError error;
+	// A good pendulum: the joint holds the ball 1 m below the post.
+	cr_expect(sceneWithJoint("{\"name\": \"rod\", \"type\": \"ball\", \"body_a\": \"post\", "
+	                         "\"body_b\": \"link0\", \"anchor\": [0, 2, 0]}",
+	                         &error, true),
+	          "%s", error.message);
+	struct
+	{
+		const char* joint;
+		const char* wants; // in the message
+	} bad[] = {
+	    {"{\"type\": \"ball\", \"body_a\": \"post\", \"body_b\": \"lnk3\", \"anchor\": [0, 2, 0]}",
+	     "joints.json:11: joints[0].body_b: no body named \"lnk3\""},
+	    {"{\"type\": \"ball\", \"body_a\": \"link0\", \"body_b\": \"link0\", \"anchor\": [0, 2, "
+	     "0]}",
+	     "joints[0].body_b: the same body"},
+	    {"{\"type\": \"ball\", \"body_a\": \"post\", \"body_b\": \"post2\", \"anchor\": [0, 2, 0]}",
+	     "both bodies are static"},
+	    {"{\"type\": \"hinge\", \"body_a\": \"post\", \"body_b\": \"link0\", \"anchor\": [0, 2, "
+	     "0], "
+	     "\"axis\": [0, 0, 0]}",
+	     "joints[0].axis: a zero axis"},
+	    {"{\"type\": \"hinge\", \"body_a\": \"post\", \"body_b\": \"link0\", \"anchor\": [0, 2, "
+	     "0], "
+	     "\"axis\": [0, 0, 1], \"limits\": [1, -1]}",
+	     "joints[0].limits: lower 1 > upper -1"},
+	    {"{\"type\": \"ball\", \"body_a\": \"post\", \"body_b\": \"link0\", \"anchor\": [0, 2, 0], "
+	     "\"axis\": [0, 0, 1]}",
+	     "a ball joint has no axis"},
+	    {"{\"type\": \"rope\", \"body_a\": \"post\", \"body_b\": \"link0\"}", "joints[0].type"},
+	    {"{\"type\": \"slider\", \"body_a\": \"post\", \"body_b\": \"link0\", \"anchor\": [0, 2, "
+	     "0], "
+	     "\"axis\": [1, 0, 0], \"motor\": {\"speed\": 1, \"max_torque\": 3}}",
+	     "joints[0].motor"},
+	    {"{\"type\": \"distance\", \"body_a\": \"post\", \"body_b\": \"link0\", "
+	     "\"anchor_a\": [0, 2, 0], \"anchor_b\": [0, 1, 0], \"min_length\": 2, \"max_length\": 1}",
+	     "min_length 2 > max_length 1"},
+	    {"{\"type\": \"hinge\", \"body_a\": \"post\", \"body_b\": \"link0\", \"anchor\": [0, 2, "
+	     "0]}",
+	     "joints[0]: missing key 'axis'"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+		bool ok = sceneWithJoint(bad[i].joint, &error, true);
+		cr_expect(!ok, "case %zu was accepted", i);
+		cr_expect(strstr(error.message, bad[i].wants) != NULL, "case %zu: '%s' lacks '%s'", i,
+		          error.message, bad[i].wants);
+	}
+}
+
+// The bundled joint scenes load and run without NaN, their joints holding.
+Test(joints, bundled_joint_scenes_run)
+{
+	const char* names[] = {"pendulum", "door", "chain"};
+	for (int k = 0; k < 3; ++k) {
+		char path[512];
+		cr_assert(tbFindScene(names[k], path, sizeof path), "%s not found", names[k]);
+		tbScene scene;
+		tbSceneError error;
+		cr_assert(tbLoadScene(path, &scene, &error), "%s", error.message);
+		cr_expect_gt(scene.def.jointCount, 0);
+		for (int s = 0; s < 240; ++s) {
+			tbWorld_Step(scene.worldId, kDt, kSubsteps);
+		}
+		for (int i = 0; i < scene.def.jointCount; ++i) {
+			vec3s f = tbJoint_GetReactionForce(scene.jointIds[i]);
+			cr_expect(isfinite(f.x) && isfinite(f.y) && isfinite(f.z));
+		}
+		cr_expect_eq(tbWorld_GetCounters(scene.worldId).stoppedBodyCount, 0);
+		tbDestroyScene(&scene);
+	}
+}

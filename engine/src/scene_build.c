@@ -19,6 +19,7 @@ void tbDestroyScene(tbScene* scene)
 		tbDestroyWorld(scene->worldId);
 	}
 	free(scene->bodyIds);
+	free(scene->jointIds);
 	tbFreeSceneDef(&scene->def);
 	memset(scene, 0, sizeof *scene);
 }
@@ -77,6 +78,10 @@ bool tbBuildScene(tbSceneDef* def, tbScene* scene, tbSceneError* error)
 			return false;
 		}
 		scene->bodyIds[i] = bodyId;
+	}
+	if (!tbBuildSceneJoints(d, scene, error)) {
+		tbDestroyScene(scene);
+		return false;
 	}
 	return true;
 }

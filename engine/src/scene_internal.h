@@ -3,6 +3,7 @@
 // scene_read.c    the readers: values, shapes, rotations, bodies, defaults, the top level;
 // scene_generate.c the generators (pyramid, stack, rain) with their random numbers and the rain's
 //                 grid hash;
+// scene_joints.c  the joints list, read and built;
 // scene_build.c   a parsed scene into a world;
 // scene_find.c    bundled scenes and the file search.
 #pragma once
@@ -151,3 +152,11 @@ bool tbCheckMass(tbParseContext* ctx, const cJSON* where, const char* path,
 
 /// A generator object (pyramid, stack or rain): its bodies are added to the scene.
 bool tbReadGenerator(tbParseContext* ctx, const cJSON* object, const char* path, int index);
+
+// ---------------------------------------------------------------------------------------------
+// Joints (scene_joints.c).
+
+/// The top level's "joints" array (read after the bodies and generators it names).
+bool tbReadJoints(tbParseContext* ctx, const cJSON* list);
+/// Create the scene's joints in its world; false after an error naming the joint.
+bool tbBuildSceneJoints(const tbSceneDef* def, tbScene* scene, tbSceneError* error);

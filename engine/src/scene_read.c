@@ -536,9 +536,9 @@ static bool tbReadDefaults(tbParseContext* ctx, const cJSON* object)
 
 static bool tbReadTop(tbParseContext* ctx, const cJSON* root)
 {
-	static const char* const keys[] = {"description", "gravity",   "dt",    "substeps",
-	                                   "seconds",     "steps",     "sleep", "defaults",
-	                                   "bodies",      "generators"};
+	static const char* const keys[] = {"description", "gravity",    "dt",    "substeps",
+	                                   "seconds",     "steps",      "sleep", "defaults",
+	                                   "bodies",      "generators", "joints"};
 	if (!cJSON_IsObject(root)) {
 		return tbSceneFail(ctx, root, "", "expected a JSON object, got %s", tbJsonKind(root));
 	}
@@ -612,7 +612,8 @@ static bool tbReadTop(tbParseContext* ctx, const cJSON* root)
 	if (def->bodyCount == 0) {
 		return tbSceneFail(ctx, root, "", "no bodies (give bodies or generators)");
 	}
-	return true;
+	const cJSON* joints = cJSON_GetObjectItemCaseSensitive(root, "joints");
+	return joints == NULL || tbReadJoints(ctx, joints);
 }
 
 bool tbParseScene(const char* text, size_t length, const char* fileName, tbSceneDef* def,
@@ -762,5 +763,6 @@ void tbFreeSceneDef(tbSceneDef* def)
 	}
 	free(def->hulls);
 	free(def->bodies);
+	free(def->joints);
 	memset(def, 0, sizeof *def);
 }

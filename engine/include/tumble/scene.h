@@ -2,6 +2,7 @@
 // world.
 #pragma once
 
+#include "tumble/joint.h"
 #include "tumble/types.h"
 
 #include <stddef.h>
@@ -42,6 +43,29 @@ typedef struct tbSceneBody
 	char keyPath[TB_SCENE_PATH_SIZE]; ///< "bodies[3]" or "generators[1]"
 } tbSceneBody;
 
+/// One joint of a scene (docs/scene-format.md, Joints): anchors and axes in world coordinates at
+/// the scene's start, bodies by index into tbSceneDef.bodies.
+typedef struct tbSceneJoint
+{
+	char name[TB_SCENE_NAME_SIZE]; ///< from the file, or "joint<index>"
+	tbJointType type;
+	int bodyA, bodyB;       ///< indices into tbSceneDef.bodies
+	vec3s anchor;           ///< ball, hinge, slider, fixed: world, m
+	vec3s anchorA, anchorB; ///< distance: a point on each body, world, m
+	vec3s axis;             ///< hinge, slider: unit, world
+	bool enableLimit;       ///< hinge, slider: "limits"; distance: "min_length"/"max_length"
+	float lower, upper;     ///< rad, m, or min and max length, m
+	bool enableMotor;       ///< "motor"
+	float motorSpeed;       ///< rad/s or m/s
+	float maxMotorForce;    ///< "max_torque" N m (hinge) or "max_force" N (slider)
+	bool enableSpring;      ///< "spring"
+	float hertz, dampingRatio;
+	float length; ///< distance: rest length, m (0: the start distance)
+	bool collideConnected;
+	int line;                         ///< of its definition
+	char keyPath[TB_SCENE_PATH_SIZE]; ///< "joints[2]"
+} tbSceneJoint;
+
 /// A parsed scene: the world settings and every body, generators expanded. Free it with
 /// tbFreeSceneDef.
 typedef struct tbSceneDef
@@ -57,6 +81,8 @@ typedef struct tbSceneDef
 	int bodyCount;
 	tbHull* hulls; ///< owned: the hull shapes of the bodies point here
 	int hullCount;
+	tbSceneJoint* joints; ///< owned
+	int jointCount;
 } tbSceneDef;
 
 /// A scene built into a world. bodyIds[i] is the body of def.bodies[i].
@@ -65,6 +91,7 @@ typedef struct tbScene
 	tbSceneDef def;
 	tbWorldId worldId;
 	tbBodyId* bodyIds;
+	tbJointId* jointIds; ///< jointIds[i] is the joint of def.joints[i]
 } tbScene;
 
 /// Parse scene text. `fileName` is used in messages only. On error *def is empty, *error says
