@@ -212,19 +212,18 @@ Test(joints, chain_of_24_capsules_swings_without_stretching)
 Test(joints, heavy_load_on_light_links)
 {
 	// 8 links of 0.2 kg holding 20 kg (1:100), hanging 30 degrees from the vertical: it swings.
-	// (The issue asks for 1:1000; that still tears the chain: see the issue's note.)
+	// (The issue asks for 200 kg, 1:1000: that still tears the chain, see the issue's note.)
 	float half = 0.15f, radius = 0.04f;
 	float volume = 3.14159265f * radius * radius * (2.0f * half) +
 	               4.0f / 3.0f * 3.14159265f * radius * radius * radius;
 	float worst, mean;
-	vec3s dir = v3(0.5f, -0.8660254f, 0.0f);
-	chain(8, half, radius, 0.2f / volume, 20.0f, dir, &worst, &mean, 6.0f);
-	printf("SCENE 20 kg on 8 links of 0.2 kg: joined anchors apart at most %.4f m, mean in the "
-	       "last second %.5f m\n",
+	chain(8, half, radius, 0.2f / volume, 20.0f, v3(0.5f, -0.8660254f, 0.0f), &worst, &mean, 6.0f);
+	printf("SCENE 20 kg on 8 links of 0.2 kg, swinging from 30 degrees: joined anchors apart at "
+	       "most %.4f m, mean in the last second %.5f m\n",
 	       (double)worst, (double)mean);
 	cr_expect_lt(worst, 0.02f);
 	cr_expect_lt(mean, 0.01f);
-	// Heavier on fewer, thicker links (1:250).
+	// Heavier on fewer, thicker links, hanging straight (1:250).
 	chain(4, 0.1f, 0.06f,
 	      0.2f / (3.14159265f * 0.06f * 0.06f * 0.2f +
 	              4.0f / 3.0f * 3.14159265f * 0.06f * 0.06f * 0.06f),
@@ -525,4 +524,47 @@ Test(joints, bundled_joint_scenes_run)
 		cr_expect_eq(tbWorld_GetCounters(scene.worldId).stoppedBodyCount, 0);
 		tbDestroyScene(&scene);
 	}
+}
+
+// A chassis and a wheel on a hinge (no motor), no gravity, the pair yawing at 1 rad/s while the
+// wheel spins at 17 rad/s: nothing acts from outside, so the kinetic energy must stay. (The
+// hinge's accumulated angular impulse, kept in world axes, once leaked along the turning axis and
+// spun the wheel up: 32 J became 21 kJ in 10 s.)
+Test(joints, a_turning_hinge_keeps_its_energy)
+{
+	tbWorldDef wd = tbDefaultWorldDef();
+	wd.enableSleep = false;
+	wd.gravity = v3(0.0f, 0.0f, 0.0f);
+	tbWorldId world = tbCreateWorld(&wd);
+	tbShape box = tbMakeBox(1.0f, 0.2f, 0.5f);
+	tbBodyId chassis = makeDynamic(world, v3(0.0f, 0.0f, 0.0f), quatIdentity(), &box, 125.0f);
+	vec3s at = v3(0.7f, 0.0f, -0.65f);
+	tbShape cylinder = tbMakeCylinder(0.35f, 0.12f);
+	tbBodyId wheel =
+	    makeDynamic(world, at, glms_quatv(1.5707963f, v3(1.0f, 0.0f, 0.0f)), &cylinder, 200.0f);
+	tbHingeJointDef jd = tbDefaultHingeJointDef();
+	jd.bodyIdA = chassis;
+	jd.bodyIdB = wheel;
+	jd.anchor = at;
+	jd.axis = v3(0.0f, 0.0f, -1.0f);
+	tbJointId hinge = tbCreateHingeJoint(world, &jd);
+	cr_assert(tbJoint_IsValid(hinge));
+	vec3s yaw = v3(0.0f, 1.0f, 0.0f);
+	tbBody_SetAngularVelocity(chassis, yaw);
+	tbBody_SetAngularVelocity(wheel, glms_vec3_add(yaw, v3(0.0f, 0.0f, -17.0f)));
+	tbBody_SetLinearVelocity(wheel, glms_vec3_cross(yaw, at));
+	// Let the joint settle the initial velocities into its constraint, then measure.
+	tbWorld_Step(world, kDt, kSubsteps);
+	float e0 = tbBody_GetKineticEnergy(chassis) + tbBody_GetKineticEnergy(wheel);
+	float worst = 0.0f;
+	for (int s = 0; s < 600; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+		float e = tbBody_GetKineticEnergy(chassis) + tbBody_GetKineticEnergy(wheel);
+		worst = fmaxf(worst, fabsf(e - e0) / e0);
+	}
+	printf(
+	    "SCENE yawing car wheel on a hinge, 10 s: kinetic energy %.3f J, drift at most %.3f %%\n",
+	    (double)e0, 100.0 * (double)worst);
+	cr_expect_lt(worst, 0.005f);
+	tbDestroyWorld(world);
 }
