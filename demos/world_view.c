@@ -169,6 +169,14 @@ void dmWorldView_SetScene(dmWorldView* v, const dmSim* sim, bool fitCamera)
 		v->camera.yaw = hi.z - lo.z > 1.5f * (hi.x - lo.x) ? 0.45f + 1.5707963f : 0.45f;
 		vec3s floorLo = {{lo.x, fminf(lo.y, floorY), lo.z}};
 		dmCamera_Frame(&v->camera, floorLo, hi, 16.0f / 9.0f, 0.08f);
+		if (!TB_IS_NULL(sim->control.chassis)) {
+			// The car: from behind and to its right (it drives along +x), near enough to see the
+			// wheels turn; the camera follows it from here (dmWorldView_Update).
+			v->camera.target = tbBody_GetPosition(sim->control.chassis);
+			v->camera.yaw = -1.0f;
+			v->camera.pitch = 0.35f;
+			v->camera.distance = 9.0f;
+		}
 	}
 }
 
