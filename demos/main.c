@@ -265,6 +265,8 @@ int main(int argc, char** argv)
 		dmApp_Close(&app);
 		return 1;
 	}
+	// A screenshot has no keys to drive the car with: it drives itself, as when headless.
+	sim.control.autopilot = o.screenshot != NULL;
 	dmWorldView_SetScene(&worldView, &sim, true);
 	char sceneHelp[1024];
 	dmSceneHelp(entries, entryCount, sceneHelp, sizeof sceneHelp);

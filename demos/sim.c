@@ -5,6 +5,8 @@
 
 #include "sim.h"
 
+#include "joint_scenes.h"
+
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,14 +16,14 @@
 // ---------------------------------------------------------------------------------------------
 // Scene list
 
-enum
-{
-	dm_builtinFallingBoxes,
-	dm_builtinShapes,
-	dm_builtinCount
-};
+static const char* const s_builtinNames[dm_builtinCount] = {
+    "falling_boxes", "shapes", "bridge", "chain", "ragdoll", "door", "car"};
 
-static const char* const s_builtinNames[dm_builtinCount] = {"falling_boxes", "shapes"};
+// The picker's order: falling boxes (key 1), the joint scenes (keys 2 to 6), then the bundled
+// scene files, then the shapes scene.
+static const int s_builtinsFirst[] = {dm_builtinFallingBoxes, dm_builtinBridge, dm_builtinChain,
+                                      dm_builtinRagdoll,      dm_builtinDoor,   dm_builtinCar};
+static const int s_builtinsLast[] = {dm_builtinShapes};
 
 static int dmCompareEntries(const void* a, const void* b)
 {
@@ -40,11 +42,12 @@ int dmListScenes(dmSceneEntry* entries, int capacity)
 	if (capacity < dm_builtinCount) {
 		return 0;
 	}
-	// Falling boxes first (key 1), the bundled scenes next, the other built-in scenes last.
-	dmBuiltinEntry(entries, dm_builtinFallingBoxes);
-	int count = 1;
+	int count = 0;
+	for (size_t i = 0; i < sizeof s_builtinsFirst / sizeof s_builtinsFirst[0]; ++i) {
+		dmBuiltinEntry(entries + count++, s_builtinsFirst[i]);
+	}
 	int firstFile = count;
-	capacity -= dm_builtinCount - 1;
+	capacity -= (int)(sizeof s_builtinsLast / sizeof s_builtinsLast[0]);
 	const char* dirs[4];
 	int dirCount = tbGetBundledSceneDirs(dirs, 4);
 	for (int d = 0; d < dirCount; ++d) {
@@ -78,8 +81,8 @@ int dmListScenes(dmSceneEntry* entries, int capacity)
 		closedir(dir);
 	}
 	qsort(entries + firstFile, (size_t)(count - firstFile), sizeof *entries, dmCompareEntries);
-	for (int i = 1; i < dm_builtinCount; ++i) {
-		dmBuiltinEntry(entries + count++, i);
+	for (size_t i = 0; i < sizeof s_builtinsLast / sizeof s_builtinsLast[0]; ++i) {
+		dmBuiltinEntry(entries + count++, s_builtinsLast[i]);
 	}
 	return count;
 }
@@ -112,7 +115,7 @@ bool dmFindSceneEntry(const char* nameOrPath, dmSceneEntry* entry, char* error, 
 // ---------------------------------------------------------------------------------------------
 // Building
 
-static bool dmAddBody(dmSim* sim, tbBodyId id)
+bool dmSim_AddBody(dmSim* sim, tbBodyId id)
 {
 	if (TB_IS_NULL(id)) {
 		return false;
@@ -137,6 +140,27 @@ static bool dmAddBody(dmSim* sim, tbBodyId id)
 	return true;
 }
 
+bool dmSim_AddJoint(dmSim* sim, tbJointId id, vec3s anchor)
+{
+	if (TB_IS_NULL(id)) {
+		return false;
+	}
+	if (sim->jointCount == sim->jointCapacity) {
+		int capacity = sim->jointCapacity > 0 ? 2 * sim->jointCapacity : 32;
+		dmJointRecord* joints = realloc(sim->joints, sizeof *joints * (size_t)capacity);
+		if (joints == NULL) {
+			return false;
+		}
+		sim->joints = joints;
+		sim->jointCapacity = capacity;
+	}
+	dmJointRecord* r = sim->joints + sim->jointCount++;
+	r->id = id;
+	r->localA = tbInvTransformPoint(tbBody_GetTransform(tbJoint_GetBodyA(id)), anchor);
+	r->localB = tbInvTransformPoint(tbBody_GetTransform(tbJoint_GetBodyB(id)), anchor);
+	return true;
+}
+
 static bool dmAddSimpleBody(dmSim* sim, tbBodyType type, vec3s position, versors rotation,
                             const tbShape* shape)
 {
@@ -147,7 +171,7 @@ static bool dmAddSimpleBody(dmSim* sim, tbBodyType type, vec3s position, versors
 	tbBodyId body = tbCreateBody(sim->worldId, &def);
 	tbShapeDef shapeDef = tbDefaultShapeDef();
 	return !TB_IS_NULL(body) && !TB_IS_NULL(tbCreateShape(body, &shapeDef, shape)) &&
-	       dmAddBody(sim, body);
+	       dmSim_AddBody(sim, body);
 }
 
 // A small deterministic generator (Numerical Recipes' LCG) so that the built-in scenes are the
@@ -168,6 +192,9 @@ static versors dmRandomTilt(uint32_t* state, float maxRadians)
 
 static bool dmBuildBuiltin(dmSim* sim, int which)
 {
+	if (which != dm_builtinFallingBoxes && which != dm_builtinShapes) {
+		return dmBuildJointScene(sim, which);
+	}
 	tbShape ground = tbMakeBox(25.0f, 0.5f, 25.0f);
 	versors identity = glms_quat_identity();
 	if (!dmAddSimpleBody(sim, tb_staticBody, (vec3s){{0.0f, -0.5f, 0.0f}}, identity, &ground)) {
@@ -237,7 +264,7 @@ bool dmSim_Load(dmSim* sim, const dmSceneEntry* entry, char* error, int errorSiz
 		sim->substeps = sim->scene.def.substeps;
 		sim->steps = sim->scene.def.steps;
 		for (int i = 0; i < sim->scene.def.bodyCount; ++i) {
-			if (!dmAddBody(sim, sim->scene.bodyIds[i])) {
+			if (!dmSim_AddBody(sim, sim->scene.bodyIds[i])) {
 				snprintf(error, (size_t)errorSize, "out of memory");
 				dmSim_Destroy(sim);
 				return false;
@@ -271,6 +298,7 @@ void dmSim_Destroy(dmSim* sim)
 	}
 	free(sim->bodies);
 	free(sim->startPosition);
+	free(sim->joints);
 	memset(sim, 0, sizeof *sim);
 }
 
@@ -371,9 +399,11 @@ void dmSim_Energy(const dmSim* sim, float* kinetic, vec3s* momentum)
 void dmSim_Step(dmSim* sim)
 {
 	dmApplyPickSpring(sim);
+	dmJointScenes_Control(sim);
 	double t0 = dmNowSeconds();
 	tbWorld_Step(sim->worldId, sim->dt, sim->substeps);
 	float ms = (float)(1000.0 * (dmNowSeconds() - t0));
+	dmJointScenes_Observe(sim);
 	sim->stepMs = sim->stepCount == 0 ? ms : 0.9f * sim->stepMs + 0.1f * ms;
 	++sim->stepCount;
 	float e;
@@ -426,7 +456,7 @@ void dmSim_ThrowBox(dmSim* sim, vec3s origin, vec3s direction)
 	tbShape box = tbMakeBox(0.3f, 0.3f, 0.3f);
 	tbShapeDef shapeDef = tbDefaultShapeDef();
 	if (!TB_IS_NULL(body) && !TB_IS_NULL(tbCreateShape(body, &shapeDef, &box)) &&
-	    dmAddBody(sim, body)) {
+	    dmSim_AddBody(sim, body)) {
 		++sim->thrownCount;
 	}
 }
@@ -482,10 +512,15 @@ void dmSim_RunHeadless(dmSim* sim, int steps, FILE* out)
 		fprintf(out, "tumble-demo: out of memory\n");
 		return;
 	}
+	// No keys headless: the car drives itself (forward, then a left turn).
+	sim->control.autopilot = true;
 	for (int i = 0; i < steps; ++i) {
+		dmJointScenes_Control(sim);
 		double t0 = dmNowSeconds();
 		tbWorld_Step(sim->worldId, sim->dt, sim->substeps);
 		times[i] = (float)(1000.0 * (dmNowSeconds() - t0));
+		dmJointScenes_Observe(sim);
+		++sim->stepCount;
 	}
 	qsort(times, (size_t)steps, sizeof *times, dmCompareFloats);
 	float median = steps > 0 ? times[steps / 2] : 0.0f;
@@ -496,6 +531,8 @@ void dmSim_RunHeadless(dmSim* sim, int steps, FILE* out)
 	// The same fields as `tumble run --json` (docs/scene-format.md).
 	bool nan = false;
 	float maxSpeed = 0.0f, maxDisplacement = 0.0f;
+	float lowest =
+	    INFINITY; // the lowest dynamic body's centre, m: below the ground, it fell through
 	vec3s angular = {{0.0f, 0.0f, 0.0f}};
 	for (int i = 0; i < sim->bodyCount; ++i) {
 		tbBodyId b = sim->bodies[i];
@@ -504,6 +541,7 @@ void dmSim_RunHeadless(dmSim* sim, int steps, FILE* out)
 		if (tbBody_GetType(b) != tb_dynamicBody) {
 			continue;
 		}
+		lowest = fminf(lowest, p.y);
 		vec3s v = tbBody_GetLinearVelocity(b);
 		maxSpeed = fmaxf(maxSpeed, glms_vec3_norm(v));
 		maxDisplacement = fmaxf(maxDisplacement, glms_vec3_distance(p, sim->startPosition[i]));
@@ -534,18 +572,25 @@ void dmSim_RunHeadless(dmSim* sim, int steps, FILE* out)
 	        "%d awake, kinetic energy %.4g J\n",
 	        sim->entry.name, sim->bodyCount, steps, (double)sim->dt, sim->substeps, (double)median,
 	        counters.touchingCount, counters.awakeBodyCount, (double)kinetic);
+	char note[256];
+	dmSim_DescribeScene(sim, note, sizeof note);
+	if (note[0] != '\0') {
+		fprintf(out, "%s: %s\n", sim->entry.name, note);
+	}
 	fprintf(out,
 	        "{\"scene\": \"%s\", \"bodies\": %d, \"steps\": %d, \"dt\": %.6g, \"substeps\": %d, "
 	        "\"ms_per_step\": {\"median\": %.4g, \"p95\": %.4g, \"max\": %.4g}, "
 	        "\"contacts\": %d, \"awake\": %d, \"nan\": %s, \"max_penetration\": %.6g, "
 	        "\"max_speed\": %.6g, \"max_displacement\": %.6g, \"kinetic_energy\": %.6g, "
 	        "\"momentum\": [%.6g, %.6g, %.6g], \"angular_momentum\": [%.6g, %.6g, %.6g], "
-	        "\"state_hash\": \"%016llx\"}\n",
+	        "\"state_hash\": \"%016llx\", \"joints\": %d, \"max_joint_gap\": %.6g, "
+	        "\"min_body_y\": %.6g}\n",
 	        sim->entry.path[0] != '\0' ? sim->entry.path : sim->entry.name, sim->bodyCount, steps,
 	        (double)sim->dt, sim->substeps, (double)median, (double)p95, (double)maxMs,
 	        counters.touchingCount, counters.awakeBodyCount, nan ? "true" : "false",
 	        (double)maxPenetration, (double)maxSpeed, (double)maxDisplacement, (double)kinetic,
 	        (double)momentum.x, (double)momentum.y, (double)momentum.z, (double)angular.x,
 	        (double)angular.y, (double)angular.z,
-	        (unsigned long long)tbWorld_GetStateHash(sim->worldId));
+	        (unsigned long long)tbWorld_GetStateHash(sim->worldId), sim->jointCount,
+	        (double)sim->maxJointGap, isfinite(lowest) ? (double)lowest : 0.0);
 }

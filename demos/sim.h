@@ -12,6 +12,51 @@
 /// Built-in scenes and bundled scene files listed in the picker, at most.
 #define DM_MAX_SCENES 32
 
+/// The built-in scenes (a dmSceneEntry's `builtin`).
+typedef enum dmBuiltinScene
+{
+	dm_builtinFallingBoxes,
+	dm_builtinShapes,
+	dm_builtinBridge,  ///< a plank bridge on hinges between two posts, boxes dropped on it
+	dm_builtinChain,   ///< 24 capsule links on ball joints, released horizontally
+	dm_builtinRagdoll, ///< ragdolls (ball and hinge joints) dropped onto a staircase
+	dm_builtinDoor,    ///< a door on a motorised hinge with limits, and a pendulum
+	dm_builtinCar,     ///< a car: box chassis, four wheels on motorised hinges, ramps
+	dm_builtinCount
+} dmBuiltinScene;
+
+/// A joint of the scene with its anchor in each body's frame, to measure how far the anchors
+/// drift apart (ball and hinge joints hold them together).
+typedef struct dmJointRecord
+{
+	tbJointId id;
+	vec3s localA, localB;
+} dmJointRecord;
+
+/// The per-step control and the figures of the joint scenes (demos/joint_scenes.c).
+typedef struct dmSceneControl
+{
+	tbJointId door;                ///< the door's motorised hinge (null in other scenes)
+	float doorSpeed;               ///< rad/s; its sign flips every doorPeriod
+	float doorPeriod;              ///< s
+	float doorTimer;               ///< s since the last flip
+	float doorLowest, doorHighest; ///< the angles reached, rad
+
+	tbBodyId chassis;            ///< the car's body (null in other scenes)
+	tbJointId wheels[4];         ///< left front, left rear, right front, right rear hinges
+	float wheelSpeed;            ///< rad/s at full throttle
+	float throttle;              ///< -1 (back) to 1 (forward), from the keys
+	float steer;                 ///< -1 (right) to 1 (left): the wheels' speed differs side to side
+	bool autopilot;              ///< headless: drive forward, then turn left
+	float carSpeed, carTopSpeed; ///< m/s along the ground
+	vec3s carStart;
+
+	int firstPlank, plankCount; ///< the bridge's planks among the bodies
+	float postY;                ///< the height the bridge hangs from, m
+	int chainEnd;               ///< the chain's last link among the bodies (-1: none)
+	vec3s chainTop;
+} dmSceneControl;
+
 /// One entry of the scene picker.
 typedef struct dmSceneEntry
 {
@@ -20,7 +65,8 @@ typedef struct dmSceneEntry
 	int builtin;    ///< which built-in scene when path is ""
 } dmSceneEntry;
 
-/// The built-in scenes first (falling boxes is entry 0), then the bundled scene files by name.
+/// Falling boxes first (entry 0), the built-in joint scenes next, then the bundled scene files by
+/// name, then the shapes scene.
 /// Returns how many were written.
 int dmListScenes(dmSceneEntry* entries, int capacity);
 
@@ -36,6 +82,11 @@ typedef struct dmSim
 	int bodyCount, bodyCapacity;
 	tbHull hull; ///< the hull of the built-in shapes scene (file scenes own theirs)
 	bool ownsHull;
+	dmJointRecord* joints; ///< the scene's ball and hinge joints
+	int jointCount, jointCapacity;
+	float jointGap; ///< the largest distance between a joint's two anchors after the last step, m
+	float maxJointGap; ///< the largest since the scene started, m
+	dmSceneControl control;
 	tbScene scene; ///< a scene file's world and hulls (fromFile)
 	bool fromFile;
 	float dt; ///< fixed step, s
@@ -75,6 +126,19 @@ void dmSim_Step(dmSim* sim);
 /// Advance by a frame of `frameSeconds`: as many fixed steps as fit (at most 4, so a slow frame
 /// cannot snowball), or the single steps asked for while paused. Returns the steps taken.
 int dmSim_Advance(dmSim* sim, double frameSeconds);
+
+/// Add a body to the scene's list (drawn, framed, summarised). False when out of memory or null.
+bool dmSim_AddBody(dmSim* sim, tbBodyId id);
+
+/// Add a ball or hinge joint joined at `anchor` (world, at creation) to the list whose anchors'
+/// distance is measured. False when the joint is null or out of memory.
+bool dmSim_AddJoint(dmSim* sim, tbJointId id, vec3s anchor);
+
+/// The car's keys: throttle -1 to 1 (forward), steer -1 (right) to 1 (left). No effect elsewhere.
+void dmSim_SetDrive(dmSim* sim, float throttle, float steer);
+
+/// One line on the running scene (joint scenes: their figures and keys), or "" when nothing.
+void dmSim_DescribeScene(const dmSim* sim, char* out, int size);
 
 /// Throw a box from `origin` along the unit `direction`.
 void dmSim_ThrowBox(dmSim* sim, vec3s origin, vec3s direction);

@@ -34,6 +34,7 @@ bool dmWorldView_Init(dmWorldView* v)
 	memset(v, 0, sizeof *v);
 	v->camera = dmDefaultCamera();
 	v->help = false;
+	v->showJoints = true;
 	v->unitMeshes[0] = dmMakeMesh(tbMakeBox(1.0f, 1.0f, 1.0f));
 	v->unitMeshes[1] = dmMakeMesh(tbMakeSphere(1.0f));
 	v->unitMeshes[2] = dmMakeMesh(tbMakeCylinder(1.0f, 1.0f));
@@ -168,6 +169,14 @@ void dmWorldView_SetScene(dmWorldView* v, const dmSim* sim, bool fitCamera)
 		v->camera.yaw = hi.z - lo.z > 1.5f * (hi.x - lo.x) ? 0.45f + 1.5707963f : 0.45f;
 		vec3s floorLo = {{lo.x, fminf(lo.y, floorY), lo.z}};
 		dmCamera_Frame(&v->camera, floorLo, hi, 16.0f / 9.0f, 0.08f);
+		if (!TB_IS_NULL(sim->control.chassis)) {
+			// The car: from behind and to its right (it drives along +x), near enough to see the
+			// wheels turn; the camera follows it from here (dmWorldView_Update).
+			v->camera.target = tbBody_GetPosition(sim->control.chassis);
+			v->camera.yaw = -1.0f;
+			v->camera.pitch = 0.35f;
+			v->camera.distance = 9.0f;
+		}
 	}
 }
 
@@ -185,10 +194,27 @@ static void dmMouseRay(const dmWorldView* v, const dmApp* app, vec3s* origin, ve
 	*direction = glms_vec3_normalize(glms_vec3_sub(far, *origin));
 }
 
+// The car scene's keys, read as held keys every frame: W/S or Up/Down drive, A/D or Left/Right
+// steer; nothing held, the motors brake.
+static void dmDriveCar(dmSim* sim, const dmApp* app)
+{
+	float forward =
+	    (dmApp_KeyDown(app, GLFW_KEY_W) || dmApp_KeyDown(app, GLFW_KEY_UP)) ? 1.0f : 0.0f;
+	float back =
+	    (dmApp_KeyDown(app, GLFW_KEY_S) || dmApp_KeyDown(app, GLFW_KEY_DOWN)) ? 1.0f : 0.0f;
+	float left =
+	    (dmApp_KeyDown(app, GLFW_KEY_A) || dmApp_KeyDown(app, GLFW_KEY_LEFT)) ? 1.0f : 0.0f;
+	float right =
+	    (dmApp_KeyDown(app, GLFW_KEY_D) || dmApp_KeyDown(app, GLFW_KEY_RIGHT)) ? 1.0f : 0.0f;
+	dmSim_SetDrive(sim, forward - back, left - right);
+}
+
 bool dmWorldView_Update(dmWorldView* v, dmSim* sim, dmApp* app)
 {
 	bool ok = true;
 	char error[512];
+	// In the car scene A steers: the AABBs' key is not A there.
+	bool car = !TB_IS_NULL(sim->control.chassis);
 	for (int i = 0; i < app->keyCount; ++i) {
 		switch (app->keys[i].key) {
 		case GLFW_KEY_SPACE:
@@ -218,7 +244,10 @@ bool dmWorldView_Update(dmWorldView* v, dmSim* sim, dmApp* app)
 			v->showContacts = !v->showContacts;
 			break;
 		case GLFW_KEY_A:
-			v->showAABBs = !v->showAABBs;
+			v->showAABBs = car ? v->showAABBs : !v->showAABBs;
+			break;
+		case GLFW_KEY_J:
+			v->showJoints = !v->showJoints;
 			break;
 		case GLFW_KEY_H:
 			v->help = !v->help;
@@ -232,6 +261,14 @@ bool dmWorldView_Update(dmWorldView* v, dmSim* sim, dmApp* app)
 	}
 	if (!ok) {
 		return false;
+	}
+	if (!TB_IS_NULL(sim->control.chassis)) {
+		dmDriveCar(sim, app);
+		// The camera follows the car: its target eases towards the chassis (a tenth of the way
+		// each frame), the view's angle and distance stay the user's.
+		vec3s p = tbBody_GetPosition(sim->control.chassis);
+		v->camera.target = glms_vec3_lerp(v->camera.target, p, 0.1f);
+		v->focus = glms_vec3_lerp(v->focus, p, 0.1f);
 	}
 
 	// Left button: on a dynamic body it picks, elsewhere it orbits; the right button always
@@ -408,9 +445,11 @@ void dmWorldView_Draw(dmWorldView* v, const dmSim* sim, int width, int height, f
 		dmRenderer_Line(p, sim->pickTarget, white);
 		dmRenderer_Point(sim->pickTarget, 0.005f * v->camera.distance, white);
 	}
-	if (v->showContacts || v->showAABBs) {
+	bool joints = v->showJoints && tbWorld_GetCounters(sim->worldId).jointCount > 0;
+	if (v->showContacts || v->showAABBs || joints) {
 		tbDebugDraw draw = tbDefaultDebugDraw();
 		draw.drawShapes = false;
+		draw.drawJoints = joints;
 		draw.drawAABBs = v->showAABBs;
 		draw.drawContactPoints = v->showContacts;
 		draw.drawContactNormals = v->showContacts;
@@ -439,14 +478,27 @@ void dmWorldView_Draw(dmWorldView* v, const dmSim* sim, int width, int height, f
 	         (double)profile.solve, (double)profile.integrate, (double)profile.sleep,
 	         counters.bodyCount, counters.touchingCount, counters.awakeBodyCount, profile.colors);
 	dmHud_Panel(16.0f, 14.0f, text, (vec4s){{0.95f, 0.95f, 0.95f, 1.0f}});
+	// The joint scenes' line (the car's keys and speed, the door's angle, the anchors' gap),
+	// wrapped to the window, under the first panel.
+	char note[512];
+	dmSim_DescribeScene(sim, note, sizeof note);
+	if (note[0] != '\0') {
+		float w, h;
+		dmHud_Measure(text, &w, &h);
+		dmHud_Wrap(note, (float)width - 48.0f);
+		dmHud_Panel(16.0f, 14.0f + h + 18.0f, note, (vec4s){{0.75f, 0.95f, 0.75f, 1.0f}});
+	}
 	if (v->help) {
-		snprintf(text, sizeof text,
-		         "left drag: orbit, or drag a body   right drag: orbit\n"
-		         "middle drag: pan   wheel: zoom (while dragging a body: its distance)\n"
-		         "Space: pause   .: single step   R: reset\n"
-		         "B: throw a box   C: contacts   A: AABBs   H: help   F12: screenshot   Esc: quit\n"
-		         "%s",
-		         sceneHelp);
+		snprintf(
+		    text, sizeof text,
+		    "left drag: orbit, or drag a body   right drag: orbit\n"
+		    "middle drag: pan   wheel: zoom (while dragging a body: its distance)\n"
+		    "Space: pause   .: single step   R: reset\n"
+		    "B: throw a box   C: contacts   A: AABBs   J: joints   H: help   F12: screenshot   "
+		    "Esc: quit\n"
+		    "car scene: W/S or Up/Down drive, A/D or Left/Right steer (A is not AABBs there)\n"
+		    "%s",
+		    sceneHelp);
 		float w, h;
 		dmHud_Measure(text, &w, &h);
 		dmHud_Panel(0.5f * ((float)width - w), 0.5f * ((float)height - h), text,

@@ -21,6 +21,7 @@ typedef struct dmWorldView
 	dmMeshKey cache[DM_MESH_CACHE]; ///< capsules, hulls, triangles: one mesh per geometry
 	int cacheCount;
 	bool showContacts, showAABBs, help;
+	bool showJoints; ///< the world's joint debug draw (anchors, links, hinge axes), on by default
 	bool orbiting, picking;
 	bool wasDown[3];    ///< mouse buttons held last frame
 	float pickDistance; ///< along the mouse ray, m
