@@ -81,5 +81,17 @@ run_suites() {
 run_suites build-scalar "world_stacking rolling contact_solver" --buildtype=release -Dsimd=scalar \
 	-Ddemo=disabled -Dbench=disabled || failed=$((failed + 1))
 
+# The libFuzzer targets (fuzz/), 30 s each on a clean clone: no crash, sanitizer report, hang or
+# NaN on what they find (scripts/fuzz.sh; longer runs are in the README).
+fuzz_seconds=${TB_FUZZ_SECONDS:-30}
+if [ "$fuzz_seconds" -gt 0 ]; then
+	fuzz_out=$(./scripts/fuzz.sh "$fuzz_seconds" 2>&1)
+	echo "$fuzz_out" | tail -n 8
+	fp=$(echo "$fuzz_out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+	ff=$(echo "$fuzz_out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	passed=$((passed + ${fp:-0}))
+	failed=$((failed + ${ff:-1}))
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
