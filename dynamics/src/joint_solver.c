@@ -112,6 +112,7 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 	r->axisB = tbMat3MulV(RB, joint->localAxisB);
 	r->refB = tbMat3MulV(RB, joint->localRefB);
 	r->staticBody = staticBody;
+	r->h = h;
 	r->component = -1;
 	r->hasPoint =
 	    joint->type == tb_ballJoint || joint->type == tb_hingeJoint || joint->type == tb_fixedJoint;
@@ -240,6 +241,30 @@ static void tbRigidSoftness(const tbJointRecord* r, bool useBias, float* biasRat
 	}
 }
 
+#ifndef TB_ARC_TURN
+#define TB_ARC_TURN 0.3f
+#endif
+
+// What the anchors' circular paths add to their gap over the coming substep beyond the straight
+// line the velocities give: h/2 (wB x (wB x rB) - wA x (wA x rA)) per unit h. The biased pass
+// aims the velocities so that the gap after the substep, arc included, is what the soft bias
+// wants: a chain whipping at the bottom of its swing turns its links 0.2 rad in a substep.
+static vec3s tbArcCorrection(const tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
+                             vec3s rA, vec3s rB)
+{
+	vec3s wA = tbGetW(sa), wB = tbGetW(sb);
+	vec3s aA = glms_vec3_cross(wA, glms_vec3_cross(wA, rA));
+	vec3s aB = glms_vec3_cross(wB, glms_vec3_cross(wB, rB));
+	// The expansion holds while a body turns little in a substep (under TB_ARC_TURN rad); a link
+	// whipped around faster by a heavy load gets no correction (the term, quadratic in w, would
+	// feed on itself).
+	float turn2 = r->h * r->h * fmaxf(glms_vec3_dot(wA, wA), glms_vec3_dot(wB, wB));
+	if (turn2 > TB_ARC_TURN * TB_ARC_TURN) {
+		return tbV3(0.0f, 0.0f, 0.0f);
+	}
+	return glms_vec3_scale(glms_vec3_sub(aB, aA), 0.5f * r->h);
+}
+
 // The point constraint (ball, hinge, fixed): B's anchor on A's, three rows as one block.
 static void tbSolvePoint(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, const tbJointNow* g,
                          bool useBias)
@@ -251,6 +276,9 @@ static void tbSolvePoint(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, c
 	vec3s vB = glms_vec3_add(tbGetV(sb), glms_vec3_cross(tbGetW(sb), g->rB));
 	vec3s cdot = glms_vec3_sub(vB, vA);
 	vec3s target = tbMulAdd(cdot, biasRate, g->d);
+	if (useBias) {
+		target = glms_vec3_add(target, tbArcCorrection(r, sa, sb, g->rA, g->rB));
+	}
 	mat3s Kinv = tbMat3Inverse(tbPointMass(r, g->rA, g->rB));
 	vec3s P = glms_vec3_scale(tbMat3MulV(Kinv, target), -massScale);
 	P = tbMulAdd(P, -impulseScale, j->linearImpulse);
@@ -701,6 +729,9 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		vec3s vA = glms_vec3_add(tbGetV(sa), glms_vec3_cross(tbGetW(sa), geo[i].rA));
 		vec3s vB = glms_vec3_add(tbGetV(sb), glms_vec3_cross(tbGetW(sb), geo[i].rB));
 		vec3s rhs = tbMulAdd(glms_vec3_sub(vB, vA), biasRate, geo[i].d);
+		if (useBias) {
+			rhs = glms_vec3_add(rhs, tbArcCorrection(r, sa, sb, geo[i].rA, geo[i].rB));
+		}
 		x[3 * i + 0] = rhs.x;
 		x[3 * i + 1] = rhs.y;
 		x[3 * i + 2] = rhs.z;
