@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h> // getpid
 
 // Instruction counts: with callgrind.h the measured window switches instrumentation on, so that
 // valgrind runs the warm-up steps at near native speed (bench/instructions.sh).
@@ -315,6 +316,8 @@ static void tbHelp(void)
 	       "  --no-scaling   skip the scaling table\n"
 	       "  --engines L    comma-separated subset of tumble,ode,bullet\n"
 	       "  --sleepers     100 awake cubes alone and beside 10,000 sleeping ones (ms/step)\n"
+	       "  --no-instructions  skip the callgrind counts (run by default with 10 s scenes\n"
+	       "                 when valgrind is installed: a few minutes)\n"
 	       "  --callgrind SCENE FROM TO   Tumble alone, steps FROM..TO instrumented (for\n"
 	       "                 bench/instructions.sh; SCENE: rain1000, rain4000, pyramid20,\n"
 	       "                 sleepers, awake100)\n");
@@ -446,10 +449,64 @@ static int tbCallgrindRun(const char* name, int from, int to)
 	return 0;
 }
 
+// Instructions per step under callgrind, where valgrind is installed: this same program re-run
+// in --callgrind mode for each window (only tbWorld_Step and what it calls is collected; see
+// bench/instructions.sh for the same by hand). Returns false when valgrind is missing.
+static bool tbCountInstructions(const char* self)
+{
+	if (system("command -v valgrind >/dev/null 2>&1") != 0) {
+		printf("\ninstructions per step: valgrind not found (apt-get install valgrind)\n");
+		return false;
+	}
+	static const struct
+	{
+		const char* scene;
+		int from, to;
+		double goal; // million instructions per step
+	} windows[] = {
+	    {"pyramid20", 600, 720, 6.0}, {"rain1000", 120, 240, 26.0}, {"rain1000", 600, 720, 24.0}};
+	printf("\ninstructions per step (callgrind, --toggle-collect=tbWorld_Step):\n");
+	printf("%-10s %-10s %12s %8s\n", "scene", "steps", "M/step", "goal");
+	for (int k = 0; k < 3; ++k) {
+		char out[64], command[1024];
+		snprintf(out, sizeof out, "/tmp/tumble_world_bench_%d.cg", (int)getpid());
+		snprintf(command, sizeof command,
+		         "valgrind --tool=callgrind --instr-atstart=no --toggle-collect=tbWorld_Step "
+		         "--callgrind-out-file=%s '%s' --callgrind %s %d %d >/dev/null 2>&1",
+		         out, self, windows[k].scene, windows[k].from, windows[k].to);
+		fprintf(stderr, "callgrind %s %d-%d\n", windows[k].scene, windows[k].from, windows[k].to);
+		if (system(command) != 0) {
+			printf("%-10s %4d-%-5d %12s\n", windows[k].scene, windows[k].from, windows[k].to,
+			       "failed");
+			continue;
+		}
+		// The profile's "summary:" line holds the collected total.
+		FILE* f = fopen(out, "r");
+		long long total = -1;
+		char line[512];
+		while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+			if (strncmp(line, "summary:", 8) == 0 || strncmp(line, "totals:", 7) == 0) {
+				total = atoll(strchr(line, ':') + 1);
+			}
+		}
+		if (f != NULL) {
+			fclose(f);
+		}
+		remove(out);
+		double perStep =
+		    total >= 0 ? (double)total / (double)(windows[k].to - windows[k].from) : -1.0;
+		printf("%-10s %4d-%-5d %12.2f %8.1f\n", windows[k].scene, windows[k].from, windows[k].to,
+		       perStep / 1e6, windows[k].goal);
+		fflush(stdout);
+	}
+	return true;
+}
+
 int main(int argc, char** argv)
 {
 	double seconds = 10.0, scalingSeconds = 3.0;
 	bool scaling = true;
+	bool instructions = true;
 	int scalingMax = 10000;
 	const char* only = NULL;
 	for (int i = 1; i < argc; ++i) {
@@ -461,6 +518,8 @@ int main(int argc, char** argv)
 			seconds = atof(argv[++i]);
 		} else if (strcmp(argv[i], "--no-scaling") == 0) {
 			scaling = false;
+		} else if (strcmp(argv[i], "--no-instructions") == 0) {
+			instructions = false;
 		} else if (strcmp(argv[i], "--sleepers") == 0) {
 			printf("sleeping bodies: 100 awake cubes alone and beside 10,000 sleeping ones\n");
 			double alone = tbTimeSleepers(0, 600);
@@ -575,6 +634,9 @@ int main(int argc, char** argv)
 			printf("   %.2f\n", first * 1000.0 / counts[c]);
 			free(scene.boxes);
 		}
+	}
+	if (instructions && seconds >= 10.0) {
+		tbCountInstructions(argv[0]);
 	}
 	return 0;
 }
