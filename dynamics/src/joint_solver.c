@@ -736,8 +736,13 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		x[3 * i + 1] = rhs.y;
 		x[3 * i + 2] = rhs.z;
 	}
-	// A: a block for every pair of joints (i >= j) that share a moving body.
+	// A: a block for every pair of joints (i >= j) that share a moving body. first[row] is the
+	// row's first nonzero column: the factorization keeps to this envelope (Cholesky fills in
+	// nothing before a row's first nonzero), so a chain, whose joints come in order along it,
+	// costs O(n) instead of O(n^3).
+	int first[3 * TB_MAX_DIRECT_JOINTS];
 	for (int i = 0; i < count; ++i) {
+		int firstBlock = i;
 		for (int j = 0; j <= i; ++j) {
 			mat3s K = glms_mat3_zero();
 			int bodiesI[2] = {cur[i].indexA, cur[i].indexB};
@@ -754,6 +759,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 					vec3s rj = sj == 0 ? geo[j].rA : geo[j].rB;
 					float sign = (si == sj) ? 1.0f : -1.0f;
 					K = tbMat3Add(K, tbCouplingBlock(m, invI, ri, rj, sign));
+					firstBlock = j < firstBlock ? j : firstBlock;
 				}
 			}
 			for (int a = 0; a < 3; ++a) {
@@ -762,12 +768,15 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 				}
 			}
 		}
+		for (int a = 0; a < 3; ++a) {
+			first[3 * i + a] = 3 * firstBlock;
+		}
 	}
 	// Cholesky, A = L L^T in place (lower triangle). A vanishing pivot (a joint that repeats
 	// another) is lifted a little: the solve then splits the load between them.
 	for (int k = 0; k < n; ++k) {
 		float d = A[k * n + k];
-		for (int p = 0; p < k; ++p) {
+		for (int p = first[k]; p < k; ++p) {
 			d -= A[k * n + p] * A[k * n + p];
 		}
 		float floor = 1e-6f * A[k * n + k];
@@ -776,8 +785,12 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		A[k * n + k] = l;
 		float inv = 1.0f / l;
 		for (int i = k + 1; i < n; ++i) {
+			if (first[i] > k) {
+				continue; // outside row i's envelope: stays zero
+			}
 			float v = A[i * n + k];
-			for (int p = 0; p < k; ++p) {
+			int from = first[i] > first[k] ? first[i] : first[k];
+			for (int p = from; p < k; ++p) {
 				v -= A[i * n + p] * A[k * n + p];
 			}
 			A[i * n + k] = v * inv;
@@ -786,7 +799,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	// L y = rhs, then L^T x = y.
 	for (int i = 0; i < n; ++i) {
 		float v = x[i];
-		for (int p = 0; p < i; ++p) {
+		for (int p = first[i]; p < i; ++p) {
 			v -= A[i * n + p] * x[p];
 		}
 		x[i] = v / A[i * n + i];
@@ -794,7 +807,9 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	for (int i = n - 1; i >= 0; --i) {
 		float v = x[i];
 		for (int p = i + 1; p < n; ++p) {
-			v -= A[p * n + i] * x[p];
+			if (first[p] <= i) {
+				v -= A[p * n + i] * x[p];
+			}
 		}
 		x[i] = v / A[i * n + i];
 	}
