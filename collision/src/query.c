@@ -57,6 +57,19 @@ static bool tbValidTransform(tbTransform xf)
 	       fabsf(xf.p.z) <= reach && isfinite(q2) && fabsf(q2 - 1.0f) < 1e-3f;
 }
 
+// A quaternion accepted by tbValidTransform (unit to 1e-3) made exactly unit: a rotation by a
+// non-unit one scales the normal and witnesses. Unit ones (to float rounding) are left as they
+// are, so that the world's answers keep their bits.
+static tbTransform tbUnitRotation(tbTransform xf)
+{
+	float q2 = xf.q.x * xf.q.x + xf.q.y * xf.q.y + xf.q.z * xf.q.z + xf.q.w * xf.q.w;
+	if (fabsf(q2 - 1.0f) > 1e-6f) {
+		float inv = 1.0f / sqrtf(q2);
+		xf.q = (versors){{xf.q.x * inv, xf.q.y * inv, xf.q.z * inv, xf.q.w * inv}};
+	}
+	return xf;
+}
+
 static tbQueryResult tbInvalidResult(void)
 {
 	tbQueryResult r = {0};
@@ -76,7 +89,7 @@ static bool tbSetUp(const tbShape* a, const tbShape* b, tbTransform bInA, const 
 	if (def != NULL && !(def->tolerance >= 1e-7f && def->tolerance <= 1e-2f)) {
 		return false;
 	}
-	tbMinkowski_Init(mk, a, b, bInA);
+	tbMinkowski_Init(mk, a, b, tbUnitRotation(bInA));
 	if (def != NULL) {
 		mk->tolerance = def->tolerance;
 	}
@@ -315,6 +328,8 @@ tbQueryResult tbQueryShapes(const tbShape* a, tbTransform xfA, const tbShape* b,
 	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
 		return tbInvalidResult();
 	}
+	xfA = tbUnitRotation(xfA);
+	xfB = tbUnitRotation(xfB);
 	// Work in A's frame (Box2D, Jolt): coordinates stay small and the relative pose is exact.
 	return tbToWorld(tbQueryShapesLocal(a, b, tbInvMulTransforms(xfA, xfB), def), xfA);
 }
@@ -337,8 +352,12 @@ tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* 
 	tbQueryDef defaults = tbDefaultQueryDef();
 	def = def != NULL ? def : &defaults;
 	tbMinkowski mk;
-	if (!tbValidTransform(xfA) || !tbValidTransform(xfB) ||
-	    !tbSetUp(a, b, tbInvMulTransforms(xfA, xfB), def, &mk)) {
+	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
+		return tbInvalidResult();
+	}
+	xfA = tbUnitRotation(xfA);
+	xfB = tbUnitRotation(xfB);
+	if (!tbSetUp(a, b, tbInvMulTransforms(xfA, xfB), def, &mk)) {
 		return tbInvalidResult();
 	}
 	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
