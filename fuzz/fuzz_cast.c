@@ -48,10 +48,15 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 	tbBodyDef bd2 = tbDefaultBodyDef();
 	bd2.type = tb_dynamicBody;
 	bd2.position = fuzzVec3(&r);
+	fuzzDescribe("static", &shape, xf);
+	fuzzDescribe("dynamic", &other, (tbTransform){bd2.position, bd2.rotation});
 	tbBodyId body2 = tbCreateBody(world, &bd2);
 	if (!TB_IS_NULL(body2)) {
 		tbShapeDef sd = tbDefaultShapeDef();
 		sd.density = fuzzFloat(&r);
+		if (getenv("FUZZ_VERBOSE") != NULL) {
+			fprintf(stderr, "density %g\n", (double)sd.density);
+		}
 		(void)tbCreateShape(body2, &sd, &other);
 	}
 	tbRayResult ray = tbWorld_CastRayClosest(world, origin, translation, tbDefaultQueryFilter());
@@ -67,6 +72,13 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 	// A couple of steps: the fuzzed pair must not make a NaN body.
 	for (int i = 0; i < 3; ++i) {
 		tbWorld_Step(world, 1.0f / 60.0f, 4);
+		if (getenv("FUZZ_VERBOSE") != NULL && !TB_IS_NULL(body2)) {
+			vec3s p = tbBody_GetPosition(body2), v = tbBody_GetLinearVelocity(body2);
+			vec3s w = tbBody_GetAngularVelocity(body2);
+			fprintf(stderr, "step %d: p %g %g %g v %g %g %g w %g %g %g mass %g\n", i, (double)p.x,
+			        (double)p.y, (double)p.z, (double)v.x, (double)v.y, (double)v.z, (double)w.x,
+			        (double)w.y, (double)w.z, (double)tbBody_GetMass(body2));
+		}
 	}
 	if (!TB_IS_NULL(body2)) {
 		FUZZ_CHECK(fuzzFinite3(tbBody_GetPosition(body2)), "dynamic body position not finite");

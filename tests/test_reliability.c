@@ -138,7 +138,16 @@ Test(ranges, shape_validation_limits)
 	tbShape squashed = tbMakeBox(1.0f, 1.0f, 1.0f);
 	squashed.scale = v3(1.0f, 1e-40f, 1.0f);
 	cr_expect_not(tbShape_Validate(&squashed, message, sizeof message));
-	expectMessage(message, "scale included");
+	expectMessage(message, "scale: (1, 9.99995e-41, 1) has a component outside [1e-06, 1e+06]");
+	// Fuzz: a capsule of raw half height 5.9e37 squashed by a scale of 1.8e-43 to 1e-5 m passed
+	// as a scaled length and broke unified EPA: raw lengths must be in range too.
+	tbShape rod = tbMakeCapsule(1.8f, 5.9e37f);
+	rod.scale = v3(1.0f, 1.0f, 1.0f);
+	cr_expect_not(tbShape_Validate(&rod, message, sizeof message));
+	expectMessage(message, "(unscaled)");
+	tbShape thin = tbMakeBox(1.0f, 1e7f, 1.0f);
+	thin.scale = v3(1.0f, 1e-4f, 1.0f); // 1e3 m scaled, but 1e7 m unscaled
+	cr_expect_not(tbShape_Validate(&thin, message, sizeof message));
 	// A triangle collapsed to a point is a point, a valid shape like a one-point hull (every
 	// query answers it); one collapsed to a sliver below the range is refused.
 	tbShape point = tbMakeTriangle(v3(1, 2, 3), v3(1, 2, 3), v3(1, 2, 3));
@@ -338,6 +347,27 @@ Test(ranges, degenerate_pairs_never_give_a_bad_normal)
 		cr_expect(fabsf(glms_vec3_dot(m.normal, m.normal) - 1.0f) < 1e-4f);
 	}
 	tbDestroyHull(&hull);
+
+	// Fuzz: quaternions off unit by 7e-4 (accepted, to 1e-3) gave world normals of length
+	// 0.9988 and 1.0008; they are made unit first. A sphere above a box: normal +y exactly.
+	tbShape ball = tbMakeSphere(0.5f);
+	tbShape box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	float k = sqrtf(0.9993f);  // |q|^2 = 0.9993
+	float h = k * sqrtf(0.5f); // 90 degrees about x (the cube maps onto itself), times k
+	tbTransform xfBox = {v3(0.0f, 0.0f, 0.0f), (versors){{h, 0.0f, 0.0f, h}}};
+	tbTransform xfBall = {v3(0.0f, 1.4f, 0.0f), (versors){{0.0f, h, 0.0f, h}}};
+	for (int alg = 0; alg < 2; ++alg) {
+		tbQueryDef def = tbDefaultQueryDef();
+		def.algorithm = (tbQueryAlgorithm)alg;
+		tbQueryResult r = tbQueryShapes(&box, xfBox, &ball, xfBall, &def);
+		cr_expect(fabsf(r.normal.y - 1.0f) < 1e-5f, "alg %d: normal y %g", alg, (double)r.normal.y);
+		cr_expect(fabsf(r.distance + 0.1f) < 1e-5f, "alg %d: depth %g", alg, (double)r.distance);
+	}
+	tbManifold m = tbCollideShapes(&box, xfBox, &ball, xfBall, 0.02f);
+	cr_expect(fabsf(m.normal.y - 1.0f) < 1e-5f, "manifold normal y %g", (double)m.normal.y);
+	tbCastOutput out =
+	    tbRayCastShape(&box, xfBox, v3(0.0f, 5.0f, 0.0f), v3(0.0f, -10.0f, 0.0f), 1.0f);
+	cr_expect(out.hit && fabsf(out.normal.y - 1.0f) < 1e-5f && fabsf(out.fraction - 0.4f) < 1e-4f);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -555,6 +555,16 @@ static bool tbManifoldPoseOk(tbTransform xf)
 	       fabsf(xf.p.z) <= TB_MAX_COORDINATE && fabsf(q2 - 1.0f) < 1e-3f;
 }
 
+static versors tbManifoldUnitQuat(versors q)
+{
+	float q2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+	if (fabsf(q2 - 1.0f) <= 1e-6f) {
+		return q; // unit to float rounding: keep its bits
+	}
+	float inv = 1.0f / sqrtf(q2);
+	return (versors){{q.x * inv, q.y * inv, q.z * inv, q.w * inv}};
+}
+
 // Finite points and separations and a unit normal: what a manifold must be to leave the library.
 // A degenerate touch (a one-point hull at a sphere's centre) has no normal to give.
 static bool tbManifoldIsFinite(const tbManifold* m)
@@ -584,6 +594,9 @@ tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b, 
 	    !tbShape_IsUsable(b) || !isfinite(speculativeDistance)) {
 		return empty;
 	}
+	// Accepted to 1e-3, made unit: a non-unit rotation would scale the world normal.
+	xfA.q = tbManifoldUnitQuat(xfA.q);
+	xfB.q = tbManifoldUnitQuat(xfB.q);
 	// Everything in A's frame (Box2D, Jolt): small coordinates, exact relative pose; the world
 	// placement is done once at the end.
 	tbManifold m =

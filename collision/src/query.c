@@ -57,6 +57,19 @@ static bool tbValidTransform(tbTransform xf)
 	       fabsf(xf.p.z) <= reach && isfinite(q2) && fabsf(q2 - 1.0f) < 1e-3f;
 }
 
+// A quaternion accepted by tbValidTransform (unit to 1e-3) made exactly unit: a rotation by a
+// non-unit one scales the normal and witnesses. Unit ones (to float rounding) are left as they
+// are, so that the world's answers keep their bits.
+static tbTransform tbUnitRotation(tbTransform xf)
+{
+	float q2 = xf.q.x * xf.q.x + xf.q.y * xf.q.y + xf.q.z * xf.q.z + xf.q.w * xf.q.w;
+	if (fabsf(q2 - 1.0f) > 1e-6f) {
+		float inv = 1.0f / sqrtf(q2);
+		xf.q = (versors){{xf.q.x * inv, xf.q.y * inv, xf.q.z * inv, xf.q.w * inv}};
+	}
+	return xf;
+}
+
 static tbQueryResult tbInvalidResult(void)
 {
 	tbQueryResult r = {0};
@@ -74,7 +87,7 @@ static bool tbSetUp(const tbShape* a, const tbShape* b, tbTransform bInA, const 
 	if (def != NULL && !(def->tolerance >= 1e-7f && def->tolerance <= 1e-2f)) {
 		return false;
 	}
-	tbMinkowski_InitScaled(mk, a, b, bInA, scale);
+	tbMinkowski_InitScaled(mk, a, b, tbUnitRotation(bInA), scale);
 	if (def != NULL) {
 		mk->tolerance = def->tolerance;
 	}
@@ -533,6 +546,8 @@ tbQueryResult tbQueryShapes(const tbShape* a, tbTransform xfA, const tbShape* b,
 	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
 		return tbInvalidResult();
 	}
+	xfA = tbUnitRotation(xfA);
+	xfB = tbUnitRotation(xfB);
 	// Work in A's frame (Box2D, Jolt): coordinates stay small and the relative pose is exact.
 	return tbToWorld(tbQueryShapesLocal(a, b, tbInvMulTransforms(xfA, xfB), def), xfA);
 }
@@ -555,6 +570,8 @@ tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* 
 	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
 		return tbInvalidResult();
 	}
+	xfA = tbUnitRotation(xfA);
+	xfB = tbUnitRotation(xfB);
 	tbPair pair;
 	switch (tbPreparePair(&pair, a, b, tbInvMulTransforms(xfA, xfB))) {
 	case tb_pairInvalid:

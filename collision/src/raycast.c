@@ -32,6 +32,9 @@ tbCastOutput tbRayCastShape(const tbShape* shape, tbTransform xf, vec3s origin, 
 	    !tbRayFinite(translation) || !tbRayFinite(xf.p) || !(fabsf(q2 - 1.0f) < 1e-3f)) {
 		return out;
 	}
+	if (fabsf(q2 - 1.0f) > 1e-6f) {
+		xf.q = glms_quat_normalize(xf.q); // accepted to 1e-3; a non-unit one scales the normal
+	}
 	float size = tbShape_BoundingRadius(shape);
 	// The ray's point is a tiny sphere so that the query sees a valid shape; its core is the point
 	// itself, whose distance GJK gives exactly (its radius is added back).

@@ -115,6 +115,11 @@ static bool tbCheckScaledSize(const tbShape* shape, float size, const char* what
                               int messageSize)
 {
 	vec3s s = shape->scale;
+	// The unscaled size too: supports work on the unscaled shape, and a raw half height of 6e37
+	// squashed by a denormal scale to 1e-5 m wrecked unified EPA (fuzz).
+	if (!tbLengthInRange(size)) {
+		return tbFailLength(message, messageSize, what, size);
+	}
 	float smallest = fminf(s.x, fminf(s.y, s.z));
 	float largest = fmaxf(s.x, fmaxf(s.y, s.z));
 	if (!(size * smallest >= TB_MIN_LENGTH)) {
@@ -149,6 +154,16 @@ static bool tbShape_Check(const tbShape* shape, char* message, int size, bool sc
 		return tbFail(message, size, "scale: every component must be positive and finite");
 	}
 	vec3s sc = shape->scale;
+	// Scale components are ratios of lengths within the range: [1e-6, 1e6] too, so the scaled
+	// support direction S d never underflows.
+	if (!tbLengthInRange(sc.x) || !tbLengthInRange(sc.y) || !tbLengthInRange(sc.z)) {
+		if (message != NULL && size > 0) {
+			snprintf(message, (size_t)size, "scale: (%g, %g, %g) has a component outside [%g, %g]",
+			         (double)sc.x, (double)sc.y, (double)sc.z, (double)TB_MIN_LENGTH,
+			         (double)TB_MAX_LENGTH);
+		}
+		return false;
+	}
 	switch (shape->type) {
 	case tb_sphereShape:
 		if (!tbPositiveFinite(shape->radius)) {
@@ -165,6 +180,9 @@ static bool tbShape_Check(const tbShape* shape, char* message, int size, bool sc
 			if (!tbLengthInRange(scaled.raw[i])) {
 				return tbFailLength(message, size, "box half extent", scaled.raw[i]);
 			}
+			if (!tbLengthInRange(e.raw[i])) {
+				return tbFailLength(message, size, "box half extent (unscaled)", e.raw[i]);
+			}
 		}
 		return true;
 	}
@@ -180,6 +198,9 @@ static bool tbShape_Check(const tbShape* shape, char* message, int size, bool sc
 		}
 		if (!tbLengthInRange(r * sc.x) || !tbLengthInRange(r * sc.z)) {
 			return tbFailLength(message, size, "radius", r * fminf(sc.x, sc.z));
+		}
+		if (!tbLengthInRange(r) || hh > TB_MAX_LENGTH) {
+			return tbFailLength(message, size, "radius or half height (unscaled)", fmaxf(r, hh));
 		}
 		// A capsule's axis may be as short as zero (a sphere); its height is r + hh.
 		float height = shape->type == tb_capsuleShape ? r + hh : hh;
