@@ -56,7 +56,7 @@ static versors randomQuat(uint32_t* state)
 }
 
 // B at a random orientation, moved along a random direction until GJK/EPA gives `target`.
-static tbTransform placeAt(const tbShape* a, const tbShape* b, float target, uint32_t* state)
+static tbTransform placeAt(const tbGeometry* a, const tbGeometry* b, float target, uint32_t* state)
 {
 	tbQueryDef def = tbDefaultQueryDef();
 	tbTransform xf = {.q = randomQuat(state)};
@@ -83,14 +83,15 @@ static double nowSeconds(void)
 }
 
 // Non-static, not inlined: callgrind reports each loop by name.
-__attribute__((noinline)) int bench_sat(const tbShape* a, const tbShape* b,
+__attribute__((noinline)) int bench_sat(const tbGeometry* a, const tbGeometry* b,
                                         const tbTransform* poses, int count, float margin);
-__attribute__((noinline)) int bench_gjk(const tbShape* a, const tbShape* b,
+__attribute__((noinline)) int bench_gjk(const tbGeometry* a, const tbGeometry* b,
                                         const tbTransform* poses, int count, float margin);
-__attribute__((noinline)) int bench_satCached(const tbShape* a, const tbShape* b,
+__attribute__((noinline)) int bench_satCached(const tbGeometry* a, const tbGeometry* b,
                                               const tbTransform* poses, int count, float margin);
 
-int bench_sat(const tbShape* a, const tbShape* b, const tbTransform* poses, int count, float margin)
+int bench_sat(const tbGeometry* a, const tbGeometry* b, const tbTransform* poses, int count,
+              float margin)
 {
 	int points = 0;
 	for (int i = 0; i < count; ++i) {
@@ -99,7 +100,8 @@ int bench_sat(const tbShape* a, const tbShape* b, const tbTransform* poses, int 
 	return points;
 }
 
-int bench_gjk(const tbShape* a, const tbShape* b, const tbTransform* poses, int count, float margin)
+int bench_gjk(const tbGeometry* a, const tbGeometry* b, const tbTransform* poses, int count,
+              float margin)
 {
 	int points = 0;
 	for (int i = 0; i < count; ++i) {
@@ -110,7 +112,7 @@ int bench_gjk(const tbShape* a, const tbShape* b, const tbTransform* poses, int 
 
 // As a contact does from step to step: the cache filled at the pose, then the pose moved by 1 mm
 // and 0.1 degree (poses come in pairs: i even is the earlier step of i + 1).
-int bench_satCached(const tbShape* a, const tbShape* b, const tbTransform* poses, int count,
+int bench_satCached(const tbGeometry* a, const tbGeometry* b, const tbTransform* poses, int count,
                     float margin)
 {
 	int points = 0;
@@ -152,14 +154,14 @@ int main(int argc, char** argv)
 		fprintf(stderr, "sat_bench: hull build failed\n");
 		return 1;
 	}
-	tbShape cube = tbMakeBox(0.5f, 0.5f, 0.5f);
-	tbShape hullA = tbMakeHullShape(&big), hullB = tbMakeHullShape(&small);
+	tbGeometry cube = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry hullA = tbMakeHullShape(&big), hullB = tbMakeHullShape(&small);
 	// Unit cubes overlapping up to 2 cm or touching (rain contacts); apart by 3-13 cm (a fat-AABB
 	// pair beyond the speculative margin); a box and a 20-point hull, and two hulls (20 and 12
 	// points), touching. Each pose comes with a later step moved by 1 mm and 0.1 degree.
 	const char* names[4] = {"touching", "apart", "box-hull", "hull-hull"};
-	const tbShape* shapeA[4] = {&cube, &cube, &cube, &hullA};
-	const tbShape* shapeB[4] = {&cube, &cube, &hullA, &hullB};
+	const tbGeometry* shapeA[4] = {&cube, &cube, &cube, &hullA};
+	const tbGeometry* shapeB[4] = {&cube, &cube, &hullA, &hullB};
 	float lowest[4] = {-0.02f, 0.03f, -0.02f, -0.02f}, range[4] = {0.02f, 0.1f, 0.02f, 0.02f};
 	tbTransform* poses = malloc(sizeof(tbTransform) * (size_t)count);
 	if (poses == NULL) {

@@ -68,7 +68,7 @@ static void* tbTumbleCreate(const tbPeerScene* scene)
 		// Tumble mixes sqrt(muA muB): mu on both sides gives mu.
 		sd.friction = (float)scene->friction;
 		sd.density = (float)b->density;
-		tbShape box = tbMakeBox((float)b->half[0], (float)b->half[1], (float)b->half[2]);
+		tbGeometry box = tbMakeBox((float)b->half[0], (float)b->half[1], (float)b->half[2]);
 		tbCreateShape(w->bodies[i], &sd, &box);
 	}
 	return w;
@@ -339,9 +339,9 @@ static tbWorldId tbMakeSleepersWorld(int sleeping)
 	tbBodyId ground = tbCreateBody(world, &gd);
 	tbShapeDef sd = tbDefaultShapeDef();
 	sd.friction = (float)TB_BENCH_FRICTION;
-	tbShape slab = tbMakeBox(200.0f, 0.5f, 200.0f);
+	tbGeometry slab = tbMakeBox(200.0f, 0.5f, 200.0f);
 	tbCreateShape(ground, &sd, &slab);
-	tbShape cube = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry cube = tbMakeBox(0.5f, 0.5f, 0.5f);
 	// The awake ones: a 10 x 10 grid of cubes 2 m apart, dropped from 1 m, kept awake.
 	for (int i = 0; i < 100; ++i) {
 		tbBodyDef bd = tbDefaultBodyDef();

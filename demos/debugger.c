@@ -34,7 +34,7 @@ static const vec4s s_colorDepth = {{0.92f, 0.18f, 0.15f, 1.0f}};
 struct dmDebugger
 {
 	tbShapeType types[2];
-	tbShape shapes[2];
+	tbGeometry shapes[2];
 	tbTransform poses[2];
 	tbHull gem; // the hull shape's points, built once
 	int selected;
@@ -86,7 +86,7 @@ dmDebuggerOptions dmDefaultDebuggerOptions(void)
 	return o;
 }
 
-static tbShape dmMakeShape(const dmDebugger* d, tbShapeType type)
+static tbGeometry dmMakeShape(const dmDebugger* d, tbShapeType type)
 {
 	switch (type) {
 	case tb_sphereShape:
@@ -650,7 +650,7 @@ static void dmDrawDifference(dmDebugger* d, const dmView* view, int* horizonOut)
 	dmRenderer_End();
 }
 
-static void dmShapeText(const tbShape* s, char* out, size_t size)
+static void dmShapeText(const tbGeometry* s, char* out, size_t size)
 {
 	switch (s->type) {
 	case tb_sphereShape:

@@ -18,7 +18,7 @@ static vec3s dmV(float x, float y, float z)
 
 // A body with one shape, added to the scene's list; null when the world refuses it.
 static tbBodyId dmMakeBody(dmSim* sim, tbBodyType type, vec3s position, versors rotation,
-                           const tbShape* shape, float density, float friction)
+                           const tbGeometry* shape, float density, float friction)
 {
 	tbBodyDef def = tbDefaultBodyDef();
 	def.type = type;
@@ -37,7 +37,7 @@ static tbBodyId dmMakeBody(dmSim* sim, tbBodyType type, vec3s position, versors 
 	return body;
 }
 
-static tbBodyId dmMakeStatic(dmSim* sim, vec3s position, versors rotation, const tbShape* shape)
+static tbBodyId dmMakeStatic(dmSim* sim, vec3s position, versors rotation, const tbGeometry* shape)
 {
 	return dmMakeBody(sim, tb_staticBody, position, rotation, shape, 1000.0f, 0.6f);
 }
@@ -45,7 +45,7 @@ static tbBodyId dmMakeStatic(dmSim* sim, vec3s position, versors rotation, const
 // The ground: a static box whose top is y = 0 (the world view draws it as the grid plane).
 static bool dmMakeGround(dmSim* sim, float halfSize)
 {
-	tbShape ground = tbMakeBox(halfSize, 0.5f, halfSize);
+	tbGeometry ground = tbMakeBox(halfSize, 0.5f, halfSize);
 	return !TB_IS_NULL(dmMakeStatic(sim, dmV(0.0f, -0.5f, 0.0f), glms_quat_identity(), &ground));
 }
 
@@ -103,7 +103,7 @@ static bool dmBuildBridge(dmSim* sim)
 		p[k] = dmV(radius * sinf(a), centreY - radius * cosf(a), 0.0f);
 	}
 	versors identity = glms_quat_identity();
-	tbShape post = tbMakeBox(0.3f, 0.5f * postTop, halfDepth + 0.1f);
+	tbGeometry post = tbMakeBox(0.3f, 0.5f * postTop, halfDepth + 0.1f);
 	tbBodyId left = dmMakeStatic(sim, dmV(-halfSpan - 0.3f, 0.5f * postTop, 0.0f), identity, &post);
 	tbBodyId right = dmMakeStatic(sim, dmV(halfSpan + 0.3f, 0.5f * postTop, 0.0f), identity, &post);
 	if (TB_IS_NULL(left) || TB_IS_NULL(right)) {
@@ -113,7 +113,7 @@ static bool dmBuildBridge(dmSim* sim)
 	sim->control.plankCount = planks;
 	sim->control.postY = anchorY;
 	// 4 cm between neighbours lying flat: joined planks do not collide, the others never touch.
-	tbShape plank = tbMakeBox(0.5f * chord - 0.02f, halfThick, halfDepth);
+	tbGeometry plank = tbMakeBox(0.5f * chord - 0.02f, halfThick, halfDepth);
 	tbHingeJointDef def = tbDefaultHingeJointDef();
 	def.axis = dmV(0.0f, 0.0f, 1.0f);
 	def.bodyIdA = left;
@@ -135,7 +135,7 @@ static bool dmBuildBridge(dmSim* sim)
 		return false;
 	}
 	// 65 kg boxes on 60 kg planks.
-	tbShape box = tbMakeBox(0.3f, 0.3f, 0.3f);
+	tbGeometry box = tbMakeBox(0.3f, 0.3f, 0.3f);
 	for (int i = 0; i < 4; ++i) {
 		vec3s at = dmV(-2.4f + 1.6f * (float)i, 4.6f + 0.9f * (float)i, 0.15f * (float)(i % 2));
 		versors tilt = tbQuatFromEulerXYZ(0.3f * (float)i, 0.5f * (float)i, 0.2f);
@@ -165,11 +165,11 @@ static bool dmBuildChain(dmSim* sim)
 	const float reach = (float)links * link;
 	vec3s top = dmV(0.0f, reach + 1.5f, 0.0f);
 	versors identity = glms_quat_identity();
-	tbShape beam = tbMakeBox(reach + 0.4f, 0.08f, 0.08f);
+	tbGeometry beam = tbMakeBox(reach + 0.4f, 0.08f, 0.08f);
 	float beamY = top.y + 0.3f;
-	tbShape post = tbMakeBox(0.1f, 0.5f * beamY, 0.1f);
-	tbShape bracket = tbMakeBox(0.05f, 0.05f, 0.3f); // from the beam to the pivot
-	tbShape peg = tbMakeSphere(0.25f);
+	tbGeometry post = tbMakeBox(0.1f, 0.5f * beamY, 0.1f);
+	tbGeometry bracket = tbMakeBox(0.05f, 0.05f, 0.3f); // from the beam to the pivot
+	tbGeometry peg = tbMakeSphere(0.25f);
 	if (TB_IS_NULL(dmMakeStatic(sim, dmV(0.0f, beamY, -0.5f), identity, &beam)) ||
 	    TB_IS_NULL(dmMakeStatic(sim, dmV(-reach - 0.5f, 0.5f * beamY, -0.5f), identity, &post)) ||
 	    TB_IS_NULL(dmMakeStatic(sim, dmV(reach + 0.5f, 0.5f * beamY, -0.5f), identity, &post)) ||
@@ -180,7 +180,7 @@ static bool dmBuildChain(dmSim* sim)
 	if (TB_IS_NULL(pivot)) {
 		return false;
 	}
-	tbShape capsule = tbMakeCapsule(radius, halfHeight);
+	tbGeometry capsule = tbMakeCapsule(radius, halfHeight);
 	tbBodyId prev = pivot;
 	for (int i = 0; i < links; ++i) {
 		vec3s centre = dmV(top.x + link * ((float)i + 0.5f), top.y, top.z);
@@ -213,7 +213,7 @@ static vec3s dmPlace(const dmPlacement* at, vec3s local)
 }
 
 static tbBodyId dmRagdollPart(dmSim* sim, const dmPlacement* at, vec3s local, versors turn,
-                              const tbShape* shape, float density)
+                              const tbGeometry* shape, float density)
 {
 	tbBodyId body = dmMakeBody(sim, tb_dynamicBody, dmPlace(at, local),
 	                           glms_quat_mul(at->rotation, turn), shape, density, 0.7f);
@@ -230,12 +230,12 @@ static tbBodyId dmRagdollPart(dmSim* sim, const dmPlacement* at, vec3s local, ve
 static bool dmAddRagdoll(dmSim* sim, const dmPlacement* at)
 {
 	versors upright = glms_quat_identity();
-	tbShape torsoShape = tbMakeBox(0.17f, 0.25f, 0.1f);
-	tbShape headShape = tbMakeSphere(0.11f);
-	tbShape upperArm = tbMakeCapsule(0.05f, 0.12f);
-	tbShape lowerArm = tbMakeCapsule(0.045f, 0.11f);
-	tbShape upperLeg = tbMakeCapsule(0.07f, 0.15f);
-	tbShape lowerLeg = tbMakeCapsule(0.06f, 0.16f);
+	tbGeometry torsoShape = tbMakeBox(0.17f, 0.25f, 0.1f);
+	tbGeometry headShape = tbMakeSphere(0.11f);
+	tbGeometry upperArm = tbMakeCapsule(0.05f, 0.12f);
+	tbGeometry lowerArm = tbMakeCapsule(0.045f, 0.11f);
+	tbGeometry upperLeg = tbMakeCapsule(0.07f, 0.15f);
+	tbGeometry lowerLeg = tbMakeCapsule(0.06f, 0.16f);
 	tbBodyId torso = dmRagdollPart(sim, at, dmV(0.0f, 0.0f, 0.0f), upright, &torsoShape, 500.0f);
 	tbBodyId head = dmRagdollPart(sim, at, dmV(0.0f, 0.40f, 0.0f), upright, &headShape, 1000.0f);
 	if (TB_IS_NULL(torso) || TB_IS_NULL(head) ||
@@ -296,7 +296,7 @@ static bool dmBuildRagdolls(dmSim* sim)
 	const float rise = 0.35f, run = 0.7f;
 	for (int k = 0; k < steps; ++k) {
 		float height = (float)(steps - k) * rise;
-		tbShape step = tbMakeBox(0.5f * run, 0.5f * height, 2.0f);
+		tbGeometry step = tbMakeBox(0.5f * run, 0.5f * height, 2.0f);
 		if (TB_IS_NULL(dmMakeStatic(sim, dmV((float)k * run, 0.5f * height, 0.0f),
 		                            glms_quat_identity(), &step))) {
 			return false;
@@ -335,14 +335,14 @@ static bool dmBuildDoor(dmSim* sim)
 		return false;
 	}
 	versors identity = glms_quat_identity();
-	tbShape post = tbMakeBox(0.06f, 1.15f, 0.06f);
-	tbShape wall = tbMakeBox(1.0f, 1.15f, 0.06f);
+	tbGeometry post = tbMakeBox(0.06f, 1.15f, 0.06f);
+	tbGeometry wall = tbMakeBox(1.0f, 1.15f, 0.06f);
 	tbBodyId frame = dmMakeStatic(sim, dmV(-0.08f, 1.15f, 0.0f), identity, &post);
 	if (TB_IS_NULL(frame) ||
 	    TB_IS_NULL(dmMakeStatic(sim, dmV(-1.16f, 1.15f, 0.0f), identity, &wall))) {
 		return false;
 	}
-	tbShape panel = tbMakeBox(0.45f, 1.0f, 0.04f);
+	tbGeometry panel = tbMakeBox(0.45f, 1.0f, 0.04f);
 	tbBodyId door =
 	    dmMakeBody(sim, tb_dynamicBody, dmV(0.47f, 1.07f, 0.0f), identity, &panel, 400.0f, 0.6f);
 	if (TB_IS_NULL(door)) {
@@ -367,15 +367,15 @@ static bool dmBuildDoor(dmSim* sim)
 		return false;
 	}
 	// A 6 kg box where the door swings to at +0.7 rad (its far edge turns towards -z).
-	tbShape box = tbMakeBox(0.2f, 0.2f, 0.2f);
+	tbGeometry box = tbMakeBox(0.2f, 0.2f, 0.2f);
 	if (TB_IS_NULL(dmMakeBody(sim, tb_dynamicBody, dmV(0.6f * cosf(0.7f), 0.2f, -0.6f * sinf(0.7f)),
 	                          identity, &box, 100.0f, 0.6f))) {
 		return false;
 	}
 	vec3s pivotAt = dmV(0.6f, 2.7f, 0.9f);
-	tbShape pivotShape = tbMakeBox(0.05f, 0.05f, 0.05f);
+	tbGeometry pivotShape = tbMakeBox(0.05f, 0.05f, 0.05f);
 	tbBodyId pivot = dmMakeStatic(sim, pivotAt, identity, &pivotShape);
-	tbShape ball = tbMakeSphere(0.15f);
+	tbGeometry ball = tbMakeSphere(0.15f);
 	const float length = 1.5f, release = 0.25f * DM_PI;
 	vec3s bobAt =
 	    glms_vec3_add(pivotAt, dmV(0.0f, -length * cosf(release), length * sinf(release)));
@@ -399,8 +399,8 @@ static bool dmBuildCar(dmSim* sim)
 	versors identity = glms_quat_identity();
 	// A ramp of 0.2 rad (11.5 degrees) up to a plateau 0.78 m high and down again.
 	const float slope = 0.2f, halfRamp = 2.0f;
-	tbShape ramp = tbMakeBox(halfRamp, 0.1f, 1.6f);
-	tbShape plateau = tbMakeBox(1.5f, 0.3875f, 1.6f);
+	tbGeometry ramp = tbMakeBox(halfRamp, 0.1f, 1.6f);
+	tbGeometry plateau = tbMakeBox(1.5f, 0.3875f, 1.6f);
 	float rampRun = halfRamp * cosf(slope) - 0.1f * sinf(slope); // centre to the top's end, along x
 	versors up = glms_quatv(slope, dmV(0.0f, 0.0f, 1.0f));
 	versors down = glms_quatv(-slope, dmV(0.0f, 0.0f, 1.0f));
@@ -411,7 +411,7 @@ static bool dmBuildCar(dmSim* sim)
 		return false;
 	}
 	// Bumps: half-buried bars across the way, 8 cm high.
-	tbShape bar = tbMakeCylinder(0.08f, 1.6f);
+	tbGeometry bar = tbMakeCylinder(0.08f, 1.6f);
 	for (int i = 0; i < 2; ++i) {
 		if (TB_IS_NULL(
 		        dmMakeStatic(sim, dmV(11.0f + 1.5f * (float)i, 0.0f, 0.0f), dmAlongZ(), &bar))) {
@@ -419,7 +419,7 @@ static bool dmBuildCar(dmSim* sim)
 		}
 	}
 	// Three 9 kg boxes stacked in the way.
-	tbShape box = tbMakeBox(0.25f, 0.25f, 0.25f);
+	tbGeometry box = tbMakeBox(0.25f, 0.25f, 0.25f);
 	const vec3s boxes[3] = {
 	    {{16.0f, 0.25f, -0.3f}}, {{16.0f, 0.25f, 0.3f}}, {{16.0f, 0.76f, 0.0f}}};
 	for (int i = 0; i < 3; ++i) {
@@ -430,14 +430,14 @@ static bool dmBuildCar(dmSim* sim)
 
 	const float wheelRadius = 0.35f, halfWidth = 0.12f, halfBase = 0.7f, halfTrack = 0.65f;
 	vec3s start = dmV(-8.0f, wheelRadius + 0.12f, 0.0f);
-	tbShape body = tbMakeBox(1.0f, 0.2f, 0.5f);
+	tbGeometry body = tbMakeBox(1.0f, 0.2f, 0.5f);
 	dmSceneControl* c = &sim->control;
 	c->chassis = dmMakeBody(sim, tb_dynamicBody, start, identity, &body, 125.0f, 0.6f);
 	c->carStart = start;
 	if (TB_IS_NULL(c->chassis)) {
 		return false;
 	}
-	tbShape wheel = tbMakeCylinder(wheelRadius, halfWidth);
+	tbGeometry wheel = tbMakeCylinder(wheelRadius, halfWidth);
 	// Left is -z when facing +x with y up.
 	const float where[4][2] = {{halfBase, -halfTrack},
 	                           {-halfBase, -halfTrack},

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 
 // Vertices of a polytope shape (scale applied), or -1 for a curved shape.
-static int dmPolytopeVertices(const tbShape* shape, bool cores, vec3s* out, int capacity)
+static int dmPolytopeVertices(const tbGeometry* shape, bool cores, vec3s* out, int capacity)
 {
 	vec3s s = shape->scale;
-	if (cores && tbShape_CoreRadius(shape) > 0.0f) {
+	if (cores && tbGeometry_CoreRadius(shape) > 0.0f) {
 		// A sphere's core is its centre, a capsule's the segment of its axis.
 		if (shape->type == tb_sphereShape) {
 			out[0] = glms_vec3_zero();
@@ -48,12 +48,12 @@ static int dmPolytopeVertices(const tbShape* shape, bool cores, vec3s* out, int 
 	}
 }
 
-static vec3s dmSupport(const tbShape* shape, bool cores, vec3s d)
+static vec3s dmSupport(const tbGeometry* shape, bool cores, vec3s d)
 {
-	return cores ? tbShape_CoreSupport(shape, d, NULL) : tbShape_Support(shape, d, NULL);
+	return cores ? tbGeometry_CoreSupport(shape, d, NULL) : tbGeometry_Support(shape, d, NULL);
 }
 
-bool dmBuildMinkowskiHull(const tbShape* a, const tbShape* b, tbTransform bInA, bool cores,
+bool dmBuildMinkowskiHull(const tbGeometry* a, const tbGeometry* b, tbTransform bInA, bool cores,
                           int directions, tbHull* hull)
 {
 	enum

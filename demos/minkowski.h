@@ -8,5 +8,5 @@
 /// a ball is involved). Polytopes use every pairwise vertex difference (exact); curved shapes
 /// use supports along `directions` directions spread over the sphere. Returns false when the hull
 /// could not be built; `hull` is then zeroed.
-bool dmBuildMinkowskiHull(const tbShape* a, const tbShape* b, tbTransform bInA, bool cores,
+bool dmBuildMinkowskiHull(const tbGeometry* a, const tbGeometry* b, tbTransform bInA, bool cores,
                           int directions, tbHull* hull);

@@ -337,7 +337,7 @@ int dmRenderer_SphereMesh(void)
 	return s_r.sphere;
 }
 
-static int dmBuiltInMesh(tbShape shape, float shiftY)
+static int dmBuiltInMesh(tbGeometry shape, float shiftY)
 {
 	dmMeshData data = {0};
 	int id = -1;

@@ -190,7 +190,7 @@ bool dmBuildHullMesh(const tbHull* hull, dmMeshData* mesh)
 	return mesh->indexCount > 0;
 }
 
-bool dmBuildShapeMesh(const tbShape* shape, int detail, dmMeshData* mesh)
+bool dmBuildShapeMesh(const tbGeometry* shape, int detail, dmMeshData* mesh)
 {
 	int segments = detail < 8 ? 8 : detail > 64 ? 64 : detail;
 	dmMeshData_Clear(mesh);

@@ -28,7 +28,7 @@ void dmMeshData_Free(dmMeshData* mesh);
 /// The mesh of a shape in its local frame, scale included. `detail` is the number of segments
 /// around curved shapes (16 to 64 is sensible). Returns false when out of memory or when the
 /// shape has no surface to draw (a point or segment hull).
-bool dmBuildShapeMesh(const tbShape* shape, int detail, dmMeshData* mesh);
+bool dmBuildShapeMesh(const tbGeometry* shape, int detail, dmMeshData* mesh);
 
 /// The mesh of a convex hull (faces fan-triangulated, flat normals); flat polygons get both sides.
 bool dmBuildHullMesh(const tbHull* hull, dmMeshData* mesh);

@@ -162,7 +162,7 @@ bool dmSim_AddJoint(dmSim* sim, tbJointId id, vec3s anchor)
 }
 
 static bool dmAddSimpleBody(dmSim* sim, tbBodyType type, vec3s position, versors rotation,
-                            const tbShape* shape)
+                            const tbGeometry* shape)
 {
 	tbBodyDef def = tbDefaultBodyDef();
 	def.type = type;
@@ -195,7 +195,7 @@ static bool dmBuildBuiltin(dmSim* sim, int which)
 	if (which != dm_builtinFallingBoxes && which != dm_builtinShapes) {
 		return dmBuildJointScene(sim, which);
 	}
-	tbShape ground = tbMakeBox(25.0f, 0.5f, 25.0f);
+	tbGeometry ground = tbMakeBox(25.0f, 0.5f, 25.0f);
 	versors identity = glms_quat_identity();
 	if (!dmAddSimpleBody(sim, tb_staticBody, (vec3s){{0.0f, -0.5f, 0.0f}}, identity, &ground)) {
 		return false;
@@ -205,7 +205,7 @@ static bool dmBuildBuiltin(dmSim* sim, int which)
 		// Four layers of 5 x 5 boxes, tilted, dropped onto the ground: they land, tumble, pile up
 		// and fall asleep within a few seconds. 1.4 m apart, so that no two start overlapping
 		// (a tilted 0.8 m box spans at most 1.39 m).
-		tbShape box = tbMakeBox(0.4f, 0.4f, 0.4f);
+		tbGeometry box = tbMakeBox(0.4f, 0.4f, 0.4f);
 		for (int layer = 0; layer < 4; ++layer) {
 			for (int i = 0; i < 25; ++i) {
 				vec3s p = {{1.4f * (float)(i % 5 - 2) + 0.35f * (float)(layer % 2),
@@ -228,7 +228,7 @@ static bool dmBuildBuiltin(dmSim* sim, int which)
 		return false;
 	}
 	sim->ownsHull = true;
-	tbShape shapes[6] = {
+	tbGeometry shapes[6] = {
 	    tbMakeBox(0.35f, 0.35f, 0.35f), tbMakeSphere(0.4f),     tbMakeCapsule(0.25f, 0.35f),
 	    tbMakeCylinder(0.35f, 0.35f),   tbMakeCone(0.4f, 0.4f), tbMakeHullShape(&sim->hull),
 	};
@@ -453,7 +453,7 @@ void dmSim_ThrowBox(dmSim* sim, vec3s origin, vec3s direction)
 	def.angularVelocity = (vec3s){{2.0f * dmRandom(&seed) - 1.0f, 2.0f * dmRandom(&seed) - 1.0f,
 	                               2.0f * dmRandom(&seed) - 1.0f}};
 	tbBodyId body = tbCreateBody(sim->worldId, &def);
-	tbShape box = tbMakeBox(0.3f, 0.3f, 0.3f);
+	tbGeometry box = tbMakeBox(0.3f, 0.3f, 0.3f);
 	tbShapeDef shapeDef = tbDefaultShapeDef();
 	if (!TB_IS_NULL(body) && !TB_IS_NULL(tbCreateShape(body, &shapeDef, &box)) &&
 	    dmSim_AddBody(sim, body)) {
@@ -469,7 +469,7 @@ float dmSim_Pick(dmSim* sim, vec3s origin, vec3s direction, float maxDistance)
 	if (!hit.hit) {
 		return -1.0f;
 	}
-	tbBodyId body = tbShapeId_GetBody(hit.shapeId);
+	tbBodyId body = tbShape_GetBody(hit.shapeId);
 	if (tbBody_GetType(body) != tb_dynamicBody) {
 		return -1.0f;
 	}
@@ -477,7 +477,7 @@ float dmSim_Pick(dmSim* sim, vec3s origin, vec3s direction, float maxDistance)
 	sim->pickLocal = tbInvTransformPoint(tbBody_GetTransform(body), hit.point);
 	sim->pickTarget = hit.point;
 	// Radii of gyration from the shape's mass properties (I / m does not depend on density).
-	tbShape geometry = tbShapeId_GetGeometry(hit.shapeId);
+	tbGeometry geometry = tbShape_GetGeometry(hit.shapeId);
 	tbMassData unit = tbComputeMass(&geometry, 1.0f, NULL);
 	float ix = unit.inertia.m00, iy = unit.inertia.m11, iz = unit.inertia.m22;
 	sim->pickGyrationMin2 = unit.mass > 0.0f ? fminf(ix, fminf(iy, iz)) / unit.mass : 0.0f;

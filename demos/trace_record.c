@@ -65,7 +65,7 @@ static void dmRecordStep(const tbTraceStep* in, void* context)
 	trace->count += 1;
 }
 
-bool dmTrace_Record(dmTrace* trace, const tbShape* a, const tbShape* b, tbTransform bInA,
+bool dmTrace_Record(dmTrace* trace, const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                     tbQueryAlgorithm algorithm)
 {
 	for (int i = 0; i < trace->count; ++i) {
@@ -79,9 +79,10 @@ bool dmTrace_Record(dmTrace* trace, const tbShape* a, const tbShape* b, tbTransf
 	def.traceContext = trace;
 	trace->result = tbQueryShapesLocal(a, b, bInA, &def);
 	// The pair scale L of the query (docs/query-format.md): every tolerance is relative to it.
-	trace->scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
-	trace->coreRadiusA = tbShape_CoreRadius(a);
-	trace->coreRadiusB = tbShape_CoreRadius(b);
+	trace->scale =
+	    tbGeometry_BoundingRadius(a) + tbGeometry_BoundingRadius(b) + glms_vec3_norm(bInA.p);
+	trace->coreRadiusA = tbGeometry_CoreRadius(a);
+	trace->coreRadiusB = tbGeometry_CoreRadius(b);
 	// The query works on the cores' difference as soon as one shape has a ball.
 	bool cores = trace->coreRadiusA > 0.0f || trace->coreRadiusB > 0.0f;
 	for (int i = 0; i < trace->count; ++i) {
@@ -91,10 +92,10 @@ bool dmTrace_Record(dmTrace* trace, const tbShape* a, const tbShape* b, tbTransf
 			continue;
 		}
 		vec3s d = glms_vec3_scale(step->direction, 1.0f / len);
-		vec3s sa = cores ? tbShape_CoreSupport(a, d, NULL) : tbShape_Support(a, d, NULL);
+		vec3s sa = cores ? tbGeometry_CoreSupport(a, d, NULL) : tbGeometry_Support(a, d, NULL);
 		vec3s nb = tbInvRotateVector(bInA.q, glms_vec3_negate(d));
-		vec3s sb = tbTransformPoint(bInA, cores ? tbShape_CoreSupport(b, nb, NULL)
-		                                        : tbShape_Support(b, nb, NULL));
+		vec3s sb = tbTransformPoint(bInA, cores ? tbGeometry_CoreSupport(b, nb, NULL)
+		                                        : tbGeometry_Support(b, nb, NULL));
 		float h = glms_vec3_dot(glms_vec3_sub(sa, sb), d);
 		float inflation = glms_vec3_dot(step->support, d) - h;
 		// Below float noise (~1e-7 L per coordinate) there is no inflation to speak of.

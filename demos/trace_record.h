@@ -43,7 +43,7 @@ typedef struct dmTrace
 
 /// Run tbQueryShapesLocal with B in A's frame and record every iteration. `trace` is reset first
 /// (its memory is reused). Returns false when memory ran out (the steps recorded so far stay).
-bool dmTrace_Record(dmTrace* trace, const tbShape* a, const tbShape* b, tbTransform bInA,
+bool dmTrace_Record(dmTrace* trace, const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                     tbQueryAlgorithm algorithm);
 
 void dmTrace_Free(dmTrace* trace);

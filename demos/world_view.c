@@ -21,7 +21,7 @@ static const vec4s s_sleepTint = {{0.42f, 0.47f, 0.58f, 1.0f}};
 static const vec4s s_staticColor = {{0.62f, 0.64f, 0.60f, 1.0f}};
 static const vec4s s_kinematicColor = {{0.55f, 0.55f, 0.95f, 1.0f}};
 
-static int dmMakeMesh(tbShape shape)
+static int dmMakeMesh(tbGeometry shape)
 {
 	dmMeshData data = {0};
 	int id = dmBuildShapeMesh(&shape, 32, &data) ? dmRenderer_CreateMesh(&data) : -1;
@@ -63,7 +63,7 @@ void dmWorldView_Shutdown(dmWorldView* v)
 	}
 }
 
-static bool dmSameGeometry(const tbShape* a, const tbShape* b)
+static bool dmSameGeometry(const tbGeometry* a, const tbGeometry* b)
 {
 	if (a->type != b->type) {
 		return false;
@@ -81,7 +81,7 @@ static bool dmSameGeometry(const tbShape* a, const tbShape* b)
 }
 
 // The mesh of a shape and the scale that turns it into the shape (AtlasPhys notes: S * shape).
-static int dmMeshFor(dmWorldView* v, const tbShape* shape, vec3s* scale)
+static int dmMeshFor(dmWorldView* v, const tbGeometry* shape, vec3s* scale)
 {
 	vec3s s = shape->scale;
 	switch (shape->type) {
@@ -102,7 +102,7 @@ static int dmMeshFor(dmWorldView* v, const tbShape* shape, vec3s* scale)
 	}
 	// A capsule's caps stay round only at their own size: one mesh per geometry.
 	*scale = s;
-	tbShape key = *shape;
+	tbGeometry key = *shape;
 	key.scale = (vec3s){{1.0f, 1.0f, 1.0f}};
 	for (int i = 0; i < v->cacheCount; ++i) {
 		if (dmSameGeometry(&v->cache[i].shape, &key)) {
@@ -120,7 +120,7 @@ static int dmMeshFor(dmWorldView* v, const tbShape* shape, vec3s* scale)
 }
 
 // A large static box with a flat top is the ground: drawn as the renderer's grid plane.
-static bool dmIsGround(const tbShape* shape, tbTransform xf)
+static bool dmIsGround(const tbGeometry* shape, tbTransform xf)
 {
 	return shape->type == tb_boxShape && shape->halfExtents.x * shape->scale.x >= 8.0f &&
 	       shape->halfExtents.z * shape->scale.z >= 8.0f && fabsf(xf.q.x) < 1e-4f &&
@@ -137,15 +137,15 @@ void dmWorldView_SetScene(dmWorldView* v, const dmSim* sim, bool fitCamera)
 		tbShapeId shapes[8];
 		int n = tbBody_GetShapes(sim->bodies[i], shapes, 8);
 		for (int k = 0; k < n; ++k) {
-			tbShape shape = tbShapeId_GetGeometry(shapes[k]);
-			tbTransform xf = tbShapeId_GetWorldTransform(shapes[k]);
+			tbGeometry shape = tbShape_GetGeometry(shapes[k]);
+			tbTransform xf = tbShape_GetWorldTransform(shapes[k]);
 			if (tbBody_GetType(sim->bodies[i]) == tb_staticBody && dmIsGround(&shape, xf)) {
 				float top = xf.p.y + shape.halfExtents.y * shape.scale.y;
 				v->groundY = v->hasGround ? fmaxf(v->groundY, top) : top;
 				v->hasGround = true;
 				continue;
 			}
-			tbAABB box = tbShapeId_GetAABB(shapes[k]);
+			tbAABB box = tbShape_GetAABB(shapes[k]);
 			lo = glms_vec3_minv(lo, box.lower);
 			hi = glms_vec3_maxv(hi, box.upper);
 		}
@@ -427,8 +427,8 @@ void dmWorldView_Draw(dmWorldView* v, const dmSim* sim, int width, int height, f
 		bool isStatic = tbBody_GetType(sim->bodies[i]) == tb_staticBody;
 		vec4s color = dmBodyColor(sim, i);
 		for (int k = 0; k < n; ++k) {
-			tbShape shape = tbShapeId_GetGeometry(shapes[k]);
-			tbTransform xf = tbShapeId_GetWorldTransform(shapes[k]);
+			tbGeometry shape = tbShape_GetGeometry(shapes[k]);
+			tbTransform xf = tbShape_GetWorldTransform(shapes[k]);
 			if (isStatic && v->hasGround && dmIsGround(&shape, xf)) {
 				continue;
 			}

@@ -10,7 +10,7 @@
 
 typedef struct dmMeshKey
 {
-	tbShape shape; ///< scale (1, 1, 1): the scale goes into the model matrix
+	tbGeometry shape; ///< scale (1, 1, 1): the scale goes into the model matrix
 	int mesh;
 } dmMeshKey;
 

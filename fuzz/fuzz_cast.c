@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 	FuzzReader r = {data, size, 0};
 	tbHull hull;
 	memset(&hull, 0, sizeof hull);
-	tbShape shape = fuzzShape(&r, &hull);
+	tbGeometry shape = fuzzShape(&r, &hull);
 	tbTransform xf = fuzzPose(&r);
 	vec3s origin = fuzzVec3(&r);
 	vec3s translation = fuzzVec3(&r);
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 	}
 	tbHull hull2;
 	memset(&hull2, 0, sizeof hull2);
-	tbShape other = fuzzShape(&r, &hull2);
+	tbGeometry other = fuzzShape(&r, &hull2);
 	tbBodyDef bd2 = tbDefaultBodyDef();
 	bd2.type = tb_dynamicBody;
 	bd2.position = fuzzVec3(&r);

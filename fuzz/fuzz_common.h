@@ -95,9 +95,9 @@ static inline tbTransform fuzzPose(FuzzReader* r)
 }
 
 /// A shape of any type; hulls are built into *hull (destroy with tbDestroyHull; zero when unused).
-static inline tbShape fuzzShape(FuzzReader* r, tbHull* hull)
+static inline tbGeometry fuzzShape(FuzzReader* r, tbHull* hull)
 {
-	tbShape s;
+	tbGeometry s;
 	int type = fuzzByte(r) % tb_shapeTypeCount;
 	switch (type) {
 	case tb_sphereShape:
@@ -141,7 +141,7 @@ static inline tbShape fuzzShape(FuzzReader* r, tbHull* hull)
 }
 
 /// With FUZZ_VERBOSE set, describe a shape and pose on stderr (to read a finding).
-static inline void fuzzDescribe(const char* name, const tbShape* s, tbTransform xf)
+static inline void fuzzDescribe(const char* name, const tbGeometry* s, tbTransform xf)
 {
 	if (getenv("FUZZ_VERBOSE") == NULL) {
 		return;

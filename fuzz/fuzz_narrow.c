@@ -3,7 +3,7 @@
 // distances and points and a unit normal.
 #include "fuzz_common.h"
 
-static void checkQuery(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
+static void checkQuery(const tbGeometry* a, tbTransform xfA, const tbGeometry* b, tbTransform xfB,
                        tbQueryAlgorithm algorithm)
 {
 	tbQueryDef def = tbDefaultQueryDef();
@@ -31,14 +31,14 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 	tbHull hullA, hullB;
 	memset(&hullA, 0, sizeof hullA);
 	memset(&hullB, 0, sizeof hullB);
-	tbShape a = fuzzShape(&r, &hullA);
-	tbShape b = fuzzShape(&r, &hullB);
+	tbGeometry a = fuzzShape(&r, &hullA);
+	tbGeometry b = fuzzShape(&r, &hullB);
 	tbTransform xfA = fuzzPose(&r);
 	tbTransform xfB = fuzzPose(&r);
 	fuzzDescribe("A", &a, xfA);
 	fuzzDescribe("B", &b, xfB);
-	bool validA = tbShape_Validate(&a, NULL, 0);
-	bool validB = tbShape_Validate(&b, NULL, 0);
+	bool validA = tbGeometry_Validate(&a, NULL, 0);
+	bool validB = tbGeometry_Validate(&b, NULL, 0);
 
 	checkQuery(&a, xfA, &b, xfB, tb_algorithmGjkEpa);
 	checkQuery(&a, xfA, &b, xfB, tb_algorithmUnifiedEpa);

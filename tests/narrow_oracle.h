@@ -199,14 +199,14 @@ static inline dvec fibonacciDir(int i, int n)
 // sd = -min over unit u of h_C(u), C = A - B, h_C(u) = h_A(u) + h_B(-u).
 
 /// h of a placed shape along the world direction u (double except the local support itself).
-static inline double supportValue(const tbShape* s, tbTransform xf, dvec u)
+static inline double supportValue(const tbGeometry* s, tbTransform xf, dvec u)
 {
 	vec3s local = fvd(dinvRotate(xf.q, u));
-	dvec p = dxfPoint(xf, dvf(tbShape_Support(s, local, NULL)));
+	dvec p = dxfPoint(xf, dvf(tbGeometry_Support(s, local, NULL)));
 	return ddot(u, p);
 }
 
-static inline double supportDiff(const tbShape* a, tbTransform xfA, const tbShape* b,
+static inline double supportDiff(const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
                                  tbTransform xfB, dvec u)
 {
 	return supportValue(a, xfA, u) + supportValue(b, xfB, dscale(u, -1.0));
@@ -222,7 +222,7 @@ typedef struct Oracle
 /// a shrinking step; before shrinking, the direction fan is turned twice by a fraction of its
 /// spacing. h_C is convex and positively homogeneous, so near the minimum the search only has to
 /// follow kinks (polytope faces, a cone's apex ridge), which the fine fan handles.
-static inline double oracleRefine(const tbShape* a, tbTransform xfA, const tbShape* b,
+static inline double oracleRefine(const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
                                   tbTransform xfB, dvec* u, double h)
 {
 	enum
@@ -276,7 +276,7 @@ static inline int oracleSampleOrder(const void* x, const void* y)
 
 /// Brute force: a dense Fibonacci sphere of directions, then local refinement of the best few
 /// mutually distant samples (so that a second basin of almost the same depth is refined too).
-static inline Oracle oracleSignedDistance(const tbShape* a, tbTransform xfA, const tbShape* b,
+static inline Oracle oracleSignedDistance(const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
                                           tbTransform xfB)
 {
 	enum
@@ -323,7 +323,7 @@ static inline Oracle oracleSignedDistance(const tbShape* a, tbTransform xfA, con
 /// How far p lies outside the placed shape, estimated from below by the support function:
 /// max over many u of u.p - h(u) (0 or less when inside). Exact for polytope face directions in
 /// the sample; for smooth shapes the sampling error is O(spacing^2).
-static inline double outsideDistance(const tbShape* s, tbTransform xf, dvec p)
+static inline double outsideDistance(const tbGeometry* s, tbTransform xf, dvec p)
 {
 	enum
 	{
@@ -448,9 +448,10 @@ static inline double segmentDistance(dvec p1, dvec q1, dvec p2, dvec q2, dvec* c
 // The checker: one query against an expected answer, with both algorithms.
 
 /// Pair scale L of docs/query-format.md: radA + radB + |posA - posB|.
-static inline double pairScale(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB)
+static inline double pairScale(const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
+                               tbTransform xfB)
 {
-	return (double)tbShape_BoundingRadius(a) + (double)tbShape_BoundingRadius(b) +
+	return (double)tbGeometry_BoundingRadius(a) + (double)tbGeometry_BoundingRadius(b) +
 	       dnorm(dsub(dvf(xfA.p), dvf(xfB.p)));
 }
 
@@ -483,8 +484,8 @@ static inline bool finiteResult(const tbQueryResult* r)
 
 /// Check one result: no NaN, a status, sd, normal, pB - pA = sd n, witnesses on the surfaces
 /// (inside the shape and on its support plane along n). Returns false when anything failed.
-static inline bool checkResult(const char* name, const char* algo, const tbShape* a,
-                               tbTransform xfA, const tbShape* b, tbTransform xfB,
+static inline bool checkResult(const char* name, const char* algo, const tbGeometry* a,
+                               tbTransform xfA, const tbGeometry* b, tbTransform xfB,
                                const tbQueryResult* r, const Expect* e, const tbQueryDef* def)
 {
 	double L = pairScale(a, xfA, b, xfB);
@@ -549,8 +550,8 @@ static inline bool checkResult(const char* name, const char* algo, const tbShape
 
 /// Run the full check on a pair with both algorithms, swapped (same sd, opposite normal), and the
 /// boolean GJK test (agrees with the sign of sd outside the 1e-6 L band).
-static inline bool checkPair(const char* name, const tbShape* a, tbTransform xfA, const tbShape* b,
-                             tbTransform xfB, Expect e)
+static inline bool checkPair(const char* name, const tbGeometry* a, tbTransform xfA,
+                             const tbGeometry* b, tbTransform xfB, Expect e)
 {
 	bool ok = true;
 	double L = pairScale(a, xfA, b, xfB);
@@ -599,7 +600,7 @@ static inline bool checkPair(const char* name, const tbShape* a, tbTransform xfA
 }
 
 /// Expectation from the brute-force oracle; the normal counts as unique unless told otherwise.
-static inline Expect expectOracle(const tbShape* a, tbTransform xfA, const tbShape* b,
+static inline Expect expectOracle(const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
                                   tbTransform xfB, bool normalUnique)
 {
 	Oracle o = oracleSignedDistance(a, xfA, b, xfB);

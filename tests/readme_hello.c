@@ -11,14 +11,14 @@ int main(void)
 	groundDef.position = (vec3s){{0.0f, -0.5f, 0.0f}};
 	tbBodyId ground = tbCreateBody(world, &groundDef);
 	tbShapeDef shapeDef = tbDefaultShapeDef();
-	tbShape groundBox = tbMakeBox(10.0f, 0.5f, 10.0f); // top face at y = 0
+	tbGeometry groundBox = tbMakeBox(10.0f, 0.5f, 10.0f); // top face at y = 0
 	tbCreateShape(ground, &shapeDef, &groundBox);
 
 	tbBodyDef ballDef = tbDefaultBodyDef();
 	ballDef.type = tb_dynamicBody;
 	ballDef.position = (vec3s){{0.0f, 2.0f, 0.0f}};
 	tbBodyId ball = tbCreateBody(world, &ballDef);
-	tbShape sphere = tbMakeSphere(0.25f);
+	tbGeometry sphere = tbMakeSphere(0.25f);
 	tbCreateShape(ball, &shapeDef, &sphere);
 
 	for (int step = 0; step < 120; ++step) { // 2 s at 60 Hz, 4 substeps

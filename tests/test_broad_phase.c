@@ -239,9 +239,9 @@ Test(islands, sleep_as_rings_and_wake_whole)
 	groundDef.position = (vec3s){{0.0f, -0.5f, 0.0f}};
 	tbBodyId ground = tbCreateBody(world, &groundDef);
 	tbShapeDef shapeDef = tbDefaultShapeDef();
-	tbShape groundBox = tbMakeBox(50.0f, 0.5f, 50.0f);
+	tbGeometry groundBox = tbMakeBox(50.0f, 0.5f, 50.0f);
 	tbCreateShape(ground, &shapeDef, &groundBox);
-	tbShape cube = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry cube = tbMakeBox(0.5f, 0.5f, 0.5f);
 	tbBodyId stacks[2][3];
 	for (int s = 0; s < 2; ++s) {
 		for (int k = 0; k < 3; ++k) {

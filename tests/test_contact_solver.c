@@ -12,9 +12,9 @@
 static const float kDt = 1.0f / 60.0f;
 static const float kMargin = 0.02f; // speculative distance, m
 
-static tbShape makeShape(tbShapeType type)
+static tbGeometry makeShape(tbShapeType type)
 {
-	tbShape s;
+	tbGeometry s;
 	memset(&s, 0, sizeof s);
 	s.type = type;
 	s.scale = (vec3s){{1.0f, 1.0f, 1.0f}};
@@ -23,7 +23,7 @@ static tbShape makeShape(tbShapeType type)
 
 static tbRigidBody makeCube(float half, vec3s x, mat3s R)
 {
-	tbShape s = makeShape(tb_boxShape);
+	tbGeometry s = makeShape(tb_boxShape);
 	s.halfExtents = (vec3s){{half, half, half}};
 	tbMassData m = tbComputeMass(&s, 1.0f, NULL);
 	return tbMakeBody(tb_dynamicBody, m, x, R);
@@ -174,7 +174,7 @@ Test(contact_solver, ball_bounces_to_e_squared_height)
 	// A ball dropped from 1 m with e = 0.5 rebounds to e^2 h = 0.25 m; a slow second contact
 	// (below the 1 m/s threshold) does not bounce at all.
 	const float r = 0.5f, e = 0.5f;
-	tbShape s = makeShape(tb_sphereShape);
+	tbGeometry s = makeShape(tb_sphereShape);
 	s.radius = r;
 	tbRigidBody ball = tbMakeBody(tb_dynamicBody, tbComputeMass(&s, 1.0f, NULL),
 	                              (vec3s){{0.0f, 1.0f + r, 0.0f}}, glms_mat3_identity());

@@ -18,15 +18,15 @@ Test(cplusplus, box_falls_and_rests_on_the_ground)
 	groundDef.position = vec3s{{0.0f, -0.5f, 0.0f}};
 	tbBodyId ground = tbCreateBody(world, &groundDef);
 	tbShapeDef shapeDef = tbDefaultShapeDef();
-	tbShape groundBox = tbMakeBox(10.0f, 0.5f, 10.0f);
-	cr_assert(tbShapeId_IsValid(tbCreateShape(ground, &shapeDef, &groundBox)));
+	tbGeometry groundBox = tbMakeBox(10.0f, 0.5f, 10.0f);
+	cr_assert(tbShape_IsValid(tbCreateShape(ground, &shapeDef, &groundBox)));
 
 	// A unit cube dropped from 1 m above the ground.
 	tbBodyDef boxDef = tbDefaultBodyDef();
 	boxDef.type = tb_dynamicBody;
 	boxDef.position = vec3s{{0.0f, 1.5f, 0.0f}};
 	tbBodyId box = tbCreateBody(world, &boxDef);
-	tbShape cube = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry cube = tbMakeBox(0.5f, 0.5f, 0.5f);
 	tbCreateShape(box, &shapeDef, &cube);
 
 	// Free fall first: after 0.25 s (15 steps of 1/60 s), y = 1.5 - g t^2 / 2 to the integrator's
@@ -50,8 +50,8 @@ Test(cplusplus, box_falls_and_rests_on_the_ground)
 Test(cplusplus, query_and_version)
 {
 	// A ball of radius 0.5 with its centre 0.4 m above a box's top face sinks 0.1 m into it.
-	tbShape box = tbMakeBox(1.0f, 0.5f, 1.0f);
-	tbShape ball = tbMakeSphere(0.5f);
+	tbGeometry box = tbMakeBox(1.0f, 0.5f, 1.0f);
+	tbGeometry ball = tbMakeSphere(0.5f);
 	tbTransform boxPose = tbTransformIdentity();
 	tbTransform ballPose = tbMakeTransform(vec3s{{0.2f, 0.9f, -0.3f}}, boxPose.q);
 	tbQueryDef def = tbDefaultQueryDef();

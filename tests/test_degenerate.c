@@ -45,7 +45,7 @@ Test(degenerate, coincident_point_hulls)
 {
 	vec3s origin = {{0.0f, 0.0f, 0.0f}};
 	tbHull point = buildHull(&origin, 1);
-	tbShape a = tbMakeHullShape(&point);
+	tbGeometry a = tbMakeHullShape(&point);
 	Rng rng = {11};
 	tbQueryAlgorithm algos[2] = {tb_algorithmGjkEpa, tb_algorithmUnifiedEpa};
 	for (int s = 0; s < 3; ++s) {
@@ -90,9 +90,9 @@ Test(degenerate, coincident_points_off_origin)
 			dvec lb = dscale(rngUnit(&rng), scale * rngUniform(&rng, 0.1, 1));
 			vec3s pa = fvd(la), pb = fvd(lb);
 			tbHull ha = buildHull(&pa, 1), hb = buildHull(&pb, 1);
-			tbShape a = tbMakeHullShape(&ha);
+			tbGeometry a = tbMakeHullShape(&ha);
 			// B: a one-point hull, or a triangle whose three corners coincide.
-			tbShape b = i % 2 == 0 ? tbMakeTriangle(pb, pb, pb) : tbMakeHullShape(&hb);
+			tbGeometry b = i % 2 == 0 ? tbMakeTriangle(pb, pb, pb) : tbMakeHullShape(&hb);
 			tbTransform xfA = randomPose(&rng, scale);
 			dvec world = dxfPoint(xfA, dvf(pa));
 			tbTransform xfB = poseWithPointAt(rngQuat(&rng), dvf(pb), world);
@@ -129,7 +129,7 @@ typedef struct PointTruth
 } PointTruth;
 
 // Points at chosen places inside and outside each shape, where the nearest feature is known.
-static int pointCases(const tbShape* s, dvec* points, PointTruth* truths, Rng* rng)
+static int pointCases(const tbGeometry* s, dvec* points, PointTruth* truths, Rng* rng)
 {
 	int n = 0;
 	double u = rngUniform(rng, 0.2, 0.8);
@@ -220,7 +220,7 @@ Test(degenerate, point_against_every_shape)
 		double scale = s_scales[s];
 		for (int i = 0; i < 12; ++i) {
 			float k = (float)scale;
-			tbShape shapes[7] = {
+			tbGeometry shapes[7] = {
 			    tbMakeSphere(0.7f * k),
 			    tbMakeBox(0.5f * k, 0.8f * k, 0.3f * k),
 			    tbMakeCapsule(0.4f * k, 0.6f * k),
@@ -241,7 +241,7 @@ Test(degenerate, point_against_every_shape)
 					vec3s local =
 					    i % 2 == 0 ? (vec3s){{0, 0, 0}} : fvd(dscale(rngUnit(&rng), 0.5 * scale));
 					tbHull hull = buildHull(&local, 1);
-					tbShape point = tbMakeHullShape(&hull);
+					tbGeometry point = tbMakeHullShape(&hull);
 					tbTransform xfS = randomPose(&rng, scale);
 					dvec world = dxfPoint(xfS, points[j]);
 					tbTransform xfP = poseWithPointAt(rngQuat(&rng), dvf(local), world);
@@ -274,8 +274,8 @@ Test(degenerate, flat_hulls_through_origin)
 		vec3s square[4] = {{{-a, 0, -a}}, {{a, 0, -a}}, {{a, 0, a}}, {{-a, 0, a}}};
 		vec3s origin = {{0, 0, 0}};
 		tbHull ht = buildHull(tri, 3), hs = buildHull(square, 4), hp = buildHull(&origin, 1);
-		tbShape triangle = tbMakeHullShape(&ht), flat = tbMakeHullShape(&hs);
-		tbShape point = tbMakeHullShape(&hp);
+		tbGeometry triangle = tbMakeHullShape(&ht), flat = tbMakeHullShape(&hs);
+		tbGeometry point = tbMakeHullShape(&hp);
 		for (int i = 0; i < 8; ++i) {
 			tbTransform xf = randomPose(&rng, scale);
 			tbTransform xfP = xfMake(xf.p.x, xf.p.y, xf.p.z, rngQuat(&rng));
@@ -286,7 +286,7 @@ Test(degenerate, flat_hulls_through_origin)
 			snprintf(name, sizeof name, "two flat squares %d scale %g", i, scale);
 			checkPair(name, &flat, xf, &flat, xf, touch);
 
-			tbShape box = tbMakeBox(0.5f * k, 0.2f * k, 0.45f * k);
+			tbGeometry box = tbMakeBox(0.5f * k, 0.2f * k, 0.45f * k);
 			double depth =
 			    fmin(fmin((double)box.halfExtents.x + (double)a, (double)box.halfExtents.y),
 			         (double)box.halfExtents.z + (double)a);
@@ -305,8 +305,8 @@ Test(degenerate, flat_hulls_through_origin)
 // this class was solved, EPA stopped 1.3e-3 L too deep with its normal tilted).
 
 // The normal must be radial (across the axis) when the ring wins, axial when the caps do.
-static void checkAxisRelation(const char* name, const tbShape* a, tbTransform xfA, const tbShape* b,
-                              tbTransform xfB, dvec axis, bool radial)
+static void checkAxisRelation(const char* name, const tbGeometry* a, tbTransform xfA,
+                              const tbGeometry* b, tbTransform xfB, dvec axis, bool radial)
 {
 	tbQueryAlgorithm algos[2] = {tb_algorithmGjkEpa, tb_algorithmUnifiedEpa};
 	for (int k = 0; k < 2; ++k) {
@@ -334,7 +334,7 @@ Test(degenerate, sphere_centred_in_round_shapes)
 			double r = (double)(float)(rngUniform(&rng, 0.05, 0.6) * scale);
 			double R = (double)(float)(rngUniform(&rng, 0.2, 1.0) * scale);
 			double h = (double)(float)(rngUniform(&rng, 0.2, 1.0) * scale);
-			tbShape sphere = tbMakeSphere((float)r);
+			tbGeometry sphere = tbMakeSphere((float)r);
 			tbTransform xf = randomPose(&rng, scale);
 			tbTransform xfS = xfMake(xf.p.x, xf.p.y, xf.p.z, rngQuat(&rng));
 			dvec axis = drotate(xf.q, dv(0, 1, 0));
@@ -342,7 +342,7 @@ Test(degenerate, sphere_centred_in_round_shapes)
 			Expect e;
 
 			// Cylinder: depth r + min(R, h), radial or axial.
-			tbShape cylinder = tbMakeCylinder((float)R, (float)h);
+			tbGeometry cylinder = tbMakeCylinder((float)R, (float)h);
 			e = expectSd(-(r + fmin(R, h)), axis, false);
 			e.sdTol = 1e-5;
 			snprintf(name, sizeof name, "sphere in cylinder %d scale %g", i, scale);
@@ -350,7 +350,7 @@ Test(degenerate, sphere_centred_in_round_shapes)
 			checkAxisRelation(name, &sphere, xfS, &cylinder, xf, axis, R < h);
 
 			// Capsule: the ring of its side, depth r + R.
-			tbShape capsule = tbMakeCapsule((float)R, (float)h);
+			tbGeometry capsule = tbMakeCapsule((float)R, (float)h);
 			e = expectSd(-(r + R), axis, false);
 			e.sdTol = 1e-5;
 			snprintf(name, sizeof name, "sphere in capsule %d scale %g", i, scale);
@@ -358,7 +358,7 @@ Test(degenerate, sphere_centred_in_round_shapes)
 			checkAxisRelation(name, &sphere, xfS, &capsule, xf, axis, true);
 
 			// Cone (centre at mid height): base at h, slant at R h / sqrt(R^2 + 4 h^2).
-			tbShape cone = tbMakeCone((float)R, (float)h);
+			tbGeometry cone = tbMakeCone((float)R, (float)h);
 			double slant = R * h / sqrt(R * R + 4.0 * h * h);
 			e = expectSd(-(r + fmin(slant, h)), axis, false);
 			e.sdTol = 1e-5;
@@ -379,8 +379,8 @@ Test(degenerate, coaxial_cylinders_and_box)
 			double R2 = (double)(float)(rngUniform(&rng, 0.2, 1) * scale);
 			double h2 = (double)(float)(rngUniform(&rng, 0.2, 1) * scale);
 			double shift = rngUniform(&rng, -0.3, 0.3) * scale;
-			tbShape a = tbMakeCylinder((float)R1, (float)h1),
-			        b = tbMakeCylinder((float)R2, (float)h2);
+			tbGeometry a = tbMakeCylinder((float)R1, (float)h1),
+			           b = tbMakeCylinder((float)R2, (float)h2);
 			tbTransform xfA = randomPose(&rng, scale);
 			dvec axis = drotate(xfA.q, dv(0, 1, 0));
 			// B upside down or not, moved along the common axis.
@@ -399,7 +399,8 @@ Test(degenerate, coaxial_cylinders_and_box)
 
 			// A cylinder along the axis of a box, both centred: depth min(hx + R, hz + R,
 			// hy + h) (h_box + h_cyl >= that over every direction).
-			tbShape box = tbMakeBox((float)R2, (float)h2, (float)(R2 * rngUniform(&rng, 1.0, 1.5)));
+			tbGeometry box =
+			    tbMakeBox((float)R2, (float)h2, (float)(R2 * rngUniform(&rng, 1.0, 1.5)));
 			dvec hb = dvf(box.halfExtents);
 			double depth = fmin(fmin(hb.x + R1, hb.z + R1), hb.y + h1);
 			e = expectSd(-depth, axis, false);
@@ -468,7 +469,7 @@ Test(degenerate, identical_shapes)
 				           rngUniform(&rng, -0.3, 0.3) * scale));
 			}
 			tbHull hull = buildHull(pts, n);
-			tbShape shape = tbMakeHullShape(&hull);
+			tbGeometry shape = tbMakeHullShape(&hull);
 			tbTransform xf = randomPose(&rng, scale);
 			Expect e = expectSd(-minimumWidth(pts, n), dv(0, 1, 0), false);
 			e.sdTol = 1e-5;
@@ -480,13 +481,13 @@ Test(degenerate, identical_shapes)
 			float h[3] = {(float)(rngUniform(&rng, 0.2, 1) * scale),
 			              (float)(rngUniform(&rng, 0.2, 1) * scale),
 			              (float)(rngUniform(&rng, 0.2, 1) * scale)};
-			tbShape box = tbMakeBox(h[0], h[1], h[2]);
+			tbGeometry box = tbMakeBox(h[0], h[1], h[2]);
 			e = expectSd(-2.0 * fmin(h[0], fmin(h[1], h[2])), dv(0, 1, 0), false);
 			e.sdTol = 1e-5;
 			snprintf(name, sizeof name, "identical boxes %d scale %g", i, scale);
 			checkPair(name, &box, xf, &box, xf, e);
 
-			tbShape cylinder = tbMakeCylinder(h[0], h[1]);
+			tbGeometry cylinder = tbMakeCylinder(h[0], h[1]);
 			e = expectSd(-2.0 * fmin(h[0], h[1]), dv(0, 1, 0), false);
 			e.sdTol = 1e-5;
 			snprintf(name, sizeof name, "identical cylinders %d scale %g", i, scale);
@@ -507,7 +508,7 @@ Test(degenerate, extreme_scale_pairs)
 	const double sizes[] = {1e-6, 3e-6, 1e-5, 1e3, 1e5, 4e5};
 	for (int i = 0; i < 6; ++i) {
 		float h = (float)sizes[i];
-		tbShape box = tbMakeBox(h, h, h);
+		tbGeometry box = tbMakeBox(h, h, h);
 		tbTransform xfA = xfMake(0, 0, 0, quatIdentity());
 		tbTransform xfB = xfMake(0.5 * (double)h, 0, 0, quatIdentity());
 		char name[64];
@@ -518,7 +519,7 @@ Test(degenerate, extreme_scale_pairs)
 		snprintf(name, sizeof name, "boxes of %g m apart", sizes[i]);
 		checkPair(name, &box, xfA, &box, far, expectSd(0.5 * (double)h, dv(1, 0, 0), true));
 		// A sphere and a cone, rotated.
-		tbShape sphere = tbMakeSphere(h), cone = tbMakeCone(h, 2.0f * h);
+		tbGeometry sphere = tbMakeSphere(h), cone = tbMakeCone(h, 2.0f * h);
 		tbTransform xfC =
 		    xfMake(0.5 * (double)h, 0.1 * (double)h, 0, quatAxisAngle(dv(1, 2, 3), 0.7));
 		snprintf(name, sizeof name, "sphere and cone of %g m", sizes[i]);
@@ -534,7 +535,7 @@ Test(degenerate, extreme_scale_pairs_are_refused)
 	const double sizes[] = {1e-20, 1e-11, 1e-7, 1e7, 1e18, 1e37};
 	for (int i = 0; i < 6; ++i) {
 		float h = (float)sizes[i];
-		tbShape box = tbMakeBox(h, h, h);
+		tbGeometry box = tbMakeBox(h, h, h);
 		tbTransform xfA = xfMake(0, 0, 0, quatIdentity());
 		tbTransform xfB = xfMake(0.5 * (double)h, 0, 0, quatIdentity());
 		tbQueryDef def = tbDefaultQueryDef();
@@ -548,7 +549,7 @@ Test(degenerate, extreme_scale_pairs_are_refused)
 // Beyond float's range the pair is refused with a status, never answered with Inf or NaN.
 Test(degenerate, beyond_float_range_is_refused)
 {
-	tbShape box = tbMakeBox(3e38f, 3e38f, 3e38f);
+	tbGeometry box = tbMakeBox(3e38f, 3e38f, 3e38f);
 	tbTransform xf = xfMake(0, 0, 0, quatIdentity());
 	tbTransform xfB = xfMake(1e38, 0, 0, quatIdentity());
 	tbQueryAlgorithm algos[2] = {tb_algorithmGjkEpa, tb_algorithmUnifiedEpa};

@@ -34,8 +34,8 @@ static versors quatBetween(dvec a, dvec b)
 	return dnorm(axis) > 0.0 ? quatAxisAngle(axis, angle) : quatIdentity();
 }
 
-static tbQueryResult query(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
-                           tbQueryAlgorithm algo)
+static tbQueryResult query(const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
+                           tbTransform xfB, tbQueryAlgorithm algo)
 {
 	tbQueryDef def = tbDefaultQueryDef();
 	def.algorithm = algo;
@@ -59,7 +59,7 @@ static int poseCount(int full)
 // direction; B is also slid sideways so that GJK starts from other directions (1,0,0), (1,1,0).
 Test(hard_cases, c01_face_stacked_cubes)
 {
-	tbShape a = tbMakeBox(1, 1, 1), b = tbMakeBox(1, 1, 1);
+	tbGeometry a = tbMakeBox(1, 1, 1), b = tbMakeBox(1, 1, 1);
 	double offsets[3][2] = {{0, 0}, {0.5, 0}, {0.5, 0.5}};
 	for (int i = 0; i < 3; ++i) {
 		char name[64];
@@ -73,7 +73,7 @@ Test(hard_cases, c01_face_stacked_cubes)
 // GJK and EPA classify alike outside the 1e-6 L band, unit normal +z.
 Test(hard_cases, c02_exact_touching)
 {
-	tbShape a = tbMakeBox(1, 1, 1), b = tbMakeBox(1, 1, 1);
+	tbGeometry a = tbMakeBox(1, 1, 1), b = tbMakeBox(1, 1, 1);
 	double deltas[] = {0, 1e-7, -1e-7, 1e-6, -1e-6, 1e-5, -1e-5};
 	for (int i = 0; i < 7; ++i) {
 		double z = 2.0 + deltas[i];
@@ -101,7 +101,7 @@ Test(hard_cases, c03_kissing_rotated_boxes)
 	    0.96193976625564348026,  0.15401279915737359216,  0.22572537250328919556,
 	    -0.19134171618254486313, 0.96936494951283913579,  0.15401279915737359216,
 	    -0.19509032201612822033, -0.19134171618254486313, 0.96193976625564348026};
-	tbShape a = tbMakeBox(0.25f, 0.25f, 0.25f), b = tbMakeBox(0.25f, 0.25f, 0.25f);
+	tbGeometry a = tbMakeBox(0.25f, 0.25f, 0.25f), b = tbMakeBox(0.25f, 0.25f, 0.25f);
 	tbTransform xfA =
 	    fromRows(r493, 2.0770063995786869349, 0.48468247475641951239, 1.1543291419087275962);
 	tbTransform xfB = fromRows(r493, 2.0, 0.0, 1.25);
@@ -114,7 +114,7 @@ Test(hard_cases, c03_kissing_rotated_boxes)
 	    0.94096063217417758029,  0.29296840037289501035, 0.16959541586174811667,
 	    -0.23569836841299879326, 0.92661523595848427348, -0.29296840037289506586,
 	    -0.2429801799032638987,  0.23569836841299884878, 0.94096063217417758029};
-	tbShape c = tbMakeBox(0.125f, 0.125f, 0.125f);
+	tbGeometry c = tbMakeBox(0.125f, 0.125f, 0.125f);
 	tbTransform xfC =
 	    fromRows(r495, 0.073242100093223821977, 0.2316538089896212349, 1.3089245921032497399);
 	dvec ex = drotate(xfC.q, dv(1, 0, 0));
@@ -142,7 +142,7 @@ Test(hard_cases, c03_kissing_rotated_boxes)
 // to point down), and 1e-4 above / below.
 Test(hard_cases, c04_vertex_face_touching)
 {
-	tbShape a = tbMakeBox(1, 1, 1), b = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry a = tbMakeBox(1, 1, 1), b = tbMakeBox(0.5f, 0.5f, 0.5f);
 	versors q = quatBetween(dunit(dv(1, 1, 1)), dv(0, 0, 1)); // corner (-h,-h,-h) points down
 	double gaps[] = {0.0, 1e-4, -1e-4};
 	for (int i = 0; i < 3; ++i) {
@@ -166,8 +166,8 @@ Test(hard_cases, c05_snapped_to_face)
 		dvec ha = dv(rngUniform(&rng, 0.5, 1), rngUniform(&rng, 0.5, 1), rngUniform(&rng, 0.2, 1));
 		dvec hb =
 		    dv(rngUniform(&rng, 0.1, 0.4), rngUniform(&rng, 0.1, 0.4), rngUniform(&rng, 0.1, 0.4));
-		tbShape a = tbMakeBox((float)ha.x, (float)ha.y, (float)ha.z);
-		tbShape b = tbMakeBox((float)hb.x, (float)hb.y, (float)hb.z);
+		tbGeometry a = tbMakeBox((float)ha.x, (float)ha.y, (float)ha.z);
+		tbGeometry b = tbMakeBox((float)hb.x, (float)hb.y, (float)hb.z);
 		versors qa = rngQuat(&rng), qb = rngQuat(&rng);
 		tbTransform xfA = xfMake(rngUniform(&rng, -1, 1), rngUniform(&rng, -1, 1), 0.5, qa);
 		dvec up = drotate(qa, dv(0, 0, 1));
@@ -202,7 +202,7 @@ Test(hard_cases, c05_snapped_to_face)
 // boxes offset only along x, sphere centre exactly on a box face. EPA must blow the simplex up.
 Test(hard_cases, c06_small_simplex_holds_origin)
 {
-	tbShape a = tbMakeBox(1.0f, 0.5f, 0.75f);
+	tbGeometry a = tbMakeBox(1.0f, 0.5f, 0.75f);
 	// Coincident: depth = the smallest full extent, 1.0 along +-y (either sign is right).
 	for (int k = 0; k < 2; ++k) {
 		tbQueryResult r = query(&a, at(0, 0, 0), &a, at(0, 0, 0), (tbQueryAlgorithm)k);
@@ -212,10 +212,10 @@ Test(hard_cases, c06_small_simplex_holds_origin)
 		          algoName((tbQueryAlgorithm)k), (double)r.distance, (double)r.normal.x,
 		          (double)r.normal.y, (double)r.normal.z, tbQueryStatusName(r.status));
 	}
-	tbShape c = tbMakeBox(1, 1, 1);
+	tbGeometry c = tbMakeBox(1, 1, 1);
 	checkPair("case 6 offset along x", &c, at(0, 0, 0), &c, at(0.5, 0, 0),
 	          expectSd(-1.5, dv(1, 0, 0), true));
-	tbShape s = tbMakeSphere(0.3f);
+	tbGeometry s = tbMakeSphere(0.3f);
 	checkPair("case 6 sphere centre on face", &c, at(0, 0, 0), &s, at(0, 0, 1),
 	          expectSd(-0.3, dv(0, 0, 1), true));
 	checkPair("case 6 sphere centre on face, off-centre", &c, at(0, 0, 0), &s, at(0.3, -0.6, 1),
@@ -229,8 +229,8 @@ Test(hard_cases, c07_thin_slab_small_box)
 	    0.10758262492983036718,  -0.6624881850015212903,  -0.74130653817877356637,
 	    0.22682184885125472595,  -0.709614040775253474,   0.6670830248314786326,
 	    -0.96797615037608542021, -0.23991106241273435495, 0.07392465377049164954};
-	tbShape a = tbMakeBox(0.23f, 0.24f, 0.005f);
-	tbShape b = tbMakeBox(0.0247605f, 0.073f, 0.03625f);
+	tbGeometry a = tbMakeBox(0.23f, 0.24f, 0.005f);
+	tbGeometry b = tbMakeBox(0.0247605f, 0.073f, 0.03625f);
 	tbTransform xfA = at(-0.72099999999999997424, -0.77200000000000001954, 0.81000000000000005329);
 	tbTransform xfB =
 	    fromRows(r395, -0.42677133002999478872, -0.76596851247746788882, 0.80746731400091054098);
@@ -243,8 +243,8 @@ Test(hard_cases, c07_thin_slab_small_box)
 // normal +z, depth ~ 0, unit normal.
 Test(hard_cases, c08_sliver_cylinder_on_thin_box)
 {
-	tbShape box = tbMakeBox(0.245f, 0.315f, 0.0075f);
-	tbShape cyl = tbMakeCylinder(0.08f, 0.001f);
+	tbGeometry box = tbMakeBox(0.245f, 0.315f, 0.0075f);
+	tbGeometry cyl = tbMakeCylinder(0.08f, 0.001f);
 	double gaps[] = {0.0, 1e-5, -1e-5, -5e-4};
 	for (int i = 0; i < 4; ++i) {
 		// Axis turned from y to z.
@@ -260,8 +260,8 @@ Test(hard_cases, c08_sliver_cylinder_on_thin_box)
 // tilted 6.3e-6 rad: coplanar neighbouring EPA faces. Oracle: brute force.
 Test(hard_cases, c09_near_aligned_cylinder)
 {
-	tbShape box = tbMakeBox(0.0125f, 0.175f, 0.9225f);
-	tbShape cyl = tbMakeCylinder(0.05f, 0.03f);
+	tbGeometry box = tbMakeBox(0.0125f, 0.175f, 0.9225f);
+	tbGeometry cyl = tbMakeCylinder(0.05f, 0.03f);
 	// Cylinder axis along the box's thin x, its flat end pressed 1e-3 into the broad face.
 	versors q =
 	    glms_quat_mul(quatAxisAngle(dv(0, 0, 1), 6.3e-6), quatAxisAngle(dv(0, 0, 1), -M_PI / 2));
@@ -277,8 +277,8 @@ Test(hard_cases, c10_scale_ratio)
 {
 	double big[] = {2.5, 50.0}, small[] = {0.1, 0.05};
 	for (int i = 0; i < 2; ++i) {
-		tbShape g = tbMakeBox((float)big[i], (float)big[i], (float)big[i]);
-		tbShape s = tbMakeBox((float)small[i], (float)small[i], (float)small[i]);
+		tbGeometry g = tbMakeBox((float)big[i], (float)big[i], (float)big[i]);
+		tbGeometry s = tbMakeBox((float)small[i], (float)small[i], (float)small[i]);
 		double sink = 0.01 * small[i];
 		tbTransform xfB = atq(0.3, -0.2, big[i] + small[i] - sink, dv(0, 0, 1), 0.5);
 		char name[64];
@@ -305,10 +305,10 @@ Test(hard_cases, c10_scale_ratio)
 Test(hard_cases, c11_long_triangle_small_convex)
 {
 	double s = 84.0, hgt = s * sqrt(3.0) / 2.0;
-	tbShape tri = tbMakeTriangle((vec3s){{(float)(-s / 2), 0.0f, (float)(-hgt / 3)}},
-	                             (vec3s){{(float)(s / 2), 0.0f, (float)(-hgt / 3)}},
-	                             (vec3s){{0.0f, 0.0f, (float)(2 * hgt / 3)}});
-	tbShape box = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry tri = tbMakeTriangle((vec3s){{(float)(-s / 2), 0.0f, (float)(-hgt / 3)}},
+	                                (vec3s){{(float)(s / 2), 0.0f, (float)(-hgt / 3)}},
+	                                (vec3s){{0.0f, 0.0f, (float)(2 * hgt / 3)}});
+	tbGeometry box = tbMakeBox(0.5f, 0.5f, 0.5f);
 	tbTransform xfB = atq(0.3, 0.5 - 0.05, 1.2, dv(0, 1, 0), 0.4);
 	checkPair("case 11", &tri, at(0, 0, 0), &box, xfB, expectSd(-0.05, dv(0, 1, 0), true));
 	for (int k = 0; k < 2; ++k) {
@@ -325,9 +325,9 @@ Test(hard_cases, c11_long_triangle_small_convex)
 // of the cylinder is hh |a_z| + r sqrt(1 - a_z^2) below its centre (a its axis).
 Test(hard_cases, c12_small_cylinder_huge_triangle)
 {
-	tbShape tri = tbMakeTriangle((vec3s){{0.0f, 0.0f, 0.0f}}, (vec3s){{100.0f, 320.0f, 0.0f}},
-	                             (vec3s){{0.0f, 320.0f, 0.0f}});
-	tbShape cyl = tbMakeCylinder(0.02f, 0.07f);
+	tbGeometry tri = tbMakeTriangle((vec3s){{0.0f, 0.0f, 0.0f}}, (vec3s){{100.0f, 320.0f, 0.0f}},
+	                                (vec3s){{0.0f, 320.0f, 0.0f}});
+	tbGeometry cyl = tbMakeCylinder(0.02f, 0.07f);
 	// newton#3773's cylinder has its axis along its local z (that is what gives 0.0617); ours is
 	// along y, so turn y onto z first.
 	versors qn = glms_quat_normalize((versors){{-0.16498f, 0.36683f, -0.48719f, 0.77516f}});
@@ -344,7 +344,7 @@ Test(hard_cases, c12_small_cylinder_huge_triangle)
 // then both translated by 1e3 and 1e4: the same answer within float tolerance of the positions.
 Test(hard_cases, c13_far_from_origin)
 {
-	tbShape cyl = tbMakeCylinder(0.925f, 0.5f), box = tbMakeBox(0.05f, 0.75f, 0.5f);
+	tbGeometry cyl = tbMakeCylinder(0.925f, 0.5f), box = tbMakeBox(0.05f, 0.75f, 0.5f);
 	dvec pc = dv(10.97, 0.925, 61.02), pb = dv(11.50, 0.75, 60.50);
 	tbTransform xfA = at(pc.x, pc.y, pc.z), xfB = at(pb.x, pb.y, pb.z);
 	Expect e = expectOracle(&cyl, xfA, &box, xfB, true);
@@ -382,7 +382,7 @@ Test(hard_cases, c13_far_from_origin)
 // the right distance (exact: the tilted box's lowest edge over a larger face).
 Test(hard_cases, c14_near_parallel_small_gap)
 {
-	tbShape a = tbMakeBox(2, 2, 1), b = tbMakeBox(1, 1, 1);
+	tbGeometry a = tbMakeBox(2, 2, 1), b = tbMakeBox(1, 1, 1);
 	double gaps[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7};
 	double tilts[] = {0.0, 1e-7, 1e-6};
 	for (int i = 0; i < 5; ++i) {
@@ -411,14 +411,14 @@ Test(hard_cases, c14_near_parallel_small_gap)
 Test(hard_cases, c15_smooth_near_touching)
 {
 	double gaps[] = {1e-2, 1e-3, 1e-4, 1e-5, 1e-6};
-	tbShape s1 = tbMakeSphere(0.5f), s2 = tbMakeSphere(0.3f);
-	tbShape c1 = tbMakeCapsule(0.2f, 0.5f), c2 = tbMakeCapsule(0.25f, 0.4f);
-	tbShape cyl = tbMakeCylinder(0.3f, 0.4f), box = tbMakeBox(1.0f, 0.2f, 1.0f);
+	tbGeometry s1 = tbMakeSphere(0.5f), s2 = tbMakeSphere(0.3f);
+	tbGeometry c1 = tbMakeCapsule(0.2f, 0.5f), c2 = tbMakeCapsule(0.25f, 0.4f);
+	tbGeometry cyl = tbMakeCylinder(0.3f, 0.4f), box = tbMakeBox(1.0f, 0.2f, 1.0f);
 	for (int i = 0; i < 5; ++i) {
 		double g = gaps[i];
 		struct
 		{
-			const tbShape *a, *b;
+			const tbGeometry *a, *b;
 			tbTransform xfB;
 			dvec n;
 			double tol;
@@ -467,7 +467,7 @@ Test(hard_cases, c15_smooth_near_touching)
 // perpendicular to the axes.
 Test(hard_cases, c16_deep_parallel_capsules)
 {
-	tbShape a = tbMakeCapsule(0.5f, 1.0f), b = tbMakeCapsule(0.5f, 1.0f);
+	tbGeometry a = tbMakeCapsule(0.5f, 1.0f), b = tbMakeCapsule(0.5f, 1.0f);
 	checkPair("case 16", &a, at(0, 0, 0), &b, at(0.2, 0.3, 0), expectSd(-0.8, dv(1, 0, 0), true));
 	checkPair("case 16 tilted", &a, atq(0, 0, 0, dv(1, 0, 1), 0.7), &b,
 	          tbMakeTransform(fvd(drotate(quatAxisAngle(dv(1, 0, 1), 0.7), dv(0.05, -0.4, -0.1))),
@@ -480,10 +480,10 @@ Test(hard_cases, c16_deep_parallel_capsules)
 // no NaN), and triangle vs triangle edge-on (brute-force oracle).
 Test(hard_cases, c17_flat_difference)
 {
-	tbShape t1 = tbMakeTriangle((vec3s){{0.0f, 0.0f, 0.0f}}, (vec3s){{1.0f, 0.0f, 0.0f}},
-	                            (vec3s){{0.0f, 1.0f, 0.0f}});
-	tbShape t2 = tbMakeTriangle((vec3s){{0.2f, 0.2f, 0.0f}}, (vec3s){{1.2f, 0.1f, 0.0f}},
-	                            (vec3s){{0.1f, 1.3f, 0.0f}});
+	tbGeometry t1 = tbMakeTriangle((vec3s){{0.0f, 0.0f, 0.0f}}, (vec3s){{1.0f, 0.0f, 0.0f}},
+	                               (vec3s){{0.0f, 1.0f, 0.0f}});
+	tbGeometry t2 = tbMakeTriangle((vec3s){{0.2f, 0.2f, 0.0f}}, (vec3s){{1.2f, 0.1f, 0.0f}},
+	                               (vec3s){{0.1f, 1.3f, 0.0f}});
 	for (int k = 0; k < 2; ++k) {
 		tbQueryResult r = query(&t1, at(0, 0, 0), &t2, at(0, 0, 0), (tbQueryAlgorithm)k);
 		double L = pairScale(&t1, at(0, 0, 0), &t2, at(0, 0, 0));
@@ -496,8 +496,8 @@ Test(hard_cases, c17_flat_difference)
 		          (double)r.normal.y, (double)r.normal.z, tbQueryStatusName(r.status));
 	}
 	// Edge-on: t3 stands in the plane x = 0.3 and pokes through t1.
-	tbShape t3 = tbMakeTriangle((vec3s){{0.3f, 0.2f, -0.1f}}, (vec3s){{0.3f, 0.3f, 0.5f}},
-	                            (vec3s){{0.3f, 0.05f, 0.4f}});
+	tbGeometry t3 = tbMakeTriangle((vec3s){{0.3f, 0.2f, -0.1f}}, (vec3s){{0.3f, 0.3f, 0.5f}},
+	                               (vec3s){{0.3f, 0.05f, 0.4f}});
 	Expect e = expectOracle(&t1, at(0, 0, 0), &t3, at(0, 0, 0), true);
 	checkPair("case 17 edge-on", &t1, at(0, 0, 0), &t3, at(0, 0, 0), e);
 }
@@ -508,7 +508,7 @@ Test(hard_cases, c18_random_cubes_vs_sat, .timeout = 120)
 {
 	int n = poseCount(100000);
 	Rng rng = {18};
-	tbShape a = tbMakeBox(0.5f, 0.5f, 0.5f), b = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry a = tbMakeBox(0.5f, 0.5f, 0.5f), b = tbMakeBox(0.5f, 0.5f, 0.5f);
 	int falseNeg = 0, falsePos = 0, depthBad = 0, uepaBad = 0, overlapping = 0;
 	double worst = 0.0;
 	for (int i = 0; i < n; ++i) {
@@ -559,7 +559,7 @@ Test(hard_cases, c18_random_cubes_vs_sat, .timeout = 120)
 // same vertex comes back twice and the loops must stop, not cycle.
 Test(hard_cases, c19_support_ties)
 {
-	tbShape a = tbMakeBox(1, 1, 1);
+	tbGeometry a = tbMakeBox(1, 1, 1);
 	double zs[] = {2.5, 2.0, 1.5, 0.0};
 	for (int i = 0; i < 4; ++i) {
 		char name[48];
@@ -578,10 +578,10 @@ Test(hard_cases, c19_support_ties)
 // ~3.1e-16 and must not flip to 0 depending on whether witness points are requested.
 Test(hard_cases, c20_sliver_triangle)
 {
-	tbShape tri = tbMakeTriangle((vec3s){{0.0699998f, -1.7082e-8f, 1.0278146f}},
-	                             (vec3s){{0.0699998f, -1.7082e-8f, -0.8171854f}},
-	                             (vec3s){{-0.4000002f, -2.0758e-8f, 1.0278146f}});
-	tbShape dot = tbMakeSphere(1e-9f);
+	tbGeometry tri = tbMakeTriangle((vec3s){{0.0699998f, -1.7082e-8f, 1.0278146f}},
+	                                (vec3s){{0.0699998f, -1.7082e-8f, -0.8171854f}},
+	                                (vec3s){{-0.4000002f, -2.0758e-8f, 1.0278146f}});
+	tbGeometry dot = tbMakeSphere(1e-9f);
 	// Distance of the origin to the plane of the (float) triangle, in double.
 	dvec a = dvf(tri.vertices[0]), b = dvf(tri.vertices[1]), c = dvf(tri.vertices[2]);
 	dvec n = dunit(dcross(dsub(b, a), dsub(c, a)));
@@ -605,8 +605,8 @@ Test(hard_cases, c20_sliver_triangle)
 // nearest face + its own half size, witnesses on the surfaces.
 Test(hard_cases, c21_fully_submerged)
 {
-	tbShape big = tbMakeBox(1.0f, 0.8f, 0.6f);
-	tbShape ball = tbMakeSphere(0.1f), cube = tbMakeBox(0.1f, 0.1f, 0.1f);
+	tbGeometry big = tbMakeBox(1.0f, 0.8f, 0.6f);
+	tbGeometry ball = tbMakeSphere(0.1f), cube = tbMakeBox(0.1f, 0.1f, 0.1f);
 	checkPair("case 21 sphere", &big, at(0, 0, 0), &ball, at(0.2, 0.3, 0.05),
 	          expectSd(-0.6, dv(0, 1, 0), true));
 	checkPair("case 21 box", &big, at(0, 0, 0), &cube, atq(0.2, 0.3, 0.05, dv(0, 1, 0), 0.3),
@@ -619,7 +619,7 @@ Test(hard_cases, c21_fully_submerged)
 // cylinder: depth ~0, not metres.
 Test(hard_cases, c22_core_at_radius)
 {
-	tbShape cyl = tbMakeCylinder(0.3f, 0.5f), cap = tbMakeCapsule(0.2f, 0.4f);
+	tbGeometry cyl = tbMakeCylinder(0.3f, 0.5f), cap = tbMakeCapsule(0.2f, 0.4f);
 	double gaps[] = {0.0, 1e-6, -1e-6};
 	for (int i = 0; i < 3; ++i) {
 		char name[64];
@@ -638,7 +638,7 @@ Test(hard_cases, c22_core_at_radius)
 // penetration.
 Test(hard_cases, c23_separated_within_margin)
 {
-	tbShape box = tbMakeBox(0.5f, 0.5f, 0.5f), cap = tbMakeCapsule(0.1f, 0.3f);
+	tbGeometry box = tbMakeBox(0.5f, 0.5f, 0.5f), cap = tbMakeCapsule(0.1f, 0.3f);
 	checkPair("case 23", &box, at(0, 0, 0), &cap, atq(0.1, 0.61, -0.2, dv(0, 0, 1), M_PI / 2),
 	          expectSd(0.01, dv(0, 1, 0), true));
 }
@@ -665,9 +665,9 @@ Test(hard_cases, c24_triangle_vs_mesh_apart)
 	if (!randomHull(&rng, 30, dv(0.3, 0.2, 0.25), &hull)) {
 		return;
 	}
-	tbShape mesh = tbMakeHullShape(&hull);
-	tbShape tri = tbMakeTriangle((vec3s){{-2.0f, 0.0f, -2.0f}}, (vec3s){{2.0f, 0.0f, -2.0f}},
-	                             (vec3s){{0.0f, 0.0f, 2.5f}});
+	tbGeometry mesh = tbMakeHullShape(&hull);
+	tbGeometry tri = tbMakeTriangle((vec3s){{-2.0f, 0.0f, -2.0f}}, (vec3s){{2.0f, 0.0f, -2.0f}},
+	                                (vec3s){{0.0f, 0.0f, 2.5f}});
 	versors q = quatAxisAngle(dv(1, 2, 3), 0.8);
 	tbTransform xfB = xfMake(0.1, 0, 0.2, q);
 	double low = -supportValue(&mesh, xfB, dv(0, -1, 0)) - (double)xfB.p.y;
@@ -687,7 +687,7 @@ Test(hard_cases, c25_random_separated_meshes, .timeout = 120)
 	    !randomHull(&rng, 16, dv(0.2, 0.35, 0.25), &hb)) {
 		return;
 	}
-	tbShape a = tbMakeHullShape(&ha), b = tbMakeHullShape(&hb);
+	tbGeometry a = tbMakeHullShape(&ha), b = tbMakeHullShape(&hb);
 	int n = poseCount(3000), bad = 0, oracleBad = 0;
 	for (int i = 0; i < n; ++i) {
 		tbTransform xfA = tbMakeTransform(fvd(dscale(rngUnit(&rng), 0.5)), rngQuat(&rng));
@@ -729,8 +729,8 @@ Test(hard_cases, c25_random_separated_meshes, .timeout = 120)
 // simplex must not return depths of 1-2.5 (reactphysics3d#2).
 Test(hard_cases, c28_cone_cylinder_on_box)
 {
-	tbShape box = tbMakeBox(2.0f, 0.5f, 2.0f);
-	tbShape cone = tbMakeCone(0.5f, 0.75f), cyl = tbMakeCylinder(0.5f, 0.75f);
+	tbGeometry box = tbMakeBox(2.0f, 0.5f, 2.0f);
+	tbGeometry cone = tbMakeCone(0.5f, 0.75f), cyl = tbMakeCylinder(0.5f, 0.75f);
 	checkPair("case 28 cone base first", &box, at(0, 0, 0), &cone, at(0.1, 0.5 + 0.75 - 0.02, 0),
 	          expectSd(-0.02, dv(0, 1, 0), true));
 	checkPair("case 28 cone tip first", &box, at(0, 0, 0), &cone,
@@ -756,7 +756,7 @@ Test(hard_cases, c30_point_on_triangle_corner)
 	tbHull pointHull, triangleHull;
 	cr_assert(tbBuildHull(&origin, 1, &pointHull, NULL) == tb_hullOk);
 	cr_assert(tbBuildHull(corners, 3, &triangleHull, NULL) == tb_hullOk);
-	tbShape point = tbMakeHullShape(&pointHull), triangle = tbMakeHullShape(&triangleHull);
+	tbGeometry point = tbMakeHullShape(&pointHull), triangle = tbMakeHullShape(&triangleHull);
 	for (int c = 0; c < 3; ++c) {
 		dvec corner = dvf(corners[c]);
 		tbQueryResult r = query(&triangle, at(0, 0, 0), &point, at(corner.x, corner.y, corner.z),
@@ -778,8 +778,8 @@ Test(hard_cases, c30_point_on_triangle_corner)
 
 Test(hard_cases, c29_bad_inputs, .timeout = 10)
 {
-	tbShape box = tbMakeBox(1, 1, 1), zero = tbMakeBox(0, 0, 0), flat = tbMakeBox(1, 0, 1);
-	tbShape ball = tbMakeSphere(0.5f);
+	tbGeometry box = tbMakeBox(1, 1, 1), zero = tbMakeBox(0, 0, 0), flat = tbMakeBox(1, 0, 1);
+	tbGeometry ball = tbMakeSphere(0.5f);
 	tbTransform nanXf = at(0, 0, 0);
 	nanXf.p.x = NAN;
 	tbTransform nanQ = at(1, 0, 0);
@@ -788,7 +788,7 @@ Test(hard_cases, c29_bad_inputs, .timeout = 10)
 	infXf.p.z = INFINITY;
 	struct
 	{
-		const tbShape *a, *b;
+		const tbGeometry *a, *b;
 		tbTransform xa, xb;
 		const char* what;
 	} cases[] = {
@@ -836,21 +836,22 @@ Test(hard_cases, c29_bad_inputs, .timeout = 10)
 
 typedef struct Pair
 {
-	tbShape a, b;
+	tbGeometry a, b;
 	tbTransform xa, xb;
 } Pair;
 
 static int invariancePairs(Pair* out, int cap)
 {
 	Rng rng = {99};
-	tbShape shapes[7] = {tbMakeSphere(0.4f),
-	                     tbMakeBox(0.5f, 0.3f, 0.4f),
-	                     tbMakeCapsule(0.2f, 0.4f),
-	                     tbMakeCylinder(0.3f, 0.35f),
-	                     tbMakeCone(0.35f, 0.4f),
-	                     tbMakeSphere(1.0f),
-	                     tbMakeTriangle((vec3s){{-0.5f, 0.0f, -0.4f}}, (vec3s){{0.6f, 0.1f, -0.3f}},
-	                                    (vec3s){{0.0f, -0.1f, 0.7f}})};
+	tbGeometry shapes[7] = {tbMakeSphere(0.4f),
+	                        tbMakeBox(0.5f, 0.3f, 0.4f),
+	                        tbMakeCapsule(0.2f, 0.4f),
+	                        tbMakeCylinder(0.3f, 0.35f),
+	                        tbMakeCone(0.35f, 0.4f),
+	                        tbMakeSphere(1.0f),
+	                        tbMakeTriangle((vec3s){{-0.5f, 0.0f, -0.4f}},
+	                                       (vec3s){{0.6f, 0.1f, -0.3f}},
+	                                       (vec3s){{0.0f, -0.1f, 0.7f}})};
 	shapes[5].scale = (vec3s){{0.5f, 0.25f, 0.35f}};
 	int n = 0;
 	for (int i = 0; i < 7; ++i) {

@@ -9,7 +9,7 @@
 
 static tbRigidBody makeBox(vec3s half, float density, vec3s x, mat3s R)
 {
-	tbShape s;
+	tbGeometry s;
 	memset(&s, 0, sizeof s);
 	s.type = tb_boxShape;
 	s.halfExtents = half;

@@ -17,7 +17,7 @@ static mat3s identity3(void)
 
 static tbRigidBody makeBox(float hx, float hy, float hz, float density)
 {
-	tbShape s;
+	tbGeometry s;
 	memset(&s, 0, sizeof s);
 	s.type = tb_boxShape;
 	s.halfExtents = (vec3s){{hx, hy, hz}};

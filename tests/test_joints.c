@@ -17,7 +17,7 @@ static tbBodyId makeStatic(tbWorldId world, vec3s p)
 	return tbCreateBody(world, &bd);
 }
 
-static tbBodyId makeDynamic(tbWorldId world, vec3s p, versors q, const tbShape* shape,
+static tbBodyId makeDynamic(tbWorldId world, vec3s p, versors q, const tbGeometry* shape,
                             float density)
 {
 	tbBodyDef bd = tbDefaultBodyDef();
@@ -48,7 +48,7 @@ static void pendulum(float d, float r, float degrees, float yaw, vec3s pivot)
 	tbBodyId anchor = makeStatic(world, pivot);
 	float a = degrees * 3.14159265f / 180.0f;
 	vec3s dir = v3(sinf(a) * cosf(yaw), -cosf(a), sinf(a) * sinf(yaw));
-	tbShape ball = tbMakeSphere(r);
+	tbGeometry ball = tbMakeSphere(r);
 	tbBodyId bob = makeDynamic(world, glms_vec3_add(pivot, glms_vec3_scale(dir, d)), quatIdentity(),
 	                           &ball, 1000.0f);
 	tbBallJointDef jd = tbDefaultBallJointDef();
@@ -118,7 +118,7 @@ static void chain(int links, float halfLength, float radius, float density, floa
 	vec3s top = v3(0.0f, 10.0f, 0.0f);
 	tbBodyId anchor = makeStatic(world, top);
 	// Capsules along dir: their core (along y in the body frame) turned onto dir.
-	tbShape capsule = tbMakeCapsule(radius, halfLength);
+	tbGeometry capsule = tbMakeCapsule(radius, halfLength);
 	versors along = glms_quat_from_vecs(v3(0.0f, 1.0f, 0.0f), dir);
 	float linkLength = 2.0f * halfLength + 2.0f * radius;
 	tbBodyId prev = anchor;
@@ -144,7 +144,7 @@ static void chain(int links, float halfLength, float radius, float density, floa
 		// A box at the end, its centre a half side beyond it along the chain.
 		float half = 0.25f;
 		float rho = loadMass / (8.0f * half * half * half);
-		tbShape box = tbMakeBox(half, half, half);
+		tbGeometry box = tbMakeBox(half, half, half);
 		vec3s end = glms_vec3_add(top, glms_vec3_scale(dir, linkLength * (float)links));
 		tbBodyId load =
 		    makeDynamic(world, glms_vec3_add(end, glms_vec3_scale(dir, half)), along, &box, rho);
@@ -241,7 +241,7 @@ Test(joints, hinge_motor_drives_a_wheel)
 	tbBodyId frame = makeStatic(world, pivot);
 	float r = 0.4f, halfWidth = 0.1f;
 	float rho = 20.0f / (3.14159265f * r * r * 2.0f * halfWidth);
-	tbShape disc = tbMakeCylinder(r, halfWidth); // axis along y in the body frame
+	tbGeometry disc = tbMakeCylinder(r, halfWidth); // axis along y in the body frame
 	versors axisZ = glms_quatv(3.14159265f * 0.5f, v3(1.0f, 0.0f, 0.0f));
 	tbBodyId wheel = makeDynamic(world, pivot, axisZ, &disc, rho);
 	cr_expect_float_eq(tbBody_GetMass(wheel), 20.0f, 0.01f);
@@ -277,7 +277,7 @@ Test(joints, door_stops_at_its_limits)
 	tbWorldId world = makeWorld(false);
 	vec3s hingePoint = v3(0.0f, 1.0f, 0.0f);
 	tbBodyId frame = makeStatic(world, hingePoint);
-	tbShape panel = tbMakeBox(0.45f, 1.0f, 0.03f);
+	tbGeometry panel = tbMakeBox(0.45f, 1.0f, 0.03f);
 	tbBodyId door = makeDynamic(world, v3(0.45f, 1.0f, 0.0f), quatIdentity(), &panel, 600.0f);
 	tbHingeJointDef jd = tbDefaultHingeJointDef();
 	jd.bodyIdA = frame;
@@ -317,7 +317,7 @@ Test(joints, slider_limits_and_rail)
 	tbWorldId world = makeWorld(false);
 	vec3s start = v3(0.0f, 3.0f, 2.0f);
 	tbBodyId rail = makeStatic(world, start);
-	tbShape block = tbMakeBox(0.2f, 0.1f, 0.15f);
+	tbGeometry block = tbMakeBox(0.2f, 0.1f, 0.15f);
 	tbBodyId slider = makeDynamic(world, start, quatIdentity(), &block, 500.0f);
 	vec3s axis = glms_vec3_normalize(v3(1.0f, 0.0f, 1.0f));
 	tbSliderJointDef jd = tbDefaultSliderJointDef();
@@ -359,7 +359,7 @@ Test(joints, bad_definitions_are_refused)
 	tbWorldId world = makeWorld(false);
 	tbBodyId ground = makeStatic(world, v3(0.0f, 0.0f, 0.0f));
 	tbBodyId ground2 = makeStatic(world, v3(1.0f, 0.0f, 0.0f));
-	tbShape ball = tbMakeSphere(0.2f);
+	tbGeometry ball = tbMakeSphere(0.2f);
 	tbBodyId body = makeDynamic(world, v3(0.0f, 1.0f, 0.0f), quatIdentity(), &ball, 1000.0f);
 
 	tbBallJointDef bd = tbDefaultBallJointDef();
@@ -534,10 +534,10 @@ Test(joints, a_turning_hinge_keeps_its_energy)
 	wd.enableSleep = false;
 	wd.gravity = v3(0.0f, 0.0f, 0.0f);
 	tbWorldId world = tbCreateWorld(&wd);
-	tbShape box = tbMakeBox(1.0f, 0.2f, 0.5f);
+	tbGeometry box = tbMakeBox(1.0f, 0.2f, 0.5f);
 	tbBodyId chassis = makeDynamic(world, v3(0.0f, 0.0f, 0.0f), quatIdentity(), &box, 125.0f);
 	vec3s at = v3(0.7f, 0.0f, -0.65f);
-	tbShape cylinder = tbMakeCylinder(0.35f, 0.12f);
+	tbGeometry cylinder = tbMakeCylinder(0.35f, 0.12f);
 	tbBodyId wheel =
 	    makeDynamic(world, at, glms_quatv(1.5707963f, v3(1.0f, 0.0f, 0.0f)), &cylinder, 200.0f);
 	tbHingeJointDef jd = tbDefaultHingeJointDef();

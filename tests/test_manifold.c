@@ -59,7 +59,7 @@ Test(manifold, offset_boxes_clip_to_the_overlap_rectangle)
 	// A: half extents 1, at the origin; B: the same box 1.99 m up (sunk 0.01 m) and moved by
 	// (0.6, 0.3) sideways. The contact region is the overlap of the two squares, A's grown by the
 	// slack: x in [-0.4, 1 + s], z in [-0.7, 1 + s], at the height of A's top face.
-	tbShape box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbGeometry box = tbMakeBox(1.0f, 1.0f, 1.0f);
 	tbManifold m = tbCollideShapes(&box, at(0.0f, 0.0f, 0.0f, s_identity), &box,
 	                               at(0.6f, 1.99f, 0.3f, s_identity), 0.02f);
 	cr_assert_eq(m.pointCount, 4);
@@ -90,7 +90,7 @@ Test(manifold, crossed_squares_reduce_to_a_large_quad)
 	// octagon; with A's square grown by the slack s, its vertices are (e, +-t), (+-t, e), ... where
 	// e = 1 + s and t = sqrt(2) - e (B's edges are |x| + |z| = sqrt(2)). Eight candidate points
 	// must be reduced to four of them, spanning nearly the best area any four of them span.
-	tbShape box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbGeometry box = tbMakeBox(1.0f, 1.0f, 1.0f);
 	versors turn = glms_quatv(GLM_PI_4f, (vec3s){{0.0f, 1.0f, 0.0f}});
 	tbManifold m = tbCollideShapes(&box, at(0.0f, 0.0f, 0.0f, s_identity), &box,
 	                               at(0.0f, 1.995f, 0.0f, turn), 0.02f);
@@ -126,7 +126,7 @@ Test(manifold, reduction_keeps_the_deepest_point)
 {
 	// B turned 45 degrees about y and tipped 0.02 rad about x: of the octagon's corners, the one
 	// farthest along the tip sinks deepest, and the solver needs it.
-	tbShape box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbGeometry box = tbMakeBox(1.0f, 1.0f, 1.0f);
 	versors q = glms_quat_mul(glms_quatv(0.02f, (vec3s){{1.0f, 0.0f, 0.0f}}),
 	                          glms_quatv(GLM_PI_4f, (vec3s){{0.0f, 1.0f, 0.0f}}));
 	tbTransform xfB = at(0.0f, 1.99f, 0.0f, q);
@@ -155,7 +155,7 @@ Test(manifold, feature_ids_stay_while_the_same_features_touch)
 {
 	// The offset boxes jiggled by up to 0.5 mm and 1 mrad for 100 frames: the same corners and
 	// clipped edges touch, so the ids (and the point each id names) must stay.
-	tbShape box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbGeometry box = tbMakeBox(1.0f, 1.0f, 1.0f);
 	tbManifold first = tbCollideShapes(&box, at(0.0f, 0.0f, 0.0f, s_identity), &box,
 	                                   at(0.6f, 1.99f, 0.3f, s_identity), 0.02f);
 	cr_assert_eq(first.pointCount, 4);

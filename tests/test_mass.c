@@ -8,9 +8,9 @@
 
 #define PI_D 3.14159265358979323846
 
-static tbShape shapeOf(tbShapeType type)
+static tbGeometry shapeOf(tbShapeType type)
 {
-	tbShape s;
+	tbGeometry s;
 	memset(&s, 0, sizeof s);
 	s.type = type;
 	s.scale = (vec3s){{1.0f, 1.0f, 1.0f}};
@@ -48,7 +48,7 @@ static void expectInertia(tbMassData m, double ixx, double iyy, double izz, doub
 
 Test(mass, sphere_matches_slide_table)
 {
-	tbShape s = shapeOf(tb_sphereShape);
+	tbGeometry s = shapeOf(tb_sphereShape);
 	s.radius = 0.5f;
 	tbMassError err;
 	tbMassData m = tbComputeMass(&s, 2.0f, &err);
@@ -62,7 +62,7 @@ Test(mass, sphere_matches_slide_table)
 
 Test(mass, scaled_sphere_is_slide_ellipsoid)
 {
-	tbShape s = shapeOf(tb_sphereShape);
+	tbGeometry s = shapeOf(tb_sphereShape);
 	s.radius = 1.0f;
 	s.scale = (vec3s){{0.5f, 1.0f, 2.0f}};
 	tbMassData m = tbComputeMass(&s, 1.0f, NULL);
@@ -76,7 +76,7 @@ Test(mass, scaled_sphere_is_slide_ellipsoid)
 
 Test(mass, box_closed_form)
 {
-	tbShape s = shapeOf(tb_boxShape);
+	tbGeometry s = shapeOf(tb_boxShape);
 	s.halfExtents = (vec3s){{0.5f, 1.0f, 1.5f}};
 	tbMassData m = tbComputeMass(&s, 3.0f, NULL);
 	double w = 1.0, h = 2.0, d = 3.0, mass = 3.0 * w * h * d;
@@ -87,10 +87,10 @@ Test(mass, box_closed_form)
 
 Test(mass, scaled_box_is_bigger_box)
 {
-	tbShape s = shapeOf(tb_boxShape);
+	tbGeometry s = shapeOf(tb_boxShape);
 	s.halfExtents = (vec3s){{1.0f, 1.0f, 1.0f}};
 	s.scale = (vec3s){{0.5f, 1.0f, 1.5f}};
-	tbShape t = shapeOf(tb_boxShape);
+	tbGeometry t = shapeOf(tb_boxShape);
 	t.halfExtents = (vec3s){{0.5f, 1.0f, 1.5f}};
 	tbMassData a = tbComputeMass(&s, 3.0f, NULL), b = tbComputeMass(&t, 3.0f, NULL);
 	expectClose((double)a.mass, (double)b.mass, 1e-6, "mass");
@@ -100,7 +100,7 @@ Test(mass, scaled_box_is_bigger_box)
 
 Test(mass, cylinder_closed_form)
 {
-	tbShape s = shapeOf(tb_cylinderShape);
+	tbGeometry s = shapeOf(tb_cylinderShape);
 	s.round.radius = 0.3f;
 	s.round.halfHeight = 0.8f;
 	tbMassData m = tbComputeMass(&s, 1.5f, NULL);
@@ -112,7 +112,7 @@ Test(mass, cylinder_closed_form)
 
 Test(mass, capsule_closed_form)
 {
-	tbShape s = shapeOf(tb_capsuleShape);
+	tbGeometry s = shapeOf(tb_capsuleShape);
 	s.round.radius = 0.25f;
 	s.round.halfHeight = 0.5f;
 	tbMassData m = tbComputeMass(&s, 2.0f, NULL);
@@ -128,7 +128,7 @@ Test(mass, capsule_closed_form)
 
 Test(mass, cone_about_centroid)
 {
-	tbShape s = shapeOf(tb_coneShape);
+	tbGeometry s = shapeOf(tb_coneShape);
 	s.round.radius = 0.4f;
 	s.round.halfHeight = 0.6f;
 	tbMassData m = tbComputeMass(&s, 1.0f, NULL);
@@ -198,9 +198,9 @@ Test(mass, hull_of_box_equals_box)
 	vec3s half = {{0.5f, 1.0f, 1.5f}};
 	HandHull h;
 	makeBoxHull(&h, half, (vec3s){{0.0f, 0.0f, 0.0f}});
-	tbShape hs = shapeOf(tb_hullShape);
+	tbGeometry hs = shapeOf(tb_hullShape);
 	hs.hull = &h.hull;
-	tbShape bs = shapeOf(tb_boxShape);
+	tbGeometry bs = shapeOf(tb_boxShape);
 	bs.halfExtents = half;
 	tbMassError err;
 	tbMassData a = tbComputeMass(&hs, 3.0f, &err);
@@ -219,7 +219,7 @@ Test(mass, offset_scaled_hull_of_box)
 	vec3s half = {{1.0f, 1.0f, 1.0f}};
 	HandHull h;
 	makeBoxHull(&h, half, (vec3s){{10.0f, -20.0f, 30.0f}});
-	tbShape hs = shapeOf(tb_hullShape);
+	tbGeometry hs = shapeOf(tb_hullShape);
 	hs.hull = &h.hull;
 	hs.scale = (vec3s){{0.5f, 1.0f, 1.5f}};
 	tbMassData a = tbComputeMass(&hs, 3.0f, NULL);
@@ -265,7 +265,7 @@ Test(mass, hull_regular_tetrahedron)
 	hull.faceCount = 4;
 	hull.faceIndices = indices;
 	hull.faceIndexCount = 12;
-	tbShape s = shapeOf(tb_hullShape);
+	tbGeometry s = shapeOf(tb_hullShape);
 	s.hull = &hull;
 	tbMassData m = tbComputeMass(&s, 1.0f, NULL);
 	double edge2 = 8.0, volume = 8.0 / 3.0;
@@ -275,13 +275,13 @@ Test(mass, hull_regular_tetrahedron)
 
 Test(mass, combine_two_boxes_is_long_box)
 {
-	tbShape s = shapeOf(tb_boxShape);
+	tbGeometry s = shapeOf(tb_boxShape);
 	s.halfExtents = (vec3s){{0.5f, 0.5f, 0.5f}};
 	tbMassData a = tbComputeMass(&s, 1.0f, NULL), b = a;
 	a.center.x = -0.5f;
 	b.center.x = 0.5f;
 	tbMassData c = tbCombineMass(a, b);
-	tbShape l = shapeOf(tb_boxShape);
+	tbGeometry l = shapeOf(tb_boxShape);
 	l.halfExtents = (vec3s){{1.0f, 0.5f, 0.5f}};
 	tbMassData d = tbComputeMass(&l, 1.0f, NULL);
 	expectClose((double)c.mass, (double)d.mass, 1e-6, "mass");
@@ -289,7 +289,7 @@ Test(mass, combine_two_boxes_is_long_box)
 	              (double)d.inertia.col[2].z, 1e-6);
 }
 
-static tbMassError errorOf(const tbShape* s, float density)
+static tbMassError errorOf(const tbGeometry* s, float density)
 {
 	tbMassError err = tb_massOk;
 	tbMassData m = tbComputeMass(s, density, &err);
@@ -301,7 +301,7 @@ static tbMassError errorOf(const tbShape* s, float density)
 
 Test(mass, bad_input_is_a_clear_error)
 {
-	tbShape s = shapeOf(tb_sphereShape);
+	tbGeometry s = shapeOf(tb_sphereShape);
 	s.radius = 1.0f;
 	cr_expect_eq(errorOf(&s, 0.0f), tb_massBadDensity);
 	cr_expect_eq(errorOf(&s, -1.0f), tb_massBadDensity);
@@ -318,14 +318,14 @@ Test(mass, bad_input_is_a_clear_error)
 	s.scale.y = NAN;
 	cr_expect_eq(errorOf(&s, 1.0f), tb_massNonFinite);
 
-	tbShape b = shapeOf(tb_boxShape);
+	tbGeometry b = shapeOf(tb_boxShape);
 	b.halfExtents = (vec3s){{1.0f, -1.0f, 1.0f}};
 	cr_expect_eq(errorOf(&b, 1.0f), tb_massBadSize);
 
-	tbShape t = shapeOf(tb_triangleShape);
+	tbGeometry t = shapeOf(tb_triangleShape);
 	cr_expect_eq(errorOf(&t, 1.0f), tb_massNoVolume);
 
-	tbShape hs = shapeOf(tb_hullShape);
+	tbGeometry hs = shapeOf(tb_hullShape);
 	hs.hull = NULL;
 	cr_expect_eq(errorOf(&hs, 1.0f), tb_massNullShape);
 

@@ -35,7 +35,7 @@ static tbTransform placeIn(World w, tbTransform xf)
 }
 
 /// The canonical case and its two re-placed copies: same sd, normal rotated with the frame.
-static void checkScene(const char* name, const tbShape* a, tbTransform xfA, const tbShape* b,
+static void checkScene(const char* name, const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
                        tbTransform xfB, Expect e)
 {
 	for (int i = 0; i < 3; ++i) {
@@ -70,7 +70,7 @@ static tbTransform atq(double x, double y, double z, dvec axis, double angle)
 
 Test(narrowphase, sphere_sphere)
 {
-	tbShape a = tbMakeSphere(0.5f), b = tbMakeSphere(0.3f);
+	tbGeometry a = tbMakeSphere(0.5f), b = tbMakeSphere(0.3f);
 	// (centre of B, label): sd = |c| - rA - rB, n = c / |c|.
 	struct
 	{
@@ -120,8 +120,8 @@ static Expect sphereBoxExpected(dvec h, dvec c, double r)
 Test(narrowphase, sphere_box_regions)
 {
 	dvec h = dv(1.0, 0.5, 0.75);
-	tbShape box = tbMakeBox((float)h.x, (float)h.y, (float)h.z);
-	tbShape ball = tbMakeSphere(0.3f);
+	tbGeometry box = tbMakeBox((float)h.x, (float)h.y, (float)h.z);
+	tbGeometry ball = tbMakeSphere(0.3f);
 	struct
 	{
 		dvec c;
@@ -154,7 +154,7 @@ static void capsuleEnds(tbTransform xf, double hh, dvec* p, dvec* q)
 static void checkCapsules(const char* name, double rA, double hhA, tbTransform xfA, double rB,
                           double hhB, tbTransform xfB)
 {
-	tbShape a = tbMakeCapsule((float)rA, (float)hhA), b = tbMakeCapsule((float)rB, (float)hhB);
+	tbGeometry a = tbMakeCapsule((float)rA, (float)hhA), b = tbMakeCapsule((float)rB, (float)hhB);
 	dvec p1, q1, p2, q2, c1, c2;
 	capsuleEnds(xfA, hhA, &p1, &q1);
 	capsuleEnds(xfB, hhB, &p2, &q2);
@@ -186,7 +186,7 @@ Test(narrowphase, capsule_capsule)
 
 Test(narrowphase, capsule_sphere)
 {
-	tbShape cap = tbMakeCapsule(0.2f, 0.5f), ball = tbMakeSphere(0.3f);
+	tbGeometry cap = tbMakeCapsule(0.2f, 0.5f), ball = tbMakeSphere(0.3f);
 	struct
 	{
 		dvec c;
@@ -214,7 +214,7 @@ Test(narrowphase, box_box_face_face)
 	// Boxes with the same rotation: in A's frame they are axis aligned and the depth is the
 	// smallest overlap along the three axes; apart with overlapping footprints the distance is
 	// the gap along the one separating axis.
-	tbShape a = tbMakeBox(1.0f, 0.5f, 0.75f), b = tbMakeBox(0.4f, 0.3f, 0.2f);
+	tbGeometry a = tbMakeBox(1.0f, 0.5f, 0.75f), b = tbMakeBox(0.4f, 0.3f, 0.2f);
 	checkScene("box-box face overlap", &a, at(0, 0, 0), &b, at(0.3, 0.75, -0.2),
 	           expectSd(-0.05, dv(0, 1, 0), true));
 	checkScene("box-box face apart", &a, at(0, 0, 0), &b, at(0.3, 0.9, -0.2),
@@ -244,8 +244,8 @@ Test(narrowphase, box_box_face_face)
 		// The normal is unique only when the smallest overlap wins clearly and the centres are
 		// not level along it.
 		bool unique = second - ov[k] > 1e-3 && fabs(cc[k]) > 1e-3;
-		tbShape sa = tbMakeBox((float)ha.x, (float)ha.y, (float)ha.z);
-		tbShape sb = tbMakeBox((float)hb.x, (float)hb.y, (float)hb.z);
+		tbGeometry sa = tbMakeBox((float)ha.x, (float)ha.y, (float)ha.z);
+		tbGeometry sb = tbMakeBox((float)hb.x, (float)hb.y, (float)hb.z);
 		versors q = rngQuat(&rng);
 		tbTransform xfA = xfMake(0.3, -0.2, 0.1, q);
 		tbTransform xfB = tbMakeTransform(fvd(dadd(dvf(xfA.p), drotate(q, c))), q);
@@ -273,7 +273,7 @@ Test(narrowphase, box_box_edge_edge)
 	m.col[0] = (vec3s){{(float)-s, 0.5f, 0.5f}};
 	m.col[1] = (vec3s){{(float)s, 0.5f, 0.5f}};
 	m.col[2] = (vec3s){{0.0f, (float)s, (float)-s}};
-	tbShape a = tbMakeBox(1, 1, 1), cube = tbMakeBox((float)b, (float)b, (float)b);
+	tbGeometry a = tbMakeBox(1, 1, 1), cube = tbMakeBox((float)b, (float)b, (float)b);
 	double gaps[] = {0.1, 0.01, -0.05, -0.02};
 	for (int i = 0; i < 4; ++i) {
 		double d = gaps[i];
@@ -306,8 +306,8 @@ Test(narrowphase, box_box_edge_edge)
 
 Test(narrowphase, cone_cylinder_on_box)
 {
-	tbShape slab = tbMakeBox(1.0f, 0.2f, 1.0f);
-	tbShape cone = tbMakeCone(0.3f, 0.4f), cyl = tbMakeCylinder(0.25f, 0.5f);
+	tbGeometry slab = tbMakeBox(1.0f, 0.2f, 1.0f);
+	tbGeometry cone = tbMakeCone(0.3f, 0.4f), cyl = tbMakeCylinder(0.25f, 0.5f);
 	dvec up = dv(0, 1, 0);
 	double gaps[] = {0.05, -0.03};
 	for (int i = 0; i < 2; ++i) {
@@ -334,7 +334,7 @@ Test(narrowphase, cone_cylinder_on_box)
 Test(narrowphase, cylinder_sphere_rim)
 {
 	// Sphere near the rim circle of a cylinder r = 0.5, hh = 0.4: closest point on the rim.
-	tbShape cyl = tbMakeCylinder(0.5f, 0.4f), ball = tbMakeSphere(0.2f);
+	tbGeometry cyl = tbMakeCylinder(0.5f, 0.4f), ball = tbMakeSphere(0.2f);
 	double phis[] = {0.0, 1.1, 2.9};
 	for (int i = 0; i < 3; ++i) {
 		dvec radial = dv(cos(phis[i]), 0, sin(phis[i]));
@@ -356,7 +356,7 @@ Test(narrowphase, cone_sphere_side)
 {
 	// Cone r = 0.5, hh = 0.5: in the (radial, y) half plane its side is the segment from the
 	// apex (0, 0.5) to the rim (0.5, -0.5), outward normal (2, 1)/sqrt5.
-	tbShape cone = tbMakeCone(0.5f, 0.5f), ball = tbMakeSphere(0.3f);
+	tbGeometry cone = tbMakeCone(0.5f, 0.5f), ball = tbMakeSphere(0.3f);
 	double rhos[] = {0.5, 0.4};
 	for (int i = 0; i < 2; ++i) {
 		double rho = rhos[i], y = 0.3;
@@ -379,8 +379,8 @@ Test(narrowphase, cone_sphere_side)
 
 Test(narrowphase, ellipsoid_on_plane)
 {
-	tbShape plane = tbMakeBox(5.0f, 0.1f, 5.0f);
-	tbShape ell = tbMakeSphere(1.0f);
+	tbGeometry plane = tbMakeBox(5.0f, 0.1f, 5.0f);
+	tbGeometry ell = tbMakeSphere(1.0f);
 	ell.scale = (vec3s){{0.6f, 0.25f, 0.4f}};
 	versors q = quatAxisAngle(dv(1, 0, 1), 0.5);
 	dvec S = dvf(ell.scale);
@@ -415,10 +415,10 @@ Test(narrowphase, ellipsoid_on_plane)
 // Overlapping, the shortest way out is up by the sink depth: pushing down or sideways costs
 // more (every shape is taller than 0.3 and 0.45 from the triangle's edges).
 
-static void checkOnTriangle(const char* name, const tbShape* b, tbTransform xfB)
+static void checkOnTriangle(const char* name, const tbGeometry* b, tbTransform xfB)
 {
-	tbShape tri = tbMakeTriangle((vec3s){{-1.0f, 0.0f, -1.0f}}, (vec3s){{1.0f, 0.0f, -1.0f}},
-	                             (vec3s){{0.0f, 0.0f, 1.2f}});
+	tbGeometry tri = tbMakeTriangle((vec3s){{-1.0f, 0.0f, -1.0f}}, (vec3s){{1.0f, 0.0f, -1.0f}},
+	                                (vec3s){{0.0f, 0.0f, 1.2f}});
 	// Lowest point of B along -y.
 	double w = supportValue(b, xfB, dv(0, -1, 0)) + (double)xfB.p.y;
 	double gaps[] = {0.05, -0.04};
@@ -434,21 +434,21 @@ static void checkOnTriangle(const char* name, const tbShape* b, tbTransform xfB)
 
 Test(narrowphase, triangle_vs_each_shape)
 {
-	tbShape sphere = tbMakeSphere(0.3f);
+	tbGeometry sphere = tbMakeSphere(0.3f);
 	checkOnTriangle("sphere", &sphere, at(0.05, 0, 0));
-	tbShape box = tbMakeBox(0.2f, 0.15f, 0.25f);
+	tbGeometry box = tbMakeBox(0.2f, 0.15f, 0.25f);
 	checkOnTriangle("box", &box, atq(0.05, 0, 0, dv(0, 1, 0), 0.3));
-	tbShape capsule = tbMakeCapsule(0.2f, 0.3f);
+	tbGeometry capsule = tbMakeCapsule(0.2f, 0.3f);
 	checkOnTriangle("capsule", &capsule, atq(0.05, 0, 0, dv(0, 0, 1), M_PI / 2));
-	tbShape cylinder = tbMakeCylinder(0.25f, 0.2f);
+	tbGeometry cylinder = tbMakeCylinder(0.25f, 0.2f);
 	checkOnTriangle("cylinder", &cylinder, at(0.05, 0, 0));
-	tbShape cone = tbMakeCone(0.2f, 0.3f);
+	tbGeometry cone = tbMakeCone(0.2f, 0.3f);
 	checkOnTriangle("cone apex down", &cone, atq(0.05, 0, 0, dv(1, 0, 0), M_PI));
-	tbShape ell = tbMakeSphere(1.0f);
+	tbGeometry ell = tbMakeSphere(1.0f);
 	ell.scale = (vec3s){{0.3f, 0.2f, 0.25f}};
 	checkOnTriangle("ellipsoid", &ell, atq(0.05, 0, 0, dv(1, 2, 0), 0.6));
-	tbShape upright = tbMakeTriangle((vec3s){{0.0f, 0.0f, 0.0f}}, (vec3s){{0.3f, 0.5f, 0.0f}},
-	                                 (vec3s){{-0.3f, 0.5f, 0.0f}});
+	tbGeometry upright = tbMakeTriangle((vec3s){{0.0f, 0.0f, 0.0f}}, (vec3s){{0.3f, 0.5f, 0.0f}},
+	                                    (vec3s){{-0.3f, 0.5f, 0.0f}});
 	checkOnTriangle("upright triangle", &upright, atq(0.05, 0, 0, dv(0, 1, 0), 0.5));
 
 	vec3s corners[9];
@@ -460,7 +460,7 @@ Test(narrowphase, triangle_vs_each_shape)
 	tbHullError err = tbBuildHull(corners, 9, &hull, NULL);
 	cr_expect(err == tb_hullOk, "tbBuildHull: %s", tbHullErrorString(err));
 	if (err == tb_hullOk) {
-		tbShape hs = tbMakeHullShape(&hull);
+		tbGeometry hs = tbMakeHullShape(&hull);
 		checkOnTriangle("hull", &hs, atq(0.05, 0, 0, dv(1, 1, 1), 0.4));
 		tbDestroyHull(&hull);
 	}
@@ -486,7 +486,7 @@ Test(narrowphase, hull_box_matches_box)
 	tbHullError err = tbBuildHull(pts, 14, &hull, NULL);
 	cr_assert(err == tb_hullOk, "tbBuildHull: %s", tbHullErrorString(err));
 	cr_expect(hull.vertexCount == 8, "cube hull has %d vertices", hull.vertexCount);
-	tbShape hs = tbMakeHullShape(&hull), box = tbMakeBox(0.5f, 0.6f, 0.35f);
+	tbGeometry hs = tbMakeHullShape(&hull), box = tbMakeBox(0.5f, 0.6f, 0.35f);
 	Rng rng = {77};
 	int done = 0;
 	for (int i = 0; i < 200 && done < 20; ++i) {
@@ -513,7 +513,7 @@ Test(narrowphase, tolerance_bounds_the_depth_error)
 	// Parallel cylinders side by side (axes along y, 0.9 apart, radii 0.5 and 0.6): A - B is a
 	// cylinder of radius 1.1 seen from 0.9 off its axis, so EPA refines a curved side. Depth 0.2
 	// along x.
-	tbShape a = tbMakeCylinder(0.5f, 0.8f), b = tbMakeCylinder(0.6f, 0.7f);
+	tbGeometry a = tbMakeCylinder(0.5f, 0.8f), b = tbMakeCylinder(0.6f, 0.7f);
 	tbTransform xfA = at(0, 0, 0), xfB = atq(0.9, 0.05, 0, dv(0, 1, 0), 0.4);
 	double tolerances[] = {1e-6, 1e-5, 1e-4};
 	int epaIterations[3];
@@ -537,7 +537,7 @@ Test(narrowphase, tolerance_bounds_the_depth_error)
 
 Test(narrowphase, tolerance_out_of_range_is_refused)
 {
-	tbShape a = tbMakeBox(0.5f, 0.5f, 0.5f), b = tbMakeSphere(0.3f);
+	tbGeometry a = tbMakeBox(0.5f, 0.5f, 0.5f), b = tbMakeSphere(0.3f);
 	float bad[] = {0.0f, -1e-6f, 1e-8f, 0.5f, NAN, INFINITY};
 	for (int i = 0; i < 6; ++i) {
 		tbQueryDef def = tbDefaultQueryDef();

@@ -7,8 +7,8 @@ Test(readme, sphere_into_box)
 {
 	// A 2 x 1 x 2 m box at the origin and a ball of radius 0.5 m whose centre is 0.4 m above the
 	// box's top face (y = 0.5): the ball sinks 0.1 m into the box.
-	tbShape box = tbMakeBox(1.0f, 0.5f, 1.0f);
-	tbShape ball = tbMakeSphere(0.5f);
+	tbGeometry box = tbMakeBox(1.0f, 0.5f, 1.0f);
+	tbGeometry ball = tbMakeSphere(0.5f);
 	versors noRotation = {{0.0f, 0.0f, 0.0f, 1.0f}};
 	tbTransform boxPose = tbMakeTransform((vec3s){{0.0f, 0.0f, 0.0f}}, noRotation);
 	tbTransform ballPose = tbMakeTransform((vec3s){{0.2f, 0.9f, -0.3f}}, noRotation);

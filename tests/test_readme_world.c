@@ -13,7 +13,7 @@ Test(readme, ball_bounces_on_the_ground)
 	groundDef.position = (vec3s){{0.0f, -0.5f, 0.0f}};
 	tbBodyId ground = tbCreateBody(world, &groundDef);
 	tbShapeDef shapeDef = tbDefaultShapeDef();
-	tbShape groundBox = tbMakeBox(10.0f, 0.5f, 10.0f);
+	tbGeometry groundBox = tbMakeBox(10.0f, 0.5f, 10.0f);
 	tbCreateShape(ground, &shapeDef, &groundBox);
 
 	// A 0.25 m ball whose bottom is 1 m above the ground, restitution 0.5.
@@ -22,7 +22,7 @@ Test(readme, ball_bounces_on_the_ground)
 	ballDef.position = (vec3s){{0.0f, 1.25f, 0.0f}};
 	tbBodyId ball = tbCreateBody(world, &ballDef);
 	shapeDef.restitution = 0.5f;
-	tbShape sphere = tbMakeSphere(0.25f);
+	tbGeometry sphere = tbMakeSphere(0.25f);
 	tbCreateShape(ball, &shapeDef, &sphere);
 
 	// 3 s at 60 Hz, 4 substeps; keep the highest point after the first bounce.

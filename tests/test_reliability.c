@@ -82,7 +82,7 @@ Test(ranges, mass_check_is_scale_free)
 	float lengths[] = {1e-6f, 1e-4f, 1.0f, 1e3f, 1e6f};
 	for (int i = 0; i < 5; ++i) {
 		float h = lengths[i];
-		tbShape box = tbMakeBox(h, h, h);
+		tbGeometry box = tbMakeBox(h, h, h);
 		tbMassError err;
 		tbMassData m = tbComputeMass(&box, 1000.0f, &err);
 		cr_assert_eq(err, tb_massOk);
@@ -123,46 +123,46 @@ Test(ranges, mass_check_is_scale_free)
 Test(ranges, shape_validation_limits)
 {
 	char message[200];
-	tbShape ok[] = {tbMakeBox(1e-6f, 1e-6f, 1e-6f), tbMakeBox(1e6f, 1e6f, 1e6f),
-	                tbMakeSphere(1e-6f), tbMakeCapsule(1e-6f, 0.0f), tbMakeCone(1e6f, 1e6f)};
+	tbGeometry ok[] = {tbMakeBox(1e-6f, 1e-6f, 1e-6f), tbMakeBox(1e6f, 1e6f, 1e6f),
+	                   tbMakeSphere(1e-6f), tbMakeCapsule(1e-6f, 0.0f), tbMakeCone(1e6f, 1e6f)};
 	for (int i = 0; i < 5; ++i) {
-		cr_expect(tbShape_Validate(&ok[i], message, sizeof message), "%d: %s", i, message);
+		cr_expect(tbGeometry_Validate(&ok[i], message, sizeof message), "%d: %s", i, message);
 	}
-	tbShape small = tbMakeBox(1.0f, 0.9e-6f, 1.0f);
-	cr_expect_not(tbShape_Validate(&small, message, sizeof message));
+	tbGeometry small = tbMakeBox(1.0f, 0.9e-6f, 1.0f);
+	cr_expect_not(tbGeometry_Validate(&small, message, sizeof message));
 	expectMessage(message, "box half extent: 9e-07 m (scale included) is outside [1e-06, 1e+06]");
-	tbShape large = tbMakeSphere(1.1e6f);
-	cr_expect_not(tbShape_Validate(&large, message, sizeof message));
+	tbGeometry large = tbMakeSphere(1.1e6f);
+	cr_expect_not(tbGeometry_Validate(&large, message, sizeof message));
 	expectMessage(message, "sphere radius");
 	// A denormal but positive scale passed before and gave NaN contact points.
-	tbShape squashed = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbGeometry squashed = tbMakeBox(1.0f, 1.0f, 1.0f);
 	squashed.scale = v3(1.0f, 1e-40f, 1.0f);
-	cr_expect_not(tbShape_Validate(&squashed, message, sizeof message));
+	cr_expect_not(tbGeometry_Validate(&squashed, message, sizeof message));
 	expectMessage(message, "scale: (1, 9.99995e-41, 1) has a component outside [1e-06, 1e+06]");
 	// Fuzz: a capsule of raw half height 5.9e37 squashed by a scale of 1.8e-43 to 1e-5 m passed
 	// as a scaled length and broke unified EPA: raw lengths must be in range too.
-	tbShape rod = tbMakeCapsule(1.8f, 5.9e37f);
+	tbGeometry rod = tbMakeCapsule(1.8f, 5.9e37f);
 	rod.scale = v3(1.0f, 1.0f, 1.0f);
-	cr_expect_not(tbShape_Validate(&rod, message, sizeof message));
+	cr_expect_not(tbGeometry_Validate(&rod, message, sizeof message));
 	expectMessage(message, "(unscaled)");
-	tbShape thin = tbMakeBox(1.0f, 1e7f, 1.0f);
+	tbGeometry thin = tbMakeBox(1.0f, 1e7f, 1.0f);
 	thin.scale = v3(1.0f, 1e-4f, 1.0f); // 1e3 m scaled, but 1e7 m unscaled
-	cr_expect_not(tbShape_Validate(&thin, message, sizeof message));
+	cr_expect_not(tbGeometry_Validate(&thin, message, sizeof message));
 	// A triangle collapsed to a point is a point, a valid shape like a one-point hull (every
 	// query answers it); one collapsed to a sliver below the range is refused.
-	tbShape point = tbMakeTriangle(v3(1, 2, 3), v3(1, 2, 3), v3(1, 2, 3));
-	cr_expect(tbShape_Validate(&point, message, sizeof message), "%s", message);
-	tbShape sliver = tbMakeTriangle(v3(0, 0, 0), v3(0, 0, 1e-7f), v3(0, 0, 0));
-	cr_expect_not(tbShape_Validate(&sliver, message, sizeof message));
+	tbGeometry point = tbMakeTriangle(v3(1, 2, 3), v3(1, 2, 3), v3(1, 2, 3));
+	cr_expect(tbGeometry_Validate(&point, message, sizeof message), "%s", message);
+	tbGeometry sliver = tbMakeTriangle(v3(0, 0, 0), v3(0, 0, 1e-7f), v3(0, 0, 0));
+	cr_expect_not(tbGeometry_Validate(&sliver, message, sizeof message));
 	expectMessage(message, "triangle longest edge");
-	tbShape far = tbMakeTriangle(v3(2e6f, 0, 0), v3(0, 1, 0), v3(0, 0, 1));
-	cr_expect_not(tbShape_Validate(&far, message, sizeof message));
+	tbGeometry far = tbMakeTriangle(v3(2e6f, 0, 0), v3(0, 1, 0), v3(0, 0, 1));
+	cr_expect_not(tbGeometry_Validate(&far, message, sizeof message));
 	// A one-point hull is a point shape; a hull farther than 1e6 m from its origin is not.
 	vec3s pts[1] = {v3(0.0f, 0.0f, 0.0f)};
 	tbHull hull;
 	cr_assert_eq(tbBuildHull(pts, 1, &hull, NULL), tb_hullOk);
-	tbShape onePoint = tbMakeHullShape(&hull);
-	cr_expect(tbShape_Validate(&onePoint, message, sizeof message), "%s", message);
+	tbGeometry onePoint = tbMakeHullShape(&hull);
+	cr_expect(tbGeometry_Validate(&onePoint, message, sizeof message), "%s", message);
 	tbDestroyHull(&hull);
 }
 
@@ -186,11 +186,11 @@ Test(ranges, api_entries_refuse_out_of_range_input)
 	// A shape whose mass overflows float was a weightless 1 kg body: now it is refused, and the
 	// body keeps the mass of its other shape.
 	tbShapeDef sd = tbDefaultShapeDef();
-	tbShape unit = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry unit = tbMakeBox(0.5f, 0.5f, 0.5f);
 	cr_assert_not(TB_IS_NULL(tbCreateShape(body, &sd, &unit)));
 	cr_expect_float_eq(tbBody_GetMass(body), 1000.0f, 1e-3f);
 	sd.density = 3e38f;
-	tbShape big = tbMakeBox(2.0f, 2.0f, 2.0f);
+	tbGeometry big = tbMakeBox(2.0f, 2.0f, 2.0f);
 	tbClearLastError();
 	cr_expect(TB_IS_NULL(tbCreateShape(body, &sd, &big)));
 	expectMessage(tbGetLastError(), "mass");
@@ -281,7 +281,7 @@ Test(ranges, queries_answer_at_the_range_ends_and_refuse_beyond)
 	float sizes[] = {1e-6f, 1e6f};
 	for (int s = 0; s < 2; ++s) {
 		float h = sizes[s];
-		tbShape box = tbMakeBox(h, h, h);
+		tbGeometry box = tbMakeBox(h, h, h);
 		tbTransform xa = {v3(0.0f, 0.0f, 0.0f), quatIdentity()};
 		tbTransform xb = {v3(3.0f * h, 0.0f, 0.0f), quatIdentity()};
 		for (int alg = 0; alg < 2; ++alg) {
@@ -301,8 +301,8 @@ Test(ranges, queries_answer_at_the_range_ends_and_refuse_beyond)
 		}
 	}
 	// Outside the range: refused, never a success with a zero normal.
-	tbShape tiny = tbMakeBox(1e-8f, 1e-8f, 1e-8f);
-	tbShape huge = tbMakeBox(1e9f, 1e9f, 1e9f);
+	tbGeometry tiny = tbMakeBox(1e-8f, 1e-8f, 1e-8f);
+	tbGeometry huge = tbMakeBox(1e9f, 1e9f, 1e9f);
 	tbTransform origin = {v3(0.0f, 0.0f, 0.0f), quatIdentity()};
 	tbTransform near = {v3(1.5e-8f, 0.0f, 0.0f), quatIdentity()};
 	tbTransform far = {v3(5e17f, 0.0f, 0.0f), quatIdentity()};
@@ -310,7 +310,7 @@ Test(ranges, queries_answer_at_the_range_ends_and_refuse_beyond)
 	def.algorithm = tb_algorithmUnifiedEpa;
 	cr_expect_eq(tbQueryShapes(&tiny, origin, &tiny, near, &def).status, tb_queryInvalidInput);
 	cr_expect_eq(tbQueryShapes(&huge, origin, &huge, far, &def).status, tb_queryInvalidInput);
-	tbShape unit = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbGeometry unit = tbMakeBox(1.0f, 1.0f, 1.0f);
 	cr_expect_eq(tbQueryShapes(&unit, origin, &unit, far, &def).status, tb_queryInvalidInput);
 }
 
@@ -323,13 +323,13 @@ Test(ranges, degenerate_pairs_never_give_a_bad_normal)
 	vec3s p[1] = {v3(1.0f, 1.0f, 1.0f)};
 	tbHull hull;
 	cr_assert_eq(tbBuildHull(p, 1, &hull, NULL), tb_hullOk);
-	tbShape point = tbMakeHullShape(&hull);
-	tbShape sphere = tbMakeSphere(0.0215f);
-	tbShape capsule = tbMakeCapsule(2.34e-5f, 0.0f);
+	tbGeometry point = tbMakeHullShape(&hull);
+	tbGeometry sphere = tbMakeSphere(0.0215f);
+	tbGeometry capsule = tbMakeCapsule(2.34e-5f, 0.0f);
 	tbTransform origin = {v3(0.0f, 0.0f, 0.0f), quatIdentity()};
 	tbTransform tiny = {v3(-3.2e-23f, 4e-43f, 9.8e-23f), quatIdentity()};
 	tbTransform tinyOrigin = {v3(3.19e-23f, 3.19e-23f, 3.19e-23f), quatIdentity()};
-	const tbShape* pairs[3][2] = {{&point, &point}, {&sphere, &capsule}, {&point, &point}};
+	const tbGeometry* pairs[3][2] = {{&point, &point}, {&sphere, &capsule}, {&point, &point}};
 	tbTransform poses[3][2] = {{origin, origin}, {tiny, origin}, {tinyOrigin, tinyOrigin}};
 	for (int i = 0; i < 3; ++i) {
 		for (int alg = 0; alg < 2; ++alg) {
@@ -350,8 +350,8 @@ Test(ranges, degenerate_pairs_never_give_a_bad_normal)
 
 	// Fuzz: quaternions off unit by 7e-4 (accepted, to 1e-3) gave world normals of length
 	// 0.9988 and 1.0008; they are made unit first. A sphere above a box: normal +y exactly.
-	tbShape ball = tbMakeSphere(0.5f);
-	tbShape box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbGeometry ball = tbMakeSphere(0.5f);
+	tbGeometry box = tbMakeBox(1.0f, 1.0f, 1.0f);
 	float k = sqrtf(0.9993f);  // |q|^2 = 0.9993
 	float h = k * sqrtf(0.5f); // 90 degrees about x (the cube maps onto itself), times k
 	tbTransform xfBox = {v3(0.0f, 0.0f, 0.0f), (versors){{h, 0.0f, 0.0f, h}}};
@@ -382,8 +382,8 @@ static void expectEmptyManifold(tbManifold m, const char* what)
 
 Test(collide, bad_poses_and_shapes_give_an_empty_manifold)
 {
-	tbShape box = tbMakeBox(0.5f, 0.5f, 0.5f);
-	tbShape sphere = tbMakeSphere(0.5f);
+	tbGeometry box = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry sphere = tbMakeSphere(0.5f);
 	tbTransform good = {v3(0.0f, 0.0f, 0.0f), quatIdentity()};
 	tbTransform above = {v3(0.0f, 0.9f, 0.0f), quatIdentity()};
 	// The good pair: one point, depth 0.1, normal +y (box top at 0.5, sphere bottom at 0.4).
@@ -399,7 +399,7 @@ Test(collide, bad_poses_and_shapes_give_an_empty_manifold)
 	expectEmptyManifold(tbCollideShapes(&box, good, &sphere, zeroQ, 0.02f), "zero quaternion");
 	expectEmptyManifold(tbCollideShapes(&box, longQ, &sphere, above, 0.02f), "non-unit quat");
 	expectEmptyManifold(tbCollideShapes(&box, good, &sphere, above, NAN), "NaN distance");
-	tbShape squashed = box;
+	tbGeometry squashed = box;
 	squashed.scale = v3(1.0f, 1e-40f, 1.0f);
 	expectEmptyManifold(tbCollideShapes(&squashed, good, &sphere, above, 0.02f), "denormal scale");
 
@@ -408,7 +408,7 @@ Test(collide, bad_poses_and_shapes_give_an_empty_manifold)
 	vec3s p[1] = {v3(0.0f, 0.9f, 0.0f)};
 	tbHull hull;
 	cr_assert_eq(tbBuildHull(p, 1, &hull, NULL), tb_hullOk);
-	tbShape point = tbMakeHullShape(&hull);
+	tbGeometry point = tbMakeHullShape(&hull);
 	m = tbCollideShapes(&point, good, &sphere, above, 0.02f);
 	cr_expect(fabsf(glms_vec3_dot(m.normal, m.normal) - 1.0f) < 1e-5f, "normal %g %g %g",
 	          (double)m.normal.x, (double)m.normal.y, (double)m.normal.z);
@@ -420,7 +420,7 @@ Test(collide, bad_poses_and_shapes_give_an_empty_manifold)
 
 Test(raycast, empty_or_nan_segments_hit_nothing)
 {
-	tbShape sphere = tbMakeSphere(1.0f);
+	tbGeometry sphere = tbMakeSphere(1.0f);
 	tbTransform xf = {v3(0.0f, 0.0f, 0.0f), quatIdentity()};
 	// The origin is 1e-5 above the surface, inside the cast's tolerance (1e-4 of the size): a
 	// cast of length 0 reported a hit at fraction 0 at the surface point, off the ray.
@@ -503,7 +503,7 @@ Test(events, filter_change_end_event_arrives_with_the_next_step)
 	tbContactEvents before = tbWorld_GetContactEvents(world);
 	cr_assert_eq(before.endCount, 0);
 	tbFilter none = {1, 0};
-	tbShapeId_SetFilter(shape, none);
+	tbShape_SetFilter(shape, none);
 	cr_expect_eq(tbWorld_GetContactEvents(world).endCount, 0);
 	tbWorld_Step(world, kDt, 4);
 	cr_expect_eq(tbWorld_GetContactEvents(world).endCount, 1);
@@ -520,7 +520,7 @@ Test(ids, a_destroyed_worlds_ids_stay_stale_in_the_next_world)
 	tbWorldId a = makeWorld(false);
 	tbBodyDef bd = tbDefaultBodyDef();
 	tbBodyId oldBody = tbCreateBody(a, &bd);
-	tbShape s = tbMakeSphere(1.0f);
+	tbGeometry s = tbMakeSphere(1.0f);
 	tbShapeDef sd = tbDefaultShapeDef();
 	tbShapeId oldShape = tbCreateShape(oldBody, &sd, &s);
 	tbDestroyWorld(a);
@@ -530,8 +530,8 @@ Test(ids, a_destroyed_worlds_ids_stay_stale_in_the_next_world)
 	tbShapeId newShape = tbCreateShape(newBody, &sd, &s);
 	cr_expect_eq(newBody.index1, oldBody.index1);
 	cr_expect_not(tbBody_IsValid(oldBody), "an id of the destroyed world names a new body");
-	cr_expect_not(tbShapeId_IsValid(oldShape));
-	cr_expect(tbBody_IsValid(newBody) && tbShapeId_IsValid(newShape));
+	cr_expect_not(tbShape_IsValid(oldShape));
+	cr_expect(tbBody_IsValid(newBody) && tbShape_IsValid(newShape));
 	cr_expect_not(TB_ID_EQUALS(oldBody, newBody));
 	cr_expect_not(tbWorld_IsValid(a));
 	tbDestroyWorld(b);
@@ -685,9 +685,9 @@ Test(scene_reliability, rain_placement_has_no_overlap)
 	cr_assert_eq(def.bodyCount, 2200);
 	int overlaps = 0;
 	for (int i = 0; i < def.bodyCount; ++i) {
-		float ri = tbShape_BoundingRadius(&def.bodies[i].shape);
+		float ri = tbGeometry_BoundingRadius(&def.bodies[i].shape);
 		for (int j = i + 1; j < def.bodyCount; ++j) {
-			float rj = tbShape_BoundingRadius(&def.bodies[j].shape);
+			float rj = tbGeometry_BoundingRadius(&def.bodies[j].shape);
 			float d = dist3(def.bodies[i].position, def.bodies[j].position);
 			overlaps += d < ri + rj ? 1 : 0;
 		}

@@ -21,14 +21,14 @@ static void thrownBall(float r, float v0, float friction)
 	tbBodyId ground = tbCreateBody(world, &gd);
 	tbShapeDef sd = tbDefaultShapeDef();
 	sd.friction = friction;
-	tbShape slab = tbMakeBox(200.0f, 0.5f, 20.0f);
+	tbGeometry slab = tbMakeBox(200.0f, 0.5f, 20.0f);
 	tbCreateShape(ground, &sd, &slab);
 	tbBodyDef bd = tbDefaultBodyDef();
 	bd.type = tb_dynamicBody;
 	bd.position = v3(-150.0f, r, 0.0f);
 	bd.linearVelocity = v3(v0, 0.0f, 0.0f);
 	tbBodyId ball = tbCreateBody(world, &bd);
-	tbShape sphere = tbMakeSphere(r);
+	tbGeometry sphere = tbMakeSphere(r);
 	tbCreateShape(ball, &sd, &sphere);
 
 	const float want = 5.0f / 7.0f * v0;
@@ -77,14 +77,14 @@ static void slopeBall(float r, float degrees, float friction, float seconds)
 	tbBodyId ground = tbCreateBody(world, &gd);
 	tbShapeDef sd = tbDefaultShapeDef();
 	sd.friction = friction;
-	tbShape slab = tbMakeBox(200.0f, 0.5f, 20.0f);
+	tbGeometry slab = tbMakeBox(200.0f, 0.5f, 20.0f);
 	tbCreateShape(ground, &sd, &slab);
 	vec3s normal = v3(sinf(angle), cosf(angle), 0.0f);
 	tbBodyDef bd = tbDefaultBodyDef();
 	bd.type = tb_dynamicBody;
 	bd.position = glms_vec3_scale(normal, 0.5f + r);
 	tbBodyId ball = tbCreateBody(world, &bd);
-	tbShape sphere = tbMakeSphere(r);
+	tbGeometry sphere = tbMakeSphere(r);
 	tbCreateShape(ball, &sd, &sphere);
 	vec3s p0 = tbBody_GetPosition(ball);
 

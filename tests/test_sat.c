@@ -60,12 +60,13 @@ static versors randomQuat(uint32_t* state)
 	return glms_quat_normalize(q);
 }
 
-static float pairScale(const tbShape* a, const tbShape* b, tbTransform bInA)
+static float pairScale(const tbGeometry* a, const tbGeometry* b, tbTransform bInA)
 {
-	return tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
+	return tbGeometry_BoundingRadius(a) + tbGeometry_BoundingRadius(b) + glms_vec3_norm(bInA.p);
 }
 
-static float queryDistance(const tbShape* a, const tbShape* b, tbTransform bInA, vec3s* normal)
+static float queryDistance(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                           vec3s* normal)
 {
 	tbQueryDef def = tbDefaultQueryDef();
 	tbQueryResult r = tbQueryShapesLocal(a, b, bInA, &def);
@@ -77,11 +78,12 @@ static float queryDistance(const tbShape* a, const tbShape* b, tbTransform bInA,
 
 // B at a random orientation, moved along a random direction until GJK/EPA says the signed
 // distance is `target` (bisection: the distance grows as B leaves A along the ray).
-static tbTransform placeAt(const tbShape* a, const tbShape* b, float target, uint32_t* state)
+static tbTransform placeAt(const tbGeometry* a, const tbGeometry* b, float target, uint32_t* state)
 {
 	tbTransform xf = {.q = randomQuat(state)};
 	vec3s u = randomUnit(state);
-	float lo = 0.0f, hi = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + target + 0.1f;
+	float lo = 0.0f,
+	      hi = tbGeometry_BoundingRadius(a) + tbGeometry_BoundingRadius(b) + target + 0.1f;
 	for (int i = 0; i < 60; ++i) {
 		float mid = 0.5f * (lo + hi);
 		xf.p = glms_vec3_scale(u, mid);
@@ -109,7 +111,7 @@ static void randomHull(tbHull* hull, int count, vec3s axes, uint32_t* state)
 // True when n (A's frame, from A to B) is within `cosTol` of a face normal of A or of a face of B
 // facing A: the closest features are then a face and whatever touches it, where the face axis
 // measures the distance exactly.
-static bool nearFaceNormal(const tbShape* s, versors q, vec3s n, float cosTol)
+static bool nearFaceNormal(const tbGeometry* s, versors q, vec3s n, float cosTol)
 {
 	vec3s local = tbInvRotateVector(q, n);
 	if (s->type == tb_boxShape) {
@@ -133,7 +135,7 @@ typedef struct PairStats
 } PairStats;
 
 // One pose: SAT against GJK/EPA and against the unpruned SAT.
-static void checkPose(const tbShape* a, const tbShape* b, tbTransform bInA, PairStats* st,
+static void checkPose(const tbGeometry* a, const tbGeometry* b, tbTransform bInA, PairStats* st,
                       const char* label)
 {
 	float L = pairScale(a, b, bInA);
@@ -215,12 +217,12 @@ static void checkPose(const tbShape* a, const tbShape* b, tbTransform bInA, Pair
 	}
 }
 
-static void runPairs(const tbShape* a, const tbShape* b, uint32_t seed, int count,
+static void runPairs(const tbGeometry* a, const tbGeometry* b, uint32_t seed, int count,
                      const char* label)
 {
 	uint32_t state = seed;
 	PairStats st = {0};
-	float size = fminf(tbShape_BoundingRadius(a), tbShape_BoundingRadius(b));
+	float size = fminf(tbGeometry_BoundingRadius(a), tbGeometry_BoundingRadius(b));
 	for (int i = 0; i < count; ++i) {
 		// Deep, shallow, touching and separated within a 0.05 m margin, in turn.
 		float targets[5] = {-0.3f * size * uniform(&state), -0.01f * size * uniform(&state), 0.0f,
@@ -244,11 +246,11 @@ static void runPairs(const tbShape* a, const tbShape* b, uint32_t seed, int coun
 
 Test(sat, box_box_matches_gjk_epa)
 {
-	tbShape a = tbMakeBox(0.5f, 0.5f, 0.5f);
-	tbShape b = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry a = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry b = tbMakeBox(0.5f, 0.5f, 0.5f);
 	runPairs(&a, &b, 12345u, 1000, "unit cubes");
-	tbShape c = tbMakeBox(0.8f, 0.2f, 0.45f);
-	tbShape d = tbMakeBox(0.3f, 0.6f, 0.25f);
+	tbGeometry c = tbMakeBox(0.8f, 0.2f, 0.45f);
+	tbGeometry d = tbMakeBox(0.3f, 0.6f, 0.25f);
 	d.scale = (vec3s){{1.2f, 0.7f, 1.0f}};
 	runPairs(&c, &d, 777u, 1000, "unequal boxes");
 }
@@ -258,8 +260,8 @@ Test(sat, box_hull_matches_gjk_epa)
 	uint32_t state = 99u;
 	tbHull hull;
 	randomHull(&hull, 20, (vec3s){{0.6f, 0.4f, 0.5f}}, &state);
-	tbShape a = tbMakeBox(0.4f, 0.3f, 0.5f);
-	tbShape b = tbMakeHullShape(&hull);
+	tbGeometry a = tbMakeBox(0.4f, 0.3f, 0.5f);
+	tbGeometry b = tbMakeHullShape(&hull);
 	runPairs(&a, &b, 4242u, 800, "box-hull");
 	runPairs(&b, &a, 4343u, 800, "hull-box");
 	tbDestroyHull(&hull);
@@ -271,8 +273,8 @@ Test(sat, hull_hull_matches_gjk_epa)
 	tbHull h1, h2;
 	randomHull(&h1, 24, (vec3s){{0.5f, 0.5f, 0.5f}}, &state);
 	randomHull(&h2, 12, (vec3s){{0.7f, 0.3f, 0.4f}}, &state);
-	tbShape a = tbMakeHullShape(&h1);
-	tbShape b = tbMakeHullShape(&h2);
+	tbGeometry a = tbMakeHullShape(&h1);
+	tbGeometry b = tbMakeHullShape(&h2);
 	runPairs(&a, &b, 31337u, 800, "hull-hull");
 	b.scale = (vec3s){{0.8f, 1.5f, 1.1f}};
 	runPairs(&a, &b, 271828u, 800, "hull-scaled hull");
@@ -291,8 +293,8 @@ Test(sat, box_shortcut_matches_hull_path)
 	tbHull hull;
 	cr_assert_eq(tbBuildHull(corners, 8, &hull, NULL), tb_hullOk);
 	cr_assert_eq(hull.faceCount, 6);
-	tbShape box = tbMakeBox(h.x, h.y, h.z);
-	tbShape boxHull = tbMakeHullShape(&hull);
+	tbGeometry box = tbMakeBox(h.x, h.y, h.z);
+	tbGeometry boxHull = tbMakeHullShape(&hull);
 	uint32_t state = 2024u;
 	int edges = 0;
 	for (int i = 0; i < 2000; ++i) {
@@ -324,8 +326,8 @@ Test(sat, box_shortcut_matches_hull_path)
 // corners, each at the analytic depth.
 Test(sat, box_resting_on_box)
 {
-	tbShape ground = tbMakeBox(1.0f, 0.5f, 1.0f);
-	tbShape cube = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry ground = tbMakeBox(1.0f, 0.5f, 1.0f);
+	tbGeometry cube = tbMakeBox(0.5f, 0.5f, 0.5f);
 	float depth = 0.01f, angle = 0.5f;
 	tbTransform xfA = tbTransformIdentity();
 	tbTransform xfB = tbMakeTransform((vec3s){{0.2f, 1.0f - depth, -0.1f}},
@@ -355,7 +357,7 @@ Test(sat, box_resting_on_box)
 // B's bottom an edge along z; they cross at one point.
 Test(sat, crossing_edges_give_one_point)
 {
-	tbShape cube = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry cube = tbMakeBox(0.5f, 0.5f, 0.5f);
 	float r = 0.5f * sqrtf(2.0f), depth = 0.02f;
 	float quarter = 0.25f * 3.14159265f;
 	tbTransform xfA = tbMakeTransform((vec3s){{0.0f, 0.0f, 0.0f}},
@@ -409,15 +411,15 @@ Test(sat, cache_gives_the_same_manifold)
 	tbHull hull;
 	// A 5-point hull: small enough that the dispatch gives its pairs to the SAT too.
 	randomHull(&hull, 5, (vec3s){{0.5f, 0.4f, 0.6f}}, &state);
-	tbShape shapes[3] = {tbMakeBox(0.5f, 0.5f, 0.5f), tbMakeBox(0.7f, 0.2f, 0.4f),
-	                     tbMakeHullShape(&hull)};
+	tbGeometry shapes[3] = {tbMakeBox(0.5f, 0.5f, 0.5f), tbMakeBox(0.7f, 0.2f, 0.4f),
+	                        tbMakeHullShape(&hull)};
 	for (int i = 0; i < 9; ++i) {
 		cr_assert(tbSat_Applies(shapes + i % 3, shapes + i / 3, tbTransformIdentity()));
 	}
 	int early = 0;
 	for (int i = 0; i < 1500; ++i) {
-		const tbShape* a = shapes + (i % 3);
-		const tbShape* b = shapes + ((i / 3) % 3);
+		const tbGeometry* a = shapes + (i % 3);
+		const tbGeometry* b = shapes + ((i / 3) % 3);
 		float target = -0.1f * uniform(&state) + 0.06f * uniform(&state);
 		tbTransform bInA = placeAt(a, b, target, &state);
 		float margin = 0.02f;
@@ -450,9 +452,9 @@ Test(sat, cache_gives_the_same_manifold)
 Test(sat, feature_ids_survive_small_motion)
 {
 	uint32_t state = 77u;
-	tbShape ground = tbMakeBox(1.0f, 0.5f, 1.0f);
-	tbShape cube = tbMakeBox(0.5f, 0.5f, 0.5f);
-	tbShape tilted = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry ground = tbMakeBox(1.0f, 0.5f, 1.0f);
+	tbGeometry cube = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry tilted = tbMakeBox(0.5f, 0.5f, 0.5f);
 	int compared = 0;
 	for (int trial = 0; trial < 200; ++trial) {
 		// A resting cube (4 points) or an edge crossing (1 point), then 20 small moves.
@@ -467,7 +469,7 @@ Test(sat, feature_ids_survive_small_motion)
 		                 : glms_quatv(spin, (vec3s){{0.0f, 1.0f, 0.0f}});
 		float top = edge ? 2.0f * 0.5f * sqrtf(2.0f) : 1.0f;
 		vec3s p = {{0.3f * uniform(&state) - 0.15f, top - 0.005f, 0.3f * uniform(&state) - 0.15f}};
-		const tbShape* a = edge ? &tilted : &ground;
+		const tbGeometry* a = edge ? &tilted : &ground;
 		tbSatCache cache = {0};
 		tbTransform start = tbInvMulTransforms(xfA, tbMakeTransform(p, q));
 		tbManifold first = tbCollideShapesCached(a, &cube, start, 0.02f, NULL, &cache);
@@ -503,8 +505,8 @@ Test(sat, feature_ids_survive_small_motion)
 // same feature of the same boxes.
 Test(sat, box_cache_formulas_match_hull_layout)
 {
-	tbShape a = tbMakeBox(0.6f, 0.25f, 0.4f);
-	tbShape b = tbMakeBox(0.3f, 0.5f, 0.45f);
+	tbGeometry a = tbMakeBox(0.6f, 0.25f, 0.4f);
+	tbGeometry b = tbMakeBox(0.3f, 0.5f, 0.45f);
 	uint32_t state = 31u;
 	int eligibleEdges = 0;
 	for (int n = 0; n < 3000; ++n) {
@@ -538,8 +540,8 @@ Test(sat, box_cache_formulas_match_hull_layout)
 // not have is ignored and overwritten.
 Test(sat, bad_input_and_stale_cache)
 {
-	tbShape cube = tbMakeBox(0.5f, 0.5f, 0.5f);
-	tbShape flat = tbMakeBox(0.5f, 0.0f, 0.5f);
+	tbGeometry cube = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry flat = tbMakeBox(0.5f, 0.0f, 0.5f);
 	tbTransform bad = {.p = {{NAN, 0.0f, 0.0f}}, .q = {{0.0f, 0.0f, 0.0f, 1.0f}}};
 	tbTransform near = {.p = {{0.0f, 0.99f, 0.0f}}, .q = {{0.0f, 0.0f, 0.0f, 1.0f}}};
 	tbSatCache cache = {0};

@@ -1,5 +1,5 @@
 // Support functions of every shape against brute force (max over dense surface samples), the
-// scale rule of the AtlasPhys notes, bounds, and tbShape_Validate messages.
+// scale rule of the AtlasPhys notes, bounds, and tbGeometry_Validate messages.
 #include "narrow_oracle.h"
 
 #include <criterion/criterion.h>
@@ -7,7 +7,7 @@
 #include <tumble/tumble.h>
 
 /// Dense samples of a shape's surface (unscaled, local frame); returns the count.
-static int surfaceSamples(const tbShape* s, dvec* out, int cap)
+static int surfaceSamples(const tbGeometry* s, dvec* out, int cap)
 {
 	int n = 0;
 	switch (s->type) {
@@ -83,7 +83,7 @@ static int surfaceSamples(const tbShape* s, dvec* out, int cap)
 
 /// Support value along d must reach the best surface sample (never less) and exceed it by at
 /// most the sampling error; the support point must itself be in the shape.
-static void checkSupport(const char* name, const tbShape* s, double sampleTol)
+static void checkSupport(const char* name, const tbGeometry* s, double sampleTol)
 {
 	enum
 	{
@@ -93,7 +93,7 @@ static void checkSupport(const char* name, const tbShape* s, double sampleTol)
 	cr_assert_not_null(pts);
 	int n = surfaceSamples(s, pts, cap);
 	cr_assert(n > 0);
-	double size = (double)tbShape_BoundingRadius(s);
+	double size = (double)tbGeometry_BoundingRadius(s);
 	int bad = 0;
 	for (int i = 0; i < 500; ++i) {
 		dvec d = fibonacciDir(i, 500);
@@ -104,7 +104,7 @@ static void checkSupport(const char* name, const tbShape* s, double sampleTol)
 		}
 		// A non-unit direction: the support must not depend on |d|.
 		vec3s df = fvd(dscale(d, 3.7));
-		dvec p = dvf(tbShape_Support(s, df, NULL));
+		dvec p = dvf(tbGeometry_Support(s, df, NULL));
 		double h = ddot(p, d);
 		double out = outsideDistance(s, tbTransformIdentity(), p);
 		bool ok = h >= best - 1e-6 * size && h <= best + sampleTol * size && out <= 1e-5 * size;
@@ -119,30 +119,30 @@ static void checkSupport(const char* name, const tbShape* s, double sampleTol)
 
 Test(shape, support_vs_brute_force)
 {
-	tbShape sphere = tbMakeSphere(0.7f);
+	tbGeometry sphere = tbMakeSphere(0.7f);
 	checkSupport("sphere", &sphere, 1e-3);
-	tbShape box = tbMakeBox(0.3f, 0.5f, 0.2f);
+	tbGeometry box = tbMakeBox(0.3f, 0.5f, 0.2f);
 	checkSupport("box", &box, 1e-6); // corners are sampled: exact
-	tbShape capsule = tbMakeCapsule(0.25f, 0.6f);
+	tbGeometry capsule = tbMakeCapsule(0.25f, 0.6f);
 	checkSupport("capsule", &capsule, 2e-3);
-	tbShape cylinder = tbMakeCylinder(0.4f, 0.3f);
+	tbGeometry cylinder = tbMakeCylinder(0.4f, 0.3f);
 	checkSupport("cylinder", &cylinder, 1e-4); // rim circle sampled every 0.5 degrees
-	tbShape cone = tbMakeCone(0.4f, 0.5f);
+	tbGeometry cone = tbMakeCone(0.4f, 0.5f);
 	checkSupport("cone", &cone, 1e-4);
-	tbShape tri = tbMakeTriangle((vec3s){{0.1f, 0.2f, -0.3f}}, (vec3s){{-0.5f, 0.0f, 0.4f}},
-	                             (vec3s){{0.6f, -0.2f, 0.1f}});
+	tbGeometry tri = tbMakeTriangle((vec3s){{0.1f, 0.2f, -0.3f}}, (vec3s){{-0.5f, 0.0f, 0.4f}},
+	                                (vec3s){{0.6f, -0.2f, 0.1f}});
 	checkSupport("triangle", &tri, 1e-6);
 	// Scaled shapes: S * shape.
-	tbShape ell = tbMakeSphere(1.0f);
+	tbGeometry ell = tbMakeSphere(1.0f);
 	ell.scale = (vec3s){{0.5f, 1.5f, 0.8f}};
 	checkSupport("ellipsoid", &ell, 2e-3);
-	tbShape sbox = box;
+	tbGeometry sbox = box;
 	sbox.scale = (vec3s){{2.0f, 0.5f, 1.0f}};
 	checkSupport("scaled box", &sbox, 1e-6);
-	tbShape scyl = cylinder;
+	tbGeometry scyl = cylinder;
 	scyl.scale = (vec3s){{1.0f, 2.0f, 0.5f}};
 	checkSupport("scaled cylinder", &scyl, 1e-3);
-	tbShape scap = capsule;
+	tbGeometry scap = capsule;
 	scap.scale = (vec3s){{1.5f, 1.5f, 1.5f}};
 	checkSupport("uniformly scaled capsule", &scap, 2e-3);
 
@@ -155,7 +155,7 @@ Test(shape, support_vs_brute_force)
 	tbHullError err = tbBuildHull(pts, 20, &hull, NULL);
 	cr_expect(err == tb_hullOk, "tbBuildHull: %s", tbHullErrorString(err));
 	if (err == tb_hullOk) {
-		tbShape hs = tbMakeHullShape(&hull);
+		tbGeometry hs = tbMakeHullShape(&hull);
 		checkSupport("hull", &hs, 1e-6);
 		// Every input point lies inside the hull (support value never below a point's).
 		for (int i = 0; i < 20; ++i) {
@@ -170,13 +170,13 @@ Test(shape, support_vs_brute_force)
 // that is S^2 d / |S d|, the ellipsoid's exact support point.
 Test(shape, ellipsoid_support_formula)
 {
-	tbShape ell = tbMakeSphere(2.0f);
+	tbGeometry ell = tbMakeSphere(2.0f);
 	ell.scale = (vec3s){{0.5f, 1.5f, 0.8f}};
 	for (int i = 0; i < 200; ++i) {
 		dvec d = fibonacciDir(i, 200);
 		dvec sd = dv(0.5 * d.x, 1.5 * d.y, 0.8 * d.z);
 		dvec expect = dscale(dv(0.5 * sd.x, 1.5 * sd.y, 0.8 * sd.z), 2.0 / dnorm(sd));
-		dvec p = dvf(tbShape_Support(&ell, fvd(d), NULL));
+		dvec p = dvf(tbGeometry_Support(&ell, fvd(d), NULL));
 		cr_expect(dnorm(dsub(p, expect)) < 1e-6 * 3.0, "ellipsoid support (%g %g %g) vs (%g %g %g)",
 		          p.x, p.y, p.z, expect.x, expect.y, expect.z);
 	}
@@ -184,38 +184,39 @@ Test(shape, ellipsoid_support_formula)
 
 Test(shape, feature_indices)
 {
-	tbShape box = tbMakeBox(1, 2, 3);
+	tbGeometry box = tbMakeBox(1, 2, 3);
 	for (int i = 0; i < 8; ++i) {
 		vec3s d = {{i & 1 ? -1.0f : 1.0f, i & 2 ? -1.0f : 1.0f, i & 4 ? -1.0f : 1.0f}};
 		int f0 = -2, f1 = -2;
-		tbShape_Support(&box, d, &f0);
-		tbShape_Support(&box, glms_vec3_scale(d, 5.0f), &f1);
+		tbGeometry_Support(&box, d, &f0);
+		tbGeometry_Support(&box, glms_vec3_scale(d, 5.0f), &f1);
 		cr_expect(f0 >= 0 && f0 < 8 && f0 == f1, "box corner index %d / %d", f0, f1);
 		for (int j = 0; j < i; ++j) {
 			vec3s dj = {{j & 1 ? -1.0f : 1.0f, j & 2 ? -1.0f : 1.0f, j & 4 ? -1.0f : 1.0f}};
 			int fj;
-			tbShape_Support(&box, dj, &fj);
+			tbGeometry_Support(&box, dj, &fj);
 			cr_expect(fj != f0, "two box corners share index %d", f0);
 		}
 	}
-	tbShape cone = tbMakeCone(0.5f, 1.0f);
+	tbGeometry cone = tbMakeCone(0.5f, 1.0f);
 	int apex = -2;
-	vec3s p = tbShape_Support(&cone, (vec3s){{0.0f, 1.0f, 0.0f}}, &apex);
+	vec3s p = tbGeometry_Support(&cone, (vec3s){{0.0f, 1.0f, 0.0f}}, &apex);
 	cr_expect(apex >= 0 && fabsf(p.y - 1.0f) < 1e-6f, "cone apex index %d at y %g", apex,
 	          (double)p.y);
-	tbShape sphere = tbMakeSphere(1.0f);
+	tbGeometry sphere = tbMakeSphere(1.0f);
 	int smooth = 7;
-	tbShape_Support(&sphere, (vec3s){{1.0f, 2.0f, 3.0f}}, &smooth);
+	tbGeometry_Support(&sphere, (vec3s){{1.0f, 2.0f, 3.0f}}, &smooth);
 	cr_expect(smooth == -1, "sphere support index %d, expected -1 (smooth)", smooth);
 	// d = 0 is allowed and gives a point of the shape.
-	vec3s z = tbShape_Support(&sphere, (vec3s){{0.0f, 0.0f, 0.0f}}, NULL);
+	vec3s z = tbGeometry_Support(&sphere, (vec3s){{0.0f, 0.0f, 0.0f}}, NULL);
 	cr_expect(isfinite(z.x) && fabs(dnorm(dvf(z)) - 1.0) < 1e-6, "support along 0");
 }
 
 Test(shape, bounds_and_aabb)
 {
-	tbShape shapes[5] = {tbMakeSphere(0.5f), tbMakeBox(0.3f, 0.4f, 0.5f), tbMakeCapsule(0.2f, 0.7f),
-	                     tbMakeCylinder(0.3f, 0.2f), tbMakeCone(0.6f, 0.3f)};
+	tbGeometry shapes[5] = {tbMakeSphere(0.5f), tbMakeBox(0.3f, 0.4f, 0.5f),
+	                        tbMakeCapsule(0.2f, 0.7f), tbMakeCylinder(0.3f, 0.2f),
+	                        tbMakeCone(0.6f, 0.3f)};
 	shapes[0].scale = (vec3s){{1.0f, 2.0f, 0.5f}};
 	tbTransform xf = tbMakeTransform((vec3s){{1.0f, -2.0f, 0.5f}}, quatAxisAngle(dv(1, 2, 3), 0.9));
 	for (int i = 0; i < 5; ++i) {
@@ -235,9 +236,9 @@ Test(shape, bounds_and_aabb)
 			hi = dv(fmax(hi.x, w.x), fmax(hi.y, w.y), fmax(hi.z, w.z));
 		}
 		const char* name = tbShapeTypeName(shapes[i].type);
-		double r = (double)tbShape_BoundingRadius(&shapes[i]);
+		double r = (double)tbGeometry_BoundingRadius(&shapes[i]);
 		cr_expect(r >= rmax - 1e-6, "%s: bounding radius %g < farthest point %g", name, r, rmax);
-		tbAABB box = tbShape_ComputeAABB(&shapes[i], xf);
+		tbAABB box = tbGeometry_ComputeAABB(&shapes[i], xf);
 		double tol = 3e-3 * r; // sampling error of curved surfaces
 		cr_expect(
 		    fabs((double)box.lower.x - lo.x) < tol && fabs((double)box.lower.y - lo.y) < tol &&
@@ -250,10 +251,10 @@ Test(shape, bounds_and_aabb)
 	}
 }
 
-static void expectInvalid(const tbShape* s, const char* field)
+static void expectInvalid(const tbGeometry* s, const char* field)
 {
 	char message[128] = "";
-	bool ok = tbShape_Validate(s, message, sizeof message);
+	bool ok = tbGeometry_Validate(s, message, sizeof message);
 	cr_expect(!ok, "shape with bad %s accepted", field);
 	cr_expect(strstr(message, field) != NULL, "message \"%s\" does not name \"%s\"", message,
 	          field);
@@ -261,18 +262,19 @@ static void expectInvalid(const tbShape* s, const char* field)
 
 Test(shape, validate_messages)
 {
-	tbShape good[6] = {tbMakeSphere(1),
-	                   tbMakeBox(1, 2, 3),
-	                   tbMakeCapsule(0.5f, 0.0f),
-	                   tbMakeCylinder(0.5f, 1),
-	                   tbMakeCone(0.5f, 1),
-	                   tbMakeTriangle((vec3s){{0, 0, 0}}, (vec3s){{1, 0, 0}}, (vec3s){{0, 1, 0}})};
+	tbGeometry good[6] = {
+	    tbMakeSphere(1),
+	    tbMakeBox(1, 2, 3),
+	    tbMakeCapsule(0.5f, 0.0f),
+	    tbMakeCylinder(0.5f, 1),
+	    tbMakeCone(0.5f, 1),
+	    tbMakeTriangle((vec3s){{0, 0, 0}}, (vec3s){{1, 0, 0}}, (vec3s){{0, 1, 0}})};
 	for (int i = 0; i < 6; ++i) {
 		char message[64] = "untouched";
-		cr_expect(tbShape_Validate(&good[i], message, sizeof message), "%s rejected: %s",
+		cr_expect(tbGeometry_Validate(&good[i], message, sizeof message), "%s rejected: %s",
 		          tbShapeTypeName(good[i].type), message);
 	}
-	tbShape s = tbMakeSphere(NAN);
+	tbGeometry s = tbMakeSphere(NAN);
 	expectInvalid(&s, "radius");
 	s = tbMakeSphere(-1.0f);
 	expectInvalid(&s, "radius");
@@ -296,5 +298,5 @@ Test(shape, validate_messages)
 	s = tbMakeHullShape(NULL);
 	expectInvalid(&s, "hull");
 	// A null message buffer is allowed.
-	cr_expect(!tbShape_Validate(&s, NULL, 0));
+	cr_expect(!tbGeometry_Validate(&s, NULL, 0));
 }

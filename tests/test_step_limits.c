@@ -23,7 +23,7 @@ static void spinningCube(vec3s omega)
 	bd.angularVelocity = omega;
 	tbBodyId body = tbCreateBody(world, &bd);
 	tbShapeDef sd = tbDefaultShapeDef();
-	tbShape cube = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbGeometry cube = tbMakeBox(0.5f, 0.5f, 0.5f);
 	tbCreateShape(body, &sd, &cube);
 	float e0 = tbBody_GetKineticEnergy(body);
 	float cap = 0.25f * 3.14159265f * (float)kSubsteps / kDt; // rad/s
@@ -72,7 +72,7 @@ Test(step_limits, huge_torque)
 	bd.type = tb_dynamicBody;
 	tbBodyId body = tbCreateBody(world, &bd);
 	tbShapeDef sd = tbDefaultShapeDef();
-	tbShape box = tbMakeBox(0.5f, 0.1f, 0.3f);
+	tbGeometry box = tbMakeBox(0.5f, 0.1f, 0.3f);
 	tbCreateShape(body, &sd, &box);
 	for (int s = 0; s < 30; ++s) {
 		tbBody_ApplyTorque(body, v3(1e20f, -3e19f, 5e18f), true);

@@ -15,7 +15,7 @@ static tbTransform pose(float x, float y, float z, versors q)
 	return tbMakeTransform((vec3s){{x, y, z}}, q);
 }
 
-static dmTrace record(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
+static dmTrace record(const tbGeometry* a, tbTransform xfA, const tbGeometry* b, tbTransform xfB,
                       tbQueryAlgorithm algorithm)
 {
 	dmTrace trace = {0};
@@ -71,7 +71,7 @@ Test(trace, overlapping_boxes_end_in_a_tetrahedron_then_epa)
 {
 	// Seed example: two 2 m cubes whose centres are 1.5 m apart along x overlap by 0.5 m. A small
 	// tilt keeps the support points off ties.
-	tbShape box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbGeometry box = tbMakeBox(1.0f, 1.0f, 1.0f);
 	tbTransform xfA = pose(0.0f, 0.0f, 0.0f, s_identity);
 	tbTransform xfB = pose(1.5f, 0.1f, -0.05f, tbQuatFromEulerXYZ(0.0f, 0.0f, 0.0f));
 	dmTrace t = record(&box, xfA, &box, xfB, tb_algorithmGjkEpa);
@@ -133,7 +133,7 @@ Test(trace, overlapping_boxes_end_in_a_tetrahedron_then_epa)
 Test(trace, boxes_apart_end_on_the_analytic_distance)
 {
 	// Seed example: two 2 m cubes 1 m apart along x (faces at x = 1 and x = 2).
-	tbShape box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbGeometry box = tbMakeBox(1.0f, 1.0f, 1.0f);
 	tbTransform xfA = pose(0.0f, 0.0f, 0.0f, s_identity);
 	tbTransform xfB = pose(3.0f, 0.5f, 0.25f, s_identity);
 	dmTrace t = record(&box, xfA, &box, xfB, tb_algorithmGjkEpa);
@@ -163,8 +163,8 @@ Test(trace, boxes_apart_end_on_the_analytic_distance)
 // `gap` above the ball's top.
 static dmTrace sphereAndCone(float gap, tbQueryAlgorithm algorithm)
 {
-	tbShape ball = tbMakeSphere(0.5f);
-	tbShape cone = tbMakeCone(0.5f, 0.5f);
+	tbGeometry ball = tbMakeSphere(0.5f);
+	tbGeometry cone = tbMakeCone(0.5f, 0.5f);
 	tbTransform xfA = pose(0.0f, 0.0f, 0.0f, s_identity);
 	// Upside down: the apex at the cone's local y = -0.5 after the half turn about x.
 	versors flip = glms_quatv(GLM_PIf, (vec3s){{1.0f, 0.0f, 0.0f}});
@@ -196,7 +196,7 @@ Test(trace, sphere_and_cone_close_on_the_apex)
 
 Test(trace, unified_epa_replays_its_answer)
 {
-	tbShape box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbGeometry box = tbMakeBox(1.0f, 1.0f, 1.0f);
 	tbTransform xfA = pose(0.0f, 0.0f, 0.0f, s_identity);
 	const float xs[2] = {1.5f, 2.6f}; // overlapping by 0.5 m, apart by 0.6 m
 	for (int i = 0; i < 2; ++i) {
@@ -234,15 +234,15 @@ Test(trace, replay_reproduces_random_queries)
 	}
 	tbHull hull;
 	cr_assert_eq(tbBuildHull(gem, 8, &hull, NULL), tb_hullOk);
-	tbShape shapes[6] = {tbMakeBox(0.5f, 0.3f, 0.4f), tbMakeSphere(0.45f),
-	                     tbMakeCapsule(0.25f, 0.4f),  tbMakeCylinder(0.4f, 0.35f),
-	                     tbMakeCone(0.45f, 0.5f),     tbMakeHullShape(&hull)};
+	tbGeometry shapes[6] = {tbMakeBox(0.5f, 0.3f, 0.4f), tbMakeSphere(0.45f),
+	                        tbMakeCapsule(0.25f, 0.4f),  tbMakeCylinder(0.4f, 0.35f),
+	                        tbMakeCone(0.45f, 0.5f),     tbMakeHullShape(&hull)};
 	unsigned state = 12345u;
 	int checked = 0;
 	dmTrace t = {0};
 	for (int round = 0; round < 300; ++round) {
-		const tbShape* a = shapes + round % 6;
-		const tbShape* b = shapes + (round / 6) % 6;
+		const tbGeometry* a = shapes + round % 6;
+		const tbGeometry* b = shapes + (round / 6) % 6;
 		vec3s p = {{2.0f * nextRandom(&state) - 1.0f, 2.0f * nextRandom(&state) - 1.0f,
 		            2.0f * nextRandom(&state) - 1.0f}};
 		p = glms_vec3_scale(p, 1.2f);
@@ -251,7 +251,7 @@ Test(trace, replay_reproduces_random_queries)
 		tbTransform bInA = tbMakeTransform(p, q);
 		tbQueryAlgorithm algorithm = round % 2 == 0 ? tb_algorithmGjkEpa : tb_algorithmUnifiedEpa;
 		cr_assert(dmTrace_Record(&t, a, b, bInA, algorithm));
-		bool balls = tbShape_CoreRadius(a) > 0.0f && tbShape_CoreRadius(b) > 0.0f;
+		bool balls = tbGeometry_CoreRadius(a) > 0.0f && tbGeometry_CoreRadius(b) > 0.0f;
 		tbQueryStatus status = t.result.status;
 		if ((balls && t.result.hit && algorithm == tb_algorithmGjkEpa) ||
 		    (status != tb_queryConverged && status != tb_queryFallback)) {
@@ -273,12 +273,12 @@ Test(trace, replay_reproduces_random_queries)
 // gjkIterations (the query may run GJK twice: on A - B, then on its inflated copy).
 Test(trace, gjk_iterations_numbered_as_the_result_counts_them)
 {
-	tbShape box = tbMakeBox(0.5f, 0.5f, 0.5f), sphere = tbMakeSphere(0.5f);
-	tbShape cone = tbMakeCone(0.5f, 0.5f), capsule = tbMakeCapsule(0.3f, 0.6f);
+	tbGeometry box = tbMakeBox(0.5f, 0.5f, 0.5f), sphere = tbMakeSphere(0.5f);
+	tbGeometry cone = tbMakeCone(0.5f, 0.5f), capsule = tbMakeCapsule(0.3f, 0.6f);
 	versors tilt = glms_quatv(0.7f, glms_vec3_normalize((vec3s){{1.0f, 2.0f, 0.5f}}));
 	struct
 	{
-		const tbShape *a, *b;
+		const tbGeometry *a, *b;
 		tbTransform xfB;
 	} cases[] = {
 	    {&box, &box, pose(2.0f, 0.3f, 0.1f, tilt)},      // apart

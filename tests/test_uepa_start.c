@@ -9,7 +9,7 @@
 // A margin of 0 makes the start a point: four equal vertices, no volume.
 Test(uepa_start, flat_start_fails_cleanly)
 {
-	tbShape a = tbMakeBox(1.0f, 1.0f, 1.0f), b = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbGeometry a = tbMakeBox(1.0f, 1.0f, 1.0f), b = tbMakeBox(1.0f, 1.0f, 1.0f);
 	tbTransform bInA = tbMakeTransform((vec3s){{0.5f, 0.0f, 0.0f}}, glms_quat_identity());
 	tbMinkowski mk;
 	tbMinkowski_Init(&mk, &a, &b, bInA);
@@ -27,7 +27,7 @@ Test(uepa_start, flat_start_fails_cleanly)
 // With the query's margin the same pair starts and converges: depth 1.5 along x.
 Test(uepa_start, margin_start_converges)
 {
-	tbShape a = tbMakeBox(1.0f, 1.0f, 1.0f), b = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbGeometry a = tbMakeBox(1.0f, 1.0f, 1.0f), b = tbMakeBox(1.0f, 1.0f, 1.0f);
 	tbTransform bInA = tbMakeTransform((vec3s){{0.5f, 0.0f, 0.0f}}, glms_quat_identity());
 	tbMinkowski mk;
 	tbMinkowski_Init(&mk, &a, &b, bInA);

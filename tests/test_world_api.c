@@ -10,7 +10,7 @@
 
 static const float kDt = 1.0f / 60.0f;
 
-static tbShapeId addShape(tbWorldId world, tbBodyType type, vec3s p, versors q, tbShape geometry)
+static tbShapeId addShape(tbWorldId world, tbBodyType type, vec3s p, versors q, tbGeometry geometry)
 {
 	tbBodyDef bd = tbDefaultBodyDef();
 	bd.type = type;
@@ -107,7 +107,7 @@ Test(world_api, all_hits_and_overlaps)
 	                countHits, &hits);
 	cr_expect_eq(hits, 5);
 	int overlaps = 0;
-	tbShape probe = tbMakeBox(2.0f, 1.0f, 1.0f);
+	tbGeometry probe = tbMakeBox(2.0f, 1.0f, 1.0f);
 	tbWorld_OverlapShape(world, &probe, tbMakeTransform(v3(4.5f, 0.0f, 0.0f), quatIdentity()),
 	                     tbDefaultQueryFilter(), countOverlaps, &overlaps);
 	cr_expect_eq(overlaps, 2); // spheres at 3 and 6
@@ -181,13 +181,13 @@ Test(world_api, bad_input_is_refused_and_the_world_keeps_working)
 	cr_expect_float_eq(tbBody_GetPosition(box).y, 2.0f, 1e-6f);
 
 	// Zero-size shape.
-	tbShape flat = tbMakeBox(0.5f, 0.0f, 0.5f);
+	tbGeometry flat = tbMakeBox(0.5f, 0.0f, 0.5f);
 	tbShapeDef sd = tbDefaultShapeDef();
 	tbShapeId badShape = tbCreateShape(box, &sd, &flat);
 	cr_expect(TB_IS_NULL(badShape));
 	printf("ERROR zero-size shape: %s\n", tbGetLastError());
 	cr_expect(strstr(tbGetLastError(), "half extents") != NULL);
-	tbShape ball = tbMakeSphere(-1.0f);
+	tbGeometry ball = tbMakeSphere(-1.0f);
 	cr_expect(TB_IS_NULL(tbCreateShape(box, &sd, &ball)));
 	cr_expect(strstr(tbGetLastError(), "radius") != NULL);
 

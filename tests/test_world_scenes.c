@@ -97,7 +97,7 @@ Test(world_scenes, bounce_restitution_half_gives_quarter_height)
 	tbBodyId ball = tbCreateBody(world, &bd);
 	tbShapeDef sd = tbDefaultShapeDef();
 	sd.restitution = 0.5f;
-	tbShape sphere = tbMakeSphere(r);
+	tbGeometry sphere = tbMakeSphere(r);
 	tbCreateShape(ball, &sd, &sphere);
 	bool bounced = false;
 	float peak = 0.0f;
@@ -136,7 +136,7 @@ static tbBodyId makeIncline(tbWorldId world, float angle, float mu, vec3s* downh
 	tbBodyId slab = tbCreateBody(world, &bd);
 	tbShapeDef sd = tbDefaultShapeDef();
 	sd.friction = mu;
-	tbShape box = tbMakeBox(20.0f, 0.5f, 5.0f);
+	tbGeometry box = tbMakeBox(20.0f, 0.5f, 5.0f);
 	tbCreateShape(slab, &sd, &box);
 	return makeBox(world, glms_vec3_scale(n, 0.5f), q, v3(0.5f, 0.5f, 0.5f), 1000.0f, mu);
 }
@@ -200,7 +200,7 @@ Test(world_scenes, tumbling_box_keeps_momentum_and_flips)
 	bd.angularVelocity = v3(0.01f, 5.0f, 0.01f);
 	tbBodyId box = tbCreateBody(world, &bd);
 	tbShapeDef sd = tbDefaultShapeDef();
-	tbShape shape = tbMakeBox(0.5f, 1.0f, 1.5f);
+	tbGeometry shape = tbMakeBox(0.5f, 1.0f, 1.5f);
 	tbCreateShape(box, &sd, &shape);
 	vec3s L0 = tbBody_GetAngularMomentum(box);
 	float E0 = tbBody_GetKineticEnergy(box);
@@ -236,7 +236,7 @@ Test(world_scenes, every_shape_type_settles_without_nan)
 	gd.position = v3(6.0f, 0.0f, 0.0f);
 	tbBodyId rampBody = tbCreateBody(world, &gd);
 	tbShapeDef sd = tbDefaultShapeDef();
-	tbShape tri =
+	tbGeometry tri =
 	    tbMakeTriangle(v3(-2.0f, 0.0f, -2.0f), v3(2.0f, 0.5f, 0.0f), v3(-2.0f, 0.0f, 2.0f));
 	cr_assert(!TB_IS_NULL(tbCreateShape(rampBody, &sd, &tri)));
 
@@ -245,15 +245,15 @@ Test(world_scenes, every_shape_type_settles_without_nan)
 	                      {{0.3f, 0.3f, 0.3f}},  {{-0.3f, -0.2f, 0.3f}}};
 	tbHull hull;
 	cr_assert_eq(tbBuildHull(hullPoints, 8, &hull, NULL), tb_hullOk);
-	tbShape ellipsoid = tbMakeSphere(0.4f);
+	tbGeometry ellipsoid = tbMakeSphere(0.4f);
 	ellipsoid.scale = v3(1.5f, 0.7f, 1.0f);
-	tbShape shapes[] = {tbMakeSphere(0.4f),
-	                    tbMakeBox(0.4f, 0.3f, 0.5f),
-	                    tbMakeCapsule(0.3f, 0.4f),
-	                    tbMakeCylinder(0.4f, 0.4f),
-	                    tbMakeCone(0.4f, 0.5f),
-	                    tbMakeHullShape(&hull),
-	                    ellipsoid};
+	tbGeometry shapes[] = {tbMakeSphere(0.4f),
+	                       tbMakeBox(0.4f, 0.3f, 0.5f),
+	                       tbMakeCapsule(0.3f, 0.4f),
+	                       tbMakeCylinder(0.4f, 0.4f),
+	                       tbMakeCone(0.4f, 0.5f),
+	                       tbMakeHullShape(&hull),
+	                       ellipsoid};
 	int kinds = (int)(sizeof shapes / sizeof shapes[0]);
 	int copies = 3;
 	tbBodyId bodies[64];

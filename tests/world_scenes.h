@@ -47,7 +47,7 @@ static inline tbBodyId makeGround(tbWorldId world, float halfSize, float frictio
 	tbBodyId ground = tbCreateBody(world, &bd);
 	tbShapeDef sd = tbDefaultShapeDef();
 	sd.friction = friction;
-	tbShape box = tbMakeBox(halfSize, 0.5f, halfSize);
+	tbGeometry box = tbMakeBox(halfSize, 0.5f, halfSize);
 	tbCreateShape(ground, &sd, &box);
 	return ground;
 }
@@ -64,7 +64,7 @@ static inline tbBodyId makeBox(tbWorldId world, vec3s p, versors q, vec3s half, 
 	tbShapeDef sd = tbDefaultShapeDef();
 	sd.density = density;
 	sd.friction = friction;
-	tbShape box = tbMakeBox(half.x, half.y, half.z);
+	tbGeometry box = tbMakeBox(half.x, half.y, half.z);
 	tbCreateShape(body, &sd, &box);
 	return body;
 }

@@ -55,10 +55,10 @@ static bool tbIsUnit(vec3s s)
 }
 
 // The supporting point alone (the query's feature for smooth shapes at a slant).
-static void tbPointFeature(const tbShape* s, vec3s d, tbFeature* f)
+static void tbPointFeature(const tbGeometry* s, vec3s d, tbFeature* f)
 {
-	float radius = tbShape_CoreRadius(s);
-	f->v[0] = radius > 0.0f ? tbShape_CoreSupport(s, d, NULL) : tbShape_Support(s, d, NULL);
+	float radius = tbGeometry_CoreRadius(s);
+	f->v[0] = radius > 0.0f ? tbGeometry_CoreSupport(s, d, NULL) : tbGeometry_Support(s, d, NULL);
 	f->count = 1;
 	f->radius = radius;
 	f->normal = d;
@@ -113,7 +113,7 @@ static void tbBoxFeature(vec3s h, vec3s d, tbFeature* f)
 	tbOrientPolygon(f); // the corner order above is counter-clockwise for the + faces only
 }
 
-static void tbHullFeature(const tbShape* s, vec3s d, tbFeature* f)
+static void tbHullFeature(const tbGeometry* s, vec3s d, tbFeature* f)
 {
 	const tbHull* hull = s->hull;
 	if (hull->kind != tb_hullSolid && hull->kind != tb_hullPolygon) {
@@ -146,7 +146,7 @@ static void tbHullFeature(const tbShape* s, vec3s d, tbFeature* f)
 	tbOrientPolygon(f);
 }
 
-static void tbTriangleFeature(const tbShape* s, vec3s d, tbFeature* f)
+static void tbTriangleFeature(const tbGeometry* s, vec3s d, tbFeature* f)
 {
 	for (int i = 0; i < 3; ++i) {
 		f->v[i] = tbMulComp(s->vertices[i], s->scale);
@@ -193,7 +193,7 @@ static void tbScaleFeature(vec3s scale, tbFeature* f)
 	f->normal = tbNormalizeOr(tbMulComp(f->normal, inv), f->normal);
 }
 
-static void tbRoundFeature(const tbShape* s, vec3s d, tbFeature* f)
+static void tbRoundFeature(const tbGeometry* s, vec3s d, tbFeature* f)
 {
 	float r = s->round.radius, hh = s->round.halfHeight;
 	vec3s sd = tbNormalizeOr(tbMulComp(d, s->scale), tbV(0.0f, 1.0f, 0.0f));
@@ -238,7 +238,7 @@ static void tbRoundFeature(const tbShape* s, vec3s d, tbFeature* f)
 	tbOrientPolygon(f);
 }
 
-void tbGetFeature(const tbShape* s, vec3s d, tbFeature* f)
+void tbGetFeature(const tbGeometry* s, vec3s d, tbFeature* f)
 {
 	switch (s->type) {
 	case tb_boxShape:
@@ -255,7 +255,7 @@ void tbGetFeature(const tbShape* s, vec3s d, tbFeature* f)
 		tbRoundFeature(s, d, f);
 		return;
 	case tb_capsuleShape: {
-		float radius = tbShape_CoreRadius(s);
+		float radius = tbGeometry_CoreRadius(s);
 		if (radius > 0.0f && fabsf(d.y) <= TB_FACE_SIN) {
 			// The core segment lies flat along the face: both ends touch.
 			float hh = s->round.halfHeight * s->scale.y;
@@ -277,7 +277,7 @@ void tbGetFeature(const tbShape* s, vec3s d, tbFeature* f)
 	}
 }
 
-void tbFeatureInA(const tbShape* b, tbTransform bInA, vec3s dInA, tbFeature* f)
+void tbFeatureInA(const tbGeometry* b, tbTransform bInA, vec3s dInA, tbFeature* f)
 {
 	tbGetFeature(b, tbInvRotateVector(bInA.q, dInA), f);
 	for (int i = 0; i < f->count; ++i) {
@@ -423,8 +423,8 @@ static tbManifold tbSinglePoint(const tbQueryResult* r)
 	return m;
 }
 
-int tbClipFaceManifold(const tbShape* a, const tbShape* b, tbTransform bInA, const tbFeature* ref,
-                       bool flip, float speculativeDistance, tbManifold* m)
+int tbClipFaceManifold(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                       const tbFeature* ref, bool flip, float speculativeDistance, tbManifold* m)
 {
 	tbFeature inc;
 	// The incident feature: of the other shape, along the reference face's normal reversed (for a
@@ -434,7 +434,7 @@ int tbClipFaceManifold(const tbShape* a, const tbShape* b, tbTransform bInA, con
 	} else {
 		tbFeatureInA(b, bInA, glms_vec3_negate(ref->normal), &inc);
 	}
-	float sizeA = tbShape_BoundingRadius(a), sizeB = tbShape_BoundingRadius(b);
+	float sizeA = tbGeometry_BoundingRadius(a), sizeB = tbGeometry_BoundingRadius(b);
 	return tbClipFeatures(ref, &inc, flip, sizeA < sizeB ? sizeA : sizeB, speculativeDistance, m);
 }
 
@@ -491,7 +491,7 @@ int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float 
 	return m->pointCount;
 }
 
-tbManifold tbCollideShapesByQuery(const tbShape* a, const tbShape* b, tbTransform bInA,
+tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   float speculativeDistance, float* distance)
 {
 	tbManifold m;
@@ -528,7 +528,7 @@ tbManifold tbCollideShapesByQuery(const tbShape* a, const tbShape* b, tbTransfor
 	return m;
 }
 
-tbManifold tbCollideShapesCached(const tbShape* a, const tbShape* b, tbTransform bInA,
+tbManifold tbCollideShapesCached(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                  float speculativeDistance, float* distance, tbSatCache* cache)
 {
 	if (tbSat_Applies(a, b, bInA)) {
@@ -540,7 +540,7 @@ tbManifold tbCollideShapesCached(const tbShape* a, const tbShape* b, tbTransform
 	return tbCollideShapesByQuery(a, b, bInA, speculativeDistance, distance);
 }
 
-tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+tbManifold tbCollideShapesLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                 float speculativeDistance, float* distance)
 {
 	return tbCollideShapesCached(a, b, bInA, speculativeDistance, distance, NULL);
@@ -583,15 +583,15 @@ static bool tbManifoldIsFinite(const tbManifold* m)
 	return true;
 }
 
-tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
-                           float speculativeDistance)
+tbManifold tbCollideShapes(const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
+                           tbTransform xfB, float speculativeDistance)
 {
 	// Public entry: bad poses, shapes or distance give an empty manifold, never NaN points.
 	tbManifold empty;
 	memset(&empty, 0, sizeof empty);
 	empty.normal = tbV(0.0f, 1.0f, 0.0f);
-	if (!tbManifoldPoseOk(xfA) || !tbManifoldPoseOk(xfB) || !tbShape_IsUsable(a) ||
-	    !tbShape_IsUsable(b) || !isfinite(speculativeDistance)) {
+	if (!tbManifoldPoseOk(xfA) || !tbManifoldPoseOk(xfB) || !tbGeometry_IsUsable(a) ||
+	    !tbGeometry_IsUsable(b) || !isfinite(speculativeDistance)) {
 		return empty;
 	}
 	// Accepted to 1e-3, made unit: a non-unit rotation would scale the world normal.

@@ -21,18 +21,18 @@ typedef struct tbFeature
 } tbFeature;
 
 /// The supporting feature of shape s along local direction d (unit).
-void tbGetFeature(const tbShape* s, vec3s d, tbFeature* f);
+void tbGetFeature(const tbGeometry* s, vec3s d, tbFeature* f);
 
 /// The feature of B, found along a direction in A's frame, mapped into A's frame.
-void tbFeatureInA(const tbShape* b, tbTransform bInA, vec3s dInA, tbFeature* f);
+void tbFeatureInA(const tbGeometry* b, tbTransform bInA, vec3s dInA, tbFeature* f);
 
 /// The manifold of a face contact in A's frame: the other shape's feature most anti-parallel to
 /// the reference face `ref` (of B when `flip`, then given in A's frame) is clipped against the
 /// reference face's side planes, points beyond `speculativeDistance` are dropped and the rest
 /// reduced to four with stable feature ids. Returns the number of points written into *m (0: no
 /// incident point lies over the reference face).
-int tbClipFaceManifold(const tbShape* a, const tbShape* b, tbTransform bInA, const tbFeature* ref,
-                       bool flip, float speculativeDistance, tbManifold* m);
+int tbClipFaceManifold(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                       const tbFeature* ref, bool flip, float speculativeDistance, tbManifold* m);
 
 /// The clipping of tbClipFaceManifold with both features given in A's frame (`inc` of A when
 /// `flip`, else of B); `size` is the smaller shape's bounding radius (it scales the side planes'
@@ -43,5 +43,5 @@ int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float 
 /// The GJK/EPA path of tbCollideShapesLocal for any pair: the query's normal, the features facing
 /// it, clipping against a face within 5 degrees of it or else the query's one point. Polytope
 /// pairs normally take the separating-axis test instead (sat.c); benchmarks compare the two.
-tbManifold tbCollideShapesByQuery(const tbShape* a, const tbShape* b, tbTransform bInA,
+tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   float speculativeDistance, float* distance);

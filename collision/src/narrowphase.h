@@ -15,8 +15,8 @@ typedef struct tbSupportVertex
 /// The Minkowski difference of two shapes with B placed in A's frame.
 typedef struct tbMinkowski
 {
-	const tbShape* shapeA;
-	const tbShape* shapeB;
+	const tbGeometry* shapeA;
+	const tbGeometry* shapeB;
 	tbTransform bInA;
 	mat3s rotB; ///< R(bInA.q): the support runs once per iteration, the quaternion only here
 	bool roundA, roundB; ///< sphere or capsule with a uniform scale: a core plus a ball
@@ -30,11 +30,11 @@ tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d);
 
 /// Fill mk for shapes a and b with B at bInA (cores off, no margin, scale L of
 /// docs/query-format.md).
-void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA);
+void tbMinkowski_Init(tbMinkowski* mk, const tbGeometry* a, const tbGeometry* b, tbTransform bInA);
 
 /// tbMinkowski_Init with the pair scale L already known (the queries compute it once).
-void tbMinkowski_InitScaled(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA,
-                            float scale);
+void tbMinkowski_InitScaled(tbMinkowski* mk, const tbGeometry* a, const tbGeometry* b,
+                            tbTransform bInA, float scale);
 
 /// GJK simplex: 0..4 vertices and the barycentric weights of the closest point.
 typedef struct tbSimplex

@@ -79,8 +79,8 @@ static tbQueryResult tbInvalidResult(void)
 }
 
 // The Minkowski difference of a pair that tbPreparePair has checked, with its scale L.
-static bool tbSetUp(const tbShape* a, const tbShape* b, tbTransform bInA, const tbQueryDef* def,
-                    float scale, tbMinkowski* mk)
+static bool tbSetUp(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                    const tbQueryDef* def, float scale, tbMinkowski* mk)
 {
 	// Tighter than 1e-7 L is below float's noise and would never converge; looser than 1e-2 L
 	// is no longer a contact.
@@ -125,8 +125,8 @@ static bool tbPenetration(tbMinkowski* mk, const tbQueryDef* def, const tbSimple
 {
 	// The cores stay cores: a sphere's ball or a capsule's is added back exactly at the end, so
 	// EPA never has to tessellate a ball (concentric spheres would need thousands of faces).
-	float radiusA = mk->cores ? tbShape_CoreRadius(mk->shapeA) : 0.0f;
-	float radiusB = mk->cores ? tbShape_CoreRadius(mk->shapeB) : 0.0f;
+	float radiusA = mk->cores ? tbGeometry_CoreRadius(mk->shapeA) : 0.0f;
+	float radiusB = mk->cores ? tbGeometry_CoreRadius(mk->shapeB) : 0.0f;
 	tbPolytopeResult pr;
 	mk->margin = 0.0f;
 	if (tbRevolvedPenetration(mk, def, &pr)) {
@@ -213,8 +213,8 @@ static void tbGjkWitness(const tbMinkowski* mk, const tbGjkOutput* g, vec3s n, v
 static void tbRoundedContact(const tbMinkowski* mk, const tbGjkOutput* g, float radiusA,
                              float radiusB, tbQueryResult* r)
 {
-	const tbShape* a = mk->shapeA;
-	const tbShape* b = mk->shapeB;
+	const tbGeometry* a = mk->shapeA;
+	const tbGeometry* b = mk->shapeB;
 	bool segA = a->type == tb_capsuleShape && a->round.halfHeight > 0.0f;
 	bool segB = b->type == tb_capsuleShape && b->round.halfHeight > 0.0f;
 	vec3s axisA = {{0.0f, 1.0f, 0.0f}};
@@ -250,7 +250,7 @@ static void tbRoundedContact(const tbMinkowski* mk, const tbGjkOutput* g, float 
 	r->status = g->status;
 }
 
-static tbQueryResult tbQueryPair(const tbShape* a, const tbShape* b, tbTransform bInA,
+static tbQueryResult tbQueryPair(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                  const tbQueryDef* def, float scale)
 {
 	tbMinkowski mk;
@@ -260,7 +260,7 @@ static tbQueryResult tbQueryPair(const tbShape* a, const tbShape* b, tbTransform
 	tbQueryResult r = {0};
 	// Spheres and capsules are handled as cores (a point, a segment) plus a ball: distance and
 	// normal of the cores are exact, even when the balls overlap (Jolt's convex radius).
-	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
+	float radiusA = tbGeometry_CoreRadius(a), radiusB = tbGeometry_CoreRadius(b);
 	mk.cores = radiusA > 0.0f || radiusB > 0.0f;
 	// Two points or segments swept by balls: their cores have no volume for a polytope to grow
 	// in, and their distance is exact from GJK (below), whichever algorithm was asked for.
@@ -315,7 +315,7 @@ static tbQueryResult tbQueryPair(const tbShape* a, const tbShape* b, tbTransform
 	return r;
 }
 
-static bool tbOverlapPair(const tbShape* a, const tbShape* b, tbTransform bInA, float scale,
+static bool tbOverlapPair(const tbGeometry* a, const tbGeometry* b, tbTransform bInA, float scale,
                           tbQueryStatus* status)
 {
 	tbMinkowski mk;
@@ -325,7 +325,7 @@ static bool tbOverlapPair(const tbShape* a, const tbShape* b, tbTransform bInA, 
 		}
 		return false;
 	}
-	float radius = tbShape_CoreRadius(a) + tbShape_CoreRadius(b);
+	float radius = tbGeometry_CoreRadius(a) + tbGeometry_CoreRadius(b);
 	mk.cores = radius > 0.0f;
 	tbQueryDef def = tbDefaultQueryDef();
 	tbGjkOutput g;
@@ -346,14 +346,14 @@ static bool tbOverlapPair(const tbShape* a, const tbShape* b, tbTransform bInA, 
 }
 
 // GJK alone, in A's frame (tbShapeDistance).
-static tbQueryResult tbDistancePair(const tbShape* a, const tbShape* b, tbTransform bInA,
+static tbQueryResult tbDistancePair(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                     const tbQueryDef* def, float scale)
 {
 	tbMinkowski mk;
 	if (!tbSetUp(a, b, bInA, def, scale, &mk)) {
 		return tbInvalidResult();
 	}
-	float radiusA = tbShape_CoreRadius(a), radiusB = tbShape_CoreRadius(b);
+	float radiusA = tbGeometry_CoreRadius(a), radiusB = tbGeometry_CoreRadius(b);
 	mk.cores = radiusA > 0.0f || radiusB > 0.0f;
 	tbGjkOutput g;
 	tbGjk(&mk, -1.0f, def->maxGjkIterations, def, &g);
@@ -390,9 +390,9 @@ static tbQueryResult tbCoincidentPoints(void)
 
 // The shape times k (k > 0): its own sizes for the primitives, the scale for a hull (whose
 // vertices are shared).
-static tbShape tbScaledShape(const tbShape* s, float k)
+static tbGeometry tbScaledShape(const tbGeometry* s, float k)
 {
-	tbShape c = *s;
+	tbGeometry c = *s;
 	switch (s->type) {
 	case tb_sphereShape:
 		c.radius *= k;
@@ -425,12 +425,12 @@ static tbShape tbScaledShape(const tbShape* s, float k)
 // the one the query gives at 1 m.
 typedef struct tbPair
 {
-	const tbShape* a;
-	const tbShape* b;
+	const tbGeometry* a;
+	const tbGeometry* b;
 	tbTransform bInA;
 	float scale;   ///< L of the pair as the query sees it (about 1 m when scaled)
 	float unscale; ///< lengths of the answer times this: 1 unless scaled
-	tbShape sa, sb;
+	tbGeometry sa, sb;
 } tbPair;
 
 typedef enum tbPairKind
@@ -440,12 +440,13 @@ typedef enum tbPairKind
 	tb_pairRegular, ///< run the query on the pair
 } tbPairKind;
 
-static tbPairKind tbPreparePair(tbPair* pair, const tbShape* a, const tbShape* b, tbTransform bInA)
+static tbPairKind tbPreparePair(tbPair* pair, const tbGeometry* a, const tbGeometry* b,
+                                tbTransform bInA)
 {
-	if (!tbShape_IsUsable(a) || !tbShape_IsUsable(b) || !tbValidTransform(bInA)) {
+	if (!tbGeometry_IsUsable(a) || !tbGeometry_IsUsable(b) || !tbValidTransform(bInA)) {
 		return tb_pairInvalid;
 	}
-	float L = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + tbSafeNorm(bInA.p);
+	float L = tbGeometry_BoundingRadius(a) + tbGeometry_BoundingRadius(b) + tbSafeNorm(bInA.p);
 	if (!isfinite(L)) {
 		return tb_pairInvalid; // beyond float's range: no query can hold it
 	}
@@ -482,7 +483,7 @@ static tbQueryResult tbUnscale(tbQueryResult r, float unscale)
 	return r;
 }
 
-tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+tbQueryResult tbQueryShapesLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                  const tbQueryDef* def)
 {
 	tbPair pair;
@@ -502,7 +503,8 @@ tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform
 	return tbUnscale(tbQueryPair(pair.a, pair.b, pair.bInA, def, pair.scale), pair.unscale);
 }
 
-bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA, tbQueryStatus* status)
+bool tbTestOverlapLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                        tbQueryStatus* status)
 {
 	tbPair pair;
 	tbQueryStatus st = tb_queryConverged;
@@ -540,8 +542,8 @@ static tbQueryResult tbToWorld(tbQueryResult r, tbTransform xfA)
 	return r;
 }
 
-tbQueryResult tbQueryShapes(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
-                            const tbQueryDef* def)
+tbQueryResult tbQueryShapes(const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
+                            tbTransform xfB, const tbQueryDef* def)
 {
 	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
 		return tbInvalidResult();
@@ -552,7 +554,7 @@ tbQueryResult tbQueryShapes(const tbShape* a, tbTransform xfA, const tbShape* b,
 	return tbToWorld(tbQueryShapesLocal(a, b, tbInvMulTransforms(xfA, xfB), def), xfA);
 }
 
-bool tbTestOverlap(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
+bool tbTestOverlap(const tbGeometry* a, tbTransform xfA, const tbGeometry* b, tbTransform xfB,
                    tbQueryStatus* status)
 {
 	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
@@ -564,8 +566,8 @@ bool tbTestOverlap(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransf
 	return tbTestOverlapLocal(a, b, tbInvMulTransforms(xfA, xfB), status);
 }
 
-tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
-                              const tbQueryDef* def)
+tbQueryResult tbShapeDistance(const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
+                              tbTransform xfB, const tbQueryDef* def)
 {
 	if (!tbValidTransform(xfA) || !tbValidTransform(xfB)) {
 		return tbInvalidResult();

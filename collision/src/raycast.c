@@ -16,13 +16,13 @@ static bool tbRayFinite(vec3s v)
 	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
 }
 
-tbCastOutput tbRayCastShape(const tbShape* shape, tbTransform xf, vec3s origin, vec3s translation,
-                            float maxFraction)
+tbCastOutput tbRayCastShape(const tbGeometry* shape, tbTransform xf, vec3s origin,
+                            vec3s translation, float maxFraction)
 {
 	tbCastOutput out;
 	memset(&out, 0, sizeof out);
 	// The cheap check of every query: hull vertices were checked when the hull was built.
-	if (!tbShape_IsUsable(shape)) {
+	if (!tbGeometry_IsUsable(shape)) {
 		return out;
 	}
 	// An empty or NaN segment hits nothing (a hit at fraction 0 would be beyond maxFraction), and
@@ -35,12 +35,12 @@ tbCastOutput tbRayCastShape(const tbShape* shape, tbTransform xf, vec3s origin, 
 	if (fabsf(q2 - 1.0f) > 1e-6f) {
 		xf.q = glms_quat_normalize(xf.q); // accepted to 1e-3; a non-unit one scales the normal
 	}
-	float size = tbShape_BoundingRadius(shape);
+	float size = tbGeometry_BoundingRadius(shape);
 	// The ray's point is a tiny sphere so that the query sees a valid shape; its core is the point
 	// itself, whose distance GJK gives exactly (its radius is added back).
 	float probeRadius = 1e-3f * size;
 	float tolerance = 1e-4f * size;
-	tbShape probe = tbMakeSphere(probeRadius);
+	tbGeometry probe = tbMakeSphere(probeRadius);
 	vec3s o = tbInvTransformPoint(xf, origin);
 	vec3s d = tbInvRotateVector(xf.q, translation);
 	tbQueryDef def = tbDefaultQueryDef();

@@ -27,7 +27,8 @@ typedef struct tbRevolveVertex
 // How a shape (as the query uses it: a sphere or capsule may be its core) is a body of
 // revolution: about the line through `centre` along `axis` (local), or about every line through
 // `centre` when *anyAxis (a ball, a point). False when it is not one.
-static bool tbRevolves(const tbShape* shape, bool core, vec3s* axis, vec3s* centre, bool* anyAxis)
+static bool tbRevolves(const tbGeometry* shape, bool core, vec3s* axis, vec3s* centre,
+                       bool* anyAxis)
 {
 	vec3s s = shape->scale;
 	*anyAxis = false;

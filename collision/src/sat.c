@@ -44,9 +44,9 @@
 #define TB_SAT_MAX_HULL_FACES 64
 
 // The unit cube [-1, 1]^3 as a hull. Vertex i has x < 0 when bit 0 is set, y < 0 for bit 1, z < 0
-// for bit 2 (the index tbShape_Support reports for a box corner). Face 2a (2a + 1) is the +a (-a)
-// face, as tbGetFeature numbers box faces. Edge 4a + k runs along axis a at the signs k of the two
-// other axes a + 1 and a + 2 (bit 0 and bit 1 set: negative); its faces are those two sides.
+// for bit 2 (the index tbGeometry_Support reports for a box corner). Face 2a (2a + 1) is the +a
+// (-a) face, as tbGetFeature numbers box faces. Edge 4a + k runs along axis a at the signs k of the
+// two other axes a + 1 and a + 2 (bit 0 and bit 1 set: negative); its faces are those two sides.
 static vec3s tb_cubeVertices[8] = {
     {{1.0f, 1.0f, 1.0f}},  {{-1.0f, 1.0f, 1.0f}},  {{1.0f, -1.0f, 1.0f}},  {{-1.0f, -1.0f, 1.0f}},
     {{1.0f, 1.0f, -1.0f}}, {{-1.0f, 1.0f, -1.0f}}, {{1.0f, -1.0f, -1.0f}}, {{-1.0f, -1.0f, -1.0f}}};
@@ -109,7 +109,7 @@ static vec3s tbRotT(const tbSatFrame* xf, vec3s v)
 	    {glms_vec3_dot(r->col[0], v), glms_vec3_dot(r->col[1], v), glms_vec3_dot(r->col[2], v)}};
 }
 
-static void tbSat_MakeShape(const tbShape* s, tbSatShape* out)
+static void tbSat_MakeShape(const tbGeometry* s, tbSatShape* out)
 {
 	out->box = s->type == tb_boxShape;
 	if (out->box) {
@@ -615,9 +615,9 @@ static bool tbPositiveFinite(float x)
 	return x > 0.0f && x <= FLT_MAX; // false for NaN and Inf
 }
 
-// tbShape_IsUsable for the two shape types the test takes, without its general switch: positive
+// tbGeometry_IsUsable for the two shape types the test takes, without its general switch: positive
 // finite sizes and scale, a solid hull with its arrays (tbBuildHull checked the vertices).
-static bool tbSat_IsPolytope(const tbShape* s)
+static bool tbSat_IsPolytope(const tbGeometry* s)
 {
 	if (s->type != tb_boxShape && s->type != tb_hullShape) {
 		return false; // round shapes and triangles leave at once
@@ -642,7 +642,7 @@ static bool tbSat_IsPolytope(const tbShape* s)
 }
 
 // The test's work with a hull, in dot products: edge pairs, and faces times the other's vertices.
-static int tbSat_Work(const tbShape* a, const tbShape* b)
+static int tbSat_Work(const tbGeometry* a, const tbGeometry* b)
 {
 	const tbHull* ha = a->type == tb_boxShape ? &tb_unitCube : a->hull;
 	const tbHull* hb = b->type == tb_boxShape ? &tb_unitCube : b->hull;
@@ -650,12 +650,12 @@ static int tbSat_Work(const tbShape* a, const tbShape* b)
 	       hb->faceCount * ha->vertexCount;
 }
 
-bool tbSat_IsPolytopePair(const tbShape* a, const tbShape* b)
+bool tbSat_IsPolytopePair(const tbGeometry* a, const tbGeometry* b)
 {
 	return tbSat_IsPolytope(a) && tbSat_IsPolytope(b);
 }
 
-bool tbSat_Applies(const tbShape* a, const tbShape* b, tbTransform bInA)
+bool tbSat_Applies(const tbGeometry* a, const tbGeometry* b, tbTransform bInA)
 {
 	if (!tbSat_IsPolytope(a) || !tbSat_IsPolytope(b)) {
 		return false;
@@ -669,7 +669,7 @@ bool tbSat_Applies(const tbShape* a, const tbShape* b, tbTransform bInA)
 	       fabsf(q2 - 1.0f) < 1e-3f;
 }
 
-// Bounding radius about the local origin (tbShape_BoundingRadius for these two types).
+// Bounding radius about the local origin (tbGeometry_BoundingRadius for these two types).
 static float tbSat_Size(const tbSatShape* s)
 {
 	if (s->box) {
@@ -678,7 +678,7 @@ static float tbSat_Size(const tbSatShape* s)
 	return s->hull->radius * fmaxf(s->scale.x, fmaxf(s->scale.y, s->scale.z));
 }
 
-static void tbSat_Setup(const tbShape* a, const tbShape* b, tbTransform bInA, tbSatShape* sa,
+static void tbSat_Setup(const tbGeometry* a, const tbGeometry* b, tbTransform bInA, tbSatShape* sa,
                         tbSatShape* sb, tbSatFrame* xf)
 {
 	tbSat_MakeShape(a, sa);
@@ -754,7 +754,7 @@ static tbSatResult tbSat_FindIn(const tbSatShape* sa, const tbSatShape* sb, cons
 	return res;
 }
 
-tbSatResult tbSat_Find(const tbShape* a, const tbShape* b, tbTransform bInA, float margin,
+tbSatResult tbSat_Find(const tbGeometry* a, const tbGeometry* b, tbTransform bInA, float margin,
                        tbSatCache* cache)
 {
 	tbSatShape sa, sb;
@@ -763,7 +763,7 @@ tbSatResult tbSat_Find(const tbShape* a, const tbShape* b, tbTransform bInA, flo
 	return tbSat_FindIn(&sa, &sb, &xf, margin, cache);
 }
 
-bool tbSat_EvaluateCache(const tbShape* a, const tbShape* b, tbTransform bInA,
+bool tbSat_EvaluateCache(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                          const tbSatCache* cache, bool general, tbSatAxis* axis, bool* eligible)
 {
 	tbSatShape sa, sb;
@@ -775,7 +775,7 @@ bool tbSat_EvaluateCache(const tbShape* a, const tbShape* b, tbTransform bInA,
 	return tbSat_CachedAxis(&sa, &sb, &xf, cache, axis, eligible);
 }
 
-float tbSat_BruteForceSeparation(const tbShape* a, const tbShape* b, tbTransform bInA,
+float tbSat_BruteForceSeparation(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                  vec3s exclude, float excludeCos)
 {
 	tbSatShape sa, sb;
@@ -888,8 +888,8 @@ static void tbSat_FaceFeature(const tbSatShape* s, const tbSatFrame* xf, int fac
 	f->isFace = count >= 3;
 }
 
-bool tbSat_Collide(const tbShape* a, const tbShape* b, tbTransform bInA, float speculativeDistance,
-                   float* distance, tbSatCache* cache, tbManifold* m)
+bool tbSat_Collide(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                   float speculativeDistance, float* distance, tbSatCache* cache, tbManifold* m)
 {
 	tbSatShape sa, sb;
 	tbSatFrame xf;

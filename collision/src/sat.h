@@ -27,32 +27,32 @@ typedef struct tbSatResult
 /// scale), two boxes or a pair whose hull is small enough that the test costs less than GJK/EPA
 /// (sat.c, TB_SAT_MAX_WORK), and a finite pose with a unit quaternion. Anything else goes to the
 /// GJK/EPA path, which also reports bad input.
-bool tbSat_Applies(const tbShape* a, const tbShape* b, tbTransform bInA);
+bool tbSat_Applies(const tbGeometry* a, const tbGeometry* b, tbTransform bInA);
 
 /// Both shapes are polytopes the test can answer, whatever their size (tests call tbSat_Find and
 /// tbSat_Collide directly on pairs the dispatch sends to GJK/EPA).
-bool tbSat_IsPolytopePair(const tbShape* a, const tbShape* b);
+bool tbSat_IsPolytopePair(const tbGeometry* a, const tbGeometry* b);
 
 /// Find the separating axis of A and B (B at bInA). Pairs apart by more than `margin` along some
 /// axis may stop early. `cache` may be null; when given it is read first and updated.
-tbSatResult tbSat_Find(const tbShape* a, const tbShape* b, tbTransform bInA, float margin,
+tbSatResult tbSat_Find(const tbGeometry* a, const tbGeometry* b, tbTransform bInA, float margin,
                        tbSatCache* cache);
 
 /// The cached feature's axis at this pose, by the box-box formulas or (`general`, or not two
 /// boxes) by the hull layout: for tests. False when the cache names no feature of these shapes;
 /// *eligible: the feature may stay the contact's (faces always; edges while they support).
-bool tbSat_EvaluateCache(const tbShape* a, const tbShape* b, tbTransform bInA,
+bool tbSat_EvaluateCache(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                          const tbSatCache* cache, bool general, tbSatAxis* axis, bool* eligible);
 
 /// The same test without the box-box shortcut and without Gauss-map pruning: every face normal and
 /// every non-parallel edge pair's cross product (both signs), separations by support functions,
 /// for tests. Axes whose dot with `exclude` is `excludeCos` or more are skipped (pass a cosine
 /// above 1 to keep all): the best axis outside a cone tells whether the best one is unique.
-float tbSat_BruteForceSeparation(const tbShape* a, const tbShape* b, tbTransform bInA,
+float tbSat_BruteForceSeparation(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                  vec3s exclude, float excludeCos);
 
 /// SAT manifold of a polytope pair in A's frame. Returns false when the test cannot answer (a face
 /// contact whose clipped face keeps no point although the axis is within the margin: the caller
 /// then takes the GJK/EPA path); *distance (may be null) gets maxSeparation.
-bool tbSat_Collide(const tbShape* a, const tbShape* b, tbTransform bInA, float speculativeDistance,
-                   float* distance, tbSatCache* cache, tbManifold* m);
+bool tbSat_Collide(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                   float speculativeDistance, float* distance, tbSatCache* cache, tbManifold* m);

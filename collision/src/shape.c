@@ -7,50 +7,50 @@
 
 static const vec3s tb_unitScale = {{1.0f, 1.0f, 1.0f}};
 
-tbShape tbMakeSphere(float radius)
+tbGeometry tbMakeSphere(float radius)
 {
-	tbShape s = {.type = tb_sphereShape, .radius = radius, .scale = tb_unitScale};
+	tbGeometry s = {.type = tb_sphereShape, .radius = radius, .scale = tb_unitScale};
 	return s;
 }
 
-tbShape tbMakeBox(float hx, float hy, float hz)
+tbGeometry tbMakeBox(float hx, float hy, float hz)
 {
-	tbShape s = {.type = tb_boxShape, .halfExtents = {{hx, hy, hz}}, .scale = tb_unitScale};
+	tbGeometry s = {.type = tb_boxShape, .halfExtents = {{hx, hy, hz}}, .scale = tb_unitScale};
 	return s;
 }
 
-static tbShape tbMakeRound(tbShapeType type, float radius, float halfHeight)
+static tbGeometry tbMakeRound(tbShapeType type, float radius, float halfHeight)
 {
-	tbShape s = {.type = type, .scale = tb_unitScale};
+	tbGeometry s = {.type = type, .scale = tb_unitScale};
 	s.round.radius = radius;
 	s.round.halfHeight = halfHeight;
 	return s;
 }
 
-tbShape tbMakeCapsule(float radius, float halfHeight)
+tbGeometry tbMakeCapsule(float radius, float halfHeight)
 {
 	return tbMakeRound(tb_capsuleShape, radius, halfHeight);
 }
 
-tbShape tbMakeCylinder(float radius, float halfHeight)
+tbGeometry tbMakeCylinder(float radius, float halfHeight)
 {
 	return tbMakeRound(tb_cylinderShape, radius, halfHeight);
 }
 
-tbShape tbMakeCone(float radius, float halfHeight)
+tbGeometry tbMakeCone(float radius, float halfHeight)
 {
 	return tbMakeRound(tb_coneShape, radius, halfHeight);
 }
 
-tbShape tbMakeHullShape(const tbHull* hull)
+tbGeometry tbMakeHullShape(const tbHull* hull)
 {
-	tbShape s = {.type = tb_hullShape, .hull = hull, .scale = tb_unitScale};
+	tbGeometry s = {.type = tb_hullShape, .hull = hull, .scale = tb_unitScale};
 	return s;
 }
 
-tbShape tbMakeTriangle(vec3s a, vec3s b, vec3s c)
+tbGeometry tbMakeTriangle(vec3s a, vec3s b, vec3s c)
 {
-	tbShape s = {.type = tb_triangleShape, .scale = tb_unitScale};
+	tbGeometry s = {.type = tb_triangleShape, .scale = tb_unitScale};
 	s.vertices[0] = a;
 	s.vertices[1] = b;
 	s.vertices[2] = c;
@@ -111,7 +111,7 @@ static bool tbFailLength(char* message, int size, const char* what, float value)
 
 // Every length of the scaled shape along each axis in range: a scale squashing one axis of a
 // shape of largest raw size `size` must leave it at least TB_MIN_LENGTH thick.
-static bool tbCheckScaledSize(const tbShape* shape, float size, const char* what, char* message,
+static bool tbCheckScaledSize(const tbGeometry* shape, float size, const char* what, char* message,
                               int messageSize)
 {
 	vec3s s = shape->scale;
@@ -144,7 +144,7 @@ static float tbScaledMaxAbs(vec3s v, vec3s s)
 
 // scanHull: check every hull vertex (where shapes enter a world or a query file) or only the
 // hull's radius and centroid (every query: tbBuildHull already refused NaN and Inf points).
-static bool tbShape_Check(const tbShape* shape, char* message, int size, bool scanHull)
+static bool tbGeometry_Check(const tbGeometry* shape, char* message, int size, bool scanHull)
 {
 	if (shape == NULL) {
 		return tbFail(message, size, "shape is null");
@@ -271,16 +271,16 @@ static bool tbShape_Check(const tbShape* shape, char* message, int size, bool sc
 	}
 }
 
-bool tbShape_Validate(const tbShape* shape, char* message, int size)
+bool tbGeometry_Validate(const tbGeometry* shape, char* message, int size)
 {
-	return tbShape_Check(shape, message, size, true);
+	return tbGeometry_Check(shape, message, size, true);
 }
 
-bool tbShape_IsUsable(const tbShape* shape)
+bool tbGeometry_IsUsable(const tbGeometry* shape)
 {
 	// A hull edited by hand after building can still not crash a query: its loops are capped
 	// and a NaN answer is refused at the end.
-	return tbShape_Check(shape, NULL, 0, false);
+	return tbGeometry_Check(shape, NULL, 0, false);
 }
 
 static bool tbIsUniformScale(vec3s s)
@@ -288,7 +288,7 @@ static bool tbIsUniformScale(vec3s s)
 	return s.x == s.y && s.y == s.z;
 }
 
-float tbShape_CoreRadius(const tbShape* shape)
+float tbGeometry_CoreRadius(const tbGeometry* shape)
 {
 	// Spheres and capsules are a point and a segment swept by a ball (Box2D, Jolt). The ball
 	// survives only a uniform scale; a non-uniformly scaled sphere is an ellipsoid, handled whole.
@@ -304,17 +304,17 @@ float tbShape_CoreRadius(const tbShape* shape)
 	return 0.0f;
 }
 
-vec3s tbShape_CoreSupport(const tbShape* shape, vec3s d, int* index)
+vec3s tbGeometry_CoreSupport(const tbGeometry* shape, vec3s d, int* index)
 {
-	return tbShape_SupportEx(shape, d, index, tbShape_CoreRadius(shape) <= 0.0f);
+	return tbGeometry_SupportEx(shape, d, index, tbGeometry_CoreRadius(shape) <= 0.0f);
 }
 
-vec3s tbShape_Support(const tbShape* shape, vec3s d, int* index)
+vec3s tbGeometry_Support(const tbGeometry* shape, vec3s d, int* index)
 {
-	return tbShape_SupportEx(shape, d, index, true);
+	return tbGeometry_SupportEx(shape, d, index, true);
 }
 
-float tbShape_BoundingRadius(const tbShape* shape)
+float tbGeometry_BoundingRadius(const tbGeometry* shape)
 {
 	float r;
 	switch (shape->type) {
@@ -346,7 +346,7 @@ float tbShape_BoundingRadius(const tbShape* shape)
 	return r * fmaxf(s.x, fmaxf(s.y, s.z));
 }
 
-vec3s tbShape_InteriorPoint(const tbShape* shape)
+vec3s tbGeometry_InteriorPoint(const tbGeometry* shape)
 {
 	vec3s c = glms_vec3_zero();
 	switch (shape->type) {
@@ -368,15 +368,15 @@ vec3s tbShape_InteriorPoint(const tbShape* shape)
 	return glms_vec3_mul(c, shape->scale);
 }
 
-tbAABB tbShape_ComputeAABB(const tbShape* shape, tbTransform xf)
+tbAABB tbGeometry_ComputeAABB(const tbGeometry* shape, tbTransform xf)
 {
 	tbAABB box;
 	for (int axis = 0; axis < 3; ++axis) {
 		vec3s d = glms_vec3_zero();
 		d.raw[axis] = 1.0f;
 		vec3s local = tbInvRotateVector(xf.q, d);
-		float hi = glms_vec3_dot(tbShape_Support(shape, local, NULL), local);
-		float lo = glms_vec3_dot(tbShape_Support(shape, glms_vec3_negate(local), NULL), local);
+		float hi = glms_vec3_dot(tbGeometry_Support(shape, local, NULL), local);
+		float lo = glms_vec3_dot(tbGeometry_Support(shape, glms_vec3_negate(local), NULL), local);
 		box.upper.raw[axis] = xf.p.raw[axis] + hi;
 		box.lower.raw[axis] = xf.p.raw[axis] + lo;
 	}

@@ -5,9 +5,9 @@
 
 #include <math.h>
 
-/// tbShape_Validate without the scan of a hull's vertices (tbBuildHull checked them): the check
+/// tbGeometry_Validate without the scan of a hull's vertices (tbBuildHull checked them): the check
 /// every query makes.
-bool tbShape_IsUsable(const tbShape* shape);
+bool tbGeometry_IsUsable(const tbGeometry* shape);
 
 // |v| without overflow or underflow of the squares: shapes reach float's whole range.
 static inline float tbSafeNorm(vec3s v)
@@ -34,8 +34,8 @@ static inline float tbSign(float x)
 
 /// Support of the shape as if its scale were one; `withRadius` false drops the ball of spheres
 /// and capsules.
-static inline vec3s tbShape_UnscaledSupport(const tbShape* shape, vec3s d, int* index,
-                                            bool withRadius)
+static inline vec3s tbGeometry_UnscaledSupport(const tbGeometry* shape, vec3s d, int* index,
+                                               bool withRadius)
 {
 	int feature = -1;
 	vec3s p;
@@ -129,16 +129,17 @@ static inline vec3s tbShape_UnscaledSupport(const tbShape* shape, vec3s d, int* 
 	return p;
 }
 
-static inline vec3s tbShape_SupportEx(const tbShape* shape, vec3s d, int* index, bool withBall)
+static inline vec3s tbGeometry_SupportEx(const tbGeometry* shape, vec3s d, int* index,
+                                         bool withBall)
 {
 	if (shape->scale.x == 1.0f && shape->scale.y == 1.0f && shape->scale.z == 1.0f) {
-		return tbShape_UnscaledSupport(shape, d, index, withBall);
+		return tbGeometry_UnscaledSupport(shape, d, index, withBall);
 	}
 	// The AtlasPhys notes: support of S*shape along d is S * support(S * d) (S diagonal,
 	// symmetric). For a uniform S this keeps a ball a ball; otherwise the ball becomes the
 	// ellipsoid it should.
 	vec3s s = shape->scale;
 	vec3s sd = {{d.x * s.x, d.y * s.y, d.z * s.z}};
-	vec3s p = tbShape_UnscaledSupport(shape, sd, index, withBall);
+	vec3s p = tbGeometry_UnscaledSupport(shape, sd, index, withBall);
 	return (vec3s){{p.x * s.x, p.y * s.y, p.z * s.z}};
 }

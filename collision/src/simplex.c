@@ -5,22 +5,23 @@
 #include <float.h>
 #include <math.h>
 
-void tbMinkowski_Init(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA)
+void tbMinkowski_Init(tbMinkowski* mk, const tbGeometry* a, const tbGeometry* b, tbTransform bInA)
 {
 	// L of docs/query-format.md: every tolerance of the narrow phase is relative to it.
-	float scale = tbShape_BoundingRadius(a) + tbShape_BoundingRadius(b) + glms_vec3_norm(bInA.p);
+	float scale =
+	    tbGeometry_BoundingRadius(a) + tbGeometry_BoundingRadius(b) + glms_vec3_norm(bInA.p);
 	tbMinkowski_InitScaled(mk, a, b, bInA, scale);
 }
 
-void tbMinkowski_InitScaled(tbMinkowski* mk, const tbShape* a, const tbShape* b, tbTransform bInA,
-                            float scale)
+void tbMinkowski_InitScaled(tbMinkowski* mk, const tbGeometry* a, const tbGeometry* b,
+                            tbTransform bInA, float scale)
 {
 	mk->shapeA = a;
 	mk->shapeB = b;
 	mk->bInA = bInA;
 	mk->rotB = glms_quat_mat3(bInA.q);
-	mk->roundA = tbShape_CoreRadius(a) > 0.0f;
-	mk->roundB = tbShape_CoreRadius(b) > 0.0f;
+	mk->roundA = tbGeometry_CoreRadius(a) > 0.0f;
+	mk->roundB = tbGeometry_CoreRadius(b) > 0.0f;
 	mk->cores = false;
 	mk->margin = 0.0f;
 	mk->tolerance = TB_DEFAULT_TOLERANCE;
@@ -34,11 +35,11 @@ tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d)
 	// Casalino 2021 eq. 11: Support(A - B, d) = Support(A, d) - Support(B, -d), B's support taken
 	// in B's own frame (Casalino 2021 eq. 8-9: the direction goes in by R^T, the point comes out by
 	// R).
-	sv.a = tbShape_SupportEx(mk->shapeA, d, &sv.ia, !(mk->cores && mk->roundA));
+	sv.a = tbGeometry_SupportEx(mk->shapeA, d, &sv.ia, !(mk->cores && mk->roundA));
 	const mat3s* r = &mk->rotB;
 	vec3s dB = {
 	    {-glms_vec3_dot(r->col[0], d), -glms_vec3_dot(r->col[1], d), -glms_vec3_dot(r->col[2], d)}};
-	vec3s b = tbShape_SupportEx(mk->shapeB, dB, &sv.ib, !(mk->cores && mk->roundB));
+	vec3s b = tbGeometry_SupportEx(mk->shapeB, dB, &sv.ib, !(mk->cores && mk->roundB));
 	sv.b.x = r->col[0].x * b.x + r->col[1].x * b.y + r->col[2].x * b.z + mk->bInA.p.x;
 	sv.b.y = r->col[0].y * b.x + r->col[1].y * b.y + r->col[2].y * b.z + mk->bInA.p.y;
 	sv.b.z = r->col[0].z * b.x + r->col[1].z * b.y + r->col[2].z * b.z + mk->bInA.p.z;

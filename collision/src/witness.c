@@ -15,7 +15,7 @@ static float tbAcross(vec3s n, vec3s d)
 // GJK between the shape and a point (a triangle with three equal corners).
 static float tbPointOutside(const tbMinkowski* mk, bool which, vec3s q)
 {
-	const tbShape* shape = which ? mk->shapeA : mk->shapeB;
+	const tbGeometry* shape = which ? mk->shapeA : mk->shapeB;
 	if (!which) {
 		// Into B's frame: R^T (q - p).
 		vec3s d = glms_vec3_sub(q, mk->bInA.p);
@@ -23,7 +23,7 @@ static float tbPointOutside(const tbMinkowski* mk, bool which, vec3s q)
 		q = (vec3s){{glms_vec3_dot(r->col[0], d), glms_vec3_dot(r->col[1], d),
 		             glms_vec3_dot(r->col[2], d)}};
 	}
-	tbShape point = tbMakeTriangle(q, q, q);
+	tbGeometry point = tbMakeTriangle(q, q, q);
 	tbMinkowski pm;
 	tbMinkowski_Init(&pm, shape, &point, tbTransformIdentity());
 	pm.cores = mk->cores;

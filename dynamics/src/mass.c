@@ -138,7 +138,7 @@ static tbMassError tbHullMoments(const tbHull* hull, tbVolumeMoments* out)
 }
 
 // Volume moments of the unscaled shape.
-static tbMassError tbShapeMoments(const tbShape* shape, tbVolumeMoments* out)
+static tbMassError tbShapeMoments(const tbGeometry* shape, tbVolumeMoments* out)
 {
 	switch (shape->type) {
 	case tb_sphereShape: {
@@ -214,7 +214,7 @@ static tbMassError tbShapeMoments(const tbShape* shape, tbVolumeMoments* out)
 	}
 }
 
-tbMassData tbComputeMass(const tbShape* shape, float density, tbMassError* error)
+tbMassData tbComputeMass(const tbGeometry* shape, float density, tbMassError* error)
 {
 	tbMassData zero = {0};
 	tbMassError err = tb_massOk;

@@ -54,7 +54,7 @@ void tbUpdateBodyShapes(tbWorld* w, int bodyIndex, float dt, bool forceMove)
 	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
 		tbShapeSlot* shape = w->shapes + s;
 		shape->xf = tbMulTransforms(b->xf, shape->localPose);
-		shape->aabb = tbShape_ComputeAABB(&shape->geometry, shape->xf);
+		shape->aabb = tbGeometry_ComputeAABB(&shape->geometry, shape->xf);
 		if (!forceMove && tbAABB_Contains(shape->fatAABB, shape->aabb)) {
 			continue;
 		}
@@ -71,7 +71,7 @@ void tbUpdateBodyShapes(tbWorld* w, int bodyIndex, float dt, bool forceMove)
 
 // One shape's mass in the body frame; *weighs false for a shape that collides but weighs nothing
 // (zero density, a triangle, a flat hull). False with a message when its mass leaves float.
-static bool tbShapeBodyMass(const tbShape* geometry, float density, tbTransform localPose,
+static bool tbShapeBodyMass(const tbGeometry* geometry, float density, tbTransform localPose,
                             tbMassData* out, bool* weighs, char* message, int size)
 {
 	*weighs = false;
@@ -99,15 +99,16 @@ static bool tbShapeBodyMass(const tbShape* geometry, float density, tbTransform 
 	return true;
 }
 
-bool tbBodyMassFromShapes(const tbWorld* w, int bodyIndex, const tbShape* extra, float extraDensity,
-                          tbTransform extraPose, tbMassData* out, char* message, int size)
+bool tbBodyMassFromShapes(const tbWorld* w, int bodyIndex, const tbGeometry* extra,
+                          float extraDensity, tbTransform extraPose, tbMassData* out, char* message,
+                          int size)
 {
 	const tbBodySlot* b = w->bodies + bodyIndex;
 	tbMassData total;
 	memset(&total, 0, sizeof total);
 	bool any = false;
 	for (int s = b->firstShape; s >= 0 || extra != NULL; s = s >= 0 ? w->shapes[s].nextInBody : s) {
-		const tbShape* geometry = extra;
+		const tbGeometry* geometry = extra;
 		float density = extraDensity;
 		tbTransform pose = extraPose;
 		if (s >= 0) {
@@ -174,7 +175,7 @@ void tbUpdateBodyMass(tbWorld* w, int bodyIndex)
 	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
 		const tbShapeSlot* shape = w->shapes + s;
 		float r = glms_vec3_norm(glms_vec3_sub(shape->localPose.p, b->localCenter)) +
-		          tbShape_BoundingRadius(&shape->geometry);
+		          tbGeometry_BoundingRadius(&shape->geometry);
 		maxExtent = r > maxExtent ? r : maxExtent;
 	}
 	b->maxExtent = maxExtent;

@@ -16,7 +16,7 @@
 /// One side of a case: the shape, its pose and what the text said (peers and judges need it).
 typedef struct tbQueryCaseShape
 {
-	tbShape shape; ///< for hulls, points at `hull`
+	tbGeometry shape; ///< for hulls, points at `hull`
 	/// Pose as read, in double: positions reach ~3 with shapes of 1e-3, so it is rounded to float
 	/// only after forming the relative pose. q is normalised, w x y z.
 	tbTransformd xf;

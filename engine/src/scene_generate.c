@@ -200,7 +200,7 @@ static bool tbReadRain(tbParseContext* ctx, const cJSON* object, const char* pat
 	char keyPath[TB_SCENE_PATH_SIZE];
 	int count, seed = 1;
 	vec3s lo, hi;
-	tbShape shape;
+	tbGeometry shape;
 	int hullIndex;
 	const cJSON* item = tbRequire(ctx, object, path, "count");
 	tbJoinKey(keyPath, path, "count");
@@ -234,11 +234,11 @@ static bool tbReadRain(tbParseContext* ctx, const cJSON* object, const char* pat
 	if (!(hi.x >= lo.x && hi.y >= lo.y && hi.z >= lo.z)) {
 		return tbSceneFail(ctx, item, keyPath, "expected every component >= region_min's");
 	}
-	tbShape placed = shape;
+	tbGeometry placed = shape;
 	if (hullIndex >= 0) {
 		placed.hull = ctx->def->hulls + hullIndex;
 	}
-	float radius = tbShape_BoundingRadius(&placed);
+	float radius = tbGeometry_BoundingRadius(&placed);
 
 	// Random sequential placement: a drop is kept when its bounding sphere misses every earlier
 	// drop's (of any rain generator), so no body starts inside another.

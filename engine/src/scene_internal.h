@@ -134,9 +134,9 @@ bool tbCheckKeys(tbParseContext* ctx, const cJSON* object, const char* path, con
                  const char* const* allowed, int allowedCount);
 /// The member `key` of the object, or null after an error saying it is missing.
 const cJSON* tbRequire(tbParseContext* ctx, const cJSON* object, const char* path, const char* key);
-/// A shape object (sphere, box, capsule, cylinder, cone or hull) checked by tbShape_Validate;
+/// A shape object (sphere, box, capsule, cylinder, cone or hull) checked by tbGeometry_Validate;
 /// *hullIndex is the scene's hull it uses, or -1.
-bool tbReadShape(tbParseContext* ctx, const cJSON* object, const char* path, tbShape* shape,
+bool tbReadShape(tbParseContext* ctx, const cJSON* object, const char* path, tbGeometry* shape,
                  int* hullIndex);
 /// A rotation object: quat_wxyz, euler_xyz_deg, or axis with angle_deg.
 bool tbReadRotation(tbParseContext* ctx, const cJSON* object, const char* path, versors* out);

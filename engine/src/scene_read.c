@@ -199,7 +199,7 @@ static bool tbAddHull(tbParseContext* ctx, const cJSON* points, const char* path
 	return true;
 }
 
-bool tbReadShape(tbParseContext* ctx, const cJSON* object, const char* path, tbShape* shape,
+bool tbReadShape(tbParseContext* ctx, const cJSON* object, const char* path, tbGeometry* shape,
                  int* hullIndex)
 {
 	*hullIndex = -1;
@@ -284,7 +284,7 @@ bool tbReadShape(tbParseContext* ctx, const cJSON* object, const char* path, tbS
 		    "unknown shape '%s' (expected sphere, box, capsule, cylinder, cone or hull)", type);
 	}
 	char message[160];
-	if (*hullIndex < 0 && !tbShape_Validate(shape, message, (int)sizeof message)) {
+	if (*hullIndex < 0 && !tbGeometry_Validate(shape, message, (int)sizeof message)) {
 		return tbSceneFail(ctx, object, path, "%s", message);
 	}
 	return true;
@@ -396,7 +396,7 @@ bool tbCheckMass(tbParseContext* ctx, const cJSON* where, const char* path, cons
 	if (body->type != tb_dynamicBody) {
 		return true;
 	}
-	tbShape shape = body->shape;
+	tbGeometry shape = body->shape;
 	if (body->hullIndex >= 0) {
 		shape.hull = ctx->def->hulls + body->hullIndex;
 	}

@@ -73,7 +73,7 @@ bool tbShouldShapesCollide(tbFilter a, tbFilter b)
 	return (a.categoryBits & b.maskBits) != 0 && (b.categoryBits & a.maskBits) != 0;
 }
 
-tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbShape* geometry)
+tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry* geometry)
 {
 	tbWorld* w;
 	tbBodySlot* b = tbGetBodySlot(bodyId, &w, "tbCreateShape");
@@ -85,7 +85,7 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbShape* g
 		return tb_nullShapeId;
 	}
 	char message[160];
-	if (!tbShape_Validate(geometry, message, (int)sizeof message)) {
+	if (!tbGeometry_Validate(geometry, message, (int)sizeof message)) {
 		tbSetError("tbCreateShape: geometry (%s): %s", tbShapeTypeName(geometry->type), message);
 		return tb_nullShapeId;
 	}
@@ -139,7 +139,7 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbShape* g
 	s->generation = generation;
 	s->alive = true;
 	s->geometry = *geometry;
-	s->radius = tbShape_BoundingRadius(geometry);
+	s->radius = tbGeometry_BoundingRadius(geometry);
 	s->localPose = tbMakeTransform(def->localPose.p, def->localPose.q);
 	s->density = def->density;
 	s->friction = def->friction;
@@ -155,7 +155,7 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbShape* g
 
 	tbUpdateBodyMass(w, bodyIndex);
 	s->xf = tbMulTransforms(b->xf, s->localPose);
-	s->aabb = tbShape_ComputeAABB(&s->geometry, s->xf);
+	s->aabb = tbGeometry_ComputeAABB(&s->geometry, s->xf);
 	// Static proxies live in their own tree: they never move, so the moving tree stays small and
 	// static-static pairs are never even looked for.
 	s->tree = b->rb.type == tb_staticBody ? 0 : 1;
@@ -211,7 +211,7 @@ void tbDestroyShape(tbShapeId shapeId)
 	}
 }
 
-bool tbShapeId_IsValid(tbShapeId shapeId)
+bool tbShape_IsValid(tbShapeId shapeId)
 {
 	tbWorld* w = tbGetWorldFromIndex(shapeId.world0);
 	int index = shapeId.index1 - 1;
@@ -220,82 +220,82 @@ bool tbShapeId_IsValid(tbShapeId shapeId)
 	       w->shapes[index].generation == shapeId.generation;
 }
 
-tbBodyId tbShapeId_GetBody(tbShapeId shapeId)
+tbBodyId tbShape_GetBody(tbShapeId shapeId)
 {
 	tbWorld* w;
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, &w, "tbShapeId_GetBody");
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, &w, "tbShape_GetBody");
 	return s != NULL ? tbMakeBodyId(w, s->body) : tb_nullBodyId;
 }
 
-tbShape tbShapeId_GetGeometry(tbShapeId shapeId)
+tbGeometry tbShape_GetGeometry(tbShapeId shapeId)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetGeometry");
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_GetGeometry");
 	if (s == NULL) {
-		tbShape none;
+		tbGeometry none;
 		memset(&none, 0, sizeof none);
 		return none;
 	}
 	return s->geometry;
 }
 
-tbTransform tbShapeId_GetWorldTransform(tbShapeId shapeId)
+tbTransform tbShape_GetWorldTransform(tbShapeId shapeId)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetWorldTransform");
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_GetWorldTransform");
 	return s != NULL ? s->xf : tbTransformIdentity();
 }
 
-tbAABB tbShapeId_GetAABB(tbShapeId shapeId)
+tbAABB tbShape_GetAABB(tbShapeId shapeId)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetAABB");
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_GetAABB");
 	tbAABB none;
 	memset(&none, 0, sizeof none);
 	return s != NULL ? s->aabb : none;
 }
 
-void tbShapeId_SetFriction(tbShapeId shapeId, float friction)
+void tbShape_SetFriction(tbShapeId shapeId, float friction)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_SetFriction");
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_SetFriction");
 	if (s == NULL) {
 		return;
 	}
 	if (!(isfinite(friction) && friction >= 0.0f)) {
-		tbSetError("tbShapeId_SetFriction: friction must be finite and >= 0, got %g",
+		tbSetError("tbShape_SetFriction: friction must be finite and >= 0, got %g",
 		           (double)friction);
 		return;
 	}
 	s->friction = friction;
 }
 
-float tbShapeId_GetFriction(tbShapeId shapeId)
+float tbShape_GetFriction(tbShapeId shapeId)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetFriction");
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_GetFriction");
 	return s != NULL ? s->friction : 0.0f;
 }
 
-void tbShapeId_SetRestitution(tbShapeId shapeId, float restitution)
+void tbShape_SetRestitution(tbShapeId shapeId, float restitution)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_SetRestitution");
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_SetRestitution");
 	if (s == NULL) {
 		return;
 	}
 	if (!(restitution >= 0.0f && restitution <= 1.0f)) {
-		tbSetError("tbShapeId_SetRestitution: restitution must be in [0, 1], got %g",
+		tbSetError("tbShape_SetRestitution: restitution must be in [0, 1], got %g",
 		           (double)restitution);
 		return;
 	}
 	s->restitution = restitution;
 }
 
-float tbShapeId_GetRestitution(tbShapeId shapeId)
+float tbShape_GetRestitution(tbShapeId shapeId)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetRestitution");
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_GetRestitution");
 	return s != NULL ? s->restitution : 0.0f;
 }
 
-void tbShapeId_SetFilter(tbShapeId shapeId, tbFilter filter)
+void tbShape_SetFilter(tbShapeId shapeId, tbFilter filter)
 {
 	tbWorld* w;
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, &w, "tbShapeId_SetFilter");
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, &w, "tbShape_SetFilter");
 	if (s == NULL) {
 		return;
 	}
@@ -307,30 +307,30 @@ void tbShapeId_SetFilter(tbShapeId shapeId, tbFilter filter)
 	tbBroadPhase_BufferMove(w, shapeId.index1 - 1);
 }
 
-tbFilter tbShapeId_GetFilter(tbShapeId shapeId)
+tbFilter tbShape_GetFilter(tbShapeId shapeId)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetFilter");
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_GetFilter");
 	tbFilter none = {0, 0};
 	return s != NULL ? s->filter : none;
 }
 
-void tbShapeId_SetUserData(tbShapeId shapeId, void* userData)
+void tbShape_SetUserData(tbShapeId shapeId, void* userData)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_SetUserData");
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_SetUserData");
 	if (s != NULL) {
 		s->userData = userData;
 	}
 }
 
-void* tbShapeId_GetUserData(tbShapeId shapeId)
+void* tbShape_GetUserData(tbShapeId shapeId)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_GetUserData");
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_GetUserData");
 	return s != NULL ? s->userData : NULL;
 }
 
-tbCastOutput tbShapeId_RayCast(tbShapeId shapeId, vec3s origin, vec3s translation)
+tbCastOutput tbShape_RayCast(tbShapeId shapeId, vec3s origin, vec3s translation)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShapeId_RayCast");
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_RayCast");
 	if (s == NULL) {
 		tbCastOutput none;
 		memset(&none, 0, sizeof none);

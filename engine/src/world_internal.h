@@ -37,7 +37,7 @@ typedef struct tbBodySlot
 
 typedef struct tbShapeSlot
 {
-	tbShape geometry;
+	tbGeometry geometry;
 	tbTransform localPose; // in the body frame
 	tbTransform xf;        // world, kept in step with the body
 	tbAABB aabb;           // tight world box
@@ -62,9 +62,9 @@ typedef struct tbContactCache
 {
 	tbTransform bInA; // B's frame in A's frame (float) when the narrow phase ran
 	tbSatCache sat;   // the SAT's last separating feature (box and hull pairs)
-	vec3s normal;                         // A's frame
-	vec3s pointA[TB_MAX_MANIFOLD_POINTS]; // A's frame
-	vec3s pointB[TB_MAX_MANIFOLD_POINTS]; // B's frame
+	vec3s normal;     // A's frame
+	vec3s pointA[TB_MAX_MANIFOLD_POINTS];           // A's frame
+	vec3s pointB[TB_MAX_MANIFOLD_POINTS];           // B's frame
 	float separationOffset[TB_MAX_MANIFOLD_POINTS]; // separation - (pointB - pointA).normal
 	uint32_t id[TB_MAX_MANIFOLD_POINTS];
 	int pointCount;
@@ -195,7 +195,7 @@ void tbWakeBody(tbWorld* world, int bodyIndex);
 void tbUpdateBodyMass(tbWorld* world, int bodyIndex);
 // The mass of a dynamic body's shapes (plus `extra`, when not null, about to be added): false with
 // a message when a shape's mass leaves float or the total is outside the supported range.
-bool tbBodyMassFromShapes(const tbWorld* world, int bodyIndex, const tbShape* extra,
+bool tbBodyMassFromShapes(const tbWorld* world, int bodyIndex, const tbGeometry* extra,
                           float extraDensity, tbTransform extraPose, tbMassData* out, char* message,
                           int size);
 void tbSyncBodyTransform(tbBodySlot* body);

@@ -82,7 +82,7 @@ typedef struct tbOverlapContext
 	tbQueryFilter filter;
 	tbOverlapResultFcn* fcn;
 	void* context;
-	const tbShape* shape; // null for a box query
+	const tbGeometry* shape; // null for a box query
 	tbTransform xf;
 	bool stop;
 } tbOverlapContext;
@@ -119,7 +119,7 @@ void tbWorld_OverlapAABB(tbWorldId worldId, tbAABB aabb, tbQueryFilter filter,
 	}
 }
 
-void tbWorld_OverlapShape(tbWorldId worldId, const tbShape* shape, tbTransform transform,
+void tbWorld_OverlapShape(tbWorldId worldId, const tbGeometry* shape, tbTransform transform,
                           tbQueryFilter filter, tbOverlapResultFcn* fcn, void* context)
 {
 	tbWorld* w = tbGetWorld(worldId, "tbWorld_OverlapShape");
@@ -127,7 +127,7 @@ void tbWorld_OverlapShape(tbWorldId worldId, const tbShape* shape, tbTransform t
 		return;
 	}
 	char message[160];
-	if (!tbShape_Validate(shape, message, (int)sizeof message)) {
+	if (!tbGeometry_Validate(shape, message, (int)sizeof message)) {
 		tbSetError("tbWorld_OverlapShape: shape: %s", message);
 		return;
 	}
@@ -137,7 +137,7 @@ void tbWorld_OverlapShape(tbWorldId worldId, const tbShape* shape, tbTransform t
 	}
 	transform.q = glms_quat_normalize(transform.q);
 	tbOverlapContext oc = {w, filter, fcn, context, shape, transform, false};
-	tbAABB box = tbShape_ComputeAABB(shape, transform);
+	tbAABB box = tbGeometry_ComputeAABB(shape, transform);
 	for (int t = 0; t < 2 && !oc.stop; ++t) {
 		tbDynamicTree_Query(&w->trees[t], box, tbOverlapCallback, &oc);
 	}

@@ -206,9 +206,9 @@ static bool tbWriteTrace(const tbQueryCase* queryCase, const tbQueryOptions* opt
 	// A sphere or a capsule is traced as its core (a point, a segment): the trace's distances are
 	// the cores', larger than the shapes' by coreRadiusA + coreRadiusB.
 	fputs(",\"coreRadiusA\":", stdout);
-	tbJsonNumber(stdout, (double)tbShape_CoreRadius(&queryCase->a.shape));
+	tbJsonNumber(stdout, (double)tbGeometry_CoreRadius(&queryCase->a.shape));
 	fputs(",\"coreRadiusB\":", stdout);
-	tbJsonNumber(stdout, (double)tbShape_CoreRadius(&queryCase->b.shape));
+	tbJsonNumber(stdout, (double)tbGeometry_CoreRadius(&queryCase->b.shape));
 	fputs("}}\n", stdout);
 	if (result.status == tb_queryInvalidInput) {
 		fprintf(stderr, "tumble query: line %d: id %lld: the query rejected the shapes\n",

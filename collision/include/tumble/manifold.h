@@ -38,7 +38,7 @@ typedef struct tbManifold
 /// dropped; a pair farther apart than that gets no points. The normal points from A to B.
 /// Box pairs (and boxes or small hulls against small hulls) take the separating-axis test
 /// instead: see tbCollideShapesCached.
-TB_API tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbShape* b,
+TB_API tbManifold tbCollideShapes(const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
                                   tbTransform xfB, float speculativeDistance);
 
 /// tbCollideShapes in A's frame: B is placed at bInA (B's frame in A's, tbInvMulTransforms(xfA,
@@ -47,7 +47,7 @@ TB_API tbManifold tbCollideShapes(const tbShape* a, tbTransform xfA, const tbSha
 /// distance; -FLT_MAX when the query failed (for a pair the separating-axis test answers, its
 /// largest separation: see tbCollideShapesCached). The world's contact cache uses both to skip
 /// pairs whose relative pose has barely moved since. Same as tbCollideShapesCached without a cache.
-TB_API tbManifold tbCollideShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+TB_API tbManifold tbCollideShapesLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                        float speculativeDistance, float* distance);
 
 /// Which feature pair gave the separating axis of two polytopes (boxes, solid hulls) in the
@@ -83,6 +83,6 @@ typedef struct tbSatCache
 /// test answers, `distance` receives the largest separation over the tested axes: minus the exact
 /// penetration depth when overlapping, a lower bound on the distance when apart (the engine's
 /// skip of pairs apart by more than their drift stays valid).
-TB_API tbManifold tbCollideShapesCached(const tbShape* a, const tbShape* b, tbTransform bInA,
+TB_API tbManifold tbCollideShapesCached(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                         float speculativeDistance, float* distance,
                                         tbSatCache* cache);

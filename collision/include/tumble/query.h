@@ -49,7 +49,7 @@ typedef struct tbTraceStep
 	/// GJK only: the simplex the loop ended with, after `iteration` iterations (the count the
 	/// result reports); it takes no support of its own. Iterations are numbered 1, 2, ... with no
 	/// gaps. Spheres and capsules are traced as their cores (a point, a segment): see
-	/// tbShape_CoreRadius.
+	/// tbGeometry_CoreRadius.
 	bool last;
 } tbTraceStep;
 
@@ -90,25 +90,25 @@ typedef struct tbQueryResult
 } tbQueryResult;
 
 /// GJK boolean test (Casalino 2021 Algorithm 2, the "simple query"). True when the shapes overlap.
-TB_API bool tbTestOverlap(const tbShape* a, tbTransform xfA, const tbShape* b, tbTransform xfB,
-                          tbQueryStatus* status);
+TB_API bool tbTestOverlap(const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
+                          tbTransform xfB, tbQueryStatus* status);
 
 /// GJK distance and closest points (Casalino 2021 sec. 2.2). When the shapes overlap the distance
 /// is reported as 0 with hit = true and no normal (use tbQueryShapes for the depth).
-TB_API tbQueryResult tbShapeDistance(const tbShape* a, tbTransform xfA, const tbShape* b,
+TB_API tbQueryResult tbShapeDistance(const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
                                      tbTransform xfB, const tbQueryDef* def);
 
 /// The complex query: GJK, then EPA (or unified EPA, per def) only when needed. Results in world.
-TB_API tbQueryResult tbQueryShapes(const tbShape* a, tbTransform xfA, const tbShape* b,
+TB_API tbQueryResult tbQueryShapes(const tbGeometry* a, tbTransform xfA, const tbGeometry* b,
                                    tbTransform xfB, const tbQueryDef* def);
 
 /// The same query with B given in A's local frame; results are in A's local frame. This is what the
 /// others call after forming the relative pose; use it directly when poses are held in double.
-TB_API tbQueryResult tbQueryShapesLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+TB_API tbQueryResult tbQueryShapesLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                         const tbQueryDef* def);
 
 /// Boolean test with B in A's frame.
-TB_API bool tbTestOverlapLocal(const tbShape* a, const tbShape* b, tbTransform bInA,
+TB_API bool tbTestOverlapLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                tbQueryStatus* status);
 
 /// Name of a status ("converged", "iteration cap", ...).

@@ -20,5 +20,5 @@ typedef struct tbCastOutput
 /// that starts inside the shape reports no hit (Box2D's rule: it would have no normal). The hit
 /// point is within 1e-4 of the shape's size of the surface. No hit either for maxFraction <= 0 or
 /// NaN, a NaN or Inf origin or translation, or a pose that is not finite with a unit quaternion.
-TB_API tbCastOutput tbRayCastShape(const tbShape* shape, tbTransform xf, vec3s origin,
+TB_API tbCastOutput tbRayCastShape(const tbGeometry* shape, tbTransform xf, vec3s origin,
                                    vec3s translation, float maxFraction);

@@ -34,7 +34,7 @@ typedef enum tbShapeType
 } tbShapeType;
 
 /// A convex shape. Build one with the tbMake* functions; scale defaults to (1, 1, 1).
-typedef struct tbShape
+typedef struct tbGeometry
 {
 	tbShapeType type;
 	union
@@ -52,24 +52,24 @@ typedef struct tbShape
 	/// Non-uniform scale in the local frame (AtlasPhys notes' model matrix): the shape is S *
 	/// shape, its support along d is S * support(S * d). A scaled sphere is an ellipsoid.
 	vec3s scale;
-} tbShape;
+} tbGeometry;
 
 /// A ball of `radius` m about the local origin.
-TB_API tbShape tbMakeSphere(float radius);
+TB_API tbGeometry tbMakeSphere(float radius);
 /// A box of half extents hx, hy, hz m, centred at the local origin.
-TB_API tbShape tbMakeBox(float hx, float hy, float hz);
+TB_API tbGeometry tbMakeBox(float hx, float hy, float hz);
 /// The points within `radius` m of the segment from (0, -halfHeight, 0) to (0, halfHeight, 0).
-TB_API tbShape tbMakeCapsule(float radius, float halfHeight);
+TB_API tbGeometry tbMakeCapsule(float radius, float halfHeight);
 /// A cylinder of `radius` m about the y axis, from y = -halfHeight to y = halfHeight.
-TB_API tbShape tbMakeCylinder(float radius, float halfHeight);
+TB_API tbGeometry tbMakeCylinder(float radius, float halfHeight);
 /// A cone with its apex at (0, halfHeight, 0) and its base disc of `radius` m at y = -halfHeight
 /// (the local origin is mid-height, not the centroid).
-TB_API tbShape tbMakeCone(float radius, float halfHeight);
+TB_API tbGeometry tbMakeCone(float radius, float halfHeight);
 /// The convex hull built by tbBuildHull; the shape points at `hull`, which must outlive it.
-TB_API tbShape tbMakeHullShape(const tbHull* hull);
+TB_API tbGeometry tbMakeHullShape(const tbHull* hull);
 /// A triangle of zero thickness with corners a, b, c (local frame, m). It has no volume: a
 /// dynamic body cannot take its mass from it.
-TB_API tbShape tbMakeTriangle(vec3s a, vec3s b, vec3s c);
+TB_API tbGeometry tbMakeTriangle(vec3s a, vec3s b, vec3s c);
 
 /// The name of a shape type ("sphere", "box", ...), or "unknown".
 TB_API const char* tbShapeTypeName(tbShapeType type);
@@ -77,26 +77,26 @@ TB_API const char* tbShapeTypeName(tbShapeType type);
 /// Check a shape for bad data: NaN/Inf, negative or zero sizes, a missing hull, and lengths (scale
 /// included) outside [TB_MIN_LENGTH, TB_MAX_LENGTH]. Returns true when valid; otherwise writes a
 /// message naming the field into `message` (if not null).
-TB_API bool tbShape_Validate(const tbShape* shape, char* message, int messageSize);
+TB_API bool tbGeometry_Validate(const tbGeometry* shape, char* message, int messageSize);
 
 /// Support point of the shape in its local frame: a point of the shape that maximises dot(p, d).
 /// `featureIndex` (may be null) receives a vertex index for polytopes (box corner, hull vertex,
 /// cone apex) and -1 where the support is a smooth point. d need not be unit; d = 0 is allowed.
-TB_API vec3s tbShape_Support(const tbShape* shape, vec3s d, int* featureIndex);
+TB_API vec3s tbGeometry_Support(const tbGeometry* shape, vec3s d, int* featureIndex);
 
 /// Radius of the ball that sweeps the core of a sphere (a point) or a capsule (a segment), scale
 /// included, metres; 0 for other shapes and for non-uniformly scaled ones (an ellipsoid is handled
 /// whole). The narrow phase runs GJK on the cores and adds the balls back exactly.
-TB_API float tbShape_CoreRadius(const tbShape* shape);
+TB_API float tbGeometry_CoreRadius(const tbGeometry* shape);
 
-/// Support of the core: the support without the ball of tbShape_CoreRadius.
-TB_API vec3s tbShape_CoreSupport(const tbShape* shape, vec3s d, int* featureIndex);
+/// Support of the core: the support without the ball of tbGeometry_CoreRadius.
+TB_API vec3s tbGeometry_CoreSupport(const tbGeometry* shape, vec3s d, int* featureIndex);
 
 /// Radius of a sphere about the local origin that bounds the shape (scale included), metres.
-TB_API float tbShape_BoundingRadius(const tbShape* shape);
+TB_API float tbGeometry_BoundingRadius(const tbGeometry* shape);
 
 /// A point deep inside the shape (its centroid for symmetric shapes), local frame.
-TB_API vec3s tbShape_InteriorPoint(const tbShape* shape);
+TB_API vec3s tbGeometry_InteriorPoint(const tbGeometry* shape);
 
 /// Axis-aligned bounding box.
 typedef struct tbAABB
@@ -105,4 +105,4 @@ typedef struct tbAABB
 } tbAABB;
 
 /// Tight world AABB of the shape under a transform (from six support calls).
-TB_API tbAABB tbShape_ComputeAABB(const tbShape* shape, tbTransform xf);
+TB_API tbAABB tbGeometry_ComputeAABB(const tbGeometry* shape, tbTransform xf);

@@ -31,7 +31,7 @@ typedef enum tbMassError
 /// Sphere, box, capsule, cylinder, cone (about its centre of mass, not its apex) and solid hull
 /// (volume integration over the faces). On bad input returns all zeros and, when `error` is not
 /// null, writes the reason there; on success writes tb_massOk.
-TB_API tbMassData tbComputeMass(const tbShape* shape, float density, tbMassError* error);
+TB_API tbMassData tbComputeMass(const tbGeometry* shape, float density, tbMassError* error);
 
 /// A short English description of an error, naming the field, e.g. "density must be > 0 and
 /// finite".

@@ -33,7 +33,7 @@ typedef struct tbSceneBody
 	versors rotation;                 ///< unit quaternion
 	vec3s linearVelocity;             ///< m/s, world
 	vec3s angularVelocity;            ///< rad/s, world
-	tbShape shape;                    ///< a hull shape points into tbSceneDef.hulls[hullIndex]
+	tbGeometry shape;                 ///< a hull shape points into tbSceneDef.hulls[hullIndex]
 	int hullIndex;                    ///< -1 unless the shape is a hull
 	float density;                    ///< kg/m^3
 	float mass;                       ///< kg when the file gives it (it overrides density), else 0

@@ -213,7 +213,8 @@ typedef struct tbDebugDraw
 	void (*DrawPoint)(vec3s p, float size, tbHexColor color, void* context);
 	void (*DrawTransform)(tbTransform transform, void* context);
 	/// The shape (local geometry) placed at `transform`; the viewer tessellates it.
-	void (*DrawShape)(const tbShape* shape, tbTransform transform, tbHexColor color, void* context);
+	void (*DrawShape)(const tbGeometry* shape, tbTransform transform, tbHexColor color,
+	                  void* context);
 	bool drawShapes;          ///< each shape, coloured by body state (awake, asleep, static)
 	bool drawAABBs;           ///< fattened broad-phase boxes as 12 segments
 	bool drawContactPoints;   ///< manifold points

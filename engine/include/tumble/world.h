@@ -124,7 +124,7 @@ TB_API void tbWorld_OverlapAABB(tbWorldId worldId, tbAABB aabb, tbQueryFilter fi
                                 tbOverlapResultFcn* fcn, void* context);
 
 /// Every shape that overlaps `shape` placed at `transform` (GJK overlap test).
-TB_API void tbWorld_OverlapShape(tbWorldId worldId, const tbShape* shape, tbTransform transform,
+TB_API void tbWorld_OverlapShape(tbWorldId worldId, const tbGeometry* shape, tbTransform transform,
                                  tbQueryFilter filter, tbOverlapResultFcn* fcn, void* context);
 
 // ---------------------------------------------------------------------------------------------
@@ -231,43 +231,44 @@ TB_API int tbBody_GetShapes(tbBodyId bodyId, tbShapeId* shapeIds, int capacity);
 TB_API int tbBody_GetContactData(tbBodyId bodyId, tbContactData* data, int capacity);
 
 // ---------------------------------------------------------------------------------------------
-// Shapes on bodies. Handle methods are tbShapeId_*: tbShape_* works on the geometry itself.
+// Shapes on bodies. Handle methods are tbShape_* (Box2D's b2Shape_*); tbGeometry_* works on the
+// geometry itself.
 
 /// Attach a convex shape to a body (the geometry is copied; a hull's tbHull must outlive it).
 /// Returns the null id (and an error naming the field) for a bad geometry, density, friction,
 /// restitution or local pose. The body's mass is recomputed from all its shapes' densities.
-TB_API tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbShape* geometry);
+TB_API tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry* geometry);
 
 /// Remove a shape (its contacts end with events; the body's mass is recomputed).
 TB_API void tbDestroyShape(tbShapeId shapeId);
 
 /// True while the id names a live shape (false once it or its body or world is destroyed).
-TB_API bool tbShapeId_IsValid(tbShapeId shapeId);
+TB_API bool tbShape_IsValid(tbShapeId shapeId);
 /// The body the shape is attached to.
-TB_API tbBodyId tbShapeId_GetBody(tbShapeId shapeId);
+TB_API tbBodyId tbShape_GetBody(tbShapeId shapeId);
 /// A copy of the shape's geometry, in its local frame (all zero for a stale id).
-TB_API tbShape tbShapeId_GetGeometry(tbShapeId shapeId);
+TB_API tbGeometry tbShape_GetGeometry(tbShapeId shapeId);
 /// The shape's frame in the world (the body's pose times the shape's local pose).
-TB_API tbTransform tbShapeId_GetWorldTransform(tbShapeId shapeId);
+TB_API tbTransform tbShape_GetWorldTransform(tbShapeId shapeId);
 /// The shape's tight world bounding box at the body's current pose, m.
-TB_API tbAABB tbShapeId_GetAABB(tbShapeId shapeId);
+TB_API tbAABB tbShape_GetAABB(tbShapeId shapeId);
 /// Coulomb friction coefficient (>= 0; mixed with the other shape's as sqrt(a b)).
-TB_API void tbShapeId_SetFriction(tbShapeId shapeId, float friction);
+TB_API void tbShape_SetFriction(tbShapeId shapeId, float friction);
 /// Coulomb friction coefficient.
-TB_API float tbShapeId_GetFriction(tbShapeId shapeId);
+TB_API float tbShape_GetFriction(tbShapeId shapeId);
 /// Restitution in [0, 1] (mixed with the other shape's as the larger of the two).
-TB_API void tbShapeId_SetRestitution(tbShapeId shapeId, float restitution);
+TB_API void tbShape_SetRestitution(tbShapeId shapeId, float restitution);
 /// Restitution.
-TB_API float tbShapeId_GetRestitution(tbShapeId shapeId);
+TB_API float tbShape_GetRestitution(tbShapeId shapeId);
 /// Collision filter: two shapes collide when each one's category is in the other's mask. The
 /// shape's current pairs are dropped and looked for again.
-TB_API void tbShapeId_SetFilter(tbShapeId shapeId, tbFilter filter);
+TB_API void tbShape_SetFilter(tbShapeId shapeId, tbFilter filter);
 /// Collision filter.
-TB_API tbFilter tbShapeId_GetFilter(tbShapeId shapeId);
+TB_API tbFilter tbShape_GetFilter(tbShapeId shapeId);
 /// Attach your own pointer to the shape (Tumble never reads it).
-TB_API void tbShapeId_SetUserData(tbShapeId shapeId, void* userData);
+TB_API void tbShape_SetUserData(tbShapeId shapeId, void* userData);
 /// Your pointer, or null.
-TB_API void* tbShapeId_GetUserData(tbShapeId shapeId);
+TB_API void* tbShape_GetUserData(tbShapeId shapeId);
 
 /// Ray cast against this shape alone.
-TB_API tbCastOutput tbShapeId_RayCast(tbShapeId shapeId, vec3s origin, vec3s translation);
+TB_API tbCastOutput tbShape_RayCast(tbShapeId shapeId, vec3s origin, vec3s translation);
