@@ -534,7 +534,13 @@ tbManifold tbCollideShapesCached(const tbGeometry* a, const tbGeometry* b, tbTra
 	if (tbSat_Applies(a, b, bInA)) {
 		tbManifold m;
 		if (tbSat_Collide(a, b, bInA, speculativeDistance, distance, cache, &m)) {
-			return m;
+			// Shapes the world checked always give a unit normal; shapes outside the supported
+			// range handed here directly (fuzz: a box of 1e18 m) go to the query path, which
+			// refuses them cleanly.
+			float n2 = glms_vec3_dot(m.normal, m.normal);
+			if (fabsf(n2 - 1.0f) < 1e-3f) {
+				return m;
+			}
 		}
 	}
 	return tbCollideShapesByQuery(a, b, bInA, speculativeDistance, distance);
@@ -590,8 +596,10 @@ tbManifold tbCollideShapes(const tbGeometry* a, tbTransform xfA, const tbGeometr
 	tbManifold empty;
 	memset(&empty, 0, sizeof empty);
 	empty.normal = tbV(0.0f, 1.0f, 0.0f);
-	if (!tbManifoldPoseOk(xfA) || !tbManifoldPoseOk(xfB) || !tbGeometry_IsUsable(a) ||
-	    !tbGeometry_IsUsable(b) || !isfinite(speculativeDistance)) {
+	// The full check (ranges included: docs/ranges.md) at this public entry; the engine's own
+	// calls come through tbCollideShapesCached on shapes the world has checked already.
+	if (!tbManifoldPoseOk(xfA) || !tbManifoldPoseOk(xfB) || !tbGeometry_Validate(a, NULL, 0) ||
+	    !tbGeometry_Validate(b, NULL, 0) || !isfinite(speculativeDistance)) {
 		return empty;
 	}
 	// Accepted to 1e-3, made unit: a non-unit rotation would scale the world normal.
@@ -606,5 +614,8 @@ tbManifold tbCollideShapes(const tbGeometry* a, tbTransform xfA, const tbGeometr
 		m.points[i].pointA = tbTransformPoint(xfA, m.points[i].pointA);
 		m.points[i].pointB = tbTransformPoint(xfA, m.points[i].pointB);
 	}
-	return tbManifoldIsFinite(&m) ? m : empty;
+	// Never a normal that is not unit (fuzz: a box of 1e18 m against a hull, before the range
+	// check above, gave one).
+	float n2 = glms_vec3_dot(m.normal, m.normal);
+	return tbManifoldIsFinite(&m) && fabsf(n2 - 1.0f) <= 1e-3f ? m : empty;
 }
