@@ -9,51 +9,12 @@ cd "$(dirname "$0")/.."
 passed=0
 failed=0
 
+# run_build DIR SUITES [meson setup options...]: set up, build and test one build directory, all
+# suites when SUITES is empty, and add its TAP results to the totals.
 run_build() {
 	local dir=$1
-	shift
-	if [ ! -f "$dir/build.ninja" ]; then
-		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || {
-			cat "$dir.setup.log"
-			echo "meson setup $dir failed"
-			return 1
-		}
-	fi
-	ninja -C "$dir" >"$dir.build.log" 2>&1 || {
-		cat "$dir.build.log"
-		echo "build $dir failed"
-		return 1
-	}
-	meson test -C "$dir" --print-errorlogs --num-processes 2 >"$dir.test.log" 2>&1
-	local rc=$?
-	tail -n 12 "$dir.test.log"
-	[ $rc -eq 0 ] || grep -E "^not ok|FAIL|\[FAIL\]" "$dir.test.log" | head -n 40
-	# Count TAP results of every suite (meson keeps them in the test log).
-	local p f
-	p=$(grep -cE "^ok( |$)" "$dir/meson-logs/testlog.txt" || true)
-	f=$(grep -cE "^not ok( |$)" "$dir/meson-logs/testlog.txt" || true)
-	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # a crashed suite counts as a failure
-	passed=$((passed + p))
-	failed=$((failed + f))
-	echo "$dir: $p passed, $f failed"
-}
-
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-
-# -Dwerror=true: warnings fail the project's own builds (meson.build leaves it off for users).
-run_build build --buildtype=debugoptimized -Dwerror=true || failed=$((failed + 1))
-run_build build-san --buildtype=debug -Dwerror=true -Db_sanitize=address,undefined \
-	-Dc_args=-fno-sanitize-recover=undefined -Dc_link_args=-fno-sanitize-recover=undefined \
-	-Dbench=disabled || failed=$((failed + 1))
-
-# The plain scalar solver (-Dsimd=scalar) must compute the same bits as the SIMD build: the
-# determinism test's stored hash holds for both (and the stacking figures with it).
-run_suites() {
-	local dir=$1
-	shift
-	local suites=$1
-	shift
+	local suites=$2
+	shift 2
 	if [ ! -f "$dir/build.ninja" ]; then
 		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || {
 			cat "$dir.setup.log"
@@ -69,16 +30,30 @@ run_suites() {
 	# shellcheck disable=SC2086
 	meson test -C "$dir" --print-errorlogs --num-processes 2 $suites >"$dir.test.log" 2>&1
 	local rc=$?
+	tail -n 12 "$dir.test.log"
+	[ $rc -eq 0 ] || grep -E "^not ok|FAIL|\[FAIL\]" "$dir.test.log" | head -n 40
+	# Count TAP results of every suite (meson keeps them in the test log).
 	local p f
 	p=$(grep -cE "^ok( |$)" "$dir/meson-logs/testlog.txt" || true)
 	f=$(grep -cE "^not ok( |$)" "$dir/meson-logs/testlog.txt" || true)
-	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-	[ $rc -eq 0 ] || grep -E "^not ok" "$dir/meson-logs/testlog.txt" | head -n 20
+	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # a crashed suite counts as a failure
 	passed=$((passed + p))
 	failed=$((failed + f))
-	echo "$dir ($suites): $p passed, $f failed"
+	echo "$dir${suites:+ ($suites)}: $p passed, $f failed"
 }
-run_suites build-scalar "world_stacking rolling contact_solver" --buildtype=release -Dsimd=scalar \
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+# -Dwerror=true: warnings fail the project's own builds (meson.build leaves it off for users).
+run_build build "" --buildtype=debugoptimized -Dwerror=true || failed=$((failed + 1))
+run_build build-san "" --buildtype=debug -Dwerror=true -Db_sanitize=address,undefined \
+	-Dc_args=-fno-sanitize-recover=undefined -Dc_link_args=-fno-sanitize-recover=undefined \
+	-Dbench=disabled || failed=$((failed + 1))
+
+# The plain scalar solver (-Dsimd=scalar) must compute the same bits as the SIMD build: the
+# determinism test's stored hash holds for both (and the stacking figures with it).
+run_build build-scalar "world_stacking rolling contact_solver" --buildtype=release -Dsimd=scalar \
 	-Ddemo=disabled -Dbench=disabled || failed=$((failed + 1))
 
 # The libFuzzer targets (fuzz/), 30 s each on a clean clone: no crash, sanitizer report, hang or

@@ -19,7 +19,7 @@ typedef struct tbJointRecord
 	vec3s axisB, refB; // B's frame
 	float biasRate, massScale, impulseScale;                   // rigid rows (joint softness)
 	float springBiasRate, springMassScale, springImpulseScale; // the user's spring
-	float h;        // the substep, s
+	float h;                                                   // the substep, s
 	int staticBody;                                            // the solver's static body index
 	int component; // its joint group, solved together for the point rows; -1: one by one
 	bool hasPoint; // ball, hinge, fixed: the anchors coincide (three point rows)
