@@ -204,7 +204,7 @@ static bool tbIsSphericalInertia(mat3s I)
 // for a body in free flight (Baraff's torque-free motion: |L| exact, the energy to RK4's order).
 // Then Gram-Schmidt and the auxiliary variables.
 static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolverBody* s,
-                         bool constrained, bool jointed, float dt)
+                         bool jointed, float dt)
 {
 	tbBodyState start = body->state;
 	vec3s v = tbV3(s->v[0], s->v[1], s->v[2]);
@@ -234,7 +234,6 @@ static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolv
 	// In free flight dtheta = h w exactly, so R is the integrator's alone (|L| exact, energy to
 	// RK4's order). For a spherical inertia (cubes, balls) w = L / I does not turn with R, and
 	// Rot(dtheta) is already exact.
-	(void)constrained;
 	if (jointed) {
 		// A jointed body's joints turned its inertia with it through the step (joint_solver.c),
 		// so w is its primary velocity: R turns by dtheta, and L = I(R) w at the new R.
@@ -470,10 +469,8 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	for (int i = 0; i < bodyCount; ++i) {
 		tbRigidBody* body = bodies[i];
 		if (body->type != tb_staticBody) {
-			stopped += tbFinishBody(def, body, states + i, colorMasks[i] != 0u,
-			                        (colorMasks[i] & (1u << 30)) != 0u, dt)
-			               ? 0
-			               : 1;
+			stopped +=
+			    tbFinishBody(def, body, states + i, (colorMasks[i] & (1u << 30)) != 0u, dt) ? 0 : 1;
 		}
 		tbRigidBody_ClearForces(body);
 	}
