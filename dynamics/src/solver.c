@@ -339,7 +339,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				colorMasks[b] |= 1u << color;
 			}
 		} else if (dynA || dynB) {
-			// Mark the bodies as constrained for tbFinishBody even without a colour bit.
+			// No colour left: mark the bodies (bit 31, not a colour) as held by the overflow.
 			if (dynA) {
 				colorMasks[a] |= 1u << 31;
 			}
