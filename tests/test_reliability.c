@@ -249,6 +249,20 @@ Test(ranges, scene_entries_refuse_out_of_range_input)
 	// huge_ground_uepa.json: a 1e18 m ground read uninitialised polytope faces in unified EPA.
 	cr_assert_not(tbReadSceneFile(DATA("huge_ground_uepa.json"), &def, &e));
 	expectMessage(e.message, "within +-1e6 m");
+	// fuzz_pyramid_gap.json (scene fuzzer): a pyramid with gap 1e38 put its cubes at infinity;
+	// a stack of 100,000 cubes of half extent 1e3 would reach 2e8 m.
+	cr_assert_not(tbReadSceneFile(DATA("fuzz_pyramid_gap.json"), &def, &e));
+	cr_expect_eq(e.line, 3, "line %d: %s", e.line, e.message);
+	expectMessage(e.message, "generators[0]: the pyramid reaches");
+	e = sceneFailure("{\"generators\": [\n"
+	                 " {\"type\": \"stack\", \"count\": 100000, \"half_extent\": 1000}]}");
+	expectMessage(e.message, "generators[0]: the stack reaches");
+	expectMessage(e.message, "beyond +-1e+06 m");
+	// The same generators within the range load.
+	const char* fine = "{\"generators\": [\n"
+	                   " {\"type\": \"stack\", \"count\": 499, \"half_extent\": 1000}]}";
+	cr_expect(tbParseScene(fine, strlen(fine), "fine.json", &def, &e), "%s", e.message);
+	tbFreeSceneDef(&def);
 }
 
 Test(ranges, scene_axis_of_1e20_is_a_rotation)

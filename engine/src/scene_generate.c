@@ -83,6 +83,16 @@ static bool tbReadCubeGenerator(tbParseContext* ctx, const cJSON* object, const 
 				body->position =
 				    (vec3s){{origin.x, origin.y + half + 2.0f * half * (float)i, origin.z}};
 			}
+			// Every cube inside the world's coordinate range: a gap of 1e38 or a tall stack of
+			// big cubes would put them at infinity (found by fuzzing).
+			vec3s p = body->position;
+			if (!(fabsf(p.x) <= TB_MAX_COORDINATE && fabsf(p.y) <= TB_MAX_COORDINATE)) {
+				return tbSceneFail(ctx, object, path,
+				                   "%s reaches (%g, %g, %g), beyond +-%g m (docs/ranges.md): "
+				                   "fewer cubes, a smaller half_extent or gap",
+				                   pyramid ? "the pyramid" : "the stack", (double)p.x, (double)p.y,
+				                   (double)p.z, (double)TB_MAX_COORDINATE);
+			}
 		}
 	}
 	return tbCheckMass(ctx, object, path, ctx->def->bodies + ctx->def->bodyCount - 1);
