@@ -24,6 +24,48 @@ void tbDestroyScene(tbScene* scene)
 	memset(scene, 0, sizeof *scene);
 }
 
+// The body's one shape, or a compound body's shapes in their frames; false with the world's error.
+static bool tbBuildSceneShapes(const tbSceneDef* d, const tbSceneBody* b, tbBodyId bodyId)
+{
+	if (b->shapeCount == 0) {
+		tbShapeDef shapeDef = tbDefaultShapeDef();
+		shapeDef.density = b->density;
+		shapeDef.friction = b->friction;
+		shapeDef.restitution = b->restitution;
+		shapeDef.isSensor = b->isSensor;
+		if (b->type == tb_dynamicBody && b->mass > 0.0f) {
+			// scene.md: a given mass overrides density; the world takes density, so scale it.
+			tbMassData unit = tbComputeMass(&b->shape, 1.0f, NULL);
+			shapeDef.density = b->mass / unit.mass;
+		}
+		return !TB_IS_NULL(tbCreateShape(bodyId, &shapeDef, &b->shape));
+	}
+	// A given mass scales every shape's density by one factor: the shapes keep their mass ratios
+	// (docs/scene-format.md), so the centre of mass stays where the densities put it.
+	double scale = 1.0;
+	if (b->type == tb_dynamicBody && b->mass > 0.0f) {
+		double total = 0.0;
+		for (int k = 0; k < b->shapeCount; ++k) {
+			const tbSceneShape* s = d->shapes + b->firstShape + k;
+			total += (double)tbComputeMass(&s->shape, s->density, NULL).mass;
+		}
+		scale = (double)b->mass / total;
+	}
+	for (int k = 0; k < b->shapeCount; ++k) {
+		const tbSceneShape* s = d->shapes + b->firstShape + k;
+		tbShapeDef shapeDef = tbDefaultShapeDef();
+		shapeDef.localPose = s->localPose;
+		shapeDef.density = (float)((double)s->density * scale);
+		shapeDef.friction = s->friction;
+		shapeDef.restitution = s->restitution;
+		shapeDef.isSensor = s->isSensor;
+		if (TB_IS_NULL(tbCreateShape(bodyId, &shapeDef, &s->shape))) {
+			return false;
+		}
+	}
+	return true;
+}
+
 bool tbBuildScene(tbSceneDef* def, tbScene* scene, tbSceneError* error)
 {
 	memset(scene, 0, sizeof *scene);
@@ -62,16 +104,7 @@ bool tbBuildScene(tbSceneDef* def, tbScene* scene, tbSceneError* error)
 		bodyDef.angularVelocity = b->angularVelocity;
 		tbClearLastError();
 		tbBodyId bodyId = tbCreateBody(scene->worldId, &bodyDef);
-		tbShapeDef shapeDef = tbDefaultShapeDef();
-		shapeDef.density = b->density;
-		shapeDef.friction = b->friction;
-		shapeDef.restitution = b->restitution;
-		if (b->type == tb_dynamicBody && b->mass > 0.0f) {
-			// scene.md: a given mass overrides density; the world takes density, so scale it.
-			tbMassData unit = tbComputeMass(&b->shape, 1.0f, NULL);
-			shapeDef.density = b->mass / unit.mass;
-		}
-		if (TB_IS_NULL(bodyId) || TB_IS_NULL(tbCreateShape(bodyId, &shapeDef, &b->shape))) {
+		if (TB_IS_NULL(bodyId) || !tbBuildSceneShapes(d, b, bodyId)) {
 			tbSceneSetError(error, fileName, b->line, b->keyPath, "body '%s': %s", b->name,
 			                tbGetLastError());
 			tbDestroyScene(scene);
