@@ -145,6 +145,8 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	s->friction = def->friction;
 	s->restitution = def->restitution;
 	s->filter = def->filter;
+	s->isSensor = def->isSensor;
+	s->enableHitEvents = def->enableHitEvents;
 	s->userData = def->userData;
 	s->body = bodyIndex;
 	s->proxyId = -1;
@@ -165,6 +167,9 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	s->fatAABB.upper = glms_vec3_add(s->aabb.upper, g);
 	s->proxyId = tbDynamicTree_CreateProxy(&w->trees[s->tree], s->fatAABB, index);
 	tbBroadPhase_BufferMove(w, index);
+	if (s->isSensor) {
+		tbSensor_Add(w, index);
+	}
 	// Other shapes of the body moved with the new centre of mass: refresh them.
 	tbUpdateBodyShapes(w, bodyIndex, 0.0f, false);
 	return tbMakeShapeId(w, index);

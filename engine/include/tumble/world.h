@@ -51,6 +51,9 @@ TB_API void tbWorld_Draw(tbWorldId worldId, const tbDebugDraw* draw);
 /// Contact begin/end events of the last step.
 TB_API tbContactEvents tbWorld_GetContactEvents(tbWorldId worldId);
 
+/// The sensor events of the last step (sensor.c, docs/events.md): valid until the next step.
+TB_API tbSensorEvents tbWorld_GetSensorEvents(tbWorldId worldId);
+
 /// Body move events of the last step.
 TB_API tbBodyEvents tbWorld_GetBodyEvents(tbWorldId worldId);
 
