@@ -172,6 +172,7 @@ Test(sensor, moving_sensor_sees_static_and_rays_pass_through)
 	}
 	cr_assert_eq(begins, 1);
 	cr_assert(tbBody_GetPosition(probe).y < -2.0f, "the sensor was held up");
+	cr_assert(tbShape_IsSensor(probeShape) && !tbShape_IsSensor(groundShape));
 	tbDestroyWorld(world);
 }
 
@@ -265,6 +266,14 @@ Test(hit_events, no_hit_below_the_threshold_or_when_off)
 	cr_assert_eq(dropBall(0.02, 1.0f / 60.0f, 4, true, hit, &before, &gap, &ballShape), 0);
 	// 8 cm: 1.25 m/s, over it (the threshold is what decides, not the flag alone).
 	cr_assert_eq(dropBall(0.08, 1.0f / 240.0f, 4, true, hit, &before, &gap, &ballShape), 1);
+	// The flag set after creation counts as the def's.
+	tbWorldId world = makeWorld();
+	tbBodyId ball = makeBody(world, tb_dynamicBody, (vec3s){{0, 1, 0}});
+	tbShapeId shape = addShape(ball, tbMakeSphere(0.25f), false, false);
+	cr_assert_not(tbShape_AreHitEventsEnabled(shape));
+	tbShape_EnableHitEvents(shape, true);
+	cr_assert(tbShape_AreHitEventsEnabled(shape));
+	tbDestroyWorld(world);
 	// From 2 m without the flag: nothing.
 	cr_assert_eq(dropBall(2.0, 1.0f / 60.0f, 4, false, hit, &before, &gap, &ballShape), 0);
 }

@@ -319,6 +319,26 @@ tbFilter tbShape_GetFilter(tbShapeId shapeId)
 	return s != NULL ? s->filter : none;
 }
 
+bool tbShape_IsSensor(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_IsSensor");
+	return s != NULL && s->isSensor;
+}
+
+void tbShape_EnableHitEvents(tbShapeId shapeId, bool flag)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_EnableHitEvents");
+	if (s != NULL) {
+		s->enableHitEvents = flag;
+	}
+}
+
+bool tbShape_AreHitEventsEnabled(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_AreHitEventsEnabled");
+	return s != NULL && s->enableHitEvents;
+}
+
 void tbShape_SetUserData(tbShapeId shapeId, void* userData)
 {
 	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_SetUserData");

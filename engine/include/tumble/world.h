@@ -268,6 +268,14 @@ TB_API float tbShape_GetRestitution(tbShapeId shapeId);
 TB_API void tbShape_SetFilter(tbShapeId shapeId, tbFilter filter);
 /// Collision filter.
 TB_API tbFilter tbShape_GetFilter(tbShapeId shapeId);
+
+/// True for a sensor shape (tbShapeDef.isSensor, fixed at creation; docs/events.md).
+TB_API bool tbShape_IsSensor(tbShapeId shapeId);
+/// Turn the shape's hit events (tbContactHitEvent) on or off.
+TB_API void tbShape_EnableHitEvents(tbShapeId shapeId, bool flag);
+/// Whether the shape's contacts report hits.
+TB_API bool tbShape_AreHitEventsEnabled(tbShapeId shapeId);
+
 /// Attach your own pointer to the shape (Tumble never reads it).
 TB_API void tbShape_SetUserData(tbShapeId shapeId, void* userData);
 /// Your pointer, or null.
