@@ -361,3 +361,31 @@ Test(compound, bad_compound_bodies_name_line_and_key)
 	cr_assert(def.shapes[0].localPose.p.x == 1.0f && def.shapes[0].friction == 0.2f);
 	tbFreeSceneDef(&def);
 }
+
+Test(compound, hull_entries_of_several_bodies)
+{
+	// Hull entries of two compound bodies (the scene's hull array grows between them, and every
+	// entry must point into it when parsing ends): a cube given as 8 points next to a box of the
+	// same size, 1 m apart: 0.2 m cubes of 8 kg each at density 1000, the centre midway.
+#define CUBE_HULL                                                                                  \
+	"{\"type\": \"hull\", \"points\": [[-0.1, -0.1, -0.1], [0.1, -0.1, -0.1], [-0.1, 0.1, -0.1],"  \
+	" [0.1, 0.1, -0.1], [-0.1, -0.1, 0.1], [0.1, -0.1, 0.1], [-0.1, 0.1, 0.1], [0.1, 0.1, 0.1]],"  \
+	" \"position\": [-0.5, 0, 0]}"
+	const char* text =
+	    "{\"gravity\": [0, 0, 0], \"bodies\": ["
+	    "{\"shapes\": [" CUBE_HULL ", {\"type\": \"box\", \"half_extents\": [0.1, "
+	    "0.1, 0.1], \"position\": [0.5, 0, 0]}]},"
+	    "{\"position\": [0, 3, 0], \"shapes\": [" CUBE_HULL ", " CUBE_HULL ","
+	    " {\"type\": \"box\", \"half_extents\": [0.1, 0.1, 0.1], \"position\": [0.5, "
+	    "0, 0]}]}]}";
+	tbScene scene = loadText(text);
+	Part pair[2] = {{{0.1, 0.1, 0.1}, {-0.5, 0, 0}, 1000}, {{0.1, 0.1, 0.1}, {0.5, 0, 0}, 1000}};
+	Hand h = handMass(pair, 2);
+	cr_assert(fabs(h.mass - 16.0) < 1e-9);
+	assertMassMatches(scene.bodyIds[0], glms_vec3_zero(), &h, "hull and box");
+	// Two hulls at the same place and a box: 3 cubes, the centre at -1/6 m.
+	Part three[3] = {pair[0], pair[0], pair[1]};
+	h = handMass(three, 3);
+	assertMassMatches(scene.bodyIds[1], (vec3s){{0, 3, 0}}, &h, "two hulls and a box");
+	tbDestroyScene(&scene);
+}

@@ -268,11 +268,28 @@ Test(hit_events, no_hit_below_the_threshold_or_when_off)
 	cr_assert_eq(dropBall(0.08, 1.0f / 240.0f, 4, true, hit, &before, &gap, &ballShape), 1);
 	// The flag set after creation counts as the def's.
 	tbWorldId world = makeWorld();
-	tbBodyId ball = makeBody(world, tb_dynamicBody, (vec3s){{0, 1, 0}});
+	tbBodyId ground = makeBody(world, tb_staticBody, (vec3s){{0, -0.5f, 0}});
+	addShape(ground, tbMakeBox(5.0f, 0.5f, 5.0f), false, false);
+	tbBodyId ball = makeBody(world, tb_dynamicBody, (vec3s){{0, 1.25f, 0}});
 	tbShapeId shape = addShape(ball, tbMakeSphere(0.25f), false, false);
 	cr_assert_not(tbShape_AreHitEventsEnabled(shape));
 	tbShape_EnableHitEvents(shape, true);
+	tbShape_EnableHitEvents(shape, true); // twice is once
 	cr_assert(tbShape_AreHitEventsEnabled(shape));
+	int hitCount = 0;
+	for (int step = 0; step < 60; ++step) {
+		cr_assert(tbWorld_Step(world, 1.0f / 60.0f, 4));
+		hitCount += tbWorld_GetContactEvents(world).hitCount;
+	}
+	cr_assert_eq(hitCount, 1, "%d hits after turning them on", hitCount);
+	// Off again (the world's count of such shapes back at zero): a second drop is silent.
+	tbShape_EnableHitEvents(shape, false);
+	tbBody_SetTransform(ball, (vec3s){{0, 1.25f, 0}}, glms_quat_identity());
+	tbBody_SetLinearVelocity(ball, glms_vec3_zero());
+	for (int step = 0; step < 60; ++step) {
+		cr_assert(tbWorld_Step(world, 1.0f / 60.0f, 4));
+		cr_assert_eq(tbWorld_GetContactEvents(world).hitCount, 0);
+	}
 	tbDestroyWorld(world);
 	// From 2 m without the flag: nothing.
 	cr_assert_eq(dropBall(2.0, 1.0f / 60.0f, 4, false, hit, &before, &gap, &ballShape), 0);

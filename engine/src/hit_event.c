@@ -48,6 +48,9 @@ void tbHitEvents_Prepare(tbWorld* w)
 	// Last step's events are dropped only now: between steps the array handed out stays put.
 	w->hitCount = 0;
 	w->hitCandidateCount = 0;
+	if (w->hitShapeCount == 0) {
+		return; // the common case costs no pass over the contacts
+	}
 	float threshold = w->def.hitEventThreshold;
 	for (int k = 0; k < w->activeCount; ++k) {
 		int i = w->activeContacts[k];

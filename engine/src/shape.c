@@ -147,6 +147,7 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	s->filter = def->filter;
 	s->isSensor = def->isSensor;
 	s->enableHitEvents = def->enableHitEvents;
+	w->hitShapeCount += s->enableHitEvents ? 1 : 0;
 	s->userData = def->userData;
 	s->body = bodyIndex;
 	s->proxyId = -1;
@@ -200,6 +201,7 @@ void tbDestroyShapeInternal(tbWorld* w, int shapeIndex, bool updateMass)
 		w->freeShape = shapeIndex;
 	}
 	w->liveShapes -= 1;
+	w->hitShapeCount -= s->enableHitEvents ? 1 : 0;
 	if (updateMass) {
 		tbUpdateBodyMass(w, s->body);
 	}
@@ -327,9 +329,11 @@ bool tbShape_IsSensor(tbShapeId shapeId)
 
 void tbShape_EnableHitEvents(tbShapeId shapeId, bool flag)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_EnableHitEvents");
-	if (s != NULL) {
+	tbWorld* w;
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, &w, "tbShape_EnableHitEvents");
+	if (s != NULL && s->enableHitEvents != flag) {
 		s->enableHitEvents = flag;
+		w->hitShapeCount += flag ? 1 : -1;
 	}
 }
 

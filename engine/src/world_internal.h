@@ -181,6 +181,7 @@ typedef struct tbWorld
 	struct tbSensorState* sensors; // sensor.c: null until the first sensor shape
 	tbContactHitEvent* hitEvents;  // hit_event.c: this step's, valid until the next
 	int hitCount, hitCapacity;
+	int hitShapeCount; // live shapes with enableHitEvents: none, and the step skips the pass
 	struct tbHitCandidate* hitCandidates; // hit_event.c: points that may strike in this solve
 	int hitCandidateCount, hitCandidateCapacity;
 } tbWorld;
