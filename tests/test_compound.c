@@ -349,6 +349,18 @@ Test(compound, bad_compound_bodies_name_line_and_key)
 	    "{\"bodies\": [{\"shape\": \n"
 	    "  {\"type\": \"box\", \"half_extents\": [1, 1, 1], \"position\": [0, 1, 0]}}]}");
 	assertMessage(e, "bad.json:2: bodies[0].shape.position: unknown key 'position' for a box");
+	// Each shape within range but the body not: refused when built, naming the entry that tipped
+	// it.
+	const char* heavy = "{\"bodies\": [\n {\"name\": \"heavy\", \"shapes\": [\n"
+	                    "  {\"type\": \"sphere\", \"radius\": 1, \"density\": 2e24},\n"
+	                    "  {\"type\": \"sphere\", \"radius\": 1, \"position\": [3, 0, 0],"
+	                    " \"density\": 2e24}]}]}";
+	tbSceneDef heavyDef;
+	tbSceneError heavyError;
+	cr_assert(tbParseScene(heavy, strlen(heavy), "bad.json", &heavyDef, &heavyError));
+	tbScene heavyScene;
+	cr_assert_not(tbBuildScene(&heavyDef, &heavyScene, &heavyError));
+	assertMessage(heavyError, "bad.json:4: bodies[0].shapes[1]: body 'heavy': tbCreateShape: mass");
 	// Still accepted afterwards: the same object read again is whole (no key was lost).
 	const char* good = "{\"bodies\": [{\"shape\": {\"type\": \"sphere\", \"radius\": 1,"
 	                   " \"sensor\": true}}, {\"shapes\": [{\"type\": \"sphere\", \"radius\": 1,"

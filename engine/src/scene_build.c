@@ -24,9 +24,12 @@ void tbDestroyScene(tbScene* scene)
 	memset(scene, 0, sizeof *scene);
 }
 
-// The body's one shape, or a compound body's shapes in their frames; false with the world's error.
-static bool tbBuildSceneShapes(const tbSceneDef* d, const tbSceneBody* b, tbBodyId bodyId)
+// The body's one shape, or a compound body's shapes in their frames; false with the world's error
+// and *failed the compound entry the world refused (-1: the one shape).
+static bool tbBuildSceneShapes(const tbSceneDef* d, const tbSceneBody* b, tbBodyId bodyId,
+                               int* failed)
 {
+	*failed = -1;
 	if (b->shapeCount == 0) {
 		tbShapeDef shapeDef = tbDefaultShapeDef();
 		shapeDef.density = b->density;
@@ -60,6 +63,7 @@ static bool tbBuildSceneShapes(const tbSceneDef* d, const tbSceneBody* b, tbBody
 		shapeDef.restitution = s->restitution;
 		shapeDef.isSensor = s->isSensor;
 		if (TB_IS_NULL(tbCreateShape(bodyId, &shapeDef, &s->shape))) {
+			*failed = k;
 			return false;
 		}
 	}
@@ -104,8 +108,16 @@ bool tbBuildScene(tbSceneDef* def, tbScene* scene, tbSceneError* error)
 		bodyDef.angularVelocity = b->angularVelocity;
 		tbClearLastError();
 		tbBodyId bodyId = tbCreateBody(scene->worldId, &bodyDef);
-		if (TB_IS_NULL(bodyId) || !tbBuildSceneShapes(d, b, bodyId)) {
-			tbSceneSetError(error, fileName, b->line, b->keyPath, "body '%s': %s", b->name,
+		int failed = -1;
+		if (TB_IS_NULL(bodyId) || !tbBuildSceneShapes(d, b, bodyId, &failed)) {
+			// A refused compound entry is named by its own line and path.
+			char path[TB_SCENE_PATH_SIZE];
+			tbSceneFormat(path, sizeof path, "%s", b->keyPath);
+			if (failed >= 0) {
+				tbSceneFormat(path, sizeof path, "%s.shapes[%d]", b->keyPath, failed);
+			}
+			int line = failed >= 0 ? d->shapes[b->firstShape + failed].line : b->line;
+			tbSceneSetError(error, fileName, line, path, "body '%s': %s", b->name,
 			                tbGetLastError());
 			tbDestroyScene(scene);
 			return false;
