@@ -349,6 +349,12 @@ Test(compound, bad_compound_bodies_name_line_and_key)
 	    "{\"bodies\": [{\"shape\": \n"
 	    "  {\"type\": \"box\", \"half_extents\": [1, 1, 1], \"position\": [0, 1, 0]}}]}");
 	assertMessage(e, "bad.json:2: bodies[0].shape.position: unknown key 'position' for a box");
+	// A body mass that would give a shape a density beyond float is refused by the reader:
+	// 3e38 kg in a 0.1 m ball is 7e40 kg/m^3.
+	e = parseFailure("{\"bodies\": [{\"mass\": 3e38, \"shapes\": [\n"
+	                 "  {\"type\": \"sphere\", \"radius\": 0.1}]}]}");
+	assertMessage(e, "bad.json:2: bodies[0].shapes[0]: the body's mass 3e+38 kg gives this shape a "
+	                 "density");
 	// Each shape within range but the body not: refused when built, naming the entry that tipped
 	// it.
 	const char* heavy = "{\"bodies\": [\n {\"name\": \"heavy\", \"shapes\": [\n"

@@ -1,6 +1,7 @@
 // A parsed scene into a world: one body and one shape per scene body.
 #include "scene_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,7 +59,10 @@ static bool tbBuildSceneShapes(const tbSceneDef* d, const tbSceneBody* b, tbBody
 		const tbSceneShape* s = d->shapes + b->firstShape + k;
 		tbShapeDef shapeDef = tbDefaultShapeDef();
 		shapeDef.localPose = s->localPose;
-		shapeDef.density = (float)((double)s->density * scale);
+		// Clamped before the conversion (a larger double is undefined as a float); the reader
+		// refuses such a mass, and the world refuses FLT_MAX kg/m^3 by name.
+		double density = (double)s->density * scale;
+		shapeDef.density = density <= (double)FLT_MAX ? (float)density : FLT_MAX;
 		shapeDef.friction = s->friction;
 		shapeDef.restitution = s->restitution;
 		shapeDef.isSensor = s->isSensor;

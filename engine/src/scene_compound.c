@@ -197,6 +197,19 @@ static bool tbReadShapeList(tbParseContext* ctx, const cJSON* list, const char* 
 			return tbSceneFail(ctx, list, path, "a dynamic body's mass is out of range: %g kg",
 			                   total);
 		}
+		// A given mass scales every density by mass / total: each must stay a float.
+		for (int k = 0; k < body->shapeCount && body->mass > 0.0f; ++k) {
+			const tbSceneShape* e = def->shapes + body->firstShape + k;
+			double density = (double)e->density * (double)body->mass / total;
+			if (!(density <= (double)FLT_MAX)) {
+				char entryPath[TB_SCENE_PATH_SIZE];
+				tbJoinIndex(entryPath, path, k);
+				return tbSceneFail(ctx, cJSON_GetArrayItem(list, k), entryPath,
+				                   "the body's mass %g kg gives this shape a density of %g "
+				                   "kg/m^3, beyond float",
+				                   (double)body->mass, density);
+			}
+		}
 	}
 	return true;
 }
