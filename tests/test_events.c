@@ -303,3 +303,40 @@ Test(hit_events, bad_threshold_is_refused)
 	cr_assert(TB_IS_NULL(tbCreateWorld(&def)));
 	cr_assert(strstr(tbGetLastError(), "hitEventThreshold") != NULL, "%s", tbGetLastError());
 }
+
+Test(hit_events, bouncing_ball_hits_once_per_bounce)
+{
+	// Restitution 0.5 from 1 m: the impacts come at sqrt(2 g h) e^n = 4.43, 2.21, 1.11 m/s, and
+	// the fourth (0.55 m/s) is under the threshold. Each is a new strike (the contact ends in
+	// the air between them).
+	tbWorldId world = makeWorld();
+	tbBodyId ground = makeBody(world, tb_staticBody, (vec3s){{0, -0.5f, 0}});
+	addShape(ground, tbMakeBox(5.0f, 0.5f, 5.0f), false, false);
+	tbBodyId ball = makeBody(world, tb_dynamicBody, (vec3s){{0, 1.25f, 0}});
+	tbShapeDef def = tbDefaultShapeDef();
+	def.restitution = 0.5f;
+	def.enableHitEvents = true;
+	tbGeometry sphere = tbMakeSphere(0.25f);
+	tbCreateShape(ball, &def, &sphere);
+	float speeds[8];
+	int n = 0;
+	for (int step = 0; step < 720; ++step) { // 3 s: the fourth impact is at 1.35 s
+		cr_assert(tbWorld_Step(world, 1.0f / 240.0f, 4));
+		tbContactEvents e = tbWorld_GetContactEvents(world);
+		for (int i = 0; i < e.hitCount && n < 8; ++i) {
+			speeds[n++] = e.hitEvents[i].approachSpeed;
+		}
+	}
+	tbDestroyWorld(world);
+	double exact = sqrt(2.0 * G * 1.0);
+	for (int i = 0; i < n; ++i) {
+		cr_log_info("bounce %d: approach %.4f m/s, sqrt(2gh) e^n %.4f", i, (double)speeds[i],
+		            exact * pow(0.5, i));
+	}
+	cr_assert_eq(n, 3, "%d hits", n);
+	for (int i = 0; i < n; ++i) {
+		double expected = exact * pow(0.5, i);
+		cr_assert(fabs((double)speeds[i] - expected) < 0.03 * expected,
+		          "bounce %d: %g, expected %g", i, (double)speeds[i], expected);
+	}
+}
