@@ -177,7 +177,7 @@ Test(compound, rotated_entry_and_mass_override)
 	}
 }
 
-Test(compound, bundled_table_scene_loads)
+Test(compound, bundled_table_scene_runs_upright)
 {
 	char path[512];
 	cr_assert(tbFindScene("table", path, sizeof path));
@@ -189,6 +189,22 @@ Test(compound, bundled_table_scene_loads)
 	for (int i = 1; i <= 3; ++i) {
 		cr_assert(fabs((double)tbBody_GetMass(scene.bodyIds[i]) - h.mass) < 1e-3 * h.mass);
 	}
+	// Its run: the three tables end upright on the ground, the dumbbell on its two spheres.
+	for (int step = 0; step < scene.def.steps; ++step) {
+		cr_assert(tbWorld_Step(scene.worldId, scene.def.dt, scene.def.substeps));
+	}
+	for (int i = 1; i <= 3; ++i) {
+		vec3s up = tbRotateVector(tbBody_GetRotation(scene.bodyIds[i]), (vec3s){{0, 1, 0}});
+		vec3s origin = tbBody_GetPosition(scene.bodyIds[i]);
+		cr_log_info("%s: up.y %.6f, feet at %.5f m", scene.def.bodies[i].name, (double)up.y,
+		            (double)origin.y);
+		cr_assert(up.y > cosf(2.0f * 3.14159265f / 180.0f) && fabsf(origin.y) < 5e-3f,
+		          "%s: up.y %g, feet at %g m", scene.def.bodies[i].name, (double)up.y,
+		          (double)origin.y);
+	}
+	// The dumbbell rests on its 0.2 m spheres, its bar level (y = 0.2 m at the origin).
+	vec3s bar = tbRotateVector(tbBody_GetRotation(scene.bodyIds[4]), (vec3s){{1, 0, 0}});
+	cr_assert(fabsf(tbBody_GetPosition(scene.bodyIds[4]).y - 0.2f) < 5e-3f && fabsf(bar.y) < 0.01f);
 	tbDestroyScene(&scene);
 }
 
