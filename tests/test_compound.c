@@ -252,6 +252,22 @@ static int legsTouching(tbBodyId table, bool* topTouches)
 	return count;
 }
 
+// The example table of the scene format's specification, verbatim: a 2 x 0.1 x 1.2 m top whose
+// centre is 0.45 m above the origin on four 0.1 x 0.9 x 0.1 m legs centred on it (they reach
+// 0.45 m below it and overlap the top by 5 cm, which both count), all at the default density.
+#define SPEC_TABLE_SHAPES                                                                          \
+	"[{\"type\": \"box\", \"half_extents\": [1, 0.05, 0.6], \"position\": [0, 0.45, 0]},"          \
+	" {\"type\": \"box\", \"half_extents\": [0.05, 0.45, 0.05], \"position\": [0.9, 0, 0.5]},"     \
+	" {\"type\": \"box\", \"half_extents\": [0.05, 0.45, 0.05], \"position\": [-0.9, 0, 0.5]},"    \
+	" {\"type\": \"box\", \"half_extents\": [0.05, 0.45, 0.05], \"position\": [0.9, 0, -0.5]},"    \
+	" {\"type\": \"box\", \"half_extents\": [0.05, 0.45, 0.05], \"position\": [-0.9, 0, -0.5]}]"
+
+static const Part specTableParts[5] = {
+    {{1, 0.05, 0.6}, {0, 0.45, 0}, 1000},        {{0.05, 0.45, 0.05}, {0.9, 0, 0.5}, 1000},
+    {{0.05, 0.45, 0.05}, {-0.9, 0, 0.5}, 1000},  {{0.05, 0.45, 0.05}, {0.9, 0, -0.5}, 1000},
+    {{0.05, 0.45, 0.05}, {-0.9, 0, -0.5}, 1000},
+};
+
 Test(compound, table_of_five_boxes_lands_upright)
 {
 	const Drop drops[] = {
@@ -262,46 +278,55 @@ Test(compound, table_of_five_boxes_lands_upright)
 	    {"{\"axis\": [1, 0, 1], \"angle_deg\": 10}", 1.5f, {0, 3, 0}, {0, 0, 0}},
 	    {"{\"euler_xyz_deg\": [-6, 45, 9]}", 1.0f, {0.5f, 2, -0.5f}, {1, 0, 0.5f}},
 	};
-	Hand h = handMass(tableParts, 5);
-	for (size_t i = 0; i < sizeof drops / sizeof drops[0]; ++i) {
-		const Drop* d = drops + i;
-		char text[4096];
-		snprintf(text, sizeof text,
-		         "{\"bodies\": [{\"type\": \"static\", \"position\": [0, -0.5, 0],"
-		         " \"shape\": {\"type\": \"box\", \"half_extents\": [20, 0.5, 20]}},"
-		         " {\"name\": \"table\", \"position\": [0, %g, 0], \"rotation\": %s,"
-		         " \"angular_velocity\": [%g, %g, %g], \"linear_velocity\": [%g, %g, %g],"
-		         " \"shapes\": " TABLE_SHAPES "}]}",
-		         (double)d->height, d->rotation, (double)d->spin[0], (double)d->spin[1],
-		         (double)d->spin[2], (double)d->velocity[0], (double)d->velocity[1],
-		         (double)d->velocity[2]);
-		tbScene scene = loadText(text);
-		tbBodyId table = scene.bodyIds[1];
-		for (int step = 0; step < 360; ++step) {
-			cr_assert(tbWorld_Step(scene.worldId, 1.0f / 60.0f, 4));
+	// The two tables: their shapes, their parts by hand, and how far below the origin the feet are.
+	const char* shapes[2] = {TABLE_SHAPES, SPEC_TABLE_SHAPES};
+	const Part* parts[2] = {tableParts, specTableParts};
+	const double feet[2] = {0.0, 0.45};
+	for (int t = 0; t < 2; ++t) {
+		Hand h = handMass(parts[t], 5);
+		for (size_t i = 0; i < sizeof drops / sizeof drops[0]; ++i) {
+			const Drop* d = drops + i;
+			char text[4096];
+			snprintf(text, sizeof text,
+			         "{\"bodies\": [{\"type\": \"static\", \"position\": [0, -0.5, 0],"
+			         " \"shape\": {\"type\": \"box\", \"half_extents\": [20, 0.5, 20]}},"
+			         " {\"name\": \"table\", \"position\": [0, %g, 0], \"rotation\": %s,"
+			         " \"angular_velocity\": [%g, %g, %g], \"linear_velocity\": [%g, %g, %g],"
+			         " \"shapes\": %s}]}",
+			         (double)d->height + feet[t], d->rotation, (double)d->spin[0],
+			         (double)d->spin[1], (double)d->spin[2], (double)d->velocity[0],
+			         (double)d->velocity[1], (double)d->velocity[2], shapes[t]);
+			tbScene scene = loadText(text);
+			tbBodyId table = scene.bodyIds[1];
+			for (int step = 0; step < 360; ++step) {
+				cr_assert(tbWorld_Step(scene.worldId, 1.0f / 60.0f, 4));
+			}
+			// Upright: the top's normal (the body's y axis) within 2 degrees of up.
+			versors q = tbBody_GetRotation(table);
+			vec3s up = tbRotateVector(q, (vec3s){{0, 1, 0}});
+			double tilt = acos(fmin(1.0, (double)up.y)) * 180.0 / PI_D;
+			// At the analytic height: the feet on the ground's top, y = 0, so the origin at
+			// feet[t] and the centre of mass h.center[1] above the origin.
+			vec3s origin = tbBody_GetPosition(table);
+			vec3s com = tbBody_GetWorldCenterOfMass(table);
+			bool topTouches;
+			int legs = legsTouching(table, &topTouches);
+			cr_log_info("table %d drop %zu: tilt %.4f deg, origin at y = %.5f m (analytic %.2f), "
+			            "centre of mass %.5f m (analytic %.5f), %d legs touching",
+			            t, i, tilt, (double)origin.y, feet[t], (double)com.y, feet[t] + h.center[1],
+			            legs);
+			cr_assert(tilt < 2.0, "table %d drop %zu: the table ends %.2f degrees from upright", t,
+			          i, tilt);
+			cr_assert(fabs((double)origin.y - feet[t]) < 5e-3,
+			          "table %d drop %zu: origin at y = %.4f m, expected %.2f", t, i,
+			          (double)origin.y, feet[t]);
+			cr_assert(fabs((double)com.y - feet[t] - h.center[1]) < 5e-3,
+			          "table %d drop %zu: centre of mass at %.4f m, analytic %.4f", t, i,
+			          (double)com.y, feet[t] + h.center[1]);
+			cr_assert_eq(legs, 4, "table %d drop %zu: %d legs touch the ground", t, i, legs);
+			cr_assert_not(topTouches, "table %d drop %zu: the top touches the ground", t, i);
+			tbDestroyScene(&scene);
 		}
-		// Upright: the top's normal (the body's y axis) within 2 degrees of up.
-		versors q = tbBody_GetRotation(table);
-		vec3s up = tbRotateVector(q, (vec3s){{0, 1, 0}});
-		double tilt = acos(fmin(1.0, (double)up.y)) * 180.0 / PI_D;
-		// At the analytic height: the feet (the body origin) on the ground's top, y = 0, the
-		// centre of mass h.center[1] above it.
-		vec3s origin = tbBody_GetPosition(table);
-		vec3s com = tbBody_GetWorldCenterOfMass(table);
-		bool topTouches;
-		int legs = legsTouching(table, &topTouches);
-		cr_log_info("drop %zu: tilt %.4f deg, feet at y = %.5f m, centre of mass %.5f m (analytic "
-		            "%.5f), %d legs touching",
-		            i, tilt, (double)origin.y, (double)com.y, h.center[1], legs);
-		cr_assert(tilt < 2.0, "drop %zu: the table ends %.2f degrees from upright", i, tilt);
-		cr_assert(fabs(origin.y) < 5e-3, "drop %zu: feet at y = %.4f m, expected 0", i,
-		          (double)origin.y);
-		cr_assert(fabs((double)com.y - h.center[1]) < 5e-3,
-		          "drop %zu: centre of mass at %.4f m, analytic %.4f", i, (double)com.y,
-		          h.center[1]);
-		cr_assert_eq(legs, 4, "drop %zu: %d legs touch the ground", i, legs);
-		cr_assert_not(topTouches, "drop %zu: the top touches the ground", i);
-		tbDestroyScene(&scene);
 	}
 }
 
@@ -421,5 +446,17 @@ Test(compound, hull_entries_of_several_bodies)
 	Part three[3] = {pair[0], pair[0], pair[1]};
 	h = handMass(three, 3);
 	assertMassMatches(scene.bodyIds[1], (vec3s){{0, 3, 0}}, &h, "two hulls and a box");
+	tbDestroyScene(&scene);
+}
+
+Test(compound, spec_example_table_mass_properties)
+{
+	// The specification's table: the legs overlap the top by 5 cm and both count (240 kg of top,
+	// 4 x 9 kg of legs; the centre 0.3913 m above the origin).
+	tbScene scene = loadText("{\"gravity\": [0, 0, 0], \"bodies\": [{\"name\": \"table\","
+	                         " \"position\": [0, 1, 0], \"shapes\": " SPEC_TABLE_SHAPES "}]}");
+	Hand h = handMass(specTableParts, 5);
+	cr_assert(fabs(h.mass - 276.0) < 1e-9 && fabs(h.center[1] - 108.0 / 276.0) < 1e-12);
+	assertMassMatches(scene.bodyIds[0], (vec3s){{0, 1, 0}}, &h, "specification's table");
 	tbDestroyScene(&scene);
 }
