@@ -127,6 +127,23 @@ static bool dmIsGround(const tbGeometry* shape, tbTransform xf)
 	       fabsf(xf.q.y) < 1e-4f && fabsf(xf.q.z) < 1e-4f;
 }
 
+// The 12 edges of a box as lines (sensor shapes).
+static void dmDrawBoxEdges(tbAABB box, vec4s color)
+{
+	vec3s c[8];
+	for (int i = 0; i < 8; ++i) {
+		c[i] = (vec3s){{(i & 1) ? box.upper.x : box.lower.x, (i & 2) ? box.upper.y : box.lower.y,
+		                (i & 4) ? box.upper.z : box.lower.z}};
+	}
+	for (int i = 0; i < 8; ++i) {
+		for (int bit = 1; bit < 8; bit <<= 1) {
+			if ((i & bit) == 0) {
+				dmRenderer_Line(c[i], c[i | bit], color);
+			}
+		}
+	}
+}
+
 void dmWorldView_SetScene(dmWorldView* v, const dmSim* sim, bool fitCamera)
 {
 	dmClearMeshes(v);
@@ -430,6 +447,11 @@ void dmWorldView_Draw(dmWorldView* v, const dmSim* sim, int width, int height, f
 			tbGeometry shape = tbShape_GetGeometry(shapes[k]);
 			tbTransform xf = tbShape_GetWorldTransform(shapes[k]);
 			if (isStatic && v->hasGround && dmIsGround(&shape, xf)) {
+				continue;
+			}
+			if (tbShape_IsSensor(shapes[k])) {
+				// A sensor is no solid: its box's 12 edges, so what passes through shows.
+				dmDrawBoxEdges(tbShape_GetAABB(shapes[k]), (vec4s){{1.0f, 0.85f, 0.2f, 1.0f}});
 				continue;
 			}
 			vec3s scale;

@@ -147,7 +147,9 @@ static bool tbPairCallback(int proxyId, int other, void* context)
 	if (b->enlarged && b->tree == 1 && other < self) {
 		return true;
 	}
-	if (a->body == b->body || !tbShouldShapesCollide(a->filter, b->filter)) {
+	// A sensor never collides (sensor.c finds its overlaps).
+	if (a->body == b->body || a->isSensor || b->isSensor ||
+	    !tbShouldShapesCollide(a->filter, b->filter)) {
 		return true;
 	}
 	tbBodyType ta = w->bodies[a->body].rb.type, tb = w->bodies[b->body].rb.type;

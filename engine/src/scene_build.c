@@ -1,6 +1,7 @@
 // A parsed scene into a world: one body and one shape per scene body.
 #include "scene_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +23,55 @@ void tbDestroyScene(tbScene* scene)
 	free(scene->jointIds);
 	tbFreeSceneDef(&scene->def);
 	memset(scene, 0, sizeof *scene);
+}
+
+// The body's one shape, or a compound body's shapes in their frames; false with the world's error
+// and *failed the compound entry the world refused (-1: the one shape).
+static bool tbBuildSceneShapes(const tbSceneDef* d, const tbSceneBody* b, tbBodyId bodyId,
+                               int* failed)
+{
+	*failed = -1;
+	if (b->shapeCount == 0) {
+		tbShapeDef shapeDef = tbDefaultShapeDef();
+		shapeDef.density = b->density;
+		shapeDef.friction = b->friction;
+		shapeDef.restitution = b->restitution;
+		shapeDef.isSensor = b->isSensor;
+		if (b->type == tb_dynamicBody && b->mass > 0.0f) {
+			// scene.md: a given mass overrides density; the world takes density, so scale it.
+			tbMassData unit = tbComputeMass(&b->shape, 1.0f, NULL);
+			shapeDef.density = b->mass / unit.mass;
+		}
+		return !TB_IS_NULL(tbCreateShape(bodyId, &shapeDef, &b->shape));
+	}
+	// A given mass scales every shape's density by one factor: the shapes keep their mass ratios
+	// (docs/scene-format.md), so the centre of mass stays where the densities put it.
+	double scale = 1.0;
+	if (b->type == tb_dynamicBody && b->mass > 0.0f) {
+		double total = 0.0;
+		for (int k = 0; k < b->shapeCount; ++k) {
+			const tbSceneShape* s = d->shapes + b->firstShape + k;
+			total += (double)tbComputeMass(&s->shape, s->density, NULL).mass;
+		}
+		scale = (double)b->mass / total;
+	}
+	for (int k = 0; k < b->shapeCount; ++k) {
+		const tbSceneShape* s = d->shapes + b->firstShape + k;
+		tbShapeDef shapeDef = tbDefaultShapeDef();
+		shapeDef.localPose = s->localPose;
+		// Clamped before the conversion (a larger double is undefined as a float); the reader
+		// refuses such a mass, and the world refuses FLT_MAX kg/m^3 by name.
+		double density = (double)s->density * scale;
+		shapeDef.density = density <= (double)FLT_MAX ? (float)density : FLT_MAX;
+		shapeDef.friction = s->friction;
+		shapeDef.restitution = s->restitution;
+		shapeDef.isSensor = s->isSensor;
+		if (TB_IS_NULL(tbCreateShape(bodyId, &shapeDef, &s->shape))) {
+			*failed = k;
+			return false;
+		}
+	}
+	return true;
 }
 
 bool tbBuildScene(tbSceneDef* def, tbScene* scene, tbSceneError* error)
@@ -62,17 +112,16 @@ bool tbBuildScene(tbSceneDef* def, tbScene* scene, tbSceneError* error)
 		bodyDef.angularVelocity = b->angularVelocity;
 		tbClearLastError();
 		tbBodyId bodyId = tbCreateBody(scene->worldId, &bodyDef);
-		tbShapeDef shapeDef = tbDefaultShapeDef();
-		shapeDef.density = b->density;
-		shapeDef.friction = b->friction;
-		shapeDef.restitution = b->restitution;
-		if (b->type == tb_dynamicBody && b->mass > 0.0f) {
-			// scene.md: a given mass overrides density; the world takes density, so scale it.
-			tbMassData unit = tbComputeMass(&b->shape, 1.0f, NULL);
-			shapeDef.density = b->mass / unit.mass;
-		}
-		if (TB_IS_NULL(bodyId) || TB_IS_NULL(tbCreateShape(bodyId, &shapeDef, &b->shape))) {
-			tbSceneSetError(error, fileName, b->line, b->keyPath, "body '%s': %s", b->name,
+		int failed = -1;
+		if (TB_IS_NULL(bodyId) || !tbBuildSceneShapes(d, b, bodyId, &failed)) {
+			// A refused compound entry is named by its own line and path.
+			char path[TB_SCENE_PATH_SIZE];
+			tbSceneFormat(path, sizeof path, "%s", b->keyPath);
+			if (failed >= 0) {
+				tbSceneFormat(path, sizeof path, "%s.shapes[%d]", b->keyPath, failed);
+			}
+			int line = failed >= 0 ? d->shapes[b->firstShape + failed].line : b->line;
+			tbSceneSetError(error, fileName, line, path, "body '%s': %s", b->name,
 			                tbGetLastError());
 			tbDestroyScene(scene);
 			return false;

@@ -4,6 +4,7 @@
 // scene_generate.c the generators (pyramid, stack, rain) with their random numbers and the rain's
 //                 grid hash;
 // scene_joints.c  the joints list, read and built;
+// scene_compound.c a body's `shape` or compound `shapes`;
 // scene_build.c   a parsed scene into a world;
 // scene_find.c    bundled scenes and the file search.
 #pragma once
@@ -143,6 +144,10 @@ bool tbReadRotation(tbParseContext* ctx, const cJSON* object, const char* path, 
 /// A new body of the scene with the current defaults, or null after an error (too many bodies,
 /// out of memory).
 tbSceneBody* tbAddBody(tbParseContext* ctx, const cJSON* where, const char* path);
+/// The body's `shape` or `shapes` (scene_compound.c): exactly one of the two, each shape checked
+/// (and its mass, for a dynamic body).
+bool tbReadBodyShapes(tbParseContext* ctx, const cJSON* object, const char* path,
+                      tbSceneBody* body);
 /// A dynamic body's mass properties must be in the supported range (docs/ranges.md).
 bool tbCheckMass(tbParseContext* ctx, const cJSON* where, const char* path,
                  const tbSceneBody* body);

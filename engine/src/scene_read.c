@@ -427,7 +427,7 @@ static bool tbReadBody(tbParseContext* ctx, const cJSON* object, const char* pat
 {
 	static const char* const keys[] = {
 	    "name",  "type",    "position", "rotation", "linear_velocity", "angular_velocity",
-	    "shape", "density", "mass",     "friction", "restitution",
+	    "shape", "density", "mass",     "friction", "restitution",     "shapes",
 	};
 	if (!tbCheckKeys(ctx, object, path, "a body", keys, (int)(sizeof keys / sizeof keys[0]))) {
 		return false;
@@ -504,12 +504,7 @@ static bool tbReadBody(tbParseContext* ctx, const cJSON* object, const char* pat
 			return false;
 		}
 	}
-	tbJoinKey(keyPath, path, "shape");
-	if ((item = tbRequire(ctx, object, path, "shape")) == NULL ||
-	    !tbReadShape(ctx, item, keyPath, &body->shape, &body->hullIndex)) {
-		return false;
-	}
-	return tbCheckMass(ctx, item, keyPath, body);
+	return tbReadBodyShapes(ctx, object, path, body);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -711,6 +706,11 @@ bool tbParseScene(const char* text, size_t length, const char* fileName, tbScene
 			def->bodies[i].shape.hull = def->hulls + def->bodies[i].hullIndex;
 		}
 	}
+	for (int i = 0; i < def->shapeCount; ++i) {
+		if (def->shapes[i].hullIndex >= 0) {
+			def->shapes[i].shape.hull = def->hulls + def->shapes[i].hullIndex;
+		}
+	}
 	return true;
 }
 
@@ -763,6 +763,7 @@ void tbFreeSceneDef(tbSceneDef* def)
 	}
 	free(def->hulls);
 	free(def->bodies);
+	free(def->shapes);
 	free(def->joints);
 	memset(def, 0, sizeof *def);
 }

@@ -145,6 +145,9 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	s->friction = def->friction;
 	s->restitution = def->restitution;
 	s->filter = def->filter;
+	s->isSensor = def->isSensor;
+	s->enableHitEvents = def->enableHitEvents;
+	w->hitShapeCount += s->enableHitEvents ? 1 : 0;
 	s->userData = def->userData;
 	s->body = bodyIndex;
 	s->proxyId = -1;
@@ -165,6 +168,9 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	s->fatAABB.upper = glms_vec3_add(s->aabb.upper, g);
 	s->proxyId = tbDynamicTree_CreateProxy(&w->trees[s->tree], s->fatAABB, index);
 	tbBroadPhase_BufferMove(w, index);
+	if (s->isSensor) {
+		tbSensor_Add(w, index);
+	}
 	// Other shapes of the body moved with the new centre of mass: refresh them.
 	tbUpdateBodyShapes(w, bodyIndex, 0.0f, false);
 	return tbMakeShapeId(w, index);
@@ -195,6 +201,7 @@ void tbDestroyShapeInternal(tbWorld* w, int shapeIndex, bool updateMass)
 		w->freeShape = shapeIndex;
 	}
 	w->liveShapes -= 1;
+	w->hitShapeCount -= s->enableHitEvents ? 1 : 0;
 	if (updateMass) {
 		tbUpdateBodyMass(w, s->body);
 	}
@@ -312,6 +319,28 @@ tbFilter tbShape_GetFilter(tbShapeId shapeId)
 	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_GetFilter");
 	tbFilter none = {0, 0};
 	return s != NULL ? s->filter : none;
+}
+
+bool tbShape_IsSensor(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_IsSensor");
+	return s != NULL && s->isSensor;
+}
+
+void tbShape_EnableHitEvents(tbShapeId shapeId, bool flag)
+{
+	tbWorld* w;
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, &w, "tbShape_EnableHitEvents");
+	if (s != NULL && s->enableHitEvents != flag) {
+		s->enableHitEvents = flag;
+		w->hitShapeCount += flag ? 1 : -1;
+	}
+}
+
+bool tbShape_AreHitEventsEnabled(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_AreHitEventsEnabled");
+	return s != NULL && s->enableHitEvents;
 }
 
 void tbShape_SetUserData(tbShapeId shapeId, void* userData)

@@ -100,6 +100,8 @@ tbWorldDef tbDefaultWorldDef(void)
 	def.integrator = solver.integrator;
 	def.initialBodyCapacity = 16;
 	def.initialShapeCapacity = 16;
+	// Box2D v3's default: slower touches (resting, sliding, rolling) are not hits.
+	def.hitEventThreshold = 1.0f;
 	return def;
 }
 
@@ -197,6 +199,7 @@ static bool tbCheckWorldDef(const tbWorldDef* def)
 	    {"aabbMargin", def->aabbMargin, 0.0f, TB_MAX_LENGTH, false},
 	    {"sleepThreshold", def->sleepThreshold, 0.0f, 1e6f, false},
 	    {"timeToSleep", def->timeToSleep, 0.0f, 1e9f, false},
+	    {"hitEventThreshold", def->hitEventThreshold, 0.0f, 1e6f, false},
 	};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i) {
 		float v = fields[i].value;
@@ -329,6 +332,8 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->endEvents, w->endCapacity, tbContactEndTouchEvent);
 	TB_FREE_ARRAY(w->pendingEndEvents, w->pendingEndCapacity, tbContactEndTouchEvent);
 	TB_FREE_ARRAY(w->moveEvents, w->moveEventCapacity, tbBodyMoveEvent);
+	tbSensor_DestroyAll(w);
+	tbHitEvents_DestroyAll(w);
 	int slot = w->index;
 	w->alive = false;
 	tbFree(w, sizeof(tbWorld));
@@ -499,7 +504,10 @@ bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
 	tbCollide(w, timeStep);
 	double t2 = tbMilliseconds();
 	w->profileStart = t2;
+	tbHitEvents_Prepare(w);
 	tbSolve(w, timeStep, substeps);
+	tbHitEvents_Finish(w);
+	tbSensor_Update(w);
 	double t3 = tbMilliseconds();
 	if (w->def.enableSleep) {
 		tbUpdateSleep(w, timeStep);
@@ -543,6 +551,8 @@ tbContactEvents tbWorld_GetContactEvents(tbWorldId worldId)
 	e.beginCount = w->beginCount;
 	e.endEvents = w->endEvents;
 	e.endCount = w->endCount;
+	e.hitEvents = w->hitEvents;
+	e.hitCount = w->hitCount;
 	return e;
 }
 

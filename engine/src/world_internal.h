@@ -54,6 +54,8 @@ typedef struct tbShapeSlot
 	int nextFree;
 	uint32_t generation; // TB_RETIRED_GENERATION: never reused
 	bool alive;
+	// A sensor: overlap events only, never a contact (sensor.c). Hit events: hit_event.c.
+	bool isSensor, enableHitEvents;
 } tbShapeSlot;
 
 // The last narrow-phase result of a pair in the pair's own frames, kept so that a pair whose
@@ -175,6 +177,13 @@ typedef struct tbWorld
 	int moveEventCount, moveEventCapacity;
 
 	int stepCount;
+
+	struct tbSensorState* sensors; // sensor.c: null until the first sensor shape
+	tbContactHitEvent* hitEvents;  // hit_event.c: this step's, valid until the next
+	int hitCount, hitCapacity;
+	int hitShapeCount; // live shapes with enableHitEvents: none, and the step skips the pass
+	struct tbHitCandidate* hitCandidates; // hit_event.c: points that may strike in this solve
+	int hitCandidateCount, hitCandidateCapacity;
 } tbWorld;
 
 // world.c
@@ -240,6 +249,17 @@ void tbWakeJointedBodies(tbWorld* world);
 void tbGatherJoints(tbWorld* world);
 void tbScatterJoints(tbWorld* world);
 void tbDrawJoints(const tbWorld* world, const tbDebugDraw* draw);
+
+// sensor.c: sensors' overlaps at the end of each step and their begin/end events.
+void tbSensor_Add(tbWorld* world, int shapeIndex);
+void tbSensor_Update(tbWorld* world);
+void tbSensor_DestroyAll(tbWorld* world);
+
+// hit_event.c: contact points that approach faster than def.hitEventThreshold (before the solve)
+// and that the solve pushed apart.
+void tbHitEvents_Prepare(tbWorld* world);
+void tbHitEvents_Finish(tbWorld* world);
+void tbHitEvents_DestroyAll(tbWorld* world);
 
 // island.c
 void tbUpdateSleep(tbWorld* world, float dt);

@@ -23,7 +23,8 @@ static float tbRayCallback(int proxyId, int shapeIndex, vec3s origin, vec3s tran
 	(void)proxyId;
 	tbRayContext* rc = context;
 	const tbShapeSlot* s = rc->world->shapes + shapeIndex;
-	if (!tbFilterAccepts(rc->filter, s->filter)) {
+	// A sensor is no surface: rays pass through it (overlap queries do report it).
+	if (s->isSensor || !tbFilterAccepts(rc->filter, s->filter)) {
 		return -1.0f;
 	}
 	tbCastOutput out = tbRayCastShape(&s->geometry, s->xf, origin, translation, maxFraction);

@@ -24,7 +24,23 @@ typedef struct tbSceneError
 	char keyPath[TB_SCENE_PATH_SIZE]; ///< "bodies[3].shape.half_extents"; "" for the whole file
 } tbSceneError;
 
-/// One body of a scene, explicit or made by a generator, in the order of the file.
+/// One shape of a compound body (docs/scene-format.md, "Compound bodies"): its frame in the body
+/// frame and its own material.
+typedef struct tbSceneShape
+{
+	tbGeometry shape;      ///< a hull shape points into tbSceneDef.hulls[hullIndex]
+	int hullIndex;         ///< -1 unless the shape is a hull
+	tbTransform localPose; ///< the shape's frame in the body frame ("position", "rotation")
+	float density;         ///< kg/m^3 (the body's, else the defaults', unless the entry sets it)
+	float friction;        ///< Coulomb coefficient
+	float restitution;     ///< 0..1
+	bool isSensor;         ///< "sensor": overlap events only, no collision response
+	int line;              ///< line of its definition
+} tbSceneShape;
+
+/// One body of a scene, explicit or made by a generator, in the order of the file. Its position is
+/// the body origin: the one shape's centre, or the frame a compound body's shapes are given in
+/// (not the centre of mass, which follows from the shapes).
 typedef struct tbSceneBody
 {
 	char name[TB_SCENE_NAME_SIZE]; ///< from the file, or "<generator><index>_<k>", or "body<index>"
@@ -39,6 +55,9 @@ typedef struct tbSceneBody
 	float mass;                       ///< kg when the file gives it (it overrides density), else 0
 	float friction;                   ///< Coulomb coefficient
 	float restitution;                ///< 0..1
+	bool isSensor;                    ///< the one `shape` is a sensor ("sensor": true)
+	int firstShape;                   ///< compound ("shapes"): its first in tbSceneDef.shapes
+	int shapeCount;                   ///< compound: how many (0: the one `shape`)
 	int line;                         ///< line of its definition, for errors found when building
 	char keyPath[TB_SCENE_PATH_SIZE]; ///< "bodies[3]" or "generators[1]"
 } tbSceneBody;
@@ -81,6 +100,8 @@ typedef struct tbSceneDef
 	int bodyCount;
 	tbHull* hulls; ///< owned: the hull shapes of the bodies point here
 	int hullCount;
+	tbSceneShape* shapes; ///< owned: the shapes of compound bodies
+	int shapeCount;
 	tbSceneJoint* joints; ///< owned
 	int jointCount;
 } tbSceneDef;

@@ -71,6 +71,7 @@ typedef struct tbWorldDef
 	tbIntegrator integrator;  ///< how R follows L in a substep (TB_DEFAULT_INTEGRATOR)
 	int initialBodyCapacity;  ///< bodies to make room for at creation (grows as needed)
 	int initialShapeCapacity; ///< shapes to make room for at creation
+	float hitEventThreshold;  ///< approach speed of a hit event (tbContactHitEvent), m/s (1)
 	void* userData;
 } tbWorldDef;
 
@@ -116,6 +117,13 @@ typedef struct tbShapeDef
 	/// anything.
 	float restitution;
 	tbFilter filter;
+	/// A sensor (false): it never collides and never pushes; it reports which other shapes overlap
+	/// it, as begin and end events (tbWorld_GetSensorEvents, docs/events.md). A sensor does not
+	/// see other sensors nor shapes of its own body. It has its density's mass like any shape.
+	bool isSensor;
+	/// Report hits of this shape's contacts faster than tbWorldDef.hitEventThreshold (false):
+	/// tbContactEvents.hitEvents.
+	bool enableHitEvents;
 	void* userData;
 } tbShapeDef;
 
@@ -147,6 +155,18 @@ typedef struct tbContactEndTouchEvent
 	tbShapeId shapeIdB;
 } tbContactEndTouchEvent;
 
+/// A contact point that struck in the last step: its shapes approached faster than
+/// tbWorldDef.hitEventThreshold along the normal at the point and the solver pushed them apart
+/// there (docs/events.md). Made when either shape has enableHitEvents.
+typedef struct tbContactHitEvent
+{
+	tbShapeId shapeIdA;
+	tbShapeId shapeIdB;
+	vec3s point;         ///< m, world: midway between the two shapes' points
+	vec3s normal;        ///< unit, world, from A to B
+	float approachSpeed; ///< m/s > 0: the relative normal velocity at the point before the solve
+} tbContactHitEvent;
+
 /// The contact events of the last step; the arrays are valid until the next step, also while
 /// bodies and shapes are destroyed or refiltered: the end events those calls make between steps
 /// are held back and delivered with the next step's events.
@@ -156,7 +176,34 @@ typedef struct tbContactEvents
 	const tbContactEndTouchEvent* endEvents;
 	int beginCount;
 	int endCount;
+	const tbContactHitEvent* hitEvents; ///< the hits of the last step (tbContactHitEvent)
+	int hitCount;
 } tbContactEvents;
+
+/// A shape began to overlap a sensor shape in the last step.
+typedef struct tbSensorBeginTouchEvent
+{
+	tbShapeId sensorShapeId;
+	tbShapeId visitorShapeId;
+} tbSensorBeginTouchEvent;
+
+/// A shape stopped overlapping a sensor shape in the last step, or it (or the sensor) was
+/// destroyed since the step before: then the id is stale (tbShape_IsValid is false).
+typedef struct tbSensorEndTouchEvent
+{
+	tbShapeId sensorShapeId;
+	tbShapeId visitorShapeId;
+} tbSensorEndTouchEvent;
+
+/// The sensor events of the last step (overlaps as they are at its end); the arrays are valid
+/// until the next step, also while bodies and shapes are destroyed between steps.
+typedef struct tbSensorEvents
+{
+	const tbSensorBeginTouchEvent* beginEvents;
+	const tbSensorEndTouchEvent* endEvents;
+	int beginCount;
+	int endCount;
+} tbSensorEvents;
 
 /// A body moved in the last step (every awake body moves).
 typedef struct tbBodyMoveEvent

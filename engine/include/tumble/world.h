@@ -51,6 +51,9 @@ TB_API void tbWorld_Draw(tbWorldId worldId, const tbDebugDraw* draw);
 /// Contact begin/end events of the last step.
 TB_API tbContactEvents tbWorld_GetContactEvents(tbWorldId worldId);
 
+/// The sensor events of the last step (sensor.c, docs/events.md): valid until the next step.
+TB_API tbSensorEvents tbWorld_GetSensorEvents(tbWorldId worldId);
+
 /// Body move events of the last step.
 TB_API tbBodyEvents tbWorld_GetBodyEvents(tbWorldId worldId);
 
@@ -265,6 +268,14 @@ TB_API float tbShape_GetRestitution(tbShapeId shapeId);
 TB_API void tbShape_SetFilter(tbShapeId shapeId, tbFilter filter);
 /// Collision filter.
 TB_API tbFilter tbShape_GetFilter(tbShapeId shapeId);
+
+/// True for a sensor shape (tbShapeDef.isSensor, fixed at creation; docs/events.md).
+TB_API bool tbShape_IsSensor(tbShapeId shapeId);
+/// Turn the shape's hit events (tbContactHitEvent) on or off.
+TB_API void tbShape_EnableHitEvents(tbShapeId shapeId, bool flag);
+/// Whether the shape's contacts report hits.
+TB_API bool tbShape_AreHitEventsEnabled(tbShapeId shapeId);
+
 /// Attach your own pointer to the shape (Tumble never reads it).
 TB_API void tbShape_SetUserData(tbShapeId shapeId, void* userData);
 /// Your pointer, or null.
