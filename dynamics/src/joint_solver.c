@@ -17,29 +17,30 @@
 
 #define TB_PI_F 3.14159265f
 
-// v turned by the rotation vector t (Rodrigues): v cos + (k x v) sin + k (k . v)(1 - cos).
-static vec3s tbTurn(vec3s t, vec3s v)
+// The rotation by the rotation vector t (Rodrigues): v cos + (k x v) sin + k (k . v)(1 - cos)
+// for every v, k = t / |t|; to first order where the angle is tiny. One sine and cosine for all
+// the vectors a body turns.
+static mat3s tbTurnMatrix(vec3s t)
 {
 	float angle2 = glms_vec3_dot(t, t);
+	mat3s W = tbSkew(t);
 	if (angle2 < 1e-12f) {
-		return glms_vec3_add(v, glms_vec3_cross(t, v));
+		return tbMat3Add(glms_mat3_identity(), W);
 	}
 	float angle = sqrtf(angle2);
-	vec3s k = glms_vec3_scale(t, 1.0f / angle);
-	float c = cosf(angle), s = sinf(angle);
-	vec3s out = glms_vec3_scale(v, c);
-	out = tbMulAdd(out, s, glms_vec3_cross(k, v));
-	return tbMulAdd(out, glms_vec3_dot(k, v) * (1.0f - c), k);
+	float a = sinf(angle) / angle, b = (1.0f - cosf(angle)) / angle2;
+	return tbMat3MulAdd(tbMat3MulAdd(glms_mat3_identity(), a, W), b, tbMat3Mul(W, W));
 }
 
-// I^-1 of a body turned by t since the step began: Rot(t) I0^-1 Rot(t)^T.
-static mat3s tbTurnInertia(vec3s t, mat3s invI)
+// I^-1 of a body turned by the rotation rot since the step began: rot I0^-1 rot^T.
+static mat3s tbTurnInertia(mat3s rot, mat3s invI)
 {
-	mat3s rot;
-	rot.col[0] = tbTurn(t, tbV3(1.0f, 0.0f, 0.0f));
-	rot.col[1] = tbTurn(t, tbV3(0.0f, 1.0f, 0.0f));
-	rot.col[2] = tbTurn(t, tbV3(0.0f, 0.0f, 1.0f));
 	return tbMat3Mul(tbMat3Mul(rot, invI), glms_mat3_transpose(rot));
+}
+
+static vec3s tbDelta(const float* t)
+{
+	return tbV3(t[0], t[1], t[2]);
 }
 
 static void tbSoft(float hertz, float zeta, float h, float* biasRate, float* massScale,
@@ -134,27 +135,33 @@ typedef struct tbJointNow
 	float angle;       // hinge angle, rad
 } tbJointNow;
 
-static tbJointNow tbJointGeometry(const tbJointRecord* r, const tbSolverBody* sa,
-                                  const tbSolverBody* sb)
+// The same with the bodies' turns since the step began already made (tbTurnMatrix).
+static tbJointNow tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBody* sa,
+                                        const tbSolverBody* sb, mat3s tA, mat3s tB)
 {
 	tbJointNow g;
-	vec3s tA = tbV3(sa->dtheta[0], sa->dtheta[1], sa->dtheta[2]);
-	vec3s tB = tbV3(sb->dtheta[0], sb->dtheta[1], sb->dtheta[2]);
 	vec3s dpA = tbV3(sa->dp[0], sa->dp[1], sa->dp[2]);
 	vec3s dpB = tbV3(sb->dp[0], sb->dp[1], sb->dp[2]);
-	g.rA = tbTurn(tA, r->rA);
-	g.rB = tbTurn(tB, r->rB);
+	g.rA = tbMat3MulV(tA, r->rA);
+	g.rB = tbMat3MulV(tB, r->rB);
 	// d = d0 + (dpB + rB - rB0) - (dpA + rA - rA0)
 	g.d = glms_vec3_add(r->d0, glms_vec3_sub(glms_vec3_add(dpB, glms_vec3_sub(g.rB, r->rB)),
 	                                         glms_vec3_add(dpA, glms_vec3_sub(g.rA, r->rA))));
-	g.axisA = tbTurn(tA, r->axisA);
-	g.refA = tbTurn(tA, r->refA);
-	g.axisB = tbTurn(tB, r->axisB);
-	g.refB = tbTurn(tB, r->refB);
+	g.axisA = tbMat3MulV(tA, r->axisA);
+	g.refA = tbMat3MulV(tA, r->refA);
+	g.axisB = tbMat3MulV(tB, r->axisB);
+	g.refB = tbMat3MulV(tB, r->refB);
 	// The turn of B's reference about A's axis (both references projected on A's plane).
 	g.angle = atan2f(glms_vec3_dot(g.axisA, glms_vec3_cross(g.refA, g.refB)),
 	                 glms_vec3_dot(g.refA, g.refB));
 	return g;
+}
+
+static tbJointNow tbJointGeometry(const tbJointRecord* r, const tbSolverBody* sa,
+                                  const tbSolverBody* sb)
+{
+	return tbJointGeometryTurned(r, sa, sb, tbTurnMatrix(tbDelta(sa->dtheta)),
+	                             tbTurnMatrix(tbDelta(sb->dtheta)));
 }
 
 static vec3s tbGetV(const tbSolverBody* s)
@@ -464,21 +471,21 @@ static bool tbHasAxial(const tbJoint* j)
 	return j->enableLimit || j->enableMotor || (j->enableSpring && j->hertz > 0.0f);
 }
 
-// The record with its bodies' inverse inertias of this substep (tbJointInertias): turned with the
+// The record with its bodies' inverse inertias of this substep (tbJointInertias), and its
+// geometry (tbJointGeometry). The inertias are turned with the
 // bodies, as the anchors are (tbJointGeometry), and stiffened against the turning of the arms
 // under load. Torques of turned lever arms sent through the start's inverse inertia pumped spin
 // into thin links about their old long axes (an 8-link chain of thin capsules reached 390 rad/s
 // and tore). The bodies of joints keep w as their primary velocity for the step (tbFinishBody).
 static tbJointRecord tbCurrentRecord(const tbJointRecord* r, const tbSolverBody* sa,
-                                     const tbSolverBody* sb)
+                                     const tbSolverBody* sb, tbJointNow* g)
 {
 	tbJointRecord cur = *r;
-	cur.iA = r->mA > 0.0f ? tbTurnInertia(tbV3(sa->dtheta[0], sa->dtheta[1], sa->dtheta[2]),
-	                                      r->inertias[r->indexA])
-	                      : r->iA;
-	cur.iB = r->mB > 0.0f ? tbTurnInertia(tbV3(sb->dtheta[0], sb->dtheta[1], sb->dtheta[2]),
-	                                      r->inertias[r->indexB])
-	                      : r->iB;
+	mat3s rotA = tbTurnMatrix(tbDelta(sa->dtheta));
+	mat3s rotB = tbTurnMatrix(tbDelta(sb->dtheta));
+	cur.iA = r->mA > 0.0f ? tbTurnInertia(rotA, r->inertias[r->indexA]) : r->iA;
+	cur.iB = r->mB > 0.0f ? tbTurnInertia(rotB, r->inertias[r->indexB]) : r->iB;
+	*g = tbJointGeometryTurned(r, sa, sb, rotA, rotB);
 	return cur;
 }
 
@@ -576,7 +583,7 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 			const tbSolverBody* st = states + b;
 			mat3s invI = starts[side];
 			mat3s hK = tbMat3ScaleM(
-			    tbTurnInertia(tbV3(-st->dtheta[0], -st->dtheta[1], -st->dtheta[2]), stiffness[b]),
+			    tbTurnInertia(glms_mat3_transpose(tbTurnMatrix(tbDelta(st->dtheta))), stiffness[b]),
 			    r->h);
 			float rho = 0.0f;
 			for (int c = 0; c < 3; ++c) {
@@ -603,12 +610,15 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 
 void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool useBias)
 {
+	if (record->joint->type == tb_ballJoint && record->component >= 0) {
+		return; // its only rows, the point's, are solved with its group
+	}
 	tbSolverBody* sa = states + record->indexA;
 	tbSolverBody* sb = states + record->indexB;
-	tbJointRecord current = tbCurrentRecord(record, sa, sb);
+	tbJointNow g;
+	tbJointRecord current = tbCurrentRecord(record, sa, sb, &g);
 	tbJointRecord* r = &current;
 	tbJoint* j = r->joint;
-	tbJointNow g = tbJointGeometry(r, sa, sb);
 	switch (j->type) {
 	case tb_ballJoint:
 		if (r->component < 0) {
@@ -659,10 +669,10 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 {
 	tbSolverBody* sa = states + record->indexA;
 	tbSolverBody* sb = states + record->indexB;
-	tbJointRecord current = tbCurrentRecord(record, sa, sb);
+	tbJointNow g;
+	tbJointRecord current = tbCurrentRecord(record, sa, sb, &g);
 	tbJointRecord* r = &current;
 	tbJoint* j = r->joint;
-	tbJointNow g = tbJointGeometry(r, sa, sb);
 	vec3s armA = j->type == tb_sliderJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
 	if (j->type == tb_hingeJoint) {
 		// The hinge's angular rows act across its axis only; the accumulated impulse is kept in
@@ -832,7 +842,9 @@ static mat3s tbCouplingBlock(float m, mat3s invI, vec3s ri, vec3s rj, float sign
 	return tbMat3ScaleM(K, sign);
 }
 
-// L y = b, then L^T x = y, in place, for the envelope factor L of tbSolveJointGroup.
+// L y = b, then L^T x = y, in place, for the envelope factor L of tbSolveJointGroup. Both keep to
+// the envelope: the second goes up the rows of L (row i's entries from first[i] take x[i] out of
+// the earlier unknowns), so a chain costs O(n).
 static void tbCholeskySubstitute(const float* A, const int* first, int n, float* x)
 {
 	for (int i = 0; i < n; ++i) {
@@ -843,13 +855,11 @@ static void tbCholeskySubstitute(const float* A, const int* first, int n, float*
 		x[i] = v / A[i * n + i];
 	}
 	for (int i = n - 1; i >= 0; --i) {
-		float v = x[i];
-		for (int p = i + 1; p < n; ++p) {
-			if (first[p] <= i) {
-				v -= A[p * n + i] * x[p];
-			}
+		float xi = x[i] / A[i * n + i];
+		x[i] = xi;
+		for (int p = first[i]; p < i; ++p) {
+			x[p] -= A[i * n + p] * xi;
 		}
-		x[i] = v / A[i * n + i];
 	}
 }
 
@@ -867,8 +877,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		tbJointRecord* r = records + order[i];
 		tbSolverBody* sa = states + r->indexA;
 		tbSolverBody* sb = states + r->indexB;
-		cur[i] = tbCurrentRecord(r, sa, sb);
-		geo[i] = tbJointGeometry(cur + i, sa, sb);
+		cur[i] = tbCurrentRecord(r, sa, sb, geo + i);
 		// Rigid rows, Cdot = 0, in both passes: the positions are kept by the SHAKE step and
 		// the projection below, not by a soft bias (a direct solve has no iterations to
 		// soften; the soft rows' spring of 60 Hz let 200 kg stretch its links).
@@ -959,18 +968,20 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		// on arcs and part by h^2/2 |w|^2 r in a substep (a link turning 0.2 rad per substep
 		// opens its joints by 1 % of its length). SHAKE (Ryckaert, Ciccotti and Berendsen 1977;
 		// RATTLE, Andersen 1983) takes the gaps the new velocities would leave after the
-		// substep, the bodies turned exactly (tbTurn), and closes them with one more solve of
+		// substep, the bodies turned exactly (tbTurnMatrix), and closes them with one more solve of
 		// the same A: an impulse along the same J, so the relax pass keeps it and the energy
 		// stays (without it a pendulum of 0.5 m at 20 degrees lost 1.4 % of its amplitude in 10
 		// s to the relax pass's projection of its velocity). The correction, quadratic in w,
 		// feeds on itself where the geometric stiffness had to be taken (tbJointInertias): the
 		// light links of a loaded chain whirled apart with it. Those joints' gaps are left at
 		// zero weight, the projection below closing them instead.
+		bool any = false;
 		for (int i = 0; i < count; ++i) {
 			tbJointRecord* r = cur + i;
 			float sA = r->mA > 0.0f ? r->stiffened[r->indexA] : 0.0f;
 			float sB = r->mB > 0.0f ? r->stiffened[r->indexB] : 0.0f;
 			float weight = 1.0f - (sA > sB ? sA : sB);
+			any = any || weight > 0.0f;
 			tbSolverBody pa = states[r->indexA], pb = states[r->indexB];
 			for (int k = 0; k < 3; ++k) {
 				pa.dp[k] += r->h * pa.v[k];
@@ -982,6 +993,9 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			gap[3 * i + 0] = ahead.x;
 			gap[3 * i + 1] = ahead.y;
 			gap[3 * i + 2] = ahead.z;
+		}
+		if (!any) {
+			return;
 		}
 		tbCholeskySubstitute(A, first, n, gap);
 		for (int i = 0; i < count; ++i) {
