@@ -9,6 +9,12 @@
 // (Catto, "Soft constraints", GDC 2011). Unlike the contacts, the anchors are turned by the
 // bodies' rotation deltas every substep: a joint holds through large rotations (a swinging chain
 // link turns tens of degrees in a step), where a contact's manifold is remade every step anyway.
+//
+// Two exceptions (docs/joints.md): the point rows of joints linked through moving bodies are
+// solved together by a direct solve, rigid, their positions kept by a SHAKE step and a projection
+// (tbSolveJointGroup); and each substep a jointed body acts through its inertia plus what it
+// needs of its joints' geometric stiffness (tbJointInertias), without which light links under a
+// heavy load whirl apart.
 #include <math.h>
 #include <string.h>
 
