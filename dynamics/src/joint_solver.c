@@ -869,6 +869,10 @@ static void tbCholeskySubstitute(const float* A, const int* first, int n, float*
 	}
 }
 
+#ifndef TB_PROJECT_TURN
+#define TB_PROJECT_TURN 0.1f
+#endif
+
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
                        bool useBias, float* work)
 {
@@ -973,8 +977,8 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		// The rows above hold the anchors' relative velocity, a straight line; the anchors move
 		// on arcs and part by h^2/2 |w|^2 r in a substep (a link turning 0.2 rad per substep
 		// opens its joints by 1 % of its length). SHAKE (Ryckaert, Ciccotti and Berendsen 1977;
-		// RATTLE, Andersen 1983) takes the gaps the new velocities would leave after the
-		// substep, the bodies turned exactly (tbTurnMatrix), and closes them with one more solve of
+		// RATTLE, Andersen 1983) takes the gaps the new velocities would add in the substep,
+		// the bodies turned exactly (tbTurnMatrix), and closes them with one more solve of
 		// the same A: an impulse along the same J, so the relax pass keeps it and the energy
 		// stays (without it a pendulum of 0.5 m at 20 degrees lost 1.4 % of its amplitude in 10
 		// s to the relax pass's projection of its velocity). The correction, quadratic in w,
@@ -995,7 +999,11 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 				pb.dp[k] += r->h * pb.v[k];
 				pb.dtheta[k] += r->h * pb.w[k];
 			}
-			vec3s ahead = glms_vec3_scale(tbJointGeometry(r, &pa, &pb).d, weight);
+			// Only what the substep's motion adds to the gap: a gap already there is the
+			// projection's (closed at a bounded rate; closed by an impulse here, in one
+			// substep, a body moved 10 m by hand flung the chain about).
+			vec3s ahead = glms_vec3_scale(
+			    glms_vec3_sub(tbJointGeometry(r, &pa, &pb).d, geo[i].d), weight);
 			gap[3 * i + 0] = ahead.x;
 			gap[3 * i + 1] = ahead.y;
 			gap[3 * i + 2] = ahead.z;
@@ -1018,9 +1026,23 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	// bodies' new poses) moves them by M^-1 J^T mu with A mu = -C, so that the anchors meet to
 	// first order, the velocities untouched (a position pass after the velocity pass, as Jolt's
 	// position iterations, Baumgarte-free; here one exact step of Newton's method).
+	// A large gap (a body moved by hand, a hard hit) is closed over several substeps: the step
+	// is cut so that no joint turns a body by more than TB_PROJECT_TURN rad, where the linear
+	// model of the turn still holds.
+	float scale = 1.0f;
 	for (int i = 0; i < count; ++i) {
 		tbJointRecord* r = cur + i;
-		vec3s mu = tbV3(-gap[3 * i], -gap[3 * i + 1], -gap[3 * i + 2]);
+		vec3s mu = tbV3(gap[3 * i], gap[3 * i + 1], gap[3 * i + 2]);
+		float turnA = glms_vec3_norm(tbMat3MulV(r->iA, glms_vec3_cross(geo[i].rA, mu)));
+		float turnB = glms_vec3_norm(tbMat3MulV(r->iB, glms_vec3_cross(geo[i].rB, mu)));
+		float turn = turnA > turnB ? turnA : turnB;
+		if (turn * scale > TB_PROJECT_TURN) {
+			scale = TB_PROJECT_TURN / turn;
+		}
+	}
+	for (int i = 0; i < count; ++i) {
+		tbJointRecord* r = cur + i;
+		vec3s mu = tbV3(-scale * gap[3 * i], -scale * gap[3 * i + 1], -scale * gap[3 * i + 2]);
 		tbSolverBody* sa = states + r->indexA;
 		tbSolverBody* sb = states + r->indexB;
 		vec3s tA = tbMat3MulV(r->iA, glms_vec3_cross(geo[i].rA, mu));
