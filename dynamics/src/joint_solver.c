@@ -143,7 +143,7 @@ typedef struct tbJointNow
 
 // The same with the bodies' turns since the step began already made (tbTurnMatrix).
 static tbJointNow tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBody* sa,
-                                        const tbSolverBody* sb, mat3s tA, mat3s tB)
+                                        const tbSolverBody* sb, mat3s tA, mat3s tB, bool full)
 {
 	tbJointNow g;
 	vec3s dpA = tbV3(sa->dp[0], sa->dp[1], sa->dp[2]);
@@ -153,6 +153,12 @@ static tbJointNow tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBo
 	// d = d0 + (dpB + rB - rB0) - (dpA + rA - rA0)
 	g.d = glms_vec3_add(r->d0, glms_vec3_sub(glms_vec3_add(dpB, glms_vec3_sub(g.rB, r->rB)),
 	                                         glms_vec3_add(dpA, glms_vec3_sub(g.rA, r->rA))));
+	if (!full) {
+		// The point rows need the anchors only.
+		g.axisA = g.refA = g.axisB = g.refB = tbV3(0.0f, 0.0f, 0.0f);
+		g.angle = 0.0f;
+		return g;
+	}
 	g.axisA = tbMat3MulV(tA, r->axisA);
 	g.refA = tbMat3MulV(tA, r->refA);
 	g.axisB = tbMat3MulV(tB, r->axisB);
@@ -167,7 +173,14 @@ static tbJointNow tbJointGeometry(const tbJointRecord* r, const tbSolverBody* sa
                                   const tbSolverBody* sb)
 {
 	return tbJointGeometryTurned(r, sa, sb, tbTurnMatrix(tbDelta(sa->dtheta)),
-	                             tbTurnMatrix(tbDelta(sb->dtheta)));
+	                             tbTurnMatrix(tbDelta(sb->dtheta)), true);
+}
+
+// The anchors and their gap only.
+static tbJointNow tbJointGap(const tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb)
+{
+	return tbJointGeometryTurned(r, sa, sb, tbTurnMatrix(tbDelta(sa->dtheta)),
+	                             tbTurnMatrix(tbDelta(sb->dtheta)), false);
 }
 
 static vec3s tbGetV(const tbSolverBody* s)
@@ -484,14 +497,14 @@ static bool tbHasAxial(const tbJoint* j)
 // into thin links about their old long axes (an 8-link chain of thin capsules reached 390 rad/s
 // and tore). The bodies of joints keep w as their primary velocity for the step (tbFinishBody).
 static tbJointRecord tbCurrentRecord(const tbJointRecord* r, const tbSolverBody* sa,
-                                     const tbSolverBody* sb, tbJointNow* g)
+                                     const tbSolverBody* sb, tbJointNow* g, bool full)
 {
 	tbJointRecord cur = *r;
 	mat3s rotA = tbTurnMatrix(tbDelta(sa->dtheta));
 	mat3s rotB = tbTurnMatrix(tbDelta(sb->dtheta));
 	cur.iA = r->mA > 0.0f ? tbTurnInertia(rotA, r->inertias[r->indexA]) : r->iA;
 	cur.iB = r->mB > 0.0f ? tbTurnInertia(rotB, r->inertias[r->indexB]) : r->iB;
-	*g = tbJointGeometryTurned(r, sa, sb, rotA, rotB);
+	*g = tbJointGeometryTurned(r, sa, sb, rotA, rotB, full);
 	return cur;
 }
 
@@ -551,7 +564,8 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 				stiffness[bodies[side]] = glms_mat3_zero();
 			}
 		}
-		tbJointNow g = tbJointGeometry(r, sa, sb);
+		bool axial = r->joint->type == tb_sliderJoint || r->joint->type == tb_distanceJoint;
+		tbJointNow g = axial ? tbJointGeometry(r, sa, sb) : tbJointGap(r, sa, sb);
 		vec3s armA;
 		vec3s P = tbJointLinearImpulse(r, &g, &armA);
 		if (r->mA > 0.0f) {
@@ -622,7 +636,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 	tbSolverBody* sa = states + record->indexA;
 	tbSolverBody* sb = states + record->indexB;
 	tbJointNow g;
-	tbJointRecord current = tbCurrentRecord(record, sa, sb, &g);
+	tbJointRecord current = tbCurrentRecord(record, sa, sb, &g, true);
 	tbJointRecord* r = &current;
 	tbJoint* j = r->joint;
 	switch (j->type) {
@@ -676,7 +690,7 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 	tbSolverBody* sa = states + record->indexA;
 	tbSolverBody* sb = states + record->indexB;
 	tbJointNow g;
-	tbJointRecord current = tbCurrentRecord(record, sa, sb, &g);
+	tbJointRecord current = tbCurrentRecord(record, sa, sb, &g, true);
 	tbJointRecord* r = &current;
 	tbJoint* j = r->joint;
 	vec3s armA = j->type == tb_sliderJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
@@ -887,7 +901,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		tbJointRecord* r = records + order[i];
 		tbSolverBody* sa = states + r->indexA;
 		tbSolverBody* sb = states + r->indexB;
-		cur[i] = tbCurrentRecord(r, sa, sb, geo + i);
+		cur[i] = tbCurrentRecord(r, sa, sb, geo + i, false);
 		// Rigid rows, Cdot = 0, in both passes: the positions are kept by the SHAKE step and
 		// the projection below, not by a soft bias (a direct solve has no iterations to
 		// soften; the soft rows' spring of 60 Hz let 200 kg stretch its links).
@@ -1002,8 +1016,8 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			// Only what the substep's motion adds to the gap: a gap already there is the
 			// projection's (closed at a bounded rate; closed by an impulse here, in one
 			// substep, a body moved 10 m by hand flung the chain about).
-			vec3s ahead = glms_vec3_scale(
-			    glms_vec3_sub(tbJointGeometry(r, &pa, &pb).d, geo[i].d), weight);
+			vec3s ahead =
+			    glms_vec3_scale(glms_vec3_sub(tbJointGap(r, &pa, &pb).d, geo[i].d), weight);
 			gap[3 * i + 0] = ahead.x;
 			gap[3 * i + 1] = ahead.y;
 			gap[3 * i + 2] = ahead.z;
