@@ -690,7 +690,8 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 	tbSolverBody* sa = states + record->indexA;
 	tbSolverBody* sb = states + record->indexB;
 	tbJointNow g;
-	tbJointRecord current = tbCurrentRecord(record, sa, sb, &g, true);
+	tbJointRecord current =
+	    tbCurrentRecord(record, sa, sb, &g, record->joint->type != tb_ballJoint);
 	tbJointRecord* r = &current;
 	tbJoint* j = r->joint;
 	vec3s armA = j->type == tb_sliderJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
