@@ -21,8 +21,10 @@ typedef struct tbJointRecord
 	float springBiasRate, springMassScale, springImpulseScale; // the user's spring
 	float h;                                                   // the substep, s
 	int staticBody;                                            // the solver's static body index
-	int component; // its joint group, solved together for the point rows; -1: one by one
-	bool hasPoint; // ball, hinge, fixed: the anchors coincide (three point rows)
+	int component;          // its joint group, solved together for the point rows; -1: one by one
+	bool hasPoint;          // ball, hinge, fixed: the anchors coincide (three point rows)
+	const mat3s* inertias;  // per solver body: the inverse inertia of this substep
+	const float* stiffened; // per solver body: how much geometric stiffness it took, 0..1
 } tbJointRecord;
 
 // Joints whose point rows are solved together, exactly (a direct solve of J M^-1 J^T): the joints
@@ -42,6 +44,13 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 // The point rows of the joints records[order[0..count)] in one direct solve.
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
                        bool useBias, float* work);
+
+// Each jointed moving body's inverse inertia for this substep into inertias[body] (in the step's
+// starting axes): its inertia plus what it needs of the geometric stiffness of its joints' loads
+// taken implicitly, that fraction into stiffened[body]. stiffness and seen are scratch per solver
+// body (seen zero on entry and on exit).
+void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody* states,
+                     mat3s* inertias, float* stiffened, mat3s* stiffness, unsigned char* seen);
 
 void tbPrepareJoint(tbJointRecord* record, tbJoint* joint, tbRigidBody* const* bodies,
                     int staticBody, const tbJointSoftness* softness, float h);

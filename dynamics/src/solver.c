@@ -47,7 +47,8 @@ tbSolverDef tbDefaultSolverDef(void)
 // The scratch block, carved in this order, each part 64-byte aligned.
 typedef struct tbScratchLayout
 {
-	size_t states, motions, colorMasks, contactColors, groups, joints, jointGroups, total;
+	size_t states, motions, colorMasks, contactColors, groups, joints, jointGroups, jointInertias,
+	    total;
 	int groupCapacity;
 } tbScratchLayout;
 
@@ -80,6 +81,14 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 	if (jointCount > 0) {
 		at += tbAlign64((size_t)(bodyCount + 1 + 2 * jointCount + 1) * sizeof(int));
 		at += tbAlign64(tbJointGroupWorkBytes());
+	}
+	// Jointed bodies' inverse inertias of the substep and their geometric stiffness (two mat3s
+	// per body), the fraction of it taken (a float) and a mark per body.
+	l.jointInertias = at;
+	if (jointCount > 0) {
+		at += tbAlign64((size_t)(bodyCount + 1) * 2u * sizeof(mat3s));
+		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(float));
+		at += tbAlign64((size_t)(bodyCount + 1));
 	}
 	l.total = at;
 	return l;
@@ -304,6 +313,12 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	float* jointWork =
 	    (float*)(base + layout.jointGroups +
 	             tbAlign64((size_t)(bodyCount + 1 + 2 * jointCount + 1) * sizeof(int)));
+	mat3s* jointInertias = (mat3s*)(base + layout.jointInertias);
+	mat3s* jointStiffness = jointInertias + bodyCount + 1;
+	size_t inertiaBytes = tbAlign64((size_t)(bodyCount + 1) * 2u * sizeof(mat3s));
+	float* jointStiffened = (float*)(base + layout.jointInertias + inertiaBytes);
+	unsigned char* jointSeen = (unsigned char*)(base + layout.jointInertias + inertiaBytes +
+	                                            tbAlign64((size_t)(bodyCount + 1) * sizeof(float)));
 	tbSolverBody* states = (tbSolverBody*)(base + layout.states);
 	tbSolverBodyMotion* motions = (tbSolverBodyMotion*)(base + layout.motions);
 	uint32_t* colorMasks = (uint32_t*)(base + layout.colorMasks);
@@ -393,6 +408,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			colorMasks[joints[i].bodyB] |= (1u << 31) | (1u << 30);
 		}
 		tbPrepareJoint(jointRecords + i, joints + i, bodies, staticBody, &def->jointSoftness, h);
+		jointRecords[i].inertias = jointInertias;
+		jointRecords[i].stiffened = jointStiffened;
 		if (!def->enableWarmStarting) {
 			tbJoint* j = joints + i;
 			j->linearImpulse = j->angularImpulse = tbV3(0.0f, 0.0f, 0.0f);
@@ -401,6 +418,10 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		}
 	}
 
+	if (jointCount > 0) {
+		memset(jointSeen, 0, (size_t)(bodyCount + 1));
+		jointStiffened[staticBody] = 0.0f;
+	}
 	int jointGroups = jointCount > 0 ? tbGroupJoints(jointRecords, jointCount, bodyCount,
 	                                                 jointParents, jointOrder, jointGroupStart)
 	                                 : 0;
@@ -410,6 +431,10 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	// (one at a time, as Box2D v3's overflow joints), then the contact colours.
 	for (int sub = 0; sub < substeps; ++sub) {
 		tbIntegrateVelocities(states, motions, bodyCount, h, def->maxRotation);
+		if (jointCount > 0) {
+			tbJointInertias(jointRecords, jointCount, states, jointInertias, jointStiffened,
+			                jointStiffness, jointSeen);
+		}
 		for (int i = 0; i < jointCount; ++i) {
 			tbWarmStartJoint(jointRecords + i, states);
 		}
