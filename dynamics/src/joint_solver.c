@@ -919,8 +919,8 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	// A: a block for every pair of joints (i >= j) that share a moving body. first[row] is the
 	// row's first nonzero column: the factorization keeps to this envelope (Cholesky fills in
 	// nothing before a row's first nonzero), so a chain, whose joints come in order along it,
-	// costs O(n) instead of O(n^3).
-	int first[3 * TB_MAX_DIRECT_JOINTS];
+	// costs O(n) instead of O(n^3). Zeroed: GCC at -O3 cannot see that the loop fills rows 0..n-1.
+	int first[3 * TB_MAX_DIRECT_JOINTS] = {0};
 	for (int i = 0; i < count; ++i) {
 		int firstBlock = i;
 		for (int j = 0; j <= i; ++j) {
