@@ -5,7 +5,7 @@
 
 #include "world_internal.h"
 
-void tbCreateContact(tbWorld* w, int shapeA, int shapeB)
+void tbCreateContact(tbWorld* w, int shapeA, int shapeB, int child)
 {
 	// Lower shape index is A: a pair always has the same order, hence the same normal sign and
 	// feature ids from step to step.
@@ -28,12 +28,13 @@ void tbCreateContact(tbWorld* w, int shapeA, int shapeB)
 	c->alive = true;
 	c->shapeA = shapeA;
 	c->shapeB = shapeB;
+	c->child = child;
 	const tbShapeSlot* a = w->shapes + shapeA;
 	const tbShapeSlot* b = w->shapes + shapeB;
 	// The documented mixing rules of dynamics/: sqrt(muA muB), max(eA, eB).
 	c->friction = tbMixFriction(a->friction, b->friction);
 	c->restitution = tbMixRestitution(a->restitution, b->restitution);
-	tbPairInsert(w, shapeA, shapeB, index);
+	tbPairInsert(w, shapeA, shapeB, child, index);
 	tbLinkContact(w, index);
 	w->liveContacts += 1;
 }
@@ -64,7 +65,7 @@ void tbDestroyContact(tbWorld* w, int index, bool wakeBodies)
 		}
 	}
 	tbUnlinkContact(w, index);
-	tbPairRemove(w, c->shapeA, c->shapeB);
+	tbPairRemove(w, c->shapeA, c->shapeB, c->child);
 	c->alive = false;
 	c->touching = false;
 	c->nextFree = w->freeContact;
@@ -230,8 +231,11 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
 	float distance;
 	profile->narrowPhaseRuns += 1;
 	tbTransform bInA = tbInvMulTransforms(sa->xf, sb->xf);
-	tbManifold local = tbCollideShapesCached(&sa->geometry, &sb->geometry, bInA, margin + slack,
-	                                         &distance, &cc->sat);
+	// A mesh or heightfield pair collides its one triangle, with internal-edge correction.
+	tbManifold local = c->child >= 0 ? tbCollideLevelTriangle(&sa->geometry, &sb->geometry, bInA,
+	                                                          c->child, margin + slack, &distance)
+	                                 : tbCollideShapesCached(&sa->geometry, &sb->geometry, bInA,
+	                                                         margin + slack, &distance, &cc->sat);
 	cc->bInA = tbRelativePose(sa->xf, sb->xf);
 	cc->normal = local.normal;
 	cc->pointCount = local.pointCount;
@@ -291,7 +295,8 @@ void tbCollide(tbWorld* w, float dt)
 			++at; // cannot happen: the set holds contacts of awake movers only
 			continue;
 		}
-		if (!tbAABB_Overlaps(sa->fatAABB, sb->fatAABB)) {
+		if (!tbAABB_Overlaps(sa->fatAABB, sb->fatAABB) ||
+		    (c->child >= 0 && !tbLevelContactOverlaps(w, c))) {
 			tbDestroyContact(w, i, false);
 			continue;
 		}

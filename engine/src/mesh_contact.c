@@ -1,0 +1,89 @@
+// Contacts of convex shapes with meshes and heightfields: one child contact per (convex shape,
+// triangle) pair whose boxes overlap, each a normal contact with its own manifold and warm start,
+// so the solver, islands and sleeping see nothing new (docs/meshes.md).
+#include <float.h>
+
+#include "world_internal.h"
+
+// The world box `box` seen from a frame placed at xf: the box of its eight corners.
+static tbAABB tbBoxInFrame(tbAABB box, tbTransform xf)
+{
+	tbAABB out;
+	out.lower = (vec3s){{FLT_MAX, FLT_MAX, FLT_MAX}};
+	out.upper = (vec3s){{-FLT_MAX, -FLT_MAX, -FLT_MAX}};
+	for (int i = 0; i < 8; ++i) {
+		vec3s c = {{(i & 1) ? box.upper.x : box.lower.x, (i & 2) ? box.upper.y : box.lower.y,
+		            (i & 4) ? box.upper.z : box.lower.z}};
+		vec3s local = tbInvTransformPoint(xf, c);
+		out.lower = glms_vec3_minv(out.lower, local);
+		out.upper = glms_vec3_maxv(out.upper, local);
+	}
+	return out;
+}
+
+typedef struct tbLevelPairs
+{
+	tbWorld* world;
+	int level, convex;
+} tbLevelPairs;
+
+static bool tbAddChild(int triangle, void* context)
+{
+	tbLevelPairs* p = context;
+	if (tbPairFind(p->world, p->level, p->convex, triangle) < 0) {
+		tbCreateContact(p->world, p->level, p->convex, triangle);
+		p->world->profile.newPairs += 1;
+	}
+	return true;
+}
+
+void tbCreateLevelContacts(tbWorld* w, int shapeA, int shapeB)
+{
+	bool aIsLevel = tbGeometry_IsLevel(&w->shapes[shapeA].geometry);
+	int level = aIsLevel ? shapeA : shapeB, convex = aIsLevel ? shapeB : shapeA;
+	const tbShapeSlot* ls = w->shapes + level;
+	const tbShapeSlot* cs = w->shapes + convex;
+	if (tbGeometry_IsLevel(&cs->geometry)) {
+		return; // two meshes: both static, nothing to solve
+	}
+	// The moving shape's fat box in the mesh's frame: every triangle it may touch before the box
+	// is enlarged again (then this runs again for the new box).
+	tbAABB local = tbBoxInFrame(cs->fatAABB, ls->xf);
+	tbLevelPairs pairs = {w, level, convex};
+	tbGeometry_QueryTriangles(&ls->geometry, local, tbAddChild, &pairs);
+}
+
+bool tbLevelContactOverlaps(const tbWorld* w, const tbContactSlot* c)
+{
+	const tbShapeSlot* sa = w->shapes + c->shapeA;
+	const tbShapeSlot* sb = w->shapes + c->shapeB;
+	bool aIsLevel = tbGeometry_IsLevel(&sa->geometry);
+	const tbShapeSlot* ls = aIsLevel ? sa : sb;
+	const tbShapeSlot* cs = aIsLevel ? sb : sa;
+	vec3s v[3];
+	if (!tbGeometry_GetTriangle(&ls->geometry, c->child, v, NULL)) {
+		return false;
+	}
+	tbAABB local = tbBoxInFrame(cs->fatAABB, ls->xf);
+	tbAABB t = {glms_vec3_minv(v[0], glms_vec3_minv(v[1], v[2])),
+	            glms_vec3_maxv(v[0], glms_vec3_maxv(v[1], v[2]))};
+	return tbAABB_Overlaps(local, t);
+}
+
+void tbDrawLevelShape(const tbShapeSlot* s, const tbDebugDraw* draw, tbHexColor color)
+{
+	if (draw->DrawSegment == NULL) {
+		return;
+	}
+	int count = tbGeometry_GetTriangleCount(&s->geometry);
+	for (int t = 0; t < count; ++t) {
+		vec3s v[3];
+		tbGeometry_GetTriangle(&s->geometry, t, v, NULL);
+		for (int k = 0; k < 3; ++k) {
+			v[k] = tbTransformPoint(s->xf, v[k]);
+		}
+		for (int k = 0; k < 3; ++k) {
+			draw->DrawSegment(v[k], v[(k + 1) % 3], color, draw->context);
+		}
+	}
+}
