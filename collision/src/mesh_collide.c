@@ -60,8 +60,12 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	vec3s face = tbTriangleNormal(t[0], t[1], t[2]);
 	vec3s toConvex = levelIsA ? m.normal : glms_vec3_negate(m.normal);
 	// A heightfield is solid below its surface: its triangles face up. A mesh triangle faces the
-	// side the contact is on.
-	bool back = level->type == tb_meshShape && glms_vec3_dot(toConvex, face) < 0.0f;
+	// side the convex shape's centre is on (the query's normal is no guide: at an edge it may lie
+	// in the plane, or lean either way).
+	vec3s centre = levelIsA ? tbTransformPoint(bInA, tbGeometry_InteriorPoint(b))
+	                        : tbGeometry_InteriorPoint(a);
+	bool back = level->type == tb_meshShape &&
+	            glms_vec3_dot(glms_vec3_sub(centre, t[0]), face) < 0.0f;
 	vec3s front = back ? glms_vec3_negate(face) : face;
 	if (glms_vec3_dot(toConvex, front) >= TB_LEVEL_FACE_COS) {
 		return m; // already the face normal
