@@ -394,3 +394,393 @@ Test(terrain, mixed_bodies_rest_on_a_heightfield, .timeout = 300)
 {
 	dropOnTerrain(true);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Ray casts and box queries against independent answers
+
+static uint32_t gRandom = 12345u;
+static float uniform01(void)
+{
+	gRandom = gRandom * 1664525u + 1013904223u;
+	return (float)(gRandom >> 8) / 16777216.0f;
+}
+
+// Every triangle against the ray, with its own plane test (a second method: the ray's parameter
+// at the plane, then the point's barycentric coordinates), in double.
+static bool bruteRay(const tbGeometry* g, vec3s p, vec3s d, double* tBest, vec3s* normal)
+{
+	bool hit = false;
+	*tBest = 1.0;
+	int count = tbGeometry_GetTriangleCount(g);
+	for (int t = 0; t < count; ++t) {
+		vec3s v[3];
+		tbGeometry_GetTriangle(g, t, v, NULL);
+		double e1[3], e2[3], n[3], w[3];
+		for (int k = 0; k < 3; ++k) {
+			e1[k] = (double)v[1].raw[k] - (double)v[0].raw[k];
+			e2[k] = (double)v[2].raw[k] - (double)v[0].raw[k];
+		}
+		n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+		n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+		n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+		double denom = n[0] * (double)d.x + n[1] * (double)d.y + n[2] * (double)d.z;
+		if (fabs(denom) < 1e-12) {
+			continue;
+		}
+		double num = n[0] * ((double)v[0].x - (double)p.x) + n[1] * ((double)v[0].y - (double)p.y) +
+		             n[2] * ((double)v[0].z - (double)p.z);
+		double t0 = num / denom;
+		if (t0 < 0.0 || t0 > *tBest) {
+			continue;
+		}
+		for (int k = 0; k < 3; ++k) {
+			w[k] = (double)p.raw[k] + t0 * (double)d.raw[k] - (double)v[0].raw[k];
+		}
+		// Barycentric coordinates of w in (e1, e2).
+		double d11 = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2];
+		double d12 = e1[0] * e2[0] + e1[1] * e2[1] + e1[2] * e2[2];
+		double d22 = e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2];
+		double dw1 = w[0] * e1[0] + w[1] * e1[1] + w[2] * e1[2];
+		double dw2 = w[0] * e2[0] + w[1] * e2[1] + w[2] * e2[2];
+		double det = d11 * d22 - d12 * d12;
+		double b1 = (d22 * dw1 - d12 * dw2) / det, b2 = (d11 * dw2 - d12 * dw1) / det;
+		if (b1 < -1e-9 || b2 < -1e-9 || b1 + b2 > 1.0 + 1e-9) {
+			continue;
+		}
+		*tBest = t0;
+		double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+		*normal = v3((float)(n[0] / len), (float)(n[1] / len), (float)(n[2] / len));
+		if (denom > 0.0) {
+			*normal = glms_vec3_negate(*normal);
+		}
+		hit = true;
+	}
+	return hit;
+}
+
+static void checkRays(const tbGeometry* g, tbTransform xf, const char* what)
+{
+	int hits = 0, misses = 0;
+	float worst = 0.0f, worstNormal = 0.0f;
+	for (int i = 0; i < 400; ++i) {
+		// From above or below, steep or grazing, some starting over the edge of the terrain.
+		vec3s o = v3(-14.0f + 28.0f * uniform01(), (i % 5 == 0 ? -4.0f : 4.0f) + uniform01(),
+		             -14.0f + 28.0f * uniform01());
+		vec3s d = v3(-6.0f + 12.0f * uniform01(), (i % 5 == 0 ? 6.0f : -6.0f) * uniform01(),
+		             -6.0f + 12.0f * uniform01());
+		if (i % 7 == 0) {
+			d = v3(0.0f, i % 5 == 0 ? 8.0f : -8.0f, 0.0f); // vertical
+		}
+		// The brute force in the shape's frame.
+		vec3s lo = tbInvTransformPoint(xf, o), ld = tbInvRotateVector(xf.q, d);
+		double t;
+		vec3s n;
+		bool want = bruteRay(g, lo, ld, &t, &n);
+		tbCastOutput got = tbRayCastShape(g, xf, o, d, 1.0f);
+		cr_assert_eq(got.hit, want, "%s ray %d: hit %d, brute force %d (t %g)", what, i, got.hit,
+		             want, t);
+		if (!want) {
+			++misses;
+			continue;
+		}
+		++hits;
+		float err = fabsf(got.fraction - (float)t) * glms_vec3_norm(d);
+		worst = fmaxf(worst, err);
+		vec3s wn = tbRotateVector(xf.q, n);
+		worstNormal = fmaxf(worstNormal, glms_vec3_norm(glms_vec3_sub(got.normal, wn)));
+		cr_expect_lt(err, 1e-4f, "%s ray %d: hit %g m from the brute force's", what, i,
+		             (double)err);
+		cr_expect_lt(glms_vec3_norm(glms_vec3_sub(got.normal, wn)), 1e-3f, "%s ray %d: normal",
+		             what, i);
+		vec3s at = glms_vec3_add(o, glms_vec3_scale(d, got.fraction));
+		cr_expect_lt(dist3(at, got.point), 1e-4f);
+	}
+	printf("SCENE ray casts against a %s: %d hits, %d misses; worst hit distance from the brute "
+	       "force %.2e m, worst normal %.2e\n",
+	       what, hits, misses, (double)worst, (double)worstNormal);
+	cr_expect_gt(hits, 100);
+	cr_expect_gt(misses, 10);
+}
+
+Test(raycast, mesh_and_heightfield_against_brute_force)
+{
+	tbMesh mesh;
+	waveMesh(49, 0.5f, &mesh);
+	float* h = waveHeights(49, 0.5f);
+	tbHeightfield field;
+	char message[256];
+	cr_assert(tbBuildHeightfield(h, 49, 49, 0.5f, 0.5f, &field, message, sizeof message));
+	free(h);
+	tbGeometry gm = tbMakeMeshShape(&mesh), gh = tbMakeHeightfieldShape(&field);
+	tbTransform identity = tbTransformIdentity();
+	tbTransform placed = tbMakeTransform(v3(1.5f, -0.7f, 2.0f),
+	                                     glms_quatv(0.6f, glms_vec3_normalize(v3(0.2f, 1.0f, 0.1f))));
+	checkRays(&gm, identity, "mesh");
+	checkRays(&gh, identity, "heightfield");
+	checkRays(&gm, placed, "placed mesh");
+	checkRays(&gh, placed, "placed heightfield");
+	tbDestroyMesh(&mesh);
+	tbDestroyHeightfield(&field);
+}
+
+// A flat floor at y = 0 in a world: the closest hit of a slanted ray is where it reaches y = 0.
+Test(raycast, world_sees_meshes_and_heightfields)
+{
+	tbWorldId world = makeWorld(false);
+	tbMesh mesh;
+	gridMesh(10, 1.0f, true, &mesh);
+	float heights[4] = {2.0f, 2.0f, 2.0f, 2.0f};
+	tbHeightfield field;
+	cr_assert(tbBuildHeightfield(heights, 2, 2, 4.0f, 4.0f, &field, NULL, 0));
+	tbBodyDef bd = tbDefaultBodyDef();
+	tbBodyId floor = tbCreateBody(world, &bd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbGeometry g = tbMakeMeshShape(&mesh);
+	tbShapeId floorShape = tbCreateShape(floor, &sd, &g);
+	bd.position = v3(20.0f, -1.0f, 0.0f); // a raised square at y = 1 around x = 20
+	tbBodyId plateau = tbCreateBody(world, &bd);
+	g = tbMakeHeightfieldShape(&field);
+	tbShapeId plateauShape = tbCreateShape(plateau, &sd, &g);
+	vec3s o = v3(-1.0f, 3.0f, 0.5f), d = v3(2.0f, -4.0f, 1.0f);
+	tbRayResult r = tbWorld_CastRayClosest(world, o, d, tbDefaultQueryFilter());
+	cr_assert(r.hit);
+	cr_expect(TB_ID_EQUALS(r.shapeId, floorShape));
+	cr_expect_float_eq(r.fraction, 0.75f, 1e-5f);
+	cr_expect_float_eq(r.point.x, 0.5f, 1e-5f);
+	cr_expect_float_eq(r.normal.y, 1.0f, 1e-5f);
+	r = tbWorld_CastRayClosest(world, v3(20.5f, 5.0f, 0.3f), v3(0.0f, -10.0f, 0.0f),
+	                           tbDefaultQueryFilter());
+	cr_assert(r.hit);
+	cr_expect(TB_ID_EQUALS(r.shapeId, plateauShape));
+	cr_expect_float_eq(r.point.y, 1.0f, 1e-5f);
+	cr_expect_float_eq(r.fraction, 0.4f, 1e-5f);
+	// From below the floor, upwards: the underside, normal down.
+	r = tbWorld_CastRayClosest(world, v3(0.2f, -1.0f, 0.2f), v3(0.0f, 3.0f, 0.0f),
+	                           tbDefaultQueryFilter());
+	cr_assert(r.hit);
+	cr_expect_float_eq(r.normal.y, -1.0f, 1e-5f);
+	cr_expect_float_eq(r.fraction, 1.0f / 3.0f, 1e-5f);
+	// Off the floor: nothing.
+	r = tbWorld_CastRayClosest(world, v3(8.0f, 3.0f, 0.0f), v3(0.0f, -6.0f, 0.0f),
+	                           tbDefaultQueryFilter());
+	cr_expect_not(r.hit);
+	tbDestroyWorld(world);
+	tbDestroyMesh(&mesh);
+	tbDestroyHeightfield(&field);
+}
+
+typedef struct Collected
+{
+	int count;
+	unsigned char* seen;
+} Collected;
+
+static bool collect(int triangle, void* context)
+{
+	Collected* c = context;
+	c->seen[triangle] += 1;
+	c->count += 1;
+	return true;
+}
+
+static void checkQueries(const tbGeometry* g, const char* what)
+{
+	int n = tbGeometry_GetTriangleCount(g);
+	unsigned char* seen = calloc((size_t)n, 1);
+	long found = 0;
+	for (int i = 0; i < 300; ++i) {
+		vec3s c = v3(-14.0f + 28.0f * uniform01(), -1.0f + 3.0f * uniform01(),
+		             -14.0f + 28.0f * uniform01());
+		vec3s e = v3(0.05f + 2.0f * uniform01(), 0.05f + 0.8f * uniform01(),
+		             0.05f + 2.0f * uniform01());
+		tbAABB box = {glms_vec3_sub(c, e), glms_vec3_add(c, e)};
+		memset(seen, 0, (size_t)n);
+		Collected col = {0, seen};
+		tbGeometry_QueryTriangles(g, box, collect, &col);
+		int want = 0;
+		for (int t = 0; t < n; ++t) {
+			vec3s v[3];
+			tbGeometry_GetTriangle(g, t, v, NULL);
+			vec3s lo = glms_vec3_minv(v[0], glms_vec3_minv(v[1], v[2]));
+			vec3s hi = glms_vec3_maxv(v[0], glms_vec3_maxv(v[1], v[2]));
+			bool overlap = lo.x <= box.upper.x && box.lower.x <= hi.x && lo.y <= box.upper.y &&
+			               box.lower.y <= hi.y && lo.z <= box.upper.z && box.lower.z <= hi.z;
+			want += overlap;
+			cr_assert_eq(seen[t], overlap ? 1 : 0, "%s box %d: triangle %d reported %d times, "
+			             "brute force %d", what, i, t, seen[t], overlap);
+		}
+		cr_assert_eq(col.count, want);
+		found += want;
+	}
+	printf("SCENE box queries on a %s of %d triangles: 300 boxes, %ld triangles found, all equal "
+	       "to the brute force\n",
+	       what, n, found);
+	free(seen);
+}
+
+Test(query, triangles_in_a_box_against_brute_force)
+{
+	tbMesh mesh;
+	waveMesh(49, 0.5f, &mesh);
+	float* h = waveHeights(49, 0.5f);
+	tbHeightfield field;
+	cr_assert(tbBuildHeightfield(h, 49, 49, 0.5f, 0.5f, &field, NULL, 0));
+	free(h);
+	tbGeometry gm = tbMakeMeshShape(&mesh), gh = tbMakeHeightfieldShape(&field);
+	checkQueries(&gm, "mesh");
+	checkQueries(&gh, "heightfield");
+	cr_expect_leq(mesh.depth, 12, "a tree of %d levels for 4608 triangles", mesh.depth);
+	tbDestroyMesh(&mesh);
+	tbDestroyHeightfield(&field);
+}
+
+// The edge flags: a flat grid's inner edges are inactive, its boundary edges active; a ridge
+// (convex, 90 degrees) is active, a valley (concave) is not; a 2-degree fold is not.
+Test(query, edge_flags)
+{
+	// Two triangles folded along the z axis by `angle` each side of flat, up (ridge) or down.
+	float angles[3] = {0.7854f, -0.7854f, 0.0175f};
+	uint32_t want[3] = {1u, 0u, 0u};
+	for (int k = 0; k < 3; ++k) {
+		float s = sinf(angles[k]), c = cosf(angles[k]);
+		vec3s v[4] = {v3(0.0f, 0.0f, 0.0f), v3(0.0f, 0.0f, 1.0f), v3(c, -s, 0.5f),
+		              v3(-c, -s, 0.5f)};
+		// (0, 1, 2) and (1, 0, 3) share the edge 0-1, counter-clockwise seen from above.
+		int idx[6] = {0, 1, 2, 1, 0, 3};
+		tbMesh mesh;
+		char message[256];
+		cr_assert(tbBuildMesh(v, 4, idx, 2, &mesh, message, sizeof message), "%s", message);
+		cr_assert_gt(mesh.normals[0].y, 0.0f);
+		cr_expect_eq(mesh.edgeFlags[0] & 1u, want[k], "fold %g rad: edge flag %u", (double)angles[k],
+		             mesh.edgeFlags[0] & 1u);
+		cr_expect_eq(mesh.edgeFlags[1] & 1u, want[k]);
+		cr_expect_eq(mesh.edgeFlags[0] & 6u, 6u, "boundary edges are active");
+		tbDestroyMesh(&mesh);
+	}
+	tbMesh grid;
+	gridMesh(3, 1.0f, false, &grid);
+	int inner = 0, boundary = 0;
+	for (int t = 0; t < grid.triangleCount; ++t) {
+		for (int e = 0; e < 3; ++e) {
+			bool active = (grid.edgeFlags[t] >> e) & 1u;
+			bool onBoundary = grid.neighbours[3 * t + e] < 0;
+			cr_expect_eq(active, onBoundary, "triangle %d edge %d", t, e);
+			inner += !onBoundary;
+			boundary += onBoundary;
+		}
+	}
+	cr_expect_eq(boundary, 12);
+	cr_expect_eq(inner, 2 * (grid.triangleCount * 3 - 12) / 2);
+	tbDestroyMesh(&grid);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input
+
+static void expectMeshRefused(const vec3s* v, int vc, const int* idx, int tc, const char* words)
+{
+	tbMesh mesh;
+	char message[256] = "";
+	cr_expect_not(tbBuildMesh(v, vc, idx, tc, &mesh, message, sizeof message),
+	              "accepted, expected: %s", words);
+	cr_expect_not_null(strstr(message, words), "message '%s' lacks '%s'", message, words);
+	cr_expect_null(mesh.vertices);
+}
+
+Test(refusal, bad_meshes)
+{
+	vec3s v[4] = {v3(0.0f, 0.0f, 0.0f), v3(1.0f, 0.0f, 0.0f), v3(0.0f, 0.0f, 1.0f),
+	              v3(2.0f, 0.0f, 0.0f)};
+	int ok[3] = {0, 2, 1};
+	int collinear[6] = {0, 2, 1, 0, 1, 3};
+	int repeated[6] = {0, 2, 1, 1, 1, 2};
+	int outOfRange[6] = {0, 2, 1, 0, 7, 2};
+	int negative[3] = {0, -1, 2};
+	expectMeshRefused(v, 4, collinear, 2, "triangle 1 (vertices 0, 1, 3): degenerate, zero area");
+	expectMeshRefused(v, 4, repeated, 2, "triangle 1: degenerate, it repeats a vertex");
+	expectMeshRefused(v, 4, outOfRange, 2, "triangle 1: vertex index 7 is out of range (0 to 3)");
+	expectMeshRefused(v, 4, negative, 1, "triangle 0: vertex index -1 is out of range");
+	expectMeshRefused(v, 4, ok, 0, "no triangles");
+	vec3s tiny[3] = {v3(0.0f, 0.0f, 0.0f), v3(1.0f, 0.0f, 0.0f), v3(0.5f, 0.0f, 1e-7f)};
+	expectMeshRefused(tiny, 3, ok, 1, "degenerate, zero area");
+	vec3s bad[3] = {v3(0.0f, 0.0f, 0.0f), v3(1.0f, NAN, 0.0f), v3(0.0f, 0.0f, 1.0f)};
+	expectMeshRefused(bad, 3, ok, 1, "vertex 1: NaN or Inf coordinate");
+	vec3s far[3] = {v3(0.0f, 0.0f, 0.0f), v3(3e6f, 0.0f, 0.0f), v3(0.0f, 0.0f, 1.0f)};
+	expectMeshRefused(far, 3, ok, 1, "vertex 1 is 3e+06 m from the origin");
+	// The good one builds and its shape validates; scaled, it does not.
+	tbMesh mesh;
+	cr_assert(tbBuildMesh(v, 4, ok, 1, &mesh, NULL, 0));
+	tbGeometry g = tbMakeMeshShape(&mesh);
+	char message[256];
+	cr_expect(tbGeometry_Validate(&g, message, sizeof message), "%s", message);
+	g.scale = v3(2.0f, 1.0f, 1.0f);
+	cr_expect_not(tbGeometry_Validate(&g, message, sizeof message));
+	cr_expect_not_null(strstr(message, "takes no scale"), "%s", message);
+	// Convex-only queries refuse it cleanly.
+	g.scale = v3(1.0f, 1.0f, 1.0f);
+	tbGeometry ball = tbMakeSphere(0.5f);
+	tbManifold m = tbCollideShapes(&g, tbTransformIdentity(), &ball,
+	                               tbMakeTransform(v3(0.2f, 0.1f, 0.2f), quatIdentity()), 0.1f);
+	cr_expect_eq(m.pointCount, 0);
+	tbQueryDef def = tbDefaultQueryDef();
+	tbQueryResult q = tbQueryShapes(&g, tbTransformIdentity(), &ball, tbTransformIdentity(), &def);
+	cr_expect_eq(q.status, tb_queryInvalidInput);
+	tbDestroyMesh(&mesh);
+	tbGeometry unbuilt = tbMakeMeshShape(NULL);
+	cr_expect_not(tbGeometry_Validate(&unbuilt, message, sizeof message));
+	cr_expect_not_null(strstr(message, "not built"), "%s", message);
+}
+
+Test(refusal, bad_heightfields)
+{
+	float h[6] = {0.0f, 1.0f, 2.0f, 0.0f, NAN, 1.0f};
+	tbHeightfield f;
+	char message[256] = "";
+	cr_expect_not(tbBuildHeightfield(h, 2, 3, 1.0f, 1.0f, &f, message, sizeof message));
+	cr_expect_not_null(strstr(message, "heights[4] (row 1, column 1)"), "%s", message);
+	h[4] = INFINITY;
+	cr_expect_not(tbBuildHeightfield(h, 2, 3, 1.0f, 1.0f, &f, message, sizeof message));
+	cr_expect_not_null(strstr(message, "heights[4]"), "%s", message);
+	h[4] = 0.0f;
+	cr_expect_not(tbBuildHeightfield(h, 1, 6, 1.0f, 1.0f, &f, message, sizeof message));
+	cr_expect_not_null(strstr(message, "rows and columns must be >= 2"), "%s", message);
+	cr_expect_not(tbBuildHeightfield(h, 2, 3, 0.0f, 1.0f, &f, message, sizeof message));
+	cr_expect_not_null(strstr(message, "spacing"), "%s", message);
+	cr_expect_not(tbBuildHeightfield(h, 2, 3, NAN, 1.0f, &f, message, sizeof message));
+	cr_expect(tbBuildHeightfield(h, 2, 3, 1.0f, 1.0f, &f, message, sizeof message), "%s", message);
+	cr_expect_eq(tbGeometry_GetTriangleCount(&(tbGeometry){.type = tb_heightfieldShape,
+	                                                       .heightfield = &f}),
+	             4);
+	tbDestroyHeightfield(&f);
+}
+
+Test(refusal, level_geometry_on_moving_bodies)
+{
+	tbWorldId world = makeWorld(false);
+	tbMesh mesh;
+	gridMesh(2, 1.0f, false, &mesh);
+	float heights[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+	tbHeightfield field;
+	cr_assert(tbBuildHeightfield(heights, 2, 2, 1.0f, 1.0f, &field, NULL, 0));
+	tbGeometry shapes[2] = {tbMakeMeshShape(&mesh), tbMakeHeightfieldShape(&field)};
+	tbBodyType types[2] = {tb_dynamicBody, tb_kinematicBody};
+	for (int i = 0; i < 2; ++i) {
+		for (int k = 0; k < 2; ++k) {
+			tbBodyDef bd = tbDefaultBodyDef();
+			bd.type = types[k];
+			tbBodyId body = tbCreateBody(world, &bd);
+			tbClearLastError();
+			tbShapeDef sd = tbDefaultShapeDef();
+			tbShapeId s = tbCreateShape(body, &sd, &shapes[i]);
+			cr_expect(TB_IS_NULL(s));
+			const char* e = tbGetLastError();
+			cr_expect_not_null(strstr(e, "static bodies only"), "%s", e);
+			cr_expect_not_null(strstr(e, k == 0 ? "is dynamic" : "is kinematic"), "%s", e);
+			cr_expect_not_null(strstr(e, i == 0 ? "a mesh shape" : "a heightfield shape"), "%s", e);
+			cr_expect_eq(tbBody_GetShapeCount(body), 0);
+		}
+	}
+	tbDestroyWorld(world);
+	tbDestroyMesh(&mesh);
+	tbDestroyHeightfield(&field);
+}
