@@ -784,3 +784,118 @@ Test(refusal, level_geometry_on_moving_bodies)
 	tbDestroyMesh(&mesh);
 	tbDestroyHeightfield(&field);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Scene files
+
+static const char* kMeshScene =
+    "{\n"
+    "  \"sleep\": false,\n"
+    "  \"bodies\": [\n"
+    "    { \"name\": \"floor\", \"type\": \"static\", \"position\": [0, 0, 0],\n"
+    "      \"shape\": { \"type\": \"mesh\",\n"
+    "        \"vertices\": [[-5, 0, -5], [5, 0, -5], [5, 0, 5], [-5, 0, 5]],\n"
+    "        \"triangles\": [[0, 2, 1], [0, 3, 2]] } },\n"
+    "    { \"name\": \"hill\", \"type\": \"static\", \"position\": [20, 0, 0],\n"
+    "      \"shape\": { \"type\": \"heightfield\", \"rows\": 3, \"columns\": 2,\n"
+    "        \"spacing\": [4, 2], \"heights\": [1, 1, 1, 1, 1, 1] } },\n"
+    "    { \"name\": \"crate\", \"position\": [0.3, 1, 0.2],\n"
+    "      \"shape\": { \"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5] } },\n"
+    "    { \"name\": \"ball\", \"position\": [20.5, 3, 0.5],\n"
+    "      \"shape\": { \"type\": \"sphere\", \"radius\": 0.5 } }\n"
+    "  ]\n"
+    "}\n";
+
+Test(scene, mesh_and_heightfield_bodies_simulate)
+{
+	tbSceneDef def;
+	tbSceneError error;
+	cr_assert(tbParseScene(kMeshScene, strlen(kMeshScene), "level.json", &def, &error), "%s",
+	          error.message);
+	cr_expect_eq(def.meshCount, 1);
+	cr_expect_eq(def.heightfieldCount, 1);
+	cr_expect_eq(def.bodies[0].shape.type, tb_meshShape);
+	cr_expect_eq(def.bodies[1].shape.type, tb_heightfieldShape);
+	tbScene scene;
+	cr_assert(tbBuildScene(&def, &scene, &error), "%s", error.message);
+	for (int s = 0; s < 120; ++s) {
+		tbWorld_Step(scene.worldId, kDt, kSubsteps);
+	}
+	// The crate rests on the mesh (centre 0.5 m up), the ball on the heightfield's plateau at
+	// y = 1 (centre 1.5 m up).
+	vec3s crate = tbBody_GetPosition(scene.bodyIds[2]);
+	vec3s ball = tbBody_GetPosition(scene.bodyIds[3]);
+	printf("SCENE level.json after 2 s: crate centre %.4f m (0.5), ball centre %.4f m (1.5)\n",
+	       (double)crate.y, (double)ball.y);
+	cr_expect_float_eq(crate.y, 0.5f, 0.01f);
+	cr_expect_float_eq(ball.y, 1.5f, 0.01f);
+	tbDestroyScene(&scene);
+}
+
+static void expectSceneError(const char* text, int line, const char* keyPath, const char* words)
+{
+	tbSceneDef def;
+	tbSceneError error;
+	cr_expect_not(tbParseScene(text, strlen(text), "bad.json", &def, &error), "accepted: %s",
+	              words);
+	cr_expect_eq(error.line, line, "line %d, expected %d: %s", error.line, line, error.message);
+	cr_expect_str_eq(error.keyPath, keyPath, "%s", error.message);
+	cr_expect_not_null(strstr(error.message, words), "'%s' lacks '%s'", error.message, words);
+	cr_expect_eq(def.bodyCount, 0);
+}
+
+Test(scene, level_geometry_errors_name_key_and_line)
+{
+	expectSceneError("{\"bodies\": [\n"
+	                 "  {\"name\": \"lid\", \"type\": \"dynamic\",\n"
+	                 "   \"shape\": {\"type\": \"mesh\", \"vertices\": [[0,0,0],[1,0,0],[0,0,1]],\n"
+	                 "     \"triangles\": [[0,2,1]]}}]}",
+	                 3, "bodies[0].shape", "body 'lid' is dynamic: a mesh goes on static bodies only");
+	expectSceneError("{\"bodies\": [\n"
+	                 "  {\"name\": \"belt\", \"type\": \"kinematic\",\n"
+	                 "   \"shape\": {\"type\": \"heightfield\", \"rows\": 2, \"columns\": 2,\n"
+	                 "     \"spacing\": [1, 1], \"heights\": [0, 0, 0, 0]}}]}",
+	                 3, "bodies[0].shape",
+	                 "body 'belt' is kinematic: a heightfield goes on static bodies only");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"mesh\",\n"
+	                 "  \"vertices\": [[0,0,0],[1,0,0],[0,0,1],[2,0,0]],\n"
+	                 "  \"triangles\": [\n"
+	                 "    [0,2,1],\n"
+	                 "    [0,1,3]]}}]}",
+	                 5, "bodies[0].shape.triangles[1]", "degenerate, zero area");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"mesh\",\n"
+	                 "  \"vertices\": [[0,0,0],[1,0,0],[0,0,1]],\n"
+	                 "  \"triangles\": [[0,2,1],\n"
+	                 "    [0,3,1]]}}]}",
+	                 4, "bodies[0].shape.triangles[1][1]", "expected an integer in [0, 2], got 3");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"mesh\",\n"
+	                 "  \"vertices\": [[0,0,0],[1,0,0],\n"
+	                 "     [0,\"y\",1]],\n"
+	                 "  \"triangles\": [[0,2,1]]}}]}",
+	                 3, "bodies[0].shape.vertices[2]", "expected 3 numbers");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"heightfield\",\n"
+	                 "  \"rows\": 2, \"columns\": 3, \"spacing\": [1, 1],\n"
+	                 "  \"heights\": [0, 0, 0,\n"
+	                 "     0, null, 0]}}]}",
+	                 4, "bodies[0].shape.heights[4]", "expected a number");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"heightfield\",\n"
+	                 "  \"rows\": 2, \"columns\": 3, \"spacing\": [1, 1],\n"
+	                 "  \"heights\": [0, 0, 0, 0, 0]}}]}",
+	                 3, "bodies[0].shape.heights", "expected rows x columns = 2 x 3 = 6 numbers, got 5");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"heightfield\",\n"
+	                 "  \"rows\": 1, \"columns\": 3, \"spacing\": [1, 1], \"heights\": [0, 0, 0]}}]}",
+	                 2, "bodies[0].shape.rows", "expected an integer in [2,");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"heightfield\",\n"
+	                 "  \"rows\": 2, \"columns\": 2, \"spacing\": [1, 0], \"heights\": [0, 0, 0, 0]}}]}",
+	                 2, "bodies[0].shape.spacing", "expected 2 numbers > 0");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"mesh\",\n"
+	                 "  \"vertices\": [[0,0,0],[1,0,0],[0,0,1]], \"triangles\": [[0,2,1]],\n"
+	                 "  \"normals\": []}}]}",
+	                 3, "bodies[0].shape.normals", "");
+	// A rain of meshes would put them on dynamic bodies.
+	expectSceneError("{\"generators\": [{\"type\": \"rain\", \"count\": 2, \"seed\": 1,\n"
+	                 "  \"shape\": {\"type\": \"mesh\", \"vertices\": [[0,0,0],[1,0,0],[0,0,1]],\n"
+	                 "    \"triangles\": [[0,2,1]]},\n"
+	                 "  \"region_min\": [0, 0, 0], \"region_max\": [10, 10, 10]}]}",
+	                 2, "generators[0].shape", "goes on static bodies only");
+}

@@ -4,6 +4,7 @@
 // scene_generate.c the generators (pyramid, stack, rain) with their random numbers and the rain's
 //                 grid hash;
 // scene_joints.c  the joints list, read and built;
+// scene_level.c   mesh and heightfield shapes (level geometry);
 // scene_build.c   a parsed scene into a world;
 // scene_find.c    bundled scenes and the file search.
 #pragma once
@@ -146,6 +147,19 @@ tbSceneBody* tbAddBody(tbParseContext* ctx, const cJSON* where, const char* path
 /// A dynamic body's mass properties must be in the supported range (docs/ranges.md).
 bool tbCheckMass(tbParseContext* ctx, const cJSON* where, const char* path,
                  const tbSceneBody* body);
+
+// ---------------------------------------------------------------------------------------------
+// Level geometry (scene_level.c).
+
+/// A `mesh` or `heightfield` shape object (`type` is its type): built and kept in the scene's
+/// meshes or heightfields.
+bool tbReadLevelShape(tbParseContext* ctx, const cJSON* object, const char* path, const char* type,
+                      tbGeometry* shape);
+/// A mesh or heightfield on a dynamic or kinematic body is an error naming the body.
+bool tbCheckLevelBody(tbParseContext* ctx, const cJSON* where, const char* path,
+                      const tbSceneBody* body);
+/// Free the scene's meshes and heightfields.
+void tbFreeSceneLevels(tbSceneDef* def);
 
 // ---------------------------------------------------------------------------------------------
 // Generators (scene_generate.c).

@@ -81,6 +81,10 @@ typedef struct tbSceneDef
 	int bodyCount;
 	tbHull* hulls; ///< owned: the hull shapes of the bodies point here
 	int hullCount;
+	tbMesh** meshes; ///< owned: the mesh shapes of the bodies point here
+	int meshCount;
+	tbHeightfield** heightfields; ///< owned: the heightfield shapes of the bodies point here
+	int heightfieldCount;
 	tbSceneJoint* joints; ///< owned
 	int jointCount;
 } tbSceneDef;
