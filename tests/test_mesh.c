@@ -523,6 +523,13 @@ Test(raycast, mesh_and_heightfield_against_brute_force)
 	tbDestroyHeightfield(&field);
 }
 
+static bool countOverlap(tbShapeId shapeId, void* context)
+{
+	(void)shapeId;
+	*(int*)context += 1;
+	return true;
+}
+
 // A flat floor at y = 0 in a world: the closest hit of a slanted ray is where it reaches y = 0.
 Test(raycast, world_sees_meshes_and_heightfields)
 {
@@ -564,6 +571,21 @@ Test(raycast, world_sees_meshes_and_heightfields)
 	r = tbWorld_CastRayClosest(world, v3(8.0f, 3.0f, 0.0f), v3(0.0f, -6.0f, 0.0f),
 	                           tbDefaultQueryFilter());
 	cr_expect_not(r.hit);
+	// Overlap queries test the triangles: a ball dipping 1 cm into the floor is found, one 1 cm
+	// over it is not (though its box overlaps the floor's).
+	int found = 0;
+	tbGeometry ball = tbMakeSphere(0.3f);
+	tbWorld_OverlapShape(world, &ball, tbMakeTransform(v3(0.4f, 0.29f, -0.7f), quatIdentity()),
+	                     tbDefaultQueryFilter(), countOverlap, &found);
+	cr_expect_eq(found, 1);
+	found = 0;
+	tbWorld_OverlapShape(world, &ball, tbMakeTransform(v3(0.4f, 0.31f, -0.7f), quatIdentity()),
+	                     tbDefaultQueryFilter(), countOverlap, &found);
+	cr_expect_eq(found, 0);
+	found = 0;
+	tbWorld_OverlapShape(world, &ball, tbMakeTransform(v3(20.0f, 1.25f, 1.0f), quatIdentity()),
+	                     tbDefaultQueryFilter(), countOverlap, &found);
+	cr_expect_eq(found, 1);
 	tbDestroyWorld(world);
 	tbDestroyMesh(&mesh);
 	tbDestroyHeightfield(&field);

@@ -87,3 +87,29 @@ void tbDrawLevelShape(const tbShapeSlot* s, const tbDebugDraw* draw, tbHexColor 
 		}
 	}
 }
+
+typedef struct tbLevelOverlap
+{
+	const tbGeometry* level;
+	const tbGeometry* shape;
+	tbTransform shapeInLevel;
+	bool hit;
+} tbLevelOverlap;
+
+static bool tbOverlapTriangle(int triangle, void* context)
+{
+	tbLevelOverlap* o = context;
+	vec3s v[3];
+	tbGeometry_GetTriangle(o->level, triangle, v, NULL);
+	tbGeometry tri = tbMakeTriangle(v[0], v[1], v[2]);
+	o->hit = tbTestOverlap(&tri, tbTransformIdentity(), o->shape, o->shapeInLevel, NULL);
+	return !o->hit;
+}
+
+bool tbLevelOverlapsShape(const tbShapeSlot* s, const tbGeometry* shape, tbTransform xf)
+{
+	tbLevelOverlap o = {&s->geometry, shape, tbInvMulTransforms(s->xf, xf), false};
+	tbAABB local = tbGeometry_ComputeAABB(shape, o.shapeInLevel);
+	tbGeometry_QueryTriangles(&s->geometry, local, tbOverlapTriangle, &o);
+	return o.hit;
+}

@@ -234,6 +234,8 @@ void tbPairRemove(tbWorld* world, int shapeA, int shapeB, int child);
 void tbCreateLevelContacts(tbWorld* world, int shapeA, int shapeB);
 // False when a child contact's triangle no longer overlaps its convex shape's fat box.
 bool tbLevelContactOverlaps(const tbWorld* world, const tbContactSlot* contact);
+// True when a convex shape placed at xf overlaps a triangle of the level shape (world queries).
+bool tbLevelOverlapsShape(const tbShapeSlot* shape, const tbGeometry* convex, tbTransform xf);
 // The triangles of a mesh or heightfield shape as segments (debug draw).
 void tbDrawLevelShape(const tbShapeSlot* shape, const tbDebugDraw* draw, tbHexColor color);
 
