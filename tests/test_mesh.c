@@ -343,11 +343,13 @@ static void dropOnTerrain(bool heightfield)
 		shapes[i] = tbCreateShape(bodies[i], &sd, &g);
 		cr_assert(!TB_IS_NULL(shapes[i]), "%s", tbGetLastError());
 	}
-	float deepest = 0.0f; // the deepest clearance seen at any step, from 1 s on
+	// The deepest clearance at every 10th step once all have landed (from 2 s; the sink of the
+	// first impacts is the solver's, the same on a box floor).
+	float deepest = 0.0f;
 	int steps = sceneIsLight() ? 240 : 480;
 	for (int s = 0; s < steps; ++s) {
 		tbWorld_Step(world, kDt, kSubsteps);
-		if (s % 20 == 19) {
+		if (s >= 120 && s % 10 == 9) {
 			for (int i = 0; i < count; ++i) {
 				deepest = fminf(deepest, bodyClearance(shapes[i]));
 			}
@@ -373,8 +375,8 @@ static void dropOnTerrain(bool heightfield)
 		          tbShapeTypeName(tbShape_GetGeometry(shapes[i]).type), (double)c);
 	}
 	printf("SCENE 120 mixed bodies on a wavy %s (%d x %d samples, %.1f m): after %.0f s clearance "
-	       "over the analytic surface %.4f to %.4f m (%d more rest on other bodies), deepest at "
-	       "any sampled step %.4f m, fastest body %.3f m/s, %d fallen through\n",
+	       "over the analytic surface %.4f to %.4f m (%d more rest on other bodies), deepest "
+	       "from 2 s on %.4f m, fastest body %.3f m/s, %d fallen through\n",
 	       heightfield ? "heightfield" : "mesh", n, n, (double)spacing, (double)((float)steps * kDt),
 	       (double)lowest, (double)highest, piled, (double)deepest, (double)speed, fallen);
 	cr_expect_eq(fallen, 0);
@@ -458,6 +460,23 @@ static bool bruteRay(const tbGeometry* g, vec3s p, vec3s d, double* tBest, vec3s
 	return hit;
 }
 
+// 31 rows of 57 columns, dx 0.4 m, dz 0.7 m, of the wavy surface.
+static bool makeOblong(tbHeightfield* field)
+{
+	const int rows = 31, columns = 57;
+	float* h = malloc(sizeof(float) * (size_t)(rows * columns));
+	for (int r = 0; r < rows; ++r) {
+		for (int c = 0; c < columns; ++c) {
+			h[r * columns + c] = waveHeight(((float)c - 28.0f) * 0.4f, ((float)r - 15.0f) * 0.7f);
+		}
+	}
+	char message[256];
+	bool ok = tbBuildHeightfield(h, rows, columns, 0.4f, 0.7f, field, message, sizeof message);
+	cr_expect(ok, "%s", message);
+	free(h);
+	return ok;
+}
+
 static void checkRays(const tbGeometry* g, tbTransform xf, const char* what)
 {
 	int hits = 0, misses = 0;
@@ -498,7 +517,7 @@ static void checkRays(const tbGeometry* g, tbTransform xf, const char* what)
 	printf("SCENE ray casts against a %s: %d hits, %d misses; worst hit distance from the brute "
 	       "force %.2e m, worst normal %.2e\n",
 	       what, hits, misses, (double)worst, (double)worstNormal);
-	cr_expect_gt(hits, 100);
+	cr_expect_gt(hits, 50);
 	cr_expect_gt(misses, 10);
 }
 
@@ -519,6 +538,13 @@ Test(raycast, mesh_and_heightfield_against_brute_force)
 	checkRays(&gh, identity, "heightfield");
 	checkRays(&gm, placed, "placed mesh");
 	checkRays(&gh, placed, "placed heightfield");
+	// Rows and columns differ, and so do the spacings: a swap of x and z would show.
+	tbHeightfield oblong;
+	cr_assert(makeOblong(&oblong));
+	tbGeometry go = tbMakeHeightfieldShape(&oblong);
+	checkRays(&go, identity, "57 x 31 heightfield");
+	checkRays(&go, placed, "placed 57 x 31 heightfield");
+	tbDestroyHeightfield(&oblong);
 	tbDestroyMesh(&mesh);
 	tbDestroyHeightfield(&field);
 }
@@ -651,6 +677,20 @@ Test(query, triangles_in_a_box_against_brute_force)
 	tbGeometry gm = tbMakeMeshShape(&mesh), gh = tbMakeHeightfieldShape(&field);
 	checkQueries(&gm, "mesh");
 	checkQueries(&gh, "heightfield");
+	tbHeightfield oblong;
+	cr_assert(makeOblong(&oblong));
+	tbGeometry go = tbMakeHeightfieldShape(&oblong);
+	checkQueries(&go, "57 x 31 heightfield");
+	// Its samples are where the documented layout puts them.
+	vec3s v[3];
+	cr_assert(tbGeometry_GetTriangle(&go, 2 * (5 * 56 + 7), v, NULL)); // cell row 5, column 7
+	float x = (7.0f - 28.0f) * 0.4f, z = (5.0f - 15.0f) * 0.7f;
+	cr_expect_float_eq(v[0].x, x, 1e-5f);
+	cr_expect_float_eq(v[0].z, z, 1e-5f);
+	cr_expect_float_eq(v[0].y, waveHeight(x, z), 1e-5f);
+	cr_expect_float_eq(v[2].x, x + 0.4f, 1e-5f); // the diagonal's far end, (r + 1, c + 1)
+	cr_expect_float_eq(v[2].z, z + 0.7f, 1e-5f);
+	tbDestroyHeightfield(&oblong);
 	cr_expect_leq(mesh.depth, 12, "a tree of %d levels for 4608 triangles", mesh.depth);
 	tbDestroyMesh(&mesh);
 	tbDestroyHeightfield(&field);
