@@ -142,14 +142,13 @@ static void checkSlide(FloorKind kind, float half, float heading, float boxYaw, 
 	printf("SCENE slide %s, half %.2f, heading %.0f deg, box yaw %.0f, floor yaw %.0f%s: %.3f m "
 	       "(one box %.3f, v^2/(2 mu g) %.3f; %+.2f %%), max upward %.4f m/s (one box %.4f), "
 	       "sideways %.4f m\n",
-	       kind == floorMesh ? "mesh" : "heightfield", (double)half,
-	       (double)(heading * 57.29578f), (double)(boxYaw * 57.29578f),
-	       (double)(floorYaw * 57.29578f), alternate ? ", alternating diagonals" : "",
-	       (double)tri.distance, (double)one.distance, (double)analytic,
-	       100.0 * (double)((tri.distance - analytic) / analytic), (double)tri.maxUp,
-	       (double)one.maxUp, (double)tri.maxSide);
-	cr_expect_lt(fabsf(tri.distance - analytic), 0.02f * analytic,
-	             "slide %g m, analytic %g m", (double)tri.distance, (double)analytic);
+	       kind == floorMesh ? "mesh" : "heightfield", (double)half, (double)(heading * 57.29578f),
+	       (double)(boxYaw * 57.29578f), (double)(floorYaw * 57.29578f),
+	       alternate ? ", alternating diagonals" : "", (double)tri.distance, (double)one.distance,
+	       (double)analytic, 100.0 * (double)((tri.distance - analytic) / analytic),
+	       (double)tri.maxUp, (double)one.maxUp, (double)tri.maxSide);
+	cr_expect_lt(fabsf(tri.distance - analytic), 0.02f * analytic, "slide %g m, analytic %g m",
+	             (double)tri.distance, (double)analytic);
 	cr_expect_lt(fabsf(tri.distance - one.distance), 0.02f * one.distance,
 	             "slide %g m, on one box %g m", (double)tri.distance, (double)one.distance);
 	cr_expect_lt(tri.maxUp, 0.05f, "thrown up at %g m/s", (double)tri.maxUp);
@@ -337,7 +336,8 @@ static void dropOnTerrain(bool heightfield)
 		tbBodyDef bd = tbDefaultBodyDef();
 		bd.type = tb_dynamicBody;
 		bd.position = v3(x, waveHeight(x, z) + 1.0f + 0.02f * (float)(i % 7), z);
-		bd.rotation = glms_quatv(0.37f * (float)i, glms_vec3_normalize(v3(1.0f, 0.5f * (float)(i % 3), 0.3f)));
+		bd.rotation = glms_quatv(0.37f * (float)i,
+		                         glms_vec3_normalize(v3(1.0f, 0.5f * (float)(i % 3), 0.3f)));
 		bodies[i] = tbCreateBody(world, &bd);
 		tbGeometry g = mixedShape(i, &hull);
 		shapes[i] = tbCreateShape(bodies[i], &sd, &g);
@@ -377,8 +377,9 @@ static void dropOnTerrain(bool heightfield)
 	printf("SCENE 120 mixed bodies on a wavy %s (%d x %d samples, %.1f m): after %.0f s clearance "
 	       "over the analytic surface %.4f to %.4f m (%d more rest on other bodies), deepest "
 	       "from 2 s on %.4f m, fastest body %.3f m/s, %d fallen through\n",
-	       heightfield ? "heightfield" : "mesh", n, n, (double)spacing, (double)((float)steps * kDt),
-	       (double)lowest, (double)highest, piled, (double)deepest, (double)speed, fallen);
+	       heightfield ? "heightfield" : "mesh", n, n, (double)spacing,
+	       (double)((float)steps * kDt), (double)lowest, (double)highest, piled, (double)deepest,
+	       (double)speed, fallen);
 	cr_expect_eq(fallen, 0);
 	cr_expect_gt(deepest, -0.05f, "a body sank %g m at some step", (double)-deepest);
 	tbDestroyWorld(world);
@@ -532,8 +533,8 @@ Test(raycast, mesh_and_heightfield_against_brute_force)
 	free(h);
 	tbGeometry gm = tbMakeMeshShape(&mesh), gh = tbMakeHeightfieldShape(&field);
 	tbTransform identity = tbTransformIdentity();
-	tbTransform placed = tbMakeTransform(v3(1.5f, -0.7f, 2.0f),
-	                                     glms_quatv(0.6f, glms_vec3_normalize(v3(0.2f, 1.0f, 0.1f))));
+	tbTransform placed = tbMakeTransform(
+	    v3(1.5f, -0.7f, 2.0f), glms_quatv(0.6f, glms_vec3_normalize(v3(0.2f, 1.0f, 0.1f))));
 	checkRays(&gm, identity, "mesh");
 	checkRays(&gh, identity, "heightfield");
 	checkRays(&gm, placed, "placed mesh");
@@ -639,8 +640,8 @@ static void checkQueries(const tbGeometry* g, const char* what)
 	for (int i = 0; i < 300; ++i) {
 		vec3s c = v3(-14.0f + 28.0f * uniform01(), -1.0f + 3.0f * uniform01(),
 		             -14.0f + 28.0f * uniform01());
-		vec3s e = v3(0.05f + 2.0f * uniform01(), 0.05f + 0.8f * uniform01(),
-		             0.05f + 2.0f * uniform01());
+		vec3s e =
+		    v3(0.05f + 2.0f * uniform01(), 0.05f + 0.8f * uniform01(), 0.05f + 2.0f * uniform01());
 		tbAABB box = {glms_vec3_sub(c, e), glms_vec3_add(c, e)};
 		memset(seen, 0, (size_t)n);
 		Collected col = {0, seen};
@@ -654,8 +655,10 @@ static void checkQueries(const tbGeometry* g, const char* what)
 			bool overlap = lo.x <= box.upper.x && box.lower.x <= hi.x && lo.y <= box.upper.y &&
 			               box.lower.y <= hi.y && lo.z <= box.upper.z && box.lower.z <= hi.z;
 			want += overlap;
-			cr_assert_eq(seen[t], overlap ? 1 : 0, "%s box %d: triangle %d reported %d times, "
-			             "brute force %d", what, i, t, seen[t], overlap);
+			cr_assert_eq(seen[t], overlap ? 1 : 0,
+			             "%s box %d: triangle %d reported %d times, "
+			             "brute force %d",
+			             what, i, t, seen[t], overlap);
 		}
 		cr_assert_eq(col.count, want);
 		found += want;
@@ -713,8 +716,8 @@ Test(query, edge_flags)
 		char message[256];
 		cr_assert(tbBuildMesh(v, 4, idx, 2, &mesh, message, sizeof message), "%s", message);
 		cr_assert_gt(mesh.normals[0].y, 0.0f);
-		cr_expect_eq(mesh.edgeFlags[0] & 1u, want[k], "fold %g rad: edge flag %u", (double)angles[k],
-		             mesh.edgeFlags[0] & 1u);
+		cr_expect_eq(mesh.edgeFlags[0] & 1u, want[k], "fold %g rad: edge flag %u",
+		             (double)angles[k], mesh.edgeFlags[0] & 1u);
 		cr_expect_eq(mesh.edgeFlags[1] & 1u, want[k]);
 		cr_expect_eq(mesh.edgeFlags[0] & 6u, 6u, "boundary edges are active");
 		tbDestroyMesh(&mesh);
@@ -810,9 +813,9 @@ Test(refusal, bad_heightfields)
 	cr_expect_not_null(strstr(message, "spacing"), "%s", message);
 	cr_expect_not(tbBuildHeightfield(h, 2, 3, NAN, 1.0f, &f, message, sizeof message));
 	cr_expect(tbBuildHeightfield(h, 2, 3, 1.0f, 1.0f, &f, message, sizeof message), "%s", message);
-	cr_expect_eq(tbGeometry_GetTriangleCount(&(tbGeometry){.type = tb_heightfieldShape,
-	                                                       .heightfield = &f}),
-	             4);
+	cr_expect_eq(
+	    tbGeometry_GetTriangleCount(&(tbGeometry){.type = tb_heightfieldShape, .heightfield = &f}),
+	    4);
 	tbDestroyHeightfield(&f);
 }
 
@@ -912,7 +915,8 @@ Test(scene, level_geometry_errors_name_key_and_line)
 	                 "  {\"name\": \"lid\", \"type\": \"dynamic\",\n"
 	                 "   \"shape\": {\"type\": \"mesh\", \"vertices\": [[0,0,0],[1,0,0],[0,0,1]],\n"
 	                 "     \"triangles\": [[0,2,1]]}}]}",
-	                 3, "bodies[0].shape", "body 'lid' is dynamic: a mesh goes on static bodies only");
+	                 3, "bodies[0].shape",
+	                 "body 'lid' is dynamic: a mesh goes on static bodies only");
 	expectSceneError("{\"bodies\": [\n"
 	                 "  {\"name\": \"belt\", \"type\": \"kinematic\",\n"
 	                 "   \"shape\": {\"type\": \"heightfield\", \"rows\": 2, \"columns\": 2,\n"
@@ -943,13 +947,16 @@ Test(scene, level_geometry_errors_name_key_and_line)
 	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"heightfield\",\n"
 	                 "  \"rows\": 2, \"columns\": 3, \"spacing\": [1, 1],\n"
 	                 "  \"heights\": [0, 0, 0, 0, 0]}}]}",
-	                 3, "bodies[0].shape.heights", "expected rows x columns = 2 x 3 = 6 numbers, got 5");
-	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"heightfield\",\n"
-	                 "  \"rows\": 1, \"columns\": 3, \"spacing\": [1, 1], \"heights\": [0, 0, 0]}}]}",
-	                 2, "bodies[0].shape.rows", "expected an integer in [2,");
-	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"heightfield\",\n"
-	                 "  \"rows\": 2, \"columns\": 2, \"spacing\": [1, 0], \"heights\": [0, 0, 0, 0]}}]}",
-	                 2, "bodies[0].shape.spacing", "expected 2 numbers > 0");
+	                 3, "bodies[0].shape.heights",
+	                 "expected rows x columns = 2 x 3 = 6 numbers, got 5");
+	expectSceneError(
+	    "{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"heightfield\",\n"
+	    "  \"rows\": 1, \"columns\": 3, \"spacing\": [1, 1], \"heights\": [0, 0, 0]}}]}",
+	    2, "bodies[0].shape.rows", "expected an integer in [2,");
+	expectSceneError(
+	    "{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"heightfield\",\n"
+	    "  \"rows\": 2, \"columns\": 2, \"spacing\": [1, 0], \"heights\": [0, 0, 0, 0]}}]}",
+	    2, "bodies[0].shape.spacing", "expected 2 numbers > 0");
 	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"mesh\",\n"
 	                 "  \"vertices\": [[0,0,0],[1,0,0],[0,0,1]], \"triangles\": [[0,2,1]],\n"
 	                 "  \"normals\": []}}]}",

@@ -84,7 +84,8 @@ static bool tbBuildAdjacency(tbMesh* m)
 	}
 	for (int t = 0; t < m->triangleCount; ++t) {
 		for (int e = 0; e < 3; ++e) {
-			uint32_t i = (uint32_t)m->indices[3 * t + e], j = (uint32_t)m->indices[3 * t + (e + 1) % 3];
+			uint32_t i = (uint32_t)m->indices[3 * t + e],
+			         j = (uint32_t)m->indices[3 * t + (e + 1) % 3];
 			uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
 			keys[2 * (3 * t + e)] = ((uint64_t)lo << 32) | hi;
 			keys[2 * (3 * t + e) + 1] = (uint64_t)(3 * t + e);
@@ -246,8 +247,7 @@ bool tbBuildMesh(const vec3s* vertices, int vertexCount, const int* indices, int
 	}
 	for (int t = 0; t < triangleCount; ++t) {
 		const int* idx = indices + 3 * t;
-		mesh->normals[t] =
-		    tbTriangleNormal(vertices[idx[0]], vertices[idx[1]], vertices[idx[2]]);
+		mesh->normals[t] = tbTriangleNormal(vertices[idx[0]], vertices[idx[1]], vertices[idx[2]]);
 	}
 	if (!tbBuildAdjacency(mesh) || !tbBuildMeshTree(mesh)) {
 		tbDestroyMesh(mesh);
@@ -347,8 +347,8 @@ bool tbBuildHeightfield(const float* heights, int rows, int columns, float dx, f
 	}
 	if (!(dx >= TB_MIN_LENGTH && dx <= TB_MAX_LENGTH && dz >= TB_MIN_LENGTH &&
 	      dz <= TB_MAX_LENGTH)) {
-		return tbMeshFail(message, size, "spacing (%g, %g) m: each must be in [%g, %g]",
-		                  (double)dx, (double)dz, (double)TB_MIN_LENGTH, (double)TB_MAX_LENGTH);
+		return tbMeshFail(message, size, "spacing (%g, %g) m: each must be in [%g, %g]", (double)dx,
+		                  (double)dz, (double)TB_MIN_LENGTH, (double)TB_MAX_LENGTH);
 	}
 	double halfX = 0.5 * (double)(columns - 1) * (double)dx;
 	double halfZ = 0.5 * (double)(rows - 1) * (double)dz;
@@ -362,11 +362,11 @@ bool tbBuildHeightfield(const float* heights, int rows, int columns, float dx, f
 	for (size_t i = 0; i < n; ++i) {
 		float h = heights[i];
 		if (!isfinite(h) || fabsf(h) > TB_MAX_LENGTH) {
-			return tbMeshFail(message, size,
-			                  "heights[%zu] (row %zu, column %zu) is %g: heights must be finite and "
-			                  "within +-%g m",
-			                  i, i / (size_t)columns, i % (size_t)columns, (double)h,
-			                  (double)TB_MAX_LENGTH);
+			return tbMeshFail(
+			    message, size,
+			    "heights[%zu] (row %zu, column %zu) is %g: heights must be finite and "
+			    "within +-%g m",
+			    i, i / (size_t)columns, i % (size_t)columns, (double)h, (double)TB_MAX_LENGTH);
 		}
 	}
 	size_t triangles = 2u * (size_t)(rows - 1) * (size_t)(columns - 1);
@@ -424,10 +424,9 @@ void tbDestroyHeightfield(tbHeightfield* field)
 		return;
 	}
 	size_t n = (size_t)field->rows * (size_t)field->columns;
-	size_t triangles =
-	    field->rows > 1 && field->columns > 1
-	        ? 2u * (size_t)(field->rows - 1) * (size_t)(field->columns - 1)
-	        : 0u;
+	size_t triangles = field->rows > 1 && field->columns > 1
+	                       ? 2u * (size_t)(field->rows - 1) * (size_t)(field->columns - 1)
+	                       : 0u;
 	tbFree(field->heights, n * sizeof(float));
 	tbFree(field->edgeFlags, triangles);
 	memset(field, 0, sizeof *field);
@@ -458,8 +457,7 @@ tbGeometry tbMakeHeightfieldShape(const tbHeightfield* field)
 
 bool tbGeometry_IsLevel(const tbGeometry* shape)
 {
-	return shape != NULL &&
-	       (shape->type == tb_meshShape || shape->type == tb_heightfieldShape);
+	return shape != NULL && (shape->type == tb_meshShape || shape->type == tb_heightfieldShape);
 }
 
 int tbGeometry_GetTriangleCount(const tbGeometry* shape)
@@ -532,7 +530,8 @@ tbAABB tbLevelComputeAABB(const tbGeometry* shape, tbTransform xf)
 	out.lower = (vec3s){{FLT_MAX, FLT_MAX, FLT_MAX}};
 	out.upper = (vec3s){{-FLT_MAX, -FLT_MAX, -FLT_MAX}};
 	for (int i = 0; i < 8; ++i) {
-		vec3s c = {{(i & 1) ? local.upper.x : local.lower.x, (i & 2) ? local.upper.y : local.lower.y,
+		vec3s c = {{(i & 1) ? local.upper.x : local.lower.x,
+		            (i & 2) ? local.upper.y : local.lower.y,
 		            (i & 4) ? local.upper.z : local.lower.z}};
 		vec3s w = tbTransformPoint(xf, c);
 		out.lower = glms_vec3_minv(out.lower, w);
@@ -559,8 +558,7 @@ bool tbLevelCheck(const tbGeometry* shape, char* message, int size)
 	}
 	const tbHeightfield* f = shape->heightfield;
 	if (f == NULL || f->rows < 2 || f->columns < 2 || f->heights == NULL) {
-		return tbMeshFail(message, size,
-		                  "heightfield: null or not built (use tbBuildHeightfield)");
+		return tbMeshFail(message, size, "heightfield: null or not built (use tbBuildHeightfield)");
 	}
 	return true;
 }

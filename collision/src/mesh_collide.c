@@ -64,8 +64,8 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	// in the plane, or lean either way).
 	vec3s centre = levelIsA ? tbTransformPoint(bInA, tbGeometry_InteriorPoint(b))
 	                        : tbGeometry_InteriorPoint(a);
-	bool back = level->type == tb_meshShape &&
-	            glms_vec3_dot(glms_vec3_sub(centre, t[0]), face) < 0.0f;
+	bool back =
+	    level->type == tb_meshShape && glms_vec3_dot(glms_vec3_sub(centre, t[0]), face) < 0.0f;
 	vec3s front = back ? glms_vec3_negate(face) : face;
 	if (glms_vec3_dot(toConvex, front) >= TB_LEVEL_FACE_COS) {
 		return m; // already the face normal

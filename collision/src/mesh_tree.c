@@ -93,7 +93,8 @@ bool tbBuildMeshTree(tbMesh* m)
 		// Median split along the longest axis of the centroids' box: both halves get half the
 		// triangles, so the depth stays logarithmic whatever the layout.
 		vec3s extent = glms_vec3_sub(hi, lo);
-		int axis = extent.x >= extent.y ? (extent.x >= extent.z ? 0 : 2) : (extent.y >= extent.z ? 1 : 2);
+		int axis =
+		    extent.x >= extent.y ? (extent.x >= extent.z ? 0 : 2) : (extent.y >= extent.z ? 1 : 2);
 		for (int i = 0; i < task.count; ++i) {
 			int t = m->order[task.start + i];
 			tbAABB b = tbTriangleBox(m, t);
@@ -108,8 +109,8 @@ bool tbBuildMeshTree(tbMesh* m)
 		node->child = used;
 		node->count = 0;
 		tasks[taskCount++] = (tbBuildTask){used, task.start, half, task.depth + 1};
-		tasks[taskCount++] = (tbBuildTask){used + 1, task.start + half, task.count - half,
-		                                   task.depth + 1};
+		tasks[taskCount++] =
+		    (tbBuildTask){used + 1, task.start + half, task.count - half, task.depth + 1};
 		used += 2;
 	}
 	tbFree(keys, (size_t)n * sizeof(tbSortKey));
@@ -380,7 +381,7 @@ tbCastOutput tbRayCastLevelLocal(const tbGeometry* shape, vec3s origin, vec3s tr
 	out.point = glms_vec3_add(origin, glms_vec3_scale(translation, best.t));
 	// The side the ray comes from.
 	out.normal = glms_vec3_dot(best.normal, translation) > 0.0f ? glms_vec3_negate(best.normal)
-	                                                             : best.normal;
+	                                                            : best.normal;
 	out.iterations = 1;
 	return out;
 }

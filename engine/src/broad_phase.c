@@ -69,8 +69,8 @@ void tbPairInsert(tbWorld* w, int shapeA, int shapeB, int child, int contactInde
 		memset(keys, 0, (size_t)newCapacity * sizeof(uint64_t));
 		for (int i = 0; i < w->pairCapacity; ++i) {
 			if (w->pairKeys[i] != 0) {
-				tbPairPut(keys, values, children, newCapacity, w->pairKeys[i],
-				          w->pairChildren[i], w->pairValues[i]);
+				tbPairPut(keys, values, children, newCapacity, w->pairKeys[i], w->pairChildren[i],
+				          w->pairValues[i]);
 			}
 		}
 		tbFree(w->pairKeys, (size_t)w->pairCapacity * sizeof(uint64_t));

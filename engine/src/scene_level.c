@@ -45,13 +45,13 @@ static bool tbReadMesh(tbParseContext* ctx, const cJSON* object, const char* pat
 		return false;
 	}
 	char verticesPath[TB_SCENE_PATH_SIZE], trianglesPath[TB_SCENE_PATH_SIZE];
-	const cJSON* vertices = tbRequireArray(ctx, object, path, "vertices", 3, TB_MAX_MESH_TRIANGLES,
-	                                       verticesPath);
+	const cJSON* vertices =
+	    tbRequireArray(ctx, object, path, "vertices", 3, TB_MAX_MESH_TRIANGLES, verticesPath);
 	if (vertices == NULL) {
 		return false;
 	}
-	const cJSON* triangles = tbRequireArray(ctx, object, path, "triangles", 1,
-	                                        TB_MAX_MESH_TRIANGLES, trianglesPath);
+	const cJSON* triangles =
+	    tbRequireArray(ctx, object, path, "triangles", 1, TB_MAX_MESH_TRIANGLES, trianglesPath);
 	if (triangles == NULL) {
 		return false;
 	}

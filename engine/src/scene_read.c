@@ -283,10 +283,11 @@ bool tbReadShape(tbParseContext* ctx, const cJSON* object, const char* path, tbG
 			return false;
 		}
 	} else {
-		return tbSceneFail(ctx, typeItem, typePath,
-		                   "unknown shape '%s' (expected sphere, box, capsule, cylinder, cone, hull, "
-		                   "mesh or heightfield)",
-		                   type);
+		return tbSceneFail(
+		    ctx, typeItem, typePath,
+		    "unknown shape '%s' (expected sphere, box, capsule, cylinder, cone, hull, "
+		    "mesh or heightfield)",
+		    type);
 	}
 	char message[160];
 	if (*hullIndex < 0 && !tbGeometry_Validate(shape, message, (int)sizeof message)) {

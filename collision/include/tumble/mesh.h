@@ -37,15 +37,15 @@ typedef struct tbMesh
 	int vertexCount;
 	int* indices; ///< three per triangle, counter-clockwise seen from the front
 	int triangleCount;
-	vec3s* normals;      ///< unit front normal per triangle
-	uint8_t* edgeFlags;  ///< per triangle, TB_EDGE_ACTIVE bits
-	int* neighbours;     ///< three per triangle: the triangle across each edge, or -1
-	tbMeshNode* nodes;   ///< the tree; nodes[0] is the root
+	vec3s* normals;     ///< unit front normal per triangle
+	uint8_t* edgeFlags; ///< per triangle, TB_EDGE_ACTIVE bits
+	int* neighbours;    ///< three per triangle: the triangle across each edge, or -1
+	tbMeshNode* nodes;  ///< the tree; nodes[0] is the root
 	int nodeCount;
-	int* order;          ///< triangle indices in leaf order
-	int depth;           ///< levels of the tree (a query's stack bound)
-	tbAABB bounds;       ///< of all vertices, local frame
-	float radius;        ///< largest vertex distance from the origin, m
+	int* order;    ///< triangle indices in leaf order
+	int depth;     ///< levels of the tree (a query's stack bound)
+	tbAABB bounds; ///< of all vertices, local frame
+	float radius;  ///< largest vertex distance from the origin, m
 } tbMesh;
 
 /// Build a mesh from `vertexCount` vertices and `triangleCount` triangles (three vertex indices
@@ -69,10 +69,11 @@ typedef struct tbHeightfield
 {
 	float* heights; ///< rows x columns, row by row, m
 	int rows, columns;
-	float dx, dz;       ///< sample spacing along x and z, m
-	uint8_t* edgeFlags; ///< per triangle (2 per cell, cell r * (columns - 1) + c), TB_EDGE_ACTIVE bits
-	tbAABB bounds;      ///< local frame
-	float radius;       ///< largest sample distance from the origin, m
+	float dx, dz; ///< sample spacing along x and z, m
+	uint8_t*
+	    edgeFlags; ///< per triangle (2 per cell, cell r * (columns - 1) + c), TB_EDGE_ACTIVE bits
+	tbAABB bounds; ///< local frame
+	float radius;  ///< largest sample distance from the origin, m
 } tbHeightfield;
 
 /// Build a heightfield from rows x columns heights given row by row. Refused, with a message:

@@ -34,8 +34,10 @@ typedef enum tbShapeType
 	tb_coneShape,     ///< apex at (0, hh, 0), base disc of radius r at y = -hh
 	tb_hullShape,     ///< convex hull of points (built with tbBuildHull, owned by the caller)
 	tb_triangleShape, ///< a triangle of zero thickness (course slides: convex vs triangle)
-	tb_meshShape,        ///< a static triangle mesh (tumble/mesh.h): not convex, static bodies only
-	tb_heightfieldShape, ///< a static heightfield (tumble/mesh.h): not convex, static bodies only
+	/// a static triangle mesh (tumble/mesh.h): not convex, static bodies only
+	tb_meshShape,
+	/// a static heightfield (tumble/mesh.h): not convex, static bodies only
+	tb_heightfieldShape,
 	tb_shapeTypeCount
 } tbShapeType;
 
@@ -54,8 +56,10 @@ typedef struct tbGeometry
 		} round;              ///< capsule, cylinder, cone
 		const tbHull* hull;   ///< hull shape; must outlive the shape
 		vec3s vertices[3];    ///< triangle corners, metres
-		const struct tbMesh* mesh;               ///< mesh shape; must outlive the shape
-		const struct tbHeightfield* heightfield; ///< heightfield shape; must outlive the shape
+		/// mesh shape; must outlive the shape
+		const struct tbMesh* mesh;
+		/// heightfield shape; must outlive the shape
+		const struct tbHeightfield* heightfield;
 	};
 	/// Non-uniform scale in the local frame (AtlasPhys notes' model matrix): the shape is S *
 	/// shape, its support along d is S * support(S * d). A scaled sphere is an ellipsoid.
