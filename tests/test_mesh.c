@@ -968,3 +968,124 @@ Test(scene, level_geometry_errors_name_key_and_line)
 	                 "  \"region_min\": [0, 0, 0], \"region_max\": [10, 10, 10]}]}",
 	                 2, "generators[0].shape", "goes on static bodies only");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Edges that must stay: a floor meeting a wall at a concave edge (inactive) still stops a box at
+// the wall's face, and a box slid off a mesh's boundary edge falls off it.
+
+// A floor of 10 x 4 cells of 1 m from x = -7 to 3, and a wall of 4 x 1 cells at x = 3 from y = 0 to
+// 1, facing -x: vertices shared along the foot of the wall (a concave edge).
+static void floorAndWall(tbMesh* mesh)
+{
+	vec3s v[11 * 5 + 2 * 5];
+	int idx[6 * 10 * 4 + 6 * 4];
+	int k = 0;
+	for (int r = 0; r < 5; ++r) {
+		for (int c = 0; c < 11; ++c) {
+			v[r * 11 + c] = v3(-7.0f + (float)c, 0.0f, -2.0f + (float)r);
+		}
+	}
+	for (int r = 0; r < 4; ++r) {
+		for (int c = 0; c < 10; ++c) {
+			int p00 = r * 11 + c, p01 = p00 + 1, p10 = p00 + 11, p11 = p10 + 1;
+			int t[6] = {p00, p10, p11, p00, p11, p01};
+			memcpy(idx + k, t, sizeof t);
+			k += 6;
+		}
+	}
+	// The wall's top row (y = 1); its foot is the floor's column c = 10 (x = 3).
+	for (int r = 0; r < 5; ++r) {
+		v[55 + r] = v3(3.0f, 1.0f, -2.0f + (float)r);
+	}
+	for (int r = 0; r < 4; ++r) {
+		int f0 = r * 11 + 10, f1 = (r + 1) * 11 + 10, t0 = 55 + r, t1 = 56 + r;
+		// Counter-clockwise seen from -x (the room side); the second one's edge 0 is the foot.
+		int t[6] = {f0, t1, t0, f0, f1, t1};
+		memcpy(idx + k, t, sizeof t);
+		k += 6;
+	}
+	char message[256];
+	cr_assert(tbBuildMesh(v, 60, idx, k / 3, mesh, message, sizeof message), "%s", message);
+}
+
+Test(edges, a_wall_on_a_concave_edge_stops_a_box)
+{
+	tbMesh mesh;
+	floorAndWall(&mesh);
+	// The wall's normal faces the room, and the floor-wall edge is inactive (concave).
+	int wall = 81; // the wall's first foot triangle
+	cr_expect_float_eq(mesh.normals[wall].x, -1.0f, 1e-6f);
+	cr_expect_eq(mesh.edgeFlags[wall] & 1u, 0u, "the wall's foot edge (concave) is inactive");
+	float finals[2];
+	for (int kind = 0; kind < 2; ++kind) {
+		tbWorldId world = makeWorld(false);
+		tbBodyDef bd = tbDefaultBodyDef();
+		tbShapeDef sd = tbDefaultShapeDef();
+		sd.friction = 0.1f;
+		if (kind == 0) {
+			tbBodyId level = tbCreateBody(world, &bd);
+			tbGeometry g = tbMakeMeshShape(&mesh);
+			tbCreateShape(level, &sd, &g);
+		} else {
+			// The same room of boxes: floor top at y = 0, wall face at x = 3.
+			bd.position = v3(-2.0f, -0.5f, 0.0f);
+			tbBodyId floorBody = tbCreateBody(world, &bd);
+			tbGeometry g = tbMakeBox(5.0f, 0.5f, 2.0f);
+			tbCreateShape(floorBody, &sd, &g);
+			bd.position = v3(3.5f, 0.5f, 0.0f);
+			tbBodyId wallBody = tbCreateBody(world, &bd);
+			g = tbMakeBox(0.5f, 0.5f, 2.0f);
+			tbCreateShape(wallBody, &sd, &g);
+		}
+		tbBodyId box = makeBox(world, v3(-3.0f, 0.3f, 0.1f), quatIdentity(), v3(0.3f, 0.3f, 0.3f),
+		                       1000.0f, 0.1f);
+		for (int s = 0; s < 20; ++s) {
+			tbWorld_Step(world, kDt, kSubsteps);
+		}
+		tbBody_SetLinearVelocity(box, v3(4.0f, 0.0f, 0.0f));
+		float farthest = -10.0f;
+		for (int s = 0; s < 300; ++s) {
+			tbWorld_Step(world, kDt, kSubsteps);
+			farthest = fmaxf(farthest, tbBody_GetPosition(box).x);
+		}
+		vec3s p = tbBody_GetPosition(box);
+		finals[kind] = p.x;
+		printf("SCENE box into a wall (%s): rests at x %.4f (face at 3 - 0.3 = 2.7), farthest %.4f, "
+		       "y %.4f\n",
+		       kind == 0 ? "mesh floor and wall" : "boxes", (double)p.x, (double)farthest,
+		       (double)p.y);
+		cr_expect_lt(farthest, 2.72f, "went %g m into the wall", (double)(farthest - 2.7f));
+		cr_expect_gt(p.x, 2.5f, "stopped short of the wall at %g", (double)p.x);
+		cr_expect_float_eq(p.y, 0.3f, 0.02f);
+		tbDestroyWorld(world);
+	}
+	cr_expect_float_eq(finals[0], finals[1], 0.05f);
+	tbDestroyMesh(&mesh);
+}
+
+Test(edges, a_box_slides_off_the_boundary)
+{
+	// 6 x 2 cells from x = -3 to 3: a box at 4 m/s with mu 0.1 leaves the edge and falls.
+	tbMesh mesh;
+	gridMesh(6, 1.0f, false, &mesh);
+	tbWorldId world = makeWorld(false);
+	tbBodyDef bd = tbDefaultBodyDef();
+	tbBodyId level = tbCreateBody(world, &bd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = 0.1f;
+	tbGeometry g = tbMakeMeshShape(&mesh);
+	tbCreateShape(level, &sd, &g);
+	tbBodyId box = makeBox(world, v3(-2.0f, 0.25f, 0.1f), quatIdentity(), v3(0.25f, 0.25f, 0.25f),
+	                       1000.0f, 0.1f);
+	tbBody_SetLinearVelocity(box, v3(4.0f, 0.0f, 0.0f));
+	for (int s = 0; s < 180; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+	}
+	vec3s p = tbBody_GetPosition(box);
+	// Off the edge (5 m on) after about 1.5 s of sliding: 3 s is about 1.5 s of falling, metres
+	// below.
+	cr_expect_gt(p.x, 3.0f);
+	cr_expect_lt(p.y, -1.0f, "still at y %g", (double)p.y);
+	tbDestroyWorld(world);
+	tbDestroyMesh(&mesh);
+}
