@@ -156,6 +156,15 @@ static float tbPairDrift(const tbContactCache* cc, tbTransform bInA, float radiu
 	       tbTurnBound(cc->bInA.q, bInA.q) * radiusB;
 }
 
+// The same bound with the roles swapped: how far any point of A (within radiusA of A's origin)
+// has moved in B's frame, where A sits at the inverse of bInA (origin -R^T p).
+static float tbPairDriftOfA(const tbContactCache* cc, tbTransform bInA, float radiusA)
+{
+	vec3s now = tbInvRotateVector(bInA.q, bInA.p);
+	vec3s then = tbInvRotateVector(cc->bInA.q, cc->bInA.p);
+	return glms_vec3_norm(glms_vec3_sub(now, then)) + tbTurnBound(cc->bInA.q, bInA.q) * radiusA;
+}
+
 // R p + t with R a rotation matrix, inlined (the placement below runs for every cached point of
 // every resting pair: through tbTransformPoint's quaternion it was 15 % of a pyramid's step time).
 static inline vec3s tbPlace(const mat3s* R, vec3s t, vec3s p)
@@ -212,7 +221,12 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
 	float radiusA = sa->radius, radiusB = sb->radius;
 	float slack = TB_CACHE_SLACK * (radiusA < radiusB ? radiusA : radiusB);
 	if (cc->valid) {
-		float drift = tbPairDrift(cc, tbRelativePose(sa->xf, sb->xf), radiusB);
+		tbTransform rel = tbRelativePose(sa->xf, sb->xf);
+		// A mesh or heightfield as B: its radius is the whole mesh's. The same relative motion is
+		// bounded by how far A's points moved in B's frame (a point of A and B's fixed surface
+		// close by at most that much).
+		float drift = c->child >= 0 && sb->radius > radiusA ? tbPairDriftOfA(cc, rel, radiusA)
+		                                                    : tbPairDrift(cc, rel, radiusB);
 		if (cc->pointCount == 0) {
 			// Apart by `distance` then, so by at least distance - drift now.
 			if (cc->distance - drift > margin) {
