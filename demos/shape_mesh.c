@@ -235,6 +235,18 @@ bool dmBuildShapeMesh(const tbGeometry* shape, int detail, dmMeshData* mesh)
 		dmMeshData_AddFlatTriangle(mesh, a, c, b);
 		break;
 	}
+	case tb_meshShape:
+	case tb_heightfieldShape: {
+		// Level geometry: every triangle, flat shaded, front side (a heightfield is seen from
+		// above; a mesh's back faces are culled like a solid's).
+		int count = tbGeometry_GetTriangleCount(shape);
+		for (int t = 0; t < count; ++t) {
+			vec3s v[3];
+			tbGeometry_GetTriangle(shape, t, v, NULL);
+			dmMeshData_AddFlatTriangle(mesh, v[0], v[1], v[2]);
+		}
+		break;
+	}
 	default:
 		return false;
 	}

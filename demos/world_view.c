@@ -75,6 +75,10 @@ static bool dmSameGeometry(const tbGeometry* a, const tbGeometry* b)
 		return a->hull == b->hull;
 	case tb_triangleShape:
 		return memcmp(a->vertices, b->vertices, sizeof a->vertices) == 0;
+	case tb_meshShape:
+		return a->mesh == b->mesh;
+	case tb_heightfieldShape:
+		return a->heightfield == b->heightfield;
 	default:
 		return false;
 	}

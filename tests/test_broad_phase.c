@@ -173,28 +173,30 @@ Test(pair_set, matches_a_reference_through_inserts_and_removals)
 	{
 		n = 3000
 	};
-	static int a[n], b[n], value[n];
+	static int a[n], b[n], child[n], value[n];
 	static bool present[n];
 	for (int i = 0; i < n; ++i) {
 		// Distinct pairs among 120 shapes: clustered indices collide in the table.
 		a[i] = i % 120;
 		b[i] = 120 + i / 120 * 7 + i % 5;
+		// Child contacts (a triangle of a mesh, or -1): the same two shapes, distinct pairs.
+		child[i] = i % 3 - 1;
 		value[i] = (int)(uniform() * 1e6);
 		present[i] = false;
 	}
 	for (int i = 0; i < n; ++i) {
 		bool dup = false;
 		for (int j = 0; j < i && !dup; ++j) {
-			dup = present[j] && ((a[j] == a[i] && b[j] == b[i]));
+			dup = present[j] && a[j] == a[i] && b[j] == b[i] && child[j] == child[i];
 		}
 		if (dup) {
 			continue;
 		}
 		// Either order names the same pair.
 		if (i % 2 == 0) {
-			tbPairInsert(w, a[i], b[i], value[i]);
+			tbPairInsert(w, a[i], b[i], child[i], value[i]);
 		} else {
-			tbPairInsert(w, b[i], a[i], value[i]);
+			tbPairInsert(w, b[i], a[i], child[i], value[i]);
 		}
 		present[i] = true;
 	}
@@ -202,10 +204,10 @@ Test(pair_set, matches_a_reference_through_inserts_and_removals)
 		int count = 0;
 		for (int i = 0; i < n; ++i) {
 			count += present[i];
-			int found = tbPairFind(w, a[i], b[i]);
+			int found = tbPairFind(w, a[i], b[i], child[i]);
 			cr_assert_eq(found, present[i] ? value[i] : -1, "round %d: pair (%d, %d)", round, a[i],
 			             b[i]);
-			cr_assert_eq(tbPairFind(w, b[i], a[i]), found);
+			cr_assert_eq(tbPairFind(w, b[i], a[i], child[i]), found);
 		}
 		cr_assert_eq(w->pairCount, count, "round %d: the table counts %d of %d", round,
 		             w->pairCount, count);
@@ -214,17 +216,17 @@ Test(pair_set, matches_a_reference_through_inserts_and_removals)
 		for (int i = 0; i < n; ++i) {
 			double u = uniform();
 			if (present[i] && u < 0.33) {
-				tbPairRemove(w, a[i], b[i]);
+				tbPairRemove(w, a[i], b[i], child[i]);
 				present[i] = false;
-			} else if (!present[i] && u < 0.33 && tbPairFind(w, a[i], b[i]) < 0) {
-				tbPairInsert(w, a[i], b[i], value[i]);
+			} else if (!present[i] && u < 0.33 && tbPairFind(w, a[i], b[i], child[i]) < 0) {
+				tbPairInsert(w, a[i], b[i], child[i], value[i]);
 				present[i] = true;
 			}
 		}
 	}
 	// Removing what is not there changes nothing.
 	int before = w->pairCount;
-	tbPairRemove(w, 100000, 100001);
+	tbPairRemove(w, 100000, 100001, -1);
 	cr_assert_eq(w->pairCount, before);
 	tbDestroyWorld(id);
 }

@@ -138,7 +138,7 @@ Test(scene_errors, unknown_or_bad_shape)
 	tbSceneError e = parseFailure("{\"bodies\": [\n" GROUND_LINE
 	                              "  {\"shape\": {\"type\": \"torus\", \"radius\": 1}}]}");
 	assertMessage(e, "bad.json:4: bodies[1].shape.type: unknown shape 'torus' (expected sphere, "
-	                 "box, capsule, cylinder, cone or hull)");
+	                 "box, capsule, cylinder, cone, hull, mesh or heightfield)");
 	e = parseFailure("{\"bodies\": [{\"position\": [0, 0, 0]}]}");
 	assertMessage(e, "bad.json:1: bodies[0]: missing key 'shape'");
 	e = parseFailure("{\"bodies\": [{\"shape\": {\"type\": \"cone\", \"radius\": 1}}]}");

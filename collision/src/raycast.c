@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "mesh_internal.h"
 #include "shape_internal.h"
 #include "tumble/query.h"
 
@@ -21,6 +22,9 @@ tbCastOutput tbRayCastShape(const tbGeometry* shape, tbTransform xf, vec3s origi
 {
 	tbCastOutput out;
 	memset(&out, 0, sizeof out);
+	if (tbGeometry_IsLevel(shape)) {
+		return tbRayCastLevel(shape, xf, origin, translation, maxFraction); // mesh_collide.c
+	}
 	// The cheap check of every query: hull vertices were checked when the hull was built.
 	if (!tbGeometry_IsUsable(shape)) {
 		return out;

@@ -1,5 +1,6 @@
 // Shape constructors, validation, bounds and support functions (Casalino 2021 eq. 8-9, the course
 // slides, the AtlasPhys notes).
+#include "mesh_internal.h"
 #include "shape_internal.h"
 
 #include <math.h>
@@ -74,6 +75,10 @@ const char* tbShapeTypeName(tbShapeType type)
 		return "hull";
 	case tb_triangleShape:
 		return "triangle";
+	case tb_meshShape:
+		return "mesh";
+	case tb_heightfieldShape:
+		return "heightfield";
 	default:
 		return "unknown";
 	}
@@ -148,6 +153,11 @@ static bool tbGeometry_Check(const tbGeometry* shape, char* message, int size, b
 {
 	if (shape == NULL) {
 		return tbFail(message, size, "shape is null");
+	}
+	if (tbGeometry_IsLevel(shape)) {
+		// Valid shapes of a static body, but not convex: the queries that take convex shapes
+		// (tbGeometry_IsUsable) refuse them.
+		return scanHull && tbLevelCheck(shape, message, size);
 	}
 	if (!tbPositiveFinite(shape->scale.x) || !tbPositiveFinite(shape->scale.y) ||
 	    !tbPositiveFinite(shape->scale.z)) {
@@ -338,6 +348,9 @@ float tbGeometry_BoundingRadius(const tbGeometry* shape)
 		r = fmaxf(tbSafeNorm(shape->vertices[0]),
 		          fmaxf(tbSafeNorm(shape->vertices[1]), tbSafeNorm(shape->vertices[2])));
 		break;
+	case tb_meshShape:
+	case tb_heightfieldShape:
+		return tbLevelRadius(shape);
 	default:
 		r = 0.0f;
 		break;
@@ -370,6 +383,9 @@ vec3s tbGeometry_InteriorPoint(const tbGeometry* shape)
 
 tbAABB tbGeometry_ComputeAABB(const tbGeometry* shape, tbTransform xf)
 {
+	if (tbGeometry_IsLevel(shape)) {
+		return tbLevelComputeAABB(shape, xf);
+	}
 	tbAABB box;
 	for (int axis = 0; axis < 3; ++axis) {
 		vec3s d = glms_vec3_zero();

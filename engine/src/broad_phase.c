@@ -9,6 +9,13 @@ static uint64_t tbPairKey(int a, int b)
 	return ((uint64_t)lo << 32) | hi;
 }
 
+// A pair's key mixes in its child index (a triangle of a mesh or heightfield, or -1): a convex
+// shape has one contact per triangle it may touch (mesh_contact.c).
+static uint64_t tbChildKey(uint64_t key, int child)
+{
+	return key ^ ((uint64_t)(uint32_t)(child + 1) * 0x9e3779b97f4a7c15ull);
+}
+
 static uint32_t tbHashKey(uint64_t key)
 {
 	// A 64-bit mix (splitmix64's finaliser): neighbouring shape indices spread over the table.
@@ -19,68 +26,78 @@ static uint32_t tbHashKey(uint64_t key)
 }
 
 // Keys are never 0 for a real pair (shapeA < shapeB), so 0 marks an empty slot.
-int tbPairFind(const tbWorld* w, int shapeA, int shapeB)
+int tbPairFind(const tbWorld* w, int shapeA, int shapeB, int child)
 {
 	if (w->pairCapacity == 0) {
 		return -1;
 	}
 	uint64_t key = tbPairKey(shapeA, shapeB);
 	uint32_t mask = (uint32_t)w->pairCapacity - 1u;
-	for (uint32_t i = tbHashKey(key) & mask, n = 0; n < (uint32_t)w->pairCapacity;
-	     i = (i + 1u) & mask, ++n) {
+	for (uint32_t i = tbHashKey(tbChildKey(key, child)) & mask, n = 0;
+	     n < (uint32_t)w->pairCapacity; i = (i + 1u) & mask, ++n) {
 		if (w->pairKeys[i] == 0) {
 			return -1;
 		}
-		if (w->pairKeys[i] == key) {
+		if (w->pairKeys[i] == key && w->pairChildren[i] == child) {
 			return w->pairValues[i];
 		}
 	}
 	return -1;
 }
 
-static void tbPairPut(uint64_t* keys, int* values, int capacity, uint64_t key, int value)
+static void tbPairPut(uint64_t* keys, int* values, int* children, int capacity, uint64_t key,
+                      int child, int value)
 {
 	uint32_t mask = (uint32_t)capacity - 1u;
-	uint32_t i = tbHashKey(key) & mask;
-	while (keys[i] != 0 && keys[i] != key) {
+	uint32_t i = tbHashKey(tbChildKey(key, child)) & mask;
+	while (keys[i] != 0 && (keys[i] != key || children[i] != child)) {
 		i = (i + 1u) & mask;
 	}
 	keys[i] = key;
 	values[i] = value;
+	children[i] = child;
 }
 
-void tbPairInsert(tbWorld* w, int shapeA, int shapeB, int contactIndex)
+void tbPairInsert(tbWorld* w, int shapeA, int shapeB, int child, int contactIndex)
 {
 	// Keep the load under one half: linear probing stays short.
 	if (2 * (w->pairCount + 1) > w->pairCapacity) {
 		int newCapacity = w->pairCapacity > 0 ? 2 * w->pairCapacity : 64;
 		uint64_t* keys = tbAlloc((size_t)newCapacity * sizeof(uint64_t));
 		int* values = tbAlloc((size_t)newCapacity * sizeof(int));
+		int* children = tbAlloc((size_t)newCapacity * sizeof(int));
 		memset(keys, 0, (size_t)newCapacity * sizeof(uint64_t));
 		for (int i = 0; i < w->pairCapacity; ++i) {
 			if (w->pairKeys[i] != 0) {
-				tbPairPut(keys, values, newCapacity, w->pairKeys[i], w->pairValues[i]);
+				tbPairPut(keys, values, children, newCapacity, w->pairKeys[i], w->pairChildren[i],
+				          w->pairValues[i]);
 			}
 		}
 		tbFree(w->pairKeys, (size_t)w->pairCapacity * sizeof(uint64_t));
 		tbFree(w->pairValues, (size_t)w->pairCapacity * sizeof(int));
+		tbFree(w->pairChildren, (size_t)w->pairCapacity * sizeof(int));
 		w->pairKeys = keys;
 		w->pairValues = values;
+		w->pairChildren = children;
 		w->pairCapacity = newCapacity;
 	}
-	tbPairPut(w->pairKeys, w->pairValues, w->pairCapacity, tbPairKey(shapeA, shapeB), contactIndex);
+	tbPairPut(w->pairKeys, w->pairValues, w->pairChildren, w->pairCapacity,
+	          tbPairKey(shapeA, shapeB), child, contactIndex);
 	w->pairCount += 1;
 }
 
-void tbPairRemove(tbWorld* w, int shapeA, int shapeB)
+void tbPairRemove(tbWorld* w, int shapeA, int shapeB, int child)
 {
 	if (w->pairCapacity == 0) {
 		return;
 	}
 	uint64_t key = tbPairKey(shapeA, shapeB);
 	uint32_t mask = (uint32_t)w->pairCapacity - 1u;
-	uint32_t i = tbHashKey(key) & mask;
-	while (w->pairKeys[i] != key) {
+	uint32_t i = tbHashKey(tbChildKey(key, child)) & mask;
+	for (uint32_t n = 0; w->pairKeys[i] != key || w->pairChildren[i] != child; ++n) {
+		if (n >= (uint32_t)w->pairCapacity) {
+			return;
+		}
 		if (w->pairKeys[i] == 0) {
 			return;
 		}
@@ -89,12 +106,13 @@ void tbPairRemove(tbWorld* w, int shapeA, int shapeB)
 	// Backward-shift deletion (Knuth 6.4 algorithm R): no tombstones, probes stay short.
 	uint32_t hole = i;
 	for (uint32_t j = (hole + 1u) & mask; w->pairKeys[j] != 0; j = (j + 1u) & mask) {
-		uint32_t home = tbHashKey(w->pairKeys[j]) & mask;
+		uint32_t home = tbHashKey(tbChildKey(w->pairKeys[j], w->pairChildren[j])) & mask;
 		// Move j into the hole when its home is not cyclically within (hole, j].
 		bool between = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
 		if (!between) {
 			w->pairKeys[hole] = w->pairKeys[j];
 			w->pairValues[hole] = w->pairValues[j];
+			w->pairChildren[hole] = w->pairChildren[j];
 			hole = j;
 		}
 	}
@@ -156,7 +174,15 @@ static bool tbPairCallback(int proxyId, int other, void* context)
 	if (ta != tb_dynamicBody && tb != tb_dynamicBody) {
 		return true; // nothing can push a static or kinematic body
 	}
-	if (tbPairFind(w, self, other) >= 0) {
+	if (tbGeometry_IsLevel(&a->geometry) || tbGeometry_IsLevel(&b->geometry)) {
+		// A mesh or heightfield: one contact per triangle near the convex shape.
+		if (!tbBodiesMayCollide(w, a->body, b->body)) {
+			return true;
+		}
+		tbCreateLevelContacts(w, self, other);
+		return true;
+	}
+	if (tbPairFind(w, self, other, -1) >= 0) {
 		return true;
 	}
 	// Jointed bodies collide only when their joint asks for it (collideConnected).
@@ -164,7 +190,7 @@ static bool tbPairCallback(int proxyId, int other, void* context)
 	    !tbBodiesMayCollide(w, a->body, b->body)) {
 		return true;
 	}
-	tbCreateContact(w, self, other);
+	tbCreateContact(w, self, other, -1);
 	w->profile.newPairs += 1;
 	return true;
 }

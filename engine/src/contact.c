@@ -5,7 +5,7 @@
 
 #include "world_internal.h"
 
-void tbCreateContact(tbWorld* w, int shapeA, int shapeB)
+void tbCreateContact(tbWorld* w, int shapeA, int shapeB, int child)
 {
 	// Lower shape index is A: a pair always has the same order, hence the same normal sign and
 	// feature ids from step to step.
@@ -28,12 +28,13 @@ void tbCreateContact(tbWorld* w, int shapeA, int shapeB)
 	c->alive = true;
 	c->shapeA = shapeA;
 	c->shapeB = shapeB;
+	c->child = child;
 	const tbShapeSlot* a = w->shapes + shapeA;
 	const tbShapeSlot* b = w->shapes + shapeB;
 	// The documented mixing rules of dynamics/: sqrt(muA muB), max(eA, eB).
 	c->friction = tbMixFriction(a->friction, b->friction);
 	c->restitution = tbMixRestitution(a->restitution, b->restitution);
-	tbPairInsert(w, shapeA, shapeB, index);
+	tbPairInsert(w, shapeA, shapeB, child, index);
 	tbLinkContact(w, index);
 	w->liveContacts += 1;
 }
@@ -64,7 +65,7 @@ void tbDestroyContact(tbWorld* w, int index, bool wakeBodies)
 		}
 	}
 	tbUnlinkContact(w, index);
-	tbPairRemove(w, c->shapeA, c->shapeB);
+	tbPairRemove(w, c->shapeA, c->shapeB, c->child);
 	c->alive = false;
 	c->touching = false;
 	c->nextFree = w->freeContact;
@@ -155,6 +156,15 @@ static float tbPairDrift(const tbContactCache* cc, tbTransform bInA, float radiu
 	       tbTurnBound(cc->bInA.q, bInA.q) * radiusB;
 }
 
+// The same bound with the roles swapped: how far any point of A (within radiusA of A's origin)
+// has moved in B's frame, where A sits at the inverse of bInA (origin -R^T p).
+static float tbPairDriftOfA(const tbContactCache* cc, tbTransform bInA, float radiusA)
+{
+	vec3s now = tbInvRotateVector(bInA.q, bInA.p);
+	vec3s then = tbInvRotateVector(cc->bInA.q, cc->bInA.p);
+	return glms_vec3_norm(glms_vec3_sub(now, then)) + tbTurnBound(cc->bInA.q, bInA.q) * radiusA;
+}
+
 // R p + t with R a rotation matrix, inlined (the placement below runs for every cached point of
 // every resting pair: through tbTransformPoint's quaternion it was 15 % of a pyramid's step time).
 static inline vec3s tbPlace(const mat3s* R, vec3s t, vec3s p)
@@ -211,7 +221,12 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
 	float radiusA = sa->radius, radiusB = sb->radius;
 	float slack = TB_CACHE_SLACK * (radiusA < radiusB ? radiusA : radiusB);
 	if (cc->valid) {
-		float drift = tbPairDrift(cc, tbRelativePose(sa->xf, sb->xf), radiusB);
+		tbTransform rel = tbRelativePose(sa->xf, sb->xf);
+		// A mesh or heightfield as B: its radius is the whole mesh's. The same relative motion is
+		// bounded by how far A's points moved in B's frame (a point of A and B's fixed surface
+		// close by at most that much).
+		float drift = c->child >= 0 && sb->radius > radiusA ? tbPairDriftOfA(cc, rel, radiusA)
+		                                                    : tbPairDrift(cc, rel, radiusB);
 		if (cc->pointCount == 0) {
 			// Apart by `distance` then, so by at least distance - drift now.
 			if (cc->distance - drift > margin) {
@@ -230,8 +245,11 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
 	float distance;
 	profile->narrowPhaseRuns += 1;
 	tbTransform bInA = tbInvMulTransforms(sa->xf, sb->xf);
-	tbManifold local = tbCollideShapesCached(&sa->geometry, &sb->geometry, bInA, margin + slack,
-	                                         &distance, &cc->sat);
+	// A mesh or heightfield pair collides its one triangle, with internal-edge correction.
+	tbManifold local = c->child >= 0 ? tbCollideLevelTriangle(&sa->geometry, &sb->geometry, bInA,
+	                                                          c->child, margin + slack, &distance)
+	                                 : tbCollideShapesCached(&sa->geometry, &sb->geometry, bInA,
+	                                                         margin + slack, &distance, &cc->sat);
 	cc->bInA = tbRelativePose(sa->xf, sb->xf);
 	cc->normal = local.normal;
 	cc->pointCount = local.pointCount;
@@ -291,7 +309,8 @@ void tbCollide(tbWorld* w, float dt)
 			++at; // cannot happen: the set holds contacts of awake movers only
 			continue;
 		}
-		if (!tbAABB_Overlaps(sa->fatAABB, sb->fatAABB)) {
+		if (!tbAABB_Overlaps(sa->fatAABB, sb->fatAABB) ||
+		    (c->child >= 0 && !tbLevelContactOverlaps(w, c))) {
 			tbDestroyContact(w, i, false);
 			continue;
 		}

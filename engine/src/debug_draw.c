@@ -31,11 +31,13 @@ void tbWorld_Draw(tbWorldId worldId, const tbDebugDraw* draw)
 			continue;
 		}
 		const tbBodySlot* b = w->bodies + s->body;
-		if (draw->drawShapes && draw->DrawShape != NULL) {
-			tbHexColor color = b->rb.type == tb_staticBody      ? 0x7fb27fu
-			                   : b->rb.type == tb_kinematicBody ? 0x7f7fe5u
-			                   : b->awake                       ? 0xe5b27fu
-			                                                    : 0x999999u;
+		tbHexColor color = b->rb.type == tb_staticBody      ? 0x7fb27fu
+		                   : b->rb.type == tb_kinematicBody ? 0x7f7fe5u
+		                   : b->awake                       ? 0xe5b27fu
+		                                                    : 0x999999u;
+		if (draw->drawShapes && tbGeometry_IsLevel(&s->geometry)) {
+			tbDrawLevelShape(s, draw, color); // its triangles as segments (mesh_contact.c)
+		} else if (draw->drawShapes && draw->DrawShape != NULL) {
 			draw->DrawShape(&s->geometry, s->xf, color, draw->context);
 		}
 		if (draw->drawAABBs && draw->DrawSegment != NULL) {

@@ -5,6 +5,7 @@
 //                 grid hash;
 // scene_joints.c  the joints list, read and built;
 // scene_compound.c a body's `shape` or compound `shapes`;
+// scene_level.c   mesh and heightfield shapes (level geometry);
 // scene_build.c   a parsed scene into a world;
 // scene_find.c    bundled scenes and the file search.
 #pragma once
@@ -151,6 +152,19 @@ bool tbReadBodyShapes(tbParseContext* ctx, const cJSON* object, const char* path
 /// A dynamic body's mass properties must be in the supported range (docs/ranges.md).
 bool tbCheckMass(tbParseContext* ctx, const cJSON* where, const char* path,
                  const tbSceneBody* body);
+
+// ---------------------------------------------------------------------------------------------
+// Level geometry (scene_level.c).
+
+/// A `mesh` or `heightfield` shape object (`type` is its type): built and kept in the scene's
+/// meshes or heightfields.
+bool tbReadLevelShape(tbParseContext* ctx, const cJSON* object, const char* path, const char* type,
+                      tbGeometry* shape);
+/// A mesh or heightfield on a dynamic or kinematic body is an error naming the body.
+bool tbCheckLevelBody(tbParseContext* ctx, const cJSON* where, const char* path,
+                      const tbSceneBody* body);
+/// Free the scene's meshes and heightfields.
+void tbFreeSceneLevels(tbSceneDef* def);
 
 // ---------------------------------------------------------------------------------------------
 // Generators (scene_generate.c).

@@ -278,10 +278,16 @@ bool tbReadShape(tbParseContext* ctx, const cJSON* object, const char* path, tbG
 		}
 		// The pointer is set once parsing is done: the hull array may still move.
 		*shape = tbMakeHullShape(NULL);
+	} else if (strcmp(type, "mesh") == 0 || strcmp(type, "heightfield") == 0) {
+		if (!tbReadLevelShape(ctx, object, path, type, shape)) { // scene_level.c
+			return false;
+		}
 	} else {
 		return tbSceneFail(
 		    ctx, typeItem, typePath,
-		    "unknown shape '%s' (expected sphere, box, capsule, cylinder, cone or hull)", type);
+		    "unknown shape '%s' (expected sphere, box, capsule, cylinder, cone, hull, "
+		    "mesh or heightfield)",
+		    type);
 	}
 	char message[160];
 	if (*hullIndex < 0 && !tbGeometry_Validate(shape, message, (int)sizeof message)) {
@@ -393,6 +399,9 @@ tbSceneBody* tbAddBody(tbParseContext* ctx, const cJSON* where, const char* path
 // properties inside the supported range (docs/ranges.md); say so with the shape's path.
 bool tbCheckMass(tbParseContext* ctx, const cJSON* where, const char* path, const tbSceneBody* body)
 {
+	if (!tbCheckLevelBody(ctx, where, path, body)) {
+		return false;
+	}
 	if (body->type != tb_dynamicBody) {
 		return true;
 	}
@@ -762,6 +771,7 @@ void tbFreeSceneDef(tbSceneDef* def)
 		tbDestroyHull(def->hulls + i);
 	}
 	free(def->hulls);
+	tbFreeSceneLevels(def);
 	free(def->bodies);
 	free(def->shapes);
 	free(def->joints);

@@ -115,6 +115,14 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 		return tb_nullShapeId;
 	}
 	int bodyIndex = bodyId.index1 - 1;
+	if (tbGeometry_IsLevel(geometry) && b->rb.type != tb_staticBody) {
+		// Level geometry has no volume and no convex support: it never moves (docs/meshes.md).
+		tbSetError("tbCreateShape: a %s shape goes on static bodies only; body %d (user data %p) "
+		           "is %s",
+		           tbShapeTypeName(geometry->type), bodyId.index1, b->userData,
+		           b->rb.type == tb_dynamicBody ? "dynamic" : "kinematic");
+		return tb_nullShapeId;
+	}
 	if (b->rb.type == tb_dynamicBody) {
 		tbMassData mass;
 		tbTransform pose = tbMakeTransform(def->localPose.p, def->localPose.q);

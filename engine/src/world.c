@@ -316,6 +316,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->solverJointSlots, w->solverJointCapacity, int);
 	TB_FREE_ARRAY(w->pairKeys, w->pairCapacity, uint64_t);
 	TB_FREE_ARRAY(w->pairValues, w->pairCapacity, int);
+	TB_FREE_ARRAY(w->pairChildren, w->pairCapacity, int);
 	TB_FREE_ARRAY(w->moveBuffer, w->moveCapacity, int);
 	TB_FREE_ARRAY(w->solverBodies, w->solverBodyCapacity, tbRigidBody*);
 	tbFree(w->solverScratchRaw, w->solverScratchBytes);

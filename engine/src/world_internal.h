@@ -78,6 +78,7 @@ typedef struct tbContactCache
 typedef struct tbContactSlot
 {
 	int shapeA, shapeB; // shapeA < shapeB
+	int child;          // the triangle of a mesh or heightfield shape (mesh_contact.c), or -1
 	tbManifold manifold;
 	tbContactCache cache;
 	tbContactImpulses impulses; // warm-start cache (by feature id)
@@ -124,9 +125,10 @@ typedef struct tbWorld
 	tbJointSlot* joints;
 	int jointCount, jointCapacity, freeJoint, liveJoints;
 
-	// Pair set: open addressing on key (shapeA << 32 | shapeB) -> contact index.
+	// Pair set: open addressing on key (shapeA << 32 | shapeB) and child -> contact index.
 	uint64_t* pairKeys;
 	int* pairValues;
+	int* pairChildren; // the child (triangle) of each key, -1 for a convex pair
 	int pairCapacity, pairCount;
 
 	// The sets the step walks, so that its cost follows what is awake (Box2D v3's solver sets):
@@ -221,7 +223,7 @@ void tbDestroyShapeInternal(tbWorld* world, int shapeIndex, bool updateMass);
 bool tbShouldShapesCollide(tbFilter a, tbFilter b);
 
 // contact.c
-void tbCreateContact(tbWorld* world, int shapeA, int shapeB);
+void tbCreateContact(tbWorld* world, int shapeA, int shapeB, int child);
 void tbDestroyContact(tbWorld* world, int contactIndex, bool wakeBodies);
 void tbDestroyShapeContacts(tbWorld* world, int shapeIndex);
 void tbCollide(tbWorld* world, float dt);
@@ -231,9 +233,20 @@ tbContactData tbMakeContactData(const tbWorld* world, const tbContactSlot* c);
 void tbBroadPhase_UpdatePairs(tbWorld* world);
 void tbBroadPhase_BufferMove(tbWorld* world, int shapeIndex);
 void tbBroadPhase_RemoveFromMoveBuffer(tbWorld* world, int shapeIndex);
-int tbPairFind(const tbWorld* world, int shapeA, int shapeB);
-void tbPairInsert(tbWorld* world, int shapeA, int shapeB, int contactIndex);
-void tbPairRemove(tbWorld* world, int shapeA, int shapeB);
+int tbPairFind(const tbWorld* world, int shapeA, int shapeB, int child);
+void tbPairInsert(tbWorld* world, int shapeA, int shapeB, int child, int contactIndex);
+void tbPairRemove(tbWorld* world, int shapeA, int shapeB, int child);
+
+// mesh_contact.c: contacts of convex shapes with meshes and heightfields, one per triangle.
+// The child contacts of a convex shape and a mesh or heightfield shape (either order): one per
+// triangle whose box overlaps the convex shape's fat box, found in the mesh's frame.
+void tbCreateLevelContacts(tbWorld* world, int shapeA, int shapeB);
+// False when a child contact's triangle no longer overlaps its convex shape's fat box.
+bool tbLevelContactOverlaps(const tbWorld* world, const tbContactSlot* contact);
+// True when a convex shape placed at xf overlaps a triangle of the level shape (world queries).
+bool tbLevelOverlapsShape(const tbShapeSlot* shape, const tbGeometry* convex, tbTransform xf);
+// The triangles of a mesh or heightfield shape as segments (debug draw).
+void tbDrawLevelShape(const tbShapeSlot* shape, const tbDebugDraw* draw, tbHexColor color);
 
 // awake_set.c
 void tbSetBodyAwake(tbWorld* world, int bodyIndex, bool awake);

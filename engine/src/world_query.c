@@ -96,7 +96,10 @@ static bool tbOverlapCallback(int proxyId, int shapeIndex, void* context)
 	if (!tbFilterAccepts(oc->filter, s->filter)) {
 		return true;
 	}
-	if (oc->shape != NULL && !tbTestOverlap(oc->shape, oc->xf, &s->geometry, s->xf, NULL)) {
+	if (oc->shape != NULL &&
+	    !(tbGeometry_IsLevel(&s->geometry)
+	          ? tbLevelOverlapsShape(s, oc->shape, oc->xf) // its triangles (mesh_contact.c)
+	          : tbTestOverlap(oc->shape, oc->xf, &s->geometry, s->xf, NULL))) {
 		return true;
 	}
 	oc->stop = !oc->fcn(tbMakeShapeId(oc->world, shapeIndex), oc->context);

@@ -5,6 +5,7 @@
 #include "tumble/base.h"
 #include "tumble/hull.h"
 #include "tumble/manifold.h"
+#include "tumble/mesh.h"
 #include "tumble/query.h"
 #include "tumble/raycast.h"
 #include "tumble/shape.h"

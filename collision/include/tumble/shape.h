@@ -20,7 +20,11 @@
 /// float still holds. Float resolves about 6e-8 of a coordinate (0.06 m at 1e6 m).
 #define TB_MAX_COORDINATE 1e6f
 
-/// Shape types. All are solid, convex, and have their axis along local y.
+struct tbMesh;
+struct tbHeightfield;
+
+/// Shape types. All but the level geometry (mesh, heightfield) are solid, convex, and have their
+/// axis along local y.
 typedef enum tbShapeType
 {
 	tb_sphereShape,   ///< centred at the origin
@@ -30,6 +34,10 @@ typedef enum tbShapeType
 	tb_coneShape,     ///< apex at (0, hh, 0), base disc of radius r at y = -hh
 	tb_hullShape,     ///< convex hull of points (built with tbBuildHull, owned by the caller)
 	tb_triangleShape, ///< a triangle of zero thickness (course slides: convex vs triangle)
+	/// a static triangle mesh (tumble/mesh.h): not convex, static bodies only
+	tb_meshShape,
+	/// a static heightfield (tumble/mesh.h): not convex, static bodies only
+	tb_heightfieldShape,
 	tb_shapeTypeCount
 } tbShapeType;
 
@@ -48,6 +56,10 @@ typedef struct tbGeometry
 		} round;              ///< capsule, cylinder, cone
 		const tbHull* hull;   ///< hull shape; must outlive the shape
 		vec3s vertices[3];    ///< triangle corners, metres
+		/// mesh shape; must outlive the shape
+		const struct tbMesh* mesh;
+		/// heightfield shape; must outlive the shape
+		const struct tbHeightfield* heightfield;
 	};
 	/// Non-uniform scale in the local frame (AtlasPhys notes' model matrix): the shape is S *
 	/// shape, its support along d is S * support(S * d). A scaled sphere is an ellipsoid.

@@ -102,6 +102,10 @@ typedef struct tbSceneDef
 	int hullCount;
 	tbSceneShape* shapes; ///< owned: the shapes of compound bodies
 	int shapeCount;
+	tbMesh** meshes; ///< owned: the mesh shapes of the bodies point here
+	int meshCount;
+	tbHeightfield** heightfields; ///< owned: the heightfield shapes of the bodies point here
+	int heightfieldCount;
 	tbSceneJoint* joints; ///< owned
 	int jointCount;
 } tbSceneDef;

@@ -1,0 +1,129 @@
+// Level geometry: static triangle meshes (a bounding-volume tree over the triangles) and
+// heightfields, with per-edge "active" flags for internal-edge handling (docs/meshes.md).
+#pragma once
+
+#include "tumble/base.h"
+#include "tumble/manifold.h"
+#include "tumble/raycast.h"
+#include "tumble/shape.h"
+
+/// The most triangles (and vertices) of one mesh, and the most samples of one heightfield.
+#define TB_MAX_MESH_TRIANGLES (1 << 24)
+
+/// Two triangles sharing an edge whose normals are closer than this cosine (about 5 degrees) meet
+/// at an inactive edge: a convex shape crossing it sees only face normals (Jolt's active-edge
+/// cosine threshold, docs/meshes.md).
+#define TB_ACTIVE_EDGE_COS 0.9962f
+
+/// Bit i of a triangle's edge flags: the edge from its corner i to corner (i + 1) % 3 is active
+/// (convex enough with its neighbour, or on the boundary). Contacts on inactive edges and on
+/// vertices whose edges are all inactive take the triangle's face normal.
+#define TB_EDGE_ACTIVE(i) (1u << (i))
+
+/// A node of a mesh's bounding-volume tree: an inner node has two children at `child` and
+/// `child + 1`; a leaf (`count` > 0) holds the triangles order[child .. child + count).
+typedef struct tbMeshNode
+{
+	tbAABB box;
+	int child;
+	int count;
+} tbMeshNode;
+
+/// A static triangle mesh, built by tbBuildMesh and owned by the caller (release it with
+/// tbDestroyMesh). Triangles keep the caller's order and indices.
+typedef struct tbMesh
+{
+	vec3s* vertices; ///< local frame, m
+	int vertexCount;
+	int* indices; ///< three per triangle, counter-clockwise seen from the front
+	int triangleCount;
+	vec3s* normals;     ///< unit front normal per triangle
+	uint8_t* edgeFlags; ///< per triangle, TB_EDGE_ACTIVE bits
+	int* neighbours;    ///< three per triangle: the triangle across each edge, or -1
+	tbMeshNode* nodes;  ///< the tree; nodes[0] is the root
+	int nodeCount;
+	int* order;    ///< triangle indices in leaf order
+	int depth;     ///< levels of the tree (a query's stack bound)
+	tbAABB bounds; ///< of all vertices, local frame
+	float radius;  ///< largest vertex distance from the origin, m
+} tbMesh;
+
+/// Build a mesh from `vertexCount` vertices and `triangleCount` triangles (three vertex indices
+/// each). Refused, with a message naming the vertex or triangle (when `message` is not null):
+/// no triangles, NaN or Inf coordinates, a vertex beyond TB_MAX_LENGTH of the origin, an index out
+/// of range, a triangle that repeats a vertex or has zero area (its height over its longest edge
+/// under 1e-5 of that edge or under TB_MIN_LENGTH), an edge longer than TB_MAX_LENGTH, more than
+/// TB_MAX_MESH_TRIANGLES. On failure *mesh is zeroed.
+TB_API bool tbBuildMesh(const vec3s* vertices, int vertexCount, const int* indices,
+                        int triangleCount, tbMesh* mesh, char* message, int messageSize);
+
+/// Free what tbBuildMesh allocated and zero the mesh. Safe on a zeroed mesh.
+TB_API void tbDestroyMesh(tbMesh* mesh);
+
+/// A heightfield: the surface y = height over a grid of `rows` x `columns` samples centred on the
+/// local origin, sample (r, c) at x = (c - (columns - 1) / 2) dx, z = (r - (rows - 1) / 2) dz. Each
+/// cell is two triangles split along its diagonal from (r, c) to (r + 1, c + 1). It is solid below
+/// the surface: its triangles are one-sided, facing up. Built by tbBuildHeightfield, owned by the
+/// caller (release with tbDestroyHeightfield).
+typedef struct tbHeightfield
+{
+	float* heights; ///< rows x columns, row by row, m
+	int rows, columns;
+	float dx, dz; ///< sample spacing along x and z, m
+	uint8_t*
+	    edgeFlags; ///< per triangle (2 per cell, cell r * (columns - 1) + c), TB_EDGE_ACTIVE bits
+	tbAABB bounds; ///< local frame
+	float radius;  ///< largest sample distance from the origin, m
+} tbHeightfield;
+
+/// Build a heightfield from rows x columns heights given row by row. Refused, with a message:
+/// rows or columns under 2, rows x columns over TB_MAX_MESH_TRIANGLES, spacing not in
+/// [TB_MIN_LENGTH, TB_MAX_LENGTH], a grid wider than 2 TB_MAX_LENGTH, a NaN or Inf height or one
+/// beyond TB_MAX_LENGTH (the message names its index, row and column). On failure *field is
+/// zeroed.
+TB_API bool tbBuildHeightfield(const float* heights, int rows, int columns, float dx, float dz,
+                               tbHeightfield* field, char* message, int messageSize);
+
+/// Free what tbBuildHeightfield allocated and zero it. Safe on a zeroed heightfield.
+TB_API void tbDestroyHeightfield(tbHeightfield* field);
+
+/// A shape of a built mesh (which must outlive it). Meshes go on static bodies only.
+TB_API tbGeometry tbMakeMeshShape(const tbMesh* mesh);
+
+/// A shape of a built heightfield (which must outlive it). Static bodies only.
+TB_API tbGeometry tbMakeHeightfieldShape(const tbHeightfield* field);
+
+/// True for a mesh or heightfield shape: level geometry, made of triangles, not convex.
+TB_API bool tbGeometry_IsLevel(const tbGeometry* shape);
+
+/// Number of triangles of a mesh or heightfield (0 for other shapes).
+TB_API int tbGeometry_GetTriangleCount(const tbGeometry* shape);
+
+/// Triangle `index` of a mesh or heightfield: its corners (local frame, counter-clockwise seen
+/// from the front) and its TB_EDGE_ACTIVE flags (may be null). False for a bad index or shape.
+TB_API bool tbGeometry_GetTriangle(const tbGeometry* shape, int index, vec3s corners[3],
+                                   uint32_t* edgeFlags);
+
+/// Called for each triangle a box query finds; return false to stop.
+typedef bool tbTriangleQueryFcn(int triangle, void* context);
+
+/// Every triangle of a mesh or heightfield whose bounding box overlaps `box` (local frame), found
+/// through the mesh's tree or the heightfield's grid. Returns how many were reported.
+TB_API int tbGeometry_QueryTriangles(const tbGeometry* shape, tbAABB box, tbTriangleQueryFcn* fcn,
+                                     void* context);
+
+/// The closest hit of the segment origin + t translation, t in [0, maxFraction], on a mesh or
+/// heightfield in its local frame (both sides of a mesh triangle; a heightfield from either side).
+/// The normal faces the ray.
+TB_API tbCastOutput tbRayCastLevelLocal(const tbGeometry* shape, vec3s origin, vec3s translation,
+                                        float maxFraction);
+
+/// The manifold of a convex shape against triangle `triangle` of a mesh or heightfield, one of the
+/// two shapes (A or B: B placed at bInA, everything in A's frame as tbCollideShapesCached), with
+/// internal-edge correction: when the normal is not the triangle's face normal and the contact is
+/// on an inactive edge, an inactive vertex or inside the face, the manifold is made again with the
+/// face normal (the convex shape's feature clipped against the triangle), so a shape sliding over
+/// the seams of a flat floor sees only the floor's normal (docs/meshes.md). `distance` as
+/// tbCollideShapesLocal.
+TB_API tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                         int triangle, float speculativeDistance, float* distance);

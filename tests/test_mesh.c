@@ -1,0 +1,1116 @@
+// Level geometry against independent answers: a box sliding over a floor of triangles stops where
+// it stops on one box (v^2 / (2 mu g)) and is never thrown up; bodies dropped on a wavy terrain
+// rest on its analytic surface; ray casts against analytic hits; the tree's box query against
+// brute force; bad meshes and heightfields refused with clear messages. Sleeping off.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "world_scenes.h"
+
+static const float kDt = 1.0f / 60.0f;
+static const int kSubsteps = 4;
+static const float kG = 9.81f;
+static const float kPi = 3.14159265f;
+
+// A flat grid of `cells` x `cells` squares of side `cell` m at y = 0, two triangles per square
+// (diagonals alternating when `alternate`), centred on the origin.
+static bool gridMesh(int cells, float cell, bool alternate, tbMesh* mesh)
+{
+	int n = cells + 1;
+	vec3s* v = malloc(sizeof(vec3s) * (size_t)(n * n));
+	int* idx = malloc(sizeof(int) * (size_t)(6 * cells * cells));
+	float half = 0.5f * (float)cells * cell;
+	for (int r = 0; r < n; ++r) {
+		for (int c = 0; c < n; ++c) {
+			v[r * n + c] = v3((float)c * cell - half, 0.0f, (float)r * cell - half);
+		}
+	}
+	int k = 0;
+	for (int r = 0; r < cells; ++r) {
+		for (int c = 0; c < cells; ++c) {
+			int p00 = r * n + c, p01 = r * n + c + 1, p10 = (r + 1) * n + c, p11 = p10 + 1;
+			// Counter-clockwise seen from +y (x right, z towards the viewer).
+			if (alternate && (r + c) % 2 == 1) {
+				int t[6] = {p00, p10, p01, p01, p10, p11};
+				memcpy(idx + k, t, sizeof t);
+			} else {
+				int t[6] = {p00, p10, p11, p00, p11, p01};
+				memcpy(idx + k, t, sizeof t);
+			}
+			k += 6;
+		}
+	}
+	char message[256];
+	bool ok = tbBuildMesh(v, n * n, idx, 2 * cells * cells, mesh, message, sizeof message);
+	cr_assert(ok, "grid mesh refused: %s", message);
+	free(v);
+	free(idx);
+	return ok;
+}
+
+typedef enum FloorKind
+{
+	floorBox,
+	floorMesh,
+	floorHeightfield,
+} FloorKind;
+
+typedef struct SlideResult
+{
+	float distance; // m, horizontal
+	float maxUp;    // largest upward speed, m/s
+	float maxSide;  // largest sideways drift from the slide line, m
+} SlideResult;
+
+// A box of half extents `half` launched at `speed` along `heading` (rad from +x, about y) with
+// friction `mu` on a floor of the given kind, yawed by `floorYaw` about y. Runs until it stops.
+static SlideResult slide(FloorKind kind, float half, float speed, float heading, float boxYaw,
+                         float floorYaw, float mu, bool alternate)
+{
+	tbWorldId world = makeWorld(false);
+	// With a negative `floorYaw` the box is made first: the floor's shape is then B of the box's
+	// pairs (the other order of the narrow phase and of its cache).
+	bool floorLast = floorYaw < 0.0f;
+	vec3s dir = v3(cosf(heading), 0.0f, sinf(heading));
+	// Start 4 m back from the centre so the whole slide stays on the floor.
+	vec3s start = v3(-4.0f * dir.x + 0.37f, half, -4.0f * dir.z + 0.21f);
+	versors boxRotation = glms_quatv(boxYaw, v3(0.0f, 1.0f, 0.0f));
+	tbBodyId box = tb_nullBodyId;
+	if (floorLast) {
+		box = makeBox(world, start, boxRotation, v3(half, half, half), 1000.0f, mu);
+	}
+	tbBodyDef gd = tbDefaultBodyDef();
+	gd.rotation = glms_quatv(floorYaw, v3(0.0f, 1.0f, 0.0f));
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = mu;
+	tbMesh mesh;
+	memset(&mesh, 0, sizeof mesh);
+	tbHeightfield field;
+	memset(&field, 0, sizeof field);
+	const int cells = 30;
+	if (kind == floorBox) {
+		gd.position = v3(0.0f, -0.5f, 0.0f);
+		tbBodyId ground = tbCreateBody(world, &gd);
+		tbGeometry g = tbMakeBox(20.0f, 0.5f, 20.0f);
+		tbCreateShape(ground, &sd, &g);
+	} else if (kind == floorMesh) {
+		gridMesh(cells, 1.0f, alternate, &mesh);
+		tbBodyId ground = tbCreateBody(world, &gd);
+		tbGeometry g = tbMakeMeshShape(&mesh);
+		cr_assert(!TB_IS_NULL(tbCreateShape(ground, &sd, &g)), "%s", tbGetLastError());
+	} else {
+		float heights[(cells + 1) * (cells + 1)];
+		for (int i = 0; i < (cells + 1) * (cells + 1); ++i) {
+			heights[i] = 0.0f;
+		}
+		char message[256];
+		cr_assert(tbBuildHeightfield(heights, cells + 1, cells + 1, 1.0f, 1.0f, &field, message,
+		                             sizeof message),
+		          "%s", message);
+		tbBodyId ground = tbCreateBody(world, &gd);
+		tbGeometry g = tbMakeHeightfieldShape(&field);
+		cr_assert(!TB_IS_NULL(tbCreateShape(ground, &sd, &g)), "%s", tbGetLastError());
+	}
+	if (!floorLast) {
+		box = makeBox(world, start, boxRotation, v3(half, half, half), 1000.0f, mu);
+	}
+	// Settle on the floor first, then launch.
+	for (int s = 0; s < 30; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+	}
+	vec3s p0 = tbBody_GetPosition(box);
+	tbBody_SetLinearVelocity(box, glms_vec3_scale(dir, speed));
+	SlideResult r = {0.0f, 0.0f, 0.0f};
+	for (int s = 0; s < 600; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+		vec3s v = tbBody_GetLinearVelocity(box);
+		r.maxUp = fmaxf(r.maxUp, v.y);
+		vec3s d = glms_vec3_sub(tbBody_GetPosition(box), p0);
+		float along = d.x * dir.x + d.z * dir.z;
+		r.maxSide = fmaxf(r.maxSide, fabsf(d.x * dir.z - d.z * dir.x));
+		r.distance = along;
+		if (s > 10 && glms_vec3_norm(v) < 1e-3f) {
+			break;
+		}
+	}
+	tbDestroyWorld(world);
+	tbDestroyMesh(&mesh);
+	tbDestroyHeightfield(&field);
+	return r;
+}
+
+static void checkSlide(FloorKind kind, float half, float heading, float boxYaw, float floorYaw,
+                       bool alternate)
+{
+	const float speed = 4.0f, mu = 0.1f;
+	float analytic = speed * speed / (2.0f * mu * kG);
+	SlideResult one = slide(floorBox, half, speed, heading, boxYaw, 0.0f, mu, false);
+	SlideResult tri = slide(kind, half, speed, heading, boxYaw, floorYaw, mu, alternate);
+	printf("SCENE slide %s, half %.2f, heading %.0f deg, box yaw %.0f, floor yaw %.0f%s: %.3f m "
+	       "(one box %.3f, v^2/(2 mu g) %.3f; %+.2f %%), max upward %.4f m/s (one box %.4f), "
+	       "sideways %.4f m\n",
+	       kind == floorMesh ? "mesh" : "heightfield", (double)half, (double)(heading * 57.29578f),
+	       (double)(boxYaw * 57.29578f), (double)(floorYaw * 57.29578f),
+	       alternate ? ", alternating diagonals" : "", (double)tri.distance, (double)one.distance,
+	       (double)analytic, 100.0 * (double)((tri.distance - analytic) / analytic),
+	       (double)tri.maxUp, (double)one.maxUp, (double)tri.maxSide);
+	cr_expect_lt(fabsf(tri.distance - analytic), 0.02f * analytic, "slide %g m, analytic %g m",
+	             (double)tri.distance, (double)analytic);
+	cr_expect_lt(fabsf(tri.distance - one.distance), 0.02f * one.distance,
+	             "slide %g m, on one box %g m", (double)tri.distance, (double)one.distance);
+	cr_expect_lt(tri.maxUp, 0.05f, "thrown up at %g m/s", (double)tri.maxUp);
+	cr_expect_lt(tri.maxSide, 0.05f * analytic, "drifted %g m sideways", (double)tri.maxSide);
+}
+
+Test(slide, mesh_floor_along_the_seams)
+{
+	checkSlide(floorMesh, 0.5f, 0.0f, 0.0f, 0.0f, false);
+	checkSlide(floorMesh, 0.25f, 0.5f * kPi, 0.0f, 0.0f, false);
+}
+
+Test(slide, mesh_floor_diagonal_and_yawed)
+{
+	checkSlide(floorMesh, 0.5f, 0.25f * kPi, 0.0f, 0.0f, false);
+	checkSlide(floorMesh, 0.5f, -0.25f * kPi, 0.3f, 0.0f, true);
+	checkSlide(floorMesh, 0.3f, 0.6f, 0.2f, 0.4f, true);
+	checkSlide(floorMesh, 0.7f, 2.5f, -0.5f, 1.0f, false);
+	checkSlide(floorMesh, 0.4f, -1.9f, 0.8f, -0.7f, true); // the floor made after the box
+}
+
+Test(slide, heightfield_floor)
+{
+	checkSlide(floorHeightfield, 0.5f, 0.0f, 0.0f, 0.0f, false);
+	checkSlide(floorHeightfield, 0.4f, 0.25f * kPi, 0.0f, 0.0f, false);
+	checkSlide(floorHeightfield, 0.5f, -2.2f, 0.7f, 0.3f, false);
+	checkSlide(floorHeightfield, 0.35f, 1.1f, -0.3f, -0.2f, false); // made after the box
+}
+
+// ---------------------------------------------------------------------------------------------
+// A wavy terrain in a bowl: y = A sin(2 pi x / Lx) cos(2 pi z / Lz) + B (x^2 + z^2), sampled
+// every `spacing` m on a square centred on the origin (the bowl keeps rolling balls on it). Between
+// samples the triangles are within (A (2 pi / L)^2 + 2 B) spacing^2 / 8 of it (the interpolation
+// error of a piecewise linear surface): 4 mm here.
+
+static const float kWaveA = 0.5f, kWaveLx = 10.0f, kWaveLz = 12.0f, kBowl = 0.025f;
+
+static float waveHeight(float x, float z)
+{
+	return kWaveA * sinf(2.0f * kPi * x / kWaveLx) * cosf(2.0f * kPi * z / kWaveLz) +
+	       kBowl * (x * x + z * z);
+}
+
+// Samples n x n, row r at z = (r - (n - 1) / 2) spacing, column c at x likewise: the layout of
+// tbBuildHeightfield, and the mesh uses the same vertices and diagonals.
+static float* waveHeights(int n, float spacing)
+{
+	float* h = malloc(sizeof(float) * (size_t)(n * n));
+	for (int r = 0; r < n; ++r) {
+		for (int c = 0; c < n; ++c) {
+			float x = ((float)c - 0.5f * (float)(n - 1)) * spacing;
+			float z = ((float)r - 0.5f * (float)(n - 1)) * spacing;
+			h[r * n + c] = waveHeight(x, z);
+		}
+	}
+	return h;
+}
+
+static void waveMesh(int n, float spacing, tbMesh* mesh)
+{
+	float* h = waveHeights(n, spacing);
+	vec3s* v = malloc(sizeof(vec3s) * (size_t)(n * n));
+	int cells = n - 1;
+	int* idx = malloc(sizeof(int) * (size_t)(6 * cells * cells));
+	for (int r = 0; r < n; ++r) {
+		for (int c = 0; c < n; ++c) {
+			v[r * n + c] = v3(((float)c - 0.5f * (float)(n - 1)) * spacing, h[r * n + c],
+			                  ((float)r - 0.5f * (float)(n - 1)) * spacing);
+		}
+	}
+	int k = 0;
+	for (int r = 0; r < cells; ++r) {
+		for (int c = 0; c < cells; ++c) {
+			int p00 = r * n + c, p01 = p00 + 1, p10 = p00 + n, p11 = p10 + 1;
+			int t[6] = {p00, p10, p11, p00, p11, p01};
+			memcpy(idx + k, t, sizeof t);
+			k += 6;
+		}
+	}
+	char message[256];
+	cr_assert(tbBuildMesh(v, n * n, idx, 2 * cells * cells, mesh, message, sizeof message), "%s",
+	          message);
+	free(h);
+	free(v);
+	free(idx);
+}
+
+// The lowest clearance of a body over the analytic surface: over a grid of vertical lines through
+// its box, a ray cast up from below the surface finds the body's underside (an independent
+// measure: the convex ray cast), and the clearance is its height minus the surface height there.
+static float bodyClearance(tbShapeId shape)
+{
+	tbGeometry g = tbShape_GetGeometry(shape);
+	tbTransform xf = tbShape_GetWorldTransform(shape);
+	tbAABB box = tbShape_GetAABB(shape);
+	const int samples = 24;
+	float best = INFINITY;
+	for (int i = 0; i <= samples; ++i) {
+		for (int j = 0; j <= samples; ++j) {
+			float x = box.lower.x + (box.upper.x - box.lower.x) * (float)i / (float)samples;
+			float z = box.lower.z + (box.upper.z - box.lower.z) * (float)j / (float)samples;
+			vec3s origin = v3(x, box.lower.y - 1.0f, z);
+			vec3s up = v3(0.0f, box.upper.y - box.lower.y + 2.0f, 0.0f);
+			tbCastOutput hit = tbRayCastShape(&g, xf, origin, up, 1.0f);
+			if (hit.hit) {
+				best = fminf(best, hit.point.y - waveHeight(x, z));
+			}
+		}
+	}
+	return best;
+}
+
+// The body touches another dynamic body (its manifold has points).
+static bool restsOnOtherBodies(tbBodyId body, tbShapeId shape)
+{
+	tbContactData cd[32];
+	int count = tbBody_GetContactData(body, cd, 32);
+	for (int k = 0; k < count; ++k) {
+		tbShapeId other = TB_ID_EQUALS(cd[k].shapeIdA, shape) ? cd[k].shapeIdB : cd[k].shapeIdA;
+		if (cd[k].manifold.pointCount > 0 &&
+		    tbBody_GetType(tbShape_GetBody(other)) == tb_dynamicBody) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static tbGeometry mixedShape(int i, const tbHull* hull)
+{
+	switch (i % 6) {
+	case 0:
+		return tbMakeSphere(0.25f);
+	case 1:
+		return tbMakeBox(0.3f, 0.2f, 0.25f);
+	case 2:
+		return tbMakeCapsule(0.15f, 0.25f);
+	case 3:
+		return tbMakeCylinder(0.25f, 0.2f);
+	case 4:
+		return tbMakeCone(0.3f, 0.25f);
+	default:
+		return tbMakeHullShape(hull);
+	}
+}
+
+static void makeStaticShape(tbWorldId world, const tbShapeDef* sd, const tbGeometry* g)
+{
+	tbBodyDef gd = tbDefaultBodyDef();
+	tbBodyId body = tbCreateBody(world, &gd);
+	cr_assert(!TB_IS_NULL(tbCreateShape(body, sd, g)), "%s", tbGetLastError());
+}
+
+static void dropOnTerrain(bool heightfield)
+{
+	const int n = 49;
+	const float spacing = 0.5f;
+	tbMesh mesh;
+	memset(&mesh, 0, sizeof mesh);
+	tbHeightfield field;
+	memset(&field, 0, sizeof field);
+	tbGeometry ground;
+	if (heightfield) {
+		float* h = waveHeights(n, spacing);
+		char message[256];
+		cr_assert(tbBuildHeightfield(h, n, n, spacing, spacing, &field, message, sizeof message),
+		          "%s", message);
+		free(h);
+		ground = tbMakeHeightfieldShape(&field);
+	} else {
+		waveMesh(n, spacing, &mesh);
+		ground = tbMakeMeshShape(&mesh);
+	}
+	vec3s hullPoints[8] = {v3(0.3f, 0.0f, 0.0f),  v3(-0.3f, 0.05f, 0.1f), v3(0.0f, 0.25f, 0.0f),
+	                       v3(0.0f, -0.2f, 0.1f), v3(0.1f, 0.0f, 0.3f),   v3(-0.1f, 0.0f, -0.3f),
+	                       v3(0.2f, 0.2f, -0.2f), v3(-0.2f, -0.15f, 0.2f)};
+	tbHull hull;
+	cr_assert_eq(tbBuildHull(hullPoints, 8, &hull, NULL), tb_hullOk);
+
+	tbWorldId world = makeWorld(false);
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = 0.8f;
+	// The heightfield is made after the bodies: its shape is then B of every pair (the other
+	// order of the narrow phase and of its cache).
+	if (!heightfield) {
+		makeStaticShape(world, &sd, &ground);
+	}
+	enum
+	{
+		count = 120
+	};
+	tbBodyId bodies[count];
+	tbShapeId shapes[count];
+	for (int i = 0; i < count; ++i) {
+		// A 12 x 10 grid 1.6 m apart, each at its own height and tilt.
+		float x = -8.8f + 1.6f * (float)(i % 12), z = -7.2f + 1.6f * (float)(i / 12);
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.type = tb_dynamicBody;
+		bd.position = v3(x, waveHeight(x, z) + 1.0f + 0.02f * (float)(i % 7), z);
+		bd.rotation = glms_quatv(0.37f * (float)i,
+		                         glms_vec3_normalize(v3(1.0f, 0.5f * (float)(i % 3), 0.3f)));
+		bodies[i] = tbCreateBody(world, &bd);
+		tbGeometry g = mixedShape(i, &hull);
+		shapes[i] = tbCreateShape(bodies[i], &sd, &g);
+		cr_assert(!TB_IS_NULL(shapes[i]), "%s", tbGetLastError());
+	}
+	if (heightfield) {
+		makeStaticShape(world, &sd, &ground);
+	}
+	// The deepest clearance at every 10th step once all have landed (from 2 s; the sink of the
+	// first impacts is the solver's, the same on a box floor).
+	float deepest = 0.0f;
+	int steps = sceneIsLight() ? 240 : 480;
+	for (int s = 0; s < steps; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+		if (s >= 120 && s % 10 == 9) {
+			for (int i = 0; i < count; ++i) {
+				deepest = fminf(deepest, bodyClearance(shapes[i]));
+			}
+		}
+	}
+	float lowest = INFINITY, highest = -INFINITY, speed = 0.0f;
+	int fallen = 0, piled = 0;
+	for (int i = 0; i < count; ++i) {
+		float c = bodyClearance(shapes[i]);
+		lowest = fminf(lowest, c);
+		vec3s p = tbBody_GetPosition(bodies[i]);
+		fallen += !(p.y > waveHeight(p.x, p.z) - 0.05f) || !finite3(p);
+		speed = fmaxf(speed, glms_vec3_norm(tbBody_GetLinearVelocity(bodies[i])));
+		cr_expect_gt(c, -0.03f, "body %d (%s) sinks %g m into the terrain", i,
+		             tbShapeTypeName(tbShape_GetGeometry(shapes[i]).type), (double)-c);
+		// On the terrain, or resting on other bodies that are (balls roll into the valleys and
+		// pile up there).
+		bool onOthers = restsOnOtherBodies(bodies[i], shapes[i]);
+		piled += c >= 0.03f && onOthers;
+		highest = c < 0.03f ? fmaxf(highest, c) : highest;
+		cr_expect(c < 0.03f || onOthers,
+		          "body %d (%s) hovers %g m over the terrain, touching no other body", i,
+		          tbShapeTypeName(tbShape_GetGeometry(shapes[i]).type), (double)c);
+	}
+	printf("SCENE 120 mixed bodies on a wavy %s (%d x %d samples, %.1f m): after %.0f s clearance "
+	       "over the analytic surface %.4f to %.4f m (%d more rest on other bodies), deepest "
+	       "from 2 s on %.4f m, fastest body %.3f m/s, %d fallen through\n",
+	       heightfield ? "heightfield" : "mesh", n, n, (double)spacing,
+	       (double)((float)steps * kDt), (double)lowest, (double)highest, piled, (double)deepest,
+	       (double)speed, fallen);
+	cr_expect_eq(fallen, 0);
+	cr_expect_gt(deepest, -0.05f, "a body sank %g m at some step", (double)-deepest);
+	tbDestroyWorld(world);
+	tbDestroyHull(&hull);
+	tbDestroyMesh(&mesh);
+	tbDestroyHeightfield(&field);
+}
+
+Test(terrain, mixed_bodies_rest_on_a_mesh, .timeout = 300)
+{
+	dropOnTerrain(false);
+}
+
+// Made after the bodies (see dropOnTerrain).
+Test(terrain, mixed_bodies_rest_on_a_heightfield, .timeout = 300)
+{
+	dropOnTerrain(true);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ray casts and box queries against independent answers
+
+static uint32_t gRandom = 12345u;
+static float uniform01(void)
+{
+	gRandom = gRandom * 1664525u + 1013904223u;
+	return (float)(gRandom >> 8) / 16777216.0f;
+}
+
+// Every triangle against the ray, with its own plane test (a second method: the ray's parameter
+// at the plane, then the point's barycentric coordinates), in double.
+static bool bruteRay(const tbGeometry* g, vec3s p, vec3s d, double* tBest, vec3s* normal)
+{
+	bool hit = false;
+	*tBest = 1.0;
+	int count = tbGeometry_GetTriangleCount(g);
+	for (int t = 0; t < count; ++t) {
+		vec3s v[3];
+		tbGeometry_GetTriangle(g, t, v, NULL);
+		double e1[3], e2[3], n[3], w[3];
+		for (int k = 0; k < 3; ++k) {
+			e1[k] = (double)v[1].raw[k] - (double)v[0].raw[k];
+			e2[k] = (double)v[2].raw[k] - (double)v[0].raw[k];
+		}
+		n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+		n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+		n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+		double denom = n[0] * (double)d.x + n[1] * (double)d.y + n[2] * (double)d.z;
+		if (fabs(denom) < 1e-12) {
+			continue;
+		}
+		double num = n[0] * ((double)v[0].x - (double)p.x) + n[1] * ((double)v[0].y - (double)p.y) +
+		             n[2] * ((double)v[0].z - (double)p.z);
+		double t0 = num / denom;
+		if (t0 < 0.0 || t0 > *tBest) {
+			continue;
+		}
+		for (int k = 0; k < 3; ++k) {
+			w[k] = (double)p.raw[k] + t0 * (double)d.raw[k] - (double)v[0].raw[k];
+		}
+		// Barycentric coordinates of w in (e1, e2).
+		double d11 = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2];
+		double d12 = e1[0] * e2[0] + e1[1] * e2[1] + e1[2] * e2[2];
+		double d22 = e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2];
+		double dw1 = w[0] * e1[0] + w[1] * e1[1] + w[2] * e1[2];
+		double dw2 = w[0] * e2[0] + w[1] * e2[1] + w[2] * e2[2];
+		double det = d11 * d22 - d12 * d12;
+		double b1 = (d22 * dw1 - d12 * dw2) / det, b2 = (d11 * dw2 - d12 * dw1) / det;
+		if (b1 < -1e-9 || b2 < -1e-9 || b1 + b2 > 1.0 + 1e-9) {
+			continue;
+		}
+		*tBest = t0;
+		double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+		*normal = v3((float)(n[0] / len), (float)(n[1] / len), (float)(n[2] / len));
+		if (denom > 0.0) {
+			*normal = glms_vec3_negate(*normal);
+		}
+		hit = true;
+	}
+	return hit;
+}
+
+// 31 rows of 57 columns, dx 0.4 m, dz 0.7 m, of the wavy surface.
+static bool makeOblong(tbHeightfield* field)
+{
+	const int rows = 31, columns = 57;
+	float* h = malloc(sizeof(float) * (size_t)(rows * columns));
+	for (int r = 0; r < rows; ++r) {
+		for (int c = 0; c < columns; ++c) {
+			h[r * columns + c] = waveHeight(((float)c - 28.0f) * 0.4f, ((float)r - 15.0f) * 0.7f);
+		}
+	}
+	char message[256];
+	bool ok = tbBuildHeightfield(h, rows, columns, 0.4f, 0.7f, field, message, sizeof message);
+	cr_expect(ok, "%s", message);
+	free(h);
+	return ok;
+}
+
+static void checkRays(const tbGeometry* g, tbTransform xf, const char* what)
+{
+	int hits = 0, misses = 0;
+	float worst = 0.0f, worstNormal = 0.0f;
+	for (int i = 0; i < 400; ++i) {
+		// From above or below, steep or grazing, some starting over the edge of the terrain.
+		vec3s o = v3(-14.0f + 28.0f * uniform01(), (i % 5 == 0 ? -4.0f : 4.0f) + uniform01(),
+		             -14.0f + 28.0f * uniform01());
+		vec3s d = v3(-6.0f + 12.0f * uniform01(), (i % 5 == 0 ? 6.0f : -6.0f) * uniform01(),
+		             -6.0f + 12.0f * uniform01());
+		if (i % 7 == 0) {
+			d = v3(0.0f, i % 5 == 0 ? 8.0f : -8.0f, 0.0f); // vertical
+		}
+		// The brute force in the shape's frame.
+		vec3s lo = tbInvTransformPoint(xf, o), ld = tbInvRotateVector(xf.q, d);
+		double t;
+		vec3s n;
+		bool want = bruteRay(g, lo, ld, &t, &n);
+		tbCastOutput got = tbRayCastShape(g, xf, o, d, 1.0f);
+		cr_assert_eq(got.hit, want, "%s ray %d: hit %d, brute force %d (t %g)", what, i, got.hit,
+		             want, t);
+		if (!want) {
+			++misses;
+			continue;
+		}
+		++hits;
+		float err = fabsf(got.fraction - (float)t) * glms_vec3_norm(d);
+		worst = fmaxf(worst, err);
+		vec3s wn = tbRotateVector(xf.q, n);
+		worstNormal = fmaxf(worstNormal, glms_vec3_norm(glms_vec3_sub(got.normal, wn)));
+		cr_expect_lt(err, 1e-4f, "%s ray %d: hit %g m from the brute force's", what, i,
+		             (double)err);
+		cr_expect_lt(glms_vec3_norm(glms_vec3_sub(got.normal, wn)), 1e-3f, "%s ray %d: normal",
+		             what, i);
+		vec3s at = glms_vec3_add(o, glms_vec3_scale(d, got.fraction));
+		cr_expect_lt(dist3(at, got.point), 1e-4f);
+	}
+	printf("SCENE ray casts against a %s: %d hits, %d misses; worst hit distance from the brute "
+	       "force %.2e m, worst normal %.2e\n",
+	       what, hits, misses, (double)worst, (double)worstNormal);
+	cr_expect_gt(hits, 50);
+	cr_expect_gt(misses, 10);
+}
+
+Test(raycast, mesh_and_heightfield_against_brute_force)
+{
+	tbMesh mesh;
+	waveMesh(49, 0.5f, &mesh);
+	float* h = waveHeights(49, 0.5f);
+	tbHeightfield field;
+	char message[256];
+	cr_assert(tbBuildHeightfield(h, 49, 49, 0.5f, 0.5f, &field, message, sizeof message));
+	free(h);
+	tbGeometry gm = tbMakeMeshShape(&mesh), gh = tbMakeHeightfieldShape(&field);
+	tbTransform identity = tbTransformIdentity();
+	tbTransform placed = tbMakeTransform(
+	    v3(1.5f, -0.7f, 2.0f), glms_quatv(0.6f, glms_vec3_normalize(v3(0.2f, 1.0f, 0.1f))));
+	checkRays(&gm, identity, "mesh");
+	checkRays(&gh, identity, "heightfield");
+	checkRays(&gm, placed, "placed mesh");
+	checkRays(&gh, placed, "placed heightfield");
+	// Rows and columns differ, and so do the spacings: a swap of x and z would show.
+	tbHeightfield oblong;
+	cr_assert(makeOblong(&oblong));
+	tbGeometry go = tbMakeHeightfieldShape(&oblong);
+	checkRays(&go, identity, "57 x 31 heightfield");
+	checkRays(&go, placed, "placed 57 x 31 heightfield");
+	tbDestroyHeightfield(&oblong);
+	tbDestroyMesh(&mesh);
+	tbDestroyHeightfield(&field);
+}
+
+static bool countOverlap(tbShapeId shapeId, void* context)
+{
+	(void)shapeId;
+	*(int*)context += 1;
+	return true;
+}
+
+// A flat floor at y = 0 in a world: the closest hit of a slanted ray is where it reaches y = 0.
+Test(raycast, world_sees_meshes_and_heightfields)
+{
+	tbWorldId world = makeWorld(false);
+	tbMesh mesh;
+	gridMesh(10, 1.0f, true, &mesh);
+	float heights[4] = {2.0f, 2.0f, 2.0f, 2.0f};
+	tbHeightfield field;
+	cr_assert(tbBuildHeightfield(heights, 2, 2, 4.0f, 4.0f, &field, NULL, 0));
+	tbBodyDef bd = tbDefaultBodyDef();
+	tbBodyId floor = tbCreateBody(world, &bd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbGeometry g = tbMakeMeshShape(&mesh);
+	tbShapeId floorShape = tbCreateShape(floor, &sd, &g);
+	bd.position = v3(20.0f, -1.0f, 0.0f); // a raised square at y = 1 around x = 20
+	tbBodyId plateau = tbCreateBody(world, &bd);
+	g = tbMakeHeightfieldShape(&field);
+	tbShapeId plateauShape = tbCreateShape(plateau, &sd, &g);
+	vec3s o = v3(-1.0f, 3.0f, 0.5f), d = v3(2.0f, -4.0f, 1.0f);
+	tbRayResult r = tbWorld_CastRayClosest(world, o, d, tbDefaultQueryFilter());
+	cr_assert(r.hit);
+	cr_expect(TB_ID_EQUALS(r.shapeId, floorShape));
+	cr_expect_float_eq(r.fraction, 0.75f, 1e-5f);
+	cr_expect_float_eq(r.point.x, 0.5f, 1e-5f);
+	cr_expect_float_eq(r.normal.y, 1.0f, 1e-5f);
+	r = tbWorld_CastRayClosest(world, v3(20.5f, 5.0f, 0.3f), v3(0.0f, -10.0f, 0.0f),
+	                           tbDefaultQueryFilter());
+	cr_assert(r.hit);
+	cr_expect(TB_ID_EQUALS(r.shapeId, plateauShape));
+	cr_expect_float_eq(r.point.y, 1.0f, 1e-5f);
+	cr_expect_float_eq(r.fraction, 0.4f, 1e-5f);
+	// From below the floor, upwards: the underside, normal down.
+	r = tbWorld_CastRayClosest(world, v3(0.2f, -1.0f, 0.2f), v3(0.0f, 3.0f, 0.0f),
+	                           tbDefaultQueryFilter());
+	cr_assert(r.hit);
+	cr_expect_float_eq(r.normal.y, -1.0f, 1e-5f);
+	cr_expect_float_eq(r.fraction, 1.0f / 3.0f, 1e-5f);
+	// Off the floor: nothing.
+	r = tbWorld_CastRayClosest(world, v3(8.0f, 3.0f, 0.0f), v3(0.0f, -6.0f, 0.0f),
+	                           tbDefaultQueryFilter());
+	cr_expect_not(r.hit);
+	// Overlap queries test the triangles: a ball dipping 1 cm into the floor is found, one 1 cm
+	// over it is not (though its box overlaps the floor's).
+	int found = 0;
+	tbGeometry ball = tbMakeSphere(0.3f);
+	tbWorld_OverlapShape(world, &ball, tbMakeTransform(v3(0.4f, 0.29f, -0.7f), quatIdentity()),
+	                     tbDefaultQueryFilter(), countOverlap, &found);
+	cr_expect_eq(found, 1);
+	found = 0;
+	tbWorld_OverlapShape(world, &ball, tbMakeTransform(v3(0.4f, 0.31f, -0.7f), quatIdentity()),
+	                     tbDefaultQueryFilter(), countOverlap, &found);
+	cr_expect_eq(found, 0);
+	found = 0;
+	tbWorld_OverlapShape(world, &ball, tbMakeTransform(v3(20.0f, 1.25f, 1.0f), quatIdentity()),
+	                     tbDefaultQueryFilter(), countOverlap, &found);
+	cr_expect_eq(found, 1);
+	tbDestroyWorld(world);
+	tbDestroyMesh(&mesh);
+	tbDestroyHeightfield(&field);
+}
+
+typedef struct Collected
+{
+	int count;
+	unsigned char* seen;
+} Collected;
+
+static bool collect(int triangle, void* context)
+{
+	Collected* c = context;
+	c->seen[triangle] += 1;
+	c->count += 1;
+	return true;
+}
+
+static void checkQueries(const tbGeometry* g, const char* what)
+{
+	int n = tbGeometry_GetTriangleCount(g);
+	unsigned char* seen = calloc((size_t)n, 1);
+	long found = 0;
+	for (int i = 0; i < 300; ++i) {
+		vec3s c = v3(-14.0f + 28.0f * uniform01(), -1.0f + 3.0f * uniform01(),
+		             -14.0f + 28.0f * uniform01());
+		vec3s e =
+		    v3(0.05f + 2.0f * uniform01(), 0.05f + 0.8f * uniform01(), 0.05f + 2.0f * uniform01());
+		tbAABB box = {glms_vec3_sub(c, e), glms_vec3_add(c, e)};
+		memset(seen, 0, (size_t)n);
+		Collected col = {0, seen};
+		tbGeometry_QueryTriangles(g, box, collect, &col);
+		int want = 0;
+		for (int t = 0; t < n; ++t) {
+			vec3s v[3];
+			tbGeometry_GetTriangle(g, t, v, NULL);
+			vec3s lo = glms_vec3_minv(v[0], glms_vec3_minv(v[1], v[2]));
+			vec3s hi = glms_vec3_maxv(v[0], glms_vec3_maxv(v[1], v[2]));
+			bool overlap = lo.x <= box.upper.x && box.lower.x <= hi.x && lo.y <= box.upper.y &&
+			               box.lower.y <= hi.y && lo.z <= box.upper.z && box.lower.z <= hi.z;
+			want += overlap;
+			cr_assert_eq(seen[t], overlap ? 1 : 0,
+			             "%s box %d: triangle %d reported %d times, "
+			             "brute force %d",
+			             what, i, t, seen[t], overlap);
+		}
+		cr_assert_eq(col.count, want);
+		found += want;
+	}
+	printf("SCENE box queries on a %s of %d triangles: 300 boxes, %ld triangles found, all equal "
+	       "to the brute force\n",
+	       what, n, found);
+	free(seen);
+}
+
+Test(query, triangles_in_a_box_against_brute_force)
+{
+	tbMesh mesh;
+	waveMesh(49, 0.5f, &mesh);
+	float* h = waveHeights(49, 0.5f);
+	tbHeightfield field;
+	cr_assert(tbBuildHeightfield(h, 49, 49, 0.5f, 0.5f, &field, NULL, 0));
+	free(h);
+	tbGeometry gm = tbMakeMeshShape(&mesh), gh = tbMakeHeightfieldShape(&field);
+	checkQueries(&gm, "mesh");
+	checkQueries(&gh, "heightfield");
+	tbHeightfield oblong;
+	cr_assert(makeOblong(&oblong));
+	tbGeometry go = tbMakeHeightfieldShape(&oblong);
+	checkQueries(&go, "57 x 31 heightfield");
+	// Its samples are where the documented layout puts them.
+	vec3s v[3];
+	cr_assert(tbGeometry_GetTriangle(&go, 2 * (5 * 56 + 7), v, NULL)); // cell row 5, column 7
+	float x = (7.0f - 28.0f) * 0.4f, z = (5.0f - 15.0f) * 0.7f;
+	cr_expect_float_eq(v[0].x, x, 1e-5f);
+	cr_expect_float_eq(v[0].z, z, 1e-5f);
+	cr_expect_float_eq(v[0].y, waveHeight(x, z), 1e-5f);
+	cr_expect_float_eq(v[2].x, x + 0.4f, 1e-5f); // the diagonal's far end, (r + 1, c + 1)
+	cr_expect_float_eq(v[2].z, z + 0.7f, 1e-5f);
+	tbDestroyHeightfield(&oblong);
+	cr_expect_leq(mesh.depth, 12, "a tree of %d levels for 4608 triangles", mesh.depth);
+	tbDestroyMesh(&mesh);
+	tbDestroyHeightfield(&field);
+}
+
+// The edge flags: a flat grid's inner edges are inactive, its boundary edges active; a ridge
+// (convex, 90 degrees) is active, a valley (concave) is not; a 2-degree fold is not.
+Test(query, edge_flags)
+{
+	// Two triangles folded along the z axis by `angle` each side of flat, up (ridge) or down.
+	float angles[3] = {0.7854f, -0.7854f, 0.0175f};
+	uint32_t want[3] = {1u, 0u, 0u};
+	for (int k = 0; k < 3; ++k) {
+		float s = sinf(angles[k]), c = cosf(angles[k]);
+		vec3s v[4] = {v3(0.0f, 0.0f, 0.0f), v3(0.0f, 0.0f, 1.0f), v3(c, -s, 0.5f),
+		              v3(-c, -s, 0.5f)};
+		// (0, 1, 2) and (1, 0, 3) share the edge 0-1, counter-clockwise seen from above.
+		int idx[6] = {0, 1, 2, 1, 0, 3};
+		tbMesh mesh;
+		char message[256];
+		cr_assert(tbBuildMesh(v, 4, idx, 2, &mesh, message, sizeof message), "%s", message);
+		cr_assert_gt(mesh.normals[0].y, 0.0f);
+		cr_expect_eq(mesh.edgeFlags[0] & 1u, want[k], "fold %g rad: edge flag %u",
+		             (double)angles[k], mesh.edgeFlags[0] & 1u);
+		cr_expect_eq(mesh.edgeFlags[1] & 1u, want[k]);
+		cr_expect_eq(mesh.edgeFlags[0] & 6u, 6u, "boundary edges are active");
+		tbDestroyMesh(&mesh);
+	}
+	tbMesh grid;
+	gridMesh(3, 1.0f, false, &grid);
+	int inner = 0, boundary = 0;
+	for (int t = 0; t < grid.triangleCount; ++t) {
+		for (int e = 0; e < 3; ++e) {
+			bool active = (grid.edgeFlags[t] >> e) & 1u;
+			bool onBoundary = grid.neighbours[3 * t + e] < 0;
+			cr_expect_eq(active, onBoundary, "triangle %d edge %d", t, e);
+			inner += !onBoundary;
+			boundary += onBoundary;
+		}
+	}
+	cr_expect_eq(boundary, 12);
+	cr_expect_eq(inner, 2 * (grid.triangleCount * 3 - 12) / 2);
+	tbDestroyMesh(&grid);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input
+
+static void expectMeshRefused(const vec3s* v, int vc, const int* idx, int tc, const char* words)
+{
+	tbMesh mesh;
+	char message[256] = "";
+	cr_expect_not(tbBuildMesh(v, vc, idx, tc, &mesh, message, sizeof message),
+	              "accepted, expected: %s", words);
+	cr_expect_not_null(strstr(message, words), "message '%s' lacks '%s'", message, words);
+	cr_expect_null(mesh.vertices);
+}
+
+Test(refusal, bad_meshes)
+{
+	vec3s v[4] = {v3(0.0f, 0.0f, 0.0f), v3(1.0f, 0.0f, 0.0f), v3(0.0f, 0.0f, 1.0f),
+	              v3(2.0f, 0.0f, 0.0f)};
+	int ok[3] = {0, 2, 1};
+	int collinear[6] = {0, 2, 1, 0, 1, 3};
+	int repeated[6] = {0, 2, 1, 1, 1, 2};
+	int outOfRange[6] = {0, 2, 1, 0, 7, 2};
+	int negative[3] = {0, -1, 2};
+	expectMeshRefused(v, 4, collinear, 2, "triangle 1 (vertices 0, 1, 3): degenerate, zero area");
+	expectMeshRefused(v, 4, repeated, 2, "triangle 1: degenerate, it repeats a vertex");
+	expectMeshRefused(v, 4, outOfRange, 2, "triangle 1: vertex index 7 is out of range (0 to 3)");
+	expectMeshRefused(v, 4, negative, 1, "triangle 0: vertex index -1 is out of range");
+	expectMeshRefused(v, 4, ok, 0, "no triangles");
+	vec3s tiny[3] = {v3(0.0f, 0.0f, 0.0f), v3(1.0f, 0.0f, 0.0f), v3(0.5f, 0.0f, 1e-7f)};
+	expectMeshRefused(tiny, 3, ok, 1, "degenerate, zero area");
+	vec3s bad[3] = {v3(0.0f, 0.0f, 0.0f), v3(1.0f, NAN, 0.0f), v3(0.0f, 0.0f, 1.0f)};
+	expectMeshRefused(bad, 3, ok, 1, "vertex 1: NaN or Inf coordinate");
+	vec3s far[3] = {v3(0.0f, 0.0f, 0.0f), v3(3e6f, 0.0f, 0.0f), v3(0.0f, 0.0f, 1.0f)};
+	expectMeshRefused(far, 3, ok, 1, "vertex 1 is 3e+06 m from the origin");
+	// The good one builds and its shape validates; scaled, it does not.
+	tbMesh mesh;
+	cr_assert(tbBuildMesh(v, 4, ok, 1, &mesh, NULL, 0));
+	tbGeometry g = tbMakeMeshShape(&mesh);
+	char message[256];
+	cr_expect(tbGeometry_Validate(&g, message, sizeof message), "%s", message);
+	g.scale = v3(2.0f, 1.0f, 1.0f);
+	cr_expect_not(tbGeometry_Validate(&g, message, sizeof message));
+	cr_expect_not_null(strstr(message, "takes no scale"), "%s", message);
+	// Convex-only queries refuse it cleanly.
+	g.scale = v3(1.0f, 1.0f, 1.0f);
+	tbGeometry ball = tbMakeSphere(0.5f);
+	tbManifold m = tbCollideShapes(&g, tbTransformIdentity(), &ball,
+	                               tbMakeTransform(v3(0.2f, 0.1f, 0.2f), quatIdentity()), 0.1f);
+	cr_expect_eq(m.pointCount, 0);
+	tbQueryDef def = tbDefaultQueryDef();
+	tbQueryResult q = tbQueryShapes(&g, tbTransformIdentity(), &ball, tbTransformIdentity(), &def);
+	cr_expect_eq(q.status, tb_queryInvalidInput);
+	tbDestroyMesh(&mesh);
+	tbGeometry unbuilt = tbMakeMeshShape(NULL);
+	cr_expect_not(tbGeometry_Validate(&unbuilt, message, sizeof message));
+	cr_expect_not_null(strstr(message, "not built"), "%s", message);
+}
+
+Test(refusal, bad_heightfields)
+{
+	float h[6] = {0.0f, 1.0f, 2.0f, 0.0f, NAN, 1.0f};
+	tbHeightfield f;
+	char message[256] = "";
+	cr_expect_not(tbBuildHeightfield(h, 2, 3, 1.0f, 1.0f, &f, message, sizeof message));
+	cr_expect_not_null(strstr(message, "heights[4] (row 1, column 1)"), "%s", message);
+	h[4] = INFINITY;
+	cr_expect_not(tbBuildHeightfield(h, 2, 3, 1.0f, 1.0f, &f, message, sizeof message));
+	cr_expect_not_null(strstr(message, "heights[4]"), "%s", message);
+	h[4] = 0.0f;
+	cr_expect_not(tbBuildHeightfield(h, 1, 6, 1.0f, 1.0f, &f, message, sizeof message));
+	cr_expect_not_null(strstr(message, "rows and columns must be >= 2"), "%s", message);
+	cr_expect_not(tbBuildHeightfield(h, 2, 3, 0.0f, 1.0f, &f, message, sizeof message));
+	cr_expect_not_null(strstr(message, "spacing"), "%s", message);
+	cr_expect_not(tbBuildHeightfield(h, 2, 3, NAN, 1.0f, &f, message, sizeof message));
+	cr_expect(tbBuildHeightfield(h, 2, 3, 1.0f, 1.0f, &f, message, sizeof message), "%s", message);
+	cr_expect_eq(
+	    tbGeometry_GetTriangleCount(&(tbGeometry){.type = tb_heightfieldShape, .heightfield = &f}),
+	    4);
+	tbDestroyHeightfield(&f);
+}
+
+Test(refusal, level_geometry_on_moving_bodies)
+{
+	tbWorldId world = makeWorld(false);
+	tbMesh mesh;
+	gridMesh(2, 1.0f, false, &mesh);
+	float heights[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+	tbHeightfield field;
+	cr_assert(tbBuildHeightfield(heights, 2, 2, 1.0f, 1.0f, &field, NULL, 0));
+	tbGeometry shapes[2] = {tbMakeMeshShape(&mesh), tbMakeHeightfieldShape(&field)};
+	tbBodyType types[2] = {tb_dynamicBody, tb_kinematicBody};
+	for (int i = 0; i < 2; ++i) {
+		for (int k = 0; k < 2; ++k) {
+			tbBodyDef bd = tbDefaultBodyDef();
+			bd.type = types[k];
+			tbBodyId body = tbCreateBody(world, &bd);
+			tbClearLastError();
+			tbShapeDef sd = tbDefaultShapeDef();
+			tbShapeId s = tbCreateShape(body, &sd, &shapes[i]);
+			cr_expect(TB_IS_NULL(s));
+			const char* e = tbGetLastError();
+			cr_expect_not_null(strstr(e, "static bodies only"), "%s", e);
+			cr_expect_not_null(strstr(e, k == 0 ? "is dynamic" : "is kinematic"), "%s", e);
+			cr_expect_not_null(strstr(e, i == 0 ? "a mesh shape" : "a heightfield shape"), "%s", e);
+			cr_expect_eq(tbBody_GetShapeCount(body), 0);
+		}
+	}
+	tbDestroyWorld(world);
+	tbDestroyMesh(&mesh);
+	tbDestroyHeightfield(&field);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scene files
+
+static const char* kMeshScene =
+    "{\n"
+    "  \"sleep\": false,\n"
+    "  \"bodies\": [\n"
+    "    { \"name\": \"floor\", \"type\": \"static\", \"position\": [0, 0, 0],\n"
+    "      \"shape\": { \"type\": \"mesh\",\n"
+    "        \"vertices\": [[-5, 0, -5], [5, 0, -5], [5, 0, 5], [-5, 0, 5]],\n"
+    "        \"triangles\": [[0, 2, 1], [0, 3, 2]] } },\n"
+    "    { \"name\": \"hill\", \"type\": \"static\", \"position\": [20, 0, 0],\n"
+    "      \"shape\": { \"type\": \"heightfield\", \"rows\": 3, \"columns\": 2,\n"
+    "        \"spacing\": [4, 2], \"heights\": [1, 1, 1, 1, 1, 1] } },\n"
+    "    { \"name\": \"crate\", \"position\": [0.3, 1, 0.2],\n"
+    "      \"shape\": { \"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5] } },\n"
+    "    { \"name\": \"ball\", \"position\": [20.5, 3, 0.5],\n"
+    "      \"shape\": { \"type\": \"sphere\", \"radius\": 0.5 } }\n"
+    "  ]\n"
+    "}\n";
+
+Test(scene, mesh_and_heightfield_bodies_simulate)
+{
+	tbSceneDef def;
+	tbSceneError error;
+	cr_assert(tbParseScene(kMeshScene, strlen(kMeshScene), "level.json", &def, &error), "%s",
+	          error.message);
+	cr_expect_eq(def.meshCount, 1);
+	cr_expect_eq(def.heightfieldCount, 1);
+	cr_expect_eq(def.bodies[0].shape.type, tb_meshShape);
+	cr_expect_eq(def.bodies[1].shape.type, tb_heightfieldShape);
+	tbScene scene;
+	cr_assert(tbBuildScene(&def, &scene, &error), "%s", error.message);
+	for (int s = 0; s < 120; ++s) {
+		tbWorld_Step(scene.worldId, kDt, kSubsteps);
+	}
+	// The crate rests on the mesh (centre 0.5 m up), the ball on the heightfield's plateau at
+	// y = 1 (centre 1.5 m up).
+	vec3s crate = tbBody_GetPosition(scene.bodyIds[2]);
+	vec3s ball = tbBody_GetPosition(scene.bodyIds[3]);
+	printf("SCENE level.json after 2 s: crate centre %.4f m (0.5), ball centre %.4f m (1.5)\n",
+	       (double)crate.y, (double)ball.y);
+	cr_expect_float_eq(crate.y, 0.5f, 0.01f);
+	cr_expect_float_eq(ball.y, 1.5f, 0.01f);
+	tbDestroyScene(&scene);
+}
+
+static void expectSceneError(const char* text, int line, const char* keyPath, const char* words)
+{
+	tbSceneDef def;
+	tbSceneError error;
+	cr_expect_not(tbParseScene(text, strlen(text), "bad.json", &def, &error), "accepted: %s",
+	              words);
+	cr_expect_eq(error.line, line, "line %d, expected %d: %s", error.line, line, error.message);
+	cr_expect_str_eq(error.keyPath, keyPath, "%s", error.message);
+	cr_expect_not_null(strstr(error.message, words), "'%s' lacks '%s'", error.message, words);
+	cr_expect_eq(def.bodyCount, 0);
+}
+
+Test(scene, level_geometry_errors_name_key_and_line)
+{
+	expectSceneError("{\"bodies\": [\n"
+	                 "  {\"name\": \"lid\", \"type\": \"dynamic\",\n"
+	                 "   \"shape\": {\"type\": \"mesh\", \"vertices\": [[0,0,0],[1,0,0],[0,0,1]],\n"
+	                 "     \"triangles\": [[0,2,1]]}}]}",
+	                 3, "bodies[0].shape",
+	                 "body 'lid' is dynamic: a mesh goes on static bodies only");
+	expectSceneError("{\"bodies\": [\n"
+	                 "  {\"name\": \"belt\", \"type\": \"kinematic\",\n"
+	                 "   \"shape\": {\"type\": \"heightfield\", \"rows\": 2, \"columns\": 2,\n"
+	                 "     \"spacing\": [1, 1], \"heights\": [0, 0, 0, 0]}}]}",
+	                 3, "bodies[0].shape",
+	                 "body 'belt' is kinematic: a heightfield goes on static bodies only");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"mesh\",\n"
+	                 "  \"vertices\": [[0,0,0],[1,0,0],[0,0,1],[2,0,0]],\n"
+	                 "  \"triangles\": [\n"
+	                 "    [0,2,1],\n"
+	                 "    [0,1,3]]}}]}",
+	                 5, "bodies[0].shape.triangles[1]", "degenerate, zero area");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"mesh\",\n"
+	                 "  \"vertices\": [[0,0,0],[1,0,0],[0,0,1]],\n"
+	                 "  \"triangles\": [[0,2,1],\n"
+	                 "    [0,3,1]]}}]}",
+	                 4, "bodies[0].shape.triangles[1][1]", "expected an integer in [0, 2], got 3");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"mesh\",\n"
+	                 "  \"vertices\": [[0,0,0],[1,0,0],\n"
+	                 "     [0,\"y\",1]],\n"
+	                 "  \"triangles\": [[0,2,1]]}}]}",
+	                 3, "bodies[0].shape.vertices[2]", "expected 3 numbers");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"heightfield\",\n"
+	                 "  \"rows\": 2, \"columns\": 3, \"spacing\": [1, 1],\n"
+	                 "  \"heights\": [0, 0, 0,\n"
+	                 "     0, null, 0]}}]}",
+	                 4, "bodies[0].shape.heights[4]", "expected a number");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"heightfield\",\n"
+	                 "  \"rows\": 2, \"columns\": 3, \"spacing\": [1, 1],\n"
+	                 "  \"heights\": [0, 0, 0, 0, 0]}}]}",
+	                 3, "bodies[0].shape.heights",
+	                 "expected rows x columns = 2 x 3 = 6 numbers, got 5");
+	expectSceneError(
+	    "{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"heightfield\",\n"
+	    "  \"rows\": 1, \"columns\": 3, \"spacing\": [1, 1], \"heights\": [0, 0, 0]}}]}",
+	    2, "bodies[0].shape.rows", "expected an integer in [2,");
+	expectSceneError(
+	    "{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"heightfield\",\n"
+	    "  \"rows\": 2, \"columns\": 2, \"spacing\": [1, 0], \"heights\": [0, 0, 0, 0]}}]}",
+	    2, "bodies[0].shape.spacing", "expected 2 numbers > 0");
+	expectSceneError("{\"bodies\": [{\"type\": \"static\", \"shape\": {\"type\": \"mesh\",\n"
+	                 "  \"vertices\": [[0,0,0],[1,0,0],[0,0,1]], \"triangles\": [[0,2,1]],\n"
+	                 "  \"normals\": []}}]}",
+	                 3, "bodies[0].shape.normals", "");
+	// A rain of meshes would put them on dynamic bodies.
+	expectSceneError("{\"generators\": [{\"type\": \"rain\", \"count\": 2, \"seed\": 1,\n"
+	                 "  \"shape\": {\"type\": \"mesh\", \"vertices\": [[0,0,0],[1,0,0],[0,0,1]],\n"
+	                 "    \"triangles\": [[0,2,1]]},\n"
+	                 "  \"region_min\": [0, 0, 0], \"region_max\": [10, 10, 10]}]}",
+	                 2, "generators[0].shape", "goes on static bodies only");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Edges that must stay: a floor meeting a wall at a concave edge (inactive) still stops a box at
+// the wall's face, and a box slid off a mesh's boundary edge falls off it.
+
+// A floor of 10 x 4 cells of 1 m from x = -7 to 3, and a wall of 4 x 1 cells at x = 3 from y = 0 to
+// 1, facing -x: vertices shared along the foot of the wall (a concave edge).
+static void floorAndWall(tbMesh* mesh)
+{
+	vec3s v[11 * 5 + 2 * 5];
+	int idx[6 * 10 * 4 + 6 * 4];
+	int k = 0;
+	for (int r = 0; r < 5; ++r) {
+		for (int c = 0; c < 11; ++c) {
+			v[r * 11 + c] = v3(-7.0f + (float)c, 0.0f, -2.0f + (float)r);
+		}
+	}
+	for (int r = 0; r < 4; ++r) {
+		for (int c = 0; c < 10; ++c) {
+			int p00 = r * 11 + c, p01 = p00 + 1, p10 = p00 + 11, p11 = p10 + 1;
+			int t[6] = {p00, p10, p11, p00, p11, p01};
+			memcpy(idx + k, t, sizeof t);
+			k += 6;
+		}
+	}
+	// The wall's top row (y = 1); its foot is the floor's column c = 10 (x = 3).
+	for (int r = 0; r < 5; ++r) {
+		v[55 + r] = v3(3.0f, 1.0f, -2.0f + (float)r);
+	}
+	for (int r = 0; r < 4; ++r) {
+		int f0 = r * 11 + 10, f1 = (r + 1) * 11 + 10, t0 = 55 + r, t1 = 56 + r;
+		// Counter-clockwise seen from -x (the room side); the second one's edge 0 is the foot.
+		int t[6] = {f0, t1, t0, f0, f1, t1};
+		memcpy(idx + k, t, sizeof t);
+		k += 6;
+	}
+	char message[256];
+	cr_assert(tbBuildMesh(v, 60, idx, k / 3, mesh, message, sizeof message), "%s", message);
+}
+
+Test(edges, a_wall_on_a_concave_edge_stops_a_box)
+{
+	tbMesh mesh;
+	floorAndWall(&mesh);
+	// The wall's normal faces the room, and the floor-wall edge is inactive (concave).
+	int wall = 81; // the wall's first foot triangle
+	cr_expect_float_eq(mesh.normals[wall].x, -1.0f, 1e-6f);
+	cr_expect_eq(mesh.edgeFlags[wall] & 1u, 0u, "the wall's foot edge (concave) is inactive");
+	float finals[2];
+	for (int kind = 0; kind < 2; ++kind) {
+		tbWorldId world = makeWorld(false);
+		tbBodyDef bd = tbDefaultBodyDef();
+		tbShapeDef sd = tbDefaultShapeDef();
+		sd.friction = 0.1f;
+		if (kind == 0) {
+			tbBodyId level = tbCreateBody(world, &bd);
+			tbGeometry g = tbMakeMeshShape(&mesh);
+			tbCreateShape(level, &sd, &g);
+		} else {
+			// The same room of boxes: floor top at y = 0, wall face at x = 3.
+			bd.position = v3(-2.0f, -0.5f, 0.0f);
+			tbBodyId floorBody = tbCreateBody(world, &bd);
+			tbGeometry g = tbMakeBox(5.0f, 0.5f, 2.0f);
+			tbCreateShape(floorBody, &sd, &g);
+			bd.position = v3(3.5f, 0.5f, 0.0f);
+			tbBodyId wallBody = tbCreateBody(world, &bd);
+			g = tbMakeBox(0.5f, 0.5f, 2.0f);
+			tbCreateShape(wallBody, &sd, &g);
+		}
+		tbBodyId box = makeBox(world, v3(-3.0f, 0.3f, 0.1f), quatIdentity(), v3(0.3f, 0.3f, 0.3f),
+		                       1000.0f, 0.1f);
+		for (int s = 0; s < 20; ++s) {
+			tbWorld_Step(world, kDt, kSubsteps);
+		}
+		tbBody_SetLinearVelocity(box, v3(4.0f, 0.0f, 0.0f));
+		float farthest = -10.0f;
+		for (int s = 0; s < 300; ++s) {
+			tbWorld_Step(world, kDt, kSubsteps);
+			farthest = fmaxf(farthest, tbBody_GetPosition(box).x);
+		}
+		vec3s p = tbBody_GetPosition(box);
+		finals[kind] = p.x;
+		printf(
+		    "SCENE box into a wall (%s): rests at x %.4f (face at 3 - 0.3 = 2.7), farthest %.4f, "
+		    "y %.4f\n",
+		    kind == 0 ? "mesh floor and wall" : "boxes", (double)p.x, (double)farthest,
+		    (double)p.y);
+		cr_expect_lt(farthest, 2.72f, "went %g m into the wall", (double)(farthest - 2.7f));
+		cr_expect_gt(p.x, 2.5f, "stopped short of the wall at %g", (double)p.x);
+		cr_expect_float_eq(p.y, 0.3f, 0.02f);
+		tbDestroyWorld(world);
+	}
+	cr_expect_float_eq(finals[0], finals[1], 0.05f);
+	tbDestroyMesh(&mesh);
+}
+
+Test(edges, a_box_slides_off_the_boundary)
+{
+	// 6 x 2 cells from x = -3 to 3: a box at 4 m/s with mu 0.1 leaves the edge and falls.
+	tbMesh mesh;
+	gridMesh(6, 1.0f, false, &mesh);
+	tbWorldId world = makeWorld(false);
+	tbBodyDef bd = tbDefaultBodyDef();
+	tbBodyId level = tbCreateBody(world, &bd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = 0.1f;
+	tbGeometry g = tbMakeMeshShape(&mesh);
+	tbCreateShape(level, &sd, &g);
+	tbBodyId box = makeBox(world, v3(-2.0f, 0.25f, 0.1f), quatIdentity(), v3(0.25f, 0.25f, 0.25f),
+	                       1000.0f, 0.1f);
+	tbBody_SetLinearVelocity(box, v3(4.0f, 0.0f, 0.0f));
+	for (int s = 0; s < 180; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+	}
+	vec3s p = tbBody_GetPosition(box);
+	// Off the edge (5 m on) after about 1.5 s of sliding: 3 s is about 1.5 s of falling, metres
+	// below.
+	cr_expect_gt(p.x, 3.0f);
+	cr_expect_lt(p.y, -1.0f, "still at y %g", (double)p.y);
+	tbDestroyWorld(world);
+	tbDestroyMesh(&mesh);
+}
