@@ -45,23 +45,31 @@ void tbSyncBodyTransform(tbBodySlot* b)
 
 // Recompute a shape's world pose and box; refatten and queue it for new pairs when it left its
 // fat box. The fat box also reaches ahead by the distance the body will move in a step, so fast
-// bodies meet their pairs (and speculative points) before they arrive.
+// bodies meet their pairs (and speculative points) before they arrive. The test is on the box swept
+// by one more step, not the box alone: a body that had moved on inside its fat box until less than
+// a step's reach was left ahead found its next pair only after it had arrived (a ball falling at
+// 12 m/s sank 10 cm into the ground). The fat box reaches two steps ahead along the velocity and
+// only the margin behind, so a steadily moving body is refattened as often as before.
 void tbUpdateBodyShapes(tbWorld* w, int bodyIndex, float dt, bool forceMove)
 {
 	tbBodySlot* b = w->bodies + bodyIndex;
 	float margin = b->rb.type == tb_staticBody ? 0.0f : w->def.aabbMargin;
-	float reach = dt * (glms_vec3_norm(b->rb.v) + glms_vec3_norm(b->rb.w) * b->maxExtent);
+	vec3s d = glms_vec3_scale(b->rb.v, dt);
+	float spin = dt * glms_vec3_norm(b->rb.w) * b->maxExtent;
+	vec3s ahead = {{fmaxf(d.x, 0.0f) + spin, fmaxf(d.y, 0.0f) + spin, fmaxf(d.z, 0.0f) + spin}};
+	vec3s behind = {{fminf(d.x, 0.0f) - spin, fminf(d.y, 0.0f) - spin, fminf(d.z, 0.0f) - spin}};
 	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
 		tbShapeSlot* shape = w->shapes + s;
 		shape->xf = tbMulTransforms(b->xf, shape->localPose);
 		shape->aabb = tbGeometry_ComputeAABB(&shape->geometry, shape->xf);
-		if (!forceMove && tbAABB_Contains(shape->fatAABB, shape->aabb)) {
+		tbAABB swept = {glms_vec3_add(shape->aabb.lower, behind),
+		                glms_vec3_add(shape->aabb.upper, ahead)};
+		if (!forceMove && tbAABB_Contains(shape->fatAABB, swept)) {
 			continue;
 		}
-		float grow = margin + reach;
-		vec3s g = {{grow, grow, grow}};
-		shape->fatAABB.lower = glms_vec3_sub(shape->aabb.lower, g);
-		shape->fatAABB.upper = glms_vec3_add(shape->aabb.upper, g);
+		vec3s g = {{margin, margin, margin}};
+		shape->fatAABB.lower = glms_vec3_add(glms_vec3_sub(swept.lower, g), behind);
+		shape->fatAABB.upper = glms_vec3_add(glms_vec3_add(swept.upper, g), ahead);
 		if (shape->proxyId >= 0) {
 			tbDynamicTree_MoveProxy(&w->trees[shape->tree], shape->proxyId, shape->fatAABB);
 			tbBroadPhase_BufferMove(w, s);
