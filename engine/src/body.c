@@ -187,6 +187,7 @@ void tbUpdateBodyMass(tbWorld* w, int bodyIndex)
 		maxExtent = r > maxExtent ? r : maxExtent;
 	}
 	b->maxExtent = maxExtent;
+	b->minExtent = tbBodyMinExtent(w, bodyIndex);
 	tbSyncBodyTransform(b);
 }
 
@@ -242,6 +243,7 @@ tbBodyId tbCreateBody(tbWorldId worldId, const tbBodyDef* def)
 	b->alive = true;
 	b->awake = def->isAwake || def->type == tb_staticBody ? true : false;
 	b->enableSleep = def->enableSleep;
+	b->isBullet = def->isBullet;
 	b->userData = def->userData;
 	b->firstShape = -1;
 	b->sleepNext = -1;

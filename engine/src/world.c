@@ -97,6 +97,7 @@ tbWorldDef tbDefaultWorldDef(void)
 	def.sleepThreshold = 0.05f;
 	def.timeToSleep = 0.5f;
 	def.enableWarmStarting = true;
+	def.enableContinuous = true;
 	def.integrator = solver.integrator;
 	def.initialBodyCapacity = 16;
 	def.initialShapeCapacity = 16;
@@ -329,6 +330,8 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->endEvents, w->endCapacity, tbContactEndTouchEvent);
 	TB_FREE_ARRAY(w->pendingEndEvents, w->pendingEndCapacity, tbContactEndTouchEvent);
 	TB_FREE_ARRAY(w->moveEvents, w->moveEventCapacity, tbBodyMoveEvent);
+	TB_FREE_ARRAY(w->fastBodies, w->fastCapacity, int);
+	TB_FREE_ARRAY(w->fastStarts, w->fastCapacity, tbTransform);
 	int slot = w->index;
 	w->alive = false;
 	tbFree(w, sizeof(tbWorld));
@@ -447,11 +450,19 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 		           "were (step %d)",
 		           stats.stoppedBodies, w->stepCount);
 	}
+	w->fastCount = 0;
 	for (int i = 0; i < bodyCount; ++i) {
 		int slot = w->solverBodySlots[i];
 		tbBodySlot* b = w->bodies + slot;
+		tbTransform start = b->xf; // the pose the step began with
 		tbSyncBodyTransform(b);
+		if (w->def.enableContinuous) {
+			tbContinuousCheck(w, slot, start);
+		}
 		tbUpdateBodyShapes(w, slot, dt, false);
+	}
+	if (w->fastCount > 0) {
+		tbSolveContinuous(w, dt);
 	}
 }
 

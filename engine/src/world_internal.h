@@ -17,6 +17,7 @@ typedef struct tbBodySlot
 	vec3s localCenter; // centre of mass in the body frame, m
 	tbTransform xf;    // body origin and rotation, kept in step with rb
 	float maxExtent;   // largest distance of a shape point from the centre of mass, m
+	float minExtent;   // smallest half thickness of its shapes, m (continuous.c: when it is fast)
 	float sleepTime;   // how long the body has been resting, s
 	void* userData;
 	int firstShape; // shape list through tbShapeSlot.nextInBody
@@ -33,6 +34,7 @@ typedef struct tbBodySlot
 	bool alive;
 	bool awake;
 	bool enableSleep;
+	bool isBullet; // continuous collision against dynamic bodies too
 } tbBodySlot;
 
 typedef struct tbShapeSlot
@@ -174,6 +176,12 @@ typedef struct tbWorld
 	tbBodyMoveEvent* moveEvents;
 	int moveEventCount, moveEventCapacity;
 
+	// Bodies that moved far for their size in this step, and their poses at its start
+	// (continuous.c).
+	int* fastBodies;
+	tbTransform* fastStarts;
+	int fastCount, fastCapacity;
+
 	int stepCount;
 } tbWorld;
 
@@ -240,6 +248,16 @@ void tbWakeJointedBodies(tbWorld* world);
 void tbGatherJoints(tbWorld* world);
 void tbScatterJoints(tbWorld* world);
 void tbDrawJoints(const tbWorld* world, const tbDebugDraw* draw);
+
+// continuous.c
+// After a solved body's pose is synced (b->xf at the step's end), with its pose at the start: keep
+// it for the continuous stage when it moved far for its size.
+void tbContinuousCheck(tbWorld* world, int bodyIndex, tbTransform start);
+// Sweep the step's fast bodies against static shapes (bullets also against dynamic bodies) and
+// move each back to its first time of impact.
+void tbSolveContinuous(tbWorld* world, float dt);
+// The smallest half thickness of the body's shapes, m.
+float tbBodyMinExtent(const tbWorld* world, int bodyIndex);
 
 // island.c
 void tbUpdateSleep(tbWorld* world, float dt);

@@ -1,0 +1,270 @@
+// Continuous collision: a dynamic body that moved far for its size in a step is swept from its
+// start pose to its end pose against static shapes (bullets also against dynamic bodies' final
+// poses) and moved back to its first time of impact, keeping its velocity, so that the next step's
+// speculative contact stops it (Catto, "Continuous Collision", GDC 2013; Box2D v3 does the same
+// after its solve). docs/continuous.md.
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "tumble/toi.h"
+#include "world_internal.h"
+
+// A body is fast when its farthest point moved more than this fraction of its thinnest shape's half
+// thickness in the step: slower, the speculative contact made at the step's start (margin from the
+// speed) already holds it, and no shape can pass more than half way into another.
+#define TB_FAST_FRACTION 0.5f
+
+// The separation a fast body is left at, as a fraction of its half thickness (and at most a
+// quarter of the speculative distance): close enough that the next step's speculative contact
+// takes over, far enough that the time of impact is not at the noise of GJK.
+#define TB_CCD_TARGET_FRACTION 0.1f
+
+// The radius of the core ball swept when the whole shape already touches something at the start
+// (a body sliding fast over the ground), as a fraction of its half thickness: the core must not
+// pass the surface, the rest of the shape may graze it.
+#define TB_CCD_CORE_FRACTION 0.25f
+
+// Half the thinnest extent of one shape (scale included), m.
+static float tbGeometryMinExtent(const tbGeometry* g)
+{
+	float s = fminf(fminf(fabsf(g->scale.x), fabsf(g->scale.y)), fabsf(g->scale.z));
+	switch (g->type) {
+	case tb_sphereShape:
+		return g->radius * s;
+	case tb_boxShape:
+		return fminf(fminf(g->halfExtents.x, g->halfExtents.y), g->halfExtents.z) * s;
+	case tb_capsuleShape:
+		return g->round.radius * s;
+	case tb_cylinderShape:
+	case tb_coneShape:
+		return fminf(g->round.radius, g->round.halfHeight) * s;
+	case tb_hullShape: {
+		// The nearest face plane from the vertices' centroid: the largest ball about it inside.
+		const tbHull* h = g->hull;
+		if (h == NULL || h->faceCount == 0 || h->kind != tb_hullSolid) {
+			return 0.0f;
+		}
+		float m = FLT_MAX;
+		for (int i = 0; i < h->faceCount; ++i) {
+			float d = h->faces[i].offset - glms_vec3_dot(h->faces[i].normal, h->centroid);
+			m = fminf(m, d);
+		}
+		return fmaxf(m, 0.0f) * s;
+	}
+	default:
+		return 0.0f; // a triangle has no thickness
+	}
+}
+
+float tbBodyMinExtent(const tbWorld* w, int bodyIndex)
+{
+	const tbBodySlot* b = w->bodies + bodyIndex;
+	float m = FLT_MAX;
+	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
+		m = fminf(m, tbGeometryMinExtent(&w->shapes[s].geometry));
+	}
+	// A body of flat shapes only: any motion is far for it; never below the smallest length.
+	return m == FLT_MAX ? TB_MIN_LENGTH : fmaxf(m, TB_MIN_LENGTH);
+}
+
+void tbContinuousCheck(tbWorld* w, int bodyIndex, tbTransform start)
+{
+	tbBodySlot* b = w->bodies + bodyIndex;
+	if (b->rb.type != tb_dynamicBody || b->firstShape < 0) {
+		return;
+	}
+	// How far its farthest point moved: the centre's path plus the turn times the reach. The turn
+	// angle theta between q0 and q1 has cos(theta / 2) = |q0 . q1|, and theta <= pi sin(theta / 2)
+	// (sin x >= 2 x / pi on [0, pi / 2]): a bound without a trigonometric call.
+	vec3s x0 = glms_vec3_add(start.p, tbRotateVector(start.q, b->localCenter));
+	float moved = glms_vec3_norm(glms_vec3_sub(b->rb.state.x, x0));
+	float c = fabsf(glms_quat_dot(start.q, b->xf.q));
+	float turn = c < 1.0f ? GLM_PIf * sqrtf(fmaxf(1.0f - c * c, 0.0f)) : 0.0f;
+	if (moved + turn * b->maxExtent < TB_FAST_FRACTION * b->minExtent) {
+		return;
+	}
+	if (w->fastCount + 1 > w->fastCapacity) {
+		int old = w->fastCapacity;
+		tbGrowArray((void**)&w->fastBodies, &w->fastCapacity, w->fastCount + 1, sizeof(int));
+		w->fastStarts = tbGrowAlloc(w->fastStarts, (size_t)old * sizeof(tbTransform),
+		                            (size_t)w->fastCapacity * sizeof(tbTransform));
+	}
+	w->fastBodies[w->fastCount] = bodyIndex;
+	w->fastStarts[w->fastCount] = start;
+	w->fastCount += 1;
+}
+
+// The time of impact of a moving convex shape against one shape that does not move in the rest
+// of the step (a static shape, or a dynamic body's final pose for a bullet). The plug-in point for
+// shape types that are not one convex piece: a triangle mesh or heightfield would sweep the
+// moving shape against its triangles in the sweep's local box here, and take the earliest.
+static tbToiOutput tbSweepAgainstShape(const tbGeometry* moving, const tbSweep* sweep,
+                                       const tbShapeSlot* target, float maxFraction,
+                                       float separation)
+{
+	tbToiInput in = tbDefaultToiInput();
+	in.shapeA = &target->geometry;
+	in.sweepA = tbMakeSweep(target->xf, target->xf, glms_vec3_zero());
+	in.shapeB = moving;
+	in.sweepB = *sweep;
+	in.maxFraction = maxFraction;
+	in.targetSeparation = separation;
+	in.tolerance = 0.25f * separation;
+	switch (target->geometry.type) {
+	default:
+		return tbTimeOfImpact(&in);
+	}
+}
+
+typedef struct tbContinuousContext
+{
+	tbWorld* world;
+	int body;         // the fast body
+	int shape;        // its shape being swept
+	tbSweep sweep;    // of that shape
+	float fraction;   // earliest impact so far
+	float target;     // separation to stop at, m
+	float coreRadius; // the core ball's radius, m
+	bool bullet;
+} tbContinuousContext;
+
+static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
+{
+	(void)proxyId;
+	tbContinuousContext* cc = context;
+	tbWorld* w = cc->world;
+	const tbShapeSlot* other = w->shapes + shapeIndex;
+	const tbShapeSlot* fast = w->shapes + cc->shape;
+	if (other->body == cc->body || !tbShouldShapesCollide(fast->filter, other->filter)) {
+		return true;
+	}
+	const tbBodySlot* ob = w->bodies + other->body;
+	if (ob->rb.type == tb_dynamicBody) {
+		// Only a bullet sweeps against dynamic bodies, and not against other bullets (their
+		// final poses are not final yet: Box2D's rule).
+		if (!cc->bullet || ob->isBullet) {
+			return true;
+		}
+	}
+	if (!tbBodiesMayCollide(w, cc->body, other->body)) {
+		return true; // jointed bodies that do not collide
+	}
+	// Cheap rejection: the other shape's box against the sweep's box was the tree's test.
+	tbToiOutput toi =
+	    tbSweepAgainstShape(&fast->geometry, &cc->sweep, other, cc->fraction, cc->target);
+	if (toi.state == tb_toiHit || toi.state == tb_toiFailed) {
+		if (toi.fraction > 0.0f) {
+			cc->fraction = fminf(cc->fraction, toi.fraction);
+			return true;
+		}
+	}
+	if (toi.state == tb_toiSeparated) {
+		return true;
+	}
+	// Touching or overlapping at the start (a fast body sliding on the ground, resting on a
+	// wall): the whole shape may graze this one, but a ball about its interior point must not pass
+	// through it (Box2D v3's fallback). Only a time after 0 stops it.
+	tbGeometry core = tbMakeSphere(cc->coreRadius);
+	tbSweep coreSweep = cc->sweep;
+	vec3s interior = tbGeometry_InteriorPoint(&fast->geometry);
+	// The ball's frame is the shape's moved to the interior point: its rotation centre follows.
+	coreSweep.localCenter = glms_vec3_sub(cc->sweep.localCenter, interior);
+	coreSweep.c0 = cc->sweep.c0;
+	coreSweep.c1 = cc->sweep.c1;
+	toi = tbSweepAgainstShape(&core, &coreSweep, other, cc->fraction, cc->target);
+	if ((toi.state == tb_toiHit || toi.state == tb_toiFailed) && toi.fraction > 0.0f) {
+		cc->fraction = fminf(cc->fraction, toi.fraction);
+	}
+	return true;
+}
+
+// Sweep one fast body against the static tree (and the moving tree for a bullet); move it back to
+// the earliest impact.
+static void tbSweepBody(tbWorld* w, int bodyIndex, tbTransform start, float dt)
+{
+	tbBodySlot* b = w->bodies + bodyIndex;
+	tbTransform end = b->xf;
+	tbContinuousContext cc;
+	memset(&cc, 0, sizeof cc);
+	cc.world = w;
+	cc.body = bodyIndex;
+	cc.fraction = 1.0f;
+	cc.bullet = b->isBullet;
+	cc.target = fminf(TB_CCD_TARGET_FRACTION * b->minExtent, 0.25f * w->def.speculativeDistance);
+	cc.target = fmaxf(cc.target, 0.0f);
+	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
+		const tbShapeSlot* shape = w->shapes + s;
+		cc.shape = s;
+		cc.coreRadius =
+		    fmaxf(TB_CCD_CORE_FRACTION * tbGeometryMinExtent(&shape->geometry), TB_MIN_LENGTH);
+		tbTransform s0 = tbMulTransforms(start, shape->localPose);
+		tbTransform s1 = tbMulTransforms(end, shape->localPose);
+		// The centre of mass in the shape's frame: the shape turns about it.
+		vec3s center = tbInvTransformPoint(shape->localPose, b->localCenter);
+		cc.sweep = tbMakeSweep(s0, s1, center);
+		// Every pose of the sweep lies within the ball about the centre's path that holds the shape
+		// in any orientation.
+		float reach = tbGeometry_BoundingRadius(&shape->geometry) + glms_vec3_norm(center);
+		vec3s r = {{reach, reach, reach}};
+		tbAABB box;
+		box.lower = glms_vec3_sub(glms_vec3_minv(cc.sweep.c0, cc.sweep.c1), r);
+		box.upper = glms_vec3_add(glms_vec3_maxv(cc.sweep.c0, cc.sweep.c1), r);
+		// The tight boxes at both ends are often smaller than the ball (a flat plate): the box of
+		// the sweep is the smaller of the two bounds on each side.
+		tbAABB a0 = tbGeometry_ComputeAABB(&shape->geometry, s0);
+		tbAABB a1 = shape->aabb;
+		if (glms_quat_dot(s0.q, s1.q) >= 1.0f - 1e-7f ||
+		    glms_quat_dot(s0.q, s1.q) <= -1.0f + 1e-7f) {
+			// No turn: the union of the end boxes holds the whole sweep.
+			box.lower = glms_vec3_minv(a0.lower, a1.lower);
+			box.upper = glms_vec3_maxv(a0.upper, a1.upper);
+		}
+		tbDynamicTree_Query(&w->trees[0], box, tbContinuousCallback, &cc);
+		if (cc.bullet) {
+			tbDynamicTree_Query(&w->trees[1], box, tbContinuousCallback, &cc);
+		}
+	}
+	w->profile.fastBodies += 1;
+	if (!(cc.fraction < 1.0f)) {
+		return;
+	}
+	// Back to the pose at the impact: Baraff's x and R move with it, P and L stay (the velocity is
+	// kept, Box2D v3's choice), so the next step's speculative contact meets it at the surface.
+	w->profile.impactBodies += 1;
+	tbSweep bodySweep = tbMakeSweep(start, end, b->localCenter);
+	tbTransform xf = tbSweep_GetTransform(&bodySweep, cc.fraction);
+	b->rb.state.x = glms_vec3_add(
+	    bodySweep.c0, glms_vec3_scale(glms_vec3_sub(bodySweep.c1, bodySweep.c0), cc.fraction));
+	b->rb.state.R = glms_quat_mat3(xf.q);
+	tbRigidBody_UpdateDerived(&b->rb);
+	tbSyncBodyTransform(b);
+	tbUpdateBodyShapes(w, bodyIndex, dt, false);
+}
+
+void tbSolveContinuous(tbWorld* w, float dt)
+{
+	// Non-bullets first, so that bullets sweep against the final poses of the dynamic bodies.
+	for (int pass = 0; pass < 2; ++pass) {
+		for (int k = 0; k < w->fastCount; ++k) {
+			int i = w->fastBodies[k];
+			if (w->bodies[i].isBullet == (pass == 1)) {
+				tbSweepBody(w, i, w->fastStarts[k], dt);
+			}
+		}
+	}
+}
+
+void tbBody_SetBullet(tbBodyId bodyId, bool flag)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_SetBullet");
+	if (b != NULL) {
+		b->isBullet = flag;
+	}
+}
+
+bool tbBody_IsBullet(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_IsBullet");
+	return b != NULL && b->isBullet;
+}

@@ -1,0 +1,283 @@
+// Continuous collision and shape casts against independent answers: a fast ball against a thin
+// static wall at every phase of its steps, a bullet into a free plate (momentum), shape casts
+// against analytic times of impact, and the deepest overlap of a rain of every shape type.
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <string.h>
+
+#include "world_scenes.h"
+
+static const float kDt = 1.0f / 60.0f;
+
+static tbBodyId addBody(tbWorldId world, tbBodyType type, vec3s p, versors q, tbGeometry g, vec3s v,
+                        bool bullet)
+{
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = type;
+	bd.position = p;
+	bd.rotation = q;
+	bd.linearVelocity = v;
+	bd.isBullet = bullet;
+	tbBodyId body = tbCreateBody(world, &bd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbCreateShape(body, &sd, &g);
+	return body;
+}
+
+static tbWorldId zeroGravityWorld(bool continuous)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.gravity = v3(0.0f, 0.0f, 0.0f);
+	def.enableSleep = false;
+	def.enableContinuous = continuous;
+	return tbCreateWorld(&def);
+}
+
+// A ball of radius r at speed v along +x towards a static wall of thickness `thick` whose near face
+// is at x = nearX; returns the deepest the ball's front went past the near face over `steps`
+// (negative: it never reached it) and whether it ever got beyond the far face.
+static float wallRun(float r, float speed, float thick, float nearX, int steps, bool continuous,
+                     bool* passed)
+{
+	tbWorldId world = zeroGravityWorld(continuous);
+	addBody(world, tb_staticBody, v3(nearX + 0.5f * thick, 0.0f, 0.0f), quatIdentity(),
+	        tbMakeBox(0.5f * thick, 1.0f, 1.0f), v3(0.0f, 0.0f, 0.0f), false);
+	tbBodyId ball = addBody(world, tb_dynamicBody, v3(0.0f, 0.0f, 0.0f), quatIdentity(),
+	                        tbMakeSphere(r), v3(speed, 0.0f, 0.0f), false);
+	float deepest = -INFINITY;
+	*passed = false;
+	for (int k = 0; k < steps; ++k) {
+		tbWorld_Step(world, kDt, 4);
+		float x = tbBody_GetPosition(ball).x;
+		deepest = fmaxf(deepest, x + r - nearX);
+		*passed = *passed || x - r > nearX + thick;
+	}
+	tbDestroyWorld(world);
+	return deepest;
+}
+
+Test(continuous, fast_ball_stops_on_the_near_side_of_a_thin_wall)
+{
+	// A 5 cm ball at 250 m/s moves 4.17 m a step, 83 times its radius: the 200 wall distances
+	// spread its step positions over every phase of a step.
+	const float r = 0.05f, speed = 250.0f, thick = 0.05f;
+	float travel = speed * kDt;
+	int count = sceneIsLight() ? 40 : 200;
+	float worst = -INFINITY;
+	int passedCount = 0;
+	for (int i = 0; i < count; ++i) {
+		float nearX = 2.0f + travel * (float)i / (float)count;
+		bool passed;
+		float depth = wallRun(r, speed, thick, nearX, 20, true, &passed);
+		worst = fmaxf(worst, depth);
+		passedCount += passed ? 1 : 0;
+	}
+	cr_log_info("wall: worst penetration %.5f m over %d positions, %d passed", (double)worst, count,
+	            passedCount);
+	printf("SCENE ccd_wall: worst penetration %.5f m over %d wall positions, %d passed\n",
+	       (double)worst, count, passedCount);
+	cr_expect_eq(passedCount, 0, "%d of %d runs passed the wall", passedCount, count);
+	cr_expect_lt(worst, 0.01f, "the ball went %.4f m into the wall", (double)worst);
+
+	// The test can fail: without continuous collision the same ball passes the wall.
+	bool passed;
+	int without = 0;
+	for (int i = 0; i < 10; ++i) {
+		wallRun(r, speed, thick, 2.0f + travel * (float)i / 10.0f, 20, false, &passed);
+		without += passed ? 1 : 0;
+	}
+	cr_expect_gt(without, 0, "without continuous collision no run passed: the test proves nothing");
+}
+
+Test(continuous, other_sizes_and_speeds_stop_at_walls)
+{
+	// Sizes and speeds other than the sample: a 2 cm ball at 400 m/s into a 1 cm wall, a 20 cm
+	// ball at 120 m/s into a 3 cm wall.
+	const float cases[][3] = {{0.02f, 400.0f, 0.01f}, {0.2f, 120.0f, 0.03f}, {0.1f, 60.0f, 0.02f}};
+	for (int c = 0; c < 3; ++c) {
+		float r = cases[c][0], speed = cases[c][1], thick = cases[c][2];
+		float worst = -INFINITY;
+		for (int i = 0; i < 25; ++i) {
+			bool passed;
+			float depth =
+			    wallRun(r, speed, thick, 1.0f + speed * kDt * (float)i / 25.0f, 20, true, &passed);
+			cr_expect(!passed, "r %g at %g m/s passed a %g m wall", (double)r, (double)speed,
+			          (double)thick);
+			worst = fmaxf(worst, depth);
+		}
+		cr_expect_lt(worst, fmaxf(0.2f * thick, 0.2f * r), "r %g at %g m/s: %.4f m in", (double)r,
+		             (double)speed, (double)worst);
+	}
+}
+
+// A bullet ball into a free plate of thickness `thick` (no gravity): whether the ball ever got
+// past the plate's back face, and the velocities after.
+static void plateRun(float r, float speed, float thick, float plateX, bool bullet, bool* passed,
+                     float* plateV, float* ballV, float* ballMass, float* plateMass)
+{
+	tbWorldId world = zeroGravityWorld(true);
+	tbBodyId plate = addBody(world, tb_dynamicBody, v3(plateX, 0.0f, 0.0f), quatIdentity(),
+	                         tbMakeBox(0.5f * thick, 0.5f, 0.5f), v3(0.0f, 0.0f, 0.0f), false);
+	tbBodyId ball = addBody(world, tb_dynamicBody, v3(0.0f, 0.0f, 0.0f), quatIdentity(),
+	                        tbMakeSphere(r), v3(speed, 0.0f, 0.0f), bullet);
+	*passed = false;
+	for (int k = 0; k < 30; ++k) {
+		tbWorld_Step(world, kDt, 4);
+		float back = tbBody_GetPosition(plate).x + 0.5f * thick;
+		*passed = *passed || tbBody_GetPosition(ball).x - r > back;
+	}
+	*plateV = tbBody_GetLinearVelocity(plate).x;
+	*ballV = tbBody_GetLinearVelocity(ball).x;
+	*ballMass = tbBody_GetMass(ball);
+	*plateMass = tbBody_GetMass(plate);
+	tbDestroyWorld(world);
+}
+
+Test(continuous, bullet_never_passes_a_free_plate_and_pushes_it)
+{
+	const float r = 0.04f, speed = 150.0f, thick = 0.04f;
+	float travel = speed * kDt;
+	int count = sceneIsLight() ? 10 : 50;
+	int passedCount = 0;
+	float minPlateV = INFINITY, worstMomentum = 0.0f;
+	for (int i = 0; i < count; ++i) {
+		bool passed;
+		float plateV, ballV, mb, mp;
+		plateRun(r, speed, thick, 1.0f + travel * (float)i / (float)count, true, &passed, &plateV,
+		         &ballV, &mb, &mp);
+		passedCount += passed ? 1 : 0;
+		minPlateV = fminf(minPlateV, plateV);
+		// Momentum: nothing external acts, so mb v0 = mb vb + mp vp (the solver's impulses are
+		// equal and opposite); relative to the ball's momentum.
+		float p0 = mb * speed;
+		worstMomentum = fmaxf(worstMomentum, fabsf(mb * ballV + mp * plateV - p0) / p0);
+		// The plate moves no faster than a perfectly inelastic catch would leave it (restitution
+		// 0): v = mb v0 / (mb + mp), to 5 %.
+		cr_expect_leq(plateV, 1.05f * p0 / (mb + mp), "plate at %g m/s", (double)plateV);
+	}
+	cr_log_info("plate: %d of %d passed, min plate speed %.4f m/s, momentum error %.2e",
+	            passedCount, count, (double)minPlateV, (double)worstMomentum);
+	printf("SCENE ccd_plate: %d of %d passed, min plate speed %.4f m/s, momentum error %.2e\n",
+	       passedCount, count, (double)minPlateV, (double)worstMomentum);
+	cr_expect_eq(passedCount, 0);
+	cr_expect_gt(minPlateV, 0.0f);
+	cr_expect_lt(worstMomentum, 0.02f);
+
+	// Not a bullet: it is swept against static shapes only and passes the plate somewhere.
+	int without = 0;
+	for (int i = 0; i < 10; ++i) {
+		bool passed;
+		float plateV, ballV, mb, mp;
+		plateRun(r, speed, thick, 1.0f + travel * (float)i / 10.0f, false, &passed, &plateV, &ballV,
+		         &mb, &mp);
+		without += passed ? 1 : 0;
+	}
+	cr_expect_gt(without, 0, "the plain ball never passed: the bullet test proves nothing");
+}
+
+// Shape casts against analytic times of impact. The fraction error is reported as a distance
+// (times the translation's length).
+static float castError(const tbGeometry* target, tbTransform xfA, const tbGeometry* moving,
+                       tbTransform xfB, vec3s translation, float expected, vec3s expectedNormal)
+{
+	tbCastOutput out = tbShapeCast(target, xfA, moving, xfB, translation, 1.0f);
+	cr_assert(out.hit, "no hit (expected fraction %g)", (double)expected);
+	float len = glms_vec3_norm(translation);
+	cr_expect_gt(glms_vec3_dot(out.normal, expectedNormal), 0.999f,
+	             "normal (%g %g %g) against (%g %g %g)", (double)out.normal.x, (double)out.normal.y,
+	             (double)out.normal.z, (double)expectedNormal.x, (double)expectedNormal.y,
+	             (double)expectedNormal.z);
+	return fabsf(out.fraction - expected) * len;
+}
+
+static tbTransform at(vec3s p, versors q)
+{
+	tbTransform xf = {p, q};
+	return xf;
+}
+
+Test(continuous, shape_casts_match_analytic_times_of_impact)
+{
+	float worst = 0.0f;
+	versors id = quatIdentity();
+	vec3s up = v3(0.0f, 1.0f, 0.0f);
+	// Sphere onto a plane (a big box whose top is y = 0): touches when its centre is at y = r.
+	tbGeometry plane = tbMakeBox(100.0f, 1.0f, 100.0f);
+	tbTransform planeXf = at(v3(0.0f, -1.0f, 0.0f), id);
+	for (int i = 0; i < 10; ++i) {
+		float r = 0.05f + 0.3f * (float)i, h = 2.0f + (float)i;
+		tbGeometry ball = tbMakeSphere(r);
+		vec3s d = v3(0.3f * (float)i, -2.0f * h, 0.1f);
+		worst = fmaxf(worst, castError(&plane, planeXf, &ball, at(v3(0.0f, h, 0.0f), id), d,
+		                               (h - r) / (2.0f * h), up));
+	}
+	// Sphere onto a unit box: a face, an edge (x = 1, y = 1) and a corner (1, 1, 1).
+	tbGeometry box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbTransform boxXf = at(v3(0.0f, 0.0f, 0.0f), id);
+	float r = 0.5f;
+	tbGeometry ball = tbMakeSphere(r);
+	worst = fmaxf(worst, castError(&box, boxXf, &ball, at(v3(0.2f, 5.0f, -0.3f), id),
+	                               v3(0.0f, -10.0f, 0.0f), (5.0f - 1.0f - r) / 10.0f, up));
+	float a = 0.3f, b = 0.2f;
+	float yEdge = 1.0f + sqrtf(r * r - a * a);
+	worst = fmaxf(worst, castError(&box, boxXf, &ball, at(v3(1.0f + a, 5.0f, 0.0f), id),
+	                               v3(0.0f, -10.0f, 0.0f), (5.0f - yEdge) / 10.0f,
+	                               glms_vec3_normalize(v3(a, yEdge - 1.0f, 0.0f))));
+	float yCorner = 1.0f + sqrtf(r * r - a * a - b * b);
+	worst = fmaxf(worst, castError(&box, boxXf, &ball, at(v3(1.0f + a, 5.0f, 1.0f + b), id),
+	                               v3(0.0f, -10.0f, 0.0f), (5.0f - yCorner) / 10.0f,
+	                               glms_vec3_normalize(v3(a, yCorner - 1.0f, b))));
+	// Box onto box: the falling box's lowest point is sum_i h_i |R_yi| below its centre, and it
+	// lands on the big box's top face (y = 1) when the centre is that far above it.
+	tbGeometry big = tbMakeBox(3.0f, 1.0f, 3.0f);
+	vec3s h = v3(0.5f, 0.3f, 0.2f);
+	tbGeometry small = tbMakeBox(h.x, h.y, h.z);
+	for (int i = 0; i < 12; ++i) {
+		versors q =
+		    i == 0
+		        ? id
+		        : glms_quatv(0.4f * (float)i,
+		                     glms_vec3_normalize(v3(sinf((float)i), 1.0f, cosf(1.7f * (float)i))));
+		mat3s R = glms_quat_mat3(q);
+		// Row y of R: the y components of the box's axes.
+		float low = h.x * fabsf(R.col[0].y) + h.y * fabsf(R.col[1].y) + h.z * fabsf(R.col[2].y);
+		float y0 = 4.0f;
+		worst = fmaxf(worst, castError(&big, boxXf, &small, at(v3(0.1f * (float)i, y0, 0.2f), q),
+		                               v3(0.0f, -8.0f, 0.0f), (y0 - 1.0f - low) / 8.0f, up));
+	}
+	cr_log_info("shape casts: worst distance error %.2e m", (double)worst);
+	printf("SCENE ccd_casts: worst time-of-impact error %.2e m (as a distance)\n", (double)worst);
+	// The cast stops within 1e-4 of the pair's size of touching.
+	cr_expect_lt(worst, 1e-3f);
+}
+
+Test(continuous, world_shape_cast_finds_the_first_shape)
+{
+	tbWorldId world = makeWorld(false);
+	versors id = quatIdentity();
+	addBody(world, tb_staticBody, v3(0.0f, -0.5f, 0.0f), id, tbMakeBox(20.0f, 0.5f, 20.0f),
+	        v3(0.0f, 0.0f, 0.0f), false);
+	tbBodyId wall = addBody(world, tb_staticBody, v3(5.0f, 1.0f, 0.0f), id,
+	                        tbMakeBox(0.1f, 1.0f, 1.0f), v3(0.0f, 0.0f, 0.0f), false);
+	addBody(world, tb_staticBody, v3(8.0f, 1.0f, 0.0f), id, tbMakeBox(0.1f, 1.0f, 1.0f),
+	        v3(0.0f, 0.0f, 0.0f), false);
+	tbGeometry ball = tbMakeSphere(0.25f);
+	tbTransform start = at(v3(0.0f, 1.0f, 0.0f), id);
+	tbRayResult r = tbWorld_CastShapeClosest(world, &ball, start, v3(10.0f, 0.0f, 0.0f),
+	                                         tbDefaultQueryFilter());
+	cr_assert(r.hit);
+	tbShapeId wallShape;
+	tbBody_GetShapes(wall, &wallShape, 1);
+	cr_expect(TB_ID_EQUALS(r.shapeId, wallShape));
+	// The wall's near face is x = 4.9: the ball touches it when its centre is at 4.65.
+	cr_expect_float_eq(r.fraction, 0.465f, 1e-4f);
+	cr_expect_float_eq(r.point.x, 4.9f, 1e-3f);
+	cr_expect_float_eq(r.normal.x, -1.0f, 1e-3f);
+	// Bad input is refused with a message naming it.
+	tbClearLastError();
+	tbGeometry bad = tbMakeSphere(-1.0f);
+	r = tbWorld_CastShapeClosest(world, &bad, start, v3(1.0f, 0.0f, 0.0f), tbDefaultQueryFilter());
+	cr_expect(!r.hit);
+	cr_expect(strstr(tbGetLastError(), "tbWorld_CastShape") != NULL);
+	tbDestroyWorld(world);
+}
