@@ -281,3 +281,132 @@ Test(continuous, world_shape_cast_finds_the_first_shape)
 	cr_expect(strstr(tbGetLastError(), "tbWorld_CastShape") != NULL);
 	tbDestroyWorld(world);
 }
+
+static unsigned rainNext(unsigned* s)
+{
+	*s = *s * 1664525u + 1013904223u;
+	return *s >> 8;
+}
+
+static float rainUniform(unsigned* s, float lo, float hi)
+{
+	return lo + (hi - lo) * (float)(rainNext(s) & 0xffffff) / 16777216.0f;
+}
+
+// A rain of every shape type (sphere, box, capsule, cylinder, cone, hull) of random sizes and
+// rotations from 1 to 8 m onto a ground box, on a grid `spacing` m apart with `layers` heights per
+// column (one layer 3 m apart: every impact is on the ground; six layers 1.5 m apart: a crowd
+// landing on itself). The deepest overlap is the most negative manifold separation over every
+// touching contact at every step, m.
+static float rainDeepest(int count, unsigned seed, float spacing, int layers, const tbHull* hull,
+                         bool roundEnds)
+{
+	tbWorldDef wd = tbDefaultWorldDef();
+	wd.enableSleep = false;
+	tbWorldId world = tbCreateWorld(&wd);
+	makeGround(world, 60.0f, 0.6f);
+	unsigned s = seed;
+	int perSide = (int)ceilf(sqrtf((float)count / (float)layers));
+	int cells = layers * perSide * perSide;
+	int* order = malloc(sizeof(int) * (size_t)cells);
+	for (int i = 0; i < cells; ++i) {
+		order[i] = i;
+	}
+	for (int i = cells - 1; i > 0; --i) {
+		int j = (int)(rainNext(&s) % (unsigned)(i + 1));
+		int t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	float half = 0.5f * spacing * (float)(perSide - 1);
+	for (int i = 0; i < count; ++i) {
+		int cell = order[i];
+		int layer = cell / (perSide * perSide), ix = cell % perSide,
+		    iz = (cell / perSide) % perSide;
+		vec3s p = v3(spacing * (float)ix - half + rainUniform(&s, -0.1f, 0.1f),
+		             layers > 1 ? 1.0f + 1.4f * (float)layer + rainUniform(&s, -0.1f, 0.1f)
+		                        : rainUniform(&s, 1.0f, 8.0f),
+		             spacing * (float)iz - half + rainUniform(&s, -0.1f, 0.1f));
+		vec3s axis =
+		    glms_vec3_normalize(v3(rainUniform(&s, -1.0f, 1.0f), rainUniform(&s, -1.0f, 1.0f),
+		                           rainUniform(&s, -1.0f, 1.0f) + 1e-3f));
+		versors q = glms_quatv(rainUniform(&s, 0.0f, 6.28f), axis);
+		float a = rainUniform(&s, 0.15f, 0.4f), b = rainUniform(&s, 0.15f, 0.4f);
+		tbGeometry g;
+		switch (i % 6) {
+		case 0:
+			g = tbMakeSphere(a);
+			break;
+		case 1:
+			g = tbMakeBox(a, b, rainUniform(&s, 0.15f, 0.4f));
+			break;
+		case 2:
+			g = tbMakeCapsule(a, b);
+			break;
+		case 3:
+			g = roundEnds ? tbMakeCylinder(a, b) : tbMakeBox(a, b, a);
+			break;
+		case 4:
+			g = roundEnds ? tbMakeCone(a, b) : tbMakeSphere(b);
+			break;
+		default:
+			g = tbMakeHullShape(hull);
+			break;
+		}
+		addBody(world, tb_dynamicBody, p, q, g, v3(0.0f, 0.0f, 0.0f), false);
+	}
+	free(order);
+	int cap = 8 * count + 64;
+	tbContactData* data = malloc(sizeof(tbContactData) * (size_t)cap);
+	float deepest = 0.0f;
+	for (int k = 0; k < 240; ++k) {
+		tbWorld_Step(world, kDt, 4);
+		int n = tbWorld_GetContactData(world, data, cap);
+		for (int c = 0; c < n; ++c) {
+			for (int p = 0; p < data[c].manifold.pointCount; ++p) {
+				deepest = fminf(deepest, data[c].manifold.points[p].separation);
+			}
+		}
+	}
+	free(data);
+	tbDestroyWorld(world);
+	return -deepest;
+}
+
+Test(continuous, rain_of_every_shape_lands_without_sinking)
+{
+	vec3s pts[12];
+	unsigned s = 7;
+	for (int i = 0; i < 12; ++i) {
+		pts[i] = v3(rainUniform(&s, -0.35f, 0.35f), rainUniform(&s, -0.35f, 0.35f),
+		            rainUniform(&s, -0.35f, 0.35f));
+	}
+	tbHull hull;
+	cr_assert_eq(tbBuildHull(pts, 12, &hull, NULL), tb_hullOk);
+	int count = sceneIsLight() ? 36 : 216;
+	float worst = 0.0f;
+	for (unsigned seed = 1; seed <= 3; ++seed) {
+		worst = fmaxf(worst, rainDeepest(count, seed, 3.0f, 1, &hull, false));
+	}
+	// Cylinders and cones rolling on their rims after the impact: their manifolds (one or two
+	// points on a curved rim) let them roll into the ground, impact or not. Reported, not
+	// asserted: the open part of issue 16 (docs/continuous.md, Limits).
+	float rims = 0.0f;
+	for (unsigned seed = 1; seed <= 3; ++seed) {
+		rims = fmaxf(rims, rainDeepest(count, seed, 3.0f, 1, &hull, true));
+	}
+	printf("SCENE ccd_rain_rims: with cylinders and cones: deepest overlap %.4f m\n", (double)rims);
+	// The crowd: bodies landing on bodies. Not asserted: its figure is the open part of issue 16
+	// (docs/continuous.md, Limits), reported here so that a change shows.
+	float crowd = rainDeepest(count, 1, 1.5f, 6, &hull, true);
+	printf("SCENE ccd_rain_crowd: %d bodies landing on each other: deepest overlap %.4f m\n", count,
+	       (double)crowd);
+	// Impacts of up to 12.5 m/s on the ground: the speculative contact (made a step ahead by the
+	// broad phase's swept boxes) and continuous collision stop every body at the surface.
+	cr_log_info("rain (apart): deepest overlap %.4f m", (double)worst);
+	printf("SCENE ccd_rain: %d spheres, boxes, capsules, hulls from 1-8 m, 3 seeds: deepest "
+	       "overlap %.4f m\n",
+	       count, (double)worst);
+	cr_expect_lt(worst, 0.05f, "deepest overlap %.4f m", (double)worst);
+	tbDestroyHull(&hull);
+}
