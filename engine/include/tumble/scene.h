@@ -39,6 +39,7 @@ typedef struct tbSceneBody
 	float mass;                       ///< kg when the file gives it (it overrides density), else 0
 	float friction;                   ///< Coulomb coefficient
 	float restitution;                ///< 0..1
+	bool bullet;                      ///< continuous collision against dynamic bodies too
 	int line;                         ///< line of its definition, for errors found when building
 	char keyPath[TB_SCENE_PATH_SIZE]; ///< "bodies[3]" or "generators[1]"
 } tbSceneBody;
@@ -77,6 +78,7 @@ typedef struct tbSceneDef
 	int substeps;          ///< solver substeps per step
 	int steps;             ///< how many steps `tumble run` takes: "steps", else seconds / dt
 	bool sleep;            ///< islands may fall asleep
+	bool continuous;       ///< continuous collision of fast bodies ("continuous", true)
 	tbSceneBody* bodies;
 	int bodyCount;
 	tbHull* hulls; ///< owned: the hull shapes of the bodies point here
