@@ -410,3 +410,19 @@ Test(continuous, rain_of_every_shape_lands_without_sinking)
 	cr_expect_lt(worst, 0.05f, "deepest overlap %.4f m", (double)worst);
 	tbDestroyHull(&hull);
 }
+
+Test(continuous, scene_keys_bullet_and_continuous)
+{
+	const char* good = "{\"continuous\": false, \"bodies\": [{\"name\": \"b\", \"bullet\": true, "
+	                   "\"shape\": {\"type\": \"sphere\", \"radius\": 0.1}}]}";
+	tbSceneDef def;
+	tbSceneError error;
+	cr_assert(tbParseScene(good, strlen(good), "good.json", &def, &error), "%s", error.message);
+	cr_expect(!def.continuous);
+	cr_expect(def.bodies[0].bullet);
+	tbFreeSceneDef(&def);
+	const char* bad = "{\"bodies\": [{\"type\": \"static\", \"bullet\": true, "
+	                  "\"shape\": {\"type\": \"sphere\", \"radius\": 0.1}}]}";
+	cr_expect(!tbParseScene(bad, strlen(bad), "bad.json", &def, &error));
+	cr_expect(strstr(error.message, "bullet") != NULL, "%s", error.message);
+}
