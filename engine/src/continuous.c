@@ -20,10 +20,10 @@
 // takes over, far enough that the time of impact is not at the noise of GJK.
 #define TB_CCD_TARGET_FRACTION 0.1f
 
-// The radius of the core ball swept when the whole shape already touches something at the start
-// (a body sliding fast over the ground), as a fraction of its half thickness: the core must not
-// pass the surface, the rest of the shape may graze it.
-#define TB_CCD_CORE_FRACTION 0.25f
+// How far the inset copy swept when the whole shape already touches something at the start lies
+// inside the shape, as a fraction of its half thickness (and at most the speculative distance):
+// the most the shape can then sink into what it touches.
+#define TB_CCD_INSET_FRACTION 0.25f
 
 // Half the thinnest extent of one shape (scale included), m.
 static float tbGeometryMinExtent(const tbGeometry* g)
@@ -120,12 +120,15 @@ static tbToiOutput tbSweepAgainstShape(const tbGeometry* moving, const tbSweep* 
 typedef struct tbContinuousContext
 {
 	tbWorld* world;
-	int body;         // the fast body
-	int shape;        // its shape being swept
-	tbSweep sweep;    // of that shape
-	float fraction;   // earliest impact so far
-	float target;     // separation to stop at, m
-	float coreRadius; // the core ball's radius, m
+	int body;          // the fast body
+	int shape;         // its shape being swept
+	tbSweep sweep;     // of that shape
+	float fraction;    // earliest impact so far
+	float target;      // separation to stop at, m
+	tbGeometry inset;  // the swept shape scaled by insetScale about its interior point
+	vec3s interior;    // that point, shape frame
+	float insetScale;  // k
+	float insetTarget; // separation the inset copy stops at, m
 	bool bullet;
 } tbContinuousContext;
 
@@ -162,21 +165,50 @@ static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
 	if (toi.state == tb_toiSeparated) {
 		return true;
 	}
-	// Touching or overlapping at the start (a fast body sliding on the ground, resting on a
-	// wall): the whole shape may graze this one, but a ball about its interior point must not pass
-	// through it (Box2D v3's fallback). Only a time after 0 stops it.
-	tbGeometry core = tbMakeSphere(cc->coreRadius);
-	tbSweep coreSweep = cc->sweep;
-	vec3s interior = tbGeometry_InteriorPoint(&fast->geometry);
-	// The ball's frame is the shape's moved to the interior point: its rotation centre follows.
-	coreSweep.localCenter = glms_vec3_sub(cc->sweep.localCenter, interior);
-	coreSweep.c0 = cc->sweep.c0;
-	coreSweep.c1 = cc->sweep.c1;
-	toi = tbSweepAgainstShape(&core, &coreSweep, other, cc->fraction, cc->target);
+	// Touching or overlapping at the start (a fast body sliding on the ground, a spinning cone
+	// landing on its rim): the whole shape would give an impact at 0 and freeze. Its inset copy
+	// S' = k S + (1 - k) c (scaled by k about its interior point c, every point moved in by at
+	// most delta) starts apart and is swept instead: S lies within delta of S', so while S' does
+	// not touch the other shape S is less than delta into it (a penetration depth of at most
+	// delta). Box2D v3 sweeps a small ball about the centroid here, which lets a spinning rim
+	// swing far into the ground.
+	tbSweep insetSweep = cc->sweep;
+	vec3s offset = glms_vec3_scale(cc->interior, 1.0f - cc->insetScale);
+	insetSweep.localCenter = glms_vec3_sub(cc->sweep.localCenter, offset);
+	toi = tbSweepAgainstShape(&cc->inset, &insetSweep, other, cc->fraction, cc->insetTarget);
 	if ((toi.state == tb_toiHit || toi.state == tb_toiFailed) && toi.fraction > 0.0f) {
 		cc->fraction = fminf(cc->fraction, toi.fraction);
 	}
 	return true;
+}
+
+// The shape scaled by k about its local origin (sizes for the primitives, the scale for a hull).
+static tbGeometry tbScaledGeometry(const tbGeometry* g, float k)
+{
+	tbGeometry c = *g;
+	switch (g->type) {
+	case tb_sphereShape:
+		c.radius *= k;
+		break;
+	case tb_boxShape:
+		c.halfExtents = glms_vec3_scale(g->halfExtents, k);
+		break;
+	case tb_capsuleShape:
+	case tb_cylinderShape:
+	case tb_coneShape:
+		c.round.radius *= k;
+		c.round.halfHeight *= k;
+		break;
+	case tb_triangleShape:
+		for (int i = 0; i < 3; ++i) {
+			c.vertices[i] = glms_vec3_scale(g->vertices[i], k);
+		}
+		break;
+	default:
+		c.scale = glms_vec3_scale(g->scale, k);
+		break;
+	}
+	return c;
 }
 
 // Sweep one fast body against the static tree (and the moving tree for a bullet); move it back to
@@ -196,8 +228,15 @@ static void tbSweepBody(tbWorld* w, int bodyIndex, tbTransform start, float dt)
 	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
 		const tbShapeSlot* shape = w->shapes + s;
 		cc.shape = s;
-		cc.coreRadius =
-		    fmaxf(TB_CCD_CORE_FRACTION * tbGeometryMinExtent(&shape->geometry), TB_MIN_LENGTH);
+		// The inset copy for shapes touching at the start: every point moves in by at most delta,
+		// a quarter of the shape's half thickness and at most the speculative distance.
+		float delta = fminf(TB_CCD_INSET_FRACTION * tbGeometryMinExtent(&shape->geometry),
+		                    w->def.speculativeDistance);
+		cc.interior = tbGeometry_InteriorPoint(&shape->geometry);
+		float far = tbGeometry_BoundingRadius(&shape->geometry) + glms_vec3_norm(cc.interior);
+		cc.insetScale = far > 0.0f ? fmaxf(1.0f - delta / far, 0.5f) : 1.0f;
+		cc.inset = tbScaledGeometry(&shape->geometry, cc.insetScale);
+		cc.insetTarget = 0.1f * delta;
 		tbTransform s0 = tbMulTransforms(start, shape->localPose);
 		tbTransform s1 = tbMulTransforms(end, shape->localPose);
 		// The centre of mass in the shape's frame: the shape turns about it.
