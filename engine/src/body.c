@@ -48,28 +48,36 @@ void tbSyncBodyTransform(tbBodySlot* b)
 // bodies meet their pairs (and speculative points) before they arrive. The test is on the box swept
 // by one more step, not the box alone: a body that had moved on inside its fat box until less than
 // a step's reach was left ahead found its next pair only after it had arrived (a ball falling at
-// 12 m/s sank 10 cm into the ground). The fat box reaches two steps ahead along the velocity and
-// only the margin behind, so a steadily moving body is refattened as often as before.
+// 12 m/s sank 10 cm into the ground). The fat box reaches three steps ahead along the velocity
+// (and the spin's reach) plus the margin, and only the margin behind: a body moving steadily is
+// refattened every other step at most (measured: three steps ahead cost the falling rain of 1000
+// 16.03 M instructions a step, two 16.32 M, four 16.22 M).
 void tbUpdateBodyShapes(tbWorld* w, int bodyIndex, float dt, bool forceMove)
 {
 	tbBodySlot* b = w->bodies + bodyIndex;
 	float margin = b->rb.type == tb_staticBody ? 0.0f : w->def.aabbMargin;
-	vec3s d = glms_vec3_scale(b->rb.v, dt);
+	vec3s v = b->rb.v;
 	float spin = dt * glms_vec3_norm(b->rb.w) * b->maxExtent;
-	vec3s ahead = {{fmaxf(d.x, 0.0f) + spin, fmaxf(d.y, 0.0f) + spin, fmaxf(d.z, 0.0f) + spin}};
-	vec3s behind = {{fminf(d.x, 0.0f) - spin, fminf(d.y, 0.0f) - spin, fminf(d.z, 0.0f) - spin}};
+	// The step's reach along each axis: ahead (+) and behind (-), spin both ways.
+	float dx = dt * v.x, dy = dt * v.y, dz = dt * v.z;
+	float ax = (dx > 0.0f ? dx : 0.0f) + spin, bx = (dx < 0.0f ? dx : 0.0f) - spin;
+	float ay = (dy > 0.0f ? dy : 0.0f) + spin, by = (dy < 0.0f ? dy : 0.0f) - spin;
+	float az = (dz > 0.0f ? dz : 0.0f) + spin, bz = (dz < 0.0f ? dz : 0.0f) - spin;
 	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
 		tbShapeSlot* shape = w->shapes + s;
 		shape->xf = tbMulTransforms(b->xf, shape->localPose);
-		shape->aabb = tbGeometry_ComputeAABB(&shape->geometry, shape->xf);
-		tbAABB swept = {glms_vec3_add(shape->aabb.lower, behind),
-		                glms_vec3_add(shape->aabb.upper, ahead)};
-		if (!forceMove && tbAABB_Contains(shape->fatAABB, swept)) {
+		tbAABB box = tbGeometry_ComputeAABB(&shape->geometry, shape->xf);
+		shape->aabb = box;
+		tbAABB* fat = &shape->fatAABB;
+		if (!forceMove && fat->lower.x <= box.lower.x + bx && fat->lower.y <= box.lower.y + by &&
+		    fat->lower.z <= box.lower.z + bz && box.upper.x + ax <= fat->upper.x &&
+		    box.upper.y + ay <= fat->upper.y && box.upper.z + az <= fat->upper.z) {
 			continue;
 		}
-		vec3s g = {{margin, margin, margin}};
-		shape->fatAABB.lower = glms_vec3_add(glms_vec3_sub(swept.lower, g), behind);
-		shape->fatAABB.upper = glms_vec3_add(glms_vec3_add(swept.upper, g), ahead);
+		fat->lower = (vec3s){{box.lower.x + 3.0f * bx - margin, box.lower.y + 3.0f * by - margin,
+		                      box.lower.z + 3.0f * bz - margin}};
+		fat->upper = (vec3s){{box.upper.x + 3.0f * ax + margin, box.upper.y + 3.0f * ay + margin,
+		                      box.upper.z + 3.0f * az + margin}};
 		if (shape->proxyId >= 0) {
 			tbDynamicTree_MoveProxy(&w->trees[shape->tree], shape->proxyId, shape->fatAABB);
 			tbBroadPhase_BufferMove(w, s);

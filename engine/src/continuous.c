@@ -7,13 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "continuous.h"
 #include "tumble/toi.h"
-#include "world_internal.h"
-
-// A body is fast when its farthest point moved more than this fraction of its thinnest shape's half
-// thickness in the step: slower, the speculative contact made at the step's start (margin from the
-// speed) already holds it, and no shape can pass more than half way into another.
-#define TB_FAST_FRACTION 0.5f
 
 // The separation a fast body is left at, as a fraction of its half thickness (and at most a
 // quarter of the speculative distance): close enough that the next step's speculative contact
@@ -68,22 +63,8 @@ float tbBodyMinExtent(const tbWorld* w, int bodyIndex)
 	return m == FLT_MAX ? TB_MIN_LENGTH : fmaxf(m, TB_MIN_LENGTH);
 }
 
-void tbContinuousCheck(tbWorld* w, int bodyIndex, tbTransform start)
+void tbPushFastBody(tbWorld* w, int bodyIndex, const tbTransform* start)
 {
-	tbBodySlot* b = w->bodies + bodyIndex;
-	if (b->rb.type != tb_dynamicBody || b->firstShape < 0) {
-		return;
-	}
-	// How far its farthest point moved: the centre's path plus the turn times the reach. The turn
-	// angle theta between q0 and q1 has cos(theta / 2) = |q0 . q1|, and theta <= pi sin(theta / 2)
-	// (sin x >= 2 x / pi on [0, pi / 2]): a bound without a trigonometric call.
-	vec3s x0 = glms_vec3_add(start.p, tbRotateVector(start.q, b->localCenter));
-	float moved = glms_vec3_norm(glms_vec3_sub(b->rb.state.x, x0));
-	float c = fabsf(glms_quat_dot(start.q, b->xf.q));
-	float turn = c < 1.0f ? GLM_PIf * sqrtf(fmaxf(1.0f - c * c, 0.0f)) : 0.0f;
-	if (moved + turn * b->maxExtent < TB_FAST_FRACTION * b->minExtent) {
-		return;
-	}
 	if (w->fastCount + 1 > w->fastCapacity) {
 		int old = w->fastCapacity;
 		tbGrowArray((void**)&w->fastBodies, &w->fastCapacity, w->fastCount + 1, sizeof(int));
@@ -91,7 +72,7 @@ void tbContinuousCheck(tbWorld* w, int bodyIndex, tbTransform start)
 		                            (size_t)w->fastCapacity * sizeof(tbTransform));
 	}
 	w->fastBodies[w->fastCount] = bodyIndex;
-	w->fastStarts[w->fastCount] = start;
+	w->fastStarts[w->fastCount] = *start;
 	w->fastCount += 1;
 }
 
@@ -120,67 +101,19 @@ static tbToiOutput tbSweepAgainstShape(const tbGeometry* moving, const tbSweep* 
 typedef struct tbContinuousContext
 {
 	tbWorld* world;
-	int body;          // the fast body
-	int shape;         // its shape being swept
-	tbSweep sweep;     // of that shape
-	float fraction;    // earliest impact so far
-	float target;      // separation to stop at, m
-	tbGeometry inset;  // the swept shape scaled by insetScale about its interior point
-	vec3s interior;    // that point, shape frame
-	float insetScale;  // k
-	float insetTarget; // separation the inset copy stops at, m
+	int body;               // the fast body
+	int shape;              // its shape being swept
+	tbSweep sweep;          // of that shape
+	float fraction;         // earliest impact so far
+	float target;           // separation to stop at, m
+	tbGeometry inset;       // the swept shape scaled by insetScale about its interior point
+	vec3s interior;         // that point, shape frame
+	float insetScale;       // k
+	float insetTarget;      // separation the inset copy stops at, m
+	tbTransform start, end; // the body's poses
+	bool prepared;          // sweep and inset made (only once a candidate is found)
 	bool bullet;
 } tbContinuousContext;
-
-static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
-{
-	(void)proxyId;
-	tbContinuousContext* cc = context;
-	tbWorld* w = cc->world;
-	const tbShapeSlot* other = w->shapes + shapeIndex;
-	const tbShapeSlot* fast = w->shapes + cc->shape;
-	if (other->body == cc->body || !tbShouldShapesCollide(fast->filter, other->filter)) {
-		return true;
-	}
-	const tbBodySlot* ob = w->bodies + other->body;
-	if (ob->rb.type == tb_dynamicBody) {
-		// Only a bullet sweeps against dynamic bodies, and not against other bullets (their
-		// final poses are not final yet: Box2D's rule).
-		if (!cc->bullet || ob->isBullet) {
-			return true;
-		}
-	}
-	if (!tbBodiesMayCollide(w, cc->body, other->body)) {
-		return true; // jointed bodies that do not collide
-	}
-	// Cheap rejection: the other shape's box against the sweep's box was the tree's test.
-	tbToiOutput toi =
-	    tbSweepAgainstShape(&fast->geometry, &cc->sweep, other, cc->fraction, cc->target);
-	if (toi.state == tb_toiHit || toi.state == tb_toiFailed) {
-		if (toi.fraction > 0.0f) {
-			cc->fraction = fminf(cc->fraction, toi.fraction);
-			return true;
-		}
-	}
-	if (toi.state == tb_toiSeparated) {
-		return true;
-	}
-	// Touching or overlapping at the start (a fast body sliding on the ground, a spinning cone
-	// landing on its rim): the whole shape would give an impact at 0 and freeze. Its inset copy
-	// S' = k S + (1 - k) c (scaled by k about its interior point c, every point moved in by at
-	// most delta) starts apart and is swept instead: S lies within delta of S', so while S' does
-	// not touch the other shape S is less than delta into it (a penetration depth of at most
-	// delta). Box2D v3 sweeps a small ball about the centroid here, which lets a spinning rim
-	// swing far into the ground.
-	tbSweep insetSweep = cc->sweep;
-	vec3s offset = glms_vec3_scale(cc->interior, 1.0f - cc->insetScale);
-	insetSweep.localCenter = glms_vec3_sub(cc->sweep.localCenter, offset);
-	toi = tbSweepAgainstShape(&cc->inset, &insetSweep, other, cc->fraction, cc->insetTarget);
-	if ((toi.state == tb_toiHit || toi.state == tb_toiFailed) && toi.fraction > 0.0f) {
-		cc->fraction = fminf(cc->fraction, toi.fraction);
-	}
-	return true;
-}
 
 // The shape scaled by k about its local origin (sizes for the primitives, the scale for a hull).
 static tbGeometry tbScaledGeometry(const tbGeometry* g, float k)
@@ -211,54 +144,119 @@ static tbGeometry tbScaledGeometry(const tbGeometry* g, float k)
 	return c;
 }
 
+// The sweep of the shape being swept and its inset copy, made when the first candidate is found:
+// most fast bodies (falling through the air) find none.
+static void tbPrepareShapeSweep(tbContinuousContext* cc)
+{
+	const tbWorld* w = cc->world;
+	const tbBodySlot* b = w->bodies + cc->body;
+	const tbShapeSlot* shape = w->shapes + cc->shape;
+	tbTransform s0 = tbMulTransforms(cc->start, shape->localPose);
+	tbTransform s1 = tbMulTransforms(cc->end, shape->localPose);
+	// The centre of mass in the shape's frame: the shape turns about it.
+	vec3s center = tbInvTransformPoint(shape->localPose, b->localCenter);
+	cc->sweep = tbMakeSweep(s0, s1, center);
+	// The inset copy for shapes touching at the start: every point moves in by at most delta, a
+	// quarter of the shape's half thickness and at most the speculative distance.
+	float delta = fminf(TB_CCD_INSET_FRACTION * tbGeometryMinExtent(&shape->geometry),
+	                    w->def.speculativeDistance);
+	cc->interior = tbGeometry_InteriorPoint(&shape->geometry);
+	float far = tbGeometry_BoundingRadius(&shape->geometry) + glms_vec3_norm(cc->interior);
+	cc->insetScale = far > 0.0f ? fmaxf(1.0f - delta / far, 0.5f) : 1.0f;
+	cc->inset = tbScaledGeometry(&shape->geometry, cc->insetScale);
+	cc->insetTarget = 0.1f * delta;
+	cc->prepared = true;
+}
+
+static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
+{
+	(void)proxyId;
+	tbContinuousContext* cc = context;
+	tbWorld* w = cc->world;
+	const tbShapeSlot* other = w->shapes + shapeIndex;
+	const tbShapeSlot* fast = w->shapes + cc->shape;
+	if (other->body == cc->body || !tbShouldShapesCollide(fast->filter, other->filter)) {
+		return true;
+	}
+	const tbBodySlot* ob = w->bodies + other->body;
+	if (ob->rb.type == tb_dynamicBody) {
+		// Only a bullet sweeps against dynamic bodies, and not against other bullets (their
+		// final poses are not final yet: Box2D's rule).
+		if (!cc->bullet || ob->isBullet) {
+			return true;
+		}
+	}
+	if (!tbBodiesMayCollide(w, cc->body, other->body)) {
+		return true; // jointed bodies that do not collide
+	}
+	if (!cc->prepared) {
+		tbPrepareShapeSweep(cc);
+	}
+	tbToiOutput toi =
+	    tbSweepAgainstShape(&fast->geometry, &cc->sweep, other, cc->fraction, cc->target);
+	if (toi.state == tb_toiHit || toi.state == tb_toiFailed) {
+		if (toi.fraction > 0.0f) {
+			cc->fraction = fminf(cc->fraction, toi.fraction);
+			return true;
+		}
+	}
+	if (toi.state == tb_toiSeparated) {
+		return true;
+	}
+	// Touching or overlapping at the start (a fast body sliding on the ground, a spinning cone
+	// landing on its rim): the whole shape would give an impact at 0 and freeze. Its inset copy
+	// S' = k S + (1 - k) c (scaled by k about its interior point c, every point moved in by at
+	// most delta) starts apart and is swept instead: S lies within delta of S', so while S' does
+	// not touch the other shape S is less than delta into it (a penetration depth of at most
+	// delta). Box2D v3 sweeps a small ball about the centroid here, which lets a spinning rim
+	// swing far into the ground.
+	tbSweep insetSweep = cc->sweep;
+	vec3s offset = glms_vec3_scale(cc->interior, 1.0f - cc->insetScale);
+	insetSweep.localCenter = glms_vec3_sub(cc->sweep.localCenter, offset);
+	toi = tbSweepAgainstShape(&cc->inset, &insetSweep, other, cc->fraction, cc->insetTarget);
+	if ((toi.state == tb_toiHit || toi.state == tb_toiFailed) && toi.fraction > 0.0f) {
+		cc->fraction = fminf(cc->fraction, toi.fraction);
+	}
+	return true;
+}
+
 // Sweep one fast body against the static tree (and the moving tree for a bullet); move it back to
 // the earliest impact.
 static void tbSweepBody(tbWorld* w, int bodyIndex, tbTransform start, float dt)
 {
 	tbBodySlot* b = w->bodies + bodyIndex;
 	tbTransform end = b->xf;
+	// Only the fields the query reads are set here; the sweep and the inset copy are made by
+	// tbPrepareShapeSweep when a candidate is found (most fast bodies find none).
 	tbContinuousContext cc;
-	memset(&cc, 0, sizeof cc);
 	cc.world = w;
 	cc.body = bodyIndex;
 	cc.fraction = 1.0f;
 	cc.bullet = b->isBullet;
 	cc.target = fminf(TB_CCD_TARGET_FRACTION * b->minExtent, 0.25f * w->def.speculativeDistance);
 	cc.target = fmaxf(cc.target, 0.0f);
+	cc.start = start;
+	cc.end = end;
+	// The box of the whole sweep without a support call: a point r from the centre of mass (r at
+	// most maxExtent) is at c(t) + R(t) r, within theta maxExtent of the end box moved back by
+	// (1 - t)(c1 - c0) (theta the turn, bounded as in tbContinuousCheck).
+	vec3s x0 = start.p;
+	if (b->localCenter.x != 0.0f || b->localCenter.y != 0.0f || b->localCenter.z != 0.0f) {
+		x0 = glms_vec3_add(start.p, tbRotateVector(start.q, b->localCenter));
+	}
+	vec3s back = glms_vec3_sub(b->rb.state.x, x0);
+	float c = fabsf(glms_quat_dot(start.q, end.q));
+	float grow = c < 1.0f ? GLM_PIf * sqrtf(1.0f - c * c) * b->maxExtent : 0.0f;
+	vec3s g = {{grow, grow, grow}};
 	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
 		const tbShapeSlot* shape = w->shapes + s;
 		cc.shape = s;
-		// The inset copy for shapes touching at the start: every point moves in by at most delta,
-		// a quarter of the shape's half thickness and at most the speculative distance.
-		float delta = fminf(TB_CCD_INSET_FRACTION * tbGeometryMinExtent(&shape->geometry),
-		                    w->def.speculativeDistance);
-		cc.interior = tbGeometry_InteriorPoint(&shape->geometry);
-		float far = tbGeometry_BoundingRadius(&shape->geometry) + glms_vec3_norm(cc.interior);
-		cc.insetScale = far > 0.0f ? fmaxf(1.0f - delta / far, 0.5f) : 1.0f;
-		cc.inset = tbScaledGeometry(&shape->geometry, cc.insetScale);
-		cc.insetTarget = 0.1f * delta;
-		tbTransform s0 = tbMulTransforms(start, shape->localPose);
-		tbTransform s1 = tbMulTransforms(end, shape->localPose);
-		// The centre of mass in the shape's frame: the shape turns about it.
-		vec3s center = tbInvTransformPoint(shape->localPose, b->localCenter);
-		cc.sweep = tbMakeSweep(s0, s1, center);
-		// Every pose of the sweep lies within the ball about the centre's path that holds the shape
-		// in any orientation.
-		float reach = tbGeometry_BoundingRadius(&shape->geometry) + glms_vec3_norm(center);
-		vec3s r = {{reach, reach, reach}};
+		cc.prepared = false;
 		tbAABB box;
-		box.lower = glms_vec3_sub(glms_vec3_minv(cc.sweep.c0, cc.sweep.c1), r);
-		box.upper = glms_vec3_add(glms_vec3_maxv(cc.sweep.c0, cc.sweep.c1), r);
-		// The tight boxes at both ends are often smaller than the ball (a flat plate): the box of
-		// the sweep is the smaller of the two bounds on each side.
-		tbAABB a0 = tbGeometry_ComputeAABB(&shape->geometry, s0);
-		tbAABB a1 = shape->aabb;
-		if (glms_quat_dot(s0.q, s1.q) >= 1.0f - 1e-7f ||
-		    glms_quat_dot(s0.q, s1.q) <= -1.0f + 1e-7f) {
-			// No turn: the union of the end boxes holds the whole sweep.
-			box.lower = glms_vec3_minv(a0.lower, a1.lower);
-			box.upper = glms_vec3_maxv(a0.upper, a1.upper);
-		}
+		box.lower = glms_vec3_sub(
+		    glms_vec3_minv(shape->aabb.lower, glms_vec3_sub(shape->aabb.lower, back)), g);
+		box.upper = glms_vec3_add(
+		    glms_vec3_maxv(shape->aabb.upper, glms_vec3_sub(shape->aabb.upper, back)), g);
 		tbDynamicTree_Query(&w->trees[0], box, tbContinuousCallback, &cc);
 		if (cc.bullet) {
 			tbDynamicTree_Query(&w->trees[1], box, tbContinuousCallback, &cc);

@@ -9,7 +9,7 @@
 
 #include <time.h>
 
-#include "world_internal.h"
+#include "continuous.h"
 
 // A monotonic clock in milliseconds for the profile (never for the simulation itself).
 static double tbMilliseconds(void)
@@ -457,7 +457,7 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 		tbTransform start = b->xf; // the pose the step began with
 		tbSyncBodyTransform(b);
 		if (w->def.enableContinuous) {
-			tbContinuousCheck(w, slot, start);
+			tbContinuousCheck(w, slot, &start);
 		}
 		tbUpdateBodyShapes(w, slot, dt, false);
 	}

@@ -250,9 +250,7 @@ void tbScatterJoints(tbWorld* world);
 void tbDrawJoints(const tbWorld* world, const tbDebugDraw* draw);
 
 // continuous.c
-// After a solved body's pose is synced (b->xf at the step's end), with its pose at the start: keep
-// it for the continuous stage when it moved far for its size.
-void tbContinuousCheck(tbWorld* world, int bodyIndex, tbTransform start);
+// (continuous.h: tbContinuousCheck, inlined into the step.)
 // Sweep the step's fast bodies against static shapes (bullets also against dynamic bodies) and
 // move each back to its first time of impact.
 void tbSolveContinuous(tbWorld* world, float dt);
