@@ -426,3 +426,33 @@ Test(continuous, scene_keys_bullet_and_continuous)
 	cr_expect(!tbParseScene(bad, strlen(bad), "bad.json", &def, &error));
 	cr_expect(strstr(error.message, "bullet") != NULL, "%s", error.message);
 }
+
+Test(continuous, shooting_gallery_scene_stops_every_ball)
+{
+	// The bundled scene (run from the source root): each ball ends in front of its wall.
+	tbScene scene;
+	tbSceneError error;
+	cr_assert(tbLoadScene("scenes/shooting_gallery.json", &scene, &error), "%s", error.message);
+	cr_expect(tbBody_IsBullet(scene.bodyIds[scene.def.bodyCount - 3]));
+	float worst = -INFINITY;
+	int walls = 0;
+	for (int k = 0; k < 60; ++k) {
+		tbWorld_Step(scene.worldId, scene.def.dt, scene.def.substeps);
+		for (int i = 0; i < scene.def.bodyCount; ++i) {
+			const tbSceneBody* wall = scene.def.bodies + i;
+			if (strncmp(wall->name, "wall", 4) != 0) {
+				continue;
+			}
+			// The ball of the wall's lane is the next body.
+			const tbSceneBody* ball = wall + 1;
+			float nearFace = wall->position.x - wall->shape.halfExtents.x;
+			float front = tbBody_GetPosition(scene.bodyIds[i + 1]).x + ball->shape.radius;
+			worst = fmaxf(worst, front - nearFace);
+			walls += k == 0 ? 1 : 0;
+		}
+	}
+	cr_expect_eq(walls, 5);
+	printf("SCENE ccd_gallery: worst penetration %.5f m over %d walls\n", (double)worst, walls);
+	cr_expect_lt(worst, 0.01f);
+	tbDestroyScene(&scene);
+}
