@@ -456,10 +456,10 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 		tbBodySlot* b = w->bodies + slot;
 		tbTransform start = b->xf; // the pose the step began with
 		tbSyncBodyTransform(b);
+		float reach = tbUpdateBodyShapes(w, slot, dt, false);
 		if (w->def.enableContinuous) {
-			tbContinuousCheck(w, slot, &start);
+			tbContinuousCheck(w, slot, &start, reach);
 		}
-		tbUpdateBodyShapes(w, slot, dt, false);
 	}
 	if (w->fastCount > 0) {
 		tbSolveContinuous(w, dt);

@@ -207,7 +207,8 @@ bool tbBodyMassFromShapes(const tbWorld* world, int bodyIndex, const tbGeometry*
                           float extraDensity, tbTransform extraPose, tbMassData* out, char* message,
                           int size);
 void tbSyncBodyTransform(tbBodySlot* body);
-void tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
+// Returns how far the body's farthest point moves in dt at its velocity, m.
+float tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
 
 // shape.c
 tbShapeId tbMakeShapeId(const tbWorld* world, int index);
