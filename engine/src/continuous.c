@@ -1,8 +1,8 @@
-// Continuous collision: a dynamic body that moved far for its size in a step is swept from its
-// start pose to its end pose against static shapes (bullets also against dynamic bodies' final
-// poses) and moved back to its first time of impact, keeping its velocity, so that the next step's
-// speculative contact stops it (Catto, "Continuous Collision", GDC 2013; Box2D v3 does the same
-// after its solve). docs/continuous.md.
+// Continuous collision: a dynamic body whose velocity carries it far for its size in a step is
+// swept from its start pose to its end pose against static shapes (bullets also against dynamic
+// bodies' final poses) and moved back to its first time of impact, keeping its velocity, so that
+// the next step's speculative contact stops it (Catto, "Continuous Collision", GDC 2013; Box2D v3
+// does the same after its solve). docs/continuous.md.
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -239,7 +239,8 @@ static void tbSweepBody(tbWorld* w, int bodyIndex, tbTransform start, float dt)
 	cc.end = end;
 	// The box of the whole sweep without a support call: a point r from the centre of mass (r at
 	// most maxExtent) is at c(t) + R(t) r, within theta maxExtent of the end box moved back by
-	// (1 - t)(c1 - c0) (theta the turn, bounded as in tbContinuousCheck).
+	// (1 - t)(c1 - c0). The turn theta has cos(theta / 2) = |q0 . q1|, and theta <=
+	// pi sin(theta / 2) (sin x >= 2 x / pi on [0, pi / 2]): a bound without a trigonometric call.
 	vec3s x0 = start.p;
 	if (b->localCenter.x != 0.0f || b->localCenter.y != 0.0f || b->localCenter.z != 0.0f) {
 		x0 = glms_vec3_add(start.p, tbRotateVector(start.q, b->localCenter));
