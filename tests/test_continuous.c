@@ -456,3 +456,65 @@ Test(continuous, shooting_gallery_scene_stops_every_ball)
 	cr_expect_lt(worst, 0.01f);
 	tbDestroyScene(&scene);
 }
+
+Test(continuous, time_of_impact_of_a_turning_rod_and_its_states)
+{
+	// A rod (half extents 1, 0.05, 0.05) centred at height h over a plane turns about z at a
+	// constant rate from flat to theta1: its lowest corner is at h - (sin phi + 0.05 cos phi),
+	// which reaches 0 at phi = asin(h / sqrt(1 + 0.05^2)) - atan(0.05), so t = phi / theta1.
+	tbGeometry plane = tbMakeBox(50.0f, 1.0f, 50.0f);
+	tbGeometry rod = tbMakeBox(1.0f, 0.05f, 0.05f);
+	float worst = 0.0f;
+	for (int i = 0; i < 8; ++i) {
+		float h = 0.2f + 0.08f * (float)i, theta1 = 1.0f + 0.05f * (float)i;
+		tbToiInput in = tbDefaultToiInput();
+		in.shapeA = &plane;
+		tbTransform planeXf = at(v3(0.0f, -1.0f, 0.0f), quatIdentity());
+		in.sweepA = tbMakeSweep(planeXf, planeXf, v3(0.0f, 0.0f, 0.0f));
+		in.shapeB = &rod;
+		// Turning clockwise about +z lowers the +x end.
+		tbTransform start = at(v3(0.0f, h, 0.0f), quatIdentity());
+		tbTransform end = at(v3(0.0f, h, 0.0f), glms_quatv(-theta1, v3(0.0f, 0.0f, 1.0f)));
+		in.sweepB = tbMakeSweep(start, end, v3(0.0f, 0.0f, 0.0f));
+		tbToiOutput out = tbTimeOfImpact(&in);
+		cr_assert_eq(out.state, tb_toiHit, "h %g: state %d", (double)h, (int)out.state);
+		float phi = asinf(h / sqrtf(1.0f + 0.0025f)) - atanf(0.05f);
+		// As the arc length travelled by the rod's tip.
+		worst = fmaxf(worst, fabsf(out.fraction - phi / theta1) * theta1);
+		cr_expect_gt(out.normal.y, 0.999f);
+	}
+	printf("SCENE ccd_rod: worst time-of-impact error of a turning rod %.2e m (at its tip)\n",
+	       (double)worst);
+	cr_expect_lt(worst, 1e-3f);
+
+	// Overlapping at the start, separated, and NaN input.
+	tbGeometry ball = tbMakeSphere(0.5f);
+	tbToiInput in = tbDefaultToiInput();
+	in.shapeA = &ball;
+	in.shapeB = &ball;
+	tbTransform a = at(v3(0.0f, 0.0f, 0.0f), quatIdentity());
+	in.sweepA = tbMakeSweep(a, a, v3(0.0f, 0.0f, 0.0f));
+	tbTransform b0 = at(v3(0.5f, 0.0f, 0.0f), quatIdentity());
+	tbTransform b1 = at(v3(5.0f, 0.0f, 0.0f), quatIdentity());
+	in.sweepB = tbMakeSweep(b0, b1, v3(0.0f, 0.0f, 0.0f));
+	cr_expect_eq(tbTimeOfImpact(&in).state, tb_toiOverlapped);
+	b0.p.x = 2.0f;
+	in.sweepB = tbMakeSweep(b0, b1, v3(0.0f, 0.0f, 0.0f));
+	tbToiOutput out = tbTimeOfImpact(&in);
+	cr_expect_eq(out.state, tb_toiSeparated);
+	cr_expect_float_eq(out.fraction, 1.0f, 0.0f);
+	in.sweepB.c1.x = NAN;
+	out = tbTimeOfImpact(&in);
+	cr_expect_eq(out.state, tb_toiFailed);
+	cr_expect(isfinite(out.fraction));
+	// Head-on: two balls closing at 2 m/s from 3 m apart meet (1 m centres) at t = 0.5 of 1 s... as
+	// a fraction of a 4 m approach: gap 2 m over 4 m is 0.5.
+	tbTransform c0 = at(v3(4.0f, 0.0f, 0.0f), quatIdentity());
+	tbTransform c1 = at(v3(0.0f, 0.0f, 0.0f), quatIdentity());
+	in.sweepB = tbMakeSweep(c0, c1, v3(0.0f, 0.0f, 0.0f));
+	out = tbTimeOfImpact(&in);
+	cr_expect_eq(out.state, tb_toiHit);
+	cr_expect_float_eq(out.fraction, 0.75f, 1e-4f);
+	cr_expect_float_eq(out.point.x, 0.5f, 1e-3f, "point (%g %g %g)", (double)out.point.x,
+	                   (double)out.point.y, (double)out.point.z);
+}

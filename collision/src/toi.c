@@ -112,11 +112,12 @@ tbToiOutput tbTimeOfImpact(const tbToiInput* in)
 	tbSweepTurn(sb, &axis, &turnB);
 	float spin = turnA * rA + turnB * rB;
 	vec3s dv = glms_vec3_sub(glms_vec3_sub(sa->c1, sa->c0), glms_vec3_sub(sb->c1, sb->c0));
-	// Tolerances relative to the pair's size: GJK's distances in float are good to about 1e-6 of
-	// it, so asking for less than 1e-5 would never converge.
+	// Tolerances relative to the smaller shape (a ball over a 100 m ground wants its own size's
+	// accuracy), but no finer than GJK's distances in float allow: they converge to 1e-6 of the
+	// pair's size (TB_DEFAULT_TOLERANCE), so the floor is twice that.
 	float size = rA + rB;
-	float tolerance = in->tolerance > 0.0f ? in->tolerance : 1e-4f * size;
-	tolerance = fmaxf(tolerance, 1e-5f * size);
+	float tolerance = in->tolerance > 0.0f ? in->tolerance : 1e-4f * fminf(rA, rB);
+	tolerance = fmaxf(tolerance, 2e-6f * size);
 	float target = in->targetSeparation;
 	int maxIterations = in->maxIterations > 0 ? in->maxIterations : 32;
 	tbQueryDef def = tbDefaultQueryDef();
@@ -134,9 +135,9 @@ tbToiOutput tbTimeOfImpact(const tbToiInput* in)
 		if (q.hit) {
 			// Overlapping: at the start there is no time of impact; later only when the target is
 			// within GJK's noise of zero (the advancement itself never passes the target).
+			// The point and normal stay those of the last separated iteration (GJK gives none).
 			out.state = it == 0 ? tb_toiOverlapped : tb_toiHit;
 			out.distance = 0.0f;
-			out.point = q.pointA;
 			return out;
 		}
 		out.normal = q.normal;
@@ -155,7 +156,10 @@ tbToiOutput tbTimeOfImpact(const tbToiInput* in)
 			out.fraction = in->maxFraction;
 			return out;
 		}
-		float next = t + gap / approach;
+		// Aim half a tolerance short of the target: with an exact bound (a translation along a
+		// face normal) the next distance is then within the tolerance, never at 0, where GJK
+		// would report an overlap without a normal.
+		float next = t + (gap - 0.5f * tolerance) / approach;
 		if (!(next > t)) {
 			// The step is below float's resolution of t: the distance is as close as t can say.
 			out.state = tb_toiHit;

@@ -43,7 +43,8 @@ typedef struct tbToiInput
 	float maxFraction;      ///< look for impacts in [0, maxFraction] (1)
 	float targetSeparation; ///< an impact is the first time they are this far apart, m (>= 0)
 	/// The impact is found when the distance is within this of the target, m; 0 or less asks for
-	/// the default, 1e-4 of the pair's size (never less than 1e-5 of it: GJK's accuracy in float).
+	/// the default, 1e-4 of the smaller shape's bounding radius (about its rotation centre). Never
+	/// less than 2e-6 of the two radii's sum: GJK's accuracy in float.
 	float tolerance;
 	int maxIterations; ///< cap of the advancement loop (32)
 } tbToiInput;
@@ -70,8 +71,9 @@ typedef struct tbToiOutput
 TB_API tbToiOutput tbTimeOfImpact(const tbToiInput* input);
 
 /// Cast shape B from pose xfB along `translation` at shape A placed at xfA (no rotation), over the
-/// fraction [0, maxFraction]: the first time they touch, within 1e-4 of the pair's size. The
-/// output's point is on A's surface and its normal is A's outward normal there. No hit when they
-/// overlap at the start, on bad input, or when B never comes within the tolerance of A.
+/// fraction [0, maxFraction]: the first time they touch, within 1e-4 of the smaller shape's size.
+/// The output's point is on A's surface and its normal is A's outward normal there. No hit when
+/// they overlap at the start, on bad input, or when B never comes within the tolerance of A. The
+/// tolerance is tbToiInput's default.
 TB_API tbCastOutput tbShapeCast(const tbGeometry* shapeA, tbTransform xfA, const tbGeometry* shapeB,
                                 tbTransform xfB, vec3s translation, float maxFraction);
