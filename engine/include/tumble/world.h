@@ -124,8 +124,8 @@ TB_API void tbWorld_CastRay(tbWorldId worldId, vec3s origin, vec3s translation,
 /// Every shape hit by `shape` moved from `start` along `translation` (no rotation), through fcn as
 /// for rays: the fraction of the translation at which it first touches each, the point on that
 /// shape and its outward normal there (conservative advancement on GJK distances, within 1e-4 of
-/// the pair's size). Shapes it overlaps at the start are not reported. Hits come in broad-phase
-/// order.
+/// the smaller shape's size: tbShapeCast). Shapes it overlaps at the start are not reported. Hits
+/// come in broad-phase order.
 TB_API void tbWorld_CastShape(tbWorldId worldId, const tbGeometry* shape, tbTransform start,
                               vec3s translation, tbQueryFilter filter, tbCastResultFcn* fcn,
                               void* context);
