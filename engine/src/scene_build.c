@@ -94,6 +94,7 @@ bool tbBuildScene(tbSceneDef* def, tbScene* scene, tbSceneError* error)
 	tbWorldDef worldDef = tbDefaultWorldDef();
 	worldDef.gravity = d->gravity;
 	worldDef.enableSleep = d->sleep;
+	worldDef.enableContinuous = d->continuous;
 	worldDef.initialBodyCapacity = d->bodyCount;
 	worldDef.initialShapeCapacity = d->bodyCount;
 	scene->worldId = tbCreateWorld(&worldDef);
@@ -110,6 +111,7 @@ bool tbBuildScene(tbSceneDef* def, tbScene* scene, tbSceneError* error)
 		bodyDef.rotation = b->rotation;
 		bodyDef.linearVelocity = b->linearVelocity;
 		bodyDef.angularVelocity = b->angularVelocity;
+		bodyDef.isBullet = b->bullet;
 		tbClearLastError();
 		tbBodyId bodyId = tbCreateBody(scene->worldId, &bodyDef);
 		int failed = -1;

@@ -437,6 +437,7 @@ static bool tbReadBody(tbParseContext* ctx, const cJSON* object, const char* pat
 	static const char* const keys[] = {
 	    "name",  "type",    "position", "rotation", "linear_velocity", "angular_velocity",
 	    "shape", "density", "mass",     "friction", "restitution",     "shapes",
+	    "bullet",
 	};
 	if (!tbCheckKeys(ctx, object, path, "a body", keys, (int)(sizeof keys / sizeof keys[0]))) {
 		return false;
@@ -481,6 +482,15 @@ static bool tbReadBody(tbParseContext* ctx, const cJSON* object, const char* pat
 		tbJoinKey(keyPath, path, "rotation");
 		if (!tbReadRotation(ctx, item, keyPath, &body->rotation)) {
 			return false;
+		}
+	}
+	if ((item = cJSON_GetObjectItemCaseSensitive(object, "bullet")) != NULL) {
+		tbJoinKey(keyPath, path, "bullet");
+		if (!tbReadBool(ctx, item, keyPath, &body->bullet)) {
+			return false;
+		}
+		if (body->bullet && body->type != tb_dynamicBody) {
+			return tbSceneFail(ctx, item, keyPath, "only a dynamic body can be a bullet");
 		}
 	}
 	static const char* const velocityKeys[] = {"linear_velocity", "angular_velocity"};
@@ -542,7 +552,7 @@ static bool tbReadTop(tbParseContext* ctx, const cJSON* root)
 {
 	static const char* const keys[] = {"description", "gravity",    "dt",    "substeps",
 	                                   "seconds",     "steps",      "sleep", "defaults",
-	                                   "bodies",      "generators", "joints"};
+	                                   "bodies",      "generators", "joints", "continuous"};
 	if (!cJSON_IsObject(root)) {
 		return tbSceneFail(ctx, root, "", "expected a JSON object, got %s", tbJsonKind(root));
 	}
@@ -571,6 +581,11 @@ static bool tbReadTop(tbParseContext* ctx, const cJSON* root)
 	}
 	if ((item = cJSON_GetObjectItemCaseSensitive(root, "sleep")) != NULL &&
 	    !tbReadBool(ctx, item, "sleep", &def->sleep)) {
+		return false;
+	}
+	// scene.md, Fast bodies: continuous collision against static shapes, on unless turned off.
+	if ((item = cJSON_GetObjectItemCaseSensitive(root, "continuous")) != NULL &&
+	    !tbReadBool(ctx, item, "continuous", &def->continuous)) {
 		return false;
 	}
 	float seconds = 10.0f;
@@ -698,6 +713,7 @@ bool tbParseScene(const char* text, size_t length, const char* fileName, tbScene
 		def->dt = 1.0f / 60.0f;
 		def->substeps = TB_SCENE_DEFAULT_SUBSTEPS;
 		def->sleep = true;
+		def->continuous = true;
 		ok = tbReadTop(&ctx, root);
 	}
 	free(ctx.lines.entries);

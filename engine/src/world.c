@@ -9,7 +9,7 @@
 
 #include <time.h>
 
-#include "world_internal.h"
+#include "continuous.h"
 
 // A monotonic clock in milliseconds for the profile (never for the simulation itself).
 static double tbMilliseconds(void)
@@ -97,6 +97,7 @@ tbWorldDef tbDefaultWorldDef(void)
 	def.sleepThreshold = 0.05f;
 	def.timeToSleep = 0.5f;
 	def.enableWarmStarting = true;
+	def.enableContinuous = true;
 	def.integrator = solver.integrator;
 	def.initialBodyCapacity = 16;
 	def.initialShapeCapacity = 16;
@@ -335,6 +336,8 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->moveEvents, w->moveEventCapacity, tbBodyMoveEvent);
 	tbSensor_DestroyAll(w);
 	tbHitEvents_DestroyAll(w);
+	TB_FREE_ARRAY(w->fastBodies, w->fastCapacity, int);
+	TB_FREE_ARRAY(w->fastStarts, w->fastCapacity, tbTransform);
 	int slot = w->index;
 	w->alive = false;
 	tbFree(w, sizeof(tbWorld));
@@ -453,11 +456,19 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 		           "were (step %d)",
 		           stats.stoppedBodies, w->stepCount);
 	}
+	w->fastCount = 0;
 	for (int i = 0; i < bodyCount; ++i) {
 		int slot = w->solverBodySlots[i];
 		tbBodySlot* b = w->bodies + slot;
+		tbTransform start = b->xf; // the pose the step began with
 		tbSyncBodyTransform(b);
-		tbUpdateBodyShapes(w, slot, dt, false);
+		float reach = tbUpdateBodyShapes(w, slot, dt, false);
+		if (w->def.enableContinuous) {
+			tbContinuousCheck(w, slot, &start, reach);
+		}
+	}
+	if (w->fastCount > 0) {
+		tbSolveContinuous(w, dt);
 	}
 }
 

@@ -17,6 +17,7 @@ typedef struct tbBodySlot
 	vec3s localCenter; // centre of mass in the body frame, m
 	tbTransform xf;    // body origin and rotation, kept in step with rb
 	float maxExtent;   // largest distance of a shape point from the centre of mass, m
+	float minExtent;   // smallest half thickness of its shapes, m (continuous.c: when it is fast)
 	float sleepTime;   // how long the body has been resting, s
 	void* userData;
 	int firstShape; // shape list through tbShapeSlot.nextInBody
@@ -33,6 +34,7 @@ typedef struct tbBodySlot
 	bool alive;
 	bool awake;
 	bool enableSleep;
+	bool isBullet; // continuous collision against dynamic bodies too
 } tbBodySlot;
 
 typedef struct tbShapeSlot
@@ -178,6 +180,12 @@ typedef struct tbWorld
 	tbBodyMoveEvent* moveEvents;
 	int moveEventCount, moveEventCapacity;
 
+	// Bodies that moved far for their size in this step, and their poses at its start
+	// (continuous.c).
+	int* fastBodies;
+	tbTransform* fastStarts;
+	int fastCount, fastCapacity;
+
 	int stepCount;
 
 	struct tbSensorState* sensors; // sensor.c: null until the first sensor shape
@@ -210,7 +218,8 @@ bool tbBodyMassFromShapes(const tbWorld* world, int bodyIndex, const tbGeometry*
                           float extraDensity, tbTransform extraPose, tbMassData* out, char* message,
                           int size);
 void tbSyncBodyTransform(tbBodySlot* body);
-void tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
+// Returns how far the body's farthest point moves in dt at its velocity, m.
+float tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
 
 // shape.c
 tbShapeId tbMakeShapeId(const tbWorld* world, int index);
@@ -273,6 +282,13 @@ void tbSensor_DestroyAll(tbWorld* world);
 void tbHitEvents_Prepare(tbWorld* world);
 void tbHitEvents_Finish(tbWorld* world);
 void tbHitEvents_DestroyAll(tbWorld* world);
+// continuous.c
+// (continuous.h: tbContinuousCheck, inlined into the step.)
+// Sweep the step's fast bodies against static shapes (bullets also against dynamic bodies) and
+// move each back to its first time of impact.
+void tbSolveContinuous(tbWorld* world, float dt);
+// The smallest half thickness of the body's shapes, m.
+float tbBodyMinExtent(const tbWorld* world, int bodyIndex);
 
 // island.c
 void tbUpdateSleep(tbWorld* world, float dt);

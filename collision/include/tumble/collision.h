@@ -9,4 +9,5 @@
 #include "tumble/query.h"
 #include "tumble/raycast.h"
 #include "tumble/shape.h"
+#include "tumble/toi.h"
 #include "tumble/transform.h"

@@ -58,6 +58,7 @@ typedef struct tbSceneBody
 	bool isSensor;                    ///< the one `shape` is a sensor ("sensor": true)
 	int firstShape;                   ///< compound ("shapes"): its first in tbSceneDef.shapes
 	int shapeCount;                   ///< compound: how many (0: the one `shape`)
+	bool bullet;                      ///< continuous collision against dynamic bodies too
 	int line;                         ///< line of its definition, for errors found when building
 	char keyPath[TB_SCENE_PATH_SIZE]; ///< "bodies[3]" or "generators[1]"
 } tbSceneBody;
@@ -96,6 +97,7 @@ typedef struct tbSceneDef
 	int substeps;          ///< solver substeps per step
 	int steps;             ///< how many steps `tumble run` takes: "steps", else seconds / dt
 	bool sleep;            ///< islands may fall asleep
+	bool continuous;       ///< continuous collision of fast bodies ("continuous", true)
 	tbSceneBody* bodies;
 	int bodyCount;
 	tbHull* hulls; ///< owned: the hull shapes of the bodies point here

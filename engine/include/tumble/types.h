@@ -69,6 +69,9 @@ typedef struct tbWorldDef
 	float timeToSleep;        ///< rest time before an island sleeps, s (0.5)
 	bool enableWarmStarting;  ///< start contacts from the last step's impulses (true)
 	tbIntegrator integrator;  ///< how R follows L in a substep (TB_DEFAULT_INTEGRATOR)
+	/// Continuous collision (true): a dynamic body that moved far for its size in a step is swept
+	/// against static shapes and stopped at its first time of impact (docs/continuous.md).
+	bool enableContinuous;
 	int initialBodyCapacity;  ///< bodies to make room for at creation (grows as needed)
 	int initialShapeCapacity; ///< shapes to make room for at creation
 	float hitEventThreshold;  ///< approach speed of a hit event (tbContactHitEvent), m/s (1)
@@ -91,6 +94,9 @@ typedef struct tbBodyDef
 	float gravityScale;    ///< (1)
 	bool enableSleep;      ///< this body may sleep (true)
 	bool isAwake;          ///< starts awake (true)
+	/// Continuous collision against dynamic bodies as well as static ones (false): for small fast
+	/// projectiles (docs/continuous.md).
+	bool isBullet;
 	void* userData;
 } tbBodyDef;
 

@@ -104,6 +104,8 @@ typedef struct tbProfile
 	int overflowConstraints; ///< constraints solved one at a time (no colour left)
 	int simdWidth;           ///< manifolds per wide constraint record (1, 4 or 8)
 	int stoppedBodies;       ///< bodies stopped by the NaN guard in this step
+	int fastBodies;          ///< bodies swept by continuous collision in this step
+	int impactBodies;        ///< of those, moved back to a time of impact
 } tbProfile;
 
 /// The profile of the last step (all zero before the first).
@@ -121,6 +123,20 @@ TB_API tbRayResult tbWorld_CastRayClosest(tbWorldId worldId, vec3s origin, vec3s
 /// Hits come in broad-phase order, not sorted.
 TB_API void tbWorld_CastRay(tbWorldId worldId, vec3s origin, vec3s translation,
                             tbQueryFilter filter, tbCastResultFcn* fcn, void* context);
+
+/// Every shape hit by `shape` moved from `start` along `translation` (no rotation), through fcn as
+/// for rays: the fraction of the translation at which it first touches each, the point on that
+/// shape and its outward normal there (conservative advancement on GJK distances, within 1e-4 of
+/// the smaller shape's size: tbShapeCast). Shapes it overlaps at the start are not reported. Hits
+/// come in broad-phase order.
+TB_API void tbWorld_CastShape(tbWorldId worldId, const tbGeometry* shape, tbTransform start,
+                              vec3s translation, tbQueryFilter filter, tbCastResultFcn* fcn,
+                              void* context);
+
+/// The first shape hit by `shape` moved from `start` along `translation` (see tbWorld_CastShape).
+TB_API tbRayResult tbWorld_CastShapeClosest(tbWorldId worldId, const tbGeometry* shape,
+                                            tbTransform start, vec3s translation,
+                                            tbQueryFilter filter);
 
 /// Every shape whose fattened broad-phase box overlaps `aabb`.
 TB_API void tbWorld_OverlapAABB(tbWorldId worldId, tbAABB aabb, tbQueryFilter filter,
@@ -221,6 +237,11 @@ TB_API void* tbBody_GetUserData(tbBodyId bodyId);
 TB_API bool tbBody_IsAwake(tbBodyId bodyId);
 /// Wake the body (and its island) or put it (and its island) to sleep.
 TB_API void tbBody_SetAwake(tbBodyId bodyId, bool awake);
+
+/// Make the body a bullet (continuous collision against dynamic bodies as well) or not.
+TB_API void tbBody_SetBullet(tbBodyId bodyId, bool flag);
+/// True for a bullet.
+TB_API bool tbBody_IsBullet(tbBodyId bodyId);
 
 /// Allow or forbid this body to sleep.
 TB_API void tbBody_EnableSleep(tbBodyId bodyId, bool flag);

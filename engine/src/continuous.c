@@ -1,0 +1,308 @@
+// Continuous collision: a dynamic body whose velocity carries it far for its size in a step is
+// swept from its start pose to its end pose against static shapes (bullets also against dynamic
+// bodies' final poses) and moved back to its first time of impact, keeping its velocity, so that
+// the next step's speculative contact stops it (Catto, "Continuous Collision", GDC 2013; Box2D v3
+// does the same after its solve). docs/continuous.md.
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "continuous.h"
+#include "tumble/toi.h"
+
+// The separation a fast body is left at, as a fraction of its half thickness (and at most a
+// quarter of the speculative distance): close enough that the next step's speculative contact
+// takes over, far enough that the time of impact is not at the noise of GJK.
+#define TB_CCD_TARGET_FRACTION 0.1f
+
+// How far the inset copy swept when the whole shape already touches something at the start lies
+// inside the shape, as a fraction of its half thickness (and at most the speculative distance):
+// the most the shape can then sink into what it touches.
+#define TB_CCD_INSET_FRACTION 0.25f
+
+// Half the thinnest extent of one shape (scale included), m.
+static float tbGeometryMinExtent(const tbGeometry* g)
+{
+	float s = fminf(fminf(fabsf(g->scale.x), fabsf(g->scale.y)), fabsf(g->scale.z));
+	switch (g->type) {
+	case tb_sphereShape:
+		return g->radius * s;
+	case tb_boxShape:
+		return fminf(fminf(g->halfExtents.x, g->halfExtents.y), g->halfExtents.z) * s;
+	case tb_capsuleShape:
+		return g->round.radius * s;
+	case tb_cylinderShape:
+	case tb_coneShape:
+		return fminf(g->round.radius, g->round.halfHeight) * s;
+	case tb_hullShape: {
+		// The nearest face plane from the vertices' centroid: the largest ball about it inside.
+		const tbHull* h = g->hull;
+		if (h == NULL || h->faceCount == 0 || h->kind != tb_hullSolid) {
+			return 0.0f;
+		}
+		float m = FLT_MAX;
+		for (int i = 0; i < h->faceCount; ++i) {
+			float d = h->faces[i].offset - glms_vec3_dot(h->faces[i].normal, h->centroid);
+			m = fminf(m, d);
+		}
+		return fmaxf(m, 0.0f) * s;
+	}
+	default:
+		return 0.0f; // a triangle has no thickness
+	}
+}
+
+float tbBodyMinExtent(const tbWorld* w, int bodyIndex)
+{
+	const tbBodySlot* b = w->bodies + bodyIndex;
+	float m = FLT_MAX;
+	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
+		m = fminf(m, tbGeometryMinExtent(&w->shapes[s].geometry));
+	}
+	// A body of flat shapes only: any motion is far for it; never below the smallest length.
+	return m == FLT_MAX ? TB_MIN_LENGTH : fmaxf(m, TB_MIN_LENGTH);
+}
+
+void tbPushFastBody(tbWorld* w, int bodyIndex, const tbTransform* start)
+{
+	if (w->fastCount + 1 > w->fastCapacity) {
+		int old = w->fastCapacity;
+		tbGrowArray((void**)&w->fastBodies, &w->fastCapacity, w->fastCount + 1, sizeof(int));
+		w->fastStarts = tbGrowAlloc(w->fastStarts, (size_t)old * sizeof(tbTransform),
+		                            (size_t)w->fastCapacity * sizeof(tbTransform));
+	}
+	w->fastBodies[w->fastCount] = bodyIndex;
+	w->fastStarts[w->fastCount] = *start;
+	w->fastCount += 1;
+}
+
+// The time of impact of a moving convex shape against one shape that does not move in the rest
+// of the step (a static shape, or a dynamic body's final pose for a bullet). The plug-in point for
+// shape types that are not one convex piece: a triangle mesh or heightfield would sweep the
+// moving shape against its triangles in the sweep's local box here, and take the earliest.
+static tbToiOutput tbSweepAgainstShape(const tbGeometry* moving, const tbSweep* sweep,
+                                       const tbShapeSlot* target, float maxFraction,
+                                       float separation)
+{
+	tbToiInput in = tbDefaultToiInput();
+	in.shapeA = &target->geometry;
+	in.sweepA = tbMakeSweep(target->xf, target->xf, glms_vec3_zero());
+	in.shapeB = moving;
+	in.sweepB = *sweep;
+	in.maxFraction = maxFraction;
+	in.targetSeparation = separation;
+	in.tolerance = 0.25f * separation;
+	switch (target->geometry.type) {
+	default:
+		return tbTimeOfImpact(&in);
+	}
+}
+
+typedef struct tbContinuousContext
+{
+	tbWorld* world;
+	int body;               // the fast body
+	int shape;              // its shape being swept
+	tbSweep sweep;          // of that shape
+	float fraction;         // earliest impact so far
+	float target;           // separation to stop at, m
+	tbGeometry inset;       // the swept shape scaled by insetScale about its interior point
+	vec3s interior;         // that point, shape frame
+	float insetScale;       // k
+	float insetTarget;      // separation the inset copy stops at, m
+	tbTransform start, end; // the body's poses
+	bool prepared;          // sweep and inset made (only once a candidate is found)
+	bool bullet;
+} tbContinuousContext;
+
+// The shape scaled by k about its local origin (sizes for the primitives, the scale for a hull).
+static tbGeometry tbScaledGeometry(const tbGeometry* g, float k)
+{
+	tbGeometry c = *g;
+	switch (g->type) {
+	case tb_sphereShape:
+		c.radius *= k;
+		break;
+	case tb_boxShape:
+		c.halfExtents = glms_vec3_scale(g->halfExtents, k);
+		break;
+	case tb_capsuleShape:
+	case tb_cylinderShape:
+	case tb_coneShape:
+		c.round.radius *= k;
+		c.round.halfHeight *= k;
+		break;
+	case tb_triangleShape:
+		for (int i = 0; i < 3; ++i) {
+			c.vertices[i] = glms_vec3_scale(g->vertices[i], k);
+		}
+		break;
+	default:
+		c.scale = glms_vec3_scale(g->scale, k);
+		break;
+	}
+	return c;
+}
+
+// The sweep of the shape being swept and its inset copy, made when the first candidate is found:
+// most fast bodies (falling through the air) find none.
+static void tbPrepareShapeSweep(tbContinuousContext* cc)
+{
+	const tbWorld* w = cc->world;
+	const tbBodySlot* b = w->bodies + cc->body;
+	const tbShapeSlot* shape = w->shapes + cc->shape;
+	tbTransform s0 = tbMulTransforms(cc->start, shape->localPose);
+	tbTransform s1 = tbMulTransforms(cc->end, shape->localPose);
+	// The centre of mass in the shape's frame: the shape turns about it.
+	vec3s center = tbInvTransformPoint(shape->localPose, b->localCenter);
+	cc->sweep = tbMakeSweep(s0, s1, center);
+	// The inset copy for shapes touching at the start: every point moves in by at most delta, a
+	// quarter of the shape's half thickness and at most the speculative distance.
+	float delta = fminf(TB_CCD_INSET_FRACTION * tbGeometryMinExtent(&shape->geometry),
+	                    w->def.speculativeDistance);
+	cc->interior = tbGeometry_InteriorPoint(&shape->geometry);
+	float far = tbGeometry_BoundingRadius(&shape->geometry) + glms_vec3_norm(cc->interior);
+	cc->insetScale = far > 0.0f ? fmaxf(1.0f - delta / far, 0.5f) : 1.0f;
+	cc->inset = tbScaledGeometry(&shape->geometry, cc->insetScale);
+	cc->insetTarget = 0.1f * delta;
+	cc->prepared = true;
+}
+
+static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
+{
+	(void)proxyId;
+	tbContinuousContext* cc = context;
+	tbWorld* w = cc->world;
+	const tbShapeSlot* other = w->shapes + shapeIndex;
+	const tbShapeSlot* fast = w->shapes + cc->shape;
+	if (other->body == cc->body || !tbShouldShapesCollide(fast->filter, other->filter)) {
+		return true;
+	}
+	const tbBodySlot* ob = w->bodies + other->body;
+	if (ob->rb.type == tb_dynamicBody) {
+		// Only a bullet sweeps against dynamic bodies, and not against other bullets (their
+		// final poses are not final yet: Box2D's rule).
+		if (!cc->bullet || ob->isBullet) {
+			return true;
+		}
+	}
+	if (!tbBodiesMayCollide(w, cc->body, other->body)) {
+		return true; // jointed bodies that do not collide
+	}
+	if (!cc->prepared) {
+		tbPrepareShapeSweep(cc);
+	}
+	tbToiOutput toi =
+	    tbSweepAgainstShape(&fast->geometry, &cc->sweep, other, cc->fraction, cc->target);
+	if (toi.state == tb_toiHit || toi.state == tb_toiFailed) {
+		if (toi.fraction > 0.0f) {
+			cc->fraction = fminf(cc->fraction, toi.fraction);
+			return true;
+		}
+	}
+	if (toi.state == tb_toiSeparated) {
+		return true;
+	}
+	// Touching or overlapping at the start (a fast body sliding on the ground, a spinning cone
+	// landing on its rim): the whole shape would give an impact at 0 and freeze. Its inset copy
+	// S' = k S + (1 - k) c (scaled by k about its interior point c, every point moved in by at
+	// most delta) starts apart and is swept instead: S lies within delta of S', so while S' does
+	// not touch the other shape S is less than delta into it (a penetration depth of at most
+	// delta). Box2D v3 sweeps a small ball about the centroid here, which lets a spinning rim
+	// swing far into the ground.
+	tbSweep insetSweep = cc->sweep;
+	vec3s offset = glms_vec3_scale(cc->interior, 1.0f - cc->insetScale);
+	insetSweep.localCenter = glms_vec3_sub(cc->sweep.localCenter, offset);
+	toi = tbSweepAgainstShape(&cc->inset, &insetSweep, other, cc->fraction, cc->insetTarget);
+	if ((toi.state == tb_toiHit || toi.state == tb_toiFailed) && toi.fraction > 0.0f) {
+		cc->fraction = fminf(cc->fraction, toi.fraction);
+	}
+	return true;
+}
+
+// Sweep one fast body against the static tree (and the moving tree for a bullet); move it back to
+// the earliest impact.
+static void tbSweepBody(tbWorld* w, int bodyIndex, tbTransform start, float dt)
+{
+	tbBodySlot* b = w->bodies + bodyIndex;
+	tbTransform end = b->xf;
+	// Only the fields the query reads are set here; the sweep and the inset copy are made by
+	// tbPrepareShapeSweep when a candidate is found (most fast bodies find none).
+	tbContinuousContext cc;
+	cc.world = w;
+	cc.body = bodyIndex;
+	cc.fraction = 1.0f;
+	cc.bullet = b->isBullet;
+	cc.target = fminf(TB_CCD_TARGET_FRACTION * b->minExtent, 0.25f * w->def.speculativeDistance);
+	cc.target = fmaxf(cc.target, 0.0f);
+	cc.start = start;
+	cc.end = end;
+	// The box of the whole sweep without a support call: a point r from the centre of mass (r at
+	// most maxExtent) is at c(t) + R(t) r, within theta maxExtent of the end box moved back by
+	// (1 - t)(c1 - c0). The turn theta has cos(theta / 2) = |q0 . q1|, and theta <=
+	// pi sin(theta / 2) (sin x >= 2 x / pi on [0, pi / 2]): a bound without a trigonometric call.
+	vec3s x0 = start.p;
+	if (b->localCenter.x != 0.0f || b->localCenter.y != 0.0f || b->localCenter.z != 0.0f) {
+		x0 = glms_vec3_add(start.p, tbRotateVector(start.q, b->localCenter));
+	}
+	vec3s back = glms_vec3_sub(b->rb.state.x, x0);
+	float c = fabsf(glms_quat_dot(start.q, end.q));
+	float grow = c < 1.0f ? GLM_PIf * sqrtf(1.0f - c * c) * b->maxExtent : 0.0f;
+	vec3s g = {{grow, grow, grow}};
+	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
+		const tbShapeSlot* shape = w->shapes + s;
+		cc.shape = s;
+		cc.prepared = false;
+		tbAABB box;
+		box.lower = glms_vec3_sub(
+		    glms_vec3_minv(shape->aabb.lower, glms_vec3_sub(shape->aabb.lower, back)), g);
+		box.upper = glms_vec3_add(
+		    glms_vec3_maxv(shape->aabb.upper, glms_vec3_sub(shape->aabb.upper, back)), g);
+		tbDynamicTree_Query(&w->trees[0], box, tbContinuousCallback, &cc);
+		if (cc.bullet) {
+			tbDynamicTree_Query(&w->trees[1], box, tbContinuousCallback, &cc);
+		}
+	}
+	w->profile.fastBodies += 1;
+	if (!(cc.fraction < 1.0f)) {
+		return;
+	}
+	// Back to the pose at the impact: Baraff's x and R move with it, P and L stay (the velocity is
+	// kept, Box2D v3's choice), so the next step's speculative contact meets it at the surface.
+	w->profile.impactBodies += 1;
+	tbSweep bodySweep = tbMakeSweep(start, end, b->localCenter);
+	tbTransform xf = tbSweep_GetTransform(&bodySweep, cc.fraction);
+	b->rb.state.x = glms_vec3_add(
+	    bodySweep.c0, glms_vec3_scale(glms_vec3_sub(bodySweep.c1, bodySweep.c0), cc.fraction));
+	b->rb.state.R = glms_quat_mat3(xf.q);
+	tbRigidBody_UpdateDerived(&b->rb);
+	tbSyncBodyTransform(b);
+	tbUpdateBodyShapes(w, bodyIndex, dt, false);
+}
+
+void tbSolveContinuous(tbWorld* w, float dt)
+{
+	// Non-bullets first, so that bullets sweep against the final poses of the dynamic bodies.
+	for (int pass = 0; pass < 2; ++pass) {
+		for (int k = 0; k < w->fastCount; ++k) {
+			int i = w->fastBodies[k];
+			if (w->bodies[i].isBullet == (pass == 1)) {
+				tbSweepBody(w, i, w->fastStarts[k], dt);
+			}
+		}
+	}
+}
+
+void tbBody_SetBullet(tbBodyId bodyId, bool flag)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_SetBullet");
+	if (b != NULL) {
+		b->isBullet = flag;
+	}
+}
+
+bool tbBody_IsBullet(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_IsBullet");
+	return b != NULL && b->isBullet;
+}

@@ -1,0 +1,520 @@
+// Continuous collision and shape casts against independent answers: a fast ball against a thin
+// static wall at every phase of its steps, a bullet into a free plate (momentum), shape casts
+// against analytic times of impact, and the deepest overlap of a rain of every shape type.
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <string.h>
+
+#include "world_scenes.h"
+
+static const float kDt = 1.0f / 60.0f;
+
+static tbBodyId addBody(tbWorldId world, tbBodyType type, vec3s p, versors q, tbGeometry g, vec3s v,
+                        bool bullet)
+{
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = type;
+	bd.position = p;
+	bd.rotation = q;
+	bd.linearVelocity = v;
+	bd.isBullet = bullet;
+	tbBodyId body = tbCreateBody(world, &bd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbCreateShape(body, &sd, &g);
+	return body;
+}
+
+static tbWorldId zeroGravityWorld(bool continuous)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.gravity = v3(0.0f, 0.0f, 0.0f);
+	def.enableSleep = false;
+	def.enableContinuous = continuous;
+	return tbCreateWorld(&def);
+}
+
+// A ball of radius r at speed v along +x towards a static wall of thickness `thick` whose near face
+// is at x = nearX; returns the deepest the ball's front went past the near face over `steps`
+// (negative: it never reached it) and whether it ever got beyond the far face.
+static float wallRun(float r, float speed, float thick, float nearX, int steps, bool continuous,
+                     bool* passed)
+{
+	tbWorldId world = zeroGravityWorld(continuous);
+	addBody(world, tb_staticBody, v3(nearX + 0.5f * thick, 0.0f, 0.0f), quatIdentity(),
+	        tbMakeBox(0.5f * thick, 1.0f, 1.0f), v3(0.0f, 0.0f, 0.0f), false);
+	tbBodyId ball = addBody(world, tb_dynamicBody, v3(0.0f, 0.0f, 0.0f), quatIdentity(),
+	                        tbMakeSphere(r), v3(speed, 0.0f, 0.0f), false);
+	float deepest = -INFINITY;
+	*passed = false;
+	for (int k = 0; k < steps; ++k) {
+		tbWorld_Step(world, kDt, 4);
+		float x = tbBody_GetPosition(ball).x;
+		deepest = fmaxf(deepest, x + r - nearX);
+		*passed = *passed || x - r > nearX + thick;
+	}
+	tbDestroyWorld(world);
+	return deepest;
+}
+
+Test(continuous, fast_ball_stops_on_the_near_side_of_a_thin_wall)
+{
+	// A 5 cm ball at 250 m/s moves 4.17 m a step, 83 times its radius: the 200 wall distances
+	// spread its step positions over every phase of a step.
+	const float r = 0.05f, speed = 250.0f, thick = 0.05f;
+	float travel = speed * kDt;
+	int count = sceneIsLight() ? 40 : 200;
+	float worst = -INFINITY;
+	int passedCount = 0;
+	for (int i = 0; i < count; ++i) {
+		float nearX = 2.0f + travel * (float)i / (float)count;
+		bool passed;
+		float depth = wallRun(r, speed, thick, nearX, 20, true, &passed);
+		worst = fmaxf(worst, depth);
+		passedCount += passed ? 1 : 0;
+	}
+	cr_log_info("wall: worst penetration %.5f m over %d positions, %d passed", (double)worst, count,
+	            passedCount);
+	printf("SCENE ccd_wall: worst penetration %.5f m over %d wall positions, %d passed\n",
+	       (double)worst, count, passedCount);
+	cr_expect_eq(passedCount, 0, "%d of %d runs passed the wall", passedCount, count);
+	cr_expect_lt(worst, 0.01f, "the ball went %.4f m into the wall", (double)worst);
+
+	// The test can fail: without continuous collision the same ball passes the wall.
+	bool passed;
+	int without = 0;
+	for (int i = 0; i < 10; ++i) {
+		wallRun(r, speed, thick, 2.0f + travel * (float)i / 10.0f, 20, false, &passed);
+		without += passed ? 1 : 0;
+	}
+	cr_expect_gt(without, 0, "without continuous collision no run passed: the test proves nothing");
+}
+
+Test(continuous, other_sizes_and_speeds_stop_at_walls)
+{
+	// Sizes and speeds other than the sample: a 2 cm ball at 400 m/s into a 1 cm wall, a 20 cm
+	// ball at 120 m/s into a 3 cm wall.
+	const float cases[][3] = {{0.02f, 400.0f, 0.01f}, {0.2f, 120.0f, 0.03f}, {0.1f, 60.0f, 0.02f}};
+	for (int c = 0; c < 3; ++c) {
+		float r = cases[c][0], speed = cases[c][1], thick = cases[c][2];
+		float worst = -INFINITY;
+		for (int i = 0; i < 25; ++i) {
+			bool passed;
+			float depth =
+			    wallRun(r, speed, thick, 1.0f + speed * kDt * (float)i / 25.0f, 20, true, &passed);
+			cr_expect(!passed, "r %g at %g m/s passed a %g m wall", (double)r, (double)speed,
+			          (double)thick);
+			worst = fmaxf(worst, depth);
+		}
+		cr_expect_lt(worst, fmaxf(0.2f * thick, 0.2f * r), "r %g at %g m/s: %.4f m in", (double)r,
+		             (double)speed, (double)worst);
+	}
+}
+
+// A bullet ball into a free plate of thickness `thick` (no gravity): whether the ball ever got
+// past the plate's back face, and the velocities after.
+static void plateRun(float r, float speed, float thick, float plateX, bool bullet, bool* passed,
+                     float* plateV, float* ballV, float* ballMass, float* plateMass)
+{
+	tbWorldId world = zeroGravityWorld(true);
+	tbBodyId plate = addBody(world, tb_dynamicBody, v3(plateX, 0.0f, 0.0f), quatIdentity(),
+	                         tbMakeBox(0.5f * thick, 0.5f, 0.5f), v3(0.0f, 0.0f, 0.0f), false);
+	tbBodyId ball = addBody(world, tb_dynamicBody, v3(0.0f, 0.0f, 0.0f), quatIdentity(),
+	                        tbMakeSphere(r), v3(speed, 0.0f, 0.0f), bullet);
+	*passed = false;
+	for (int k = 0; k < 30; ++k) {
+		tbWorld_Step(world, kDt, 4);
+		float back = tbBody_GetPosition(plate).x + 0.5f * thick;
+		*passed = *passed || tbBody_GetPosition(ball).x - r > back;
+	}
+	*plateV = tbBody_GetLinearVelocity(plate).x;
+	*ballV = tbBody_GetLinearVelocity(ball).x;
+	*ballMass = tbBody_GetMass(ball);
+	*plateMass = tbBody_GetMass(plate);
+	tbDestroyWorld(world);
+}
+
+Test(continuous, bullet_never_passes_a_free_plate_and_pushes_it)
+{
+	const float r = 0.04f, speed = 150.0f, thick = 0.04f;
+	float travel = speed * kDt;
+	int count = sceneIsLight() ? 10 : 50;
+	int passedCount = 0;
+	float minPlateV = INFINITY, worstMomentum = 0.0f;
+	for (int i = 0; i < count; ++i) {
+		bool passed;
+		float plateV, ballV, mb, mp;
+		plateRun(r, speed, thick, 1.0f + travel * (float)i / (float)count, true, &passed, &plateV,
+		         &ballV, &mb, &mp);
+		passedCount += passed ? 1 : 0;
+		minPlateV = fminf(minPlateV, plateV);
+		// Momentum: nothing external acts, so mb v0 = mb vb + mp vp (the solver's impulses are
+		// equal and opposite); relative to the ball's momentum.
+		float p0 = mb * speed;
+		worstMomentum = fmaxf(worstMomentum, fabsf(mb * ballV + mp * plateV - p0) / p0);
+		// The plate moves no faster than a perfectly inelastic catch would leave it (restitution
+		// 0): v = mb v0 / (mb + mp), to 5 %.
+		cr_expect_leq(plateV, 1.05f * p0 / (mb + mp), "plate at %g m/s", (double)plateV);
+	}
+	cr_log_info("plate: %d of %d passed, min plate speed %.4f m/s, momentum error %.2e",
+	            passedCount, count, (double)minPlateV, (double)worstMomentum);
+	printf("SCENE ccd_plate: %d of %d passed, min plate speed %.4f m/s, momentum error %.2e\n",
+	       passedCount, count, (double)minPlateV, (double)worstMomentum);
+	cr_expect_eq(passedCount, 0);
+	cr_expect_gt(minPlateV, 0.0f);
+	cr_expect_lt(worstMomentum, 0.02f);
+
+	// Not a bullet: it is swept against static shapes only and passes the plate somewhere.
+	int without = 0;
+	for (int i = 0; i < 10; ++i) {
+		bool passed;
+		float plateV, ballV, mb, mp;
+		plateRun(r, speed, thick, 1.0f + travel * (float)i / 10.0f, false, &passed, &plateV, &ballV,
+		         &mb, &mp);
+		without += passed ? 1 : 0;
+	}
+	cr_expect_gt(without, 0, "the plain ball never passed: the bullet test proves nothing");
+}
+
+// Shape casts against analytic times of impact. The fraction error is reported as a distance
+// (times the translation's length).
+static float castError(const tbGeometry* target, tbTransform xfA, const tbGeometry* moving,
+                       tbTransform xfB, vec3s translation, float expected, vec3s expectedNormal)
+{
+	tbCastOutput out = tbShapeCast(target, xfA, moving, xfB, translation, 1.0f);
+	cr_assert(out.hit, "no hit (expected fraction %g)", (double)expected);
+	float len = glms_vec3_norm(translation);
+	cr_expect_gt(glms_vec3_dot(out.normal, expectedNormal), 0.999f,
+	             "normal (%g %g %g) against (%g %g %g)", (double)out.normal.x, (double)out.normal.y,
+	             (double)out.normal.z, (double)expectedNormal.x, (double)expectedNormal.y,
+	             (double)expectedNormal.z);
+	return fabsf(out.fraction - expected) * len;
+}
+
+static tbTransform at(vec3s p, versors q)
+{
+	tbTransform xf = {p, q};
+	return xf;
+}
+
+Test(continuous, shape_casts_match_analytic_times_of_impact)
+{
+	float worst = 0.0f;
+	versors id = quatIdentity();
+	vec3s up = v3(0.0f, 1.0f, 0.0f);
+	// Sphere onto a plane (a big box whose top is y = 0): touches when its centre is at y = r.
+	tbGeometry plane = tbMakeBox(100.0f, 1.0f, 100.0f);
+	tbTransform planeXf = at(v3(0.0f, -1.0f, 0.0f), id);
+	for (int i = 0; i < 10; ++i) {
+		float r = 0.05f + 0.3f * (float)i, h = 2.0f + (float)i;
+		tbGeometry ball = tbMakeSphere(r);
+		vec3s d = v3(0.3f * (float)i, -2.0f * h, 0.1f);
+		worst = fmaxf(worst, castError(&plane, planeXf, &ball, at(v3(0.0f, h, 0.0f), id), d,
+		                               (h - r) / (2.0f * h), up));
+	}
+	// Sphere onto a unit box: a face, an edge (x = 1, y = 1) and a corner (1, 1, 1).
+	tbGeometry box = tbMakeBox(1.0f, 1.0f, 1.0f);
+	tbTransform boxXf = at(v3(0.0f, 0.0f, 0.0f), id);
+	float r = 0.5f;
+	tbGeometry ball = tbMakeSphere(r);
+	worst = fmaxf(worst, castError(&box, boxXf, &ball, at(v3(0.2f, 5.0f, -0.3f), id),
+	                               v3(0.0f, -10.0f, 0.0f), (5.0f - 1.0f - r) / 10.0f, up));
+	float a = 0.3f, b = 0.2f;
+	float yEdge = 1.0f + sqrtf(r * r - a * a);
+	worst = fmaxf(worst, castError(&box, boxXf, &ball, at(v3(1.0f + a, 5.0f, 0.0f), id),
+	                               v3(0.0f, -10.0f, 0.0f), (5.0f - yEdge) / 10.0f,
+	                               glms_vec3_normalize(v3(a, yEdge - 1.0f, 0.0f))));
+	float yCorner = 1.0f + sqrtf(r * r - a * a - b * b);
+	worst = fmaxf(worst, castError(&box, boxXf, &ball, at(v3(1.0f + a, 5.0f, 1.0f + b), id),
+	                               v3(0.0f, -10.0f, 0.0f), (5.0f - yCorner) / 10.0f,
+	                               glms_vec3_normalize(v3(a, yCorner - 1.0f, b))));
+	// Box onto box: the falling box's lowest point is sum_i h_i |R_yi| below its centre, and it
+	// lands on the big box's top face (y = 1) when the centre is that far above it.
+	tbGeometry big = tbMakeBox(3.0f, 1.0f, 3.0f);
+	vec3s h = v3(0.5f, 0.3f, 0.2f);
+	tbGeometry small = tbMakeBox(h.x, h.y, h.z);
+	for (int i = 0; i < 12; ++i) {
+		versors q =
+		    i == 0
+		        ? id
+		        : glms_quatv(0.4f * (float)i,
+		                     glms_vec3_normalize(v3(sinf((float)i), 1.0f, cosf(1.7f * (float)i))));
+		mat3s R = glms_quat_mat3(q);
+		// Row y of R: the y components of the box's axes.
+		float low = h.x * fabsf(R.col[0].y) + h.y * fabsf(R.col[1].y) + h.z * fabsf(R.col[2].y);
+		float y0 = 4.0f;
+		worst = fmaxf(worst, castError(&big, boxXf, &small, at(v3(0.1f * (float)i, y0, 0.2f), q),
+		                               v3(0.0f, -8.0f, 0.0f), (y0 - 1.0f - low) / 8.0f, up));
+	}
+	cr_log_info("shape casts: worst distance error %.2e m", (double)worst);
+	printf("SCENE ccd_casts: worst time-of-impact error %.2e m (as a distance)\n", (double)worst);
+	// The cast stops within 1e-4 of the pair's size of touching.
+	cr_expect_lt(worst, 1e-3f);
+}
+
+Test(continuous, world_shape_cast_finds_the_first_shape)
+{
+	tbWorldId world = makeWorld(false);
+	versors id = quatIdentity();
+	addBody(world, tb_staticBody, v3(0.0f, -0.5f, 0.0f), id, tbMakeBox(20.0f, 0.5f, 20.0f),
+	        v3(0.0f, 0.0f, 0.0f), false);
+	tbBodyId wall = addBody(world, tb_staticBody, v3(5.0f, 1.0f, 0.0f), id,
+	                        tbMakeBox(0.1f, 1.0f, 1.0f), v3(0.0f, 0.0f, 0.0f), false);
+	addBody(world, tb_staticBody, v3(8.0f, 1.0f, 0.0f), id, tbMakeBox(0.1f, 1.0f, 1.0f),
+	        v3(0.0f, 0.0f, 0.0f), false);
+	tbGeometry ball = tbMakeSphere(0.25f);
+	tbTransform start = at(v3(0.0f, 1.0f, 0.0f), id);
+	tbRayResult r = tbWorld_CastShapeClosest(world, &ball, start, v3(10.0f, 0.0f, 0.0f),
+	                                         tbDefaultQueryFilter());
+	cr_assert(r.hit);
+	tbShapeId wallShape;
+	tbBody_GetShapes(wall, &wallShape, 1);
+	cr_expect(TB_ID_EQUALS(r.shapeId, wallShape));
+	// The wall's near face is x = 4.9: the ball touches it when its centre is at 4.65.
+	cr_expect_float_eq(r.fraction, 0.465f, 1e-4f);
+	cr_expect_float_eq(r.point.x, 4.9f, 1e-3f);
+	cr_expect_float_eq(r.normal.x, -1.0f, 1e-3f);
+	// Bad input is refused with a message naming it.
+	tbClearLastError();
+	tbGeometry bad = tbMakeSphere(-1.0f);
+	r = tbWorld_CastShapeClosest(world, &bad, start, v3(1.0f, 0.0f, 0.0f), tbDefaultQueryFilter());
+	cr_expect(!r.hit);
+	cr_expect(strstr(tbGetLastError(), "tbWorld_CastShape") != NULL);
+	tbDestroyWorld(world);
+}
+
+static unsigned rainNext(unsigned* s)
+{
+	*s = *s * 1664525u + 1013904223u;
+	return *s >> 8;
+}
+
+static float rainUniform(unsigned* s, float lo, float hi)
+{
+	return lo + (hi - lo) * (float)(rainNext(s) & 0xffffff) / 16777216.0f;
+}
+
+// A rain of every shape type (sphere, box, capsule, cylinder, cone, hull) of random sizes and
+// rotations from 1 to 8 m onto a ground box, on a grid `spacing` m apart with `layers` heights per
+// column (one layer 3 m apart: every impact is on the ground; six layers 1.5 m apart: a crowd
+// landing on itself). The deepest overlap is the most negative manifold separation over every
+// touching contact at every step, m.
+static float rainDeepest(int count, unsigned seed, float spacing, int layers, const tbHull* hull,
+                         bool roundEnds)
+{
+	tbWorldDef wd = tbDefaultWorldDef();
+	wd.enableSleep = false;
+	tbWorldId world = tbCreateWorld(&wd);
+	makeGround(world, 60.0f, 0.6f);
+	unsigned s = seed;
+	int perSide = (int)ceilf(sqrtf((float)count / (float)layers));
+	int cells = layers * perSide * perSide;
+	int* order = malloc(sizeof(int) * (size_t)cells);
+	for (int i = 0; i < cells; ++i) {
+		order[i] = i;
+	}
+	for (int i = cells - 1; i > 0; --i) {
+		int j = (int)(rainNext(&s) % (unsigned)(i + 1));
+		int t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	float half = 0.5f * spacing * (float)(perSide - 1);
+	for (int i = 0; i < count; ++i) {
+		int cell = order[i];
+		int layer = cell / (perSide * perSide), ix = cell % perSide,
+		    iz = (cell / perSide) % perSide;
+		vec3s p = v3(spacing * (float)ix - half + rainUniform(&s, -0.1f, 0.1f),
+		             layers > 1 ? 1.0f + 1.4f * (float)layer + rainUniform(&s, -0.1f, 0.1f)
+		                        : rainUniform(&s, 1.0f, 8.0f),
+		             spacing * (float)iz - half + rainUniform(&s, -0.1f, 0.1f));
+		vec3s axis =
+		    glms_vec3_normalize(v3(rainUniform(&s, -1.0f, 1.0f), rainUniform(&s, -1.0f, 1.0f),
+		                           rainUniform(&s, -1.0f, 1.0f) + 1e-3f));
+		versors q = glms_quatv(rainUniform(&s, 0.0f, 6.28f), axis);
+		float a = rainUniform(&s, 0.15f, 0.4f), b = rainUniform(&s, 0.15f, 0.4f);
+		tbGeometry g;
+		switch (i % 6) {
+		case 0:
+			g = tbMakeSphere(a);
+			break;
+		case 1:
+			g = tbMakeBox(a, b, rainUniform(&s, 0.15f, 0.4f));
+			break;
+		case 2:
+			g = tbMakeCapsule(a, b);
+			break;
+		case 3:
+			g = roundEnds ? tbMakeCylinder(a, b) : tbMakeBox(a, b, a);
+			break;
+		case 4:
+			g = roundEnds ? tbMakeCone(a, b) : tbMakeSphere(b);
+			break;
+		default:
+			g = tbMakeHullShape(hull);
+			break;
+		}
+		addBody(world, tb_dynamicBody, p, q, g, v3(0.0f, 0.0f, 0.0f), false);
+	}
+	free(order);
+	int cap = 8 * count + 64;
+	tbContactData* data = malloc(sizeof(tbContactData) * (size_t)cap);
+	float deepest = 0.0f;
+	for (int k = 0; k < 240; ++k) {
+		tbWorld_Step(world, kDt, 4);
+		int n = tbWorld_GetContactData(world, data, cap);
+		for (int c = 0; c < n; ++c) {
+			for (int p = 0; p < data[c].manifold.pointCount; ++p) {
+				deepest = fminf(deepest, data[c].manifold.points[p].separation);
+			}
+		}
+	}
+	free(data);
+	tbDestroyWorld(world);
+	return -deepest;
+}
+
+Test(continuous, rain_of_every_shape_lands_without_sinking)
+{
+	vec3s pts[12];
+	unsigned s = 7;
+	for (int i = 0; i < 12; ++i) {
+		pts[i] = v3(rainUniform(&s, -0.35f, 0.35f), rainUniform(&s, -0.35f, 0.35f),
+		            rainUniform(&s, -0.35f, 0.35f));
+	}
+	tbHull hull;
+	cr_assert_eq(tbBuildHull(pts, 12, &hull, NULL), tb_hullOk);
+	int count = sceneIsLight() ? 36 : 216;
+	float worst = 0.0f;
+	for (unsigned seed = 1; seed <= 3; ++seed) {
+		worst = fmaxf(worst, rainDeepest(count, seed, 3.0f, 1, &hull, false));
+	}
+	// Cylinders and cones rolling on their rims after the impact: their manifolds (one or two
+	// points on a curved rim) let them roll into the ground, impact or not. Reported, not
+	// asserted: the open part of issue 16 (docs/continuous.md, Limits).
+	float rims = 0.0f;
+	for (unsigned seed = 1; seed <= 3; ++seed) {
+		rims = fmaxf(rims, rainDeepest(count, seed, 3.0f, 1, &hull, true));
+	}
+	printf("SCENE ccd_rain_rims: with cylinders and cones: deepest overlap %.4f m\n", (double)rims);
+	// The crowd: bodies landing on bodies. Not asserted: its figure is the open part of issue 16
+	// (docs/continuous.md, Limits), reported here so that a change shows.
+	float crowd = rainDeepest(count, 1, 1.5f, 6, &hull, true);
+	printf("SCENE ccd_rain_crowd: %d bodies landing on each other: deepest overlap %.4f m\n", count,
+	       (double)crowd);
+	// Impacts of up to 12.5 m/s on the ground: the speculative contact (made a step ahead by the
+	// broad phase's swept boxes) and continuous collision stop every body at the surface.
+	cr_log_info("rain (apart): deepest overlap %.4f m", (double)worst);
+	printf("SCENE ccd_rain: %d spheres, boxes, capsules, hulls from 1-8 m, 3 seeds: deepest "
+	       "overlap %.4f m\n",
+	       count, (double)worst);
+	cr_expect_lt(worst, 0.05f, "deepest overlap %.4f m", (double)worst);
+	tbDestroyHull(&hull);
+}
+
+Test(continuous, scene_keys_bullet_and_continuous)
+{
+	const char* good = "{\"continuous\": false, \"bodies\": [{\"name\": \"b\", \"bullet\": true, "
+	                   "\"shape\": {\"type\": \"sphere\", \"radius\": 0.1}}]}";
+	tbSceneDef def;
+	tbSceneError error;
+	cr_assert(tbParseScene(good, strlen(good), "good.json", &def, &error), "%s", error.message);
+	cr_expect(!def.continuous);
+	cr_expect(def.bodies[0].bullet);
+	tbFreeSceneDef(&def);
+	const char* bad = "{\"bodies\": [{\"type\": \"static\", \"bullet\": true, "
+	                  "\"shape\": {\"type\": \"sphere\", \"radius\": 0.1}}]}";
+	cr_expect(!tbParseScene(bad, strlen(bad), "bad.json", &def, &error));
+	cr_expect(strstr(error.message, "bullet") != NULL, "%s", error.message);
+}
+
+Test(continuous, shooting_gallery_scene_stops_every_ball)
+{
+	// The bundled scene (run from the source root): each ball ends in front of its wall.
+	tbScene scene;
+	tbSceneError error;
+	cr_assert(tbLoadScene("scenes/shooting_gallery.json", &scene, &error), "%s", error.message);
+	cr_expect(tbBody_IsBullet(scene.bodyIds[scene.def.bodyCount - 3]));
+	float worst = -INFINITY;
+	int walls = 0;
+	for (int k = 0; k < 60; ++k) {
+		tbWorld_Step(scene.worldId, scene.def.dt, scene.def.substeps);
+		for (int i = 0; i < scene.def.bodyCount; ++i) {
+			const tbSceneBody* wall = scene.def.bodies + i;
+			if (strncmp(wall->name, "wall", 4) != 0) {
+				continue;
+			}
+			// The ball of the wall's lane is the next body.
+			const tbSceneBody* ball = wall + 1;
+			float nearFace = wall->position.x - wall->shape.halfExtents.x;
+			float front = tbBody_GetPosition(scene.bodyIds[i + 1]).x + ball->shape.radius;
+			worst = fmaxf(worst, front - nearFace);
+			walls += k == 0 ? 1 : 0;
+		}
+	}
+	cr_expect_eq(walls, 5);
+	printf("SCENE ccd_gallery: worst penetration %.5f m over %d walls\n", (double)worst, walls);
+	cr_expect_lt(worst, 0.01f);
+	tbDestroyScene(&scene);
+}
+
+Test(continuous, time_of_impact_of_a_turning_rod_and_its_states)
+{
+	// A rod (half extents 1, 0.05, 0.05) centred at height h over a plane turns about z at a
+	// constant rate from flat to theta1: its lowest corner is at h - (sin phi + 0.05 cos phi),
+	// which reaches 0 at phi = asin(h / sqrt(1 + 0.05^2)) - atan(0.05), so t = phi / theta1.
+	tbGeometry plane = tbMakeBox(50.0f, 1.0f, 50.0f);
+	tbGeometry rod = tbMakeBox(1.0f, 0.05f, 0.05f);
+	float worst = 0.0f;
+	for (int i = 0; i < 8; ++i) {
+		float h = 0.2f + 0.08f * (float)i, theta1 = 1.0f + 0.05f * (float)i;
+		tbToiInput in = tbDefaultToiInput();
+		in.shapeA = &plane;
+		tbTransform planeXf = at(v3(0.0f, -1.0f, 0.0f), quatIdentity());
+		in.sweepA = tbMakeSweep(planeXf, planeXf, v3(0.0f, 0.0f, 0.0f));
+		in.shapeB = &rod;
+		// Turning clockwise about +z lowers the +x end.
+		tbTransform start = at(v3(0.0f, h, 0.0f), quatIdentity());
+		tbTransform end = at(v3(0.0f, h, 0.0f), glms_quatv(-theta1, v3(0.0f, 0.0f, 1.0f)));
+		in.sweepB = tbMakeSweep(start, end, v3(0.0f, 0.0f, 0.0f));
+		tbToiOutput out = tbTimeOfImpact(&in);
+		cr_assert_eq(out.state, tb_toiHit, "h %g: state %d", (double)h, (int)out.state);
+		float phi = asinf(h / sqrtf(1.0f + 0.0025f)) - atanf(0.05f);
+		// As the arc length travelled by the rod's tip.
+		worst = fmaxf(worst, fabsf(out.fraction - phi / theta1) * theta1);
+		cr_expect_gt(out.normal.y, 0.999f);
+	}
+	printf("SCENE ccd_rod: worst time-of-impact error of a turning rod %.2e m (at its tip)\n",
+	       (double)worst);
+	cr_expect_lt(worst, 1e-3f);
+
+	// Overlapping at the start, separated, and NaN input.
+	tbGeometry ball = tbMakeSphere(0.5f);
+	tbToiInput in = tbDefaultToiInput();
+	in.shapeA = &ball;
+	in.shapeB = &ball;
+	tbTransform a = at(v3(0.0f, 0.0f, 0.0f), quatIdentity());
+	in.sweepA = tbMakeSweep(a, a, v3(0.0f, 0.0f, 0.0f));
+	tbTransform b0 = at(v3(0.5f, 0.0f, 0.0f), quatIdentity());
+	tbTransform b1 = at(v3(5.0f, 0.0f, 0.0f), quatIdentity());
+	in.sweepB = tbMakeSweep(b0, b1, v3(0.0f, 0.0f, 0.0f));
+	cr_expect_eq(tbTimeOfImpact(&in).state, tb_toiOverlapped);
+	b0.p.x = 2.0f;
+	in.sweepB = tbMakeSweep(b0, b1, v3(0.0f, 0.0f, 0.0f));
+	tbToiOutput out = tbTimeOfImpact(&in);
+	cr_expect_eq(out.state, tb_toiSeparated);
+	cr_expect_float_eq(out.fraction, 1.0f, 0.0f);
+	in.sweepB.c1.x = NAN;
+	out = tbTimeOfImpact(&in);
+	cr_expect_eq(out.state, tb_toiFailed);
+	cr_expect(isfinite(out.fraction));
+	// Head-on: two balls closing at 2 m/s from 3 m apart meet (1 m centres) at t = 0.5 of 1 s... as
+	// a fraction of a 4 m approach: gap 2 m over 4 m is 0.5.
+	tbTransform c0 = at(v3(4.0f, 0.0f, 0.0f), quatIdentity());
+	tbTransform c1 = at(v3(0.0f, 0.0f, 0.0f), quatIdentity());
+	in.sweepB = tbMakeSweep(c0, c1, v3(0.0f, 0.0f, 0.0f));
+	out = tbTimeOfImpact(&in);
+	cr_expect_eq(out.state, tb_toiHit);
+	cr_expect_float_eq(out.fraction, 0.75f, 1e-4f);
+	cr_expect_float_eq(out.point.x, 0.5f, 1e-3f, "point (%g %g %g)", (double)out.point.x,
+	                   (double)out.point.y, (double)out.point.z);
+}
