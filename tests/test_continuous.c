@@ -518,3 +518,83 @@ Test(continuous, time_of_impact_of_a_turning_rod_and_its_states)
 	cr_expect_float_eq(out.point.x, 0.5f, 1e-3f, "point (%g %g %g)", (double)out.point.x,
 	                   (double)out.point.y, (double)out.point.z);
 }
+
+// A ball of radius r at `speed` into level geometry: a wall of two mesh triangles facing -x whose
+// plane is at x = nearX (`mesh`), or a flat 4 x 4 heightfield at y = -nearX fired at from above.
+// Returns the deepest the ball's front went past the surface and whether it ever got behind it
+// by more than its diameter.
+static float levelRun(float r, float speed, float nearX, bool mesh, bool continuous, bool* passed)
+{
+	tbWorldId world = zeroGravityWorld(continuous);
+	tbMesh wall;
+	tbHeightfield field;
+	memset(&wall, 0, sizeof wall);
+	memset(&field, 0, sizeof field);
+	char message[160];
+	tbGeometry g;
+	if (mesh) {
+		const vec3s v[4] = {v3(0, -2, -2), v3(0, 2, -2), v3(0, 2, 2), v3(0, -2, 2)};
+		const int tris[6] = {0, 2, 1, 0, 3, 2}; // front faces -x
+		cr_assert(tbBuildMesh(v, 4, tris, 2, &wall, message, (int)sizeof message), "%s", message);
+		g = tbMakeMeshShape(&wall);
+	} else {
+		float heights[16];
+		for (int k = 0; k < 16; ++k) {
+			heights[k] = 0.0f;
+		}
+		cr_assert(
+		    tbBuildHeightfield(heights, 4, 4, 1.5f, 1.5f, &field, message, (int)sizeof message),
+		    "%s", message);
+		g = tbMakeHeightfieldShape(&field);
+	}
+	vec3s wallAt = mesh ? v3(nearX, 0.0f, 0.0f) : v3(0.0f, -nearX, 0.0f);
+	addBody(world, tb_staticBody, wallAt, quatIdentity(), g, v3(0.0f, 0.0f, 0.0f), false);
+	vec3s velocity = mesh ? v3(speed, 0.0f, 0.0f) : v3(0.0f, -speed, 0.0f);
+	tbBodyId ball = addBody(world, tb_dynamicBody, v3(0.0f, 0.0f, 0.0f), quatIdentity(),
+	                        tbMakeSphere(r), velocity, false);
+	float deepest = -INFINITY;
+	*passed = false;
+	for (int k = 0; k < 20; ++k) {
+		tbWorld_Step(world, kDt, 4);
+		vec3s p = tbBody_GetPosition(ball);
+		float front = mesh ? p.x + r - nearX : -p.y + r - nearX;
+		deepest = fmaxf(deepest, front);
+		*passed = *passed || front > 2.0f * r;
+	}
+	tbDestroyWorld(world);
+	tbDestroyMesh(&wall);
+	tbDestroyHeightfield(&field);
+	return deepest;
+}
+
+Test(continuous, fast_ball_stops_at_mesh_and_heightfield_surfaces)
+{
+	// The wall test against level geometry: triangles are swept one by one (continuous.c).
+	const float r = 0.05f, speed = 250.0f;
+	float travel = speed * kDt;
+	int count = sceneIsLight() ? 20 : 100;
+	for (int m = 0; m < 2; ++m) {
+		float worst = -INFINITY;
+		int passedCount = 0;
+		for (int i = 0; i < count; ++i) {
+			bool passed;
+			float depth =
+			    levelRun(r, speed, 2.0f + travel * (float)i / (float)count, m == 0, true, &passed);
+			worst = fmaxf(worst, depth);
+			passedCount += passed ? 1 : 0;
+		}
+		printf("SCENE ccd_%s: worst penetration %.5f m over %d positions, %d passed\n",
+		       m == 0 ? "mesh_wall" : "heightfield", (double)worst, count, passedCount);
+		cr_expect_eq(passedCount, 0, "%s: %d of %d runs passed", m == 0 ? "mesh" : "heightfield",
+		             passedCount, count);
+		cr_expect_lt(worst, 0.01f, "%s: %.4f m in", m == 0 ? "mesh" : "heightfield", (double)worst);
+		// Without continuous collision the same ball goes through.
+		int without = 0;
+		for (int i = 0; i < 10; ++i) {
+			bool passed;
+			levelRun(r, speed, 2.0f + travel * (float)i / 10.0f, m == 0, false, &passed);
+			without += passed ? 1 : 0;
+		}
+		cr_expect_gt(without, 0, "without continuous collision nothing passed: proves nothing");
+	}
+}

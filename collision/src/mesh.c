@@ -327,6 +327,17 @@ static int tbHeightfieldNeighbour(const tbHeightfield* f, int index, int e)
 	return r > 0 ? 2 * (cell - cells) : -1;
 }
 
+int tbLevelNeighbour(const tbGeometry* shape, int triangle, int e)
+{
+	if (e < 0 || e > 2 || triangle < 0 || triangle >= tbGeometry_GetTriangleCount(shape)) {
+		return -1;
+	}
+	if (shape->type == tb_meshShape) {
+		return shape->mesh->neighbours[3 * triangle + e];
+	}
+	return tbHeightfieldNeighbour(shape->heightfield, triangle, e);
+}
+
 bool tbBuildHeightfield(const float* heights, int rows, int columns, float dx, float dz,
                         tbHeightfield* field, char* message, int size)
 {

@@ -12,7 +12,8 @@
 // whose two edges in this triangle are inactive, is made again with the face normal: the convex
 // shape's feature facing the triangle is clipped against it, so every point's separation is its
 // height over the triangle along the face normal, and points not over the triangle are left to
-// the neighbour they are over.
+// the neighbour they are over (except over a shallow convex fold: see the end of
+// tbCollideLevelTriangle).
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -108,12 +109,45 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	ref.id = back ? 1u : 0u;
 	ref.isFace = true;
 	tbManifold out;
-	if (tbClipFaceManifold(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, &out) == 0) {
-		// Nothing of the shape lies over this triangle: the neighbour it is over holds it.
-		empty.normal = levelIsA ? front : glms_vec3_negate(front);
-		return empty;
+	if (tbClipFaceManifold(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, &out) > 0) {
+		return out;
 	}
-	return out;
+	// Nothing of the shape's facing feature lies over this triangle. Over a flat seam the
+	// neighbour holds it (and the edge's normal is the ghost to drop). Across a shallow convex
+	// fold (an inactive edge of a rolling terrain) there is a strip of width 2 r sin(fold / 2)
+	// over the edge where the shape's lowest point along each face's normal lies over the other
+	// face, and both triangles would let a ball rolling along the ridge fall. There the query's
+	// normal lies between the two faces' normals: it is the edge's true normal, kept.
+	for (int e = 0; e < 3; ++e) {
+		if ((near & TB_EDGE_ACTIVE(e)) == 0u) {
+			continue;
+		}
+		int other = tbLevelNeighbour(level, triangle, e);
+		vec3s w[3];
+		if (other < 0 || !tbGeometry_GetTriangle(level, other, w, NULL)) {
+			continue;
+		}
+		for (int k = 0; k < 3 && !levelIsA; ++k) {
+			w[k] = tbTransformPoint(bInA, w[k]);
+		}
+		vec3s otherNormal = tbTriangleNormal(w[0], w[1], w[2]);
+		otherNormal = back ? glms_vec3_negate(otherNormal) : otherNormal;
+		// Convex: the neighbour's far corner below this face. The normals between the two faces'
+		// are those closer to each than the faces are to each other.
+		vec3s far = w[0];
+		for (int k = 1; k < 3; ++k) {
+			float dk = glms_vec3_dot(glms_vec3_sub(w[k], t[0]), front);
+			far = dk < glms_vec3_dot(glms_vec3_sub(far, t[0]), front) ? w[k] : far;
+		}
+		float between = glms_vec3_dot(front, otherNormal) - 1e-5f;
+		if (glms_vec3_dot(glms_vec3_sub(far, t[0]), front) < 0.0f &&
+		    glms_vec3_dot(toConvex, front) >= between &&
+		    glms_vec3_dot(toConvex, otherNormal) >= between) {
+			return m;
+		}
+	}
+	empty.normal = levelIsA ? front : glms_vec3_negate(front);
+	return empty;
 }
 
 tbCastOutput tbRayCastLevel(const tbGeometry* shape, tbTransform xf, vec3s origin,

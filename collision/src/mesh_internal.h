@@ -12,6 +12,9 @@ vec3s tbTriangleNormal(vec3s a, vec3s b, vec3s c);
 /// TB_ACTIVE_EDGE_COS), else 0.
 uint32_t tbEdgeIsActive(vec3s a, vec3s b, vec3s normal, vec3s opposite, vec3s otherNormal);
 
+/// The triangle across edge e (corner e to corner e + 1) of `triangle` of a mesh or heightfield
+/// shape, or -1 on the boundary (or for a bad index).
+int tbLevelNeighbour(const tbGeometry* shape, int triangle, int e);
 /// Build the bounding-volume tree of a mesh whose vertices and indices are set. False when out of
 /// memory.
 bool tbBuildMeshTree(tbMesh* mesh);

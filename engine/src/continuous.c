@@ -76,26 +76,113 @@ void tbPushFastBody(tbWorld* w, int bodyIndex, const tbTransform* start)
 	w->fastCount += 1;
 }
 
-// The time of impact of a moving convex shape against one shape that does not move in the rest
-// of the step (a static shape, or a dynamic body's final pose for a bullet). The plug-in point for
-// shape types that are not one convex piece: a triangle mesh or heightfield would sweep the
-// moving shape against its triangles in the sweep's local box here, and take the earliest.
-static tbToiOutput tbSweepAgainstShape(const tbGeometry* moving, const tbSweep* sweep,
-                                       const tbShapeSlot* target, float maxFraction,
-                                       float separation)
+// The time of impact of a moving convex shape against one convex shape that does not move in the
+// rest of the step (a static shape, or a dynamic body's final pose for a bullet).
+static tbToiOutput tbSweepAgainstGeometry(const tbGeometry* moving, const tbSweep* sweep,
+                                          const tbGeometry* target, tbTransform targetXf,
+                                          float maxFraction, float separation)
 {
 	tbToiInput in = tbDefaultToiInput();
-	in.shapeA = &target->geometry;
-	in.sweepA = tbMakeSweep(target->xf, target->xf, glms_vec3_zero());
+	in.shapeA = target;
+	in.sweepA = tbMakeSweep(targetXf, targetXf, glms_vec3_zero());
 	in.shapeB = moving;
 	in.sweepB = *sweep;
 	in.maxFraction = maxFraction;
 	in.targetSeparation = separation;
 	in.tolerance = 0.25f * separation;
-	switch (target->geometry.type) {
-	default:
-		return tbTimeOfImpact(&in);
+	return tbTimeOfImpact(&in);
+}
+
+// A sweep against the triangles of a mesh or heightfield: each triangle near the swept box is a
+// convex shape of its own; the earliest impact wins.
+typedef struct tbLevelSweep
+{
+	const tbGeometry* moving;
+	const tbSweep* sweep;
+	const tbGeometry* level;
+	tbTransform xf;
+	float separation;
+	tbToiOutput best;
+	int visited; // triangles swept, capped
+} tbLevelSweep;
+
+// At most this many triangles per swept shape and level shape: a sweep across a huge fine mesh in
+// one step stops early at a safe (earlier) time rather than taking the step's whole budget.
+#define TB_CCD_MAX_TRIANGLES 256
+
+static bool tbLevelSweepCallback(int triangle, void* context)
+{
+	tbLevelSweep* ls = context;
+	if (ls->visited++ >= TB_CCD_MAX_TRIANGLES) {
+		return false;
 	}
+	vec3s corners[3];
+	if (!tbGeometry_GetTriangle(ls->level, triangle, corners, NULL)) {
+		return true;
+	}
+	// Only a triangle the shape starts in front of, farther than the target separation from its
+	// plane, can be hit: one it already rests on (or a coplanar neighbour ahead of a sliding
+	// body) would stop the body at once, one it is behind is the other side's. Mesh triangles
+	// face the side the shape starts on; heightfield triangles face up only.
+	vec3s n = glms_vec3_cross(glms_vec3_sub(corners[1], corners[0]),
+	                          glms_vec3_sub(corners[2], corners[0]));
+	float length = glms_vec3_norm(n);
+	if (!(length > 0.0f)) {
+		return true;
+	}
+	n = tbRotateVector(ls->xf.q, glms_vec3_scale(n, 1.0f / length));
+	vec3s v0 = tbTransformPoint(ls->xf, corners[0]);
+	tbTransform start = tbSweep_GetTransform(ls->sweep, 0.0f);
+	if (ls->level->type == tb_meshShape && glms_vec3_dot(glms_vec3_sub(start.p, v0), n) < 0.0f) {
+		n = glms_vec3_negate(n);
+	}
+	vec3s lowest = tbTransformPoint(
+	    start,
+	    tbGeometry_Support(ls->moving, tbInvRotateVector(start.q, glms_vec3_negate(n)), NULL));
+	if (glms_vec3_dot(glms_vec3_sub(lowest, v0), n) <= ls->separation) {
+		return true;
+	}
+	tbGeometry tri = tbMakeTriangle(corners[0], corners[1], corners[2]);
+	tbToiOutput toi = tbSweepAgainstGeometry(ls->moving, ls->sweep, &tri, ls->xf, ls->best.fraction,
+	                                         ls->separation);
+	if ((toi.state == tb_toiHit || toi.state == tb_toiFailed) && toi.fraction > 0.0f &&
+	    toi.fraction < ls->best.fraction) {
+		ls->best = toi;
+	}
+	return true;
+}
+
+// The time of impact against one shape that does not move in the rest of the step, switched on
+// its type: one convex shape, or the triangles of a mesh or heightfield near `box` (world).
+static tbToiOutput tbSweepAgainstShape(const tbGeometry* moving, const tbSweep* sweep,
+                                       const tbShapeSlot* target, tbAABB box, float maxFraction,
+                                       float separation)
+{
+	if (!tbGeometry_IsLevel(&target->geometry)) {
+		return tbSweepAgainstGeometry(moving, sweep, &target->geometry, target->xf, maxFraction,
+		                              separation);
+	}
+	// The swept box in the level shape's frame: the box of its eight corners taken there.
+	tbAABB local = {{{FLT_MAX, FLT_MAX, FLT_MAX}}, {{-FLT_MAX, -FLT_MAX, -FLT_MAX}}};
+	for (int k = 0; k < 8; ++k) {
+		vec3s corner = {{(k & 1) ? box.upper.x : box.lower.x, (k & 2) ? box.upper.y : box.lower.y,
+		                 (k & 4) ? box.upper.z : box.lower.z}};
+		vec3s p = tbInvTransformPoint(target->xf, corner);
+		local.lower = glms_vec3_minv(local.lower, p);
+		local.upper = glms_vec3_maxv(local.upper, p);
+	}
+	tbLevelSweep ls;
+	ls.moving = moving;
+	ls.sweep = sweep;
+	ls.level = &target->geometry;
+	ls.xf = target->xf;
+	ls.separation = separation;
+	memset(&ls.best, 0, sizeof ls.best);
+	ls.best.state = tb_toiSeparated;
+	ls.best.fraction = maxFraction;
+	ls.visited = 0;
+	tbGeometry_QueryTriangles(&target->geometry, local, tbLevelSweepCallback, &ls);
+	return ls.best;
 }
 
 typedef struct tbContinuousContext
@@ -111,6 +198,7 @@ typedef struct tbContinuousContext
 	float insetScale;       // k
 	float insetTarget;      // separation the inset copy stops at, m
 	tbTransform start, end; // the body's poses
+	tbAABB box;             // the swept shape's box over the step, world
 	bool prepared;          // sweep and inset made (only once a candidate is found)
 	bool bullet;
 } tbContinuousContext;
@@ -193,7 +281,15 @@ static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
 		tbPrepareShapeSweep(cc);
 	}
 	tbToiOutput toi =
-	    tbSweepAgainstShape(&fast->geometry, &cc->sweep, other, cc->fraction, cc->target);
+	    tbSweepAgainstShape(&fast->geometry, &cc->sweep, other, cc->box, cc->fraction, cc->target);
+	if (tbGeometry_IsLevel(&other->geometry)) {
+		// Triangles the shape starts on or behind were passed over (tbLevelSweepCallback): what
+		// it rests on is the speculative contacts' work, so there is no inset pass.
+		if (toi.state == tb_toiHit && toi.fraction > 0.0f) {
+			cc->fraction = fminf(cc->fraction, toi.fraction);
+		}
+		return true;
+	}
 	if (toi.state == tb_toiHit || toi.state == tb_toiFailed) {
 		if (toi.fraction > 0.0f) {
 			cc->fraction = fminf(cc->fraction, toi.fraction);
@@ -213,7 +309,8 @@ static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
 	tbSweep insetSweep = cc->sweep;
 	vec3s offset = glms_vec3_scale(cc->interior, 1.0f - cc->insetScale);
 	insetSweep.localCenter = glms_vec3_sub(cc->sweep.localCenter, offset);
-	toi = tbSweepAgainstShape(&cc->inset, &insetSweep, other, cc->fraction, cc->insetTarget);
+	toi =
+	    tbSweepAgainstShape(&cc->inset, &insetSweep, other, cc->box, cc->fraction, cc->insetTarget);
 	if ((toi.state == tb_toiHit || toi.state == tb_toiFailed) && toi.fraction > 0.0f) {
 		cc->fraction = fminf(cc->fraction, toi.fraction);
 	}
@@ -258,6 +355,7 @@ static void tbSweepBody(tbWorld* w, int bodyIndex, tbTransform start, float dt)
 		    glms_vec3_minv(shape->aabb.lower, glms_vec3_sub(shape->aabb.lower, back)), g);
 		box.upper = glms_vec3_add(
 		    glms_vec3_maxv(shape->aabb.upper, glms_vec3_sub(shape->aabb.upper, back)), g);
+		cc.box = box;
 		tbDynamicTree_Query(&w->trees[0], box, tbContinuousCallback, &cc);
 		if (cc.bullet) {
 			tbDynamicTree_Query(&w->trees[1], box, tbContinuousCallback, &cc);
