@@ -1,6 +1,9 @@
-// libFuzzer target: ray casts against one fuzzed shape (tbRayCastShape) and through a small world
-// of fuzzed shapes (tbWorld_CastRayClosest, tbWorld_OverlapShape). Checks: no crash or sanitizer
-// report; a hit has a fraction in [0, maxFraction], a finite point and a unit normal.
+// libFuzzer target: ray casts against one fuzzed shape (tbRayCastShape), shape casts and times of
+// impact of two fuzzed shapes (tbShapeCast, tbTimeOfImpact), and a small world of fuzzed shapes
+// with a fuzzed heightfield and mesh (tbWorld_CastRayClosest, tbWorld_CastShapeClosest,
+// tbWorld_OverlapShape, a few steps with continuous collision of a fast or bullet body). Checks:
+// no crash or sanitizer report; a hit has a fraction in [0, maxFraction], a finite point and a
+// unit normal; bodies stay finite.
 #include "fuzz_common.h"
 
 static bool countOverlap(tbShapeId shapeId, void* context)
@@ -29,6 +32,29 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 		FUZZ_CHECK(fuzzFinite3(out.point) && fuzzUnit3(out.normal), "hit point or normal");
 		FUZZ_CHECK(out.iterations <= 64, "%d iterations", out.iterations);
 	}
+
+	// Shape cast and time of impact of a second fuzzed shape against the first.
+	tbHull hull3;
+	memset(&hull3, 0, sizeof hull3);
+	tbGeometry moving = fuzzShape(&r, &hull3);
+	tbTransform from = fuzzPose(&r), to = fuzzPose(&r);
+	vec3s sweepBy = fuzzVec3(&r);
+	tbCastOutput cast = tbShapeCast(&shape, xf, &moving, from, sweepBy, maxFraction);
+	if (cast.hit) {
+		FUZZ_CHECK(cast.fraction >= 0.0f && cast.fraction <= maxFraction, "cast fraction %g of %g",
+		           (double)cast.fraction, (double)maxFraction);
+		FUZZ_CHECK(fuzzFinite3(cast.point) && fuzzUnit3(cast.normal), "cast point or normal");
+	}
+	tbToiInput toiIn = tbDefaultToiInput();
+	toiIn.shapeA = &shape;
+	toiIn.sweepA = tbMakeSweep(xf, fuzzPose(&r), fuzzVec3(&r));
+	toiIn.shapeB = &moving;
+	toiIn.sweepB = tbMakeSweep(from, to, fuzzVec3(&r));
+	toiIn.targetSeparation = fuzzFloat(&r);
+	tbToiOutput toi = tbTimeOfImpact(&toiIn);
+	FUZZ_CHECK(toi.state == tb_toiFailed || (toi.fraction >= 0.0f && toi.fraction <= 1.0f),
+	           "time of impact %g (state %d)", (double)toi.fraction, (int)toi.state);
+	FUZZ_CHECK(toi.iterations <= 64, "%d advancement steps", toi.iterations);
 
 	// The same shape in a world, on a static body, and a second one on a dynamic body.
 	tbWorldDef wd = tbDefaultWorldDef();
@@ -59,6 +85,46 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 		}
 		(void)tbCreateShape(body2, &sd, &other);
 	}
+	// Level geometry from fuzzed numbers: a 3 x 3 heightfield and a two-triangle mesh (refused
+	// when bad, simulated when accepted).
+	float heights[9];
+	for (int k = 0; k < 9; ++k) {
+		heights[k] = fuzzFloat(&r);
+	}
+	vec3s corners[4] = {fuzzVec3(&r), fuzzVec3(&r), fuzzVec3(&r), fuzzVec3(&r)};
+	const int triangles[6] = {0, 1, 2, 0, 2, 3};
+	float dx = fuzzFloat(&r), dz = fuzzFloat(&r);
+	tbHeightfield field;
+	tbMesh mesh;
+	bool haveField = tbBuildHeightfield(heights, 3, 3, dx, dz, &field, NULL, 0);
+	bool haveMesh = tbBuildMesh(corners, 4, triangles, 2, &mesh, NULL, 0);
+	tbBodyDef ld = tbDefaultBodyDef();
+	ld.position = fuzzVec3(&r);
+	tbBodyId level = tbCreateBody(world, &ld);
+	if (!TB_IS_NULL(level)) {
+		tbShapeDef sd = tbDefaultShapeDef();
+		if (haveField) {
+			tbGeometry g = tbMakeHeightfieldShape(&field);
+			(void)tbCreateShape(level, &sd, &g);
+		}
+		if (haveMesh) {
+			tbGeometry g = tbMakeMeshShape(&mesh);
+			(void)tbCreateShape(level, &sd, &g);
+		}
+	}
+	if (!TB_IS_NULL(body2)) {
+		// Fast (continuous collision), and maybe a bullet.
+		tbBody_SetLinearVelocity(body2, fuzzVec3(&r));
+		tbBody_SetBullet(body2, (fuzzByte(&r) & 1) != 0);
+	}
+	tbRayResult swept =
+	    tbWorld_CastShapeClosest(world, &moving, from, sweepBy, tbDefaultQueryFilter());
+	if (swept.hit) {
+		FUZZ_CHECK(swept.fraction >= 0.0f && swept.fraction <= 1.0f, "world cast fraction %g",
+		           (double)swept.fraction);
+		FUZZ_CHECK(fuzzFinite3(swept.point) && fuzzUnit3(swept.normal),
+		           "world cast point or normal");
+	}
 	tbRayResult ray = tbWorld_CastRayClosest(world, origin, translation, tbDefaultQueryFilter());
 	if (ray.hit) {
 		FUZZ_CHECK(ray.fraction >= 0.0f && ray.fraction <= 1.0f, "world fraction %g",
@@ -68,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 	int overlaps = 0;
 	tbWorld_OverlapShape(world, &other, fuzzPose(&r), tbDefaultQueryFilter(), countOverlap,
 	                     &overlaps);
-	FUZZ_CHECK(overlaps <= 2, "%d overlaps of 2 shapes", overlaps);
+	FUZZ_CHECK(overlaps <= 4, "%d overlaps of 4 shapes", overlaps);
 	// A couple of steps: the fuzzed pair must not make a NaN body.
 	for (int i = 0; i < 3; ++i) {
 		tbWorld_Step(world, 1.0f / 60.0f, 4);
@@ -84,7 +150,14 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 		FUZZ_CHECK(fuzzFinite3(tbBody_GetPosition(body2)), "dynamic body position not finite");
 	}
 	tbDestroyWorld(world);
+	if (haveField) {
+		tbDestroyHeightfield(&field);
+	}
+	if (haveMesh) {
+		tbDestroyMesh(&mesh);
+	}
 	tbDestroyHull(&hull);
 	tbDestroyHull(&hull2);
+	tbDestroyHull(&hull3);
 	return 0;
 }
