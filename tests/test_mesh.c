@@ -868,6 +868,14 @@ Test(refusal, level_geometry_on_moving_bodies)
 			cr_expect_not_null(strstr(e, i == 0 ? "a mesh shape" : "a heightfield shape"), "%s", e);
 			cr_expect_eq(tbBody_GetShapeCount(body), 0);
 		}
+		// Nor a sensor, even on a static body: its exact overlap test takes convex shapes only.
+		tbBodyDef gd = tbDefaultBodyDef();
+		tbBodyId ground = tbCreateBody(world, &gd);
+		tbShapeDef sd = tbDefaultShapeDef();
+		sd.isSensor = true;
+		tbClearLastError();
+		cr_expect(TB_IS_NULL(tbCreateShape(ground, &sd, &shapes[i])));
+		cr_expect_not_null(strstr(tbGetLastError(), "cannot be a sensor"), "%s", tbGetLastError());
 	}
 	tbDestroyWorld(world);
 	tbDestroyMesh(&mesh);
