@@ -435,8 +435,8 @@ bool tbCheckMass(tbParseContext* ctx, const cJSON* where, const char* path, cons
 static bool tbReadBody(tbParseContext* ctx, const cJSON* object, const char* path, int index)
 {
 	static const char* const keys[] = {
-	    "name",  "type",    "position", "rotation", "linear_velocity", "angular_velocity",
-	    "shape", "density", "mass",     "friction", "restitution",     "shapes",
+	    "name",   "type",    "position", "rotation", "linear_velocity", "angular_velocity",
+	    "shape",  "density", "mass",     "friction", "restitution",     "shapes",
 	    "bullet",
 	};
 	if (!tbCheckKeys(ctx, object, path, "a body", keys, (int)(sizeof keys / sizeof keys[0]))) {
@@ -550,8 +550,8 @@ static bool tbReadDefaults(tbParseContext* ctx, const cJSON* object)
 
 static bool tbReadTop(tbParseContext* ctx, const cJSON* root)
 {
-	static const char* const keys[] = {"description", "gravity",    "dt",    "substeps",
-	                                   "seconds",     "steps",      "sleep", "defaults",
+	static const char* const keys[] = {"description", "gravity",    "dt",     "substeps",
+	                                   "seconds",     "steps",      "sleep",  "defaults",
 	                                   "bodies",      "generators", "joints", "continuous"};
 	if (!cJSON_IsObject(root)) {
 		return tbSceneFail(ctx, root, "", "expected a JSON object, got %s", tbJsonKind(root));

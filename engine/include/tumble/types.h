@@ -63,12 +63,12 @@ typedef struct tbWorldDef
 	/// Contact points are made while shapes are up to this far apart plus the distance they close
 	/// in one step, m (0.02): speculative contacts (Catto 2013) stop a body before it sinks in.
 	float speculativeDistance;
-	float aabbMargin;         ///< fattening of the broad-phase boxes, m (0.1)
-	bool enableSleep;         ///< islands at rest fall asleep (true)
-	float sleepThreshold;     ///< speed below which a body counts as resting, m/s (0.05)
-	float timeToSleep;        ///< rest time before an island sleeps, s (0.5)
-	bool enableWarmStarting;  ///< start contacts from the last step's impulses (true)
-	tbIntegrator integrator;  ///< how R follows L in a substep (TB_DEFAULT_INTEGRATOR)
+	float aabbMargin;        ///< fattening of the broad-phase boxes, m (0.1)
+	bool enableSleep;        ///< islands at rest fall asleep (true)
+	float sleepThreshold;    ///< speed below which a body counts as resting, m/s (0.05)
+	float timeToSleep;       ///< rest time before an island sleeps, s (0.5)
+	bool enableWarmStarting; ///< start contacts from the last step's impulses (true)
+	tbIntegrator integrator; ///< how R follows L in a substep (TB_DEFAULT_INTEGRATOR)
 	/// Continuous collision (true): a dynamic body that moved far for its size in a step is swept
 	/// against static shapes and stopped at its first time of impact (docs/continuous.md).
 	bool enableContinuous;
