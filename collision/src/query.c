@@ -388,36 +388,6 @@ static tbQueryResult tbCoincidentPoints(void)
 	return r;
 }
 
-// The shape times k (k > 0): its own sizes for the primitives, the scale for a hull (whose
-// vertices are shared).
-static tbGeometry tbScaledShape(const tbGeometry* s, float k)
-{
-	tbGeometry c = *s;
-	switch (s->type) {
-	case tb_sphereShape:
-		c.radius *= k;
-		break;
-	case tb_boxShape:
-		c.halfExtents = glms_vec3_scale(s->halfExtents, k);
-		break;
-	case tb_capsuleShape:
-	case tb_cylinderShape:
-	case tb_coneShape:
-		c.round.radius *= k;
-		c.round.halfHeight *= k;
-		break;
-	case tb_triangleShape:
-		for (int i = 0; i < 3; ++i) {
-			c.vertices[i] = glms_vec3_scale(s->vertices[i], k);
-		}
-		break;
-	default:
-		c.scale = glms_vec3_scale(s->scale, k);
-		break;
-	}
-	return c;
-}
-
 // Between 2^-9 and 2^8 m the queries run as given. Beyond, products of three or four lengths
 // (volumes, squared areas) under- or overflow float (a 1e-11 m pair's start tetrahedron has no
 // volume, a 1e18 m pair's overflows): the pair is scaled to about 1 m by a power of two, which is
@@ -462,8 +432,8 @@ static tbPairKind tbPreparePair(tbPair* pair, const tbGeometry* a, const tbGeome
 		int exponent;
 		frexpf(L, &exponent);
 		float k = ldexpf(1.0f, -exponent);
-		pair->sa = tbScaledShape(a, k);
-		pair->sb = tbScaledShape(b, k);
+		pair->sa = tbGeometry_Scaled(a, k);
+		pair->sb = tbGeometry_Scaled(b, k);
 		pair->a = &pair->sa;
 		pair->b = &pair->sb;
 		pair->bInA.p = glms_vec3_scale(bInA.p, k);

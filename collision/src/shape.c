@@ -398,3 +398,31 @@ tbAABB tbGeometry_ComputeAABB(const tbGeometry* shape, tbTransform xf)
 	}
 	return box;
 }
+
+tbGeometry tbGeometry_Scaled(const tbGeometry* s, float k)
+{
+	tbGeometry c = *s;
+	switch (s->type) {
+	case tb_sphereShape:
+		c.radius *= k;
+		break;
+	case tb_boxShape:
+		c.halfExtents = glms_vec3_scale(s->halfExtents, k);
+		break;
+	case tb_capsuleShape:
+	case tb_cylinderShape:
+	case tb_coneShape:
+		c.round.radius *= k;
+		c.round.halfHeight *= k;
+		break;
+	case tb_triangleShape:
+		for (int i = 0; i < 3; ++i) {
+			c.vertices[i] = glms_vec3_scale(s->vertices[i], k);
+		}
+		break;
+	default:
+		c.scale = glms_vec3_scale(s->scale, k);
+		break;
+	}
+	return c;
+}

@@ -203,35 +203,6 @@ typedef struct tbContinuousContext
 	bool bullet;
 } tbContinuousContext;
 
-// The shape scaled by k about its local origin (sizes for the primitives, the scale for a hull).
-static tbGeometry tbScaledGeometry(const tbGeometry* g, float k)
-{
-	tbGeometry c = *g;
-	switch (g->type) {
-	case tb_sphereShape:
-		c.radius *= k;
-		break;
-	case tb_boxShape:
-		c.halfExtents = glms_vec3_scale(g->halfExtents, k);
-		break;
-	case tb_capsuleShape:
-	case tb_cylinderShape:
-	case tb_coneShape:
-		c.round.radius *= k;
-		c.round.halfHeight *= k;
-		break;
-	case tb_triangleShape:
-		for (int i = 0; i < 3; ++i) {
-			c.vertices[i] = glms_vec3_scale(g->vertices[i], k);
-		}
-		break;
-	default:
-		c.scale = glms_vec3_scale(g->scale, k);
-		break;
-	}
-	return c;
-}
-
 // The sweep of the shape being swept and its inset copy, made when the first candidate is found:
 // most fast bodies (falling through the air) find none.
 static void tbPrepareShapeSweep(tbContinuousContext* cc)
@@ -251,7 +222,7 @@ static void tbPrepareShapeSweep(tbContinuousContext* cc)
 	cc->interior = tbGeometry_InteriorPoint(&shape->geometry);
 	float far = tbGeometry_BoundingRadius(&shape->geometry) + glms_vec3_norm(cc->interior);
 	cc->insetScale = far > 0.0f ? fmaxf(1.0f - delta / far, 0.5f) : 1.0f;
-	cc->inset = tbScaledGeometry(&shape->geometry, cc->insetScale);
+	cc->inset = tbGeometry_Scaled(&shape->geometry, cc->insetScale);
 	cc->insetTarget = 0.1f * delta;
 	cc->prepared = true;
 }

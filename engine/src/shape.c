@@ -126,8 +126,9 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	if (tbGeometry_IsLevel(geometry) && def->isSensor) {
 		// A sensor's overlaps are exact convex tests (sensor.c); a sensor that could never fire
 		// would be a silent bug in the caller's level.
-		tbSetError("tbCreateShape: a %s shape cannot be a sensor (use a box or hull sensor over it)",
-		           tbShapeTypeName(geometry->type));
+		tbSetError(
+		    "tbCreateShape: a %s shape cannot be a sensor (use a box or hull sensor over it)",
+		    tbShapeTypeName(geometry->type));
 		return tb_nullShapeId;
 	}
 	if (b->rb.type == tb_dynamicBody) {

@@ -73,23 +73,11 @@ void tbWorld_CastShape(tbWorldId worldId, const tbGeometry* shape, tbTransform s
 	}
 }
 
-static float tbClosestShapeCallback(tbShapeId shapeId, vec3s point, vec3s normal, float fraction,
-                                    void* context)
-{
-	tbRayResult* r = context;
-	r->shapeId = shapeId;
-	r->point = point;
-	r->normal = normal;
-	r->fraction = fraction;
-	r->hit = true;
-	return fraction; // clip: only closer hits from now on
-}
-
 tbRayResult tbWorld_CastShapeClosest(tbWorldId worldId, const tbGeometry* shape, tbTransform start,
                                      vec3s translation, tbQueryFilter filter)
 {
 	tbRayResult r;
 	memset(&r, 0, sizeof r);
-	tbWorld_CastShape(worldId, shape, start, translation, filter, tbClosestShapeCallback, &r);
+	tbWorld_CastShape(worldId, shape, start, translation, filter, tbClosestHitCallback, &r);
 	return r;
 }

@@ -282,6 +282,11 @@ void tbSensor_DestroyAll(tbWorld* world);
 void tbHitEvents_Prepare(tbWorld* world);
 void tbHitEvents_Finish(tbWorld* world);
 void tbHitEvents_DestroyAll(tbWorld* world);
+// world_query.c: the cast callback that keeps the closest hit in a tbRayResult (context) and
+// clips the cast there; tbWorld_CastRayClosest and tbWorld_CastShapeClosest use it.
+float tbClosestHitCallback(tbShapeId shapeId, vec3s point, vec3s normal, float fraction,
+                           void* context);
+
 // continuous.c
 // (continuous.h: tbContinuousCheck, inlined into the step.)
 // Sweep the step's fast bodies against static shapes (bullets also against dynamic bodies) and

@@ -56,8 +56,8 @@ void tbWorld_CastRay(tbWorldId worldId, vec3s origin, vec3s translation, tbQuery
 	}
 }
 
-static float tbClosestCallback(tbShapeId shapeId, vec3s point, vec3s normal, float fraction,
-                               void* context)
+float tbClosestHitCallback(tbShapeId shapeId, vec3s point, vec3s normal, float fraction,
+                           void* context)
 {
 	tbRayResult* r = context;
 	r->shapeId = shapeId;
@@ -73,7 +73,7 @@ tbRayResult tbWorld_CastRayClosest(tbWorldId worldId, vec3s origin, vec3s transl
 {
 	tbRayResult r;
 	memset(&r, 0, sizeof r);
-	tbWorld_CastRay(worldId, origin, translation, filter, tbClosestCallback, &r);
+	tbWorld_CastRay(worldId, origin, translation, filter, tbClosestHitCallback, &r);
 	return r;
 }
 

@@ -110,6 +110,10 @@ TB_API float tbGeometry_BoundingRadius(const tbGeometry* shape);
 /// A point deep inside the shape (its centroid for symmetric shapes), local frame.
 TB_API vec3s tbGeometry_InteriorPoint(const tbGeometry* shape);
 
+/// The shape scaled by k > 0 about its local origin: its own sizes for the primitives and the
+/// triangle, the scale for a hull (whose vertices are shared). Used by the narrow phase to bring a
+/// pair to unit size and by continuous collision for a shape's inset copy.
+TB_API tbGeometry tbGeometry_Scaled(const tbGeometry* shape, float k);
 /// Axis-aligned bounding box.
 typedef struct tbAABB
 {
