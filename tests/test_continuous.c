@@ -388,16 +388,14 @@ Test(continuous, rain_of_every_shape_lands_without_sinking)
 	for (unsigned seed = 1; seed <= 3; ++seed) {
 		worst = fmaxf(worst, rainDeepest(count, seed, 3.0f, 1, &hull, false));
 	}
-	// Cylinders and cones rolling on their rims after the impact: their manifolds (one or two
-	// points on a curved rim) let them roll into the ground, impact or not. Reported, not
-	// asserted: the open part of issue 16 (docs/continuous.md, Limits).
+	// With cylinders and cones, which tumble off their rims after the impact (their one or two
+	// manifold points on a curved rim recede as they turn: contact_refresh.c).
 	float rims = 0.0f;
 	for (unsigned seed = 1; seed <= 3; ++seed) {
 		rims = fmaxf(rims, rainDeepest(count, seed, 3.0f, 1, &hull, true));
 	}
 	printf("SCENE ccd_rain_rims: with cylinders and cones: deepest overlap %.4f m\n", (double)rims);
-	// The crowd: bodies landing on bodies. Not asserted: its figure is the open part of issue 16
-	// (docs/continuous.md, Limits), reported here so that a change shows.
+	// The crowd: bodies landing on bodies, every shape type.
 	float crowd = rainDeepest(count, 1, 1.5f, 6, &hull, true);
 	printf("SCENE ccd_rain_crowd: %d bodies landing on each other: deepest overlap %.4f m\n", count,
 	       (double)crowd);
@@ -407,6 +405,8 @@ Test(continuous, rain_of_every_shape_lands_without_sinking)
 	printf("SCENE ccd_rain: %d spheres, boxes, capsules, hulls from 1-8 m, 3 seeds: deepest "
 	       "overlap %.4f m\n",
 	       count, (double)worst);
+	cr_expect_lt(rims, 0.05f, "with cylinders and cones: deepest overlap %.4f m", (double)rims);
+	cr_expect_lt(crowd, 0.05f, "crowd: deepest overlap %.4f m", (double)crowd);
 	cr_expect_lt(worst, 0.05f, "deepest overlap %.4f m", (double)worst);
 	tbDestroyHull(&hull);
 }
@@ -596,5 +596,63 @@ Test(continuous, fast_ball_stops_at_mesh_and_heightfield_surfaces)
 			without += passed ? 1 : 0;
 		}
 		cr_expect_gt(without, 0, "without continuous collision nothing passed: proves nothing");
+	}
+}
+
+// The deepest a body's shape reaches below the plane y = 0 now, m: the support point along -y
+// at its pose (the shape's own surface, not the contact manifold).
+static float belowGround(tbBodyId body, tbGeometry g)
+{
+	tbTransform xf = tbBody_GetTransform(body);
+	vec3s down = tbInvRotateVector(xf.q, v3(0.0f, -1.0f, 0.0f));
+	vec3s lowest = tbTransformPoint(xf, tbGeometry_Support(&g, down, NULL));
+	return -lowest.y;
+}
+
+// Bodies tumbling onto the ground at the speeds a rain of 8 m gives (12 m/s, 20 rad/s; the speed
+// scaled with the size): the deepest any of them reaches into the ground, from their own surfaces
+// at every step, over all the cases, as a fraction of the size. With `refresh` off, one manifold a
+// step: its anchored point recedes as the body turns while another part of its surface sweeps in.
+static float tumbleDeepest(bool refresh, float scale)
+{
+	float deepest = 0.0f;
+	tbGeometry shapes[4] = {tbMakeCone(0.45f * scale, 0.4f * scale),
+	                        tbMakeCylinder(0.4f * scale, 0.3f * scale),
+	                        tbMakeBox(0.5f * scale, 0.25f * scale, 0.35f * scale),
+	                        tbMakeCapsule(0.25f * scale, 0.4f * scale)};
+	for (int s = 0; s < 4; ++s) {
+		for (int k = 0; k < 6; ++k) {
+			tbWorldDef def = tbDefaultWorldDef();
+			def.enableSleep = false;
+			def.enableContactRefresh = refresh;
+			tbWorldId world = tbCreateWorld(&def);
+			makeGround(world, 20.0f, 0.6f);
+			float a = 0.7f * (float)k;
+			versors q = glms_quatv(a, glms_vec3_normalize(v3(1.0f, 0.3f * (float)k, 0.5f)));
+			tbBodyId body =
+			    addBody(world, tb_dynamicBody, v3(0.0f, 1.5f * scale, 0.0f), q, shapes[s],
+			            glms_vec3_scale(v3(0.5f, -12.0f + (float)k, 0.0f), scale), false);
+			tbBody_SetAngularVelocity(body, v3(20.0f - 2.0f * (float)k, 3.0f, 6.0f - (float)k));
+			for (int i = 0; i < 120; ++i) {
+				tbWorld_Step(world, kDt, 4);
+				deepest = fmaxf(deepest, belowGround(body, shapes[s]) / scale);
+			}
+			tbDestroyWorld(world);
+		}
+	}
+	return deepest;
+}
+
+Test(continuous, tumbling_bodies_do_not_swing_into_the_ground)
+{
+	// Relative to the shapes' size (0.5 m), at two sizes.
+	for (int k = 0; k < 2; ++k) {
+		float scale = k == 0 ? 1.0f : 0.3f;
+		float on = tumbleDeepest(true, scale), off = tumbleDeepest(false, scale);
+		printf("SCENE tumble_refresh: cones, cylinders, boxes, capsules at 12 m/s and 20 rad/s "
+		       "onto the ground (size x%.1f): deepest %.4f of the size with pairs made again in "
+		       "the substeps, %.4f without\n",
+		       (double)scale, (double)on, (double)off);
+		cr_expect_lt(on, 0.02f, "deepest %.4f of the size", (double)on);
 	}
 }

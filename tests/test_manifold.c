@@ -184,3 +184,60 @@ Test(manifold, feature_ids_stay_while_the_same_features_touch)
 		}
 	}
 }
+
+// Two capsules lying side by side (parallel axes d apart) touch along a line: the manifold is the
+// stretch where their core segments overlap, a point at each end, each separated by d - rA - rB.
+// The same for a capsule along a cone's slant line (a cone lying on a log), whose contact line is
+// the slant from apex to rim. A single point there let a cone on a static capsule roll about it
+// and sink 5 cm at the line's other end.
+Test(manifold, segments_side_by_side_touch_along_their_common_stretch)
+{
+	// Capsule A along x (axis y turned to x), radius 0.3, half height 1; capsule B radius 0.2,
+	// half height 0.8, parallel, shifted 0.5 along the axis and 0.49 up: sunk 0.01 m.
+	versors alongX = glms_quatv(-1.5707963f, (vec3s){{0.0f, 0.0f, 1.0f}});
+	tbGeometry a = tbMakeCapsule(0.3f, 1.0f), b = tbMakeCapsule(0.2f, 0.8f);
+	float lift = 0.49f, shift = 0.5f;
+	tbManifold m =
+	    tbCollideShapes(&a, at(0.0f, 0.0f, 0.0f, alongX), &b, at(shift, lift, 0.0f, alongX), 0.02f);
+	cr_assert_eq(m.pointCount, 2, "points %d", m.pointCount);
+	// The common stretch of the axes: x from shift - 0.8 to 1 (A's end).
+	float ends[2] = {shift - 0.8f, 1.0f};
+	bool seen[2] = {false, false};
+	for (int i = 0; i < 2; ++i) {
+		const tbManifoldPoint* p = m.points + i;
+		cr_expect_float_eq(p->separation, lift - 0.5f, 1e-5f, "separation %g",
+		                   (double)p->separation);
+		int k = fabsf(p->pointA.x - ends[0]) < 1e-4f
+		            ? 0
+		            : (fabsf(p->pointA.x - ends[1]) < 1e-4f ? 1 : -1);
+		cr_assert(k >= 0, "point at x = %g, not at an end of the stretch", (double)p->pointA.x);
+		seen[k] = true;
+		cr_expect_float_eq(p->pointA.y, 0.3f, 1e-5f);        // on A's surface
+		cr_expect_float_eq(p->pointB.y, lift - 0.2f, 1e-5f); // on B's surface
+	}
+	cr_expect(seen[0] && seen[1]);
+	cr_expect(m.points[0].id != m.points[1].id);
+
+	// A cone (radius 0.45, half height 0.4) lying on its slant line on capsule A: its slant from
+	// apex (0, 0.4, 0) to rim (0.45, -0.4, 0) turned to lie along x, 0.005 m into the capsule.
+	tbGeometry cone = tbMakeCone(0.45f, 0.4f);
+	float slant = sqrtf(0.45f * 0.45f + 0.8f * 0.8f);
+	// The slant's outward normal in the cone's frame is (0.8, 0.45, 0) / slant; turn it to -y.
+	float angle = atan2f(0.45f, 0.8f); // the slant normal's angle above the x axis
+	versors turn = glms_quatv(-(1.5707963f + angle), (vec3s){{0.0f, 0.0f, 1.0f}});
+	// Where the apex and rim point go, and the lift that leaves the slant 0.005 m inside A.
+	vec3s apex = glms_quat_rotatev(turn, (vec3s){{0.0f, 0.4f, 0.0f}});
+	vec3s rim = glms_quat_rotatev(turn, (vec3s){{0.45f, -0.4f, 0.0f}});
+	cr_assert_float_eq(apex.y, rim.y, 1e-5f, "the slant lies flat");
+	float y = 0.3f - 0.005f - apex.y;
+	float x = -0.5f * (apex.x + rim.x); // the slant centred over the capsule
+	m = tbCollideShapes(&a, at(0.0f, 0.0f, 0.0f, alongX), &cone, at(x, y, 0.0f, turn), 0.02f);
+	cr_assert_eq(m.pointCount, 2, "points %d", m.pointCount);
+	for (int i = 0; i < 2; ++i) {
+		cr_expect_float_eq(m.points[i].separation, -0.005f, 2e-5f, "separation %g",
+		                   (double)m.points[i].separation);
+	}
+	// The two points span the slant (apex to rim: it lies within the capsule's core).
+	float span = fabsf(m.points[0].pointA.x - m.points[1].pointA.x);
+	cr_expect_float_eq(span, slant, 1e-4f, "span %g, slant %g", (double)span, (double)slant);
+}

@@ -49,6 +49,12 @@ static vec3s tbNormalizeOr(vec3s v, vec3s fallback)
 	return len > 0.0f ? glms_vec3_scale(v, 1.0f / len) : fallback;
 }
 
+// a + s b
+static vec3s tbMulAddVec(vec3s a, float s, vec3s b)
+{
+	return tbV(a.x + s * b.x, a.y + s * b.y, a.z + s * b.z);
+}
+
 static bool tbIsUnit(vec3s s)
 {
 	return s.x == 1.0f && s.y == 1.0f && s.z == 1.0f;
@@ -491,6 +497,64 @@ int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float 
 	return m->pointCount;
 }
 
+// Two segment features lying side by side across the normal (a capsule's core, a cylinder's side
+// line, a cone's slant line: two capsules in a pile, a cone lying along a log): the query's one
+// point sits at one end of what is a line contact, and a body held at one point of a line rolls
+// about it and sinks at the other end (a cone on a static capsule: 5 cm). The contact is the
+// stretch of B's segment over A's, two points at its ends: each end's point on A's line and the
+// nearest point of B's segment, separated along the query's normal less the features' radii.
+// Returns false when the segments are not parallel and side by side (the single point is the
+// contact then).
+static bool tbSegmentPairManifold(const tbFeature* fa, const tbFeature* fb, vec3s n,
+                                  float speculativeDistance, tbManifold* m)
+{
+	if (fa->count != 2 || fb->count != 2) {
+		return false;
+	}
+	vec3s ea = glms_vec3_sub(fa->v[1], fa->v[0]), eb = glms_vec3_sub(fb->v[1], fb->v[0]);
+	float la = glms_vec3_norm(ea), lb = glms_vec3_norm(eb);
+	if (!(la > 0.0f && lb > 0.0f)) {
+		return false;
+	}
+	vec3s ua = glms_vec3_scale(ea, 1.0f / la), ub = glms_vec3_scale(eb, 1.0f / lb);
+	if (fabsf(glms_vec3_dot(ua, n)) > TB_FACE_SIN || fabsf(glms_vec3_dot(ub, n)) > TB_FACE_SIN ||
+	    fabsf(glms_vec3_dot(ua, ub)) < TB_FACE_COS) {
+		return false;
+	}
+	// B's ends along A's segment, the overlap of the two clipped to A's.
+	float t0 = glms_vec3_dot(glms_vec3_sub(fb->v[0], fa->v[0]), ua);
+	float t1 = glms_vec3_dot(glms_vec3_sub(fb->v[1], fa->v[0]), ua);
+	float lo = fmaxf(fminf(t0, t1), 0.0f), hi = fminf(fmaxf(t0, t1), la);
+	// A stretch shorter than a hundredth of the shorter segment is a point contact.
+	if (!(hi - lo > 0.01f * fminf(la, lb))) {
+		return false;
+	}
+	tbManifold out;
+	memset(&out, 0, sizeof out);
+	out.normal = n;
+	float ends[2] = {lo, hi};
+	for (int k = 0; k < 2; ++k) {
+		vec3s pa = tbMulAddVec(fa->v[0], ends[k], ua);
+		float sb = fminf(fmaxf(glms_vec3_dot(glms_vec3_sub(pa, fb->v[0]), ub), 0.0f), lb);
+		vec3s pb = tbMulAddVec(fb->v[0], sb, ub);
+		float separation = glms_vec3_dot(glms_vec3_sub(pb, pa), n) - fa->radius - fb->radius;
+		if (!(separation <= speculativeDistance)) {
+			continue;
+		}
+		tbManifoldPoint* mp = out.points + out.pointCount++;
+		mp->pointA = tbMulAddVec(pa, fa->radius, n);
+		mp->pointB = tbMulAddVec(pb, -fb->radius, n);
+		mp->separation = separation;
+		// Which features (A's and B's segment ids) and which end of the stretch.
+		mp->id = 0x4000u | ((fa->id & 0x7fu) << 23) | ((fb->id & 0x7fu) << 16) | (uint32_t)k;
+	}
+	if (out.pointCount == 0) {
+		return false;
+	}
+	*m = out;
+	return true;
+}
+
 tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   float speculativeDistance, float* distance)
 {
@@ -515,7 +579,11 @@ tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTr
 	float alignA = fa.isFace ? glms_vec3_dot(fa.normal, n) : -1.0f;
 	float alignB = fb.isFace ? -glms_vec3_dot(fb.normal, n) : -1.0f;
 	if (alignA < TB_FACE_COS && alignB < TB_FACE_COS) {
-		// Edge against edge, or curved against curved: the query's one point is the contact.
+		// Two segments side by side: their common stretch. Otherwise edge against edge, or
+		// curved against curved: the query's one point is the contact.
+		if (tbSegmentPairManifold(&fa, &fb, n, speculativeDistance, &m)) {
+			return m;
+		}
 		return tbSinglePoint(&r);
 	}
 

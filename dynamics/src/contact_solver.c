@@ -148,40 +148,19 @@ void tbContactSoftness(const tbSolverDef* def, float h, tbSoftness soft[2])
 	}
 }
 
-void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* contact,
-                          int contactIndex, tbRigidBody* const* bodies, int staticBody,
-                          const tbSolverDef* def, const tbSoftness soft[2])
+// The lane's rows for manifold m with the centres of mass at xA, xB: normal and tangents, each
+// point's anchors, Jacobians and normal mass, the friction rows at the manifold's centre and the
+// twist row. Separations are the manifold's; impulses are left alone.
+static void tbSetLaneRows(tbContactConstraintW* c, int lane, const tbManifold* m, vec3s xA,
+                          vec3s xB, bool movesA, bool movesB, float mA, float mB, const mat3s* iA,
+                          const mat3s* iB)
 {
-	const tbRigidBody* a = contact->bodyA != TB_NULL_BODY ? bodies[contact->bodyA] : NULL;
-	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
-	c->bodyA[lane] = a != NULL ? contact->bodyA : staticBody;
-	c->bodyB[lane] = b != NULL ? contact->bodyB : staticBody;
-	c->contact[lane] = contactIndex;
-	bool movesA = a != NULL && a->type == tb_dynamicBody;
-	bool movesB = b != NULL && b->type == tb_dynamicBody;
-	float mA = movesA ? a->invMass : 0.0f, mB = movesB ? b->invMass : 0.0f;
-	mat3s iA = movesA ? a->Iinv : glms_mat3_zero();
-	mat3s iB = movesB ? b->Iinv : glms_mat3_zero();
-	(void)def;
-	vec3s xA = a != NULL ? a->state.x : tbV3(0.0f, 0.0f, 0.0f);
-	vec3s xB = b != NULL ? b->state.x : tbV3(0.0f, 0.0f, 0.0f);
-	tbSetLane(&c->invMassA, lane, mA);
-	tbSetLane(&c->invMassB, lane, mB);
-
-	const tbManifold* m = &contact->manifold;
 	c->pointCount = m->pointCount > c->pointCount ? m->pointCount : c->pointCount;
 	vec3s n = m->normal, t1, t2;
 	tbTangentBasis(n, &t1, &t2);
 	tbSetLaneV(&c->normal, lane, n);
 	tbSetLaneV(&c->tangent1, lane, t1);
 	tbSetLaneV(&c->tangent2, lane, t2);
-	tbSetLane(&c->friction, lane, contact->friction);
-	tbSetLane(&c->restitution, lane, contact->restitution);
-
-	const tbSoftness* s = soft + (movesA && movesB ? 0 : 1);
-	tbSetLane(&c->biasRate, lane, s->biasRate);
-	tbSetLane(&c->massScale, lane, s->massScale);
-	tbSetLane(&c->impulseScale, lane, s->impulseScale);
 
 	vec3s centre = tbV3(0.0f, 0.0f, 0.0f);
 	for (int i = 0; i < m->pointCount; ++i) {
@@ -195,20 +174,14 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* co
 		vec3s rBxn = glms_vec3_cross(glms_vec3_sub(p, xB), n);
 		vec3s iArAxn, iBrBxn;
 		float k =
-		    tbRowMass(movesA, mA, &iA, rAxn, &iArAxn) + tbRowMass(movesB, mB, &iB, rBxn, &iBrBxn);
+		    tbRowMass(movesA, mA, iA, rAxn, &iArAxn) + tbRowMass(movesB, mB, iB, rBxn, &iBrBxn);
 		tbSetLaneV(&cp->rAxn, lane, rAxn);
 		tbSetLaneV(&cp->rBxn, lane, rBxn);
 		tbSetLaneV(&cp->invIArAxn, lane, iArAxn);
 		tbSetLaneV(&cp->invIBrBxn, lane, iBrBxn);
 		tbSetLane(&cp->separation, lane, mp->separation);
 		tbSetLane(&cp->normalMass, lane, k > 0.0f ? 1.0f / k : 0.0f);
-		tbSetLane(&cp->normalImpulse, lane,
-		          def->enableWarmStarting ? contact->impulses.points[i].normalImpulse : 0.0f);
-		tbSetLane(&cp->maxNormalImpulse, lane, 0.0f);
-		tbSetLane(&cp->relativeVelocity, lane, 0.0f);
 	}
-	// Points the manifold does not have keep the zeros of the cleared record: no mass, no
-	// impulse, so every pass leaves them at zero.
 	if (m->pointCount == 0) {
 		return;
 	}
@@ -226,8 +199,8 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* co
 	vec3s rAxt1 = glms_vec3_cross(rA, t1), rBxt1 = glms_vec3_cross(rB, t1);
 	vec3s rAxt2 = glms_vec3_cross(rA, t2), rBxt2 = glms_vec3_cross(rB, t2);
 	vec3s v1, v2, v3, v4;
-	float k1 = tbRowMass(movesA, mA, &iA, rAxt1, &v1) + tbRowMass(movesB, mB, &iB, rBxt1, &v2);
-	float k2 = tbRowMass(movesA, mA, &iA, rAxt2, &v3) + tbRowMass(movesB, mB, &iB, rBxt2, &v4);
+	float k1 = tbRowMass(movesA, mA, iA, rAxt1, &v1) + tbRowMass(movesB, mB, iB, rBxt1, &v2);
+	float k2 = tbRowMass(movesA, mA, iA, rAxt2, &v3) + tbRowMass(movesB, mB, iB, rBxt2, &v4);
 	tbSetLaneV(&c->rAxt1, lane, rAxt1);
 	tbSetLaneV(&c->rBxt1, lane, rBxt1);
 	tbSetLaneV(&c->invIArAxt1, lane, v1);
@@ -240,17 +213,165 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* co
 	tbSetLane(&c->tangentMass2, lane, k2 > 0.0f ? 1.0f / k2 : 0.0f);
 	// The twist row turns the bodies about n only: J M^-1 J^T = n . IA^-1 n + n . IB^-1 n.
 	vec3s iAn, iBn;
-	float kt = tbRowMass(movesA, 0.0f, &iA, n, &iAn) + tbRowMass(movesB, 0.0f, &iB, n, &iBn);
+	float kt = tbRowMass(movesA, 0.0f, iA, n, &iAn) + tbRowMass(movesB, 0.0f, iB, n, &iBn);
 	tbSetLaneV(&c->invIAn, lane, iAn);
 	tbSetLaneV(&c->invIBn, lane, iBn);
 	tbSetLane(&c->twistMass, lane, kt > 0.0f ? 1.0f / kt : 0.0f);
-	if (def->enableWarmStarting) {
+}
+
+void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* contact,
+                          int contactIndex, tbRigidBody* const* bodies, int staticBody,
+                          const tbSolverDef* def, const tbSoftness soft[2])
+{
+	const tbRigidBody* a = contact->bodyA != TB_NULL_BODY ? bodies[contact->bodyA] : NULL;
+	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
+	c->bodyA[lane] = a != NULL ? contact->bodyA : staticBody;
+	c->bodyB[lane] = b != NULL ? contact->bodyB : staticBody;
+	c->contact[lane] = contactIndex;
+	bool movesA = a != NULL && a->type == tb_dynamicBody;
+	bool movesB = b != NULL && b->type == tb_dynamicBody;
+	float mA = movesA ? a->invMass : 0.0f, mB = movesB ? b->invMass : 0.0f;
+	mat3s iA = movesA ? a->Iinv : glms_mat3_zero();
+	mat3s iB = movesB ? b->Iinv : glms_mat3_zero();
+	vec3s xA = a != NULL ? a->state.x : tbV3(0.0f, 0.0f, 0.0f);
+	vec3s xB = b != NULL ? b->state.x : tbV3(0.0f, 0.0f, 0.0f);
+	tbSetLane(&c->invMassA, lane, mA);
+	tbSetLane(&c->invMassB, lane, mB);
+	tbSetLane(&c->friction, lane, contact->friction);
+	tbSetLane(&c->restitution, lane, contact->restitution);
+	const tbSoftness* s = soft + (movesA && movesB ? 0 : 1);
+	tbSetLane(&c->biasRate, lane, s->biasRate);
+	tbSetLane(&c->massScale, lane, s->massScale);
+	tbSetLane(&c->impulseScale, lane, s->impulseScale);
+
+	const tbManifold* m = &contact->manifold;
+	tbSetLaneRows(c, lane, m, xA, xB, movesA, movesB, mA, mB, &iA, &iB);
+	// Points the manifold does not have keep the zeros of the cleared record: no mass, no
+	// impulse, so every pass leaves them at zero.
+	for (int i = 0; i < m->pointCount; ++i) {
+		tbContactPointW* cp = c->points + i;
+		tbSetLane(&cp->normalImpulse, lane,
+		          def->enableWarmStarting ? contact->impulses.points[i].normalImpulse : 0.0f);
+		tbSetLane(&cp->maxNormalImpulse, lane, 0.0f);
+		tbSetLane(&cp->relativeVelocity, lane, 0.0f);
+	}
+	if (m->pointCount > 0 && def->enableWarmStarting) {
 		// Last step's friction on this step's tangents (the normal may have turned a little; the
 		// basis follows it).
+		vec3s t1 = tbGetLaneV(&c->tangent1, lane), t2 = tbGetLaneV(&c->tangent2, lane);
 		tbSetLane(&c->tangentImpulse1, lane, glms_vec3_dot(contact->impulses.frictionImpulse, t1));
 		tbSetLane(&c->tangentImpulse2, lane, glms_vec3_dot(contact->impulses.frictionImpulse, t2));
 		tbSetLane(&c->twistImpulse, lane, contact->impulses.twistImpulse);
 	}
+}
+
+// A body's pose now: Baraff's x and R of the step's start moved by the solver's deltas.
+static tbSolverPose tbPoseNow(const tbRigidBody* body, const tbSolverBody* s)
+{
+	tbSolverPose pose;
+	pose.x = glms_vec3_add(body->state.x, tbV3(s->dp[0], s->dp[1], s->dp[2]));
+	pose.R = tbMat3Mul(tbRotationFromVector(tbV3(s->dtheta[0], s->dtheta[1], s->dtheta[2])),
+	                   body->state.R);
+	return pose;
+}
+
+bool tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
+                          tbRigidBody* const* bodies, const tbSolverBody* states,
+                          const tbSolverDef* def)
+{
+	const tbRigidBody* a = contact->bodyA != TB_NULL_BODY ? bodies[contact->bodyA] : NULL;
+	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
+	const tbSolverBody* sA = states + c->bodyA[lane];
+	const tbSolverBody* sB = states + c->bodyB[lane];
+	tbSolverPose poseA, poseB;
+	if (a != NULL) {
+		poseA = tbPoseNow(a, sA);
+	}
+	if (b != NULL) {
+		poseB = tbPoseNow(b, sB);
+	}
+	tbManifold m;
+	if (!def->refreshContact(c->contact[lane], a != NULL ? &poseA : NULL, b != NULL ? &poseB : NULL,
+	                         &m, def->refreshContext) ||
+	    m.pointCount < 0 || m.pointCount > TB_MAX_MANIFOLD_POINTS) {
+		return false;
+	}
+	// What the lane holds now, to carry over: each point's impulse by feature id (the same
+	// physical contact), the friction as a world vector.
+	float impulse[TB_MAX_MANIFOLD_POINTS], pushed[TB_MAX_MANIFOLD_POINTS],
+	    approach[TB_MAX_MANIFOLD_POINTS];
+	uint32_t id[TB_MAX_MANIFOLD_POINTS];
+	int oldCount = contact->manifold.pointCount;
+	for (int i = 0; i < oldCount; ++i) {
+		id[i] = contact->manifold.points[i].id;
+		impulse[i] = tbGetLane(&c->points[i].normalImpulse, lane);
+		pushed[i] = tbGetLane(&c->points[i].maxNormalImpulse, lane);
+		approach[i] = tbGetLane(&c->points[i].relativeVelocity, lane);
+	}
+	vec3s friction = glms_vec3_add(
+	    glms_vec3_scale(tbGetLaneV(&c->tangent1, lane), tbGetLane(&c->tangentImpulse1, lane)),
+	    glms_vec3_scale(tbGetLaneV(&c->tangent2, lane), tbGetLane(&c->tangentImpulse2, lane)));
+
+	bool movesA = a != NULL && a->type == tb_dynamicBody;
+	bool movesB = b != NULL && b->type == tb_dynamicBody;
+	float mA = tbGetLane(&c->invMassA, lane), mB = tbGetLane(&c->invMassB, lane);
+	// The inertia stays the step's start's, as for every other row (w = I0^-1 L in the soft
+	// step); only the anchors, normal and separations are new.
+	mat3s iA = movesA ? a->Iinv : glms_mat3_zero();
+	mat3s iB = movesB ? b->Iinv : glms_mat3_zero();
+	vec3s xA = a != NULL ? poseA.x : tbV3(0.0f, 0.0f, 0.0f);
+	vec3s xB = b != NULL ? poseB.x : tbV3(0.0f, 0.0f, 0.0f);
+	tbSetLaneRows(c, lane, &m, xA, xB, movesA, movesB, mA, mB, &iA, &iB);
+	// The passes measure a separation as s0 + n . (dpB - dpA) + dthetaB . rB x n - dthetaA .
+	// rA x n with the deltas since the step began; s0 is set so that this is the new manifold's
+	// separation at the deltas of now.
+	vec3s n = m.normal;
+	float dpn =
+	    glms_vec3_dot(n, tbV3(sB->dp[0] - sA->dp[0], sB->dp[1] - sA->dp[1], sB->dp[2] - sA->dp[2]));
+	vec3s dthA = tbV3(sA->dtheta[0], sA->dtheta[1], sA->dtheta[2]);
+	vec3s dthB = tbV3(sB->dtheta[0], sB->dtheta[1], sB->dtheta[2]);
+	for (int i = 0; i < TB_MAX_MANIFOLD_POINTS; ++i) {
+		tbContactPointW* cp = c->points + i;
+		if (i >= m.pointCount) {
+			// A point the new manifold lacks: no mass, no impulse.
+			tbSetLane(&cp->normalMass, lane, 0.0f);
+			tbSetLane(&cp->normalImpulse, lane, 0.0f);
+			tbSetLane(&cp->maxNormalImpulse, lane, 0.0f);
+			tbSetLane(&cp->relativeVelocity, lane, 0.0f);
+			tbSetLane(&cp->separation, lane, 0.0f);
+			tbSetLaneV(&cp->rAxn, lane, tbV3(0.0f, 0.0f, 0.0f));
+			tbSetLaneV(&cp->rBxn, lane, tbV3(0.0f, 0.0f, 0.0f));
+			tbSetLaneV(&cp->invIArAxn, lane, tbV3(0.0f, 0.0f, 0.0f));
+			tbSetLaneV(&cp->invIBrBxn, lane, tbV3(0.0f, 0.0f, 0.0f));
+			continue;
+		}
+		float moved = dpn + glms_vec3_dot(dthB, tbGetLaneV(&cp->rBxn, lane)) -
+		              glms_vec3_dot(dthA, tbGetLaneV(&cp->rAxn, lane));
+		tbSetLane(&cp->separation, lane, m.points[i].separation - moved);
+		float carried = 0.0f, carriedMax = 0.0f, carriedSpeed = 0.0f;
+		for (int j = 0; j < oldCount; ++j) {
+			if (id[j] == m.points[i].id) {
+				carried = impulse[j];
+				carriedMax = pushed[j];
+				carriedSpeed = approach[j];
+				break;
+			}
+		}
+		tbSetLane(&cp->normalImpulse, lane, carried);
+		tbSetLane(&cp->maxNormalImpulse, lane, carriedMax);
+		tbSetLane(&cp->relativeVelocity, lane, carriedSpeed);
+	}
+	if (m.pointCount == 0) {
+		tbSetLane(&c->tangentMass1, lane, 0.0f);
+		tbSetLane(&c->tangentMass2, lane, 0.0f);
+		tbSetLane(&c->twistMass, lane, 0.0f);
+		friction = tbV3(0.0f, 0.0f, 0.0f);
+		tbSetLane(&c->twistImpulse, lane, 0.0f);
+	}
+	tbSetLane(&c->tangentImpulse1, lane, glms_vec3_dot(friction, tbGetLaneV(&c->tangent1, lane)));
+	tbSetLane(&c->tangentImpulse2, lane, glms_vec3_dot(friction, tbGetLaneV(&c->tangent2, lane)));
+	contact->manifold = m;
+	return true;
 }
 
 void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContact* contacts)

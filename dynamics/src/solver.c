@@ -47,8 +47,8 @@ tbSolverDef tbDefaultSolverDef(void)
 // The scratch block, carved in this order, each part 64-byte aligned.
 typedef struct tbScratchLayout
 {
-	size_t states, motions, colorMasks, contactColors, groups, joints, jointGroups, jointInertias,
-	    total;
+	size_t states, motions, colorMasks, contactColors, refreshes, refreshGaps, groups, joints,
+	    jointGroups, jointInertias, total;
 	int groupCapacity;
 } tbScratchLayout;
 
@@ -69,6 +69,11 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 	at += tbAlign64((size_t)bodyCount * sizeof(uint32_t));
 	l.contactColors = at;
 	at += tbAlign64((size_t)contactCount * sizeof(int));
+	// The lanes of the contacts remade each substep (record * width + lane).
+	l.refreshes = at;
+	at += tbAlign64((size_t)contactCount * sizeof(int));
+	l.refreshGaps = at; // and the turns after them
+	at += tbAlign64((size_t)contactCount * 2u * sizeof(float));
 	// Each colour leaves at most one partly filled record; each overflow constraint has its own.
 	l.groupCapacity = contactCount + TB_GRAPH_COLORS;
 	l.groups = at;
@@ -166,7 +171,7 @@ static void tbIntegrateDeltas(tbSolverBody* states, int bodyCount, float h)
 
 // The rotation by the rotation vector t (angle |t| about t / |t|): Rodrigues' formula, as a
 // series where the angle is tiny.
-static mat3s tbRotationFromVector(vec3s t)
+mat3s tbRotationFromVector(vec3s t)
 {
 	float angle2 = glms_vec3_dot(t, t);
 	float a, b;
@@ -180,6 +185,31 @@ static mat3s tbRotationFromVector(vec3s t)
 	}
 	mat3s W = tbSkew(t);
 	return tbMat3MulAdd(tbMat3MulAdd(glms_mat3_identity(), a, W), b, tbMat3Mul(W, W));
+}
+
+// A lower bound of how fast two bodies' surfaces near a contact approach, m/s: their relative
+// velocity plus each one's spin times the reach of its shape from its centre of mass.
+static float tbSurfaceSpeed(const tbSolverBody* a, const tbSolverBody* b, float reachA,
+                            float reachB, float* spin)
+{
+	float dv[3] = {b->v[0] - a->v[0], b->v[1] - a->v[1], b->v[2] - a->v[2]};
+	// The turn that moves the surfaces against each other is the relative one: two bodies
+	// turning alike (a pile tumbling together) keep their contact features.
+	float dw[3] = {b->w[0] - a->w[0], b->w[1] - a->w[1], b->w[2] - a->w[2]};
+	float w = sqrtf(dw[0] * dw[0] + dw[1] * dw[1] + dw[2] * dw[2]);
+	*spin = w * (reachA > reachB ? reachA : reachB);
+	return sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]) + *spin;
+}
+
+// The gap of a manifold: its smallest separation, or `margin` when it has no point (the pair is
+// farther apart than that).
+static float tbManifoldGap(const tbManifold* m, float margin)
+{
+	float gap = margin;
+	for (int i = 0; i < m->pointCount; ++i) {
+		gap = m->points[i].separation < gap ? m->points[i].separation : gap;
+	}
+	return gap;
 }
 
 // GCC would turn the loop back into a memset call.
@@ -323,6 +353,10 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	tbSolverBodyMotion* motions = (tbSolverBodyMotion*)(base + layout.motions);
 	uint32_t* colorMasks = (uint32_t*)(base + layout.colorMasks);
 	int* contactColors = (int*)(base + layout.contactColors);
+	int* refreshes = (int*)(base + layout.refreshes);
+	float* refreshGaps = (float*)(base + layout.refreshGaps);
+	float* refreshTurns = refreshGaps + contactCount;
+	int refreshCount = 0;
 	tbContactConstraintW* groups = (tbContactConstraintW*)(base + layout.groups);
 	int staticBody = bodyCount;
 
@@ -396,6 +430,11 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
 		tbContactConstraintW* g = groups + groupStart[k] + slot / width;
 		tbPrepareContactLane(g, slot % width, contacts + i, i, bodies, staticBody, def, soft);
+		if (contacts[i].refresh && def->refreshContact != NULL) {
+			refreshGaps[refreshCount] = tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
+			refreshTurns[refreshCount] = 0.0f;
+			refreshes[refreshCount++] = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;
+		}
 	}
 
 	for (int i = 0; i < jointCount; ++i) {
@@ -431,6 +470,38 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	// (one at a time, as Box2D v3's overflow joints), then the contact colours.
 	for (int sub = 0; sub < substeps; ++sub) {
 		tbIntegrateVelocities(states, motions, bodyCount, h, def->maxRotation);
+		// Pairs turning too fast for one manifold per step (the caller marks them) are made
+		// again at the poses of now: a spinning cone's rim point recedes while the rim beside
+		// it sweeps in, which the step's anchored points cannot see.
+		for (int r = 0; sub > 0 && r < refreshCount; ++r) {
+			tbContactConstraintW* g = groups + refreshes[r] / TB_SIMD_WIDTH;
+			int lane = refreshes[r] % TB_SIMD_WIDTH;
+			tbContact* contact = contacts + g->contact[lane];
+			float spin, speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane],
+			                                   contact->spinReachA, contact->spinReachB, &spin);
+			// How far the turns may have carried the surfaces from the anchored points since the
+			// last narrow phase (translation leaves anchored points exact), and a lower bound of
+			// the gap now: the gap then less what the surfaces' speed may have closed since.
+			refreshTurns[r] += h * spin;
+			refreshGaps[r] -= h * speed;
+			// Made again only when the anchors would be off by the end of this substep and the
+			// pair can close its gap in it: one still far apart, moving apart or barely turning
+			// is left as it is.
+			if (refreshGaps[r] > h * speed || refreshTurns[r] + h * spin < contact->refreshTurn) {
+				continue;
+			}
+			tbManifold before = contact->manifold;
+			if (tbRefreshContactLane(g, lane, contact, bodies, states, def)) {
+				refreshGaps[r] = tbManifoldGap(&contact->manifold, contact->margin);
+				bool same = before.pointCount == contact->manifold.pointCount;
+				for (int k = 0; same && k < before.pointCount; ++k) {
+					same = before.points[k].id == contact->manifold.points[k].id;
+				}
+				// The same features again: the anchored points were following the surfaces, so
+				// the pair may turn twice as far before the next look.
+				refreshTurns[r] = same ? -contact->refreshTurn : 0.0f;
+			}
+		}
 		if (jointCount > 0) {
 			tbJointInertias(jointRecords, jointCount, states, jointInertias, jointStiffened,
 			                jointStiffness, jointSeen);

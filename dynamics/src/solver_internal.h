@@ -84,3 +84,13 @@ void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH,
                       float pushMaxSpeed);
 void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float threshold);
 void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContact* contacts);
+
+// The narrow phase inside the step: the lane's contact made again by def->refreshContact at the
+// bodies' poses of now and its rows rebuilt there, impulses carried over by feature id. Returns
+// false (the lane unchanged) when the callback keeps the old manifold.
+bool tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
+                          tbRigidBody* const* bodies, const tbSolverBody* states,
+                          const tbSolverDef* def);
+
+// The rotation by the rotation vector t (angle |t| about t / |t|), solver.c.
+mat3s tbRotationFromVector(vec3s t);

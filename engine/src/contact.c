@@ -317,12 +317,17 @@ void tbCollide(tbWorld* w, float dt)
 		++at;
 		// Speculative margin: the base distance plus what the two can close in this step, so a
 		// fast body gets its points before it arrives (speculative contacts, Catto 2013): their
-		// relative speed plus each one's spin times its reach. Bodies falling side by side close
-		// nothing, and their pair ends at the boxes' test below instead of a manifold.
+		// relative speed plus each one's spin times its reach, plus what an impact elsewhere in
+		// this step may swing over (tbSwingReach). Bodies falling side by side close nothing by
+		// their relative speed, and their pair ends at the boxes' test below instead of a
+		// manifold.
 		vec3s va = ba->awakeIndex >= 0 ? ba->rb.v : glms_vec3_zero();
 		vec3s vb = bb->awakeIndex >= 0 ? bb->rb.v : glms_vec3_zero();
 		float margin = w->def.speculativeDistance + dt * (glms_vec3_norm(glms_vec3_sub(vb, va)) +
 		                                                  tbSpinBound(w, ba) + tbSpinBound(w, bb));
+		if (w->def.enableContactRefresh) {
+			margin += tbSwingReach(w, sa, dt) + tbSwingReach(w, sb, dt);
+		}
 		bool wasTouching = c->touching;
 		c->manifold = tbCollidePair(c, sa, sb, margin, &w->profile);
 		c->touching = c->manifold.pointCount > 0;

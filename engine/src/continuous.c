@@ -227,6 +227,25 @@ static void tbPrepareShapeSweep(tbContinuousContext* cc)
 	cc->prepared = true;
 }
 
+// Whether the step solved a touching contact between shape `fast` and convex shape `other`: its
+// speculative points (margin from the pair's speed and spin, made again each substep for pairs
+// that turn fast: contact_refresh.c) already kept the two apart through the step.
+static bool tbSolvedTogether(const tbWorld* w, int body, int fast, int other)
+{
+	const tbBodySlot* b = w->bodies + body;
+	int guard = 0;
+	for (int edge = b->contactList; edge >= 0 && guard++ <= b->contactCount;) {
+		const tbContactSlot* c = w->contacts + (edge >> 1);
+		if (c->touching && c->child < 0 &&
+		    ((c->shapeA == fast && c->shapeB == other) ||
+		     (c->shapeA == other && c->shapeB == fast))) {
+			return true;
+		}
+		edge = c->edgeNext[edge & 1];
+	}
+	return false;
+}
+
 static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
 {
 	(void)proxyId;
@@ -247,6 +266,13 @@ static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
 	}
 	if (!tbBodiesMayCollide(w, cc->body, other->body)) {
 		return true; // jointed bodies that do not collide
+	}
+	if (!tbGeometry_IsLevel(&other->geometry) &&
+	    tbSolvedTogether(w, cc->body, cc->shape, shapeIndex)) {
+		// Moved back to an impact the solver had already handled, the body would only move
+		// away from its neighbours' poses (a spinning box moved back from the ground it rolled
+		// on left a falling ball 6 cm inside it).
+		return true;
 	}
 	if (!cc->prepared) {
 		tbPrepareShapeSweep(cc);

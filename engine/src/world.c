@@ -98,6 +98,7 @@ tbWorldDef tbDefaultWorldDef(void)
 	def.timeToSleep = 0.5f;
 	def.enableWarmStarting = true;
 	def.enableContinuous = true;
+	def.enableContactRefresh = true;
 	def.integrator = solver.integrator;
 	def.initialBodyCapacity = 16;
 	def.initialShapeCapacity = 16;
@@ -409,6 +410,9 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 		tbContact* sc = w->solverContacts + contactCount;
 		*sc = tbMakeContact(ia, ib, &c->manifold, c->friction, c->restitution);
 		tbContact_WarmStart(sc, w->def.enableWarmStarting ? &c->impulses : NULL);
+		if (w->def.enableContactRefresh) {
+			tbMarkContactRefresh(w, c, dt, sc);
+		}
 		w->solverContactSlots[contactCount] = i;
 		++contactCount;
 	}
@@ -425,6 +429,8 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 	sd.restitutionThreshold = w->def.restitutionThreshold;
 	sd.enableWarmStarting = w->def.enableWarmStarting;
 	sd.integrator = w->def.integrator;
+	sd.refreshContact = w->def.enableContactRefresh ? tbRefreshSolverContact : NULL;
+	sd.refreshContext = w;
 	// One scratch block, grown to the scene and kept (64 bytes of slack for the alignment the
 	// wide records want).
 	tbGatherJoints(w);

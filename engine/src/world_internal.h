@@ -218,6 +218,16 @@ bool tbBodyMassFromShapes(const tbWorld* world, int bodyIndex, const tbGeometry*
                           float extraDensity, tbTransform extraPose, tbMassData* out, char* message,
                           int size);
 void tbSyncBodyTransform(tbBodySlot* body);
+versors tbQuatFromR(mat3s R); // a rotation matrix's unit quaternion
+// The narrow phase inside the step (contact_refresh.c): which solver contacts turn too fast for
+// one manifold a step, and the solver's callback that makes them again at the substeps' poses.
+// How far an impact in this step may swing the shape's surface over, m (0 for slow bodies and
+// spheres turning about their centre): added to the speculative margin of its pairs.
+float tbSwingReach(const tbWorld* world, const tbShapeSlot* shape, float dt);
+void tbMarkContactRefresh(const tbWorld* world, const tbContactSlot* contact, float dt,
+                          tbContact* solverContact);
+bool tbRefreshSolverContact(int contactIndex, const tbSolverPose* poseA, const tbSolverPose* poseB,
+                            tbManifold* manifold, void* context);
 // Returns how far the body's farthest point moves in dt at its velocity, m.
 float tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
 

@@ -12,6 +12,23 @@
 /// A body index meaning "the static world": infinite mass, at rest, at the origin.
 #define TB_NULL_BODY (-1)
 
+/// A body's pose part-way through a step, as the solver has moved it: centre of mass x and
+/// rotation R (Baraff's x and R at the start of the step, moved by the substeps' deltas).
+typedef struct tbSolverPose
+{
+	vec3s x; ///< centre of mass, world, m
+	mat3s R; ///< rotation, body to world
+} tbSolverPose;
+
+/// Makes contact `contactIndex` again with its bodies at the given poses (null: a body that does
+/// not move, the static world or a sleeping one) and writes the world manifold, normal from A to
+/// B, points within the contact's speculative distance. Returns false to keep the old manifold.
+/// The solver calls it at the start of the substeps after the first for the contacts marked
+/// `refresh` whose gap the bodies' surfaces may close in that substep: the narrow phase inside
+/// the step, for pairs that turn too fast for one manifold.
+typedef bool tbContactRefreshFcn(int contactIndex, const tbSolverPose* poseA,
+                                 const tbSolverPose* poseB, tbManifold* manifold, void* context);
+
 /// Solver settings. Get the defaults from tbDefaultSolverDef() and change what you need.
 typedef struct tbSolverDef
 {
@@ -27,7 +44,9 @@ typedef struct tbSolverDef
 	tbJointSoftness jointSoftness; ///< how stiffly joints hold (60 Hz, damping ratio 2)
 	bool enableWarmStarting;       ///< start from the previous step's impulses (true)
 	tbIntegrator integrator; ///< how R follows L for bodies in free flight (TB_DEFAULT_INTEGRATOR)
-	tbOrthonormalizer orthonormalizer; ///< applied to R once per step (Gram-Schmidt)
+	tbOrthonormalizer orthonormalizer;   ///< applied to R once per step (Gram-Schmidt)
+	tbContactRefreshFcn* refreshContact; ///< remakes marked contacts per substep (null: never)
+	void* refreshContext;                ///< passed to refreshContact
 } tbSolverDef;
 
 /// The default solver settings.
@@ -59,6 +78,11 @@ typedef struct tbContact
 	float restitution;          ///< e in [0, 1] (combine with tbMixRestitution)
 	tbManifold manifold;        ///< the input manifold, normal from A to B
 	tbContactImpulses impulses; ///< in: warm-start impulses; out: this step's impulses
+	bool refresh;      ///< remade in the substeps by tbSolverDef.refreshContact (false by default)
+	float margin;      ///< with `refresh`: the speculative distance the manifold was made with, m
+	float spinReachA;  ///< with `refresh`: how far A's surface here moves per radian A turns, m
+	float spinReachB;  ///< the same for B, m
+	float refreshTurn; ///< with `refresh`: how far the turns may carry the surfaces before, m
 } tbContact;
 
 /// A contact for a manifold between bodies A and B (the manifold normal points from A to B).

@@ -72,6 +72,11 @@ typedef struct tbWorldDef
 	/// Continuous collision (true): a dynamic body that moved far for its size in a step is swept
 	/// against static shapes and stopped at its first time of impact (docs/continuous.md).
 	bool enableContinuous;
+	/// Contacts of pairs that turn fast are made again at the start of every substep where their
+	/// surfaces may meet (true): a tumbling box's or a spinning cone's closest features change
+	/// within a step, which the step's manifold cannot see (docs/continuous.md, "Fast-turning
+	/// pairs"). Off: one narrow phase per pair per step, cheaper in violent scenes.
+	bool enableContactRefresh;
 	int initialBodyCapacity;  ///< bodies to make room for at creation (grows as needed)
 	int initialShapeCapacity; ///< shapes to make room for at creation
 	float hitEventThreshold;  ///< approach speed of a hit event (tbContactHitEvent), m/s (1)

@@ -106,6 +106,7 @@ typedef struct tbProfile
 	int stoppedBodies;       ///< bodies stopped by the NaN guard in this step
 	int fastBodies;          ///< bodies swept by continuous collision in this step
 	int impactBodies;        ///< of those, moved back to a time of impact
+	int refreshedContacts;   ///< manifolds made again inside the step (fast-turning pairs)
 } tbProfile;
 
 /// The profile of the last step (all zero before the first).
