@@ -265,13 +265,12 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* co
 	}
 }
 
-// A body's pose now: Baraff's x and R of the step's start moved by the solver's deltas.
-static tbSolverPose tbPoseNow(const tbRigidBody* body, const tbSolverBody* s)
+// How far a body has moved since the step began: the solver's deltas.
+static tbSolverPose tbMovedBy(const tbSolverBody* s)
 {
 	tbSolverPose pose;
-	pose.x = glms_vec3_add(body->state.x, tbV3(s->dp[0], s->dp[1], s->dp[2]));
-	pose.R = tbMat3Mul(tbRotationFromVector(tbV3(s->dtheta[0], s->dtheta[1], s->dtheta[2])),
-	                   body->state.R);
+	pose.dp = tbV3(s->dp[0], s->dp[1], s->dp[2]);
+	pose.dtheta = tbV3(s->dtheta[0], s->dtheta[1], s->dtheta[2]);
 	return pose;
 }
 
@@ -285,10 +284,10 @@ bool tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
 	const tbSolverBody* sB = states + c->bodyB[lane];
 	tbSolverPose poseA, poseB;
 	if (a != NULL) {
-		poseA = tbPoseNow(a, sA);
+		poseA = tbMovedBy(sA);
 	}
 	if (b != NULL) {
-		poseB = tbPoseNow(b, sB);
+		poseB = tbMovedBy(sB);
 	}
 	tbManifold m;
 	if (!def->refreshContact(c->contact[lane], a != NULL ? &poseA : NULL, b != NULL ? &poseB : NULL,
@@ -319,8 +318,8 @@ bool tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
 	// step); only the anchors, normal and separations are new.
 	mat3s iA = movesA ? a->Iinv : glms_mat3_zero();
 	mat3s iB = movesB ? b->Iinv : glms_mat3_zero();
-	vec3s xA = a != NULL ? poseA.x : tbV3(0.0f, 0.0f, 0.0f);
-	vec3s xB = b != NULL ? poseB.x : tbV3(0.0f, 0.0f, 0.0f);
+	vec3s xA = a != NULL ? glms_vec3_add(a->state.x, poseA.dp) : tbV3(0.0f, 0.0f, 0.0f);
+	vec3s xB = b != NULL ? glms_vec3_add(b->state.x, poseB.dp) : tbV3(0.0f, 0.0f, 0.0f);
 	tbSetLaneRows(c, lane, &m, xA, xB, movesA, movesB, mA, mB, &iA, &iB);
 	// The passes measure a separation as s0 + n . (dpB - dpA) + dthetaB . rB x n - dthetaA .
 	// rA x n with the deltas since the step began; s0 is set so that this is the new manifold's

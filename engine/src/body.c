@@ -31,7 +31,7 @@ tbBodySlot* tbGetBodySlot(tbBodyId id, tbWorld** world, const char* caller)
 	return w->bodies + index;
 }
 
-versors tbQuatFromR(mat3s R)
+static versors tbQuatFromR(mat3s R)
 {
 	return glms_quat_normalize(glms_mat3_quat(R));
 }

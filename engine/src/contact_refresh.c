@@ -49,15 +49,15 @@ static vec3s tbMovingVelocity(const tbBodySlot* b)
 	return b->awake && b->rb.type != tb_staticBody ? b->rb.v : glms_vec3_zero();
 }
 
-static float tbMovingSpin(const tbBodySlot* b)
+static vec3s tbMovingSpin(const tbBodySlot* b)
 {
-	return b->awake && b->rb.type != tb_staticBody ? glms_vec3_norm(b->rb.w) : 0.0f;
+	return b->awake && b->rb.type != tb_staticBody ? b->rb.w : glms_vec3_zero();
 }
 
 float tbSwingReach(const tbWorld* w, const tbShapeSlot* s, float dt)
 {
 	const tbBodySlot* b = w->bodies + s->body;
-	if (b->awakeIndex < 0 || b->rb.type != tb_dynamicBody || tbSpinReach(w, s) == 0.0f) {
+	if (b->awakeIndex < 0 || b->rb.type != tb_dynamicBody) {
 		return 0.0f;
 	}
 	// An impact within the step can turn a body's speed into spin that swings its surface by up
@@ -66,42 +66,110 @@ float tbSwingReach(const tbWorld* w, const tbShapeSlot* s, float dt)
 	// step, their pair still without points). Only for bodies fast for their size, as the
 	// candidates below: a body slowing down in a pile keeps the margin it had (a larger one joins
 	// settling neighbours into islands that never sleep: the rain of 1000 stayed awake).
-	float travel = dt * glms_vec3_norm(b->rb.v);
-	return travel > TB_REFRESH_SWEEP * s->radius ? travel : 0.0f;
+	float limit = TB_REFRESH_SWEEP * s->radius / dt;
+	float v2 = glms_vec3_dot(b->rb.v, b->rb.v);
+	if (!(v2 > limit * limit) || tbSpinReach(w, s) == 0.0f) {
+		return 0.0f;
+	}
+	return dt * sqrtf(v2);
 }
 
-void tbMarkContactRefresh(const tbWorld* w, const tbContactSlot* c, float dt, tbContact* contact)
+// What the solver needs of a candidate: the margin its points were made with, how far each
+// shape's surface moves per radian, and the turn allowed before it is made again.
+static void tbFillRefresh(const tbWorld* w, const tbContactSlot* c, tbContact* contact)
 {
 	const tbShapeSlot* sa = w->shapes + c->shapeA;
 	const tbShapeSlot* sb = w->shapes + c->shapeB;
-	const tbBodySlot* ba = w->bodies + sa->body;
-	const tbBodySlot* bb = w->bodies + sb->body;
-	float reachA = tbSpinReach(w, sa), reachB = tbSpinReach(w, sb);
-	// The surfaces' speed relative to each other: the spins' sweep, and the pair's relative
-	// velocity, which an impact in this step turns into spin (a cone falling at 10 m/s onto a
-	// cylinder's rim left it at 13 rad/s and 5 cm inside within the step).
-	float speed = glms_vec3_norm(glms_vec3_sub(tbMovingVelocity(bb), tbMovingVelocity(ba))) +
-	              tbMovingSpin(ba) * reachA + tbMovingSpin(bb) * reachB;
 	float size = sa->radius < sb->radius ? sa->radius : sb->radius;
-	contact->refresh = dt * speed > TB_REFRESH_SWEEP * size;
+	contact->refresh = true;
 	contact->margin = c->cache.margin;
-	contact->spinReachA = reachA;
-	contact->spinReachB = reachB;
+	contact->spinReachA = tbSpinReach(w, sa);
+	contact->spinReachB = tbSpinReach(w, sb);
 	contact->refreshTurn = TB_REFRESH_TURN * size;
 }
 
-// A shape's world pose with its body's centre of mass at x and rotation R.
-static tbTransform tbShapePoseAt(const tbWorld* w, const tbShapeSlot* s, const tbSolverPose* pose)
+void tbMarkContactRefresh(tbWorld* w, const tbContactSlot* c, float dt, tbContact* contact)
 {
-	if (pose == NULL) {
+	const tbShapeSlot* sa = w->shapes + c->shapeA;
+	const tbShapeSlot* sb = w->shapes + c->shapeB;
+	tbBodySlot* ba = w->bodies + sa->body;
+	tbBodySlot* bb = w->bodies + sb->body;
+	float size = sa->radius < sb->radius ? sa->radius : sb->radius;
+	float limit = TB_REFRESH_SWEEP * size / dt;
+	contact->refresh = false;
+	// The surfaces' speed relative to each other: the spins' sweep, and the pair's relative
+	// velocity, which an impact in this step turns into spin (a cone falling at 10 m/s onto a
+	// cylinder's rim left at 13 rad/s and 5 cm inside it within the step). First a bound without
+	// a square root, which settles every resting pair: the sum of four speeds is at most twice
+	// the root of the sum of their squares (maxExtent bounds each shape's reach).
+	vec3s va = tbMovingVelocity(ba), vb = tbMovingVelocity(bb);
+	vec3s wa = tbMovingSpin(ba), wb = tbMovingSpin(bb);
+	float squares = glms_vec3_dot(va, va) + glms_vec3_dot(vb, vb) +
+	                glms_vec3_dot(wa, wa) * ba->maxExtent * ba->maxExtent +
+	                glms_vec3_dot(wb, wb) * bb->maxExtent * bb->maxExtent;
+	if (4.0f * squares <= limit * limit) {
+		return;
+	}
+	float speed = glms_vec3_norm(glms_vec3_sub(vb, va)) + glms_vec3_norm(wa) * tbSpinReach(w, sa) +
+	              glms_vec3_norm(wb) * tbSpinReach(w, sb);
+	if (speed > limit) {
+		tbFillRefresh(w, c, contact);
+		// Its bodies' other contacts follow (tbSpreadContactRefresh).
+		ba->refreshStep = bb->refreshStep = w->stepCount + 1;
+	}
+}
+
+void tbSpreadContactRefresh(tbWorld* w)
+{
+	// A body hit or tumbling in this step turns against everything it touches: a box resting on
+	// the ground, struck on one side by a falling ball, pivoted on its near edge and swung the far
+	// one 8 cm into the ground, a pair that was still at rest when the step began. The solver
+	// looks at such pairs only once they do turn (its gates cost a few operations a substep).
+	int mark = w->stepCount + 1;
+	for (int i = 0; i < w->solverContactCount; ++i) {
+		tbContact* contact = w->solverContacts + i;
+		if (contact->refresh) {
+			continue;
+		}
+		const tbContactSlot* c = w->contacts + w->solverContactSlots[i];
+		const tbBodySlot* ba = w->bodies + w->shapes[c->shapeA].body;
+		const tbBodySlot* bb = w->bodies + w->shapes[c->shapeB].body;
+		if ((ba->rb.type != tb_staticBody && ba->refreshStep == mark) ||
+		    (bb->rb.type != tb_staticBody && bb->refreshStep == mark)) {
+			tbFillRefresh(w, c, contact);
+		}
+	}
+}
+
+// A shape's world pose once its body has moved by `moved` from the pose the step began with
+// (the shape's xf): turned by dtheta about the body's centre of mass, which moved by dp.
+static tbTransform tbShapePoseAt(const tbWorld* w, const tbShapeSlot* s, const tbSolverPose* moved)
+{
+	if (moved == NULL) {
 		return s->xf; // a body that does not move in this solve
 	}
 	const tbBodySlot* b = w->bodies + s->body;
-	tbTransform body;
-	body.q = tbQuatFromR(pose->R);
-	// The origin sits localCenter behind the centre of mass (tbSyncBodyTransform).
-	body.p = glms_vec3_sub(pose->x, glms_mat3_mulv(pose->R, b->localCenter));
-	return tbMulTransforms(body, s->localPose);
+	// The turn as a unit quaternion (cos(a / 2), sin(a / 2) t / |t|), a = |t|; by its series where
+	// the angle is tiny.
+	vec3s t = moved->dtheta;
+	float angle2 = glms_vec3_dot(t, t), c, k;
+	if (angle2 < 1e-8f) {
+		c = 1.0f - angle2 / 8.0f;
+		k = 0.5f - angle2 / 48.0f;
+	} else {
+		float angle = sqrtf(angle2);
+		c = cosf(0.5f * angle);
+		k = sinf(0.5f * angle) / angle;
+	}
+	versors turn = {{k * t.x, k * t.y, k * t.z, c}};
+	// The shape's origin about the centre of mass (Baraff's x, still the step's start while the
+	// solver runs).
+	vec3s centre = b->rb.state.x;
+	tbTransform out;
+	out.q = glms_quat_normalize(glms_quat_mul(turn, s->xf.q));
+	out.p = glms_vec3_add(glms_vec3_add(centre, moved->dp),
+	                      tbRotateVector(turn, glms_vec3_sub(s->xf.p, centre)));
+	return out;
 }
 
 bool tbRefreshSolverContact(int contactIndex, const tbSolverPose* poseA, const tbSolverPose* poseB,

@@ -417,6 +417,9 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 		++contactCount;
 	}
 	w->solverContactCount = contactCount;
+	if (w->def.enableContactRefresh) {
+		tbSpreadContactRefresh(w);
+	}
 
 	tbSolverDef sd = tbDefaultSolverDef();
 	sd.gravity = w->def.gravity;

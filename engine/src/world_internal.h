@@ -34,7 +34,9 @@ typedef struct tbBodySlot
 	bool alive;
 	bool awake;
 	bool enableSleep;
-	bool isBullet; // continuous collision against dynamic bodies too
+	bool isBullet;   // continuous collision against dynamic bodies too
+	int refreshStep; // step count + 1 of the last step it had a refresh candidate
+	                 // (contact_refresh.c)
 } tbBodySlot;
 
 typedef struct tbShapeSlot
@@ -218,14 +220,15 @@ bool tbBodyMassFromShapes(const tbWorld* world, int bodyIndex, const tbGeometry*
                           float extraDensity, tbTransform extraPose, tbMassData* out, char* message,
                           int size);
 void tbSyncBodyTransform(tbBodySlot* body);
-versors tbQuatFromR(mat3s R); // a rotation matrix's unit quaternion
 // The narrow phase inside the step (contact_refresh.c): which solver contacts turn too fast for
 // one manifold a step, and the solver's callback that makes them again at the substeps' poses.
 // How far an impact in this step may swing the shape's surface over, m (0 for slow bodies and
 // spheres turning about their centre): added to the speculative margin of its pairs.
 float tbSwingReach(const tbWorld* world, const tbShapeSlot* shape, float dt);
-void tbMarkContactRefresh(const tbWorld* world, const tbContactSlot* contact, float dt,
+void tbMarkContactRefresh(tbWorld* world, const tbContactSlot* contact, float dt,
                           tbContact* solverContact);
+// Every other contact of a body with a candidate becomes a candidate too (after all are marked).
+void tbSpreadContactRefresh(tbWorld* world);
 bool tbRefreshSolverContact(int contactIndex, const tbSolverPose* poseA, const tbSolverPose* poseB,
                             tbManifold* manifold, void* context);
 // Returns how far the body's farthest point moves in dt at its velocity, m.

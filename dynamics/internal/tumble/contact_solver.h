@@ -12,15 +12,16 @@
 /// A body index meaning "the static world": infinite mass, at rest, at the origin.
 #define TB_NULL_BODY (-1)
 
-/// A body's pose part-way through a step, as the solver has moved it: centre of mass x and
-/// rotation R (Baraff's x and R at the start of the step, moved by the substeps' deltas).
+/// How far a body has moved part-way through a step: its centre of mass by dp and its rotation
+/// by the rotation vector dtheta (angle |dtheta| about dtheta / |dtheta|, applied after the
+/// step's R), both from the pose the step began with.
 typedef struct tbSolverPose
 {
-	vec3s x; ///< centre of mass, world, m
-	mat3s R; ///< rotation, body to world
+	vec3s dp;     ///< displacement of the centre of mass, world, m
+	vec3s dtheta; ///< rotation vector, world, rad
 } tbSolverPose;
 
-/// Makes contact `contactIndex` again with its bodies at the given poses (null: a body that does
+/// Makes contact `contactIndex` again with its bodies moved as given (null: a body that does
 /// not move, the static world or a sleeping one) and writes the world manifold, normal from A to
 /// B, points within the contact's speculative distance. Returns false to keep the old manifold.
 /// The solver calls it at the start of the substeps after the first for the contacts marked
