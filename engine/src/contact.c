@@ -105,10 +105,10 @@ static float tbBodySpeedBound(const tbBodySlot* b)
 }
 
 // How fast a body's farthest point moves by its spin, as tbCollide found it at its start (once
-// per body, not per contact), m/s.
+// per body, not per contact), m/s; a body woken within tbCollide is taken as still.
 static float tbSpinBound(const tbWorld* w, const tbBodySlot* b)
 {
-	return b->awakeIndex >= 0 ? w->speedBounds[b->awakeIndex] : 0.0f;
+	return tbGetBodyBounds(w, b).spin;
 }
 
 // How far a pair may move relative to itself before its cached narrow-phase result is redone, as a
@@ -293,11 +293,15 @@ void tbCollide(tbWorld* w, float dt)
 	// when they fell asleep. A destroyed contact leaves the set (the last one takes its place, so
 	// the same position is visited again); contacts of bodies woken here join at the end and are
 	// visited too. Each visit either advances or removes one, so the loop ends.
-	tbGrowArray((void**)&w->speedBounds, &w->speedBoundCapacity, w->awakeCount, sizeof(float));
+	tbGrowArray((void**)&w->bodyBounds, &w->bodyBoundCapacity, w->awakeCount, sizeof(tbBodyBounds));
 	for (int k = 0; k < w->awakeCount; ++k) {
 		const tbBodySlot* b = w->bodies + w->awakeBodies[k];
-		w->speedBounds[k] = glms_vec3_norm(b->rb.w) * b->maxExtent;
+		tbBodyBounds* bounds = w->bodyBounds + k;
+		bounds->spin = glms_vec3_norm(b->rb.w) * b->maxExtent;
+		bounds->surface = glms_vec3_norm(b->rb.v) + bounds->spin;
+		bounds->swing = w->def.enableContactRefresh ? tbSwingReach(w, b, dt) : 0.0f;
 	}
+	w->bodyBoundCount = w->awakeCount;
 	for (int at = 0; at < w->activeCount;) {
 		int i = w->activeContacts[at];
 		tbContactSlot* c = w->contacts + i;
@@ -325,9 +329,7 @@ void tbCollide(tbWorld* w, float dt)
 		vec3s vb = bb->awakeIndex >= 0 ? bb->rb.v : glms_vec3_zero();
 		float margin = w->def.speculativeDistance + dt * (glms_vec3_norm(glms_vec3_sub(vb, va)) +
 		                                                  tbSpinBound(w, ba) + tbSpinBound(w, bb));
-		if (w->def.enableContactRefresh) {
-			margin += tbSwingReach(w, sa, dt) + tbSwingReach(w, sb, dt);
-		}
+		margin += tbGetBodyBounds(w, ba).swing + tbGetBodyBounds(w, bb).swing;
 		bool wasTouching = c->touching;
 		c->manifold = tbCollidePair(c, sa, sb, margin, &w->profile);
 		c->touching = c->manifold.pointCount > 0;

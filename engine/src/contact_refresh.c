@@ -54,10 +54,9 @@ static vec3s tbMovingSpin(const tbBodySlot* b)
 	return b->awake && b->rb.type != tb_staticBody ? b->rb.w : glms_vec3_zero();
 }
 
-float tbSwingReach(const tbWorld* w, const tbShapeSlot* s, float dt)
+float tbSwingReach(const tbWorld* w, const tbBodySlot* b, float dt)
 {
-	const tbBodySlot* b = w->bodies + s->body;
-	if (b->awakeIndex < 0 || b->rb.type != tb_dynamicBody) {
+	if (b->rb.type != tb_dynamicBody) {
 		return 0.0f;
 	}
 	// An impact within the step can turn a body's speed into spin that swings its surface by up
@@ -66,12 +65,18 @@ float tbSwingReach(const tbWorld* w, const tbShapeSlot* s, float dt)
 	// step, their pair still without points). Only for bodies fast for their size, as the
 	// candidates below: a body slowing down in a pile keeps the margin it had (a larger one joins
 	// settling neighbours into islands that never sleep: the rain of 1000 stayed awake).
-	float limit = TB_REFRESH_SWEEP * s->radius / dt;
+	float limit = TB_REFRESH_SWEEP * b->maxExtent / dt;
 	float v2 = glms_vec3_dot(b->rb.v, b->rb.v);
-	if (!(v2 > limit * limit) || tbSpinReach(w, s) == 0.0f) {
+	if (!(v2 > limit * limit)) {
 		return 0.0f;
 	}
-	return dt * sqrtf(v2);
+	// A body whose shapes a turn leaves in place (spheres about its centre of mass) swings none.
+	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
+		if (tbSpinReach(w, w->shapes + s) > 0.0f) {
+			return dt * sqrtf(v2);
+		}
+	}
+	return 0.0f;
 }
 
 // What the solver needs of a candidate: the margin its points were made with, how far each
@@ -88,35 +93,34 @@ static void tbFillRefresh(const tbWorld* w, const tbContactSlot* c, tbContact* c
 	contact->refreshTurn = TB_REFRESH_TURN * size;
 }
 
-void tbMarkContactRefresh(tbWorld* w, const tbContactSlot* c, float dt, tbContact* contact)
+bool tbMarkContactRefresh(tbWorld* w, const tbContactSlot* c, float dt, tbContact* contact)
 {
 	const tbShapeSlot* sa = w->shapes + c->shapeA;
 	const tbShapeSlot* sb = w->shapes + c->shapeB;
 	tbBodySlot* ba = w->bodies + sa->body;
 	tbBodySlot* bb = w->bodies + sb->body;
 	float size = sa->radius < sb->radius ? sa->radius : sb->radius;
-	float limit = TB_REFRESH_SWEEP * size / dt;
 	contact->refresh = false;
 	// The surfaces' speed relative to each other: the spins' sweep, and the pair's relative
 	// velocity, which an impact in this step turns into spin (a cone falling at 10 m/s onto a
-	// cylinder's rim left at 13 rad/s and 5 cm inside it within the step). First a bound without
-	// a square root, which settles every resting pair: the sum of four speeds is at most twice
-	// the root of the sum of their squares (maxExtent bounds each shape's reach).
+	// cylinder's rim left at 13 rad/s and 5 cm inside it within the step).
+	// First the bodies' own bounds of the step, which settle every resting pair with an addition
+	// (|vB - vA| <= |vA| + |vB|, a shape's reach <= its body's maxExtent).
+	if (dt * (tbGetBodyBounds(w, ba).surface + tbGetBodyBounds(w, bb).surface) <=
+	    TB_REFRESH_SWEEP * size) {
+		return false;
+	}
 	vec3s va = tbMovingVelocity(ba), vb = tbMovingVelocity(bb);
 	vec3s wa = tbMovingSpin(ba), wb = tbMovingSpin(bb);
-	float squares = glms_vec3_dot(va, va) + glms_vec3_dot(vb, vb) +
-	                glms_vec3_dot(wa, wa) * ba->maxExtent * ba->maxExtent +
-	                glms_vec3_dot(wb, wb) * bb->maxExtent * bb->maxExtent;
-	if (4.0f * squares <= limit * limit) {
-		return;
-	}
 	float speed = glms_vec3_norm(glms_vec3_sub(vb, va)) + glms_vec3_norm(wa) * tbSpinReach(w, sa) +
 	              glms_vec3_norm(wb) * tbSpinReach(w, sb);
-	if (speed > limit) {
+	if (dt * speed > TB_REFRESH_SWEEP * size) {
 		tbFillRefresh(w, c, contact);
 		// Its bodies' other contacts follow (tbSpreadContactRefresh).
 		ba->refreshStep = bb->refreshStep = w->stepCount + 1;
+		return true;
 	}
+	return false;
 }
 
 void tbSpreadContactRefresh(tbWorld* w)

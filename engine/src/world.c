@@ -330,7 +330,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->islandHead, w->islandCapacity, int);
 	TB_FREE_ARRAY(w->awakeBodies, w->awakeCapacity, int);
 	TB_FREE_ARRAY(w->activeContacts, w->activeCapacity, int);
-	TB_FREE_ARRAY(w->speedBounds, w->speedBoundCapacity, float);
+	TB_FREE_ARRAY(w->bodyBounds, w->bodyBoundCapacity, tbBodyBounds);
 	TB_FREE_ARRAY(w->beginEvents, w->beginCapacity, tbContactBeginTouchEvent);
 	TB_FREE_ARRAY(w->endEvents, w->endCapacity, tbContactEndTouchEvent);
 	TB_FREE_ARRAY(w->pendingEndEvents, w->pendingEndCapacity, tbContactEndTouchEvent);
@@ -380,7 +380,7 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 	}
 	w->solverBodyCount = bodyCount;
 
-	int contactCount = 0;
+	int contactCount = 0, candidates = 0;
 	for (int k = 0; k < w->activeCount; ++k) {
 		int i = w->activeContacts[k];
 		const tbContactSlot* c = w->contacts + i;
@@ -411,13 +411,13 @@ static void tbSolve(tbWorld* w, float dt, int substeps)
 		*sc = tbMakeContact(ia, ib, &c->manifold, c->friction, c->restitution);
 		tbContact_WarmStart(sc, w->def.enableWarmStarting ? &c->impulses : NULL);
 		if (w->def.enableContactRefresh) {
-			tbMarkContactRefresh(w, c, dt, sc);
+			candidates += tbMarkContactRefresh(w, c, dt, sc) ? 1 : 0;
 		}
 		w->solverContactSlots[contactCount] = i;
 		++contactCount;
 	}
 	w->solverContactCount = contactCount;
-	if (w->def.enableContactRefresh) {
+	if (candidates > 0) {
 		tbSpreadContactRefresh(w);
 	}
 

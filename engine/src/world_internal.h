@@ -11,6 +11,14 @@
 // ids can then never repeat (each reuse adds 2: one at destruction, one at creation).
 #define TB_RETIRED_GENERATION (UINT32_MAX - 2u)
 
+// What tbCollide works out once per awake body at its start, for every pair of the body.
+typedef struct tbBodyBounds
+{
+	float spin;    // |w| maxExtent: how fast its farthest point moves by its spin, m/s
+	float surface; // |v| + spin: how fast any point of it moves, m/s
+	float swing;   // what an impact in the step may swing it over, m (contact_refresh.c)
+} tbBodyBounds;
+
 typedef struct tbBodySlot
 {
 	tbRigidBody rb;    // Baraff state; rb.state.x is the centre of mass
@@ -141,8 +149,8 @@ typedef struct tbWorld
 	int awakeCount, awakeCapacity;
 	int* activeContacts;
 	int activeCount, activeCapacity;
-	float* speedBounds; // per awake body at the start of tbCollide, m/s (indexed like the set)
-	int speedBoundCapacity;
+	tbBodyBounds* bodyBounds; // per awake body at the start of tbCollide (indexed like the set)
+	int bodyBoundCount, bodyBoundCapacity;
 
 	tbDynamicTree trees[2];
 	int* moveBuffer;
@@ -222,10 +230,17 @@ bool tbBodyMassFromShapes(const tbWorld* world, int bodyIndex, const tbGeometry*
 void tbSyncBodyTransform(tbBodySlot* body);
 // The narrow phase inside the step (contact_refresh.c): which solver contacts turn too fast for
 // one manifold a step, and the solver's callback that makes them again at the substeps' poses.
-// How far an impact in this step may swing the shape's surface over, m (0 for slow bodies and
+// How far an impact in this step may swing the body's surface over, m (0 for slow bodies and
 // spheres turning about their centre): added to the speculative margin of its pairs.
-float tbSwingReach(const tbWorld* world, const tbShapeSlot* shape, float dt);
-void tbMarkContactRefresh(tbWorld* world, const tbContactSlot* contact, float dt,
+float tbSwingReach(const tbWorld* world, const tbBodySlot* body, float dt);
+// The body's bounds of this step (zero for one that was not awake when tbCollide began).
+static inline tbBodyBounds tbGetBodyBounds(const tbWorld* w, const tbBodySlot* b)
+{
+	tbBodyBounds none = {0.0f, 0.0f, 0.0f};
+	return b->awakeIndex >= 0 && b->awakeIndex < w->bodyBoundCount ? w->bodyBounds[b->awakeIndex]
+	                                                               : none;
+}
+bool tbMarkContactRefresh(tbWorld* world, const tbContactSlot* contact, float dt,
                           tbContact* solverContact);
 // Every other contact of a body with a candidate becomes a candidate too (after all are marked).
 void tbSpreadContactRefresh(tbWorld* world);
