@@ -316,11 +316,12 @@ bool tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
 	float mA = tbGetLane(&c->invMassA, lane), mB = tbGetLane(&c->invMassB, lane);
 	// The inertia stays the step's start's, as for every other row (w = I0^-1 L in the soft
 	// step); only the anchors, normal and separations are new.
-	mat3s iA = movesA ? a->Iinv : glms_mat3_zero();
-	mat3s iB = movesB ? b->Iinv : glms_mat3_zero();
+	static const mat3s still; // zero: no spin from a body that does not move
+	const mat3s* iA = movesA ? &a->Iinv : &still;
+	const mat3s* iB = movesB ? &b->Iinv : &still;
 	vec3s xA = a != NULL ? glms_vec3_add(a->state.x, poseA.dp) : tbV3(0.0f, 0.0f, 0.0f);
 	vec3s xB = b != NULL ? glms_vec3_add(b->state.x, poseB.dp) : tbV3(0.0f, 0.0f, 0.0f);
-	tbSetLaneRows(c, lane, &m, xA, xB, movesA, movesB, mA, mB, &iA, &iB);
+	tbSetLaneRows(c, lane, &m, xA, xB, movesA, movesB, mA, mB, iA, iB);
 	// The passes measure a separation as s0 + n . (dpB - dpA) + dthetaB . rB x n - dthetaA .
 	// rA x n with the deltas since the step began; s0 is set so that this is the new manifold's
 	// separation at the deltas of now.
@@ -329,7 +330,10 @@ bool tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
 	    glms_vec3_dot(n, tbV3(sB->dp[0] - sA->dp[0], sB->dp[1] - sA->dp[1], sB->dp[2] - sA->dp[2]));
 	vec3s dthA = tbV3(sA->dtheta[0], sA->dtheta[1], sA->dtheta[2]);
 	vec3s dthB = tbV3(sB->dtheta[0], sB->dtheta[1], sB->dtheta[2]);
-	for (int i = 0; i < TB_MAX_MANIFOLD_POINTS; ++i) {
+	// Rows past the old manifold's points are zero already (cleared, or zeroed by the last
+	// refresh); only those the new manifold gives up are zeroed here.
+	int rows = m.pointCount > oldCount ? m.pointCount : oldCount;
+	for (int i = 0; i < rows; ++i) {
 		tbContactPointW* cp = c->points + i;
 		if (i >= m.pointCount) {
 			// A point the new manifold lacks: no mass, no impulse.
