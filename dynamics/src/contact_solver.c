@@ -266,12 +266,12 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* co
 }
 
 // How far a body has moved since the step began: the solver's deltas.
-static tbSolverPose tbMovedBy(const tbSolverBody* s)
+static tbSolverDelta tbMovedBy(const tbSolverBody* s)
 {
-	tbSolverPose pose;
-	pose.dp = tbV3(s->dp[0], s->dp[1], s->dp[2]);
-	pose.dtheta = tbV3(s->dtheta[0], s->dtheta[1], s->dtheta[2]);
-	return pose;
+	tbSolverDelta moved;
+	moved.dp = tbV3(s->dp[0], s->dp[1], s->dp[2]);
+	moved.dtheta = tbV3(s->dtheta[0], s->dtheta[1], s->dtheta[2]);
+	return moved;
 }
 
 bool tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
@@ -282,16 +282,16 @@ bool tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
 	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
 	const tbSolverBody* sA = states + c->bodyA[lane];
 	const tbSolverBody* sB = states + c->bodyB[lane];
-	tbSolverPose poseA, poseB;
+	tbSolverDelta movedA, movedB;
 	if (a != NULL) {
-		poseA = tbMovedBy(sA);
+		movedA = tbMovedBy(sA);
 	}
 	if (b != NULL) {
-		poseB = tbMovedBy(sB);
+		movedB = tbMovedBy(sB);
 	}
 	tbManifold m;
-	if (!def->refreshContact(c->contact[lane], a != NULL ? &poseA : NULL, b != NULL ? &poseB : NULL,
-	                         &m, def->refreshContext) ||
+	if (!def->refreshContact(c->contact[lane], a != NULL ? &movedA : NULL,
+	                         b != NULL ? &movedB : NULL, &m, def->refreshContext) ||
 	    m.pointCount < 0 || m.pointCount > TB_MAX_MANIFOLD_POINTS) {
 		return false;
 	}
@@ -319,8 +319,8 @@ bool tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
 	static const mat3s still; // zero: no spin from a body that does not move
 	const mat3s* iA = movesA ? &a->Iinv : &still;
 	const mat3s* iB = movesB ? &b->Iinv : &still;
-	vec3s xA = a != NULL ? glms_vec3_add(a->state.x, poseA.dp) : tbV3(0.0f, 0.0f, 0.0f);
-	vec3s xB = b != NULL ? glms_vec3_add(b->state.x, poseB.dp) : tbV3(0.0f, 0.0f, 0.0f);
+	vec3s xA = a != NULL ? glms_vec3_add(a->state.x, movedA.dp) : tbV3(0.0f, 0.0f, 0.0f);
+	vec3s xB = b != NULL ? glms_vec3_add(b->state.x, movedB.dp) : tbV3(0.0f, 0.0f, 0.0f);
 	tbSetLaneRows(c, lane, &m, xA, xB, movesA, movesB, mA, mB, iA, iB);
 	// The passes measure a separation as s0 + n . (dpB - dpA) + dthetaB . rB x n - dthetaA .
 	// rA x n with the deltas since the step began; s0 is set so that this is the new manifold's

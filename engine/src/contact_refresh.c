@@ -147,7 +147,7 @@ void tbSpreadContactRefresh(tbWorld* w)
 
 // A shape's world pose once its body has moved by `moved` from the pose the step began with
 // (the shape's xf): turned by dtheta about the body's centre of mass, which moved by dp.
-static tbTransform tbShapePoseAt(const tbWorld* w, const tbShapeSlot* s, const tbSolverPose* moved)
+static tbTransform tbShapePoseAt(const tbWorld* w, const tbShapeSlot* s, const tbSolverDelta* moved)
 {
 	if (moved == NULL) {
 		return s->xf; // a body that does not move in this solve
@@ -176,8 +176,8 @@ static tbTransform tbShapePoseAt(const tbWorld* w, const tbShapeSlot* s, const t
 	return out;
 }
 
-bool tbRefreshSolverContact(int contactIndex, const tbSolverPose* poseA, const tbSolverPose* poseB,
-                            tbManifold* manifold, void* context)
+bool tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
+                            const tbSolverDelta* movedB, tbManifold* manifold, void* context)
 {
 	tbWorld* w = context;
 	if (contactIndex < 0 || contactIndex >= w->solverContactCount) {
@@ -187,7 +187,7 @@ bool tbRefreshSolverContact(int contactIndex, const tbSolverPose* poseA, const t
 	const tbShapeSlot* sa = w->shapes + c->shapeA;
 	const tbShapeSlot* sb = w->shapes + c->shapeB;
 	w->profile.refreshedContacts += 1;
-	tbTransform xfA = tbShapePoseAt(w, sa, poseA), xfB = tbShapePoseAt(w, sb, poseB);
+	tbTransform xfA = tbShapePoseAt(w, sa, movedA), xfB = tbShapePoseAt(w, sb, movedB);
 	tbTransform bInA = tbInvMulTransforms(xfA, xfB);
 	// The step's speculative distance (the cache's margin is the step's plus the cache slack).
 	float margin = c->cache.margin;

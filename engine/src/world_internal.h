@@ -244,8 +244,8 @@ bool tbMarkContactRefresh(tbWorld* world, const tbContactSlot* contact, float dt
                           tbContact* solverContact);
 // Every other contact of a body with a candidate becomes a candidate too (after all are marked).
 void tbSpreadContactRefresh(tbWorld* world);
-bool tbRefreshSolverContact(int contactIndex, const tbSolverPose* poseA, const tbSolverPose* poseB,
-                            tbManifold* manifold, void* context);
+bool tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
+                            const tbSolverDelta* movedB, tbManifold* manifold, void* context);
 // Returns how far the body's farthest point moves in dt at its velocity, m.
 float tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
 

@@ -15,11 +15,11 @@
 /// How far a body has moved part-way through a step: its centre of mass by dp and its rotation
 /// by the rotation vector dtheta (angle |dtheta| about dtheta / |dtheta|, applied after the
 /// step's R), both from the pose the step began with.
-typedef struct tbSolverPose
+typedef struct tbSolverDelta
 {
 	vec3s dp;     ///< displacement of the centre of mass, world, m
 	vec3s dtheta; ///< rotation vector, world, rad
-} tbSolverPose;
+} tbSolverDelta;
 
 /// Makes contact `contactIndex` again with its bodies moved as given (null: a body that does
 /// not move, the static world or a sleeping one) and writes the world manifold, normal from A to
@@ -27,8 +27,8 @@ typedef struct tbSolverPose
 /// The solver calls it at the start of the substeps after the first for the contacts marked
 /// `refresh` whose gap the bodies' surfaces may close in that substep: the narrow phase inside
 /// the step, for pairs that turn too fast for one manifold.
-typedef bool tbContactRefreshFcn(int contactIndex, const tbSolverPose* poseA,
-                                 const tbSolverPose* poseB, tbManifold* manifold, void* context);
+typedef bool tbContactRefreshFcn(int contactIndex, const tbSolverDelta* movedA,
+                                 const tbSolverDelta* movedB, tbManifold* manifold, void* context);
 
 /// Solver settings. Get the defaults from tbDefaultSolverDef() and change what you need.
 typedef struct tbSolverDef
