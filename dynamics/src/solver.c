@@ -171,7 +171,7 @@ static void tbIntegrateDeltas(tbSolverBody* states, int bodyCount, float h)
 
 // The rotation by the rotation vector t (angle |t| about t / |t|): Rodrigues' formula, as a
 // series where the angle is tiny.
-mat3s tbRotationFromVector(vec3s t)
+static mat3s tbRotationFromVector(vec3s t)
 {
 	float angle2 = glms_vec3_dot(t, t);
 	float a, b;
@@ -187,18 +187,21 @@ mat3s tbRotationFromVector(vec3s t)
 	return tbMat3MulAdd(tbMat3MulAdd(glms_mat3_identity(), a, W), b, tbMat3Mul(W, W));
 }
 
-// A lower bound of how fast two bodies' surfaces near a contact approach, m/s: their relative
-// velocity plus each one's spin times the reach of its shape from its centre of mass.
+// An upper bound of how fast two bodies' surfaces near a contact approach, m/s: their relative
+// velocity plus each one's spin times the reach of its shape from its centre of mass. `turn`
+// gets how fast the relative turn moves the surfaces against the held anchors: the relative spin
+// times the larger reach (two bodies turning alike, a pile tumbling together, keep their contact
+// features).
 static float tbSurfaceSpeed(const tbSolverBody* a, const tbSolverBody* b, float reachA,
-                            float reachB, float* spin)
+                            float reachB, float* turn)
 {
 	float dv[3] = {b->v[0] - a->v[0], b->v[1] - a->v[1], b->v[2] - a->v[2]};
-	// The turn that moves the surfaces against each other is the relative one: two bodies
-	// turning alike (a pile tumbling together) keep their contact features.
 	float dw[3] = {b->w[0] - a->w[0], b->w[1] - a->w[1], b->w[2] - a->w[2]};
-	float w = sqrtf(dw[0] * dw[0] + dw[1] * dw[1] + dw[2] * dw[2]);
-	*spin = w * (reachA > reachB ? reachA : reachB);
-	return sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]) + *spin;
+	float wa = sqrtf(a->w[0] * a->w[0] + a->w[1] * a->w[1] + a->w[2] * a->w[2]);
+	float wb = sqrtf(b->w[0] * b->w[0] + b->w[1] * b->w[1] + b->w[2] * b->w[2]);
+	*turn = sqrtf(dw[0] * dw[0] + dw[1] * dw[1] + dw[2] * dw[2]) *
+	        (reachA > reachB ? reachA : reachB);
+	return sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]) + wa * reachA + wb * reachB;
 }
 
 // The gap of a manifold: its smallest separation, or `margin` when it has no point (the pair is

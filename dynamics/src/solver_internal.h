@@ -91,6 +91,3 @@ void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContact* contacts)
 bool tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
                           tbRigidBody* const* bodies, const tbSolverBody* states,
                           const tbSolverDef* def);
-
-// The rotation by the rotation vector t (angle |t| about t / |t|), solver.c.
-mat3s tbRotationFromVector(vec3s t);
