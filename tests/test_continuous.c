@@ -658,6 +658,76 @@ Test(continuous, tumbling_bodies_do_not_swing_into_the_ground)
 	}
 }
 
+// Boxes and hulls tumbling onto the ground and onto a box resting on it (12 m/s, 20 rad/s, the
+// speed scaled with the size): the deepest either reaches into the ground from its own surface at
+// every step, as a fraction of the size, and how many of the looks inside the step kept the
+// step's points (a polytope's anchored vertices still the deepest along the normal, now and at
+// the substep's end) instead of running the narrow phase again (contact_refresh.c).
+static float tumblePolytopesDeepest(float scale, long* kept, long* made)
+{
+	vec3s pts[10];
+	unsigned seed = 11;
+	for (int i = 0; i < 10; ++i) {
+		pts[i] =
+		    v3(rainUniform(&seed, -0.45f, 0.45f) * scale, rainUniform(&seed, -0.3f, 0.3f) * scale,
+		       rainUniform(&seed, -0.4f, 0.4f) * scale);
+	}
+	tbHull hull;
+	cr_assert_eq(tbBuildHull(pts, 10, &hull, NULL), tb_hullOk);
+	tbGeometry shapes[2] = {tbMakeBox(0.5f * scale, 0.25f * scale, 0.35f * scale),
+	                        tbMakeHullShape(&hull)};
+	float deepest = 0.0f;
+	for (int s = 0; s < 2; ++s) {
+		for (int k = 0; k < 8; ++k) {
+			tbWorldDef def = tbDefaultWorldDef();
+			def.enableSleep = false;
+			tbWorldId world = tbCreateWorld(&def);
+			makeGround(world, 20.0f, 0.6f);
+			// Half of the cases land on a resting box (a pair of two moving bodies).
+			tbBodyId base = {0};
+			tbGeometry slab = tbMakeBox(0.6f * scale, 0.2f * scale, 0.6f * scale);
+			if (k % 2 == 1) {
+				base = addBody(world, tb_dynamicBody, v3(0.0f, 0.2f * scale, 0.0f), quatIdentity(),
+				               slab, v3(0.0f, 0.0f, 0.0f), false);
+			}
+			float a = 0.7f * (float)k;
+			versors q = glms_quatv(a, glms_vec3_normalize(v3(1.0f, 0.3f * (float)k, 0.5f)));
+			tbBodyId body =
+			    addBody(world, tb_dynamicBody, v3(0.0f, 1.5f * scale, 0.0f), q, shapes[s],
+			            glms_vec3_scale(v3(0.5f, -12.0f + (float)k, 0.0f), scale), false);
+			tbBody_SetAngularVelocity(body, v3(20.0f - 2.0f * (float)k, 3.0f, 6.0f - (float)k));
+			for (int i = 0; i < 120; ++i) {
+				tbWorld_Step(world, kDt, 4);
+				tbProfile profile = tbWorld_GetProfile(world);
+				*kept += profile.keptContacts;
+				*made += profile.refreshedContacts;
+				deepest = fmaxf(deepest, belowGround(body, shapes[s]) / scale);
+				if (k % 2 == 1) {
+					deepest = fmaxf(deepest, belowGround(base, slab) / scale);
+				}
+			}
+			tbDestroyWorld(world);
+		}
+	}
+	tbDestroyHull(&hull);
+	return deepest;
+}
+
+Test(continuous, tumbling_polytopes_keep_points_that_still_hold)
+{
+	for (int k = 0; k < 2; ++k) {
+		float scale = k == 0 ? 1.0f : 0.3f;
+		long kept = 0, made = 0;
+		float deepest = tumblePolytopesDeepest(scale, &kept, &made);
+		printf("SCENE tumble_keep: boxes and hulls at 12 m/s and 20 rad/s onto the ground and a "
+		       "box (size x%.1f): deepest %.4f of the size; looks inside the step: %ld kept, %ld "
+		       "made again\n",
+		       (double)scale, (double)deepest, kept, made);
+		cr_expect_lt(deepest, 0.02f, "deepest %.4f of the size", (double)deepest);
+		cr_expect_gt(kept, 0, "no look kept its points: the cheap test never held");
+	}
+}
+
 // The bundled mixed scene (40 each of spheres, boxes, capsules, cylinders, cones and hulls into a
 // walled yard with a static mound, log and ramp) with its rain dropped from 2.5-8 m instead of
 // 3-30 m, under three sets of seeds: the deepest overlap of any contact at any step, m. Run from

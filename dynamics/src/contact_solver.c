@@ -1,5 +1,6 @@
 // Contact constraints, TB_SIMD_WIDTH manifolds at a time: prepare, warm start, solve, relax,
 // restitution, store (Catto's soft step; Box2D v3 and Box3D solve their contacts the same way).
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -274,26 +275,75 @@ static tbSolverDelta tbMovedBy(const tbSolverBody* s)
 	return moved;
 }
 
-bool tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
-                          tbRigidBody* const* bodies, const tbSolverBody* states,
-                          const tbSolverDef* def)
+// Where a body will have moved by the substep's end if it keeps its velocity.
+static tbSolverDelta tbMovedAfter(const tbSolverBody* s, float h)
+{
+	tbSolverDelta moved;
+	moved.dp = tbV3(s->dp[0] + h * s->v[0], s->dp[1] + h * s->v[1], s->dp[2] + h * s->v[2]);
+	moved.dtheta =
+	    tbV3(s->dtheta[0] + h * s->w[0], s->dtheta[1] + h * s->w[1], s->dtheta[2] + h * s->w[2]);
+	return moved;
+}
+
+// How far an anchored point's separation has changed for the deltas given: n . (dpB - dpA) +
+// dthetaB . rB x n - dthetaA . rA x n (a body that does not move contributes nothing).
+static float tbAnchoredMotion(vec3s n, tbSolverDelta movedA, tbSolverDelta movedB, vec3s rAxn,
+                              vec3s rBxn, const tbRigidBody* a, const tbRigidBody* b)
+{
+	float s = 0.0f;
+	if (a != NULL) {
+		s -= glms_vec3_dot(n, movedA.dp) + glms_vec3_dot(movedA.dtheta, rAxn);
+	}
+	if (b != NULL) {
+		s += glms_vec3_dot(n, movedB.dp) + glms_vec3_dot(movedB.dtheta, rBxn);
+	}
+	return s;
+}
+
+tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
+                                     tbRigidBody* const* bodies, const tbSolverBody* states,
+                                     const tbSolverDef* def, float h, float* along)
 {
 	const tbRigidBody* a = contact->bodyA != TB_NULL_BODY ? bodies[contact->bodyA] : NULL;
 	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
 	const tbSolverBody* sA = states + c->bodyA[lane];
 	const tbSolverBody* sB = states + c->bodyB[lane];
-	tbSolverDelta movedA, movedB;
+	tbSolverDelta movedA = {0}, movedB = {0};
 	if (a != NULL) {
 		movedA = tbMovedBy(sA);
 	}
 	if (b != NULL) {
 		movedB = tbMovedBy(sB);
 	}
+	// What the passes would measure now, s = s0 + n . (dpB - dpA) + dthetaB . rB x n - dthetaA .
+	// rA x n for each point (as tbSolveContactsW), and at the substep's end if the bodies keep
+	// their velocities: the smallest of each.
+	tbSolverAnchors anchors;
+	anchors.normal = tbGetLaneV(&c->normal, lane);
+	anchors.pointCount = contact->manifold.pointCount;
+	anchors.gap = anchors.gapNext = anchors.along = FLT_MAX;
+	anchors.nextA = tbMovedAfter(sA, h);
+	anchors.nextB = tbMovedAfter(sB, h);
+	for (int i = 0; i < anchors.pointCount; ++i) {
+		const tbContactPointW* cp = c->points + i;
+		vec3s rAxn = tbGetLaneV(&cp->rAxn, lane), rBxn = tbGetLaneV(&cp->rBxn, lane);
+		float s0 = tbGetLane(&cp->separation, lane);
+		float now = s0 + tbAnchoredMotion(anchors.normal, movedA, movedB, rAxn, rBxn, a, b);
+		float next =
+		    s0 + tbAnchoredMotion(anchors.normal, anchors.nextA, anchors.nextB, rAxn, rBxn, a, b);
+		anchors.gap = now < anchors.gap ? now : anchors.gap;
+		anchors.gapNext = next < anchors.gapNext ? next : anchors.gapNext;
+	}
 	tbManifold m;
-	if (!def->refreshContact(c->contact[lane], a != NULL ? &movedA : NULL,
-	                         b != NULL ? &movedB : NULL, &m, def->refreshContext) ||
-	    m.pointCount < 0 || m.pointCount > TB_MAX_MANIFOLD_POINTS) {
-		return false;
+	tbRefreshResult result =
+	    def->refreshContact(c->contact[lane], a != NULL ? &movedA : NULL,
+	                        b != NULL ? &movedB : NULL, &anchors, &m, def->refreshContext);
+	if (result == tb_refreshKept) {
+		*along = anchors.along;
+		return result;
+	}
+	if (result != tb_refreshMade || m.pointCount < 0 || m.pointCount > TB_MAX_MANIFOLD_POINTS) {
+		return tb_refreshFailed;
 	}
 	// What the lane holds now, to carry over: each point's impulse by feature id (the same
 	// physical contact), the friction as a world vector.
@@ -374,7 +424,7 @@ bool tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
 	tbSetLane(&c->tangentImpulse1, lane, glms_vec3_dot(friction, tbGetLaneV(&c->tangent1, lane)));
 	tbSetLane(&c->tangentImpulse2, lane, glms_vec3_dot(friction, tbGetLaneV(&c->tangent2, lane)));
 	contact->manifold = m;
-	return true;
+	return tb_refreshMade;
 }
 
 void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContact* contacts)

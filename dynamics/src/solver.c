@@ -199,8 +199,8 @@ static float tbSurfaceSpeed(const tbSolverBody* a, const tbSolverBody* b, float 
 	float dw[3] = {b->w[0] - a->w[0], b->w[1] - a->w[1], b->w[2] - a->w[2]};
 	float wa = sqrtf(a->w[0] * a->w[0] + a->w[1] * a->w[1] + a->w[2] * a->w[2]);
 	float wb = sqrtf(b->w[0] * b->w[0] + b->w[1] * b->w[1] + b->w[2] * b->w[2]);
-	*turn = sqrtf(dw[0] * dw[0] + dw[1] * dw[1] + dw[2] * dw[2]) *
-	        (reachA > reachB ? reachA : reachB);
+	*turn =
+	    sqrtf(dw[0] * dw[0] + dw[1] * dw[1] + dw[2] * dw[2]) * (reachA > reachB ? reachA : reachB);
 	return sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]) + wa * reachA + wb * reachB;
 }
 
@@ -494,7 +494,15 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				continue;
 			}
 			tbManifold before = contact->manifold;
-			if (tbRefreshContactLane(g, lane, contact, bodies, states, def)) {
+			float along;
+			tbRefreshResult result =
+			    tbRefreshContactLane(g, lane, contact, bodies, states, def, h, &along);
+			if (result == tb_refreshKept) {
+				// The anchored points still hold the deepest features: they go on, and the
+				// shapes' separation along the normal bounds the gap from below.
+				refreshGaps[r] = along;
+				refreshTurns[r] = -contact->refreshTurn;
+			} else if (result == tb_refreshMade) {
 				refreshGaps[r] = tbManifoldGap(&contact->manifold, contact->margin);
 				bool same = before.pointCount == contact->manifold.pointCount;
 				for (int k = 0; same && k < before.pointCount; ++k) {

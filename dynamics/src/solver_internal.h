@@ -86,8 +86,9 @@ void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float th
 void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContact* contacts);
 
 // The narrow phase inside the step: the lane's contact made again by def->refreshContact at the
-// bodies' poses of now and its rows rebuilt there, impulses carried over by feature id. Returns
-// false (the lane unchanged) when the callback keeps the old manifold.
-bool tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
-                          tbRigidBody* const* bodies, const tbSolverBody* states,
-                          const tbSolverDef* def);
+// bodies' poses of now and its rows rebuilt there, impulses carried over by feature id; or kept
+// when the callback finds its anchored points still hold the deepest features (`along`: the
+// shapes' separation along the lane's normal then). The lane is unchanged unless made.
+tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
+                                     tbRigidBody* const* bodies, const tbSolverBody* states,
+                                     const tbSolverDef* def, float h, float* along);

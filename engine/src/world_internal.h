@@ -244,8 +244,9 @@ bool tbMarkContactRefresh(tbWorld* world, const tbContactSlot* contact, float dt
                           tbContact* solverContact);
 // Every other contact of a body with a candidate becomes a candidate too (after all are marked).
 void tbSpreadContactRefresh(tbWorld* world);
-bool tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
-                            const tbSolverDelta* movedB, tbManifold* manifold, void* context);
+tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
+                                       const tbSolverDelta* movedB, tbSolverAnchors* anchors,
+                                       tbManifold* manifold, void* context);
 // Returns how far the body's farthest point moves in dt at its velocity, m.
 float tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
 

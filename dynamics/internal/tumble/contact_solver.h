@@ -21,14 +21,38 @@ typedef struct tbSolverDelta
 	vec3s dtheta; ///< rotation vector, world, rad
 } tbSolverDelta;
 
+/// What a marked contact's anchored points say at the start of a substep: the normal the passes
+/// push along and the smallest separation of its points along it now, to first order in the
+/// deltas (what the passes will measure). The callback may answer from these alone.
+typedef struct tbSolverAnchors
+{
+	vec3s normal;        ///< world, from A to B
+	float gap;           ///< the points' smallest separation now, m (pointCount > 0)
+	float gapNext;       ///< the same at the substep's end if the bodies keep their velocities
+	tbSolverDelta nextA; ///< A's deltas at the substep's end at its velocities (A moves)
+	tbSolverDelta nextB; ///< the same for B
+	int pointCount;      ///< the points the lane holds (0: the pair was beyond the margin)
+	float along;         ///< out, with tb_refreshKept: the shapes' separation along normal, m
+} tbSolverAnchors;
+
+/// What tbContactRefreshFcn did.
+typedef enum tbRefreshResult
+{
+	tb_refreshFailed, ///< nothing: the old manifold stays (the query failed)
+	tb_refreshKept,   ///< the anchored points still hold the pair's deepest features: kept
+	tb_refreshMade,   ///< the manifold was made again
+} tbRefreshResult;
+
 /// Makes contact `contactIndex` again with its bodies moved as given (null: a body that does
 /// not move, the static world or a sleeping one) and writes the world manifold, normal from A to
-/// B, points within the contact's speculative distance. Returns false to keep the old manifold.
-/// The solver calls it at the start of the substeps after the first for the contacts marked
-/// `refresh` whose gap the bodies' surfaces may close in that substep: the narrow phase inside
-/// the step, for pairs that turn too fast for one manifold.
-typedef bool tbContactRefreshFcn(int contactIndex, const tbSolverDelta* movedA,
-                                 const tbSolverDelta* movedB, tbManifold* manifold, void* context);
+/// B, points within the contact's speculative distance (tb_refreshMade); or, when `anchors`
+/// still give the pair's closest approach along their normal, keeps them (tb_refreshKept,
+/// `anchors->along` set). The solver calls it at the start of the substeps after the first for
+/// the contacts marked `refresh` whose gap the bodies' surfaces may close in that substep: the
+/// narrow phase inside the step, for pairs that turn too fast for one manifold.
+typedef tbRefreshResult tbContactRefreshFcn(int contactIndex, const tbSolverDelta* movedA,
+                                            const tbSolverDelta* movedB, tbSolverAnchors* anchors,
+                                            tbManifold* manifold, void* context);
 
 /// Solver settings. Get the defaults from tbDefaultSolverDef() and change what you need.
 typedef struct tbSolverDef

@@ -107,6 +107,7 @@ typedef struct tbProfile
 	int fastBodies;          ///< bodies swept by continuous collision in this step
 	int impactBodies;        ///< of those, moved back to a time of impact
 	int refreshedContacts;   ///< manifolds made again inside the step (fast-turning pairs)
+	int keptContacts;        ///< of those looked at inside the step, kept (their points still held)
 } tbProfile;
 
 /// The profile of the last step (all zero before the first).
