@@ -610,6 +610,18 @@ static float belowGround(tbBodyId body, tbGeometry g)
 	return -lowest.y;
 }
 
+// Case k of the tumbling throws: a body 1.5 m (scaled) over the ground, turned by 0.7 k rad, at
+// (0.5, k - 12, 0) m/s (scaled) and (20 - 2 k, 3, 6 - k) rad/s.
+static tbBodyId throwTumbling(tbWorldId world, tbGeometry g, int k, float scale)
+{
+	float a = 0.7f * (float)k;
+	versors q = glms_quatv(a, glms_vec3_normalize(v3(1.0f, 0.3f * (float)k, 0.5f)));
+	tbBodyId body = addBody(world, tb_dynamicBody, v3(0.0f, 1.5f * scale, 0.0f), q, g,
+	                        glms_vec3_scale(v3(0.5f, -12.0f + (float)k, 0.0f), scale), false);
+	tbBody_SetAngularVelocity(body, v3(20.0f - 2.0f * (float)k, 3.0f, 6.0f - (float)k));
+	return body;
+}
+
 // Bodies tumbling onto the ground at the speeds a rain of 8 m gives (12 m/s, 20 rad/s; the speed
 // scaled with the size): the deepest any of them reaches into the ground, from their own surfaces
 // at every step, over all the cases, as a fraction of the size. With `refresh` off, one manifold a
@@ -628,12 +640,7 @@ static float tumbleDeepest(bool refresh, float scale)
 			def.enableContactRefresh = refresh;
 			tbWorldId world = tbCreateWorld(&def);
 			makeGround(world, 20.0f, 0.6f);
-			float a = 0.7f * (float)k;
-			versors q = glms_quatv(a, glms_vec3_normalize(v3(1.0f, 0.3f * (float)k, 0.5f)));
-			tbBodyId body =
-			    addBody(world, tb_dynamicBody, v3(0.0f, 1.5f * scale, 0.0f), q, shapes[s],
-			            glms_vec3_scale(v3(0.5f, -12.0f + (float)k, 0.0f), scale), false);
-			tbBody_SetAngularVelocity(body, v3(20.0f - 2.0f * (float)k, 3.0f, 6.0f - (float)k));
+			tbBodyId body = throwTumbling(world, shapes[s], k, scale);
 			for (int i = 0; i < 120; ++i) {
 				tbWorld_Step(world, kDt, 4);
 				deepest = fmaxf(deepest, belowGround(body, shapes[s]) / scale);
@@ -690,12 +697,7 @@ static float tumblePolytopesDeepest(float scale, long* kept, long* made)
 				base = addBody(world, tb_dynamicBody, v3(0.0f, 0.2f * scale, 0.0f), quatIdentity(),
 				               slab, v3(0.0f, 0.0f, 0.0f), false);
 			}
-			float a = 0.7f * (float)k;
-			versors q = glms_quatv(a, glms_vec3_normalize(v3(1.0f, 0.3f * (float)k, 0.5f)));
-			tbBodyId body =
-			    addBody(world, tb_dynamicBody, v3(0.0f, 1.5f * scale, 0.0f), q, shapes[s],
-			            glms_vec3_scale(v3(0.5f, -12.0f + (float)k, 0.0f), scale), false);
-			tbBody_SetAngularVelocity(body, v3(20.0f - 2.0f * (float)k, 3.0f, 6.0f - (float)k));
+			tbBodyId body = throwTumbling(world, shapes[s], k, scale);
 			for (int i = 0; i < 120; ++i) {
 				tbWorld_Step(world, kDt, 4);
 				tbProfile profile = tbWorld_GetProfile(world);
