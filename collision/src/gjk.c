@@ -53,7 +53,7 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 	// the difference's centre towards the origin, so the first support is already near the
 	// closest feature for most pairs.
 	vec3s cA = tbGeometry_InteriorPoint(mk->shapeA);
-	vec3s cB = tbTransformPoint(mk->bInA, tbGeometry_InteriorPoint(mk->shapeB));
+	vec3s cB = tbTransformPointInline(mk->bInA, tbGeometry_InteriorPoint(mk->shapeB));
 	vec3s d = glms_vec3_sub(cB, cA);
 	if (glms_vec3_norm2(d) <= 1e-12f * L * L) {
 		d = (vec3s){{1.0f, 0.0f, 0.0f}};

@@ -56,14 +56,14 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	// The triangle in A's frame and the normal from it towards the convex shape.
 	vec3s t[3];
 	for (int k = 0; k < 3; ++k) {
-		t[k] = levelIsA ? v[k] : tbTransformPoint(bInA, v[k]);
+		t[k] = levelIsA ? v[k] : tbTransformPointInline(bInA, v[k]);
 	}
 	vec3s face = tbTriangleNormal(t[0], t[1], t[2]);
 	vec3s toConvex = levelIsA ? m.normal : glms_vec3_negate(m.normal);
 	// A heightfield is solid below its surface: its triangles face up. A mesh triangle faces the
 	// side the convex shape's centre is on (the query's normal is no guide: at an edge it may lie
 	// in the plane, or lean either way).
-	vec3s centre = levelIsA ? tbTransformPoint(bInA, tbGeometry_InteriorPoint(b))
+	vec3s centre = levelIsA ? tbTransformPointInline(bInA, tbGeometry_InteriorPoint(b))
 	                        : tbGeometry_InteriorPoint(a);
 	bool back =
 	    level->type == tb_meshShape && glms_vec3_dot(glms_vec3_sub(centre, t[0]), face) < 0.0f;
@@ -128,7 +128,7 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 			continue;
 		}
 		for (int k = 0; k < 3 && !levelIsA; ++k) {
-			w[k] = tbTransformPoint(bInA, w[k]);
+			w[k] = tbTransformPointInline(bInA, w[k]);
 		}
 		vec3s otherNormal = tbTriangleNormal(w[0], w[1], w[2]);
 		otherNormal = back ? glms_vec3_negate(otherNormal) : otherNormal;
@@ -163,12 +163,12 @@ tbCastOutput tbRayCastLevel(const tbGeometry* shape, tbTransform xf, vec3s origi
 	if (fabsf(q2 - 1.0f) > 1e-6f) {
 		xf.q = glms_quat_normalize(xf.q);
 	}
-	vec3s o = tbInvTransformPoint(xf, origin);
-	vec3s d = tbInvRotateVector(xf.q, translation);
+	vec3s o = tbInvTransformPointInline(xf, origin);
+	vec3s d = tbInvRotateInline(xf.q, translation);
 	out = tbRayCastLevelLocal(shape, o, d, maxFraction);
 	if (out.hit) {
 		out.point = glms_vec3_add(origin, glms_vec3_scale(translation, out.fraction));
-		out.normal = tbRotateVector(xf.q, out.normal);
+		out.normal = tbRotateInline(xf.q, out.normal);
 	}
 	return out;
 }

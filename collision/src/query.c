@@ -218,7 +218,7 @@ static void tbRoundedContact(const tbMinkowski* mk, const tbGjkOutput* g, float 
 	bool segA = a->type == tb_capsuleShape && a->round.halfHeight > 0.0f;
 	bool segB = b->type == tb_capsuleShape && b->round.halfHeight > 0.0f;
 	vec3s axisA = {{0.0f, 1.0f, 0.0f}};
-	vec3s axisB = tbRotateVector(mk->bInA.q, axisA);
+	vec3s axisB = tbRotateInline(mk->bInA.q, axisA);
 	vec3s toward = glms_vec3_negate(g->v); // from A's core towards B's
 	if (glms_vec3_norm2(toward) <= 1e-24f * mk->scale * mk->scale) {
 		toward = mk->bInA.p;
@@ -501,9 +501,9 @@ static tbQueryResult tbToWorld(tbQueryResult r, tbTransform xfA)
 	if (r.status == tb_queryInvalidInput) {
 		return r;
 	}
-	r.normal = tbRotateVector(xfA.q, r.normal);
-	r.pointA = tbTransformPoint(xfA, r.pointA);
-	r.pointB = tbTransformPoint(xfA, r.pointB);
+	r.normal = tbRotateInline(xfA.q, r.normal);
+	r.pointA = tbTransformPointInline(xfA, r.pointA);
+	r.pointB = tbTransformPointInline(xfA, r.pointB);
 	if (!tbFiniteVec(r.pointA) || !tbFiniteVec(r.pointB)) {
 		// A finite answer placed beyond float's range: report the failure, never an Inf.
 		r = tbInvalidResult();

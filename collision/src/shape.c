@@ -390,7 +390,7 @@ tbAABB tbGeometry_ComputeAABB(const tbGeometry* shape, tbTransform xf)
 	for (int axis = 0; axis < 3; ++axis) {
 		vec3s d = glms_vec3_zero();
 		d.raw[axis] = 1.0f;
-		vec3s local = tbInvRotateVector(xf.q, d);
+		vec3s local = tbInvRotateInline(xf.q, d);
 		float hi = glms_vec3_dot(tbGeometry_Support(shape, local, NULL), local);
 		float lo = glms_vec3_dot(tbGeometry_Support(shape, glms_vec3_negate(local), NULL), local);
 		box.upper.raw[axis] = xf.p.raw[axis] + hi;

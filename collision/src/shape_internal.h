@@ -2,6 +2,7 @@
 #pragma once
 
 #include "tumble/shape.h"
+#include "tumble/transform_internal.h"
 
 #include <math.h>
 

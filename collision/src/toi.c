@@ -34,8 +34,8 @@ tbSweep tbMakeSweep(tbTransform start, tbTransform end, vec3s localCenter)
 	s.localCenter = localCenter;
 	s.q0 = start.q;
 	s.q1 = end.q;
-	s.c0 = glms_vec3_add(start.p, tbRotateVector(start.q, localCenter));
-	s.c1 = glms_vec3_add(end.p, tbRotateVector(end.q, localCenter));
+	s.c0 = glms_vec3_add(start.p, tbRotateInline(start.q, localCenter));
+	s.c1 = glms_vec3_add(end.p, tbRotateInline(end.q, localCenter));
 	return s;
 }
 
@@ -65,7 +65,7 @@ tbTransform tbSweep_GetTransform(const tbSweep* s, float t)
 	vec3s c = glms_vec3_add(s->c0, glms_vec3_scale(glms_vec3_sub(s->c1, s->c0), t));
 	tbTransform xf;
 	xf.q = q;
-	xf.p = glms_vec3_sub(c, tbRotateVector(q, s->localCenter));
+	xf.p = glms_vec3_sub(c, tbRotateInline(q, s->localCenter));
 	return xf;
 }
 

@@ -1,6 +1,7 @@
 // Rigid transforms: quaternion + position helpers, Euler XYZ (Casalino 2021 appendix B), double
 // poses.
 #include "tumble/transform.h"
+#include "tumble/transform_internal.h"
 
 #include <math.h>
 
@@ -50,26 +51,22 @@ versors tbQuatFromEulerXYZ(float gx, float gy, float gz)
 
 vec3s tbRotateVector(versors q, vec3s v)
 {
-	// v' = v + 2w (u x v) + 2 u x (u x v), u = (x, y, z).
-	vec3s u = {{q.x, q.y, q.z}};
-	vec3s t = glms_vec3_scale(glms_vec3_cross(u, v), 2.0f);
-	return glms_vec3_add(glms_vec3_add(v, glms_vec3_scale(t, q.w)), glms_vec3_cross(u, t));
+	return tbRotateInline(q, v);
 }
 
 vec3s tbInvRotateVector(versors q, vec3s v)
 {
-	versors c = {{-q.x, -q.y, -q.z, q.w}};
-	return tbRotateVector(c, v);
+	return tbInvRotateInline(q, v);
 }
 
 vec3s tbTransformPoint(tbTransform xf, vec3s v)
 {
-	return glms_vec3_add(tbRotateVector(xf.q, v), xf.p);
+	return tbTransformPointInline(xf, v);
 }
 
 vec3s tbInvTransformPoint(tbTransform xf, vec3s v)
 {
-	return tbInvRotateVector(xf.q, glms_vec3_sub(v, xf.p));
+	return tbInvTransformPointInline(xf, v);
 }
 
 tbTransform tbMulTransforms(tbTransform a, tbTransform b)

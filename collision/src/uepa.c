@@ -15,7 +15,7 @@ void tbUnifiedEpa(const tbMinkowski* mk, int maxIterations, const tbQueryDef* de
 	// Linneweber 2021: the difference of the shapes' centres is deep inside A - B; a tetrahedron
 	// smaller than the margin around it lies inside the inflated difference, whatever the shapes.
 	vec3s cA = tbGeometry_InteriorPoint(mk->shapeA);
-	vec3s cB = tbTransformPoint(mk->bInA, tbGeometry_InteriorPoint(mk->shapeB));
+	vec3s cB = tbTransformPointInline(mk->bInA, tbGeometry_InteriorPoint(mk->shapeB));
 	vec3s c = glms_vec3_sub(cA, cB);
 	float size = 0.5f * mk->margin;
 	static const float dirs[4][3] = {{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};

@@ -144,7 +144,7 @@ static tbTransform tbRelativePose(tbTransform xfA, tbTransform xfB)
 	versors conjA = {{-qa.x, -qa.y, -qa.z, qa.w}};
 	tbTransform out;
 	out.q = glms_quat_mul(conjA, qb);
-	out.p = tbRotateVector(conjA, glms_vec3_sub(xfB.p, xfA.p));
+	out.p = tbRotateInline(conjA, glms_vec3_sub(xfB.p, xfA.p));
 	return out;
 }
 
@@ -160,8 +160,8 @@ static float tbPairDrift(const tbContactCache* cc, tbTransform bInA, float radiu
 // has moved in B's frame, where A sits at the inverse of bInA (origin -R^T p).
 static float tbPairDriftOfA(const tbContactCache* cc, tbTransform bInA, float radiusA)
 {
-	vec3s now = tbInvRotateVector(bInA.q, bInA.p);
-	vec3s then = tbInvRotateVector(cc->bInA.q, cc->bInA.p);
+	vec3s now = tbInvRotateInline(bInA.q, bInA.p);
+	vec3s then = tbInvRotateInline(cc->bInA.q, cc->bInA.p);
 	return glms_vec3_norm(glms_vec3_sub(now, then)) + tbTurnBound(cc->bInA.q, bInA.q) * radiusA;
 }
 
@@ -214,14 +214,14 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
 	    a.lower.z - b.upper.z > margin || b.lower.z - a.upper.z > margin) {
 		profile->cachedManifolds += 1;
 		tbManifold m;
-		m.normal = tbRotateVector(sa->xf.q, cc->normal);
+		m.normal = tbRotateInline(sa->xf.q, cc->normal);
 		m.pointCount = 0;
 		return m;
 	}
 	float radiusA = sa->radius, radiusB = sb->radius;
 	float slack = TB_CACHE_SLACK * (radiusA < radiusB ? radiusA : radiusB);
+	tbTransform rel = tbRelativePose(sa->xf, sb->xf);
 	if (cc->valid) {
-		tbTransform rel = tbRelativePose(sa->xf, sb->xf);
 		// A mesh or heightfield as B: its radius is the whole mesh's. The same relative motion is
 		// bounded by how far A's points moved in B's frame (a point of A and B's fixed surface
 		// close by at most that much).
@@ -233,7 +233,7 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
 				profile->cachedManifolds += 1;
 				tbManifold m;
 				memset(&m, 0, sizeof m);
-				m.normal = tbRotateVector(sa->xf.q, cc->normal);
+				m.normal = tbRotateInline(sa->xf.q, cc->normal);
 				return m;
 			}
 		} else if (drift <= slack && margin + drift <= cc->margin) {
@@ -250,7 +250,7 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
 	                                                          c->child, margin + slack, &distance)
 	                                 : tbCollideShapesCached(&sa->geometry, &sb->geometry, bInA,
 	                                                         margin + slack, &distance, &cc->sat);
-	cc->bInA = tbRelativePose(sa->xf, sb->xf);
+	cc->bInA = rel;
 	cc->normal = local.normal;
 	cc->pointCount = local.pointCount;
 	cc->margin = margin + slack;
@@ -267,7 +267,7 @@ static tbManifold tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const t
 	for (int i = 0; i < local.pointCount; ++i) {
 		const tbManifoldPoint* mp = local.points + i;
 		cc->pointA[i] = mp->pointA;
-		cc->pointB[i] = tbInvTransformPoint(bInA, mp->pointB);
+		cc->pointB[i] = tbInvTransformPointInline(bInA, mp->pointB);
 		cc->id[i] = mp->id;
 		vec3s pa = tbPlace(&RA, sa->xf.p, mp->pointA);
 		vec3s pb = tbPlace(&RA, sa->xf.p, mp->pointB);

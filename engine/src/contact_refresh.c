@@ -183,7 +183,7 @@ static tbTransform tbShapePoseAt(const tbWorld* w, const tbShapeSlot* s, const t
 	tbTransform out;
 	out.q = glms_quat_normalize(glms_quat_mul(turn, s->xf.q));
 	out.p = glms_vec3_add(glms_vec3_add(centre, moved->dp),
-	                      tbRotateVector(turn, glms_vec3_sub(s->xf.p, centre)));
+	                      tbRotateInline(turn, glms_vec3_sub(s->xf.p, centre)));
 	return out;
 }
 
@@ -217,13 +217,13 @@ static float tbReachAlong(const tbWorld* w, const tbShapeSlot* s, const tbSolver
                           vec3s n)
 {
 	if (moved == NULL) {
-		vec3s d = tbInvRotateVector(s->xf.q, n);
+		vec3s d = tbInvRotateInline(s->xf.q, n);
 		return glms_vec3_dot(n, s->xf.p) +
 		       glms_vec3_dot(d, tbGeometry_Support(&s->geometry, d, NULL));
 	}
 	vec3s centre = w->bodies[s->body].rb.state.x;
 	vec3s m = tbTurnBack(moved->dtheta, n);
-	vec3s d = tbInvRotateVector(s->xf.q, m);
+	vec3s d = tbInvRotateInline(s->xf.q, m);
 	return glms_vec3_dot(n, glms_vec3_add(centre, moved->dp)) +
 	       glms_vec3_dot(m, glms_vec3_sub(s->xf.p, centre)) +
 	       glms_vec3_dot(d, tbGeometry_Support(&s->geometry, d, NULL));
@@ -297,15 +297,15 @@ tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* mo
 	}
 	// In A's frame (normal and both points), to the world.
 	memset(manifold, 0, sizeof *manifold);
-	manifold->normal = tbRotateVector(xfA.q, local.normal);
+	manifold->normal = tbRotateInline(xfA.q, local.normal);
 	for (int i = 0; i < local.pointCount; ++i) {
 		const tbManifoldPoint* mp = local.points + i;
 		if (!(mp->separation <= margin)) {
 			continue;
 		}
 		tbManifoldPoint* out = manifold->points + manifold->pointCount++;
-		out->pointA = tbTransformPoint(xfA, mp->pointA);
-		out->pointB = tbTransformPoint(xfA, mp->pointB);
+		out->pointA = tbTransformPointInline(xfA, mp->pointA);
+		out->pointB = tbTransformPointInline(xfA, mp->pointB);
 		out->separation = mp->separation;
 		out->id = mp->id;
 	}

@@ -130,15 +130,15 @@ static bool tbLevelSweepCallback(int triangle, void* context)
 	if (!(length > 0.0f)) {
 		return true;
 	}
-	n = tbRotateVector(ls->xf.q, glms_vec3_scale(n, 1.0f / length));
-	vec3s v0 = tbTransformPoint(ls->xf, corners[0]);
+	n = tbRotateInline(ls->xf.q, glms_vec3_scale(n, 1.0f / length));
+	vec3s v0 = tbTransformPointInline(ls->xf, corners[0]);
 	tbTransform start = tbSweep_GetTransform(ls->sweep, 0.0f);
 	if (ls->level->type == tb_meshShape && glms_vec3_dot(glms_vec3_sub(start.p, v0), n) < 0.0f) {
 		n = glms_vec3_negate(n);
 	}
-	vec3s lowest = tbTransformPoint(
+	vec3s lowest = tbTransformPointInline(
 	    start,
-	    tbGeometry_Support(ls->moving, tbInvRotateVector(start.q, glms_vec3_negate(n)), NULL));
+	    tbGeometry_Support(ls->moving, tbInvRotateInline(start.q, glms_vec3_negate(n)), NULL));
 	if (glms_vec3_dot(glms_vec3_sub(lowest, v0), n) <= ls->separation) {
 		return true;
 	}
@@ -167,7 +167,7 @@ static tbToiOutput tbSweepAgainstShape(const tbGeometry* moving, const tbSweep* 
 	for (int k = 0; k < 8; ++k) {
 		vec3s corner = {{(k & 1) ? box.upper.x : box.lower.x, (k & 2) ? box.upper.y : box.lower.y,
 		                 (k & 4) ? box.upper.z : box.lower.z}};
-		vec3s p = tbInvTransformPoint(target->xf, corner);
+		vec3s p = tbInvTransformPointInline(target->xf, corner);
 		local.lower = glms_vec3_minv(local.lower, p);
 		local.upper = glms_vec3_maxv(local.upper, p);
 	}
@@ -213,7 +213,7 @@ static void tbPrepareShapeSweep(tbContinuousContext* cc)
 	tbTransform s0 = tbMulTransforms(cc->start, shape->localPose);
 	tbTransform s1 = tbMulTransforms(cc->end, shape->localPose);
 	// The centre of mass in the shape's frame: the shape turns about it.
-	vec3s center = tbInvTransformPoint(shape->localPose, b->localCenter);
+	vec3s center = tbInvTransformPointInline(shape->localPose, b->localCenter);
 	cc->sweep = tbMakeSweep(s0, s1, center);
 	// The inset copy for shapes touching at the start: every point moves in by at most delta, a
 	// quarter of the shape's half thickness and at most the speculative distance.
@@ -337,7 +337,7 @@ static void tbSweepBody(tbWorld* w, int bodyIndex, tbTransform start, float dt)
 	// pi sin(theta / 2) (sin x >= 2 x / pi on [0, pi / 2]): a bound without a trigonometric call.
 	vec3s x0 = start.p;
 	if (b->localCenter.x != 0.0f || b->localCenter.y != 0.0f || b->localCenter.z != 0.0f) {
-		x0 = glms_vec3_add(start.p, tbRotateVector(start.q, b->localCenter));
+		x0 = glms_vec3_add(start.p, tbRotateInline(start.q, b->localCenter));
 	}
 	vec3s back = glms_vec3_sub(b->rb.state.x, x0);
 	float c = fabsf(glms_quat_dot(start.q, end.q));

@@ -88,7 +88,7 @@ void tbDrawLevelShape(const tbShapeSlot* s, const tbDebugDraw* draw, tbHexColor 
 		vec3s v[3];
 		tbGeometry_GetTriangle(&s->geometry, t, v, NULL);
 		for (int k = 0; k < 3; ++k) {
-			v[k] = tbTransformPoint(s->xf, v[k]);
+			v[k] = tbTransformPointInline(s->xf, v[k]);
 		}
 		for (int k = 0; k < 3; ++k) {
 			draw->DrawSegment(v[k], v[(k + 1) % 3], color, draw->context);

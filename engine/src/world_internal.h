@@ -4,6 +4,7 @@
 #include "tumble/allocate_internal.h"
 #include "tumble/contact_solver.h"
 #include "tumble/dynamic_tree.h"
+#include "tumble/transform_internal.h"
 #include "tumble/joint.h"
 #include "tumble/world.h"
 
