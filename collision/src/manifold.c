@@ -301,67 +301,115 @@ static uint32_t tbMixCode(uint32_t a, uint32_t b, int plane)
 	return 0x8000u | (h & 0x7fffu);
 }
 
-// Clip the incident points against the reference polygon's side planes (Sutherland-Hodgman;
-// segments and single points as degenerate polygons). Returns the number of points kept.
-static int tbClip(const tbFeature* ref, const tbFeature* inc, float planeTol, tbClipPoint* out)
+// One side plane against a closed polygon (count >= 3), Sutherland-Hodgman, given each point's
+// height over the plane: walking the edges from point i to point i + 1 (the last back to the
+// first), from point `start` round, a crossing edge gives its crossing point and an inside end
+// point itself. Returns the number of points written to out.
+static int tbClipPolygon(const tbClipPoint* in, const float* dist, int count, int start, int plane,
+                         tbClipPoint* out)
 {
-	tbClipPoint bufA[TB_MAX_CLIP_POINTS], bufB[TB_MAX_CLIP_POINTS];
-	tbClipPoint* in = bufA;
-	tbClipPoint* res = bufB;
+	int outCount = 0;
+	const tbClipPoint* p = in + start;
+	float dp = dist[start];
+	for (int n = 1; n <= count; ++n) {
+		int j = start + n < count ? start + n : start + n - count;
+		const tbClipPoint* q = in + j;
+		float dq = dist[j];
+		if ((dp <= 0.0f) != (dq <= 0.0f) && outCount < TB_MAX_CLIP_POINTS) {
+			// The crossing at the parameter t where the height, linear along the edge, is zero.
+			float t = dp / (dp - dq);
+			out[outCount].p = glms_vec3_add(p->p, glms_vec3_scale(glms_vec3_sub(q->p, p->p), t));
+			out[outCount].code = tbMixCode(p->code, q->code, plane);
+			++outCount;
+		}
+		if (dq <= 0.0f && outCount < TB_MAX_CLIP_POINTS) {
+			out[outCount++] = *q;
+		}
+		p = q;
+		dp = dq;
+	}
+	return outCount;
+}
+
+// The same for a segment (count 2, an open chain of one edge) or a single point (count 1).
+static int tbClipSegment(const tbClipPoint* in, int count, vec3s m, float offset, int plane,
+                         tbClipPoint* out)
+{
+	float dp = glms_vec3_dot(m, in[0].p) - offset;
+	int outCount = 0;
+	if (dp <= 0.0f) {
+		out[outCount++] = in[0];
+	}
+	if (count == 1) {
+		return outCount;
+	}
+	float dq = glms_vec3_dot(m, in[1].p) - offset;
+	if ((dp <= 0.0f) != (dq <= 0.0f)) {
+		float t = dp / (dp - dq);
+		out[outCount].p =
+		    glms_vec3_add(in[0].p, glms_vec3_scale(glms_vec3_sub(in[1].p, in[0].p), t));
+		out[outCount].code = tbMixCode(in[0].code, in[1].code, plane);
+		++outCount;
+	}
+	if (dq <= 0.0f) {
+		out[outCount++] = in[1];
+	}
+	return outCount;
+}
+
+// Clip the incident points against the reference polygon's side planes (Sutherland-Hodgman;
+// segments and single points as degenerate polygons), ping-ponging between the two buffers.
+// Returns the number of points kept; *kept points at them (in one of the buffers).
+static int tbClip(const tbFeature* ref, const tbFeature* inc, float planeTol,
+                  tbClipPoint buffers[2][TB_MAX_CLIP_POINTS], const tbClipPoint** kept)
+{
+	tbClipPoint* in = buffers[0];
+	tbClipPoint* res = buffers[1];
 	int count = inc->count;
 	for (int i = 0; i < count; ++i) {
 		in[i].p = inc->v[i];
 		in[i].code = (uint32_t)(i + 1);
 	}
+	// Where the walk round the polygon starts. A plane that cuts nothing off (most of them: a box
+	// resting within its neighbour's face) gives back the same points starting from the second;
+	// only the start moves then, so the points keep the order the walk gives them (it decides
+	// ties in tbReduce and the order of the manifold's points).
+	int start = 0;
 	for (int k = 0; k < ref->count && count > 0; ++k) {
 		vec3s a = ref->v[k], b = ref->v[k + 1 == ref->count ? 0 : k + 1];
 		// Outward side plane of edge ab: (b - a) x n for a polygon counter-clockwise about n.
 		vec3s m =
 		    tbNormalizeOr(glms_vec3_cross(glms_vec3_sub(b, a), ref->normal), glms_vec3_zero());
 		float offset = glms_vec3_dot(m, a) + planeTol;
-		int outCount = 0;
-		if (count == 1) {
-			if (glms_vec3_dot(m, in[0].p) <= offset) {
-				res[outCount++] = in[0];
-			}
-		} else {
+		if (count >= 3) {
 			// Each point's height over the side plane once (it ends two edges).
 			float dist[TB_MAX_CLIP_POINTS];
+			bool allInside = true;
 			for (int i = 0; i < count; ++i) {
 				dist[i] = glms_vec3_dot(m, in[i].p) - offset;
+				allInside = allInside && dist[i] <= 0.0f;
 			}
-			// A segment is an open chain of one edge; a polygon is closed.
-			int edges = count == 2 ? 1 : count;
-			for (int i = 0; i < edges; ++i) {
-				int j = i + 1 == count ? 0 : i + 1;
-				const tbClipPoint* p = in + i;
-				const tbClipPoint* q = in + j;
-				float dp = dist[i], dq = dist[j];
-				if (count == 2 && i == 0 && dp <= 0.0f) {
-					res[outCount++] = *p;
-				}
-				if ((dp <= 0.0f) != (dq <= 0.0f)) {
-					float t = dp / (dp - dq);
-					tbClipPoint x;
-					x.p = glms_vec3_add(p->p, glms_vec3_scale(glms_vec3_sub(q->p, p->p), t));
-					x.code = tbMixCode(p->code, q->code, k);
-					if (outCount < TB_MAX_CLIP_POINTS) {
-						res[outCount++] = x;
-					}
-				}
-				if (dq <= 0.0f && outCount < TB_MAX_CLIP_POINTS && (count > 2 || i == 0)) {
-					res[outCount++] = *q;
-				}
+			if (allInside) {
+				start = start + 1 < count ? start + 1 : 0;
+				continue;
 			}
+			count = tbClipPolygon(in, dist, count, start, k, res);
+			start = 0;
+		} else {
+			count = tbClipSegment(in, count, m, offset, k, res);
 		}
 		tbClipPoint* t = in;
 		in = res;
 		res = t;
-		count = outCount;
 	}
-	for (int i = 0; i < count; ++i) {
-		out[i] = in[i];
+	if (start != 0) {
+		// In walk order.
+		for (int i = 0; i < count; ++i) {
+			res[i] = in[start + i < count ? start + i : start + i - count];
+		}
+		in = res;
 	}
+	*kept = in;
 	return count;
 }
 
@@ -441,6 +489,7 @@ int tbClipFaceManifold(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 		tbFeatureInA(b, bInA, glms_vec3_negate(ref->normal), &inc);
 	}
 	float sizeA = tbGeometry_BoundingRadius(a), sizeB = tbGeometry_BoundingRadius(b);
+	memset(m, 0, sizeof *m);
 	return tbClipFeatures(ref, &inc, flip, sizeA < sizeB ? sizeA : sizeB, speculativeDistance, m);
 }
 
@@ -448,34 +497,42 @@ int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float 
                    float speculativeDistance, tbManifold* m)
 {
 	float planeTol = TB_PLANE_TOL * size;
-	tbClipPoint clipped[TB_MAX_CLIP_POINTS];
-	int count = tbClip(ref, inc, planeTol, clipped);
+	tbClipPoint buffers[2][TB_MAX_CLIP_POINTS];
+	const tbClipPoint* clipped;
+	int count = tbClip(ref, inc, planeTol, buffers, &clipped);
 
+	// The clipped points within the speculative distance over the reference face: which ones,
+	// their heights over it and their separations (the incident feature's radius less).
 	vec3s nRef = ref->normal;
 	float offset = glms_vec3_dot(nRef, ref->v[0]);
-	vec3s onRef[TB_MAX_CLIP_POINTS], onInc[TB_MAX_CLIP_POINTS];
-	float sep[TB_MAX_CLIP_POINTS];
-	uint32_t code[TB_MAX_CLIP_POINTS];
+	int index[TB_MAX_CLIP_POINTS];
+	float height[TB_MAX_CLIP_POINTS], sep[TB_MAX_CLIP_POINTS];
 	int kept = 0;
 	for (int i = 0; i < count; ++i) {
-		float height = glms_vec3_dot(nRef, clipped[i].p) - offset;
-		float s = height - inc->radius;
+		float h = glms_vec3_dot(nRef, clipped[i].p) - offset;
+		float s = h - inc->radius;
 		if (s > speculativeDistance) {
 			continue;
 		}
-		onRef[kept] = glms_vec3_sub(clipped[i].p, glms_vec3_scale(nRef, height));
-		onInc[kept] = glms_vec3_sub(clipped[i].p, glms_vec3_scale(nRef, inc->radius));
+		index[kept] = i;
+		height[kept] = h;
 		sep[kept] = s;
-		code[kept] = clipped[i].code;
 		++kept;
 	}
-	memset(m, 0, sizeof *m);
+	// The caller hands a zeroed manifold (its unused points stay zero).
+	m->pointCount = 0;
 	if (kept == 0) {
 		return 0;
 	}
-	int keep[TB_MAX_CLIP_POINTS];
+	int keep[TB_MAX_MANIFOLD_POINTS];
 	int outCount = kept;
 	if (kept > TB_MAX_MANIFOLD_POINTS) {
+		// Rare (a hull face, or a box face rotated over another): the points projected onto the
+		// reference face to choose from.
+		vec3s onRef[TB_MAX_CLIP_POINTS];
+		for (int i = 0; i < kept; ++i) {
+			onRef[i] = glms_vec3_sub(clipped[index[i]].p, glms_vec3_scale(nRef, height[i]));
+		}
 		outCount = tbReduce(onRef, sep, kept, nRef, keep);
 	} else {
 		for (int i = 0; i < kept; ++i) {
@@ -488,13 +545,18 @@ int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float 
 	uint32_t faceBits = ((ref->id & 0x7fu) << 23) | ((inc->id & 0x7fu) << 16);
 	for (int k = 0; k < outCount; ++k) {
 		int i = keep[k];
-		tbManifoldPoint* mp = m->points + m->pointCount++;
-		mp->pointA = flip ? onInc[i] : onRef[i];
-		mp->pointB = flip ? onRef[i] : onInc[i];
+		const tbClipPoint* c = clipped + index[i];
+		// The point on the reference face below it, and on the incident feature's surface.
+		vec3s onRef = glms_vec3_sub(c->p, glms_vec3_scale(nRef, height[i]));
+		vec3s onInc = glms_vec3_sub(c->p, glms_vec3_scale(nRef, inc->radius));
+		tbManifoldPoint* mp = m->points + k;
+		mp->pointA = flip ? onInc : onRef;
+		mp->pointB = flip ? onRef : onInc;
 		mp->separation = sep[i];
-		mp->id = (flip ? 0x80000000u : 0u) | faceBits | (code[i] & 0xffffu);
+		mp->id = (flip ? 0x80000000u : 0u) | faceBits | (c->code & 0xffffu);
 	}
-	return m->pointCount;
+	m->pointCount = outCount;
+	return outCount;
 }
 
 // Two segment features lying side by side across the normal (a capsule's core, a cylinder's side

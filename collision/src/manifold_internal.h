@@ -36,7 +36,8 @@ int tbClipFaceManifold(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 
 /// The clipping of tbClipFaceManifold with both features given in A's frame (`inc` of A when
 /// `flip`, else of B); `size` is the smaller shape's bounding radius (it scales the side planes'
-/// tolerance). Returns the number of points written into *m.
+/// tolerance). Sets the normal and points of *m, which the caller hands zeroed (points beyond the
+/// count stay as they are); returns the number of points written (0: *m's normal is untouched).
 int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float size,
                    float speculativeDistance, tbManifold* m);
 
