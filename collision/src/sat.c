@@ -76,10 +76,10 @@ typedef struct tbSatShape
 {
 	const tbHull* hull;
 	vec3s scale;    // vertex scale: the shape's scale, times the half extents for a box
-	vec3s invScale; // normals map by the inverse scale
+	vec3s invScale; // normals map by the inverse scale (not set for a pair of two boxes)
 	vec3s centroid; // an interior point, scaled
 	bool box;
-	bool unit; // scale (1, 1, 1): stored face normals and offsets hold as they are
+	bool unit; // scale (1, 1, 1): stored face normals and offsets hold (set with invScale)
 } tbSatShape;
 
 // B's placement in A's frame.
@@ -109,7 +109,15 @@ static vec3s tbRotT(const tbSatFrame* xf, vec3s v)
 	    {glms_vec3_dot(r->col[0], v), glms_vec3_dot(r->col[1], v), glms_vec3_dot(r->col[2], v)}};
 }
 
-static void tbSat_MakeShape(const tbGeometry* s, tbSatShape* out)
+// 1 / scale, by which face normals map (tbSat_RawNormal).
+static vec3s tbSat_Inverse(vec3s scale)
+{
+	return (vec3s){{1.0f / scale.x, 1.0f / scale.y, 1.0f / scale.z}};
+}
+
+// `inverse`: also the inverse scale and the unit flag, which the hull formulas read. Two boxes take
+// the closed forms, which need the scale alone, so their pair skips the three divisions.
+static void tbSat_MakeShape(const tbGeometry* s, bool inverse, tbSatShape* out)
 {
 	out->box = s->type == tb_boxShape;
 	if (out->box) {
@@ -119,9 +127,11 @@ static void tbSat_MakeShape(const tbGeometry* s, tbSatShape* out)
 		out->hull = s->hull;
 		out->scale = s->scale;
 	}
-	out->invScale = (vec3s){{1.0f / out->scale.x, 1.0f / out->scale.y, 1.0f / out->scale.z}};
 	out->centroid = tbMul3(out->hull->centroid, out->scale);
-	out->unit = out->scale.x == 1.0f && out->scale.y == 1.0f && out->scale.z == 1.0f;
+	if (inverse) {
+		out->invScale = tbSat_Inverse(out->scale);
+		out->unit = out->scale.x == 1.0f && out->scale.y == 1.0f && out->scale.z == 1.0f;
+	}
 }
 
 static vec3s tbSat_Vertex(const tbSatShape* s, int i)
@@ -387,7 +397,8 @@ static void tbSat_General(const tbSatShape* a, const tbSatShape* b, const tbSatF
 static const int tb_next[3] = {1, 2, 0};
 
 // Two boxes in closed form: |t . L| - rA(L) - rB(L) over the 3 + 3 face axes and the 9 edge
-// axes e_i x f_j, with the face and edge ids of the cube layout above.
+// axes e_i x f_j, with the face and edge ids of the cube layout above. Each group's separations are
+// worked out first and its best axis is built once afterwards (not each time one beats the last).
 static void tbSat_BoxBox(vec3s hA, vec3s hB, const tbSatFrame* xf, float margin,
                          tbSatCandidates* out)
 {
@@ -395,90 +406,122 @@ static void tbSat_BoxBox(vec3s hA, vec3s hB, const tbSatFrame* xf, float margin,
 	out->exitedEarly = false;
 	const mat3s* r = &xf->r;
 	vec3s t = xf->t;
-	float absR[3][3]; // |R_ij| = |component i of B's axis j|
+	float m[3][3], absR[3][3]; // m[i][j] = R_ij = component i of B's axis j; absR[i][j] = |R_ij|
 	for (int i = 0; i < 3; ++i) {
 		for (int j = 0; j < 3; ++j) {
-			absR[i][j] = fabsf(r->col[j].raw[i]);
+			m[i][j] = r->col[j].raw[i];
+			absR[i][j] = fabsf(m[i][j]);
 		}
 	}
+
+	// A's face axes e_i: |t_i| - hA_i - sum_j hB_j |R_ij|. The first largest wins, as in a scan.
+	float sep[9];
+	int best = -1;
+	float bestSep = -FLT_MAX;
 	for (int i = 0; i < 3; ++i) {
 		float rB = hB.x * absR[i][0] + hB.y * absR[i][1] + hB.z * absR[i][2];
-		float s = fabsf(t.raw[i]) - hA.raw[i] - rB;
-		if (s > out->faceA.separation) {
-			bool neg = t.raw[i] < 0.0f;
-			out->faceA.type = tb_satFaceA;
-			out->faceA.indexA = 2 * i + (neg ? 1 : 0);
-			out->faceA.separation = s;
-			out->faceA.normal = glms_vec3_zero();
-			out->faceA.normal.raw[i] = neg ? -1.0f : 1.0f;
+		sep[i] = fabsf(t.raw[i]) - hA.raw[i] - rB;
+	}
+	for (int i = 0; i < 3; ++i) {
+		if (sep[i] > bestSep) {
+			best = i;
+			bestSep = sep[i];
 		}
+	}
+	if (best >= 0) {
+		bool neg = t.raw[best] < 0.0f;
+		out->faceA.type = tb_satFaceA;
+		out->faceA.indexA = 2 * best + (neg ? 1 : 0);
+		out->faceA.separation = bestSep;
+		out->faceA.normal = glms_vec3_zero();
+		out->faceA.normal.raw[best] = neg ? -1.0f : 1.0f;
 	}
 	if (out->faceA.separation > margin) {
 		out->exitedEarly = true;
 		return;
 	}
+
+	// B's face axes f_j: |t . f_j| - hB_j - sum_i hA_i |R_ij|.
+	float pB[3];
 	for (int j = 0; j < 3; ++j) {
-		float p = glms_vec3_dot(r->col[j], t);
+		pB[j] = glms_vec3_dot(r->col[j], t);
 		float rA = hA.x * absR[0][j] + hA.y * absR[1][j] + hA.z * absR[2][j];
-		float s = fabsf(p) - hB.raw[j] - rA;
-		if (s > out->faceB.separation) {
-			// B's face towards A has outward normal -sign(p) f_j: the -j face when p > 0.
-			bool pos = p > 0.0f;
-			out->faceB.type = tb_satFaceB;
-			out->faceB.indexB = 2 * j + (pos ? 1 : 0);
-			out->faceB.separation = s;
-			out->faceB.normal = glms_vec3_scale(r->col[j], pos ? 1.0f : -1.0f);
+		sep[j] = fabsf(pB[j]) - hB.raw[j] - rA;
+	}
+	best = -1;
+	bestSep = -FLT_MAX;
+	for (int j = 0; j < 3; ++j) {
+		if (sep[j] > bestSep) {
+			best = j;
+			bestSep = sep[j];
 		}
+	}
+	if (best >= 0) {
+		// B's face towards A has outward normal -sign(p) f_j: the -j face when p > 0.
+		bool pos = pB[best] > 0.0f;
+		out->faceB.type = tb_satFaceB;
+		out->faceB.indexB = 2 * best + (pos ? 1 : 0);
+		out->faceB.separation = bestSep;
+		out->faceB.normal = glms_vec3_scale(r->col[best], pos ? 1.0f : -1.0f);
 	}
 	if (out->faceB.separation > margin) {
 		out->exitedEarly = true;
 		return;
 	}
+
 	// Edge axes L = e_i x f_j from the entries of R alone (Gottschalk et al. 1996, table 1): with
 	// i1, i2 and j1, j2 the next axes, L = (0 at i, -R[i2][j] at i1, R[i1][j] at i2) in A's frame
 	// and R^T L = (0 at j, R[i][j2] at j1, -R[i][j1] at j2) in B's, |L|^2 = R[i1][j]^2 +
-	// R[i2][j]^2.
-	float m[3][3]; // m[i][j] = R_ij
-	for (int i = 0; i < 3; ++i) {
-		for (int j = 0; j < 3; ++j) {
-			m[i][j] = r->col[j].raw[i];
-		}
-	}
+	// R[i2][j]^2. Axis 3i + j; a parallel pair (|L| below TB_SAT_PARALLEL) gives no axis and gets
+	// -FLT_MAX, which never wins. The loops have fixed bounds and a short body: the compiler
+	// unrolls them and folds tb_next into constant indices.
+	float p[9], len2[9];
 	for (int i = 0; i < 3; ++i) {
 		int i1 = tb_next[i], i2 = tb_next[i1];
 		for (int j = 0; j < 3; ++j) {
 			int j1 = tb_next[j], j2 = tb_next[j1];
-			float len2 = m[i1][j] * m[i1][j] + m[i2][j] * m[i2][j];
-			if (!(len2 > TB_SAT_PARALLEL * TB_SAT_PARALLEL)) {
-				continue;
-			}
-			float p = t.raw[i2] * m[i1][j] - t.raw[i1] * m[i2][j];
+			int k = 3 * i + j;
+			len2[k] = m[i1][j] * m[i1][j] + m[i2][j] * m[i2][j];
+			p[k] = t.raw[i2] * m[i1][j] - t.raw[i1] * m[i2][j];
 			float rA = hA.raw[i1] * absR[i2][j] + hA.raw[i2] * absR[i1][j];
 			float rB = hB.raw[j1] * absR[i][j2] + hB.raw[j2] * absR[i][j1];
-			float len = sqrtf(len2);
-			float s = (fabsf(p) - rA - rB) / len;
-			if (!(s > out->edge.separation)) {
-				continue;
-			}
-			// Turned from A towards B; A's edge supports along L, B's along -L.
-			float sign = p < 0.0f ? -1.0f : 1.0f;
-			vec3s l = glms_vec3_zero();
-			l.raw[i1] = -sign * m[i2][j];
-			l.raw[i2] = sign * m[i1][j];
-			float lB1 = sign * m[i][j2], lB2 = -sign * m[i][j1];
-			int kA = (l.raw[i1] < 0.0f ? 1 : 0) | (l.raw[i2] < 0.0f ? 2 : 0);
-			int kB = (lB1 > 0.0f ? 1 : 0) | (lB2 > 0.0f ? 2 : 0);
-			out->edge = (tbSatAxis){.type = tb_satEdges,
-			                        .indexA = 4 * i + kA,
-			                        .indexB = 4 * j + kB,
-			                        .separation = s,
-			                        .normal = glms_vec3_scale(l, 1.0f / len)};
-			if (s > margin) {
+			sep[k] = len2[k] > TB_SAT_PARALLEL * TB_SAT_PARALLEL
+			             ? (fabsf(p[k]) - rA - rB) / sqrtf(len2[k])
+			             : -FLT_MAX;
+		}
+	}
+	// In order, as one scan with an early exit would go: the first axis beyond the margin is
+	// also the best so far (an earlier better one would have exited already).
+	best = -1;
+	bestSep = -FLT_MAX;
+	for (int k = 0; k < 9; ++k) {
+		if (sep[k] > bestSep) {
+			best = k;
+			bestSep = sep[k];
+			if (bestSep > margin) {
 				out->exitedEarly = true;
-				return;
+				break;
 			}
 		}
 	}
+	if (best < 0) {
+		return;
+	}
+	int i = best / 3, j = best % 3;
+	int i1 = tb_next[i], i2 = tb_next[i1], j1 = tb_next[j], j2 = tb_next[j1];
+	// Turned from A towards B; A's edge supports along L, B's along -L.
+	float sign = p[best] < 0.0f ? -1.0f : 1.0f;
+	vec3s l = glms_vec3_zero();
+	l.raw[i1] = -sign * m[i2][j];
+	l.raw[i2] = sign * m[i1][j];
+	float lB1 = sign * m[i][j2], lB2 = -sign * m[i][j1];
+	int kA = (l.raw[i1] < 0.0f ? 1 : 0) | (l.raw[i2] < 0.0f ? 2 : 0);
+	int kB = (lB1 > 0.0f ? 1 : 0) | (lB2 > 0.0f ? 2 : 0);
+	out->edge = (tbSatAxis){.type = tb_satEdges,
+	                        .indexA = 4 * i + kA,
+	                        .indexB = 4 * j + kB,
+	                        .separation = bestSep,
+	                        .normal = glms_vec3_scale(l, 1.0f / sqrtf(len2[best]))};
 }
 
 // The cached feature at the current pose. False when the cache does not name a feature of these
@@ -610,27 +653,28 @@ static bool tbSat_Better(float candidate, float incumbent, float rel, float absT
 	return candidate > incumbent + rel * fabsf(incumbent) + absTol;
 }
 
-static bool tbPositiveFinite(float x)
+// x > 0 and finite for each component (false for NaN and Inf). The comparisons are joined with &
+// rather than && so that the six of them run without a branch each: they cost less than the jumps.
+static bool tbPositiveFinite3(vec3s v)
 {
-	return x > 0.0f && x <= FLT_MAX; // false for NaN and Inf
+	return (v.x > 0.0f) & (v.x <= FLT_MAX) & (v.y > 0.0f) & (v.y <= FLT_MAX) & (v.z > 0.0f) &
+	       (v.z <= FLT_MAX);
 }
 
 // tbGeometry_IsUsable for the two shape types the test takes, without its general switch: positive
-// finite sizes and scale, a solid hull with its arrays (tbBuildHull checked the vertices).
+// finite sizes and scale, a solid hull with its arrays (tbBuildHull checked the vertices). The
+// numbers are checked on every call: a tbGeometry is a plain struct the caller may change at any
+// time, so no flag set when the shape was made could vouch for them. A box's check is six
+// comparisons on each of two vectors.
 static bool tbSat_IsPolytope(const tbGeometry* s)
 {
-	if (s->type != tb_boxShape && s->type != tb_hullShape) {
+	if (s->type == tb_boxShape) {
+		return tbPositiveFinite3(s->scale) & tbPositiveFinite3(s->halfExtents);
+	}
+	if (s->type != tb_hullShape) {
 		return false; // round shapes and triangles leave at once
 	}
-	if (!tbPositiveFinite(s->scale.x) || !tbPositiveFinite(s->scale.y) ||
-	    !tbPositiveFinite(s->scale.z)) {
-		return false;
-	}
-	if (s->type == tb_boxShape) {
-		return tbPositiveFinite(s->halfExtents.x) && tbPositiveFinite(s->halfExtents.y) &&
-		       tbPositiveFinite(s->halfExtents.z);
-	}
-	if (s->type != tb_hullShape || s->hull == NULL) {
+	if (!tbPositiveFinite3(s->scale) || s->hull == NULL) {
 		return false;
 	}
 	const tbHull* h = s->hull;
@@ -663,10 +707,11 @@ bool tbSat_Applies(const tbGeometry* a, const tbGeometry* b, tbTransform bInA)
 	if ((a->type != tb_boxShape || b->type != tb_boxShape) && tbSat_Work(a, b) > TB_SAT_MAX_WORK) {
 		return false;
 	}
+	// A finite position and a unit quaternion (|q|^2 within 1e-3 of 1 is false for NaN and Inf).
 	versors q = bInA.q;
 	float q2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-	return isfinite(bInA.p.x) && isfinite(bInA.p.y) && isfinite(bInA.p.z) && isfinite(q2) &&
-	       fabsf(q2 - 1.0f) < 1e-3f;
+	return (fabsf(bInA.p.x) <= FLT_MAX) & (fabsf(bInA.p.y) <= FLT_MAX) &
+	       (fabsf(bInA.p.z) <= FLT_MAX) & (fabsf(q2 - 1.0f) < 1e-3f);
 }
 
 // Bounding radius about the local origin (tbGeometry_BoundingRadius for these two types).
@@ -678,11 +723,14 @@ static float tbSat_Size(const tbSatShape* s)
 	return s->hull->radius * fmaxf(s->scale.x, fmaxf(s->scale.y, s->scale.z));
 }
 
-static void tbSat_Setup(const tbGeometry* a, const tbGeometry* b, tbTransform bInA, tbSatShape* sa,
-                        tbSatShape* sb, tbSatFrame* xf)
+// `general`: the hull formulas will run even for two boxes (tests), so both shapes get their
+// inverse scale.
+static void tbSat_Setup(const tbGeometry* a, const tbGeometry* b, tbTransform bInA, bool general,
+                        tbSatShape* sa, tbSatShape* sb, tbSatFrame* xf)
 {
-	tbSat_MakeShape(a, sa);
-	tbSat_MakeShape(b, sb);
+	bool inverse = general || a->type != tb_boxShape || b->type != tb_boxShape;
+	tbSat_MakeShape(a, inverse, sa);
+	tbSat_MakeShape(b, inverse, sb);
 	xf->r = glms_quat_mat3(bInA.q);
 	xf->t = bInA.p;
 }
@@ -690,12 +738,15 @@ static void tbSat_Setup(const tbGeometry* a, const tbGeometry* b, tbTransform bI
 static tbSatResult tbSat_FindIn(const tbSatShape* sa, const tbSatShape* sb, const tbSatFrame* xf,
                                 float margin, tbSatCache* cache)
 {
+	// Every field is set on each way out, so the result needs no clearing first.
 	tbSatResult res;
-	memset(&res, 0, sizeof res);
+	res.usedCache = false;
+	res.size = 0.0f;
 	tbSatAxis cached = tbSat_NoAxis();
 	bool haveCached = false, eligible = false;
+	bool boxes = sa->box && sb->box;
 	if (cache != NULL) {
-		haveCached = sa->box && sb->box
+		haveCached = boxes
 		                 ? tbSat_BoxCachedAxis(sa->scale, sb->scale, xf, cache, &cached, &eligible)
 		                 : tbSat_CachedAxis(sa, sb, xf, cache, &cached, &eligible);
 		if (haveCached && cached.separation > margin) {
@@ -711,45 +762,49 @@ static tbSatResult tbSat_FindIn(const tbSatShape* sa, const tbSatShape* sb, cons
 	}
 
 	tbSatCandidates c;
-	if (sa->box && sb->box) {
+	if (boxes) {
 		tbSat_BoxBox(sa->scale, sb->scale, xf, margin, &c);
 	} else {
 		tbSat_General(sa, sb, xf, margin, &c);
 	}
-	tbSatAxis best = c.faceA;
-	best = c.faceB.separation > best.separation ? c.faceB : best;
-	best = c.edge.separation > best.separation ? c.edge : best;
-	res.maxSeparation = best.separation;
-	res.maxNormal = best.normal;
+	// The best axis by pointer: the candidates are not copied to compare them.
+	const tbSatAxis* best = &c.faceA;
+	best = c.faceB.separation > best->separation ? &c.faceB : best;
+	best = c.edge.separation > best->separation ? &c.edge : best;
+	res.maxSeparation = best->separation;
+	res.maxNormal = best->normal;
 	res.exitedEarly = c.exitedEarly;
 
-	if (c.exitedEarly) {
-		// The axis that proved the pair apart is the one to test first next time.
-		res.chosen = best;
-	} else {
+	const tbSatAxis* chosen = best;
+	if (!c.exitedEarly) {
+		// Otherwise the axis that proved the pair apart is the one to test first next time. The
+		// hysteresis tolerance scales with the smaller shape, worked out once here for the caller's
+		// clipping too.
 		float sizeA = tbSat_Size(sa), sizeB = tbSat_Size(sb);
-		float absTol = TB_SAT_ABS * (sizeA < sizeB ? sizeA : sizeB);
-		res.chosen = c.faceA;
+		res.size = sizeA < sizeB ? sizeA : sizeB;
+		float absTol = TB_SAT_ABS * res.size;
+		chosen = &c.faceA;
 		if (tbSat_Better(c.faceB.separation, c.faceA.separation, TB_SAT_FACE_REL, absTol)) {
-			res.chosen = c.faceB;
+			chosen = &c.faceB;
 		}
 		float faceBest =
 		    c.faceA.separation > c.faceB.separation ? c.faceA.separation : c.faceB.separation;
 		if (c.edge.type == tb_satEdges &&
 		    tbSat_Better(c.edge.separation, faceBest, TB_SAT_EDGE_REL, absTol)) {
-			res.chosen = c.edge;
+			chosen = &c.edge;
 		}
 		if (haveCached && eligible &&
-		    !tbSat_Better(res.chosen.separation, cached.separation, TB_SAT_FACE_REL, absTol)) {
-			res.chosen = cached;
+		    !tbSat_Better(chosen->separation, cached.separation, TB_SAT_FACE_REL, absTol)) {
+			chosen = &cached;
 			res.usedCache = true;
 		}
 	}
+	res.chosen = *chosen;
 	if (cache != NULL) {
-		cache->type = res.chosen.type;
-		cache->indexA = res.chosen.indexA;
-		cache->indexB = res.chosen.indexB;
-		cache->separation = res.chosen.separation;
+		cache->type = chosen->type;
+		cache->indexA = chosen->indexA;
+		cache->indexB = chosen->indexB;
+		cache->separation = chosen->separation;
 	}
 	return res;
 }
@@ -759,7 +814,7 @@ tbSatResult tbSat_Find(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 {
 	tbSatShape sa, sb;
 	tbSatFrame xf;
-	tbSat_Setup(a, b, bInA, &sa, &sb, &xf);
+	tbSat_Setup(a, b, bInA, false, &sa, &sb, &xf);
 	return tbSat_FindIn(&sa, &sb, &xf, margin, cache);
 }
 
@@ -768,7 +823,7 @@ bool tbSat_EvaluateCache(const tbGeometry* a, const tbGeometry* b, tbTransform b
 {
 	tbSatShape sa, sb;
 	tbSatFrame xf;
-	tbSat_Setup(a, b, bInA, &sa, &sb, &xf);
+	tbSat_Setup(a, b, bInA, general, &sa, &sb, &xf);
 	if (!general && sa.box && sb.box) {
 		return tbSat_BoxCachedAxis(sa.scale, sb.scale, &xf, cache, axis, eligible);
 	}
@@ -780,7 +835,7 @@ float tbSat_BruteForceSeparation(const tbGeometry* a, const tbGeometry* b, tbTra
 {
 	tbSatShape sa, sb;
 	tbSatFrame xf;
-	tbSat_Setup(a, b, bInA, &sa, &sb, &xf);
+	tbSat_Setup(a, b, bInA, true, &sa, &sb, &xf);
 	float best = -FLT_MAX;
 	for (int i = 0; i < sa.hull->faceCount; ++i) {
 		tbSatAxis ax = tbSat_FaceA(&sa, &sb, &xf, i);
@@ -867,20 +922,26 @@ static int tbSat_AlignedFace(const tbSatShape* s, vec3s d)
 }
 
 // Face `face` of s as a clipping feature, placed by xf (null: s is A, already in A's frame). Hull
-// faces run counter-clockwise seen from outside, and a positive scale keeps that order.
-static void tbSat_FaceFeature(const tbSatShape* s, const tbSatFrame* xf, int face, tbFeature* f)
+// faces run counter-clockwise seen from outside, and a positive scale keeps that order. Only the
+// reference face needs its unit normal (tbClipFeatures reads the incident feature's points).
+static void tbSat_FaceFeature(const tbSatShape* s, const tbSatFrame* xf, int face, bool reference,
+                              tbFeature* f)
 {
 	const tbHullFace* hf = s->hull->faces + face;
 	int count = hf->indexCount < TB_MAX_FEATURE_POINTS ? hf->indexCount : TB_MAX_FEATURE_POINTS;
 	const int* index = s->hull->faceIndices + hf->firstIndex;
-	float d;
-	tbSat_Plane(s, face, &f->normal, &d);
 	for (int i = 0; i < count; ++i) {
 		vec3s v = tbSat_Vertex(s, index[i]);
 		f->v[i] = xf != NULL ? glms_vec3_add(tbRot(xf, v), xf->t) : v;
 	}
-	if (xf != NULL) {
-		f->normal = tbRot(xf, f->normal);
+	f->normal = glms_vec3_zero();
+	if (reference) {
+		// tbSat_Plane's normal; a box pair has no inverse scale yet, so it is made here.
+		vec3s m = tbMul3(hf->normal, s->box ? tbSat_Inverse(s->scale) : s->invScale);
+		f->normal = glms_vec3_scale(m, 1.0f / glms_vec3_norm(m));
+		if (xf != NULL) {
+			f->normal = tbRot(xf, f->normal);
+		}
 	}
 	f->count = count;
 	f->radius = 0.0f;
@@ -893,7 +954,7 @@ bool tbSat_Collide(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
 {
 	tbSatShape sa, sb;
 	tbSatFrame xf;
-	tbSat_Setup(a, b, bInA, &sa, &sb, &xf);
+	tbSat_Setup(a, b, bInA, false, &sa, &sb, &xf);
 	tbSatResult r = tbSat_FindIn(&sa, &sb, &xf, speculativeDistance, cache);
 	if (distance != NULL) {
 		*distance = r.maxSeparation;
@@ -907,21 +968,20 @@ bool tbSat_Collide(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
 	case tb_satFaceA:
 	case tb_satFaceB: {
 		// Reference: the chosen face; incident: the other shape's face most anti-parallel to it
-		// (Box2D-Lite, qu3e). Both in A's frame.
+		// (Box2D-Lite, qu3e). Both in A's frame. The test ran to its end (an early exit separates
+		// by more than the margin), so r.size is set.
 		tbFeature ref, inc;
 		bool flip = r.chosen.type == tb_satFaceB;
 		if (flip) {
-			tbSat_FaceFeature(&sb, &xf, r.chosen.indexB, &ref);
+			tbSat_FaceFeature(&sb, &xf, r.chosen.indexB, true, &ref);
 			tbSat_FaceFeature(&sa, NULL, tbSat_AlignedFace(&sa, glms_vec3_negate(ref.normal)),
-			                  &inc);
+			                  false, &inc);
 		} else {
-			tbSat_FaceFeature(&sa, NULL, r.chosen.indexA, &ref);
+			tbSat_FaceFeature(&sa, NULL, r.chosen.indexA, true, &ref);
 			vec3s d = tbRotT(&xf, glms_vec3_negate(ref.normal));
-			tbSat_FaceFeature(&sb, &xf, tbSat_AlignedFace(&sb, d), &inc);
+			tbSat_FaceFeature(&sb, &xf, tbSat_AlignedFace(&sb, d), false, &inc);
 		}
-		float sizeA = tbSat_Size(&sa), sizeB = tbSat_Size(&sb);
-		return tbClipFeatures(&ref, &inc, flip, sizeA < sizeB ? sizeA : sizeB, speculativeDistance,
-		                      m) > 0;
+		return tbClipFeatures(&ref, &inc, flip, r.size, speculativeDistance, m) > 0;
 	}
 	case tb_satEdges: {
 		tbSatEdgePair e;

@@ -21,6 +21,7 @@ typedef struct tbSatResult
 	vec3s maxNormal;     ///< the axis of maxSeparation (from A towards B)
 	bool exitedEarly;    ///< an axis separated by more than the margin: not every axis was tested
 	bool usedCache;      ///< the cached feature was kept (early exit or preference)
+	float size;          ///< the smaller shape's bounding radius when every axis was tested, else 0
 } tbSatResult;
 
 /// True when the pair takes the test: both shapes usable polytopes (boxes and solid hulls, any
