@@ -163,16 +163,18 @@ static void tbSetLaneRows(tbContactConstraintW* c, int lane, const tbManifold* m
 	tbSetLaneV(&c->tangent1, lane, t1);
 	tbSetLaneV(&c->tangent2, lane, t2);
 
+	// The midpoints, kept for the twist arm below rather than made again.
+	vec3s p[TB_MAX_MANIFOLD_POINTS];
 	vec3s centre = tbV3(0.0f, 0.0f, 0.0f);
 	for (int i = 0; i < m->pointCount; ++i) {
 		const tbManifoldPoint* mp = m->points + i;
 		tbContactPointW* cp = c->points + i;
 		// Both anchors at the midpoint: equal and opposite impulses at one point exert no net
 		// torque, so the solver conserves angular momentum exactly as the single impulse does.
-		vec3s p = glms_vec3_scale(glms_vec3_add(mp->pointA, mp->pointB), 0.5f);
-		centre = glms_vec3_add(centre, p);
-		vec3s rAxn = glms_vec3_cross(glms_vec3_sub(p, xA), n);
-		vec3s rBxn = glms_vec3_cross(glms_vec3_sub(p, xB), n);
+		p[i] = glms_vec3_scale(glms_vec3_add(mp->pointA, mp->pointB), 0.5f);
+		centre = glms_vec3_add(centre, p[i]);
+		vec3s rAxn = glms_vec3_cross(glms_vec3_sub(p[i], xA), n);
+		vec3s rBxn = glms_vec3_cross(glms_vec3_sub(p[i], xB), n);
 		vec3s iArAxn, iBrBxn;
 		float k =
 		    tbRowMass(movesA, mA, iA, rAxn, &iArAxn) + tbRowMass(movesB, mB, iB, rBxn, &iBrBxn);
@@ -189,8 +191,7 @@ static void tbSetLaneRows(tbContactConstraintW* c, int lane, const tbManifold* m
 	centre = glms_vec3_scale(centre, 1.0f / (float)m->pointCount);
 	float arm = 0.0f;
 	for (int i = 0; i < m->pointCount; ++i) {
-		vec3s p = glms_vec3_scale(glms_vec3_add(m->points[i].pointA, m->points[i].pointB), 0.5f);
-		vec3s d = glms_vec3_sub(p, centre);
+		vec3s d = glms_vec3_sub(p[i], centre);
 		d = tbMulAdd(d, -glms_vec3_dot(d, n), n);
 		arm += glms_vec3_norm(d);
 	}
