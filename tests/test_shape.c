@@ -251,6 +251,61 @@ Test(shape, bounds_and_aabb)
 	}
 }
 
+// A box's bounds are worked out in closed form (the reach sum |u_i| h_i s_i along each axis): they
+// must be the box's eight corners' extremes (placed in double), and the same bits as the reach from
+// its two support points, for turned, non-uniformly scaled boxes of many sizes.
+Test(shape, box_aabb_is_its_corners_and_its_supports)
+{
+	unsigned seed = 12345u;
+	double worst = 0.0;
+	int differ = 0;
+	for (int trial = 0; trial < 2000; ++trial) {
+		float u[10];
+		for (int k = 0; k < 10; ++k) {
+			seed = seed * 1664525u + 1013904223u;
+			u[k] = (float)(seed >> 8) / 16777216.0f;
+		}
+		float size = powf(10.0f, 4.0f * u[0] - 2.0f); // 0.01 m to 100 m
+		tbGeometry box =
+		    tbMakeBox(size * (0.1f + u[1]), size * (0.1f + u[2]), size * (0.1f + u[3]));
+		box.scale = (vec3s){{0.5f + u[4], 0.5f + u[5], 0.5f + u[6]}};
+		tbTransform xf = tbMakeTransform(
+		    (vec3s){{10.0f * u[7] - 5.0f, 10.0f * u[8] - 5.0f, 3.0f}},
+		    quatAxisAngle(dv((double)u[1] - 0.5, (double)u[5] - 0.5, (double)u[9] - 0.5),
+		                  6.0 * (double)u[9]));
+		tbAABB got = tbGeometry_ComputeAABB(&box, xf);
+		vec3s h = {{box.halfExtents.x * box.scale.x, box.halfExtents.y * box.scale.y,
+		            box.halfExtents.z * box.scale.z}};
+		dvec lo = dv(INFINITY, INFINITY, INFINITY), hi = dv(-INFINITY, -INFINITY, -INFINITY);
+		for (int c = 0; c < 8; ++c) {
+			dvec w =
+			    dxfPoint(xf, dv((c & 1) ? h.x : -h.x, (c & 2) ? h.y : -h.y, (c & 4) ? h.z : -h.z));
+			lo = dv(fmin(lo.x, w.x), fmin(lo.y, w.y), fmin(lo.z, w.z));
+			hi = dv(fmax(hi.x, w.x), fmax(hi.y, w.y), fmax(hi.z, w.z));
+		}
+		double extent = dnorm(dv(h.x, h.y, h.z));
+		double err =
+		    fmax(fmax(fmax(fabs((double)got.lower.x - lo.x), fabs((double)got.lower.y - lo.y)),
+		              fmax(fabs((double)got.lower.z - lo.z), fabs((double)got.upper.x - hi.x))),
+		         fmax(fabs((double)got.upper.y - hi.y), fabs((double)got.upper.z - hi.z)));
+		worst = fmax(worst, err / (extent + 5.0));
+		// The second method: along each world axis, the box's support point's reach both ways.
+		for (int axis = 0; axis < 3; ++axis) {
+			vec3s d = {{0.0f, 0.0f, 0.0f}};
+			d.raw[axis] = 1.0f;
+			vec3s local = tbInvRotateVector(xf.q, d);
+			float up = glms_vec3_dot(tbGeometry_Support(&box, local, NULL), local);
+			float down =
+			    glms_vec3_dot(tbGeometry_Support(&box, glms_vec3_negate(local), NULL), local);
+			differ += got.upper.raw[axis] != xf.p.raw[axis] + up;
+			differ += got.lower.raw[axis] != xf.p.raw[axis] + down;
+		}
+	}
+	// Float placement of a point within (extent + |position|): a few float epsilons of it.
+	cr_expect(worst < 1e-6, "box bounds off their corners by %g of their size", worst);
+	cr_expect_eq(differ, 0, "%d box bounds differ from their support points' reach", differ);
+}
+
 static void expectInvalid(const tbGeometry* s, const char* field)
 {
 	char message[128] = "";
