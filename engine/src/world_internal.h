@@ -4,8 +4,8 @@
 #include "tumble/allocate_internal.h"
 #include "tumble/contact_solver.h"
 #include "tumble/dynamic_tree.h"
-#include "tumble/transform_internal.h"
 #include "tumble/joint.h"
+#include "tumble/transform_internal.h"
 #include "tumble/world.h"
 
 // A slot (world, body or shape) whose generation reaches this is retired instead of reused: its
