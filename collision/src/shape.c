@@ -324,6 +324,11 @@ vec3s tbGeometry_Support(const tbGeometry* shape, vec3s d, int* index)
 	return tbGeometry_SupportEx(shape, d, index, true);
 }
 
+float tbGeometry_SupportValue(const tbGeometry* shape, vec3s d)
+{
+	return tbGeometry_SupportValueInline(shape, d);
+}
+
 float tbGeometry_BoundingRadius(const tbGeometry* shape)
 {
 	float r;
@@ -387,29 +392,16 @@ tbAABB tbGeometry_ComputeAABB(const tbGeometry* shape, tbTransform xf)
 		return tbLevelComputeAABB(shape, xf);
 	}
 	tbAABB box;
-	if (shape->type == tb_boxShape) {
-		// A box's reach along a unit direction u (in its frame) is sum |u_i| h_i s_i both ways:
-		// the support point's product with u, written out (its components are the half extents
-		// with u's signs; the same bits as the general loop below, at a third of its cost for the
-		// body update of every moving box).
-		vec3s h = shape->halfExtents, sc = shape->scale;
-		vec3s hs = {{h.x * sc.x, h.y * sc.y, h.z * sc.z}};
-		for (int axis = 0; axis < 3; ++axis) {
-			vec3s d = glms_vec3_zero();
-			d.raw[axis] = 1.0f;
-			vec3s u = tbInvRotateInline(xf.q, d);
-			float reach = fabsf(u.x) * hs.x + fabsf(u.y) * hs.y + fabsf(u.z) * hs.z;
-			box.upper.raw[axis] = xf.p.raw[axis] + reach;
-			box.lower.raw[axis] = xf.p.raw[axis] - reach;
-		}
-		return box;
-	}
 	for (int axis = 0; axis < 3; ++axis) {
 		vec3s d = glms_vec3_zero();
 		d.raw[axis] = 1.0f;
 		vec3s local = tbInvRotateInline(xf.q, d);
-		float hi = glms_vec3_dot(tbGeometry_Support(shape, local, NULL), local);
-		float lo = glms_vec3_dot(tbGeometry_Support(shape, glms_vec3_negate(local), NULL), local);
+		// The reach along the axis and against it; a box is symmetric about its centre, so its
+		// reach against the axis is the same one.
+		float hi = tbGeometry_SupportValueInline(shape, local);
+		float lo = shape->type == tb_boxShape
+		               ? -hi
+		               : -tbGeometry_SupportValueInline(shape, glms_vec3_negate(local));
 		box.upper.raw[axis] = xf.p.raw[axis] + hi;
 		box.lower.raw[axis] = xf.p.raw[axis] + lo;
 	}

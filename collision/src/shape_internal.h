@@ -144,3 +144,15 @@ static inline vec3s tbGeometry_SupportEx(const tbGeometry* shape, vec3s d, int* 
 	vec3s p = tbGeometry_UnscaledSupport(shape, sd, index, withBall);
 	return (vec3s){{p.x * s.x, p.y * s.y, p.z * s.z}};
 }
+
+/// tbGeometry_SupportValue: max d . p over the shape. A box's support point has the scaled half
+/// extents with d's signs for components (scales are positive), so d . p is sum |d_i| h_i s_i:
+/// the same products and sums, without the point.
+static inline float tbGeometry_SupportValueInline(const tbGeometry* shape, vec3s d)
+{
+	if (shape->type == tb_boxShape) {
+		vec3s h = shape->halfExtents, sc = shape->scale;
+		return fabsf(d.x) * (h.x * sc.x) + fabsf(d.y) * (h.y * sc.y) + fabsf(d.z) * (h.z * sc.z);
+	}
+	return glms_vec3_dot(d, tbGeometry_SupportEx(shape, d, NULL, true));
+}

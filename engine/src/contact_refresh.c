@@ -208,19 +208,6 @@ static vec3s tbTurnBack(vec3s t, vec3s v)
 	return glms_vec3_add(out, glms_vec3_scale(t, versc * glms_vec3_dot(t, v)));
 }
 
-// How far a shape reaches along d in its own frame, max d . p over its points (its support value):
-// for a box |d.x| hx sx + |d.y| hy sy + |d.z| hz sz in closed form (the same bits as d times its
-// support point, whose components are those half extents with d's signs; scales are positive),
-// for the other shapes d times the support point.
-static float tbSupportValue(const tbGeometry* g, vec3s d)
-{
-	if (g->type == tb_boxShape) {
-		vec3s h = g->halfExtents, sc = g->scale;
-		return fabsf(d.x) * (h.x * sc.x) + fabsf(d.y) * (h.y * sc.y) + fabsf(d.z) * (h.z * sc.z);
-	}
-	return glms_vec3_dot(d, tbGeometry_Support(g, d, NULL));
-}
-
 // How far a shape reaches along the world direction n once its body has moved by `moved` (null:
 // not at all) from the step's start: the largest n . p over its points. With the turn T and the
 // shape's pose (q, x) at the step's start and the centre of mass c, a point is c + dp + T (x - c
@@ -231,13 +218,14 @@ static float tbReachAlong(const tbWorld* w, const tbShapeSlot* s, const tbSolver
 {
 	if (moved == NULL) {
 		vec3s d = tbInvRotateInline(s->xf.q, n);
-		return glms_vec3_dot(n, s->xf.p) + tbSupportValue(&s->geometry, d);
+		return glms_vec3_dot(n, s->xf.p) + tbGeometry_SupportValue(&s->geometry, d);
 	}
 	vec3s centre = w->bodies[s->body].rb.state.x;
 	vec3s m = tbTurnBack(moved->dtheta, n);
 	vec3s d = tbInvRotateInline(s->xf.q, m);
 	return glms_vec3_dot(n, glms_vec3_add(centre, moved->dp)) +
-	       glms_vec3_dot(m, glms_vec3_sub(s->xf.p, centre)) + tbSupportValue(&s->geometry, d);
+	       glms_vec3_dot(m, glms_vec3_sub(s->xf.p, centre)) +
+	       tbGeometry_SupportValue(&s->geometry, d);
 }
 
 // The separation of two shapes along a world direction n (from A to B) at the deltas given: B's

@@ -96,6 +96,11 @@ TB_API bool tbGeometry_Validate(const tbGeometry* shape, char* message, int mess
 /// cone apex) and -1 where the support is a smooth point. d need not be unit; d = 0 is allowed.
 TB_API vec3s tbGeometry_Support(const tbGeometry* shape, vec3s d, int* featureIndex);
 
+/// The shape's reach along d in its local frame, max dot(p, d) over its points (its support
+/// function h(d)): dot(d, tbGeometry_Support(shape, d)), in closed form for a box, to the same
+/// bits.
+TB_API float tbGeometry_SupportValue(const tbGeometry* shape, vec3s d);
+
 /// Radius of the ball that sweeps the core of a sphere (a point) or a capsule (a segment), scale
 /// included, metres; 0 for other shapes and for non-uniformly scaled ones (an ellipsoid is handled
 /// whole). The narrow phase runs GJK on the cores and adds the balls back exactly.
