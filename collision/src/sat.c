@@ -396,6 +396,25 @@ static void tbSat_General(const tbSatShape* a, const tbSatShape* b, const tbSatF
 // The next axis, without an integer modulo in the loops below.
 static const int tb_next[3] = {1, 2, 0};
 
+// The index of the first of the largest of `count` separations, as a scan that takes only a
+// strictly larger one finds it, and that largest in *largest; -1 when none beats -FLT_MAX (NaN,
+// parallel edges). The scan stops at the first one beyond `stopAbove` (FLT_MAX: never).
+static int tbSat_FirstLargest(const float* sep, int count, float stopAbove, float* largest)
+{
+	int best = -1;
+	*largest = -FLT_MAX;
+	for (int k = 0; k < count; ++k) {
+		if (sep[k] > *largest) {
+			best = k;
+			*largest = sep[k];
+			if (*largest > stopAbove) {
+				break;
+			}
+		}
+	}
+	return best;
+}
+
 // Two boxes in closed form: |t . L| - rA(L) - rB(L) over the 3 + 3 face axes and the 9 edge
 // axes e_i x f_j, with the face and edge ids of the cube layout above. Each group's separations are
 // worked out first and its best axis is built once afterwards (not each time one beats the last).
@@ -415,19 +434,12 @@ static void tbSat_BoxBox(vec3s hA, vec3s hB, const tbSatFrame* xf, float margin,
 	}
 
 	// A's face axes e_i: |t_i| - hA_i - sum_j hB_j |R_ij|. The first largest wins, as in a scan.
-	float sep[9];
-	int best = -1;
-	float bestSep = -FLT_MAX;
+	float sep[9], bestSep;
 	for (int i = 0; i < 3; ++i) {
 		float rB = hB.x * absR[i][0] + hB.y * absR[i][1] + hB.z * absR[i][2];
 		sep[i] = fabsf(t.raw[i]) - hA.raw[i] - rB;
 	}
-	for (int i = 0; i < 3; ++i) {
-		if (sep[i] > bestSep) {
-			best = i;
-			bestSep = sep[i];
-		}
-	}
+	int best = tbSat_FirstLargest(sep, 3, FLT_MAX, &bestSep);
 	if (best >= 0) {
 		bool neg = t.raw[best] < 0.0f;
 		out->faceA.type = tb_satFaceA;
@@ -448,14 +460,7 @@ static void tbSat_BoxBox(vec3s hA, vec3s hB, const tbSatFrame* xf, float margin,
 		float rA = hA.x * absR[0][j] + hA.y * absR[1][j] + hA.z * absR[2][j];
 		sep[j] = fabsf(pB[j]) - hB.raw[j] - rA;
 	}
-	best = -1;
-	bestSep = -FLT_MAX;
-	for (int j = 0; j < 3; ++j) {
-		if (sep[j] > bestSep) {
-			best = j;
-			bestSep = sep[j];
-		}
-	}
+	best = tbSat_FirstLargest(sep, 3, FLT_MAX, &bestSep);
 	if (best >= 0) {
 		// B's face towards A has outward normal -sign(p) f_j: the -j face when p > 0.
 		bool pos = pB[best] > 0.0f;
@@ -492,18 +497,8 @@ static void tbSat_BoxBox(vec3s hA, vec3s hB, const tbSatFrame* xf, float margin,
 	}
 	// In order, as one scan with an early exit would go: the first axis beyond the margin is
 	// also the best so far (an earlier better one would have exited already).
-	best = -1;
-	bestSep = -FLT_MAX;
-	for (int k = 0; k < 9; ++k) {
-		if (sep[k] > bestSep) {
-			best = k;
-			bestSep = sep[k];
-			if (bestSep > margin) {
-				out->exitedEarly = true;
-				break;
-			}
-		}
-	}
+	best = tbSat_FirstLargest(sep, 9, margin, &bestSep);
+	out->exitedEarly = bestSep > margin;
 	if (best < 0) {
 		return;
 	}
