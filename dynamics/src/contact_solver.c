@@ -221,9 +221,239 @@ static void tbSetLaneRows(tbContactConstraintW* c, int lane, const tbManifold* m
 	tbSetLane(&c->twistMass, lane, kt > 0.0f ? 1.0f / kt : 0.0f);
 }
 
+// What one lane's rows are made from (tbSetRowsW): the manifold, NULL for a lane left as it is,
+// and the two bodies: centres of mass, inverse masses and inertias (read only for a body that
+// moves).
+typedef struct tbLaneRowsInput
+{
+	const tbManifold* manifold;
+	vec3s xA, xB;
+	const mat3s *iA, *iB;
+	float mA, mB;
+	bool movesA, movesB;
+} tbLaneRowsInput;
+
+// The lanes' inputs side by side, a wide float to a row: tbSetRowsW loads each at once.
+typedef struct tbRowsGather
+{
+	_Alignas(32) float n[3][TB_SIMD_WIDTH];
+	float t1[3][TB_SIMD_WIDTH], t2[3][TB_SIMD_WIDTH];
+	float xA[3][TB_SIMD_WIDTH], xB[3][TB_SIMD_WIDTH];
+	float iA[9][TB_SIMD_WIDTH], iB[9][TB_SIMD_WIDTH];
+	float mA[TB_SIMD_WIDTH], mB[TB_SIMD_WIDTH];
+	float movesA[TB_SIMD_WIDTH], movesB[TB_SIMD_WIDTH];
+	float count[TB_SIMD_WIDTH], keep[TB_SIMD_WIDTH];
+	float p[TB_MAX_MANIFOLD_POINTS][3][TB_SIMD_WIDTH]; // the points' midpoints
+	float separation[TB_MAX_MANIFOLD_POINTS][TB_SIMD_WIDTH];
+} tbRowsGather;
+
+static inline tbVec3W tbLoadVec3W(float v[3][TB_SIMD_WIDTH])
+{
+	tbVec3W out = {tbLoadW(v[0]), tbLoadW(v[1]), tbLoadW(v[2])};
+	return out;
+}
+
+// a x b, as glms_vec3_cross computes it.
+static inline tbVec3W tbCrossW(tbVec3W a, tbVec3W b)
+{
+	tbVec3W out = {tbSubW(tbMulW(a.y, b.z), tbMulW(a.z, b.y)),
+	               tbSubW(tbMulW(a.z, b.x), tbMulW(a.x, b.z)),
+	               tbSubW(tbMulW(a.x, b.y), tbMulW(a.y, b.x))};
+	return out;
+}
+
+// Where the lanes the stores leave alone are: those without a manifold, or every lane (`all`
+// false) or none (true). A store to the lanes kept reads what is there and writes it back.
+typedef struct tbLaneMask
+{
+	tbFloatW keep;
+	bool all;
+} tbLaneMask;
+
+static inline void tbPutW(tbFloatW* at, tbLaneMask m, tbFloatW value)
+{
+	*at = m.all ? value : tbSelectW(m.keep, value, *at);
+}
+
+static inline void tbPutVec3W(tbVec3W* at, tbLaneMask m, tbVec3W value)
+{
+	tbPutW(&at->x, m, value.x);
+	tbPutW(&at->y, m, value.y);
+	tbPutW(&at->z, m, value.z);
+}
+
+// a where mask holds, else +0, in each component.
+static inline tbVec3W tbKeepVec3W(tbFloatW mask, tbVec3W a)
+{
+	tbVec3W out = {tbKeepW(mask, a.x), tbKeepW(mask, a.y), tbKeepW(mask, a.z)};
+	return out;
+}
+
+static inline tbVec3W tbAddVec3W(tbVec3W a, tbVec3W b)
+{
+	tbVec3W out = {tbAddW(a.x, b.x), tbAddW(a.y, b.y), tbAddW(a.z, b.z)};
+	return out;
+}
+
+// I^-1 v with the matrix's columns in rows 0-2, 3-5, 6-8 (column-major, as cglm): (c0 v.x + c1
+// v.y) + c2 v.z, as tbMat3MulV.
+static inline tbVec3W tbMat3MulW(float m[9][TB_SIMD_WIDTH], tbVec3W v)
+{
+	tbVec3W out;
+	out.x = tbAddW(tbAddW(tbMulW(tbLoadW(m[0]), v.x), tbMulW(tbLoadW(m[3]), v.y)),
+	               tbMulW(tbLoadW(m[6]), v.z));
+	out.y = tbAddW(tbAddW(tbMulW(tbLoadW(m[1]), v.x), tbMulW(tbLoadW(m[4]), v.y)),
+	               tbMulW(tbLoadW(m[7]), v.z));
+	out.z = tbAddW(tbAddW(tbMulW(tbLoadW(m[2]), v.x), tbMulW(tbLoadW(m[5]), v.y)),
+	               tbMulW(tbLoadW(m[8]), v.z));
+	return out;
+}
+
+// tbRowMass for every lane: zero (and no spin) where `moves` does not hold.
+static inline tbFloatW tbRowMassW(tbFloatW moves, tbFloatW invMass, float invI[9][TB_SIMD_WIDTH],
+                                  tbVec3W rxd, tbVec3W* invIrxd)
+{
+	tbVec3W spin = tbMat3MulW(invI, rxd);
+	*invIrxd = tbKeepVec3W(moves, spin);
+	return tbKeepW(moves, tbAddW(invMass, tbDotW(rxd, spin)));
+}
+
+// 1 / k where k > 0, else 0 (a row without mass).
+static inline tbFloatW tbInverseMassW(tbFloatW k)
+{
+	return tbKeepW(tbGreaterW(k, tbZeroW()), tbDivW(tbSplatW(1.0f), k));
+}
+
+// tbSetLaneRows for all lanes of a record at once: the lanes without a manifold are left as they
+// are. Each lane gets the bits tbSetLaneRows gives it: every operation is exactly rounded and
+// comes in the same order, and what a lane lacks (points past its own, a body that does not move)
+// is +0, as in the cleared record. A sum that starts at +0 never becomes -0, so adding those +0
+// changes no bit either.
+static void tbSetRowsW(tbContactConstraintW* c, const tbLaneRowsInput in[TB_SIMD_WIDTH])
+{
+	tbRowsGather g;
+	int rows = c->pointCount, lanes = 0;
+	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+		const tbLaneRowsInput* l = in + lane;
+		const tbManifold* m = l->manifold;
+		int count = m != NULL ? m->pointCount : 0;
+		rows = count > rows ? count : rows;
+		lanes += m != NULL;
+		g.count[lane] = (float)count;
+		g.keep[lane] = m != NULL ? 0.0f : 1.0f;
+		vec3s n = m != NULL ? m->normal : tbV3(0.0f, 0.0f, 0.0f), t1, t2;
+		tbTangentBasis(n, &t1, &t2);
+		vec3s xA = m != NULL ? l->xA : n, xB = m != NULL ? l->xB : n;
+		bool movesA = m != NULL && l->movesA, movesB = m != NULL && l->movesB;
+		for (int k = 0; k < 3; ++k) {
+			g.n[k][lane] = n.raw[k];
+			g.t1[k][lane] = t1.raw[k];
+			g.t2[k][lane] = t2.raw[k];
+			g.xA[k][lane] = xA.raw[k];
+			g.xB[k][lane] = xB.raw[k];
+		}
+		for (int k = 0; k < 9; ++k) {
+			g.iA[k][lane] = movesA ? l->iA->col[k / 3].raw[k % 3] : 0.0f;
+			g.iB[k][lane] = movesB ? l->iB->col[k / 3].raw[k % 3] : 0.0f;
+		}
+		g.mA[lane] = movesA ? l->mA : 0.0f;
+		g.mB[lane] = movesB ? l->mB : 0.0f;
+		g.movesA[lane] = movesA ? 1.0f : 0.0f;
+		g.movesB[lane] = movesB ? 1.0f : 0.0f;
+		for (int i = 0; i < TB_MAX_MANIFOLD_POINTS; ++i) {
+			// Both anchors at the midpoint (tbSetLaneRows).
+			vec3s p = tbV3(0.0f, 0.0f, 0.0f);
+			float separation = 0.0f;
+			if (i < count) {
+				const tbManifoldPoint* mp = m->points + i;
+				p = glms_vec3_scale(glms_vec3_add(mp->pointA, mp->pointB), 0.5f);
+				separation = mp->separation;
+			}
+			for (int k = 0; k < 3; ++k) {
+				g.p[i][k][lane] = p.raw[k];
+			}
+			g.separation[i][lane] = separation;
+		}
+	}
+	if (lanes == 0) {
+		return;
+	}
+	c->pointCount = rows;
+	tbFloatW zero = tbZeroW();
+	tbLaneMask write = {tbGreaterW(tbLoadW(g.keep), zero), lanes == TB_SIMD_WIDTH};
+	tbFloatW movesA = tbGreaterW(tbLoadW(g.movesA), zero);
+	tbFloatW movesB = tbGreaterW(tbLoadW(g.movesB), zero);
+	tbFloatW mA = tbLoadW(g.mA), mB = tbLoadW(g.mB), count = tbLoadW(g.count);
+	tbVec3W n = tbLoadVec3W(g.n), t1 = tbLoadVec3W(g.t1), t2 = tbLoadVec3W(g.t2);
+	tbVec3W xA = tbLoadVec3W(g.xA), xB = tbLoadVec3W(g.xB);
+	tbPutVec3W(&c->normal, write, n);
+	tbPutVec3W(&c->tangent1, write, t1);
+	tbPutVec3W(&c->tangent2, write, t2);
+
+	tbVec3W centre = {zero, zero, zero};
+	for (int i = 0; i < rows; ++i) {
+		tbContactPointW* cp = c->points + i;
+		tbFloatW on = tbGreaterW(count, tbSplatW((float)i + 0.5f)); // the lane has point i
+		tbVec3W p = tbLoadVec3W(g.p[i]);
+		centre = tbAddVec3W(centre, tbKeepVec3W(on, p));
+		tbVec3W rAxn = tbKeepVec3W(on, tbCrossW(tbVecSubW(p, xA), n));
+		tbVec3W rBxn = tbKeepVec3W(on, tbCrossW(tbVecSubW(p, xB), n));
+		tbVec3W iArAxn, iBrBxn;
+		tbFloatW k = tbAddW(tbRowMassW(tbAndMaskW(on, movesA), mA, g.iA, rAxn, &iArAxn),
+		                    tbRowMassW(tbAndMaskW(on, movesB), mB, g.iB, rBxn, &iBrBxn));
+		tbPutVec3W(&cp->rAxn, write, rAxn);
+		tbPutVec3W(&cp->rBxn, write, rBxn);
+		tbPutVec3W(&cp->invIArAxn, write, iArAxn);
+		tbPutVec3W(&cp->invIBrBxn, write, iBrBxn);
+		tbPutW(&cp->separation, write, tbLoadW(g.separation[i]));
+		tbPutW(&cp->normalMass, write, tbInverseMassW(k));
+	}
+	// The friction and twist rows of a lane without points stay as they were.
+	tbFloatW none = tbLessW(count, tbSplatW(0.5f));
+	tbLaneMask rowsWrite = {tbSelectW(none, write.keep, none), write.all && !tbAnyW(none)};
+	tbFloatW invCount = tbDivW(tbSplatW(1.0f), count);
+	centre.x = tbMulW(centre.x, invCount);
+	centre.y = tbMulW(centre.y, invCount);
+	centre.z = tbMulW(centre.z, invCount);
+	tbFloatW arm = zero;
+	for (int i = 0; i < rows; ++i) {
+		tbFloatW on = tbGreaterW(count, tbSplatW((float)i + 0.5f));
+		tbVec3W d = tbVecSubW(tbLoadVec3W(g.p[i]), centre);
+		d = tbVecMulSubW(d, tbDotW(d, n), n);
+		arm = tbAddW(arm, tbKeepW(on, tbSqrtW(tbDotW(d, d))));
+	}
+	tbPutW(&c->twistArm, rowsWrite, tbDivW(arm, count));
+
+	tbVec3W rA = tbVecSubW(centre, xA), rB = tbVecSubW(centre, xB);
+	tbVec3W rAxt1 = tbCrossW(rA, t1), rBxt1 = tbCrossW(rB, t1);
+	tbVec3W rAxt2 = tbCrossW(rA, t2), rBxt2 = tbCrossW(rB, t2);
+	tbVec3W v1, v2, v3, v4;
+	tbFloatW k1 = tbAddW(tbRowMassW(movesA, mA, g.iA, rAxt1, &v1),
+	                     tbRowMassW(movesB, mB, g.iB, rBxt1, &v2));
+	tbFloatW k2 = tbAddW(tbRowMassW(movesA, mA, g.iA, rAxt2, &v3),
+	                     tbRowMassW(movesB, mB, g.iB, rBxt2, &v4));
+	tbPutVec3W(&c->rAxt1, rowsWrite, rAxt1);
+	tbPutVec3W(&c->rBxt1, rowsWrite, rBxt1);
+	tbPutVec3W(&c->invIArAxt1, rowsWrite, v1);
+	tbPutVec3W(&c->invIBrBxt1, rowsWrite, v2);
+	tbPutVec3W(&c->rAxt2, rowsWrite, rAxt2);
+	tbPutVec3W(&c->rBxt2, rowsWrite, rBxt2);
+	tbPutVec3W(&c->invIArAxt2, rowsWrite, v3);
+	tbPutVec3W(&c->invIBrBxt2, rowsWrite, v4);
+	tbPutW(&c->tangentMass1, rowsWrite, tbInverseMassW(k1));
+	tbPutW(&c->tangentMass2, rowsWrite, tbInverseMassW(k2));
+	// The twist row turns the bodies about n only: J M^-1 J^T = n . IA^-1 n + n . IB^-1 n.
+	tbVec3W iAn, iBn;
+	tbFloatW kt =
+	    tbAddW(tbRowMassW(movesA, zero, g.iA, n, &iAn), tbRowMassW(movesB, zero, g.iB, n, &iBn));
+	tbPutVec3W(&c->invIAn, rowsWrite, iAn);
+	tbPutVec3W(&c->invIBn, rowsWrite, iBn);
+	tbPutW(&c->twistMass, rowsWrite, tbInverseMassW(kt));
+}
+
 void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* contact,
                           int contactIndex, tbRigidBody* const* bodies, int staticBody,
-                          const tbSolverDef* def, const tbSoftness soft[2])
+                          const tbSoftness soft[2])
 {
 	const tbRigidBody* a = contact->bodyA != TB_NULL_BODY ? bodies[contact->bodyA] : NULL;
 	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
@@ -232,38 +462,81 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* co
 	c->contact[lane] = contactIndex;
 	bool movesA = a != NULL && a->type == tb_dynamicBody;
 	bool movesB = b != NULL && b->type == tb_dynamicBody;
-	float mA = movesA ? a->invMass : 0.0f, mB = movesB ? b->invMass : 0.0f;
-	mat3s iA = movesA ? a->Iinv : glms_mat3_zero();
-	mat3s iB = movesB ? b->Iinv : glms_mat3_zero();
-	vec3s xA = a != NULL ? a->state.x : tbV3(0.0f, 0.0f, 0.0f);
-	vec3s xB = b != NULL ? b->state.x : tbV3(0.0f, 0.0f, 0.0f);
-	tbSetLane(&c->invMassA, lane, mA);
-	tbSetLane(&c->invMassB, lane, mB);
+	tbSetLane(&c->invMassA, lane, movesA ? a->invMass : 0.0f);
+	tbSetLane(&c->invMassB, lane, movesB ? b->invMass : 0.0f);
 	tbSetLane(&c->friction, lane, contact->friction);
 	tbSetLane(&c->restitution, lane, contact->restitution);
 	const tbSoftness* s = soft + (movesA && movesB ? 0 : 1);
 	tbSetLane(&c->biasRate, lane, s->biasRate);
 	tbSetLane(&c->massScale, lane, s->massScale);
 	tbSetLane(&c->impulseScale, lane, s->impulseScale);
+}
 
-	const tbManifold* m = &contact->manifold;
-	tbSetLaneRows(c, lane, m, xA, xB, movesA, movesB, mA, mB, &iA, &iB);
-	// Points the manifold does not have keep the zeros of the cleared record: no mass, no
-	// impulse, so every pass leaves them at zero.
-	for (int i = 0; i < m->pointCount; ++i) {
-		tbContactPointW* cp = c->points + i;
-		tbSetLane(&cp->normalImpulse, lane,
-		          def->enableWarmStarting ? contact->impulses.points[i].normalImpulse : 0.0f);
-		tbSetLane(&cp->maxNormalImpulse, lane, 0.0f);
-		tbSetLane(&cp->relativeVelocity, lane, 0.0f);
+// A lane's manifold and bodies for tbSetRowsW, as the step began.
+static tbLaneRowsInput tbLaneBodies(const tbContact* contact, tbRigidBody* const* bodies)
+{
+	const tbRigidBody* a = contact->bodyA != TB_NULL_BODY ? bodies[contact->bodyA] : NULL;
+	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
+	tbLaneRowsInput in;
+	in.manifold = &contact->manifold;
+	in.movesA = a != NULL && a->type == tb_dynamicBody;
+	in.movesB = b != NULL && b->type == tb_dynamicBody;
+	in.mA = in.movesA ? a->invMass : 0.0f;
+	in.mB = in.movesB ? b->invMass : 0.0f;
+	static const mat3s still; // zero: no spin from a body that does not move
+	in.iA = in.movesA ? &a->Iinv : &still;
+	in.iB = in.movesB ? &b->Iinv : &still;
+	in.xA = a != NULL ? a->state.x : tbV3(0.0f, 0.0f, 0.0f);
+	in.xB = b != NULL ? b->state.x : tbV3(0.0f, 0.0f, 0.0f);
+	return in;
+}
+
+void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContact* contacts,
+                           tbRigidBody* const* bodies, const tbSolverDef* def)
+{
+	tbLaneRowsInput in[TB_SIMD_WIDTH];
+	int lanes = 0, last = 0;
+	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+		in[lane].manifold = NULL;
+		if (c->contact[lane] >= 0) {
+			in[lane] = tbLaneBodies(contacts + c->contact[lane], bodies);
+			lanes += 1;
+			last = lane;
+		}
 	}
-	if (m->pointCount > 0 && def->enableWarmStarting) {
-		// Last step's friction on this step's tangents (the normal may have turned a little; the
-		// basis follows it).
-		vec3s t1 = tbGetLaneV(&c->tangent1, lane), t2 = tbGetLaneV(&c->tangent2, lane);
-		tbSetLane(&c->tangentImpulse1, lane, glms_vec3_dot(contact->impulses.frictionImpulse, t1));
-		tbSetLane(&c->tangentImpulse2, lane, glms_vec3_dot(contact->impulses.frictionImpulse, t2));
-		tbSetLane(&c->twistImpulse, lane, contact->impulses.twistImpulse);
+	if (lanes == 1) {
+		// One lane (an overflow record): the wide rows would cost as much for it as for all.
+		const tbLaneRowsInput* l = in + last;
+		tbSetLaneRows(c, last, l->manifold, l->xA, l->xB, l->movesA, l->movesB, l->mA, l->mB,
+		              l->iA, l->iB);
+	} else {
+		tbSetRowsW(c, in);
+	}
+	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+		if (c->contact[lane] < 0) {
+			continue;
+		}
+		const tbContact* contact = contacts + c->contact[lane];
+		const tbManifold* m = &contact->manifold;
+		// Points the manifold does not have keep the zeros of the cleared record: no mass, no
+		// impulse, so every pass leaves them at zero.
+		for (int i = 0; i < m->pointCount; ++i) {
+			tbContactPointW* cp = c->points + i;
+			tbSetLane(&cp->normalImpulse, lane,
+			          def->enableWarmStarting ? contact->impulses.points[i].normalImpulse : 0.0f);
+			tbSetLane(&cp->maxNormalImpulse, lane, 0.0f);
+			tbSetLane(&cp->relativeVelocity, lane, 0.0f);
+		}
+		if (m->pointCount > 0 && def->enableWarmStarting) {
+			// Last step's friction on this step's tangents (the normal may have turned a
+			// little; the basis follows it).
+			vec3s t1 = tbGetLaneV(&c->tangent1, lane), t2 = tbGetLaneV(&c->tangent2, lane);
+			tbSetLane(&c->tangentImpulse1, lane,
+			          glms_vec3_dot(contact->impulses.frictionImpulse, t1));
+			tbSetLane(&c->tangentImpulse2, lane,
+			          glms_vec3_dot(contact->impulses.frictionImpulse, t2));
+			tbSetLane(&c->twistImpulse, lane, contact->impulses.twistImpulse);
+		}
 	}
 }
 

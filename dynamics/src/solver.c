@@ -445,12 +445,17 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		int slot = filled[k]++;
 		int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
 		tbContactConstraintW* g = groups + groupStart[k] + slot / width;
-		tbPrepareContactLane(g, slot % width, contacts + i, i, bodies, staticBody, def, soft);
+		tbPrepareContactLane(g, slot % width, contacts + i, i, bodies, staticBody, soft);
 		if (contacts[i].refresh && def->refreshContact != NULL) {
 			refreshGaps[refreshCount] = tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
 			refreshTurns[refreshCount] = 0.0f;
 			refreshes[refreshCount++] = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;
 		}
+	}
+
+	// The rows of a record's lanes at once (wide, as the passes).
+	for (int g = 0; g < groupCount; ++g) {
+		tbPrepareContactRowsW(groups + g, contacts, bodies, def);
 	}
 
 	for (int i = 0; i < jointCount; ++i) {

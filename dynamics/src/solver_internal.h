@@ -76,9 +76,13 @@ typedef struct tbSoftness
 
 // The step's constraint passes (contact_solver.c).
 void tbContactSoftness(const tbSolverDef* def, float h, tbSoftness soft[2]);
+// A lane's bodies, masses, friction and softness; its rows and impulses come with the rest of
+// its record's lanes (tbPrepareContactRowsW, once every lane is placed).
 void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* contact,
                           int contactIndex, tbRigidBody* const* bodies, int staticBody,
-                          const tbSolverDef* def, const tbSoftness soft[2]);
+                          const tbSoftness soft[2]);
+void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContact* contacts,
+                           tbRigidBody* const* bodies, const tbSolverDef* def);
 void tbWarmStartContactsW(tbContactConstraintW* c, tbSolverBody* states);
 void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
                       float pushMaxSpeed);

@@ -71,6 +71,11 @@ static inline tbFloatW tbAndMaskW(tbFloatW a, tbFloatW b)
 {
 	return _mm256_and_ps(a, b);
 }
+// a where mask holds, else +0: one and.
+static inline tbFloatW tbKeepW(tbFloatW mask, tbFloatW a)
+{
+	return _mm256_and_ps(mask, a);
+}
 // mask ? b : a, lane by lane.
 static inline tbFloatW tbSelectW(tbFloatW mask, tbFloatW a, tbFloatW b)
 {
@@ -140,6 +145,11 @@ static inline tbFloatW tbLessW(tbFloatW a, tbFloatW b)
 static inline tbFloatW tbAndMaskW(tbFloatW a, tbFloatW b)
 {
 	return _mm_and_ps(a, b);
+}
+// a where mask holds, else +0: one and.
+static inline tbFloatW tbKeepW(tbFloatW mask, tbFloatW a)
+{
+	return _mm_and_ps(mask, a);
 }
 static inline tbFloatW tbSelectW(tbFloatW mask, tbFloatW a, tbFloatW b)
 {
@@ -211,6 +221,11 @@ static inline tbFloatW tbLessW(tbFloatW a, tbFloatW b)
 static inline tbFloatW tbAndMaskW(tbFloatW a, tbFloatW b)
 {
 	return a != 0.0f && b != 0.0f ? 1.0f : 0.0f;
+}
+// a where mask holds, else +0.
+static inline tbFloatW tbKeepW(tbFloatW mask, tbFloatW a)
+{
+	return mask != 0.0f ? a : 0.0f;
 }
 static inline tbFloatW tbSelectW(tbFloatW mask, tbFloatW a, tbFloatW b)
 {
