@@ -296,7 +296,8 @@ Test(sat, box_shortcut_matches_hull_path)
 	tbGeometry box = tbMakeBox(h.x, h.y, h.z);
 	tbGeometry boxHull = tbMakeHullShape(&hull);
 	uint32_t state = 2024u;
-	int edges = 0;
+	int edges = 0, edgeOnFace = 0;
+	float worstDeepest = 0.0f;
 	for (int i = 0; i < 2000; ++i) {
 		tbTransform xf = {.q = randomQuat(&state)};
 		xf.p = glms_vec3_scale(randomUnit(&state), 1.6f * uniform(&state));
@@ -312,13 +313,37 @@ Test(sat, box_shortcut_matches_hull_path)
 			// The edges the shortcut names are the supporting ones: their separation is the
 			// axis's.
 			tbManifold m = tbCollideShapesLocal(&box, &box, xf, FLT_MAX, NULL);
-			CHECK(m.pointCount == 1, "pose %d: edge contact with %d points", i, m.pointCount);
-			CHECK(fabsf(m.points[0].separation - fast.chosen.separation) <= 1e-5f,
-			      "pose %d: edge point %.7f vs axis %.7f", i, (double)m.points[0].separation,
+			// Crossing edges: one point. An edge lying along a face of the other box (its axis
+			// within 5 degrees of that face's normal): the edge clipped to the face, two or more
+			// points, none deeper than the axis and the deepest at it.
+			bool alongFace = nearFaceNormal(&box, (versors){{0.0f, 0.0f, 0.0f, 1.0f}},
+			                                fast.chosen.normal, 0.996f) ||
+			                 nearFaceNormal(&box, xf.q, glms_vec3_negate(fast.chosen.normal), 0.996f);
+			CHECK(m.pointCount == 1 || (alongFace && m.pointCount >= 2),
+			      "pose %d: edge contact with %d points (along a face: %d)", i, m.pointCount,
+			      alongFace);
+			float deepest = FLT_MAX;
+			for (int k = 0; k < m.pointCount; ++k) {
+				deepest = fminf(deepest, m.points[k].separation);
+				CHECK(m.points[k].separation >= fast.chosen.separation - 1e-5f,
+				      "pose %d: edge point %.7f deeper than the axis %.7f", i,
+				      (double)m.points[k].separation, (double)fast.chosen.separation);
+			}
+			edgeOnFace += m.pointCount >= 2;
+			if (fast.chosen.separation <= 0.0f) {
+				worstDeepest = fmaxf(worstDeepest, fabsf(deepest - fast.chosen.separation));
+			}
+			// Overlapping: the deepest at the axis (apart, the ends clipped on the face's rim need
+			// not reach the edges' closest pair).
+			CHECK(fast.chosen.separation > 0.0f ||
+			          fabsf(deepest - fast.chosen.separation) <= 1e-5f,
+			      "pose %d: deepest edge point %.7f vs axis %.7f", i, (double)deepest,
 			      (double)fast.chosen.separation);
 		}
 	}
 	cr_assert_gt(edges, 20, "too few edge contacts (%d) to test the edge ids", edges);
+	cr_log_info("box shortcut: %d edge contacts, %d along a face, deepest overlapping vs axis %.2e",
+	            edges, edgeOnFace, (double)worstDeepest);
 	tbDestroyHull(&hull);
 }
 
@@ -565,4 +590,127 @@ Test(sat, bad_input_and_stale_cache)
 		cr_assert_eq(stale[i].type, tb_satFaceA, "stale cache %d not replaced", i);
 		cr_assert_eq(stale[i].indexA, 2, "the +y face of A, got %d", stale[i].indexA);
 	}
+}
+
+// A box lying across the ridge of a wedge (the ramp of scenes/mixed.json): the ridge crosses the
+// box's bottom face at a slight tilt. The face's plane runs on past the ridge's far end, which
+// dips below it, so the face axis loses to an edge pair; one point at the edges' closest pair let
+// such a box rock about it and sink 6 cm in a mixed rain. The manifold holds both ends of the
+// ridge's stretch under the face, each at its depth under the face, computed here in double by
+// clipping the ridge to the face's rectangle in the box's frame; the deepest is the penetration
+// depth GJK/EPA finds.
+Test(sat, box_across_a_ridge_touches_at_both_ends)
+{
+	vec3s points[6] = {{{-2.0f, 0.0f, -1.5f}}, {{2.0f, 0.0f, -1.5f}}, {{-2.0f, 0.0f, 1.5f}},
+	                   {{2.0f, 0.0f, 1.5f}},   {{2.0f, 1.5f, -1.5f}}, {{2.0f, 1.5f, 1.5f}}};
+	tbHull hull;
+	cr_assert_eq(tbBuildHull(points, 6, &hull, NULL), tb_hullOk);
+	tbGeometry ramp = tbMakeHullShape(&hull);
+	vec3s half = {{0.5f, 0.25f, 0.35f}};
+	tbGeometry box = tbMakeBox(half.x, half.y, half.z);
+	// The ridge runs from (-2, 0, -1.5) to (2, 1.5, -1.5) between the slope and the back face.
+	vec3s r0 = points[0], r1 = points[4];
+	vec3s along = glms_vec3_normalize(glms_vec3_sub(r1, r0));
+	vec3s up = glms_vec3_normalize((vec3s){{-1.5f, 4.0f, 0.0f}}); // the slope's normal
+	uint32_t state = 77u;
+	int cases = 0;
+	float worstSpan = -FLT_MAX;
+	for (int i = 0; i < 200 && cases < 60; ++i) {
+		// Box x along the ridge, y along the slope's normal, then turned about the normal and
+		// tilted a little about the ridge and across it.
+		float yaw = (2.0f * uniform(&state) - 1.0f) * 0.9f;
+		float tilt = (2.0f * uniform(&state) - 1.0f) * 0.08f;
+		float roll = (2.0f * uniform(&state) - 1.0f) * 0.08f;
+		mat3s basis = {.col = {along, up, glms_vec3_cross(along, up)}};
+		versors q = glms_mat3_quat(basis);
+		q = glms_quat_mul(glms_quatv(yaw, up), q);
+		q = glms_quat_mul(glms_quatv(tilt, along), q);
+		q = glms_quat_mul(glms_quat_mul(glms_quatv(roll, glms_vec3_cross(along, up)), q),
+		                  (versors){{0.0f, 0.0f, 0.0f, 1.0f}});
+		q = glms_quat_normalize(q);
+		float t = 0.3f + 0.4f * uniform(&state), depth = 0.005f + 0.04f * uniform(&state);
+		vec3s onRidge = glms_vec3_lerp(r0, r1, t);
+		vec3s side = {{0.0f, 0.0f, (2.0f * uniform(&state) - 1.0f) * 0.2f}};
+		// The box's bottom face reaches `depth` below the ridge point; the centre is off to one
+		// side so that the ridge crosses the face.
+		vec3s centreLocal = {{0.0f, half.y - depth, side.z}};
+		tbTransform bInA = {.q = q};
+		bInA.p = glms_vec3_add(onRidge, glms_quat_rotatev(q, centreLocal));
+		// The ridge in the box's frame, clipped to the bottom face's rectangle (|x| <= hx,
+		// |z| <= hz): the stretch [s0, s1] of the segment, in double.
+		double p0[3], p1[3];
+		for (int k = 0; k < 3; ++k) {
+			vec3s a = glms_quat_rotatev(glms_quat_conjugate(q), glms_vec3_sub(r0, bInA.p));
+			vec3s b = glms_quat_rotatev(glms_quat_conjugate(q), glms_vec3_sub(r1, bInA.p));
+			p0[k] = a.raw[k];
+			p1[k] = b.raw[k];
+		}
+		double s0 = 0.0, s1 = 1.0;
+		int clipAxes[2] = {0, 2};
+		for (int c = 0; c < 2; ++c) {
+			int k = clipAxes[c];
+			double lim = half.raw[k], d = p1[k] - p0[k];
+			for (int sign = -1; sign <= 1; sign += 2) {
+				// sign * x <= lim
+				double num = lim - sign * p0[k], den = sign * d;
+				if (fabs(den) < 1e-12) {
+					if (num < 0.0) {
+						s0 = 1.0;
+						s1 = 0.0;
+					}
+					continue;
+				}
+				double s = num / den;
+				if (den > 0.0) {
+					s1 = fmin(s1, s);
+				} else {
+					s0 = fmax(s0, s);
+				}
+			}
+		}
+		if (s1 - s0 < 0.05) {
+			continue; // the ridge misses the face or grazes a corner
+		}
+		// The stretch's ends, and their heights over the bottom face (outward: -y; negative
+		// inside).
+		double h[2];
+		vec3s endA[2];
+		for (int j = 0; j < 2; ++j) {
+			double s = j == 0 ? s0 : s1;
+			h[j] = -(double)half.y - (p0[1] + s * (p1[1] - p0[1]));
+			endA[j] = glms_vec3_add(r0, glms_vec3_scale(glms_vec3_sub(r1, r0), (float)s));
+		}
+		float epa = queryDistance(&ramp, &box, bInA, NULL);
+		if (!(epa < 0.0f) || fmin(h[0], h[1]) > 0.0) {
+			continue; // not overlapping
+		}
+		++cases;
+		tbManifold m = tbCollideShapesLocal(&ramp, &box, bInA, 0.05f, NULL);
+		cr_assert_geq(m.pointCount, 2, "case %d: %d point(s) for a box across the ridge", i,
+		              m.pointCount);
+		float deepest = FLT_MAX;
+		for (int k = 0; k < m.pointCount; ++k) {
+			deepest = fminf(deepest, m.points[k].separation);
+		}
+		cr_assert_float_eq(deepest, epa, 1e-4f * pairScale(&ramp, &box, bInA),
+		                   "case %d: deepest %.6f vs GJK/EPA %.6f", i, (double)deepest,
+		                   (double)epa);
+		// The points reach both ends of the stretch: their extent along the ridge is the
+		// stretch's length (to a centimetre: a face contact's points lie on the box's face, a
+		// little off the ridge line).
+		float lo = FLT_MAX, hi = -FLT_MAX;
+		for (int k = 0; k < m.pointCount; ++k) {
+			float at = glms_vec3_dot(m.points[k].pointA, along);
+			lo = fminf(lo, at);
+			hi = fmaxf(hi, at);
+		}
+		float stretch = glms_vec3_distance(endA[0], endA[1]);
+		cr_assert(hi - lo >= stretch - 0.01f, "case %d: points span %.4f m of a %.4f m stretch", i,
+		          (double)(hi - lo), (double)stretch);
+		worstSpan = fmaxf(worstSpan, stretch - (hi - lo));
+	}
+	cr_assert_geq(cases, 30, "only %d overlapping cases", cases);
+	cr_log_info("box across a ridge: %d cases, points short of the stretch by at most %.4f m",
+	            cases, (double)worstSpan);
+	tbDestroyHull(&hull);
 }
