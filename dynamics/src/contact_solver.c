@@ -262,8 +262,8 @@ static inline tbVec3W tbCrossW(tbVec3W a, tbVec3W b)
 	return out;
 }
 
-// Where the lanes the stores leave alone are: those without a manifold, or every lane (`all`
-// false) or none (true). A store to the lanes kept reads what is there and writes it back.
+// The lanes a store leaves alone (`keep`: those without a manifold), and whether there are none
+// (`all`: the store writes every lane, no select). A store to kept lanes writes back what is there.
 typedef struct tbLaneMask
 {
 	tbFloatW keep;
