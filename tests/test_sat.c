@@ -595,10 +595,10 @@ Test(sat, bad_input_and_stale_cache)
 // A box lying across the ridge of a wedge (the ramp of scenes/mixed.json): the ridge crosses the
 // box's bottom face at a slight tilt. The face's plane runs on past the ridge's far end, which
 // dips below it, so the face axis loses to an edge pair; one point at the edges' closest pair let
-// such a box rock about it and sink 6 cm in a mixed rain. The manifold holds both ends of the
-// ridge's stretch under the face, each at its depth under the face, computed here in double by
-// clipping the ridge to the face's rectangle in the box's frame; the deepest is the penetration
-// depth GJK/EPA finds.
+// such a box rock about it and sink 6 cm in a mixed rain. The manifold's points reach both ends
+// of the ridge's stretch under the face (found here in double, by clipping the ridge to the
+// face's rectangle in the box's frame), and its deepest point is the penetration depth GJK/EPA
+// finds.
 Test(sat, box_across_a_ridge_touches_at_both_ends)
 {
 	vec3s points[6] = {{{-2.0f, 0.0f, -1.5f}}, {{2.0f, 0.0f, -1.5f}}, {{-2.0f, 0.0f, 1.5f}},
@@ -625,26 +625,19 @@ Test(sat, box_across_a_ridge_touches_at_both_ends)
 		versors q = glms_mat3_quat(basis);
 		q = glms_quat_mul(glms_quatv(yaw, up), q);
 		q = glms_quat_mul(glms_quatv(tilt, along), q);
-		q = glms_quat_mul(glms_quat_mul(glms_quatv(roll, glms_vec3_cross(along, up)), q),
-		                  (versors){{0.0f, 0.0f, 0.0f, 1.0f}});
-		q = glms_quat_normalize(q);
+		q = glms_quat_normalize(glms_quat_mul(glms_quatv(roll, glms_vec3_cross(along, up)), q));
 		float t = 0.3f + 0.4f * uniform(&state), depth = 0.005f + 0.04f * uniform(&state);
 		vec3s onRidge = glms_vec3_lerp(r0, r1, t);
-		vec3s side = {{0.0f, 0.0f, (2.0f * uniform(&state) - 1.0f) * 0.2f}};
 		// The box's bottom face reaches `depth` below the ridge point; the centre is off to one
 		// side so that the ridge crosses the face.
-		vec3s centreLocal = {{0.0f, half.y - depth, side.z}};
+		vec3s centreLocal = {{0.0f, half.y - depth, (2.0f * uniform(&state) - 1.0f) * 0.2f}};
 		tbTransform bInA = {.q = q};
 		bInA.p = glms_vec3_add(onRidge, glms_quat_rotatev(q, centreLocal));
 		// The ridge in the box's frame, clipped to the bottom face's rectangle (|x| <= hx,
 		// |z| <= hz): the stretch [s0, s1] of the segment, in double.
-		double p0[3], p1[3];
-		for (int k = 0; k < 3; ++k) {
-			vec3s a = glms_quat_rotatev(glms_quat_conjugate(q), glms_vec3_sub(r0, bInA.p));
-			vec3s b = glms_quat_rotatev(glms_quat_conjugate(q), glms_vec3_sub(r1, bInA.p));
-			p0[k] = a.raw[k];
-			p1[k] = b.raw[k];
-		}
+		vec3s a = glms_quat_rotatev(glms_quat_conjugate(q), glms_vec3_sub(r0, bInA.p));
+		vec3s b = glms_quat_rotatev(glms_quat_conjugate(q), glms_vec3_sub(r1, bInA.p));
+		double p0[3] = {a.x, a.y, a.z}, p1[3] = {b.x, b.y, b.z};
 		double s0 = 0.0, s1 = 1.0;
 		int clipAxes[2] = {0, 2};
 		for (int c = 0; c < 2; ++c) {
@@ -672,7 +665,7 @@ Test(sat, box_across_a_ridge_touches_at_both_ends)
 			continue; // the ridge misses the face or grazes a corner
 		}
 		// The stretch's ends, and their heights over the bottom face (outward: -y; negative
-		// inside).
+		// inside): cases where the ridge stays over the face are not overlapping.
 		double h[2];
 		vec3s endA[2];
 		for (int j = 0; j < 2; ++j) {
