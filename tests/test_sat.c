@@ -313,12 +313,13 @@ Test(sat, box_shortcut_matches_hull_path)
 			// The edges the shortcut names are the supporting ones: their separation is the
 			// axis's.
 			tbManifold m = tbCollideShapesLocal(&box, &box, xf, FLT_MAX, NULL);
-			// Crossing edges: one point. An edge lying along a face of the other box (its axis
-			// within 5 degrees of that face's normal): the edge clipped to the face, two or more
-			// points, none deeper than the axis and the deepest at it.
-			bool alongFace = nearFaceNormal(&box, (versors){{0.0f, 0.0f, 0.0f, 1.0f}},
-			                                fast.chosen.normal, 0.996f) ||
-			                 nearFaceNormal(&box, xf.q, glms_vec3_negate(fast.chosen.normal), 0.996f);
+			// Crossing edges: one point. An edge pair whose axis is within 5 degrees of a face
+			// normal of either box: clipped as a face contact, two or more points, none deeper
+			// than the axis and the deepest at it.
+			bool alongFace =
+			    nearFaceNormal(&box, (versors){{0.0f, 0.0f, 0.0f, 1.0f}}, fast.chosen.normal,
+			                   0.996f) ||
+			    nearFaceNormal(&box, xf.q, glms_vec3_negate(fast.chosen.normal), 0.996f);
 			CHECK(m.pointCount == 1 || (alongFace && m.pointCount >= 2),
 			      "pose %d: edge contact with %d points (along a face: %d)", i, m.pointCount,
 			      alongFace);
@@ -335,8 +336,7 @@ Test(sat, box_shortcut_matches_hull_path)
 			}
 			// Overlapping: the deepest at the axis (apart, the ends clipped on the face's rim need
 			// not reach the edges' closest pair).
-			CHECK(fast.chosen.separation > 0.0f ||
-			          fabsf(deepest - fast.chosen.separation) <= 1e-5f,
+			CHECK(fast.chosen.separation > 0.0f || fabsf(deepest - fast.chosen.separation) <= 1e-5f,
 			      "pose %d: deepest edge point %.7f vs axis %.7f", i, (double)deepest,
 			      (double)fast.chosen.separation);
 		}

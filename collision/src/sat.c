@@ -990,8 +990,7 @@ static int tbSat_ClipFaces(const tbSatShape* sa, const tbSatShape* sb, const tbS
 // the face). Crossing edges (no face normal near the axis) keep their one point, as does a clip
 // that keeps fewer than two.
 static bool tbSat_EdgeOnFace(const tbSatShape* sa, const tbSatShape* sb, const tbSatFrame* xf,
-                             vec3s n, float axisSeparation, float size, float margin,
-                             tbManifold* m)
+                             vec3s n, float axisSeparation, float size, float margin, tbManifold* m)
 {
 	float cosA, cosB;
 	int faceA = tbSat_AlignedFace(sa, n, &cosA);

@@ -428,10 +428,10 @@ static void tbSetRowsW(tbContactConstraintW* c, const tbLaneRowsInput in[TB_SIMD
 	tbVec3W rAxt1 = tbCrossW(rA, t1), rBxt1 = tbCrossW(rB, t1);
 	tbVec3W rAxt2 = tbCrossW(rA, t2), rBxt2 = tbCrossW(rB, t2);
 	tbVec3W v1, v2, v3, v4;
-	tbFloatW k1 = tbAddW(tbRowMassW(movesA, mA, g.iA, rAxt1, &v1),
-	                     tbRowMassW(movesB, mB, g.iB, rBxt1, &v2));
-	tbFloatW k2 = tbAddW(tbRowMassW(movesA, mA, g.iA, rAxt2, &v3),
-	                     tbRowMassW(movesB, mB, g.iB, rBxt2, &v4));
+	tbFloatW k1 =
+	    tbAddW(tbRowMassW(movesA, mA, g.iA, rAxt1, &v1), tbRowMassW(movesB, mB, g.iB, rBxt1, &v2));
+	tbFloatW k2 =
+	    tbAddW(tbRowMassW(movesA, mA, g.iA, rAxt2, &v3), tbRowMassW(movesB, mB, g.iB, rBxt2, &v4));
 	tbPutVec3W(&c->rAxt1, rowsWrite, rAxt1);
 	tbPutVec3W(&c->rBxt1, rowsWrite, rBxt1);
 	tbPutVec3W(&c->invIArAxt1, rowsWrite, v1);
@@ -505,10 +505,13 @@ void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContact* contacts,
 		}
 	}
 	if (lanes == 1) {
-		// One lane (an overflow record): the wide rows would cost as much for it as for all.
+		// One lane (an overflow record, and every record of the scalar build): the wide rows
+		// would cost as much for it as for all. So the scalar build fills its rows with
+		// tbSetLaneRows and the SIMD builds with tbSetRowsW, and the determinism test's stored
+		// hash, which all three builds must reach, checks the two against each other.
 		const tbLaneRowsInput* l = in + last;
-		tbSetLaneRows(c, last, l->manifold, l->xA, l->xB, l->movesA, l->movesB, l->mA, l->mB,
-		              l->iA, l->iB);
+		tbSetLaneRows(c, last, l->manifold, l->xA, l->xB, l->movesA, l->movesB, l->mA, l->mB, l->iA,
+		              l->iB);
 	} else {
 		tbSetRowsW(c, in);
 	}

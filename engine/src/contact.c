@@ -186,7 +186,8 @@ static void tbPlaceCachedManifold(const tbContactCache* cc, tbTransform xfA, tbT
 	for (int i = 0; i < cc->pointCount; ++i) {
 		vec3s pa = tbPlace(&RA, xfA.p, cc->pointA[i]);
 		vec3s pb = tbPlace(&RB, xfB.p, cc->pointB[i]);
-		float separation = cc->separationOffset[i] + glms_vec3_dot(glms_vec3_sub(pb, pa), m->normal);
+		float separation =
+		    cc->separationOffset[i] + glms_vec3_dot(glms_vec3_sub(pb, pa), m->normal);
 		if (separation > margin) {
 			continue;
 		}
