@@ -7,6 +7,7 @@
 
 #include "manifold_internal.h"
 #include "sat.h"
+#include "tumble/collide_internal.h"
 #include "tumble/query.h"
 
 // A flat feature counts as facing the normal within 5 degrees (Gino's cone of 5-15 degrees, Game
@@ -674,6 +675,22 @@ tbManifold tbCollideShapesCached(const tbGeometry* a, const tbGeometry* b, tbTra
 		}
 	}
 	return tbCollideShapesByQuery(a, b, bInA, speculativeDistance, distance);
+}
+
+tbManifold tbCollideWorldShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                float speculativeDistance, float* distance, tbSatCache* cache)
+{
+	if (a->type == tb_boxShape && b->type == tb_boxShape && tbSat_PoseOk(bInA)) {
+		tbManifold m;
+		if (tbSat_Collide(a, b, bInA, speculativeDistance, distance, cache, &m)) {
+			float n2 = glms_vec3_dot(m.normal, m.normal);
+			if (fabsf(n2 - 1.0f) < 1e-3f) {
+				return m;
+			}
+		}
+		return tbCollideShapesByQuery(a, b, bInA, speculativeDistance, distance);
+	}
+	return tbCollideShapesCached(a, b, bInA, speculativeDistance, distance, cache);
 }
 
 tbManifold tbCollideShapesLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,

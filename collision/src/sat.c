@@ -702,11 +702,7 @@ bool tbSat_Applies(const tbGeometry* a, const tbGeometry* b, tbTransform bInA)
 	if ((a->type != tb_boxShape || b->type != tb_boxShape) && tbSat_Work(a, b) > TB_SAT_MAX_WORK) {
 		return false;
 	}
-	// A finite position and a unit quaternion (|q|^2 within 1e-3 of 1 is false for NaN and Inf).
-	versors q = bInA.q;
-	float q2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-	return (fabsf(bInA.p.x) <= FLT_MAX) & (fabsf(bInA.p.y) <= FLT_MAX) &
-	       (fabsf(bInA.p.z) <= FLT_MAX) & (fabsf(q2 - 1.0f) < 1e-3f);
+	return tbSat_PoseOk(bInA);
 }
 
 // Bounding radius about the local origin (tbGeometry_BoundingRadius for these two types).

@@ -1,6 +1,9 @@
 // Internal: the separating-axis test between two convex polytopes (sat.c).
 #pragma once
 
+#include <float.h>
+#include <math.h>
+
 #include "tumble/manifold.h"
 
 /// The axis the test chose, in A's frame.
@@ -29,6 +32,16 @@ typedef struct tbSatResult
 /// (sat.c, TB_SAT_MAX_WORK), and a finite pose with a unit quaternion. Anything else goes to the
 /// GJK/EPA path, which also reports bad input.
 bool tbSat_Applies(const tbGeometry* a, const tbGeometry* b, tbTransform bInA);
+
+/// The pose part of tbSat_Applies: a finite position and a unit quaternion (|q|^2 within 1e-3 of
+/// 1 is false for NaN and Inf).
+static inline bool tbSat_PoseOk(tbTransform bInA)
+{
+	versors q = bInA.q;
+	float q2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+	return (fabsf(bInA.p.x) <= FLT_MAX) & (fabsf(bInA.p.y) <= FLT_MAX) &
+	       (fabsf(bInA.p.z) <= FLT_MAX) & (fabsf(q2 - 1.0f) < 1e-3f);
+}
 
 /// Both shapes are polytopes the test can answer, whatever their size (tests call tbSat_Find and
 /// tbSat_Collide directly on pairs the dispatch sends to GJK/EPA).

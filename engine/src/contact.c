@@ -248,8 +248,8 @@ static void tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const tbShape
 	// A mesh or heightfield pair collides its one triangle, with internal-edge correction.
 	tbManifold local = c->child >= 0 ? tbCollideLevelTriangle(&sa->geometry, &sb->geometry, bInA,
 	                                                          c->child, margin + slack, &distance)
-	                                 : tbCollideShapesCached(&sa->geometry, &sb->geometry, bInA,
-	                                                         margin + slack, &distance, &cc->sat);
+	                                 : tbCollideWorldShapes(&sa->geometry, &sb->geometry, bInA,
+	                                                        margin + slack, &distance, &cc->sat);
 	cc->bInA = rel;
 	cc->normal = local.normal;
 	cc->pointCount = local.pointCount;

@@ -289,8 +289,8 @@ tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* mo
 	tbSatCache sat = c->cache.sat;
 	tbManifold local = c->child >= 0 ? tbCollideLevelTriangle(&sa->geometry, &sb->geometry, bInA,
 	                                                          c->child, margin, &distance)
-	                                 : tbCollideShapesCached(&sa->geometry, &sb->geometry, bInA,
-	                                                         margin, &distance, &sat);
+	                                 : tbCollideWorldShapes(&sa->geometry, &sb->geometry, bInA,
+	                                                        margin, &distance, &sat);
 	if (!(distance > -FLT_MAX)) {
 		return tb_refreshFailed; // the query failed: keep what the step began with
 	}

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "tumble/allocate_internal.h"
+#include "tumble/collide_internal.h"
 #include "tumble/contact_solver.h"
 #include "tumble/dynamic_tree.h"
 #include "tumble/joint.h"
