@@ -601,6 +601,9 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContac
 	anchors.gap = anchors.gapNext = anchors.along = FLT_MAX;
 	anchors.nextA = tbMovedAfter(sA, h);
 	anchors.nextB = tbMovedAfter(sB, h);
+	anchors.held = &contact->manifold;
+	anchors.heldA = contact->madeA;
+	anchors.heldB = contact->madeB;
 	for (int i = 0; i < anchors.pointCount; ++i) {
 		const tbContactPointW* cp = c->points + i;
 		vec3s rAxn = tbGetLaneV(&cp->rAxn, lane), rBxn = tbGetLaneV(&cp->rBxn, lane);
@@ -701,6 +704,8 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContac
 	tbSetLane(&c->tangentImpulse1, lane, glms_vec3_dot(friction, tbGetLaneV(&c->tangent1, lane)));
 	tbSetLane(&c->tangentImpulse2, lane, glms_vec3_dot(friction, tbGetLaneV(&c->tangent2, lane)));
 	contact->manifold = m;
+	contact->madeA = movedA;
+	contact->madeB = movedB;
 	return tb_refreshMade;
 }
 

@@ -38,6 +38,16 @@
 // wavy heightfield of tests/test_mesh.c sank 3.0-3.9 cm at some step (0.7 cm at 0.02 and 0.01).
 #define TB_REFRESH_KEEP 0.02f
 
+// How far two bodies may have turned relative to each other (rad) and slid (as a fraction of the
+// smaller shape's bounding radius) since their manifold was made for it to be carried to the
+// poses of now instead of made again (tbCarryHeld). Measured on 89 variants of the mixed rain
+// from 8 m (seeds, sizes, crowded yards; 360 steps each): deepest overlap mean 2.34 cm, 95th
+// percentile 3.54 cm, worst 4.38 cm, against 2.32, 3.42 and 4.38 cm making every such manifold
+// again; without the two limits 2.41, 3.77 and 4.62 cm. The falling rain of 1000 cubes: 26.95 M
+// instructions a step against 27.51 M (26.70 M without the limits).
+#define TB_CARRY_TURN 0.05f
+#define TB_CARRY_SLIDE 0.05f
+
 // How far a shape's surface moves per radian its body turns, at most, m: the distance of the
 // shape's origin from the centre of mass plus the shape's own reach about that origin (none for
 // a sphere, whose surface a turn about its centre leaves where it was).
@@ -156,6 +166,23 @@ void tbSpreadContactRefresh(tbWorld* w)
 	}
 }
 
+// The turn by the rotation vector t as a unit quaternion (sin(a / 2) t / a, cos(a / 2)), a = |t|;
+// by the series of the two factors below half a radian (their error, a^6 / 46080, is 3e-7 there),
+// which saves the sine and cosine.
+static versors tbTurnQuat(vec3s t)
+{
+	float a2 = glms_vec3_dot(t, t), c, k;
+	if (a2 < 0.25f) {
+		c = 1.0f - a2 * (1.0f / 8.0f - a2 / 384.0f);
+		k = 0.5f - a2 * (1.0f / 48.0f - a2 / 3840.0f);
+	} else {
+		float a = sqrtf(a2);
+		c = cosf(0.5f * a);
+		k = sinf(0.5f * a) / a;
+	}
+	return (versors){{k * t.x, k * t.y, k * t.z, c}};
+}
+
 // A shape's world pose once its body has moved by `moved` from the pose the step began with
 // (the shape's xf): turned by dtheta about the body's centre of mass, which moved by dp.
 static tbTransform tbShapePoseAt(const tbWorld* w, const tbShapeSlot* s, const tbSolverDelta* moved)
@@ -164,19 +191,7 @@ static tbTransform tbShapePoseAt(const tbWorld* w, const tbShapeSlot* s, const t
 		return s->xf; // a body that does not move in this solve
 	}
 	const tbBodySlot* b = w->bodies + s->body;
-	// The turn as a unit quaternion (cos(a / 2), sin(a / 2) t / |t|), a = |t|; by its series where
-	// the angle is tiny.
-	vec3s t = moved->dtheta;
-	float angle2 = glms_vec3_dot(t, t), c, k;
-	if (angle2 < 1e-8f) {
-		c = 1.0f - angle2 / 8.0f;
-		k = 0.5f - angle2 / 48.0f;
-	} else {
-		float angle = sqrtf(angle2);
-		c = cosf(0.5f * angle);
-		k = sinf(0.5f * angle) / angle;
-	}
-	versors turn = {{k * t.x, k * t.y, k * t.z, c}};
+	versors turn = tbTurnQuat(moved->dtheta);
 	// The shape's origin about the centre of mass (Baraff's x, still the step's start while the
 	// solver runs).
 	vec3s centre = b->rb.state.x;
@@ -246,6 +261,103 @@ static bool tbKeepsFeatures(const tbGeometry* g)
 	       g->type == tb_sphereShape;
 }
 
+// How a body has moved since the lane's manifold was made: its centre of mass then and now and
+// the turn between (identity for a body that does not move in this solve).
+typedef struct tbHeldMove
+{
+	vec3s then, now;
+	versors turn;
+} tbHeldMove;
+
+static tbHeldMove tbHeldMoveOf(const tbWorld* w, const tbShapeSlot* s, const tbSolverDelta* moved,
+                               const tbSolverDelta* held)
+{
+	tbHeldMove m;
+	vec3s x = w->bodies[s->body].rb.state.x;
+	if (moved == NULL) {
+		m.then = m.now = x;
+		m.turn = glms_quat_identity();
+		return m;
+	}
+	m.then = glms_vec3_add(x, held->dp);
+	m.now = glms_vec3_add(x, moved->dp);
+	versors q = tbTurnQuat(held->dtheta);
+	versors back = {{-q.x, -q.y, -q.z, q.w}};
+	m.turn = glms_quat_normalize(glms_quat_mul(tbTurnQuat(moved->dtheta), back));
+	return m;
+}
+
+static vec3s tbMoveHeld(const tbHeldMove* m, vec3s p)
+{
+	return glms_vec3_add(m->now, tbRotateInline(m->turn, glms_vec3_sub(p, m->then)));
+}
+
+// The manifold the lane holds, carried to the poses of now without the narrow phase: each point
+// with its own body (exact for a vertex over a face: it is fixed in its body, and its partner on
+// the face stays in the face's plane), the normal with the reference face's body (the manifold's
+// feature ids say which: tbClipFeatures). The step's anchors follow each point to first order
+// only, which leaves the exact turn by r theta^2 / 2 (4.7 cm for a unit cube's corner turning 0.33
+// rad in a step), and a look fails on that alone. Kept when the shapes' extreme points along the
+// turned normal are as far apart as the carried points say (the look's test): the same features
+// are still the deepest. In the falling rain of 1000 cubes (steps 120-240) 155 manifolds a step
+// are carried and 329 made again, of 1015 looks. Face contacts only (two points or more, one
+// reference face); an edge pair's normal turns with both bodies.
+static bool tbCarryHeld(const tbWorld* w, const tbShapeSlot* sa, const tbSolverDelta* movedA,
+                        const tbShapeSlot* sb, const tbSolverDelta* movedB,
+                        const tbSolverAnchors* anchors, float margin, float keep, tbManifold* out)
+{
+	const tbManifold* held = anchors->held;
+	if (held == NULL || held->pointCount < 2 || held->pointCount > TB_MAX_MANIFOLD_POINTS) {
+		return false;
+	}
+	uint32_t flip = held->points[0].id & 0x80000000u;
+	for (int i = 1; i < held->pointCount; ++i) {
+		if ((held->points[i].id & 0x80000000u) != flip) {
+			return false;
+		}
+	}
+	tbHeldMove ma = tbHeldMoveOf(w, sa, movedA, &anchors->heldA);
+	tbHeldMove mb = tbHeldMoveOf(w, sb, movedB, &anchors->heldB);
+	// Only while the two have moved little relative to each other since the manifold was made:
+	// the faces in contact, and the points clipped from them, are then still those the narrow
+	// phase found (a face tilted over another by more turns other corners in).
+	versors backA = {{-ma.turn.x, -ma.turn.y, -ma.turn.z, ma.turn.w}};
+	versors relative = glms_quat_mul(backA, mb.turn);
+	float sinHalf =
+	    sqrtf(relative.x * relative.x + relative.y * relative.y + relative.z * relative.z);
+	vec3s slide = glms_vec3_sub(glms_vec3_sub(mb.now, mb.then), glms_vec3_sub(ma.now, ma.then));
+	float size = sa->radius < sb->radius ? sa->radius : sb->radius;
+	if (2.0f * sinHalf > TB_CARRY_TURN || glms_vec3_norm(slide) > TB_CARRY_SLIDE * size) {
+		return false;
+	}
+	vec3s n = tbRotateInline(flip != 0 ? mb.turn : ma.turn, held->normal);
+	memset(out, 0, sizeof *out);
+	out->normal = n;
+	float gap = FLT_MAX;
+	for (int i = 0; i < held->pointCount; ++i) {
+		const tbManifoldPoint* p = held->points + i;
+		vec3s pa = tbMoveHeld(&ma, p->pointA), pb = tbMoveHeld(&mb, p->pointB);
+		// The point's own offset from its two anchors' separation carries over (zero for a
+		// clipped point, whose anchors are a normal's length apart).
+		float separation = p->separation -
+		                   glms_vec3_dot(glms_vec3_sub(p->pointB, p->pointA), held->normal) +
+		                   glms_vec3_dot(glms_vec3_sub(pb, pa), n);
+		gap = fminf(gap, separation);
+		if (!(separation <= margin)) {
+			continue;
+		}
+		tbManifoldPoint* q = out->points + out->pointCount++;
+		q->pointA = pa;
+		q->pointB = pb;
+		q->separation = separation;
+		q->id = p->id;
+	}
+	if (out->pointCount == 0) {
+		return false;
+	}
+	return fabsf(tbSeparationAlong(w, sa, movedA, sb, movedB, n) - gap) <= keep;
+}
+
 tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
                                        const tbSolverDelta* movedB, tbSolverAnchors* anchors,
                                        tbManifold* manifold, void* context)
@@ -277,6 +389,10 @@ tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* mo
 			anchors->along = along;
 			w->profile.keptContacts += 1;
 			return tb_refreshKept;
+		}
+		if (tbCarryHeld(w, sa, movedA, sb, movedB, anchors, c->cache.margin, keep, manifold)) {
+			w->profile.carriedContacts += 1;
+			return tb_refreshMade;
 		}
 	}
 	tbTransform xfA = tbShapePoseAt(w, sa, movedA), xfB = tbShapePoseAt(w, sb, movedB);

@@ -419,7 +419,8 @@ static int tbCompareDoubles(const void* left, const void* right)
 typedef struct tbProfileSum
 {
 	double pairs, collide, solve, integrate, sleep, step; // ms
-	double narrowPhaseRuns, cachedManifolds, solvedContacts, awakeBodies, colors, refreshed, kept;
+	double narrowPhaseRuns, cachedManifolds, solvedContacts, awakeBodies, colors, refreshed, kept,
+	    carried;
 	int simdWidth;
 } tbProfileSum;
 
@@ -438,6 +439,7 @@ static void tbAddProfile(tbProfileSum* sum, tbProfile p)
 	sum->colors += p.colors;
 	sum->refreshed += p.refreshedContacts;
 	sum->kept += p.keptContacts;
+	sum->carried += p.carriedContacts;
 	sum->simdWidth = p.simdWidth;
 }
 
@@ -452,9 +454,10 @@ static void tbPrintProfile(FILE* out, const tbProfileSum* s, long long steps)
 	fprintf(out,
 	        "                  mean per step: %.1f awake bodies, %.1f narrow phases, %.1f "
 	        "cached manifolds, %.1f solved contacts in %.1f colours, %d lanes, %.1f manifolds "
-	        "made again inside the step (%.1f kept)\n",
+	        "made again inside the step (%.1f kept, %.1f carried)\n",
 	        s->awakeBodies / n, s->narrowPhaseRuns / n, s->cachedManifolds / n,
-	        s->solvedContacts / n, s->colors / n, s->simdWidth, s->refreshed / n, s->kept / n);
+	        s->solvedContacts / n, s->colors / n, s->simdWidth, s->refreshed / n, s->kept / n,
+	        s->carried / n);
 }
 
 static void tbWriteProfileJson(FILE* out, const tbProfileSum* s, long long steps)
@@ -464,10 +467,12 @@ static void tbWriteProfileJson(FILE* out, const tbProfileSum* s, long long steps
 	        "{\"ms\": {\"pairs\": %.6g, \"collide\": %.6g, \"solve\": %.6g, \"integrate\": %.6g, "
 	        "\"sleep\": %.6g, \"step\": %.6g}, \"awake_bodies\": %.6g, \"narrow_phases\": %.6g, "
 	        "\"cached_manifolds\": %.6g, \"solved_contacts\": %.6g, \"colors\": %.6g, "
-	        "\"simd_width\": %d, \"refreshed_contacts\": %.6g, \"kept_contacts\": %.6g}",
+	        "\"simd_width\": %d, \"refreshed_contacts\": %.6g, \"kept_contacts\": %.6g, "
+	        "\"carried_contacts\": %.6g}",
 	        s->pairs / n, s->collide / n, s->solve / n, s->integrate / n, s->sleep / n, s->step / n,
 	        s->awakeBodies / n, s->narrowPhaseRuns / n, s->cachedManifolds / n,
-	        s->solvedContacts / n, s->colors / n, s->simdWidth, s->refreshed / n, s->kept / n);
+	        s->solvedContacts / n, s->colors / n, s->simdWidth, s->refreshed / n, s->kept / n,
+	        s->carried / n);
 }
 
 static void tbDrawProgress(long long done, long long total)

@@ -26,13 +26,16 @@ typedef struct tbSolverDelta
 /// deltas (what the passes will measure). The callback may answer from these alone.
 typedef struct tbSolverAnchors
 {
-	vec3s normal;        ///< world, from A to B
-	float gap;           ///< the points' smallest separation now, m (pointCount > 0)
-	float gapNext;       ///< the same at the substep's end if the bodies keep their velocities
-	tbSolverDelta nextA; ///< A's deltas at the substep's end at its velocities (A moves)
-	tbSolverDelta nextB; ///< the same for B
-	int pointCount;      ///< the points the lane holds (0: the pair was beyond the margin)
-	float along;         ///< out, with tb_refreshKept: the shapes' separation along normal, m
+	vec3s normal;           ///< world, from A to B
+	float gap;              ///< the points' smallest separation now, m (pointCount > 0)
+	float gapNext;          ///< the same at the substep's end if the bodies keep their velocities
+	tbSolverDelta nextA;    ///< A's deltas at the substep's end at its velocities (A moves)
+	tbSolverDelta nextB;    ///< the same for B
+	int pointCount;         ///< the points the lane holds (0: the pair was beyond the margin)
+	float along;            ///< out, with tb_refreshKept: the shapes' separation along normal, m
+	const tbManifold* held; ///< the manifold the lane holds, in the world at the deltas below
+	tbSolverDelta heldA;    ///< A's deltas when `held` was made (zero: at the step's start)
+	tbSolverDelta heldB;    ///< the same for B
 } tbSolverAnchors;
 
 /// What tbContactRefreshFcn did.
@@ -108,6 +111,8 @@ typedef struct tbContact
 	float spinReachA;  ///< with `refresh`: how far A's surface here moves per radian A turns, m
 	float spinReachB;  ///< the same for B, m
 	float refreshTurn; ///< with `refresh`: how far the turns may carry the surfaces before, m
+	tbSolverDelta madeA; ///< A's deltas when `manifold` was made (zero: at the step's start)
+	tbSolverDelta madeB; ///< the same for B
 } tbContact;
 
 /// A contact for a manifold between bodies A and B (the manifold normal points from A to B).

@@ -108,6 +108,7 @@ typedef struct tbProfile
 	int impactBodies;        ///< of those, moved back to a time of impact
 	int refreshedContacts;   ///< manifolds made again inside the step (fast-turning pairs)
 	int keptContacts;        ///< of those looked at inside the step, kept (their points still held)
+	int carriedContacts;     ///< of those, carried to the poses of now without the narrow phase
 } tbProfile;
 
 /// The profile of the last step (all zero before the first).
