@@ -819,6 +819,36 @@ Test(hard_cases, c31_small_ball_grazing_a_cylinder_side)
 	cr_expect(worstAngle <= 0.02, "normal %g rad off the radial", worstAngle);
 }
 
+// 32. A manifold holds the pair's depth. A cone lies along the side edge of a ramp's slope (a
+// static wedge of scenes/mixed.json), its base rim over the edge: the face clipping keeps the
+// part of its slant line over the slope (1.5 cm deep at most) while the rim beside the edge is
+// 6.5 cm in. Oracle: the brute-force signed distance; the manifold's deepest point must reach it.
+Test(hard_cases, c32_cone_along_a_ramp_edge)
+{
+	vec3s wedge[6] = {{{-2.0f, 0.0f, 1.5f}},  {{2.0f, 1.5f, 1.5f}}, {{2.0f, 1.5f, -1.5f}},
+	                  {{-2.0f, 0.0f, -1.5f}}, {{2.0f, 0.0f, 1.5f}}, {{2.0f, 0.0f, -1.5f}}};
+	tbHull hull;
+	cr_assert_eq(tbBuildHull(wedge, 6, &hull, NULL), tb_hullOk);
+	tbGeometry ramp = tbMakeHullShape(&hull);
+	tbGeometry cone = tbMakeCone(0.45f, 0.45f);
+	tbTransform xfRamp = at(-3.0, 0.0, -4.0);
+	tbTransform xfCone = {{{-0x1.585052p+1f, 0x1.0f1e74p+0f, -0x1.3ebb5ap+1f}},
+	                      {{-0x1.be73fap-2f, -0x1.9ca87cp-2f, -0x1.23b2a6p-1f, 0x1.22f466p-1f}}};
+	Oracle o = oracleSignedDistance(&ramp, xfRamp, &cone, xfCone);
+	tbManifold m = tbCollideShapes(&ramp, xfRamp, &cone, xfCone, 0.05f);
+	double deepest = INFINITY;
+	for (int i = 0; i < m.pointCount; ++i) {
+		deepest = fmin(deepest, (double)m.points[i].separation);
+	}
+	double L = 2.5 + 0.64;
+	cr_log_info("c32: oracle %.4f m, manifold %d points, deepest %.4f m", o.sd, m.pointCount,
+	            deepest);
+	cr_assert_lt(o.sd, -0.05, "the cone is well into the ramp (%g m)", o.sd);
+	cr_expect(fabs(deepest - o.sd) <= 2e-3 * L, "deepest manifold point %.4f m, depth %.4f m",
+	          deepest, o.sd);
+	tbDestroyHull(&hull);
+}
+
 Test(hard_cases, c29_bad_inputs, .timeout = 10)
 {
 	tbGeometry box = tbMakeBox(1, 1, 1), zero = tbMakeBox(0, 0, 0), flat = tbMakeBox(1, 0, 1);

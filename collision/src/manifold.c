@@ -618,6 +618,36 @@ static bool tbSegmentPairManifold(const tbFeature* fa, const tbFeature* fb, vec3
 	return true;
 }
 
+// The clipped points lie over the reference face; the deepest point of the pair may not. A cone
+// lying along the side edge of a ramp's slope, its base rim hanging over the edge, was 6.5 cm
+// deep there, while its slant line clipped to the face gave points 1.5 cm deep at most; the solver
+// pushed that much and the cone stayed in. When the query's depth is deeper than every clipped
+// point by more than the side planes' tolerance, its point joins the manifold (in place of the
+// shallowest when it is full), with its separation along the manifold's normal: the manifold then
+// always holds the pair's penetration depth.
+static void tbKeepDeepest(const tbQueryResult* r, float sizeA, float sizeB, tbManifold* m)
+{
+	float tol = TB_PLANE_TOL * fminf(sizeA, sizeB);
+	int shallowest = 0;
+	float deepest = FLT_MAX;
+	for (int i = 0; i < m->pointCount; ++i) {
+		deepest = fminf(deepest, m->points[i].separation);
+		if (m->points[i].separation > m->points[shallowest].separation) {
+			shallowest = i;
+		}
+	}
+	float along = glms_vec3_dot(glms_vec3_sub(r->pointB, r->pointA), m->normal);
+	if (!(deepest > r->distance + tol) || !(along < deepest)) {
+		return;
+	}
+	int at = m->pointCount < TB_MAX_MANIFOLD_POINTS ? m->pointCount++ : shallowest;
+	tbManifoldPoint* mp = m->points + at;
+	mp->pointA = r->pointA;
+	mp->pointB = r->pointB;
+	mp->separation = along;
+	mp->id = TB_QUERY_POINT_ID;
+}
+
 tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   float speculativeDistance, float* distance)
 {
@@ -656,6 +686,7 @@ tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTr
 		// grazing a face's rim): the query's point still holds.
 		return tbSinglePoint(&r);
 	}
+	tbKeepDeepest(&r, tbGeometry_BoundingRadius(a), tbGeometry_BoundingRadius(b), &m);
 	return m;
 }
 
