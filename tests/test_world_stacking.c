@@ -1,5 +1,6 @@
 // Whole-world stacking scenes (sleeping off): pyramid of base 20, stack of 20, a 1:100
-// mass-ratio stack, and the determinism hash of a 300-step pyramid.
+// mass-ratio stack, the determinism hash of a 300-step pyramid, and reused manifolds against a
+// fresh narrow phase.
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <string.h>
@@ -161,4 +162,88 @@ Test(world_stacking, determinism_hash_300_steps)
 		cr_expect_eq(h1, TB_PYRAMID_HASH, "hash 0x%016llx differs from the stored one",
 		             (unsigned long long)h1);
 	}
+}
+
+// The step reuses a pair's last manifold while the pair has barely moved, and a face contact's
+// a little further when the placed points pass the look's check (engine/src/contact.c,
+// docs/solver.md, "Manifolds reused"). Against a second method, the narrow phase run afresh at the
+// same poses: 48 boxes of random sizes and turns dropped from 0.6-7.7 m into a heap, where they
+// tumble, slide and settle on each other. Every touching pair at every step: the deepest point of
+// the world's manifold against the fresh manifold's, within 2 % of the smaller box's radius (the
+// check's tolerance). Measured: 0.6 % at worst over about 9,600 pairs.
+Test(world_stacking, reused_manifolds_match_a_fresh_narrow_phase)
+{
+	enum
+	{
+		count = 48
+	};
+	tbWorldId world = makeWorld(false);
+	tbBodyId ground = makeGround(world, 20.0f, 0.6f);
+	tbShapeId shapes[count + 1];
+	tbBody_GetShapes(ground, shapes + count, 1);
+	unsigned seed = 11;
+	for (int i = 0; i < count; ++i) {
+		seed = seed * 1664525u + 1013904223u;
+		float u[7];
+		for (int k = 0; k < 7; ++k) {
+			seed = seed * 1664525u + 1013904223u;
+			u[k] = (float)(seed >> 8) / 16777216.0f;
+		}
+		vec3s half = v3(0.2f + 0.3f * u[0], 0.2f + 0.3f * u[1], 0.2f + 0.3f * u[2]);
+		vec3s at = v3(-1.5f + 3.0f * u[3], 0.6f + 0.15f * (float)i, -1.5f + 3.0f * u[4]);
+		versors q = glms_quatv(6.28f * u[5], glms_vec3_normalize(v3(u[6], 1.0f - u[6], 0.5f)));
+		tbBodyId b = makeBox(world, at, q, half, 1000.0f, 0.6f);
+		tbBody_GetShapes(b, shapes + i, 1);
+	}
+	tbTransform poses[count + 1];
+	tbContactData data[8 * count];
+	double worst = 0.0;
+	long compared = 0;
+	for (int step = 0; step < 240; ++step) {
+		for (int i = 0; i <= count; ++i) {
+			poses[i] = tbShape_GetWorldTransform(shapes[i]);
+		}
+		tbWorld_Step(world, kDt, kSubsteps);
+		int n = tbWorld_GetContactData(world, data, 8 * count);
+		for (int c = 0; c < n; ++c) {
+			if (data[c].manifold.pointCount == 0) {
+				continue;
+			}
+			int ia = -1, ib = -1;
+			for (int i = 0; i <= count; ++i) {
+				ia = TB_ID_EQUALS(shapes[i], data[c].shapeIdA) ? i : ia;
+				ib = TB_ID_EQUALS(shapes[i], data[c].shapeIdB) ? i : ib;
+			}
+			cr_assert(ia >= 0 && ib >= 0);
+			tbGeometry ga = tbShape_GetGeometry(shapes[ia]), gb = tbShape_GetGeometry(shapes[ib]);
+			// The world's manifold was made at the poses the step began with.
+			tbManifold fresh = tbCollideShapes(&ga, poses[ia], &gb, poses[ib], 1.0f);
+			if (fresh.pointCount == 0) {
+				continue;
+			}
+			double held = INFINITY, made = INFINITY;
+			for (int k = 0; k < data[c].manifold.pointCount; ++k) {
+				held = fmin(held, (double)data[c].manifold.points[k].separation);
+			}
+			for (int k = 0; k < fresh.pointCount; ++k) {
+				made = fmin(made, (double)fresh.points[k].separation);
+			}
+			double size = fmin((double)tbGeometry_BoundingRadius(&ga),
+			                   (double)tbGeometry_BoundingRadius(&gb));
+			// Pairs in contact: a speculative point's separation depends on the feature pair the
+			// test stopped at, and is not the distance.
+			if (!(fmin(held, made) <= 0.0)) {
+				continue;
+			}
+			worst = fmax(worst, fabs(held - made) / size);
+			++compared;
+		}
+	}
+	cr_log_info("reused manifolds: %ld touching pairs compared, worst deepest-point difference "
+	            "%.4f of the radius",
+	            compared, worst);
+	cr_expect_gt(compared, 1000);
+	cr_expect_leq(worst, 0.02, "deepest point %.4f of the radius from the fresh narrow phase",
+	              worst);
+	tbDestroyWorld(world);
 }

@@ -121,6 +121,14 @@ static float tbSpinBound(const tbWorld* w, const tbBodySlot* b)
 // any change of rounding (9-13 s for slacks of 2e-4 to 4e-3 and without the cache).
 #define TB_CACHE_SLACK 2e-3f
 
+// A face contact may move further, up to this fraction of the smaller shape's bounding radius and
+// a relative turn of TB_CACHE_TURN rad, when its placed points are checked: the shapes'
+// separation along the placed normal must agree with the deepest placed point
+// (tbPlacedManifoldHolds), so that the same features are still the deepest. Its manifold is made
+// with this much more speculative distance for it.
+#define TB_CACHE_CHECKED 0.05f
+#define TB_CACHE_TURN 0.05f
+
 // An upper bound of the rotation angle between two orientations: the vector part of
 // conj(a) b has length sin(angle / 2), whichever sign either quaternion carries, and
 // 2 s (1 + s^2) bounds the angle from above while s is small.
@@ -202,8 +210,8 @@ static void tbPlaceCachedManifold(const tbContactCache* cc, tbTransform xfA, tbT
 // The narrow phase of one pair, or its cached result when the pair has barely moved relative to
 // itself since: resting stacks and bodies falling side by side skip GJK, EPA and clipping. Written
 // into the pair's manifold in place (a returned copy cost 0.15 M instructions a step in the rain).
-static void tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const tbShapeSlot* sb,
-                          float margin, tbProfile* profile)
+static void tbCollidePair(const tbWorld* w, tbContactSlot* c, const tbShapeSlot* sa,
+                          const tbShapeSlot* sb, float margin, tbProfile* profile)
 {
 	tbManifold* m = &c->manifold;
 	tbContactCache* cc = &c->cache;
@@ -219,7 +227,12 @@ static void tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const tbShape
 		return;
 	}
 	float radiusA = sa->radius, radiusB = sb->radius;
-	float slack = TB_CACHE_SLACK * (radiusA < radiusB ? radiusA : radiusB);
+	float size = radiusA < radiusB ? radiusA : radiusB;
+	float slack = TB_CACHE_SLACK * size;
+	// Two points or more last time (a face or a line, which a pair stays from step to step): made
+	// with the wider slack, for the checked reuse below.
+	bool faces = c->child < 0 && cc->valid && cc->pointCount >= 2;
+	float made = faces ? TB_CACHE_CHECKED * size : slack;
 	tbTransform rel = tbRelativePose(sa->xf, sb->xf);
 	if (cc->valid) {
 		// A mesh or heightfield as B: its radius is the whole mesh's. The same relative motion is
@@ -240,6 +253,13 @@ static void tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const tbShape
 			profile->cachedManifolds += 1;
 			tbPlaceCachedManifold(cc, sa->xf, sb->xf, margin, m);
 			return;
+		} else if (faces && drift <= made && margin + drift <= cc->margin &&
+		           tbTurnBound(cc->bInA.q, rel.q) <= TB_CACHE_TURN) {
+			tbPlaceCachedManifold(cc, sa->xf, sb->xf, margin, m);
+			if (tbPlacedManifoldHolds(w, sa, sb, m)) {
+				profile->cachedManifolds += 1;
+				return;
+			}
 		}
 	}
 	float distance;
@@ -247,13 +267,13 @@ static void tbCollidePair(tbContactSlot* c, const tbShapeSlot* sa, const tbShape
 	tbTransform bInA = tbInvMulTransforms(sa->xf, sb->xf);
 	// A mesh or heightfield pair collides its one triangle, with internal-edge correction.
 	tbManifold local = c->child >= 0 ? tbCollideLevelTriangle(&sa->geometry, &sb->geometry, bInA,
-	                                                          c->child, margin + slack, &distance)
+	                                                          c->child, margin + made, &distance)
 	                                 : tbCollideWorldShapes(&sa->geometry, &sb->geometry, bInA,
-	                                                        margin + slack, &distance, &cc->sat);
+	                                                        margin + made, &distance, &cc->sat);
 	cc->bInA = rel;
 	cc->normal = local.normal;
 	cc->pointCount = local.pointCount;
-	cc->margin = margin + slack;
+	cc->margin = margin + made;
 	cc->distance = distance;
 	cc->valid = distance > -FLT_MAX;
 	// This step's manifold as the narrow phase made it, less the points beyond this step's margin;
@@ -329,7 +349,7 @@ void tbCollide(tbWorld* w, float dt)
 		                                                  tbSpinBound(w, ba) + tbSpinBound(w, bb));
 		margin += tbGetBodyBounds(w, ba).swing + tbGetBodyBounds(w, bb).swing;
 		bool wasTouching = c->touching;
-		tbCollidePair(c, sa, sb, margin, &w->profile);
+		tbCollidePair(w, c, sa, sb, margin, &w->profile);
 		c->touching = c->manifold.pointCount > 0;
 		if (c->touching && !wasTouching) {
 			tbGrowArray((void**)&w->beginEvents, &w->beginCapacity, w->beginCount + 1,

@@ -261,6 +261,36 @@ static bool tbKeepsFeatures(const tbGeometry* g)
 	       g->type == tb_sphereShape;
 }
 
+// Points of one reference face: every id with the same flip bit (tbClipFeatures), two or more.
+static bool tbOneReferenceFace(const tbManifold* m)
+{
+	if (m->pointCount < 2 || m->pointCount > TB_MAX_MANIFOLD_POINTS) {
+		return false;
+	}
+	uint32_t flip = m->points[0].id & 0x80000000u;
+	for (int i = 1; i < m->pointCount; ++i) {
+		if ((m->points[i].id & 0x80000000u) != flip) {
+			return false;
+		}
+	}
+	return true;
+}
+
+bool tbPlacedManifoldHolds(const tbWorld* w, const tbShapeSlot* sa, const tbShapeSlot* sb,
+                           const tbManifold* m)
+{
+	if (!tbKeepsFeatures(&sa->geometry) || !tbKeepsFeatures(&sb->geometry) ||
+	    !tbOneReferenceFace(m)) {
+		return false;
+	}
+	float gap = FLT_MAX;
+	for (int i = 0; i < m->pointCount; ++i) {
+		gap = fminf(gap, m->points[i].separation);
+	}
+	float keep = TB_REFRESH_KEEP * (sa->radius < sb->radius ? sa->radius : sb->radius);
+	return fabsf(tbSeparationAlong(w, sa, NULL, sb, NULL, m->normal) - gap) <= keep;
+}
+
 // How a body has moved since the lane's manifold was made: its centre of mass then and now and
 // the turn between (identity for a body that does not move in this solve).
 typedef struct tbHeldMove
@@ -307,15 +337,10 @@ static bool tbCarryHeld(const tbWorld* w, const tbShapeSlot* sa, const tbSolverD
                         const tbSolverAnchors* anchors, float margin, float keep, tbManifold* out)
 {
 	const tbManifold* held = anchors->held;
-	if (held == NULL || held->pointCount < 2 || held->pointCount > TB_MAX_MANIFOLD_POINTS) {
+	if (held == NULL || !tbOneReferenceFace(held)) {
 		return false;
 	}
 	uint32_t flip = held->points[0].id & 0x80000000u;
-	for (int i = 1; i < held->pointCount; ++i) {
-		if ((held->points[i].id & 0x80000000u) != flip) {
-			return false;
-		}
-	}
 	tbHeldMove ma = tbHeldMoveOf(w, sa, movedA, &anchors->heldA);
 	tbHeldMove mb = tbHeldMoveOf(w, sb, movedB, &anchors->heldB);
 	// Only while the two have moved little relative to each other since the manifold was made:

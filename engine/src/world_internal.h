@@ -249,6 +249,12 @@ void tbSpreadContactRefresh(tbWorld* world);
 tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
                                        const tbSolverDelta* movedB, tbSolverAnchors* anchors,
                                        tbManifold* manifold, void* context);
+// Whether a face contact's manifold placed at the shapes' poses of now still holds their deepest
+// features: both shapes keep their features in their bodies, the points share one reference face,
+// and the shapes' separation along its normal is within the look's tolerance of its deepest point
+// (contact_refresh.c).
+bool tbPlacedManifoldHolds(const tbWorld* world, const tbShapeSlot* shapeA,
+                           const tbShapeSlot* shapeB, const tbManifold* manifold);
 // Returns how far the body's farthest point moves in dt at its velocity, m.
 float tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
 
