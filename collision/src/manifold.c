@@ -690,20 +690,28 @@ tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTr
 	return m;
 }
 
+// The separating-axis test's manifold, or the query path's when the test cannot answer.
+static tbManifold tbCollideBySat(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                 float speculativeDistance, float* distance, tbSatCache* cache)
+{
+	tbManifold m;
+	if (tbSat_Collide(a, b, bInA, speculativeDistance, distance, cache, &m)) {
+		// Shapes the world checked always give a unit normal; shapes outside the supported
+		// range handed here directly (fuzz: a box of 1e18 m) go to the query path, which
+		// refuses them cleanly.
+		float n2 = glms_vec3_dot(m.normal, m.normal);
+		if (fabsf(n2 - 1.0f) < 1e-3f) {
+			return m;
+		}
+	}
+	return tbCollideShapesByQuery(a, b, bInA, speculativeDistance, distance);
+}
+
 tbManifold tbCollideShapesCached(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                  float speculativeDistance, float* distance, tbSatCache* cache)
 {
 	if (tbSat_Applies(a, b, bInA)) {
-		tbManifold m;
-		if (tbSat_Collide(a, b, bInA, speculativeDistance, distance, cache, &m)) {
-			// Shapes the world checked always give a unit normal; shapes outside the supported
-			// range handed here directly (fuzz: a box of 1e18 m) go to the query path, which
-			// refuses them cleanly.
-			float n2 = glms_vec3_dot(m.normal, m.normal);
-			if (fabsf(n2 - 1.0f) < 1e-3f) {
-				return m;
-			}
-		}
+		return tbCollideBySat(a, b, bInA, speculativeDistance, distance, cache);
 	}
 	return tbCollideShapesByQuery(a, b, bInA, speculativeDistance, distance);
 }
@@ -712,14 +720,7 @@ tbManifold tbCollideWorldShapes(const tbGeometry* a, const tbGeometry* b, tbTran
                                 float speculativeDistance, float* distance, tbSatCache* cache)
 {
 	if (a->type == tb_boxShape && b->type == tb_boxShape && tbSat_PoseOk(bInA)) {
-		tbManifold m;
-		if (tbSat_Collide(a, b, bInA, speculativeDistance, distance, cache, &m)) {
-			float n2 = glms_vec3_dot(m.normal, m.normal);
-			if (fabsf(n2 - 1.0f) < 1e-3f) {
-				return m;
-			}
-		}
-		return tbCollideShapesByQuery(a, b, bInA, speculativeDistance, distance);
+		return tbCollideBySat(a, b, bInA, speculativeDistance, distance, cache);
 	}
 	return tbCollideShapesCached(a, b, bInA, speculativeDistance, distance, cache);
 }
