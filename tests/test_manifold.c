@@ -253,10 +253,9 @@ static float uniform(float lo, float hi)
 // A manifold holds the pair's depth: its deepest point is as deep as the penetration depth. The
 // manifold is built from the default query (GJK and EPA); the depth it is held to comes from
 // unified EPA, the other algorithm (hard case c32 checks one case against the brute-force depth
-// too). A
-// face clip keeps only what lies over the reference face, and a cone or cylinder whose rim hangs
-// over the face's edge was deeper there (manifold.c, tbKeepDeepest; without it 97 of these 50,971
-// pairs were shallower, by up to 15.5 % of the size). Cones, cylinders and capsules against boxes
+// too). A face clip keeps only what lies over the reference face, and a cone or cylinder whose
+// rim hangs over the face's edge was deeper there (manifold.c, tbKeepDeepest; without it 97 of
+// these 50,971 pairs were shallower, by up to 15.5 % of the size). Cones, cylinders and capsules against boxes
 // take the query and clipping path, boxes against boxes and hulls the separating-axis test:
 // 200,000 random poses, the overlapping ones compared.
 Test(manifold, deepest_point_reaches_the_penetration_depth, .timeout = 120)
