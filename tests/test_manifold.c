@@ -255,9 +255,9 @@ static float uniform(float lo, float hi)
 // unified EPA, the other algorithm (hard case c32 checks one case against the brute-force depth
 // too). A face clip keeps only what lies over the reference face, and a cone or cylinder whose
 // rim hangs over the face's edge was deeper there (manifold.c, tbKeepDeepest; without it 97 of
-// these 50,971 pairs were shallower, by up to 15.5 % of the size). Cones, cylinders and capsules against boxes
-// take the query and clipping path, boxes against boxes and hulls the separating-axis test:
-// 200,000 random poses, the overlapping ones compared.
+// these 50,971 pairs were shallower, by up to 15.5 % of the size). Cones, cylinders and capsules
+// against boxes take the query and clipping path, boxes against boxes and hulls the separating-axis
+// test: 200,000 random poses, the overlapping ones compared.
 Test(manifold, deepest_point_reaches_the_penetration_depth, .timeout = 120)
 {
 	vec3s pts[10];
