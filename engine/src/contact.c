@@ -229,9 +229,11 @@ static void tbCollidePair(const tbWorld* w, tbContactSlot* c, const tbShapeSlot*
 	float radiusA = sa->radius, radiusB = sb->radius;
 	float size = radiusA < radiusB ? radiusA : radiusB;
 	float slack = TB_CACHE_SLACK * size;
-	// Two points or more last time (a face or a line, which a pair stays from step to step): made
-	// with the wider slack, for the checked reuse below.
-	bool faces = c->child < 0 && cc->valid && cc->pointCount >= 2;
+	// Two shapes whose features stay on their bodies, with two points or more last time (a face
+	// contact, which a pair stays from step to step): made with the wider slack, for the checked
+	// reuse below.
+	bool faces = c->child < 0 && cc->valid && cc->pointCount >= 2 &&
+	             tbKeepsFeatures(&sa->geometry) && tbKeepsFeatures(&sb->geometry);
 	float made = faces ? TB_CACHE_CHECKED * size : slack;
 	tbTransform rel = tbRelativePose(sa->xf, sb->xf);
 	if (cc->valid) {

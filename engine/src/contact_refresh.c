@@ -253,14 +253,6 @@ static float tbSeparationAlong(const tbWorld* w, const tbShapeSlot* sa, const tb
 	return -tbReachAlong(w, sb, movedB, glms_vec3_negate(n)) - tbReachAlong(w, sa, movedA, n);
 }
 
-// Whether a shape's contact features stay where they are on its body as it turns: a polytope's
-// vertices, edges and faces, and a sphere's one point (always under its centre).
-static bool tbKeepsFeatures(const tbGeometry* g)
-{
-	return g->type == tb_boxShape || g->type == tb_hullShape || g->type == tb_triangleShape ||
-	       g->type == tb_sphereShape;
-}
-
 // Points of one reference face: every id with the same flip bit (tbClipFeatures), two or more.
 static bool tbOneReferenceFace(const tbManifold* m)
 {
@@ -279,8 +271,7 @@ static bool tbOneReferenceFace(const tbManifold* m)
 bool tbPlacedManifoldHolds(const tbWorld* w, const tbShapeSlot* sa, const tbShapeSlot* sb,
                            const tbManifold* m)
 {
-	if (!tbKeepsFeatures(&sa->geometry) || !tbKeepsFeatures(&sb->geometry) ||
-	    !tbOneReferenceFace(m)) {
+	if (!tbOneReferenceFace(m)) {
 		return false;
 	}
 	float gap = FLT_MAX;

@@ -249,10 +249,17 @@ void tbSpreadContactRefresh(tbWorld* world);
 tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
                                        const tbSolverDelta* movedB, tbSolverAnchors* anchors,
                                        tbManifold* manifold, void* context);
+// Whether a shape's contact features stay where they are on its body as it turns: a polytope's
+// vertices, edges and faces, and a sphere's one point (always under its centre).
+static inline bool tbKeepsFeatures(const tbGeometry* g)
+{
+	return g->type == tb_boxShape || g->type == tb_hullShape || g->type == tb_triangleShape ||
+	       g->type == tb_sphereShape;
+}
 // Whether a face contact's manifold placed at the shapes' poses of now still holds their deepest
-// features: both shapes keep their features in their bodies, the points share one reference face,
-// and the shapes' separation along its normal is within the look's tolerance of its deepest point
-// (contact_refresh.c).
+// features, for two shapes that keep their features (tbKeepsFeatures): the points share one
+// reference face, and the shapes' separation along its normal is within the look's tolerance of
+// its deepest point (contact_refresh.c).
 bool tbPlacedManifoldHolds(const tbWorld* world, const tbShapeSlot* shapeA,
                            const tbShapeSlot* shapeB, const tbManifold* manifold);
 // Returns how far the body's farthest point moves in dt at its velocity, m.
