@@ -11,7 +11,7 @@ for name in $(grep -ohE '`(tb|TB_)[A-Za-z_0-9]+`' docs/*.md README.md | tr -d '`
 	tbThing_Verb) continue ;; # the naming pattern, not a name
 	esac
 	grep -rqw "$name" --include='*.c' --include='*.h' --include='*.in' --include='*.cpp' \
-		collision dynamics engine demos tests || missing="$missing $name"
+		collision dynamics engine scene tools demos tests bench || missing="$missing $name"
 done
 if [ -z "$missing" ]; then
 	echo "ok 1 - every name the docs give exists in the sources"
@@ -23,7 +23,7 @@ for path in $(grep -ohE '`[a-z_]+/[a-z_/]+\.(c|h|cpp|json|sh|md|txt)`' docs/*.md
 	case $path in
 	tumble/*) # an include name: a public header (version.h is generated from version.h.in)
 		[ -e collision/include/"$path" ] || [ -e collision/include/"$path".in ] ||
-			[ -e dynamics/include/"$path" ] || [ -e engine/include/"$path" ] ||
+			[ -e dynamics/include/"$path" ] || [ -e engine/include/"$path" ] || [ -e scene/include/"$path" ] ||
 			absent="$absent $path"
 		;;
 	*) [ -e "$path" ] || absent="$absent $path" ;;
