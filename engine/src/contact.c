@@ -90,11 +90,6 @@ void tbDestroyShapeContacts(tbWorld* w, int shapeIndex)
 	}
 }
 
-static bool tbIsAwakeMover(const tbBodySlot* b)
-{
-	return b->awake && b->rb.type != tb_staticBody;
-}
-
 // Speed of a body's farthest point, m/s: how far it can close a gap in one step.
 static float tbBodySpeedBound(const tbBodySlot* b)
 {

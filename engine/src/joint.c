@@ -5,46 +5,6 @@
 
 #include "world_internal.h"
 
-tbBallJointDef tbDefaultBallJointDef(void)
-{
-	tbBallJointDef def;
-	memset(&def, 0, sizeof def);
-	return def;
-}
-
-tbHingeJointDef tbDefaultHingeJointDef(void)
-{
-	tbHingeJointDef def;
-	memset(&def, 0, sizeof def);
-	def.axis = (vec3s){{0.0f, 0.0f, 1.0f}};
-	def.dampingRatio = 1.0f;
-	return def;
-}
-
-tbSliderJointDef tbDefaultSliderJointDef(void)
-{
-	tbSliderJointDef def;
-	memset(&def, 0, sizeof def);
-	def.axis = (vec3s){{1.0f, 0.0f, 0.0f}};
-	def.dampingRatio = 1.0f;
-	return def;
-}
-
-tbFixedJointDef tbDefaultFixedJointDef(void)
-{
-	tbFixedJointDef def;
-	memset(&def, 0, sizeof def);
-	return def;
-}
-
-tbDistanceJointDef tbDefaultDistanceJointDef(void)
-{
-	tbDistanceJointDef def;
-	memset(&def, 0, sizeof def);
-	def.dampingRatio = 1.0f;
-	return def;
-}
-
 static tbJointId tbMakeJointId(const tbWorld* w, int index)
 {
 	tbJointId id = {index + 1, (uint16_t)w->index, 0, w->generation, w->joints[index].generation};
@@ -660,11 +620,6 @@ void* tbJoint_GetUserData(tbJointId jointId)
 static vec3s tbMulAddVec(vec3s p, float s, vec3s v)
 {
 	return glms_vec3_add(p, glms_vec3_scale(v, s));
-}
-
-static bool tbIsAwakeMover(const tbBodySlot* b)
-{
-	return b->awake && b->rb.type != tb_staticBody;
 }
 
 void tbWakeJointedBodies(tbWorld* w)

@@ -11,44 +11,6 @@ tbShapeId tbMakeShapeId(const tbWorld* world, int index)
 	return id;
 }
 
-static void tbSwapEndEvents(tbWorld* w)
-{
-	tbContactEndTouchEvent* events = w->endEvents;
-	int count = w->endCount, capacity = w->endCapacity;
-	w->endEvents = w->pendingEndEvents;
-	w->endCount = w->pendingEndCount;
-	w->endCapacity = w->pendingEndCapacity;
-	w->pendingEndEvents = events;
-	w->pendingEndCount = count;
-	w->pendingEndCapacity = capacity;
-}
-
-void tbBeginApiEvents(tbWorld* w)
-{
-	// The contact code appends to w->endEvents: point it at the pending array meanwhile, so the
-	// array tbWorld_GetContactEvents handed out is neither written nor moved.
-	tbSwapEndEvents(w);
-}
-
-void tbEndApiEvents(tbWorld* w)
-{
-	tbSwapEndEvents(w);
-}
-
-void tbStartStepEvents(tbWorld* w)
-{
-	w->beginCount = 0;
-	w->endCount = 0;
-	if (w->pendingEndCount > 0) {
-		tbGrowArray((void**)&w->endEvents, &w->endCapacity, w->pendingEndCount,
-		            sizeof(tbContactEndTouchEvent));
-		memcpy(w->endEvents, w->pendingEndEvents,
-		       (size_t)w->pendingEndCount * sizeof(tbContactEndTouchEvent));
-		w->endCount = w->pendingEndCount;
-		w->pendingEndCount = 0;
-	}
-}
-
 static tbShapeSlot* tbGetShapeSlot(tbShapeId id, tbWorld** world, const char* caller)
 {
 	tbWorld* w = tbGetWorldFromIndex(id.world0);

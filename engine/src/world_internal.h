@@ -49,6 +49,13 @@ typedef struct tbBodySlot
 	                 // (contact_refresh.c)
 } tbBodySlot;
 
+// A body that moves this step: alive, awake and not static. The one test the awake set, the narrow
+// phase and the joints share.
+static inline bool tbIsAwakeMover(const tbBodySlot* b)
+{
+	return b->alive && b->awake && b->rb.type != tb_staticBody;
+}
+
 typedef struct tbShapeSlot
 {
 	tbGeometry geometry;
@@ -174,7 +181,6 @@ typedef struct tbWorld
 	int stoppedBodyCount; // bodies the step's NaN guard stopped, over the world's life
 	tbProfile profile;    // the last step's
 	float lastSubstep;    // s, of the last step (motor forces from impulses)
-	double profileStart;  // ms, when the solve began
 	int solverBodyCount;
 	int* islandParent;
 	float* islandSleep;
@@ -208,9 +214,7 @@ typedef struct tbWorld
 	int hitCandidateCount, hitCandidateCapacity;
 } tbWorld;
 
-// world.c
-tbWorld* tbGetWorld(tbWorldId id, const char* caller);
-tbWorld* tbGetWorldFromIndex(int world0);
+// core.c
 void tbSetError(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // Grow an array of `elem`-byte items to hold `need`; capacities double.
 void tbGrowArray(void** array, int* capacity, int need, size_t elem);
@@ -218,6 +222,12 @@ bool tbFiniteVec3(vec3s v);
 bool tbFiniteQuat(versors q);
 // Finite and within +-TB_MAX_COORDINATE on every axis.
 bool tbCoordinatesInRange(vec3s v);
+// A monotonic clock in milliseconds for the profile (never for the simulation itself).
+double tbMilliseconds(void);
+
+// world.c
+tbWorld* tbGetWorld(tbWorldId id, const char* caller);
+tbWorld* tbGetWorldFromIndex(int world0);
 
 // body.c
 tbBodySlot* tbGetBodySlot(tbBodyId id, tbWorld** world, const char* caller);
@@ -265,13 +275,17 @@ bool tbPlacedManifoldHolds(const tbWorld* world, const tbShapeSlot* shapeA,
 // Returns how far the body's farthest point moves in dt at its velocity, m.
 float tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
 
-// shape.c
-tbShapeId tbMakeShapeId(const tbWorld* world, int index);
+// events.c
 // Around an API call between steps that may end contacts: its end events go to the pending array.
 void tbBeginApiEvents(tbWorld* world);
 void tbEndApiEvents(tbWorld* world);
 // At the start of a step: last step's events are dropped and the pending ones become this step's.
 void tbStartStepEvents(tbWorld* world);
+// After the step: a move event for every body of this step's solve.
+void tbPushMoveEvents(tbWorld* world);
+
+// shape.c
+tbShapeId tbMakeShapeId(const tbWorld* world, int index);
 void tbDestroyShapeInternal(tbWorld* world, int shapeIndex, bool updateMass);
 bool tbShouldShapesCollide(tbFilter a, tbFilter b);
 
@@ -301,7 +315,7 @@ bool tbLevelOverlapsShape(const tbShapeSlot* shape, const tbGeometry* convex, tb
 // The triangles of a mesh or heightfield shape as segments (debug draw).
 void tbDrawLevelShape(const tbShapeSlot* shape, const tbDebugDraw* draw, tbHexColor color);
 
-// awake_set.c
+// island.c: the awake set
 void tbSetBodyAwake(tbWorld* world, int bodyIndex, bool awake);
 void tbRemoveBodyFromSets(tbWorld* world, int bodyIndex);
 void tbUpdateContactActivity(tbWorld* world, int contactIndex);
@@ -339,6 +353,6 @@ void tbSolveContinuous(tbWorld* world, float dt);
 // The smallest half thickness of the body's shapes, m.
 float tbBodyMinExtent(const tbWorld* world, int bodyIndex);
 
-// island.c
+// island.c: islands and sleep
 void tbUpdateSleep(tbWorld* world, float dt);
 void tbPutIslandToSleep(tbWorld* world, int headBody);

@@ -1,0 +1,246 @@
+// The step: tbWorld_Step as the list of its stages, each saying what it reads and writes.
+#include <math.h>
+#include <string.h>
+
+#include "continuous.h"
+
+// Stage: the solver's bodies. Reads the awake set; writes solverBodies and solverBodySlots (the
+// awake bodies in awake-set order) and each body's solverIndex. Static and sleeping bodies are
+// never visited.
+static void tbPrepareBodies(tbWorld* w)
+{
+	int bodyCount = w->awakeCount;
+	tbGrowArray((void**)&w->solverBodies, &w->solverBodyCapacity, bodyCount, sizeof(tbRigidBody*));
+	int capacity = w->solverBodyCapacity;
+	// Grown in step with solverBodies (same capacity), so one counter serves them all.
+	if (w->solverBodySlots == NULL || w->islandCapacity < capacity) {
+		int old = w->islandCapacity;
+		w->solverBodySlots = tbGrowAlloc(w->solverBodySlots, (size_t)old * sizeof(int),
+		                                 (size_t)capacity * sizeof(int));
+		w->islandParent =
+		    tbGrowAlloc(w->islandParent, (size_t)old * sizeof(int), (size_t)capacity * sizeof(int));
+		w->islandSleep = tbGrowAlloc(w->islandSleep, (size_t)old * sizeof(float),
+		                             (size_t)capacity * sizeof(float));
+		w->islandHead =
+		    tbGrowAlloc(w->islandHead, (size_t)old * sizeof(int), (size_t)capacity * sizeof(int));
+		w->islandCapacity = capacity;
+	}
+	for (int k = 0; k < bodyCount; ++k) {
+		int i = w->awakeBodies[k];
+		tbBodySlot* b = w->bodies + i;
+		b->solverIndex = k;
+		w->solverBodies[k] = &b->rb;
+		w->solverBodySlots[k] = i;
+	}
+	w->solverBodyCount = bodyCount;
+}
+
+// Stage: the solver's contacts. Reads the active contacts' manifolds and last step's impulses;
+// writes solverContacts (warm started) and solverContactSlots; marks the contacts the solver may
+// refresh inside the step (contact_refresh.c).
+static void tbPrepareContacts(tbWorld* w, float dt)
+{
+	int contactCount = 0, candidates = 0;
+	for (int k = 0; k < w->activeCount; ++k) {
+		int i = w->activeContacts[k];
+		const tbContactSlot* c = w->contacts + i;
+		if (!c->touching) {
+			continue;
+		}
+		const tbBodySlot* a = w->bodies + w->shapes[c->shapeA].body;
+		const tbBodySlot* b = w->bodies + w->shapes[c->shapeB].body;
+		int ia = a->awakeIndex >= 0 ? a->solverIndex : TB_NULL_BODY;
+		int ib = b->awakeIndex >= 0 ? b->solverIndex : TB_NULL_BODY;
+		// A contact with a sleeping body that was not woken (a still kinematic body on a sleeper)
+		// waits; so does one between two bodies that cannot move.
+		if ((a->rb.type != tb_staticBody && ia == TB_NULL_BODY) ||
+		    (b->rb.type != tb_staticBody && ib == TB_NULL_BODY)) {
+			continue;
+		}
+		if (a->rb.type != tb_dynamicBody && b->rb.type != tb_dynamicBody) {
+			continue;
+		}
+		if (contactCount + 1 > w->solverContactCapacity) {
+			int old = w->solverContactCapacity;
+			tbGrowArray((void**)&w->solverContacts, &w->solverContactCapacity, contactCount + 1,
+			            sizeof(tbContact));
+			w->solverContactSlots = tbGrowAlloc(w->solverContactSlots, (size_t)old * sizeof(int),
+			                                    (size_t)w->solverContactCapacity * sizeof(int));
+		}
+		tbContact* sc = w->solverContacts + contactCount;
+		*sc = tbMakeContact(ia, ib, &c->manifold, c->friction, c->restitution);
+		tbContact_WarmStart(sc, w->def.enableWarmStarting ? &c->impulses : NULL);
+		if (w->def.enableContactRefresh) {
+			candidates += tbMarkContactRefresh(w, c, dt, sc) ? 1 : 0;
+		}
+		w->solverContactSlots[contactCount] = i;
+		++contactCount;
+	}
+	w->solverContactCount = contactCount;
+	if (candidates > 0) {
+		tbSpreadContactRefresh(w);
+	}
+}
+
+// The solver's settings, from the world's.
+static tbSolverDef tbWorldSolverDef(tbWorld* w, int substeps)
+{
+	tbSolverDef sd = tbDefaultSolverDef();
+	sd.gravity = w->def.gravity;
+	sd.substeps = substeps;
+	sd.iterations = w->def.iterations;
+	sd.relaxIterations = w->def.relaxIterations;
+	sd.contactHertz = w->def.contactHertz;
+	sd.contactDampingRatio = w->def.contactDampingRatio;
+	sd.contactPushMaxSpeed = w->def.contactPushMaxSpeed;
+	sd.restitutionThreshold = w->def.restitutionThreshold;
+	sd.enableWarmStarting = w->def.enableWarmStarting;
+	sd.integrator = w->def.integrator;
+	sd.refreshContact = w->def.enableContactRefresh ? tbRefreshSolverContact : NULL;
+	sd.refreshContext = w;
+	return sd;
+}
+
+// Stage: solve and integrate (dynamics/solver.c). Reads the solver's bodies, contacts and joints;
+// writes the bodies' state vectors, the contacts' impulses (for next step's warm start) and the
+// joints' impulses. The solver calls back into the engine only through sd->refreshContact, to
+// look at a contact again inside the step (contact_refresh.c; the glossary in
+// docs/architecture.md): the narrow phase lives here, not in dynamics/.
+static void tbSolveStage(tbWorld* w, const tbSolverDef* sd, float dt, void** scratch)
+{
+	int bodyCount = w->solverBodyCount;
+	int contactCount = w->solverContactCount;
+	// One scratch block, grown to the scene and kept (64 bytes of slack for the alignment the
+	// wide records want).
+	tbGatherJoints(w);
+	size_t need = tbSolverScratchBytes(bodyCount, contactCount, w->solverJointCount) + 64u;
+	if (need > w->solverScratchBytes) {
+		size_t grown = need + need / 2u;
+		tbFree(w->solverScratchRaw, w->solverScratchBytes);
+		w->solverScratchRaw = tbAlloc(grown);
+		w->solverScratchBytes = grown;
+	}
+	void* aligned = (void*)(((uintptr_t)w->solverScratchRaw + 63u) & ~(uintptr_t)63u);
+	*scratch = aligned;
+	tbSolverStats stats;
+	tbSolverSolve(sd, w->solverBodies, bodyCount, w->solverContacts, contactCount, w->solverJoints,
+	              w->solverJointCount, dt, aligned, &stats);
+	tbScatterJoints(w);
+	w->lastSubstep = dt / (float)sd->substeps;
+	for (int i = 0; i < contactCount; ++i) {
+		tbContactSlot* c = w->contacts + w->solverContactSlots[i];
+		c->impulses = tbContact_GetImpulses(w->solverContacts + i);
+	}
+	w->lastSolverStats = stats;
+}
+
+// Stage: finish the bodies (Baraff's state update and Gram-Schmidt, dynamics/solver.c). Reads and
+// writes the solver's bodies; a body whose state left the floats is stopped and counted.
+static void tbFinishBodies(tbWorld* w, const tbSolverDef* sd, float dt, void* scratch)
+{
+	tbSolverStats* stats = &w->lastSolverStats;
+	stats->stoppedBodies = tbSolverFinish(sd, w->solverBodies, w->solverBodyCount, dt, scratch);
+	if (stats->stoppedBodies > 0) {
+		// Never hidden: counted in the profile and the world's counters, and said here.
+		w->stoppedBodyCount += stats->stoppedBodies;
+		tbSetError("tbWorld_Step: %d bodies got a NaN or Inf state and were stopped where they "
+		           "were (step %d)",
+		           stats->stoppedBodies, w->stepCount);
+	}
+}
+
+// Stage: the bodies' new poses go to their shapes. Reads the solver's bodies; writes each body's
+// transform and its shapes' broad-phase boxes, and lists the bodies fast enough to need a
+// continuous check.
+static void tbUpdateShapes(tbWorld* w, float dt)
+{
+	int bodyCount = w->solverBodyCount;
+	w->fastCount = 0;
+	for (int i = 0; i < bodyCount; ++i) {
+		int slot = w->solverBodySlots[i];
+		tbBodySlot* b = w->bodies + slot;
+		tbTransform start = b->xf; // the pose the step began with
+		tbSyncBodyTransform(b);
+		float reach = tbUpdateBodyShapes(w, slot, dt, false);
+		if (w->def.enableContinuous) {
+			tbContinuousCheck(w, slot, &start, reach);
+		}
+	}
+}
+
+bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_Step");
+	if (w == NULL) {
+		return false;
+	}
+	if (!(isfinite(timeStep) && timeStep > 0.0f)) {
+		tbSetError("tbWorld_Step: timeStep must be finite and > 0, got %g", (double)timeStep);
+		return false;
+	}
+	if (substeps < 1) {
+		tbSetError("tbWorld_Step: substeps must be >= 1, got %d", substeps);
+		return false;
+	}
+	// The step, stage by stage (docs/architecture.md). Times go to the profile.
+	tbStartStepEvents(w);
+	memset(&w->profile, 0, sizeof w->profile);
+	double t0 = tbMilliseconds();
+
+	// 1. Pairs: wake what joints tie to a moving body, move the broad-phase proxies, find new
+	//    pairs (broad_phase.c).
+	if (w->liveJoints > 0) {
+		tbWakeJointedBodies(w);
+	}
+	tbBroadPhase_UpdatePairs(w);
+	double t1 = tbMilliseconds();
+
+	// 2. Narrow phase: a manifold for every active pair, begin and end touch events (contact.c).
+	tbCollide(w, timeStep);
+	double t2 = tbMilliseconds();
+
+	// 3. Solve and integrate: gather bodies, contacts and joints, run the soft step's substeps,
+	//    write the impulses back (dynamics/solver.c through step.c's stages).
+	tbHitEvents_Prepare(w);
+	tbPrepareBodies(w);
+	tbPrepareContacts(w, timeStep);
+	tbSolverDef sd = tbWorldSolverDef(w, substeps);
+	void* scratch = NULL;
+	tbSolveStage(w, &sd, timeStep, &scratch);
+	double tSolve = tbMilliseconds();
+
+	// 4. Finish: Baraff's state update and Gram-Schmidt, poses to shapes, continuous collision
+	//    for the fast bodies (continuous.c), hit and sensor events.
+	tbFinishBodies(w, &sd, timeStep, scratch);
+	tbUpdateShapes(w, timeStep);
+	if (w->fastCount > 0) {
+		tbSolveContinuous(w, timeStep);
+	}
+	tbHitEvents_Finish(w);
+	tbSensor_Update(w);
+	double t3 = tbMilliseconds();
+
+	// 5. Sleep: islands that rested long enough fall asleep (island.c); move events (events.c).
+	if (w->def.enableSleep) {
+		tbUpdateSleep(w, timeStep);
+	}
+	tbPushMoveEvents(w);
+	double t4 = tbMilliseconds();
+
+	w->stepCount += 1;
+	tbProfile* p = &w->profile;
+	p->solve = (float)(tSolve - t2);
+	p->step = (float)(t4 - t0);
+	p->pairs = (float)(t1 - t0);
+	p->collide = (float)(t2 - t1);
+	p->integrate = (float)(t3 - t2) - p->solve;
+	p->sleep = (float)(t4 - t3);
+	p->awakeBodies = w->solverBodyCount;
+	p->activeContacts = w->activeCount;
+	p->solvedContacts = w->solverContactCount;
+	p->colors = w->lastSolverStats.colorCount;
+	p->overflowConstraints = w->lastSolverStats.overflowCount;
+	p->simdWidth = w->lastSolverStats.simdWidth;
+	p->stoppedBodies = w->lastSolverStats.stoppedBodies;
+	return true;
+}
