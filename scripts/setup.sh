@@ -9,7 +9,7 @@ set -euo pipefail
 # clang and its sanitizer runtime build the fuzz targets CI runs for a short time.
 packages=(build-essential pkg-config meson ninja-build libcglm-dev libcriterion-dev
           libccd-dev libbullet-dev libode-dev libcjson-dev libglfw3-dev python3-glad libstb-dev
-          xvfb xauth libgl1-mesa-dri libglx-mesa0 clang libclang-rt-14-dev)
+          xvfb xauth libgl1-mesa-dri libglx-mesa0 clang libclang-rt-14-dev cmake clang-format)
 
 missing=()
 for p in "${packages[@]}"; do
