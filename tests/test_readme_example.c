@@ -1,4 +1,5 @@
-// The README's C example, compiled as a test: a ball sunk into a box, queried and checked.
+// The C example of docs/api-tour.md, compiled as a test: a ball sunk into a box, queried and
+// checked.
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <tumble/tumble.h>

@@ -1,4 +1,5 @@
-// The README's world example, compiled as a test: a ball dropped on the ground bounces and rests.
+// The world example of docs/api-tour.md, compiled as a test: a ball dropped on the ground bounces
+// and rests.
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <tumble/tumble.h>
