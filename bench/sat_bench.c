@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../tests/random.h"
 #include "manifold_internal.h"
 #include "tumble/hull.h"
 #include "tumble/manifold.h"
@@ -19,48 +20,12 @@
 
 #define TB_MAX_POSES 100000
 
-static uint32_t nextRandom(uint32_t* state)
-{
-	uint32_t x = *state;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	*state = x;
-	return x;
-}
-
-static float uniform(uint32_t* state)
-{
-	return (float)(nextRandom(state) >> 8) / 16777216.0f;
-}
-
-static vec3s randomUnit(uint32_t* state)
-{
-	for (int i = 0; i < 100; ++i) {
-		vec3s v = {{2.0f * uniform(state) - 1.0f, 2.0f * uniform(state) - 1.0f,
-		            2.0f * uniform(state) - 1.0f}};
-		float len = glms_vec3_norm(v);
-		if (len > 0.1f && len <= 1.0f) {
-			return glms_vec3_scale(v, 1.0f / len);
-		}
-	}
-	return (vec3s){{0.0f, 1.0f, 0.0f}};
-}
-
-static versors randomQuat(uint32_t* state)
-{
-	float u1 = uniform(state), u2 = 6.2831853f * uniform(state), u3 = 6.2831853f * uniform(state);
-	float s1 = sqrtf(1.0f - u1), s2 = sqrtf(u1);
-	return glms_quat_normalize(
-	    (versors){{s1 * sinf(u2), s1 * cosf(u2), s2 * sinf(u3), s2 * cosf(u3)}});
-}
-
 // B at a random orientation, moved along a random direction until GJK/EPA gives `target`.
 static tbTransform placeAt(const tbGeometry* a, const tbGeometry* b, float target, uint32_t* state)
 {
 	tbQueryDef def = tbDefaultQueryDef();
-	tbTransform xf = {.q = randomQuat(state)};
-	vec3s u = randomUnit(state);
+	tbTransform xf = {.q = tbRandomQuat(state)};
+	vec3s u = tbRandomUnit(state);
 	float lo = 0.0f, hi = 2.0f;
 	for (int i = 0; i < 40; ++i) {
 		float mid = 0.5f * (lo + hi);
@@ -129,7 +94,7 @@ static bool randomHull(tbHull* hull, int count, vec3s axes, uint32_t* state)
 {
 	vec3s points[64];
 	for (int i = 0; i < count && i < 64; ++i) {
-		points[i] = glms_vec3_mul(randomUnit(state), axes);
+		points[i] = glms_vec3_mul(tbRandomUnit(state), axes);
 	}
 	return tbBuildHull(points, count < 64 ? count : 64, hull, NULL) == tb_hullOk;
 }
@@ -174,12 +139,12 @@ int main(int argc, char** argv)
 			continue;
 		}
 		for (int i = 0; i < count; i += 2) {
-			float target = lowest[k] + range[k] * uniform(&state);
+			float target = lowest[k] + range[k] * tbRandomUniform(&state);
 			tbTransform xf = placeAt(shapeA[k], shapeB[k], target, &state);
 			poses[i] = xf;
-			versors dq = glms_quatv(0.1f * 0.01745329f, randomUnit(&state));
+			versors dq = glms_quatv(0.1f * 0.01745329f, tbRandomUnit(&state));
 			poses[i + 1] =
-			    tbMakeTransform(glms_vec3_add(xf.p, glms_vec3_scale(randomUnit(&state), 1e-3f)),
+			    tbMakeTransform(glms_vec3_add(xf.p, glms_vec3_scale(tbRandomUnit(&state), 1e-3f)),
 			                    glms_quat_mul(dq, xf.q));
 		}
 		double t0 = nowSeconds();

@@ -43,14 +43,20 @@ for t in $targets; do
 	mkdir -p "$corpus" "$dir/artifacts"
 	args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 		-artifact_prefix="$dir/artifacts/$t-")
+	# Seeds: fuzz/corpus/<target>, and for the scene loader the bundled scenes and the reliability
+	# reproducers themselves (read in place, never copied).
+	seeds=("fuzz/corpus/$t")
 	case $t in
-	scene) args+=(-max_len=8192) ;;
+	scene)
+		args+=(-max_len=8192)
+		seeds+=(scenes tests/data/reliability)
+		;;
 	*) args+=(-max_len=2048) ;;
 	esac
 	[ -f "fuzz/dict/$t.dict" ] && args+=(-dict="fuzz/dict/$t.dict")
 	[ -n "${FUZZ_KEEP_GOING:-}" ] && args+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 	log="$dir/fuzz_$t.log"
-	"$dir/fuzz/fuzz_$t" "${args[@]}" "$corpus" "fuzz/corpus/$t" >"$log" 2>&1
+	"$dir/fuzz/fuzz_$t" "${args[@]}" "$corpus" "${seeds[@]}" >"$log" 2>&1
 	rc=$?
 	runs=$(grep -oE "stat::number_of_executed_units: *[0-9]+" "$log" | grep -oE "[0-9]+$" | tail -1)
 	# -fork mode reports "#<executions>: cov: ..." lines instead, and findings as crash files.

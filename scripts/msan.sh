@@ -37,7 +37,7 @@ flags=(-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=memory -fsanitize-memo
 	-I"$out/include" -Icollision/include -Icollision/src -Icollision/internal
 	-Idynamics/include -Idynamics/src -Idynamics/internal -Iengine/include -Iengine/src -Iscene/include -Iscene/src -Itools
 	'-DTB_SCENES_SOURCE_DIR="scenes"' '-DTB_SCENES_INSTALL_DIR="scenes"')
-sources=(collision/src/*.c dynamics/src/*.c engine/src/*.c scene/src/*.c tools/query_file.c tools/tumble_main.c
+sources=(collision/src/*.c dynamics/src/*.c engine/src/*.c scene/src/*.c tools/query_file.c tools/json_write.c tools/tumble_main.c
 	tools/run_command.c)
 objects=()
 for s in "${sources[@]}"; do

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "random.h"
 #include "tumble/hull.h"
 
 // Asserts only on failure: the inner loops run millions of times and Criterion's asserts are not
@@ -30,20 +31,9 @@ static float testTolerance(const vec3s* points, int count)
 	return fmaxf(1e-5f * glms_vec3_distance(lower, upper), 4e-6f * largest);
 }
 
-// xorshift32: the clouds are the same on every platform.
-static uint32_t nextRandom(uint32_t* state)
-{
-	uint32_t x = *state;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	*state = x;
-	return x;
-}
-
 static float uniform(uint32_t* state, float lo, float hi)
 {
-	return lo + (hi - lo) * (float)(nextRandom(state) >> 8) * (1.0f / 16777216.0f);
+	return lo + (hi - lo) * (float)(tbRandomNext(state) >> 8) * (1.0f / 16777216.0f);
 }
 
 static vec3s randomInBall(uint32_t* state)
@@ -397,7 +387,7 @@ Test(hull, icosahedron_with_duplicates_far_from_origin)
 		points[i] = glms_vec3_add(corners[i % 12], (vec3s){{10.0f, -20.0f, 5.0f}});
 	}
 	for (int i = 59; i > 0; --i) {
-		int j = (int)(nextRandom(&state) % (uint32_t)(i + 1));
+		int j = (int)(tbRandomNext(&state) % (uint32_t)(i + 1));
 		vec3s swap = points[i];
 		points[i] = points[j];
 		points[j] = swap;
@@ -552,11 +542,11 @@ Test(hull, random_points_on_cube_surface)
 	vec3s* points = malloc(count * sizeof(vec3s));
 	uint32_t state = 555u;
 	for (int i = 0; i < count; ++i) {
-		int axis = (int)(nextRandom(&state) % 3u);
+		int axis = (int)(tbRandomNext(&state) % 3u);
 		vec3s p;
-		p.raw[axis] = (nextRandom(&state) & 1u) ? 1.0f : -1.0f;
-		p.raw[(axis + 1) % 3] = (float)((int)(nextRandom(&state) % 9u) - 4) * 0.25f;
-		p.raw[(axis + 2) % 3] = (float)((int)(nextRandom(&state) % 9u) - 4) * 0.25f;
+		p.raw[axis] = (tbRandomNext(&state) & 1u) ? 1.0f : -1.0f;
+		p.raw[(axis + 1) % 3] = (float)((int)(tbRandomNext(&state) % 9u) - 4) * 0.25f;
+		p.raw[(axis + 2) % 3] = (float)((int)(tbRandomNext(&state) % 9u) - 4) * 0.25f;
 		points[i] = p;
 	}
 	tbHull hull = buildOk(points, count);

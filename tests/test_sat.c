@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "random.h"
 #include "sat.h"
 #include "tumble/hull.h"
 #include "tumble/manifold.h"
@@ -21,44 +22,6 @@
 	} while (0)
 
 static const float kDegree = 0.01745329f;
-
-// xorshift32: the poses are the same on every platform.
-static uint32_t nextRandom(uint32_t* state)
-{
-	uint32_t x = *state;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	*state = x;
-	return x;
-}
-
-static float uniform(uint32_t* state)
-{
-	return (float)(nextRandom(state) >> 8) / 16777216.0f;
-}
-
-static vec3s randomUnit(uint32_t* state)
-{
-	for (int i = 0; i < 100; ++i) {
-		vec3s v = {{2.0f * uniform(state) - 1.0f, 2.0f * uniform(state) - 1.0f,
-		            2.0f * uniform(state) - 1.0f}};
-		float len = glms_vec3_norm(v);
-		if (len > 0.1f && len <= 1.0f) {
-			return glms_vec3_scale(v, 1.0f / len);
-		}
-	}
-	return (vec3s){{0.0f, 1.0f, 0.0f}};
-}
-
-// A uniformly random rotation (Shoemake, Graphics Gems III: uniform random rotations).
-static versors randomQuat(uint32_t* state)
-{
-	float u1 = uniform(state), u2 = 6.2831853f * uniform(state), u3 = 6.2831853f * uniform(state);
-	float s1 = sqrtf(1.0f - u1), s2 = sqrtf(u1);
-	versors q = {{s1 * sinf(u2), s1 * cosf(u2), s2 * sinf(u3), s2 * cosf(u3)}};
-	return glms_quat_normalize(q);
-}
 
 static float pairScale(const tbGeometry* a, const tbGeometry* b, tbTransform bInA)
 {
@@ -80,8 +43,8 @@ static float queryDistance(const tbGeometry* a, const tbGeometry* b, tbTransform
 // distance is `target` (bisection: the distance grows as B leaves A along the ray).
 static tbTransform placeAt(const tbGeometry* a, const tbGeometry* b, float target, uint32_t* state)
 {
-	tbTransform xf = {.q = randomQuat(state)};
-	vec3s u = randomUnit(state);
+	tbTransform xf = {.q = tbRandomQuat(state)};
+	vec3s u = tbRandomUnit(state);
 	float lo = 0.0f,
 	      hi = tbGeometry_BoundingRadius(a) + tbGeometry_BoundingRadius(b) + target + 0.1f;
 	for (int i = 0; i < 60; ++i) {
@@ -102,7 +65,7 @@ static void randomHull(tbHull* hull, int count, vec3s axes, uint32_t* state)
 {
 	vec3s points[64];
 	for (int i = 0; i < count && i < 64; ++i) {
-		points[i] = glms_vec3_mul(randomUnit(state), axes);
+		points[i] = glms_vec3_mul(tbRandomUnit(state), axes);
 	}
 	cr_assert_eq(tbBuildHull(points, count, hull, NULL), tb_hullOk);
 	cr_assert_eq(hull->kind, tb_hullSolid);
@@ -225,8 +188,9 @@ static void runPairs(const tbGeometry* a, const tbGeometry* b, uint32_t seed, in
 	float size = fminf(tbGeometry_BoundingRadius(a), tbGeometry_BoundingRadius(b));
 	for (int i = 0; i < count; ++i) {
 		// Deep, shallow, touching and separated within a 0.05 m margin, in turn.
-		float targets[5] = {-0.3f * size * uniform(&state), -0.01f * size * uniform(&state), 0.0f,
-		                    0.01f * uniform(&state), 0.05f * uniform(&state)};
+		float targets[5] = {-0.3f * size * tbRandomUniform(&state),
+		                    -0.01f * size * tbRandomUniform(&state), 0.0f,
+		                    0.01f * tbRandomUniform(&state), 0.05f * tbRandomUniform(&state)};
 		float target = targets[i % 5];
 		tbTransform bInA = placeAt(a, b, target, &state);
 		checkPose(a, b, bInA, &st, label);
@@ -299,8 +263,8 @@ Test(sat, box_shortcut_matches_hull_path)
 	int edges = 0, edgeOnFace = 0;
 	float worstDeepest = 0.0f;
 	for (int i = 0; i < 2000; ++i) {
-		tbTransform xf = {.q = randomQuat(&state)};
-		xf.p = glms_vec3_scale(randomUnit(&state), 1.6f * uniform(&state));
+		tbTransform xf = {.q = tbRandomQuat(&state)};
+		xf.p = glms_vec3_scale(tbRandomUnit(&state), 1.6f * tbRandomUniform(&state));
 		tbSatResult fast = tbSat_Find(&box, &box, xf, FLT_MAX, NULL);
 		tbSatResult slow = tbSat_Find(&boxHull, &boxHull, xf, FLT_MAX, NULL);
 		CHECK(fabsf(fast.maxSeparation - slow.maxSeparation) <= 1e-5f,
@@ -445,7 +409,7 @@ Test(sat, cache_gives_the_same_manifold)
 	for (int i = 0; i < 1500; ++i) {
 		const tbGeometry* a = shapes + (i % 3);
 		const tbGeometry* b = shapes + ((i / 3) % 3);
-		float target = -0.1f * uniform(&state) + 0.06f * uniform(&state);
+		float target = -0.1f * tbRandomUniform(&state) + 0.06f * tbRandomUniform(&state);
 		tbTransform bInA = placeAt(a, b, target, &state);
 		float margin = 0.02f;
 		float d0, d1, d2;
@@ -488,12 +452,13 @@ Test(sat, feature_ids_survive_small_motion)
 		tbTransform xfA = edge ? tbMakeTransform((vec3s){{0.0f, 0.0f, 0.0f}},
 		                                         glms_quatv(quarter, (vec3s){{1.0f, 0.0f, 0.0f}}))
 		                       : tbTransformIdentity();
-		float spin = 6.2831853f * uniform(&state);
+		float spin = 6.2831853f * tbRandomUniform(&state);
 		versors q = edge ? glms_quat_mul(glms_quatv(spin * 0.1f, (vec3s){{0.0f, 1.0f, 0.0f}}),
 		                                 glms_quatv(quarter, (vec3s){{0.0f, 0.0f, 1.0f}}))
 		                 : glms_quatv(spin, (vec3s){{0.0f, 1.0f, 0.0f}});
 		float top = edge ? 2.0f * 0.5f * sqrtf(2.0f) : 1.0f;
-		vec3s p = {{0.3f * uniform(&state) - 0.15f, top - 0.005f, 0.3f * uniform(&state) - 0.15f}};
+		vec3s p = {{0.3f * tbRandomUniform(&state) - 0.15f, top - 0.005f,
+		            0.3f * tbRandomUniform(&state) - 0.15f}};
 		const tbGeometry* a = edge ? &tilted : &ground;
 		tbSatCache cache = {0};
 		tbTransform start = tbInvMulTransforms(xfA, tbMakeTransform(p, q));
@@ -501,8 +466,8 @@ Test(sat, feature_ids_survive_small_motion)
 		cr_assert_eq(first.pointCount, edge ? 1 : 4, "trial %d: %d points", trial,
 		             first.pointCount);
 		for (int step = 0; step < 20; ++step) {
-			vec3s dp = glms_vec3_scale(randomUnit(&state), 2e-4f);
-			versors dq = glms_quatv(2e-4f, randomUnit(&state));
+			vec3s dp = glms_vec3_scale(tbRandomUnit(&state), 2e-4f);
+			versors dq = glms_quatv(2e-4f, tbRandomUnit(&state));
 			tbTransform moved =
 			    tbMakeTransform(glms_vec3_add(p, dp), glms_quat_normalize(glms_quat_mul(dq, q)));
 			tbTransform bInA = tbInvMulTransforms(xfA, moved);
@@ -535,12 +500,14 @@ Test(sat, box_cache_formulas_match_hull_layout)
 	uint32_t state = 31u;
 	int eligibleEdges = 0;
 	for (int n = 0; n < 3000; ++n) {
-		tbTransform xf = {.q = randomQuat(&state)};
-		xf.p = glms_vec3_scale(randomUnit(&state), 1.5f * uniform(&state));
-		tbSatCache cache = {.type = (tbSatFeatureType)(1 + nextRandom(&state) % 3)};
+		tbTransform xf = {.q = tbRandomQuat(&state)};
+		xf.p = glms_vec3_scale(tbRandomUnit(&state), 1.5f * tbRandomUniform(&state));
+		tbSatCache cache = {.type = (tbSatFeatureType)(1 + tbRandomNext(&state) % 3)};
 		int range = cache.type == tb_satEdges ? 12 : 6;
-		cache.indexA = cache.type == tb_satFaceB ? -1 : (int)(nextRandom(&state) % (uint32_t)range);
-		cache.indexB = cache.type == tb_satFaceA ? -1 : (int)(nextRandom(&state) % (uint32_t)range);
+		cache.indexA =
+		    cache.type == tb_satFaceB ? -1 : (int)(tbRandomNext(&state) % (uint32_t)range);
+		cache.indexB =
+		    cache.type == tb_satFaceA ? -1 : (int)(tbRandomNext(&state) % (uint32_t)range);
 		tbSatAxis fast, slow;
 		bool fastEligible, slowEligible;
 		bool fastOk = tbSat_EvaluateCache(&a, &b, xf, &cache, false, &fast, &fastEligible);
@@ -618,19 +585,21 @@ Test(sat, box_across_a_ridge_touches_at_both_ends)
 	for (int i = 0; i < 200 && cases < 60; ++i) {
 		// Box x along the ridge, y along the slope's normal, then turned about the normal and
 		// tilted a little about the ridge and across it.
-		float yaw = (2.0f * uniform(&state) - 1.0f) * 0.9f;
-		float tilt = (2.0f * uniform(&state) - 1.0f) * 0.08f;
-		float roll = (2.0f * uniform(&state) - 1.0f) * 0.08f;
+		float yaw = (2.0f * tbRandomUniform(&state) - 1.0f) * 0.9f;
+		float tilt = (2.0f * tbRandomUniform(&state) - 1.0f) * 0.08f;
+		float roll = (2.0f * tbRandomUniform(&state) - 1.0f) * 0.08f;
 		mat3s basis = {.col = {along, up, glms_vec3_cross(along, up)}};
 		versors q = glms_mat3_quat(basis);
 		q = glms_quat_mul(glms_quatv(yaw, up), q);
 		q = glms_quat_mul(glms_quatv(tilt, along), q);
 		q = glms_quat_normalize(glms_quat_mul(glms_quatv(roll, glms_vec3_cross(along, up)), q));
-		float t = 0.3f + 0.4f * uniform(&state), depth = 0.005f + 0.04f * uniform(&state);
+		float t = 0.3f + 0.4f * tbRandomUniform(&state),
+		      depth = 0.005f + 0.04f * tbRandomUniform(&state);
 		vec3s onRidge = glms_vec3_lerp(r0, r1, t);
 		// The box's bottom face reaches `depth` below the ridge point; the centre is off to one
 		// side so that the ridge crosses the face.
-		vec3s centreLocal = {{0.0f, half.y - depth, (2.0f * uniform(&state) - 1.0f) * 0.2f}};
+		vec3s centreLocal = {
+		    {0.0f, half.y - depth, (2.0f * tbRandomUniform(&state) - 1.0f) * 0.2f}};
 		tbTransform bInA = {.q = q};
 		bInA.p = glms_vec3_add(onRidge, glms_quat_rotatev(q, centreLocal));
 		// The ridge in the box's frame, clipped to the bottom face's rectangle (|x| <= hx,

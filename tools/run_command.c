@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L // clock_gettime, isatty, fileno, opendir
 
 #include "run_command.h"
+#include "json_write.h"
 
 #include <tumble/scene.h>
 #include <tumble/tumble.h>
@@ -192,43 +193,8 @@ static int tbParseRunOptions(int argc, char** argv, tbRunOptions* o)
 // ---------------------------------------------------------------------------------------------
 // Output helpers
 
-static void tbWriteJsonNumber(FILE* out, double v)
-{
-	// JSON has no NaN or infinity.
-	if (isfinite(v)) {
-		fprintf(out, "%.6g", v);
-	} else {
-		fputs("null", out);
-	}
-}
-
-static void tbWriteJsonVec(FILE* out, const double v[3])
-{
-	fputc('[', out);
-	for (int i = 0; i < 3; ++i) {
-		if (i > 0) {
-			fputs(", ", out);
-		}
-		tbWriteJsonNumber(out, v[i]);
-	}
-	fputc(']', out);
-}
-
-static void tbWriteJsonString(FILE* out, const char* s)
-{
-	fputc('"', out);
-	for (; *s != '\0'; ++s) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') {
-			fprintf(out, "\\%c", c);
-		} else if (c < 0x20) {
-			fprintf(out, "\\u%04x", c);
-		} else {
-			fputc(c, out);
-		}
-	}
-	fputc('"', out);
-}
+// Significant digits of the summary's numbers.
+#define TB_RUN_DIGITS 6
 
 // RFC 4180: a name with a comma, quote or line break is quoted, its quotes doubled.
 static void tbWriteCsvName(FILE* out, const char* name)
@@ -659,28 +625,28 @@ int tbRunSceneCommand(int argc, char** argv)
 	const char* name = tbBaseName(path);
 	if (o.json) {
 		printf("{\"scene\": ");
-		tbWriteJsonString(stdout, name);
+		tbJsonString(stdout, name);
 		printf(", \"bodies\": %d, \"steps\": %lld, \"dt\": ", d->bodyCount, done);
-		tbWriteJsonNumber(stdout, (double)d->dt);
+		tbJsonNumber(stdout, (double)d->dt, TB_RUN_DIGITS);
 		printf(", \"substeps\": %d, \"ms_per_step\": {\"median\": ", d->substeps);
-		tbWriteJsonNumber(stdout, median);
+		tbJsonNumber(stdout, median, TB_RUN_DIGITS);
 		fputs(", \"p95\": ", stdout);
-		tbWriteJsonNumber(stdout, p95);
+		tbJsonNumber(stdout, p95, TB_RUN_DIGITS);
 		fputs(", \"max\": ", stdout);
-		tbWriteJsonNumber(stdout, worst);
+		tbJsonNumber(stdout, worst, TB_RUN_DIGITS);
 		printf("}, \"contacts\": %d, \"awake\": %d, \"nan\": %s, \"max_penetration\": ",
 		       figures.contactPoints, figures.awake, figures.nan ? "true" : "false");
-		tbWriteJsonNumber(stdout, figures.maxPenetration);
+		tbJsonNumber(stdout, figures.maxPenetration, TB_RUN_DIGITS);
 		fputs(", \"max_speed\": ", stdout);
-		tbWriteJsonNumber(stdout, figures.maxSpeed);
+		tbJsonNumber(stdout, figures.maxSpeed, TB_RUN_DIGITS);
 		fputs(", \"max_displacement\": ", stdout);
-		tbWriteJsonNumber(stdout, figures.maxDisplacement);
+		tbJsonNumber(stdout, figures.maxDisplacement, TB_RUN_DIGITS);
 		fputs(", \"kinetic_energy\": ", stdout);
-		tbWriteJsonNumber(stdout, figures.kineticEnergy);
+		tbJsonNumber(stdout, figures.kineticEnergy, TB_RUN_DIGITS);
 		fputs(", \"momentum\": ", stdout);
-		tbWriteJsonVec(stdout, figures.momentum);
+		tbJsonVec(stdout, figures.momentum, TB_RUN_DIGITS);
 		fputs(", \"angular_momentum\": ", stdout);
-		tbWriteJsonVec(stdout, figures.angularMomentum);
+		tbJsonVec(stdout, figures.angularMomentum, TB_RUN_DIGITS);
 		printf(", \"stopped_bodies\": %d, \"profile\": ", stopped);
 		tbWriteProfileJson(stdout, &profile, done);
 		printf(", \"state_hash\": \"%016" PRIx64 "\"}\n", figures.stateHash);

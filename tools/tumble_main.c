@@ -1,6 +1,7 @@
 // The `tumble` command-line tool: a table of subcommands (`query` now; `run` and others later).
 #define _POSIX_C_SOURCE 199309L // clock_gettime
 
+#include "json_write.h"
 #include "plot_command.h"
 #include "query_file.h"
 #include "run_command.h"
@@ -119,32 +120,13 @@ static int tbAnswerOverlap(const tbQueryCase* queryCase)
 	return status == tb_queryInvalidInput ? -1 : hit ? 1 : 0;
 }
 
-// JSON has no NaN or infinity: those become null.
-static void tbJsonNumber(FILE* out, double value)
-{
-	if (isfinite(value)) {
-		fprintf(out, "%.9g", value);
-	} else {
-		fputs("null", out);
-	}
-}
-
-static void tbJsonVec(FILE* out, const double v[3])
-{
-	fputc('[', out);
-	for (int i = 0; i < 3; ++i) {
-		if (i > 0) {
-			fputc(',', out);
-		}
-		tbJsonNumber(out, v[i]);
-	}
-	fputc(']', out);
-}
+// Significant digits of query answers and traces (float results, to the last bit).
+#define TB_QUERY_DIGITS 9
 
 static void tbJsonVec3s(FILE* out, vec3s v)
 {
 	double d[3] = {(double)v.x, (double)v.y, (double)v.z};
-	tbJsonVec(out, d);
+	tbJsonVec(out, d, TB_QUERY_DIGITS);
 }
 
 // The trace callback of --trace: one JSON object per iteration on stdout.
@@ -178,7 +160,7 @@ static void tbPrintTraceStep(const tbTraceStep* step, void* context)
 		fputs("]}", stdout);
 	}
 	fputs(",\"distance\":", stdout);
-	tbJsonNumber(stdout, (double)step->distance);
+	tbJsonNumber(stdout, (double)step->distance, TB_QUERY_DIGITS);
 	// The record of the simplex GJK ended with, after that many iterations.
 	fputs(step->last ? ",\"last\":true}\n" : "}\n", stdout);
 }
@@ -194,21 +176,21 @@ static bool tbWriteTrace(const tbQueryCase* queryCase, const tbQueryOptions* opt
 	tbCaseAnswer a = tbAnswerFull(queryCase, &options->def);
 	printf("{\"result\":{\"id\":%lld,\"hit\":%s,\"distance\":", queryCase->id,
 	       result.hit ? "true" : "false");
-	tbJsonNumber(stdout, a.sd);
+	tbJsonNumber(stdout, a.sd, TB_QUERY_DIGITS);
 	fputs(",\"normal\":", stdout);
-	tbJsonVec(stdout, a.normal);
+	tbJsonVec(stdout, a.normal, TB_QUERY_DIGITS);
 	fputs(",\"pointA\":", stdout);
-	tbJsonVec(stdout, a.pointA);
+	tbJsonVec(stdout, a.pointA, TB_QUERY_DIGITS);
 	fputs(",\"pointB\":", stdout);
-	tbJsonVec(stdout, a.pointB);
+	tbJsonVec(stdout, a.pointB, TB_QUERY_DIGITS);
 	printf(",\"status\":\"%s\",\"gjkIterations\":%d,\"epaIterations\":%d",
 	       tbQueryStatusName(result.status), result.gjkIterations, result.epaIterations);
 	// A sphere or a capsule is traced as its core (a point, a segment): the trace's distances are
 	// the cores', larger than the shapes' by coreRadiusA + coreRadiusB.
 	fputs(",\"coreRadiusA\":", stdout);
-	tbJsonNumber(stdout, (double)tbGeometry_CoreRadius(&queryCase->a.shape));
+	tbJsonNumber(stdout, (double)tbGeometry_CoreRadius(&queryCase->a.shape), TB_QUERY_DIGITS);
 	fputs(",\"coreRadiusB\":", stdout);
-	tbJsonNumber(stdout, (double)tbGeometry_CoreRadius(&queryCase->b.shape));
+	tbJsonNumber(stdout, (double)tbGeometry_CoreRadius(&queryCase->b.shape), TB_QUERY_DIGITS);
 	fputs("}}\n", stdout);
 	if (result.status == tb_queryInvalidInput) {
 		fprintf(stderr, "tumble query: line %d: id %lld: the query rejected the shapes\n",

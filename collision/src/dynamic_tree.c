@@ -331,30 +331,8 @@ void tbDynamicTree_Query(const tbDynamicTree* tree, tbAABB aabb, tbTreeQueryFcn*
 // Slab test of the segment origin + t d, t in [0, tMax], against a box.
 static bool tbSegmentHitsBox(tbAABB box, vec3s origin, vec3s d, float tMax)
 {
-	float t0 = 0.0f, t1 = tMax;
-	for (int axis = 0; axis < 3; ++axis) {
-		float o = origin.raw[axis], v = d.raw[axis];
-		float lo = box.lower.raw[axis], hi = box.upper.raw[axis];
-		if (v == 0.0f) {
-			if (o < lo || o > hi) {
-				return false;
-			}
-			continue;
-		}
-		float inv = 1.0f / v;
-		float ta = (lo - o) * inv, tb = (hi - o) * inv;
-		if (ta > tb) {
-			float t = ta;
-			ta = tb;
-			tb = t;
-		}
-		t0 = ta > t0 ? ta : t0;
-		t1 = tb < t1 ? tb : t1;
-		if (t0 > t1) {
-			return false;
-		}
-	}
-	return true;
+	float enter, exit;
+	return tbAABB_SegmentHits(box, origin, d, tMax, &enter, &exit);
 }
 
 void tbDynamicTree_RayCast(const tbDynamicTree* tree, vec3s origin, vec3s translation,

@@ -8,6 +8,7 @@
 
 #include "mesh_internal.h"
 #include "tumble/allocate_internal.h"
+#include "tumble/dynamic_tree.h"
 
 // Triangles per leaf: four keeps the tree small and a leaf's tests cheap.
 #define TB_MESH_LEAF 4
@@ -240,36 +241,6 @@ static float tbRayTriangle(vec3s p, vec3s d, vec3s a, vec3s b, vec3s c)
 	return glms_vec3_dot(e2, r) * inv;
 }
 
-// The segment's parameter interval inside a box (slabs), clipped to [0, maxT]; false when it
-// misses.
-static bool tbRayBox(vec3s p, vec3s d, tbAABB box, float maxT, float* enter, float* exit)
-{
-	float t0 = 0.0f, t1 = maxT;
-	for (int i = 0; i < 3; ++i) {
-		if (d.raw[i] == 0.0f) {
-			if (p.raw[i] < box.lower.raw[i] || p.raw[i] > box.upper.raw[i]) {
-				return false;
-			}
-			continue;
-		}
-		float inv = 1.0f / d.raw[i];
-		float a = (box.lower.raw[i] - p.raw[i]) * inv, b = (box.upper.raw[i] - p.raw[i]) * inv;
-		if (a > b) {
-			float t = a;
-			a = b;
-			b = t;
-		}
-		t0 = a > t0 ? a : t0;
-		t1 = b < t1 ? b : t1;
-		if (t0 > t1) {
-			return false;
-		}
-	}
-	*enter = t0;
-	*exit = t1;
-	return true;
-}
-
 typedef struct tbRayHit
 {
 	float t;
@@ -295,7 +266,7 @@ static void tbRayMesh(const tbMesh* m, vec3s p, vec3s d, tbRayHit* best)
 	for (int visits = 0; top > 0 && visits < m->nodeCount; ++visits) {
 		const tbMeshNode* node = m->nodes + stack[--top];
 		float enter, exit;
-		if (!tbRayBox(p, d, node->box, best->t, &enter, &exit)) {
+		if (!tbAABB_SegmentHits(node->box, p, d, best->t, &enter, &exit)) {
 			continue;
 		}
 		if (node->count > 0) {
@@ -317,7 +288,7 @@ static void tbRayMesh(const tbMesh* m, vec3s p, vec3s d, tbRayHit* best)
 static void tbRayHeightfield(const tbHeightfield* f, vec3s p, vec3s d, tbRayHit* best)
 {
 	float enter, exit;
-	if (!tbRayBox(p, d, f->bounds, best->t, &enter, &exit)) {
+	if (!tbAABB_SegmentHits(f->bounds, p, d, best->t, &enter, &exit)) {
 		return;
 	}
 	int cols = f->columns - 1, rows = f->rows - 1;

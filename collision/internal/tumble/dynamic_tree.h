@@ -80,6 +80,39 @@ static inline bool tbAABB_Overlaps(tbAABB a, tbAABB b)
 	         a.lower.x > b.upper.x || a.lower.y > b.upper.y || a.lower.z > b.upper.z);
 }
 
+/// Slab test (Kay and Kajiya 1986) of the segment p + t d, t in [0, tMax], against a box: true
+/// when they meet, with the parameters where the segment enters and leaves the box.
+static inline bool tbAABB_SegmentHits(tbAABB box, vec3s p, vec3s d, float tMax, float* enter,
+                                      float* exit)
+{
+	float t0 = 0.0f, t1 = tMax;
+	for (int axis = 0; axis < 3; ++axis) {
+		float o = p.raw[axis], v = d.raw[axis];
+		float lo = box.lower.raw[axis], hi = box.upper.raw[axis];
+		if (v == 0.0f) {
+			if (o < lo || o > hi) {
+				return false;
+			}
+			continue;
+		}
+		float inv = 1.0f / v;
+		float ta = (lo - o) * inv, tb = (hi - o) * inv;
+		if (ta > tb) {
+			float t = ta;
+			ta = tb;
+			tb = t;
+		}
+		t0 = ta > t0 ? ta : t0;
+		t1 = tb < t1 ? tb : t1;
+		if (t0 > t1) {
+			return false;
+		}
+	}
+	*enter = t0;
+	*exit = t1;
+	return true;
+}
+
 /// True when `inner` lies inside `outer`.
 static inline bool tbAABB_Contains(tbAABB outer, tbAABB inner)
 {
