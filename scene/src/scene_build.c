@@ -95,6 +95,7 @@ bool tbBuildScene(tbSceneDef* def, tbScene* scene, tbSceneError* error)
 	worldDef.gravity = d->gravity;
 	worldDef.enableSleep = d->sleep;
 	worldDef.enableContinuous = d->continuous;
+	worldDef.restitutionThreshold = d->restitutionThreshold;
 	worldDef.initialBodyCapacity = d->bodyCount;
 	worldDef.initialShapeCapacity = d->bodyCount;
 	scene->worldId = tbCreateWorld(&worldDef);

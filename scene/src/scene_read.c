@@ -550,9 +550,19 @@ static bool tbReadDefaults(tbParseContext* ctx, const cJSON* object)
 
 static bool tbReadTop(tbParseContext* ctx, const cJSON* root)
 {
-	static const char* const keys[] = {"description", "gravity",    "dt",     "substeps",
-	                                   "seconds",     "steps",      "sleep",  "defaults",
-	                                   "bodies",      "generators", "joints", "continuous"};
+	static const char* const keys[] = {"description",
+	                                   "gravity",
+	                                   "dt",
+	                                   "substeps",
+	                                   "seconds",
+	                                   "steps",
+	                                   "sleep",
+	                                   "defaults",
+	                                   "bodies",
+	                                   "generators",
+	                                   "joints",
+	                                   "continuous",
+	                                   "restitution_threshold"};
 	if (!cJSON_IsObject(root)) {
 		return tbSceneFail(ctx, root, "", "expected a JSON object, got %s", tbJsonKind(root));
 	}
@@ -586,6 +596,12 @@ static bool tbReadTop(tbParseContext* ctx, const cJSON* root)
 	// scene.md, Fast bodies: continuous collision against static shapes, on unless turned off.
 	if ((item = cJSON_GetObjectItemCaseSensitive(root, "continuous")) != NULL &&
 	    !tbReadBool(ctx, item, "continuous", &def->continuous)) {
+		return false;
+	}
+	// scene.md: the speed below which contacts do not bounce (tbWorldDef.restitutionThreshold).
+	if ((item = cJSON_GetObjectItemCaseSensitive(root, "restitution_threshold")) != NULL &&
+	    !tbReadFloat(ctx, item, "restitution_threshold", &tb_nonNegative,
+	                 &def->restitutionThreshold)) {
 		return false;
 	}
 	float seconds = 10.0f;
@@ -714,6 +730,7 @@ bool tbParseScene(const char* text, size_t length, const char* fileName, tbScene
 		def->substeps = TB_SCENE_DEFAULT_SUBSTEPS;
 		def->sleep = true;
 		def->continuous = true;
+		def->restitutionThreshold = tbDefaultWorldDef().restitutionThreshold;
 		ok = tbReadTop(&ctx, root);
 	}
 	free(ctx.lines.entries);

@@ -98,6 +98,9 @@ typedef struct tbSceneDef
 	int steps;             ///< how many steps `tumble run` takes: "steps", else seconds / dt
 	bool sleep;            ///< islands may fall asleep
 	bool continuous;       ///< continuous collision of fast bodies ("continuous", true)
+	/// Approach speed below which contacts do not bounce, m/s ("restitution_threshold"; the
+	/// world's default, tbDefaultWorldDef, when not given; 0 bounces every impact)
+	float restitutionThreshold;
 	tbSceneBody* bodies;
 	int bodyCount;
 	tbHull* hulls; ///< owned: the hull shapes of the bodies point here
