@@ -898,11 +898,6 @@ void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH,
 		impulse = tbSubW(newImpulse, cp->normalImpulse);
 		cp->normalImpulse = newImpulse;
 		cp->maxNormalImpulse = tbMaxW(cp->maxNormalImpulse, impulse);
-		// The approach speed met by the first pass that actually pushes, gravity of the step
-		// included (the start-of-step velocity misses up to a step of falling: a 0.226 m rebound
-		// was measured for the 0.25 m of e^2 h).
-		tbFloatW met = tbAndMaskW(tbGreaterW(newImpulse, zero), tbLessW(vn, cp->relativeVelocity));
-		cp->relativeVelocity = tbSelectW(met, cp->relativeVelocity, vn);
 		tbApplyW(&a, &b, c->invMassA, c->invMassB, c->normal, cp->invIArAxn, cp->invIBrBxn,
 		         impulse);
 		totalNormal = tbAddW(totalNormal, newImpulse);
@@ -946,16 +941,60 @@ void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH,
 	tbScatterBodies(states, c->bodyB, &b);
 }
 
-void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float threshold)
+void tbSetImpactSpeedW(tbContactConstraintW* c, const tbSolverBody* states,
+                       const tbSolverBodyMotion* motions, int bodyCount, float h)
+{
+	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+		if (c->contact[lane] < 0) {
+			continue;
+		}
+		int ia = c->bodyA[lane], ib = c->bodyB[lane];
+		const tbSolverBody* sa = states + ia;
+		const tbSolverBody* sb = states + ib;
+		vec3s zero3 = {{0.0f, 0.0f, 0.0f}};
+		vec3s aA = ia < bodyCount ? motions[ia].linearAcceleration : zero3;
+		vec3s aB = ib < bodyCount ? motions[ib].linearAcceleration : zero3;
+		vec3s alA = ia < bodyCount ? motions[ia].angularAcceleration : zero3;
+		vec3s alB = ib < bodyCount ? motions[ib].angularAcceleration : zero3;
+		vec3s n = tbGetLaneV(&c->normal, lane);
+		vec3s vA = {{sa->v[0], sa->v[1], sa->v[2]}}, wA = {{sa->w[0], sa->w[1], sa->w[2]}};
+		vec3s vB = {{sb->v[0], sb->v[1], sb->v[2]}}, wB = {{sb->w[0], sb->w[1], sb->w[2]}};
+		float linearAccel = glms_vec3_dot(n, glms_vec3_sub(aB, aA));
+		float linearSpeed = glms_vec3_dot(n, glms_vec3_sub(vB, vA));
+		for (int i = 0; i < c->pointCount; ++i) {
+			tbContactPointW* cp = c->points + i;
+			vec3s rAxn = tbGetLaneV(&cp->rAxn, lane), rBxn = tbGetLaneV(&cp->rBxn, lane);
+			// J . (aA, alphaA, aB, alphaB) and J . (vA, wA, vB, wB), as tbRowSpeedW.
+			float a = linearAccel + glms_vec3_dot(rBxn, alB) - glms_vec3_dot(rAxn, alA);
+			float v = linearSpeed + glms_vec3_dot(rBxn, wB) - glms_vec3_dot(rAxn, wA);
+			// The substeps' semi-implicit Euler samples the parabola whose speed at the step's
+			// start is u0 = v + a h / 2; the gap s0 closes on it at u^2 = u0^2 - 2 a s0
+			// (docs/solver.md, "Restitution"). A pair that would not reach (u^2 < 0) or that
+			// separates with nothing pulling it back meets at no speed.
+			float u0 = v + 0.5f * h * a;
+			float s0 = fmaxf(tbGetLane(&cp->separation, lane), 0.0f);
+			float u2 = u0 * u0 - 2.0f * a * s0;
+			float u = u2 > 0.0f ? -sqrtf(u2) : 0.0f;
+			if (u0 > 0.0f && a >= 0.0f) {
+				u = 0.0f;
+			}
+			tbSetLane(&cp->approachAccel, lane, a);
+			tbSetLane(&cp->relativeVelocity, lane, u);
+		}
+	}
+}
+
+void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float threshold, float h)
 {
 	tbFloatW zero = tbZeroW();
 	tbFloatW bounces = tbGreaterW(c->restitution, zero);
 	if (!tbAnyW(bounces)) {
 		return;
 	}
-	tbBodyW a = tbGatherBodies(states, c->bodyA, false);
-	tbBodyW b = tbGatherBodies(states, c->bodyB, false);
+	tbBodyW a = tbGatherBodies(states, c->bodyA, true);
+	tbBodyW b = tbGatherBodies(states, c->bodyB, true);
 	tbFloatW fast = tbSplatW(-threshold);
+	tbFloatW dpn = tbDotW(c->normal, tbVecSubW(b.dp, a.dp));
 	for (int i = 0; i < c->pointCount; ++i) {
 		tbContactPointW* cp = c->points + i;
 		// Only a real impact bounces: fast enough, and the point actually pushed this step. This
@@ -967,9 +1006,20 @@ void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float th
 			continue;
 		}
 		tbFloatW vn = tbRowSpeedW(&a, &b, c->normal, cp->rAxn, cp->rBxn);
-		// Aim for vn = -e vn(before), the Newton impact law of Baraff II eq. 8-5.
-		tbFloatW impulse = tbMulW(tbSubW(zero, cp->normalMass),
-		                          tbMulAddW(vn, c->restitution, cp->relativeVelocity));
+		// Newton's impact law (Baraff II eq. 8-5) on the sampled parabola (docs/solver.md,
+		// "Restitution"): the pair leaves the surface at -e u, u the speed at impact; where the
+		// step ended with the pair still a gap s apart (the relax pass held it back for the next
+		// substep), it is put on the outgoing parabola there, u'^2 = e^2 u^2 + 2 a s, so that it
+		// keeps the same height. The velocity that samples that parabola is a h / 2 less.
+		tbFloatW gap = tbAddW(tbAddW(cp->separation, dpn),
+		                      tbSubW(tbDotW(b.dtheta, cp->rBxn), tbDotW(a.dtheta, cp->rAxn)));
+		gap = tbMaxW(gap, zero);
+		tbFloatW out = tbMulW(c->restitution, cp->relativeVelocity);
+		tbFloatW out2 =
+		    tbAddW(tbMulW(out, out), tbMulW(tbSplatW(2.0f), tbMulW(cp->approachAccel, gap)));
+		tbFloatW target =
+		    tbSubW(tbSqrtW(tbMaxW(out2, zero)), tbMulW(tbSplatW(0.5f * h), cp->approachAccel));
+		tbFloatW impulse = tbMulW(tbSubW(zero, cp->normalMass), tbSubW(vn, target));
 		tbFloatW newImpulse = tbMaxW(tbAddW(cp->normalImpulse, impulse), zero);
 		impulse = tbSelectW(impact, zero, tbSubW(newImpulse, cp->normalImpulse));
 		cp->normalImpulse = tbAddW(cp->normalImpulse, impulse);

@@ -456,6 +456,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	// The rows of a record's lanes at once (wide, as the passes).
 	for (int g = 0; g < groupCount; ++g) {
 		tbPrepareContactRowsW(groups + g, contacts, bodies, def);
+		tbSetImpactSpeedW(groups + g, states, motions, bodyCount, h);
 	}
 
 	for (int i = 0; i < jointCount; ++i) {
@@ -560,7 +561,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		}
 	}
 	for (int g = 0; g < groupCount; ++g) {
-		tbApplyRestitutionW(groups + g, states, def->restitutionThreshold);
+		tbApplyRestitutionW(groups + g, states, def->restitutionThreshold, h);
 	}
 	for (int g = 0; g < groupCount; ++g) {
 		tbStoreContactImpulsesW(groups + g, contacts);

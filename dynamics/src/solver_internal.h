@@ -43,7 +43,8 @@ typedef struct tbContactPointW
 	tbFloatW normalMass;       // 1 / (J M^-1 J^T), Baraff II eq. 8-18's denominator; 0: no point
 	tbFloatW normalImpulse;    // accumulated, N s
 	tbFloatW maxNormalImpulse; // largest impulse applied in the step (restitution's test)
-	tbFloatW relativeVelocity; // most negative normal speed met while pushing, m/s
+	tbFloatW relativeVelocity; // normal speed at the moment of impact, m/s (docs/solver.md)
+	tbFloatW approachAccel;    // relative normal acceleration from gravity and forces, m/s^2
 } tbContactPointW;
 
 // A contact constraint for TB_SIMD_WIDTH manifolds, structure of arrays: lane k is manifold k.
@@ -86,7 +87,11 @@ void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContact* contacts,
 void tbWarmStartContactsW(tbContactConstraintW* c, tbSolverBody* states);
 void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
                       float pushMaxSpeed);
-void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float threshold);
+// Each point's normal speed at the moment of impact, from the bodies' velocities and
+// accelerations at the step's start and its gap (restitution's speed).
+void tbSetImpactSpeedW(tbContactConstraintW* c, const tbSolverBody* states,
+                       const tbSolverBodyMotion* motions, int bodyCount, float h);
+void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float threshold, float h);
 void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContact* contacts);
 
 // The narrow phase inside the step: the lane's contact made again by def->refreshContact at the
