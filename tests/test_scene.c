@@ -406,3 +406,50 @@ Test(scene, runs_are_deterministic)
 	}
 	cr_assert_eq(hashes[0], hashes[1]);
 }
+
+// A slow drop: an e = 1 ball from h = 2 cm meets the ground at sqrt(2 g h) = 0.63 m/s. Below the
+// default restitution threshold it stays down; with "restitution_threshold": 0 it returns to
+// e^2 h = h (within 5 %).
+static float slowDropApex(const char* thresholdKey)
+{
+	char text[1024];
+	snprintf(
+	    text, sizeof text,
+	    "{%s \"sleep\": false, \"steps\": 60,\n"
+	    " \"bodies\": [{\"name\": \"ground\", \"type\": \"static\", \"position\": [0, -0.5, 0],\n"
+	    "   \"shape\": {\"type\": \"box\", \"half_extents\": [5, 0.5, 5]}},\n"
+	    "  {\"name\": \"ball\", \"position\": [0, 0.12, 0], \"restitution\": 1,\n"
+	    "   \"shape\": {\"type\": \"sphere\", \"radius\": 0.1}}]}",
+	    thresholdKey);
+	tbSceneDef def;
+	tbSceneError e;
+	cr_assert(tbParseScene(text, strlen(text), "drop.json", &def, &e), "%s", e.message);
+	tbScene scene;
+	cr_assert(tbBuildScene(&def, &scene, &e), "%s", e.message);
+	tbBodyId ball = scene.bodyIds[1];
+	float apex = 0.0f, lowest = 1.0f;
+	bool bounced = false;
+	for (int s = 0; s < 60; ++s) { // 0.064 s down, 0.13 s up and back
+		tbWorld_Step(scene.worldId, scene.def.dt, scene.def.substeps);
+		float y = tbBody_GetPosition(ball).y - 0.1f, vy = tbBody_GetLinearVelocity(ball).y;
+		lowest = fminf(lowest, y);
+		bounced = bounced || (vy > 0.0f && lowest < 0.005f);
+		if (bounced) {
+			apex = fmaxf(apex, y);
+		}
+	}
+	tbDestroyScene(&scene);
+	return apex;
+}
+
+Test(scene_physics, restitution_threshold_from_the_scene_file)
+{
+	const float h = 0.02f;
+	float keptDown = slowDropApex("");
+	cr_assert_lt(keptDown, 0.1f * h, "default threshold: rebound %.4f m", (double)keptDown);
+	float bounced = slowDropApex("\"restitution_threshold\": 0,");
+	cr_assert(fabsf(bounced - h) <= 0.05f * h, "threshold 0: rebound %.5f m, want %.3f +- 5%%",
+	          (double)bounced, (double)h);
+	tbSceneError e = parseFailure("{\"restitution_threshold\": -1}");
+	cr_assert(strstr(e.message, "restitution_threshold") != NULL, "%s", e.message);
+}
