@@ -57,6 +57,9 @@ typedef enum FloorKind
 	floorHeightfield,
 } FloorKind;
 
+// The side of the mesh floor's cells in the slides, m.
+static float gSlideCell = 1.0f;
+
 typedef struct SlideResult
 {
 	float distance; // m, horizontal
@@ -96,7 +99,7 @@ static SlideResult slide(FloorKind kind, float half, float speed, float heading,
 		tbGeometry g = tbMakeBox(20.0f, 0.5f, 20.0f);
 		tbCreateShape(ground, &sd, &g);
 	} else if (kind == floorMesh) {
-		gridMesh(cells, 1.0f, alternate, &mesh);
+		gridMesh((int)lroundf((float)cells / gSlideCell), gSlideCell, alternate, &mesh);
 		tbBodyId ground = tbCreateBody(world, &gd);
 		tbGeometry g = tbMakeMeshShape(&mesh);
 		cr_assert(!TB_IS_NULL(tbCreateShape(ground, &sd, &g)), "%s", tbGetLastError());
@@ -177,6 +180,16 @@ Test(slide, mesh_floor_diagonal_and_yawed)
 	checkSlide(floorMesh, 0.3f, 0.6f, 0.2f, 0.4f, true);
 	checkSlide(floorMesh, 0.7f, 2.5f, -0.5f, 1.0f, false);
 	checkSlide(floorMesh, 0.4f, -1.9f, 0.8f, -0.7f, true); // the floor made after the box
+}
+
+Test(slide, fine_mesh_floor)
+{
+	// Cells of 10 cm under a box of 1 m: the box's one manifold of the floor gathers the corners
+	// of a hundred triangles and their seams every step.
+	gSlideCell = 0.1f;
+	checkSlide(floorMesh, 0.5f, 0.0f, 0.0f, 0.0f, false);
+	checkSlide(floorMesh, 0.5f, 0.3f, 0.2f, 0.0f, true);
+	gSlideCell = 1.0f;
 }
 
 Test(slide, heightfield_floor)
@@ -1193,5 +1206,131 @@ Test(terrain, a_ball_rolls_over_shallow_ridges)
 		}
 		tbDestroyWorld(world);
 		tbDestroyMesh(&mesh);
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// One manifold per shape and mesh: a box resting on a flat mesh has one contact of at most four
+// points whatever the size of the cells, and rests where it rests on a box floor; a compound of
+// hulls toppling onto a fine mesh holds a few contacts per hull.
+
+typedef struct Rest
+{
+	float y;      // the box's height after settling, m
+	int contacts; // the world's contacts (pairs whose fat boxes overlap)
+	int manifolds, points;
+} Rest;
+
+static Rest restBox(float cell)
+{
+	tbWorldId world = makeWorld(false);
+	tbMesh mesh;
+	memset(&mesh, 0, sizeof mesh);
+	tbShapeDef sd = tbDefaultShapeDef();
+	if (cell > 0.0f) {
+		gridMesh((int)lroundf(4.0f / cell), cell, false, &mesh);
+		tbBodyDef gd = tbDefaultBodyDef();
+		tbBodyId ground = tbCreateBody(world, &gd);
+		tbGeometry g = tbMakeMeshShape(&mesh);
+		cr_assert(!TB_IS_NULL(tbCreateShape(ground, &sd, &g)), "%s", tbGetLastError());
+	} else {
+		makeGround(world, 2.0f, 0.6f);
+	}
+	tbBodyId box = makeBox(world, v3(0.013f, 0.52f, 0.027f), quatIdentity(), v3(0.5f, 0.5f, 0.5f),
+	                       1000.0f, 0.6f);
+	for (int s = 0; s < 120; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+	}
+	Rest r;
+	r.y = tbBody_GetPosition(box).y;
+	r.contacts = tbWorld_GetCounters(world).contactCount;
+	tbContactData data[16];
+	r.manifolds = tbBody_GetContactData(box, data, 16);
+	r.points = 0;
+	for (int i = 0; i < r.manifolds; ++i) {
+		r.points += data[i].manifold.pointCount;
+	}
+	tbDestroyWorld(world);
+	tbDestroyMesh(&mesh);
+	return r;
+}
+
+Test(level, a_box_rests_on_one_manifold_at_any_cell_size)
+{
+	Rest floor = restBox(0.0f);
+	const float cells[] = {0.5f, 0.1f, 0.02f};
+	for (int i = 0; i < 3; ++i) {
+		Rest r = restBox(cells[i]);
+		printf("SCENE level rest on %.2f m cells: height %.5f m (box floor %.5f), %d contacts, "
+		       "%d manifolds, %d points\n",
+		       (double)cells[i], (double)r.y, (double)floor.y, r.contacts, r.manifolds, r.points);
+		cr_expect_eq(r.contacts, 1, "%g m cells: %d contacts", (double)cells[i], r.contacts);
+		cr_expect_eq(r.manifolds, 1, "%g m cells: %d manifolds", (double)cells[i], r.manifolds);
+		cr_expect(r.points >= 3 && r.points <= 4, "%g m cells: %d points", (double)cells[i],
+		          r.points);
+		// At the analytic height (the box's half extent) to a tenth of a millimetre, as on a box.
+		cr_expect_lt(fabsf(r.y - 0.5f), 1e-4f, "%g m cells: height %g m", (double)cells[i],
+		             (double)r.y);
+		cr_expect_lt(fabsf(r.y - floor.y), 1e-4f, "%g m cells: height %g m, box floor %g m",
+		             (double)cells[i], (double)r.y, (double)floor.y);
+	}
+}
+
+Test(level, a_spinning_compound_topples_onto_a_fine_mesh)
+{
+	// A column of four 2 m hull boxes of 0.5 m section given in the body frame (every hull's
+	// origin at the body's, the centre of mass 4 m above it), dropped upright, tilted and spinning
+	// onto a mesh of 10 cm cells. It falls over and rests on a long face: its centre of mass at
+	// the half thickness, 0.25 m.
+	tbHull hulls[4];
+	for (int k = 0; k < 4; ++k) {
+		vec3s pts[8];
+		for (int i = 0; i < 8; ++i) {
+			pts[i] = v3((i & 1) ? 0.25f : -0.25f, (float)(2 * k) + ((i & 2) ? 2.0f : 0.0f),
+			            (i & 4) ? 0.25f : -0.25f);
+		}
+		int bad;
+		cr_assert_eq(tbBuildHull(pts, 8, hulls + k, &bad), tb_hullOk);
+	}
+	tbWorldId world = makeWorld(true);
+	tbMesh mesh;
+	gridMesh(240, 0.1f, true, &mesh);
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbBodyDef gd = tbDefaultBodyDef();
+	tbBodyId ground = tbCreateBody(world, &gd);
+	tbGeometry g = tbMakeMeshShape(&mesh);
+	cr_assert(!TB_IS_NULL(tbCreateShape(ground, &sd, &g)), "%s", tbGetLastError());
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tb_dynamicBody;
+	bd.position = v3(0.0f, 0.05f, 0.0f);
+	bd.rotation = glms_quatv(0.1f, v3(0.0f, 0.0f, 1.0f));
+	bd.angularVelocity = v3(0.0f, 1.5f, -0.8f);
+	tbBodyId body = tbCreateBody(world, &bd);
+	for (int k = 0; k < 4; ++k) {
+		tbGeometry h = tbMakeHullShape(hulls + k);
+		tbCreateShape(body, &sd, &h);
+	}
+	int most = 0;
+	float lowest = 1e9f;
+	int s = 0;
+	for (; s < 900 && tbBody_IsAwake(body); ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+		int contacts = tbWorld_GetCounters(world).contactCount;
+		most = contacts > most ? contacts : most;
+		lowest = fminf(lowest, tbBody_GetWorldCenterOfMass(body).y);
+	}
+	vec3s c = tbBody_GetWorldCenterOfMass(body);
+	printf("SCENE level compound on 0.1 m cells: asleep after %d steps, centre of mass at %.4f m "
+	       "(lowest %.4f m), most contacts %d\n",
+	       s, (double)c.y, (double)lowest, most);
+	cr_expect(!tbBody_IsAwake(body), "still awake after %d steps", s);
+	cr_expect_lt(fabsf(c.y - 0.25f), 0.005f, "rests at %g m", (double)c.y);
+	cr_expect_gt(lowest, 0.25f - 0.03f, "sank to %g m", (double)lowest);
+	// At most the level manifolds of each of its four hulls, whatever the cells under it.
+	cr_expect_leq(most, 4 * TB_MAX_LEVEL_MANIFOLDS, "%d contacts", most);
+	tbDestroyWorld(world);
+	tbDestroyMesh(&mesh);
+	for (int k = 0; k < 4; ++k) {
+		tbDestroyHull(hulls + k);
 	}
 }

@@ -150,6 +150,203 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	return empty;
 }
 
+// Contact normals of two triangles within this cosine (about 5 degrees) share one manifold: a
+// flat floor's triangles make one, a crease or a fold sharper than that makes one per face.
+#define TB_LEVEL_GROUP_COS 0.996f
+
+// Points a group gathers before it is reduced to TB_MAX_MANIFOLD_POINTS and gathers again.
+#define TB_LEVEL_GATHER 16
+
+// Twice the area of the triangle (a, b, p) seen along n, signed: positive counter-clockwise.
+static float tbAreaAlong(vec3s a, vec3s b, vec3s p, vec3s n)
+{
+	return glms_vec3_dot(glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(p, a)), n);
+}
+
+int tbReduceManifoldPoints(tbManifoldPoint* points, int count, vec3s normal)
+{
+	if (count <= TB_MAX_MANIFOLD_POINTS) {
+		return count < 0 ? 0 : count;
+	}
+	// The deepest point first: it is the one the solver must not lose.
+	int i0 = 0;
+	for (int i = 1; i < count; ++i) {
+		if (points[i].separation < points[i0].separation) {
+			i0 = i;
+		}
+	}
+	vec3s p0 = points[i0].pointA;
+	// The farthest from it across the normal.
+	int i1 = -1;
+	float far2 = 0.0f;
+	for (int i = 0; i < count; ++i) {
+		vec3s d = glms_vec3_sub(points[i].pointA, p0);
+		d = glms_vec3_sub(d, glms_vec3_scale(normal, glms_vec3_dot(d, normal)));
+		float d2 = glms_vec3_dot(d, d);
+		if (d2 > far2) {
+			far2 = d2;
+			i1 = i;
+		}
+	}
+	tbManifoldPoint kept[TB_MAX_MANIFOLD_POINTS];
+	kept[0] = points[i0];
+	// Points closer than this (relative to the spread) count as one; areas below it as none.
+	float tol = 1e-6f * far2;
+	if (i1 < 0 || far2 <= 0.0f) {
+		points[0] = kept[0];
+		return 1;
+	}
+	kept[1] = points[i1];
+	vec3s p1 = points[i1].pointA;
+	// The largest triangle with those two.
+	int i2 = -1;
+	float best = tol, signedArea = 0.0f;
+	for (int i = 0; i < count; ++i) {
+		float area = tbAreaAlong(p0, p1, points[i].pointA, normal);
+		if (fabsf(area) > best) {
+			best = fabsf(area);
+			signedArea = area;
+			i2 = i;
+		}
+	}
+	if (i2 < 0) {
+		points[0] = kept[0];
+		points[1] = kept[1];
+		return 2;
+	}
+	kept[2] = points[i2];
+	// Counter-clockwise about the normal, so that "outside an edge" is its right-hand side.
+	vec3s t[3] = {p0, p1, points[i2].pointA};
+	if (signedArea < 0.0f) {
+		t[1] = points[i2].pointA;
+		t[2] = p1;
+	}
+	// The point adding the most area outside the triangle (beyond one of its edges).
+	int i3 = -1;
+	best = tol;
+	for (int i = 0; i < count; ++i) {
+		for (int e = 0; e < 3; ++e) {
+			float outside = -tbAreaAlong(t[e], t[(e + 1) % 3], points[i].pointA, normal);
+			if (outside > best) {
+				best = outside;
+				i3 = i;
+			}
+		}
+	}
+	int n = 3;
+	if (i3 >= 0) {
+		kept[n++] = points[i3];
+	}
+	memcpy(points, kept, (size_t)n * sizeof(tbManifoldPoint));
+	return n;
+}
+
+typedef struct tbLevelGroup
+{
+	vec3s normal;  // the normal of the deepest point's triangle manifold, A's frame
+	float deepest; // that point's separation
+	tbManifoldPoint points[TB_LEVEL_GATHER];
+	int count;
+} tbLevelGroup;
+
+typedef struct tbLevelCollide
+{
+	const tbGeometry *a, *b;
+	tbTransform bInA;
+	float speculativeDistance;
+	float distance;
+	tbLevelGroup groups[TB_MAX_LEVEL_MANIFOLDS];
+	int groupCount, capacity;
+} tbLevelCollide;
+
+static bool tbLevelTriangleFound(int triangle, void* context)
+{
+	tbLevelCollide* lc = context;
+	float d;
+	tbManifold m =
+	    tbCollideLevelTriangle(lc->a, lc->b, lc->bInA, triangle, lc->speculativeDistance, &d);
+	lc->distance = fminf(lc->distance, d);
+	if (m.pointCount == 0) {
+		return true;
+	}
+	// The group whose normal is closest; a new one when none is within TB_LEVEL_GROUP_COS and
+	// there is room, else the closest takes it (its points are then measured along their own
+	// triangle's normal, the best the one manifold can hold).
+	int g = -1;
+	float bestDot = -2.0f;
+	for (int k = 0; k < lc->groupCount; ++k) {
+		float dot = glms_vec3_dot(lc->groups[k].normal, m.normal);
+		if (dot > bestDot) {
+			bestDot = dot;
+			g = k;
+		}
+	}
+	if ((g < 0 || bestDot < TB_LEVEL_GROUP_COS) && lc->groupCount < lc->capacity) {
+		g = lc->groupCount++;
+		lc->groups[g].normal = m.normal;
+		lc->groups[g].deepest = FLT_MAX;
+		lc->groups[g].count = 0;
+	}
+	tbLevelGroup* group = lc->groups + g;
+	uint32_t mix = (uint32_t)(triangle + 1) * 0x9e3779b1u;
+	for (int i = 0; i < m.pointCount; ++i) {
+		if (group->count == TB_LEVEL_GATHER) {
+			group->count = tbReduceManifoldPoints(group->points, group->count, group->normal);
+		}
+		tbManifoldPoint p = m.points[i];
+		p.id ^= mix;
+		group->points[group->count++] = p;
+		if (p.separation < group->deepest) {
+			group->deepest = p.separation;
+			group->normal = m.normal;
+		}
+	}
+	return true;
+}
+
+int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                   float speculativeDistance, tbManifold* manifolds, int capacity, float* distance)
+{
+	bool levelIsA = tbGeometry_IsLevel(a);
+	const tbGeometry* level = levelIsA ? a : b;
+	const tbGeometry* convex = levelIsA ? b : a;
+	if (distance != NULL) {
+		*distance = -FLT_MAX;
+	}
+	if (manifolds == NULL || capacity < 1 || !tbGeometry_IsLevel(level) ||
+	    tbGeometry_IsLevel(convex) || !(speculativeDistance >= 0.0f)) {
+		return 0;
+	}
+	static tbLevelCollide zero;
+	tbLevelCollide lc = zero;
+	lc.a = a;
+	lc.b = b;
+	lc.bInA = bInA;
+	lc.speculativeDistance = speculativeDistance;
+	lc.distance = speculativeDistance;
+	lc.capacity = capacity < TB_MAX_LEVEL_MANIFOLDS ? capacity : TB_MAX_LEVEL_MANIFOLDS;
+	// The convex shape's box in the level's frame, grown by the speculative distance: a triangle
+	// whose box misses it is farther than that.
+	tbTransform convexInLevel = levelIsA ? bInA : tbInvMulTransforms(bInA, tbTransformIdentity());
+	tbAABB box = tbGeometry_ComputeAABB(convex, convexInLevel);
+	vec3s grow = {{speculativeDistance, speculativeDistance, speculativeDistance}};
+	box.lower = glms_vec3_sub(box.lower, grow);
+	box.upper = glms_vec3_add(box.upper, grow);
+	tbGeometry_QueryTriangles(level, box, tbLevelTriangleFound, &lc);
+	for (int g = 0; g < lc.groupCount; ++g) {
+		tbLevelGroup* group = lc.groups + g;
+		tbManifold* m = manifolds + g;
+		memset(m, 0, sizeof *m);
+		m->normal = group->normal;
+		m->pointCount = tbReduceManifoldPoints(group->points, group->count, group->normal);
+		memcpy(m->points, group->points, (size_t)m->pointCount * sizeof(tbManifoldPoint));
+	}
+	if (distance != NULL) {
+		*distance = lc.distance;
+	}
+	return lc.groupCount;
+}
+
 tbCastOutput tbRayCastLevel(const tbGeometry* shape, tbTransform xf, vec3s origin,
                             vec3s translation, float maxFraction)
 {

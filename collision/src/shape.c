@@ -364,6 +364,76 @@ float tbGeometry_BoundingRadius(const tbGeometry* shape)
 	return r * fmaxf(s.x, fmaxf(s.y, s.z));
 }
 
+// The farthest point of a disc of radius r about the y axis at height h from p: on its rim, on
+// the side away from p's own distance rho from the axis.
+static float tbDiscReach(vec3s p, float r, float h)
+{
+	float rho = sqrtf(p.x * p.x + p.z * p.z);
+	return tbSafeNorm((vec3s){{rho + r, p.y - h, 0.0f}});
+}
+
+float tbGeometry_ReachFrom(const tbGeometry* shape, vec3s point)
+{
+	vec3s s = shape->scale;
+	bool unit = s.x == 1.0f && s.y == 1.0f && s.z == 1.0f;
+	float reach = -1.0f;
+	switch (shape->type) {
+	case tb_sphereShape:
+		if (tbIsUniformScale(s)) {
+			reach = tbSafeNorm(point) + shape->radius * s.x;
+		}
+		break;
+	case tb_boxShape:
+		for (int i = 0; i < 8; ++i) {
+			vec3s h = shape->halfExtents;
+			vec3s c = {{(i & 1) ? h.x * s.x : -h.x * s.x, (i & 2) ? h.y * s.y : -h.y * s.y,
+			            (i & 4) ? h.z * s.z : -h.z * s.z}};
+			reach = fmaxf(reach, tbSafeNorm(glms_vec3_sub(c, point)));
+		}
+		break;
+	case tb_hullShape:
+		if (shape->hull != NULL && shape->hull->vertexCount > 0) {
+			for (int i = 0; i < shape->hull->vertexCount; ++i) {
+				vec3s v = glms_vec3_mul(shape->hull->vertices[i], s);
+				reach = fmaxf(reach, tbSafeNorm(glms_vec3_sub(v, point)));
+			}
+		}
+		break;
+	case tb_triangleShape:
+		for (int i = 0; i < 3; ++i) {
+			vec3s v = glms_vec3_mul(shape->vertices[i], s);
+			reach = fmaxf(reach, tbSafeNorm(glms_vec3_sub(v, point)));
+		}
+		break;
+	case tb_capsuleShape:
+		if (unit) {
+			float hh = shape->round.halfHeight;
+			vec3s top = {{0.0f, hh, 0.0f}}, bottom = {{0.0f, -hh, 0.0f}};
+			reach = fmaxf(tbSafeNorm(glms_vec3_sub(top, point)),
+			              tbSafeNorm(glms_vec3_sub(bottom, point))) +
+			        shape->round.radius;
+		}
+		break;
+	case tb_cylinderShape:
+		if (unit) {
+			float r = shape->round.radius, hh = shape->round.halfHeight;
+			reach = fmaxf(tbDiscReach(point, r, hh), tbDiscReach(point, r, -hh));
+		}
+		break;
+	case tb_coneShape:
+		if (unit) {
+			float r = shape->round.radius, hh = shape->round.halfHeight;
+			vec3s apex = {{0.0f, hh, 0.0f}};
+			reach = fmaxf(tbSafeNorm(glms_vec3_sub(apex, point)), tbDiscReach(point, r, -hh));
+		}
+		break;
+	default:
+		break;
+	}
+	// The shapes above without an exact answer: a ball about the local origin bounds them.
+	return reach >= 0.0f ? reach : tbSafeNorm(point) + tbGeometry_BoundingRadius(shape);
+}
+
 vec3s tbGeometry_InteriorPoint(const tbGeometry* shape)
 {
 	vec3s c = glms_vec3_zero();

@@ -57,15 +57,21 @@ float tbUpdateBodyShapes(tbWorld* w, int bodyIndex, float dt, bool forceMove)
 	tbBodySlot* b = w->bodies + bodyIndex;
 	float margin = b->rb.type == tb_staticBody ? 0.0f : w->def.aabbMargin;
 	vec3s v = b->rb.v;
-	float spin = dt * glms_vec3_norm(b->rb.w) * b->maxExtent;
-	float reach = dt * glms_vec3_norm(v) + spin;
-	// The step's reach along each axis: ahead (+) and behind (-), spin both ways.
+	float turn = dt * glms_vec3_norm(b->rb.w);
+	float reach = dt * glms_vec3_norm(v) + turn * b->maxExtent;
 	float dx = dt * v.x, dy = dt * v.y, dz = dt * v.z;
-	float ax = (dx > 0.0f ? dx : 0.0f) + spin, bx = (dx < 0.0f ? dx : 0.0f) - spin;
-	float ay = (dy > 0.0f ? dy : 0.0f) + spin, by = (dy < 0.0f ? dy : 0.0f) - spin;
-	float az = (dz > 0.0f ? dz : 0.0f) + spin, bz = (dz < 0.0f ? dz : 0.0f) - spin;
 	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
 		tbShapeSlot* shape = w->shapes + s;
+		// The step's reach along each axis: ahead (+) and behind (-), the shape's own spin both
+		// ways. A point at distance r from the centre of mass turned by theta moves by the chord
+		// 2 r sin(theta / 2), at most r theta and never more than 2 r: each shape of a compound
+		// body grows by its own reach, not by its body's farthest point.
+		float r = shape->spinReach;
+		float spin = fminf(turn * r, 2.0f * r);
+		float ax = (dx > 0.0f ? dx : 0.0f) + spin, bx = (dx < 0.0f ? dx : 0.0f) - spin;
+		float ay = (dy > 0.0f ? dy : 0.0f) + spin, by = (dy < 0.0f ? dy : 0.0f) - spin;
+		float az = (dz > 0.0f ? dz : 0.0f) + spin, bz = (dz < 0.0f ? dz : 0.0f) - spin;
+		float shapeReach = dt * glms_vec3_norm(v) + spin;
 		shape->xf = tbMulTransforms(b->xf, shape->localPose);
 		tbAABB box = tbGeometry_ComputeAABB(&shape->geometry, shape->xf);
 		shape->aabb = box;
@@ -74,7 +80,7 @@ float tbUpdateBodyShapes(tbWorld* w, int bodyIndex, float dt, bool forceMove)
 		// would be (4 margins and 4 steps' reach beyond it): a body that came to rest after a
 		// fast fall would otherwise keep a fat box reaching far into the pile below, and a pair
 		// with every body in it.
-		float slack = 4.0f * (margin + reach);
+		float slack = 4.0f * (margin + shapeReach);
 		if (!forceMove && fat->lower.x <= box.lower.x + bx && fat->lower.y <= box.lower.y + by &&
 		    fat->lower.z <= box.lower.z + bz && box.upper.x + ax <= fat->upper.x &&
 		    box.upper.y + ay <= fat->upper.y && box.upper.z + az <= fat->upper.z &&
@@ -202,10 +208,12 @@ void tbUpdateBodyMass(tbWorld* w, int bodyIndex)
 	b->rb.torque = old.torque;
 	tbRigidBody_SetVelocity(&b->rb, v, omega);
 	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
-		const tbShapeSlot* shape = w->shapes + s;
-		float r = glms_vec3_norm(glms_vec3_sub(shape->localPose.p, b->localCenter)) +
-		          tbGeometry_BoundingRadius(&shape->geometry);
-		maxExtent = r > maxExtent ? r : maxExtent;
+		tbShapeSlot* shape = w->shapes + s;
+		// Each shape's own reach about the centre of mass, from its points (a hull given in the
+		// body frame has its origin at the body's, far from the centre of mass of a tall body).
+		vec3s centre = tbInvTransformPoint(shape->localPose, b->localCenter);
+		shape->spinReach = tbGeometry_ReachFrom(&shape->geometry, centre);
+		maxExtent = shape->spinReach > maxExtent ? shape->spinReach : maxExtent;
 	}
 	b->maxExtent = maxExtent;
 	b->minExtent = tbBodyMinExtent(w, bodyIndex);

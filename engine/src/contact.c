@@ -99,13 +99,6 @@ static float tbBodySpeedBound(const tbBodySlot* b)
 	return glms_vec3_norm(b->rb.v) + glms_vec3_norm(b->rb.w) * b->maxExtent;
 }
 
-// How fast a body's farthest point moves by its spin, as tbCollide found it at its start (once
-// per body, not per contact), m/s; a body woken within tbCollide is taken as still.
-static float tbSpinBound(const tbWorld* w, const tbBodySlot* b)
-{
-	return tbGetBodyBounds(w, b).spin;
-}
-
 // How far a pair may move relative to itself before its cached narrow-phase result is redone, as a
 // fraction of the smaller shape's bounding radius; the result is also made with this much more
 // speculative distance so that points just beyond the margin are known. A drift this small moves a
@@ -123,6 +116,10 @@ static float tbSpinBound(const tbWorld* w, const tbBodySlot* b)
 // with this much more speculative distance for it.
 #define TB_CACHE_CHECKED 0.05f
 #define TB_CACHE_TURN 0.05f
+
+// A level pair's slot keeps its place for a group of triangles whose normal is within this cosine
+// of the one it had (tbCollideLevelPair), so its warm start follows the same face.
+#define TB_LEVEL_KEEP_COS 0.95f
 
 // An upper bound of the rotation angle between two orientations: the vector part of
 // conj(a) b has length sin(angle / 2), whichever sign either quaternion carries, and
@@ -202,6 +199,59 @@ static void tbPlaceCachedManifold(const tbContactCache* cc, tbTransform xfA, tbT
 	}
 }
 
+// Keep the narrow phase's manifold `local` (A's frame, made with speculative distance `made`) in
+// the pair's cache and write this step's world manifold from it, less the points beyond `margin`.
+static void tbStoreManifold(tbContactSlot* c, const tbShapeSlot* sa, const tbShapeSlot* sb,
+                            tbTransform bInA, tbTransform rel, const tbManifold* local,
+                            float margin, float made, float distance)
+{
+	tbManifold* m = &c->manifold;
+	tbContactCache* cc = &c->cache;
+	cc->bInA = rel;
+	cc->normal = local->normal;
+	cc->pointCount = local->pointCount;
+	cc->margin = made;
+	cc->distance = distance;
+	cc->valid = distance > -FLT_MAX;
+	// This step's manifold as the narrow phase made it, less the points beyond this step's margin;
+	// the cache keeps each point in its own body's frame.
+	memset(m, 0, sizeof *m);
+	// Placed as tbPlaceCachedManifold places them, so that a point placed again at this very pose
+	// gets back its own separation.
+	mat3s RA = glms_quat_mat3(sa->xf.q), RB = glms_quat_mat3(sb->xf.q);
+	m->normal = glms_mat3_mulv(RA, local->normal);
+	for (int i = 0; i < local->pointCount; ++i) {
+		const tbManifoldPoint* mp = local->points + i;
+		cc->pointA[i] = mp->pointA;
+		cc->pointB[i] = tbInvTransformPointInline(bInA, mp->pointB);
+		cc->id[i] = mp->id;
+		vec3s pa = tbPlace(&RA, sa->xf.p, mp->pointA);
+		vec3s pb = tbPlace(&RA, sa->xf.p, mp->pointB);
+		// Placed again at this very pose, a point gets back its own separation.
+		vec3s pbAgain = tbPlace(&RB, sb->xf.p, cc->pointB[i]);
+		cc->separationOffset[i] =
+		    mp->separation - glms_vec3_dot(glms_vec3_sub(pbAgain, pa), m->normal);
+		if (mp->separation > margin) {
+			continue;
+		}
+		tbManifoldPoint* out = m->points + m->pointCount++;
+		out->pointA = pa;
+		out->pointB = pb;
+		out->separation = mp->separation;
+		out->id = mp->id;
+	}
+}
+
+// Whether the shapes' tight boxes are apart by more than `margin` on some axis: then no point can
+// be within the margin (bodies falling side by side, whose fat boxes overlap, end here).
+static bool tbBoxesApart(const tbShapeSlot* sa, const tbShapeSlot* sb, float margin)
+{
+	tbAABB a = sa->aabb, b = sb->aabb;
+	return a.lower.x - b.upper.x > margin || b.lower.x - a.upper.x > margin ||
+	       a.lower.y - b.upper.y > margin || b.lower.y - a.upper.y > margin ||
+	       a.lower.z - b.upper.z > margin || b.lower.z - a.upper.z > margin;
+}
+
 // The narrow phase of one pair, or its cached result when the pair has barely moved relative to
 // itself since: resting stacks and bodies falling side by side skip GJK, EPA and clipping. Written
 // into the pair's manifold in place (a returned copy cost 0.15 M instructions a step in the rain).
@@ -210,12 +260,7 @@ static void tbCollidePair(const tbWorld* w, tbContactSlot* c, const tbShapeSlot*
 {
 	tbManifold* m = &c->manifold;
 	tbContactCache* cc = &c->cache;
-	// The shapes' tight boxes apart by more than the margin on some axis: no point can be
-	// within the margin (bodies falling side by side, whose fat boxes overlap, end here).
-	tbAABB a = sa->aabb, b = sb->aabb;
-	if (a.lower.x - b.upper.x > margin || b.lower.x - a.upper.x > margin ||
-	    a.lower.y - b.upper.y > margin || b.lower.y - a.upper.y > margin ||
-	    a.lower.z - b.upper.z > margin || b.lower.z - a.upper.z > margin) {
+	if (tbBoxesApart(sa, sb, margin)) {
 		profile->cachedManifolds += 1;
 		m->normal = tbRotateInline(sa->xf.q, cc->normal);
 		m->pointCount = 0;
@@ -227,16 +272,12 @@ static void tbCollidePair(const tbWorld* w, tbContactSlot* c, const tbShapeSlot*
 	// Two shapes whose features stay on their bodies, with two points or more last time (a face
 	// contact, which a pair stays from step to step): made with the wider slack, for the checked
 	// reuse below.
-	bool faces = c->child < 0 && cc->valid && cc->pointCount >= 2 &&
-	             tbKeepsFeatures(&sa->geometry) && tbKeepsFeatures(&sb->geometry);
+	bool faces = cc->valid && cc->pointCount >= 2 && tbKeepsFeatures(&sa->geometry) &&
+	             tbKeepsFeatures(&sb->geometry);
 	float made = faces ? TB_CACHE_CHECKED * size : slack;
 	tbTransform rel = tbRelativePose(sa->xf, sb->xf);
 	if (cc->valid) {
-		// A mesh or heightfield as B: its radius is the whole mesh's. The same relative motion is
-		// bounded by how far A's points moved in B's frame (a point of A and B's fixed surface
-		// close by at most that much).
-		float drift = c->child >= 0 && sb->radius > radiusA ? tbPairDriftOfA(cc, rel, radiusA)
-		                                                    : tbPairDrift(cc, rel, radiusB);
+		float drift = tbPairDrift(cc, rel, radiusB);
 		if (cc->pointCount == 0) {
 			// Apart by `distance` then, so by at least distance - drift now.
 			if (cc->distance - drift > margin) {
@@ -262,43 +303,151 @@ static void tbCollidePair(const tbWorld* w, tbContactSlot* c, const tbShapeSlot*
 	float distance;
 	profile->narrowPhaseRuns += 1;
 	tbTransform bInA = tbInvMulTransforms(sa->xf, sb->xf);
-	// A mesh or heightfield pair collides its one triangle, with internal-edge correction.
-	tbManifold local = c->child >= 0 ? tbCollideLevelTriangle(&sa->geometry, &sb->geometry, bInA,
-	                                                          c->child, margin + made, &distance)
-	                                 : tbCollideWorldShapes(&sa->geometry, &sb->geometry, bInA,
-	                                                        margin + made, &distance, &cc->sat);
-	cc->bInA = rel;
-	cc->normal = local.normal;
-	cc->pointCount = local.pointCount;
-	cc->margin = margin + made;
-	cc->distance = distance;
-	cc->valid = distance > -FLT_MAX;
-	// This step's manifold as the narrow phase made it, less the points beyond this step's margin;
-	// the cache keeps each point in its own body's frame.
-	memset(m, 0, sizeof *m);
-	// Placed as tbPlaceCachedManifold places them, so that a point placed again at this very pose
-	// gets back its own separation.
-	mat3s RA = glms_quat_mat3(sa->xf.q), RB = glms_quat_mat3(sb->xf.q);
-	m->normal = glms_mat3_mulv(RA, local.normal);
-	for (int i = 0; i < local.pointCount; ++i) {
-		const tbManifoldPoint* mp = local.points + i;
-		cc->pointA[i] = mp->pointA;
-		cc->pointB[i] = tbInvTransformPointInline(bInA, mp->pointB);
-		cc->id[i] = mp->id;
-		vec3s pa = tbPlace(&RA, sa->xf.p, mp->pointA);
-		vec3s pb = tbPlace(&RA, sa->xf.p, mp->pointB);
-		// Placed again at this very pose, a point gets back its own separation.
-		vec3s pbAgain = tbPlace(&RB, sb->xf.p, cc->pointB[i]);
-		cc->separationOffset[i] =
-		    mp->separation - glms_vec3_dot(glms_vec3_sub(pbAgain, pa), m->normal);
-		if (mp->separation > margin) {
+	tbManifold local = tbCollideWorldShapes(&sa->geometry, &sb->geometry, bInA, margin + made,
+	                                        &distance, &cc->sat);
+	tbStoreManifold(c, sa, sb, bInA, rel, &local, margin, margin + made, distance);
+}
+
+// A convex shape against a mesh or heightfield: one narrow phase for the pair (tbCollideLevel),
+// whose manifolds, one per group of triangles sharing a normal, go to the pair's slots (child 0,
+// the contact the broad phase made, and the ones made here for further normals), each slot
+// keeping the normal it had so that its warm start follows its points. `slots` gets each slot's
+// contact index, -1 where none; the contacts array may have grown (pointers into it are stale).
+static void tbCollideLevelPair(tbWorld* w, int index, float margin,
+                               int slots[TB_MAX_LEVEL_MANIFOLDS])
+{
+	int shapeA = w->contacts[index].shapeA, shapeB = w->contacts[index].shapeB;
+	const tbShapeSlot* sa = w->shapes + shapeA;
+	const tbShapeSlot* sb = w->shapes + shapeB;
+	slots[0] = index;
+	int total = w->contacts[index].cache.pointCount;
+	for (int k = 1; k < TB_MAX_LEVEL_MANIFOLDS; ++k) {
+		slots[k] = tbPairFind(w, shapeA, shapeB, k);
+		total += slots[k] >= 0 ? w->contacts[slots[k]].cache.pointCount : 0;
+	}
+	bool levelIsA = tbGeometry_IsLevel(&sa->geometry);
+	// The convex shape's size: the mesh's radius is the whole mesh's.
+	float size = levelIsA ? sb->radius : sa->radius;
+	float slack = TB_CACHE_SLACK * size;
+	tbTransform rel = tbRelativePose(sa->xf, sb->xf);
+	const tbContactCache* cc = &w->contacts[index].cache;
+	bool cached = false, apart = tbBoxesApart(sa, sb, margin);
+	if (!apart && cc->valid) {
+		// How far the convex shape's points moved in the level's frame (a point of it and the
+		// level's fixed surface close by at most that much).
+		float drift = levelIsA ? tbPairDrift(cc, rel, size) : tbPairDriftOfA(cc, rel, size);
+		// Apart by `distance` then, so by at least distance - drift now; or every slot's points
+		// placed again, any point left out having been beyond cc->margin then.
+		apart = total == 0 && cc->distance - drift > margin;
+		cached = total > 0 && drift <= slack && margin + drift <= cc->margin;
+	}
+	if (apart || cached) {
+		w->profile.cachedManifolds += 1;
+		for (int k = 0; k < TB_MAX_LEVEL_MANIFOLDS; ++k) {
+			if (slots[k] < 0) {
+				continue;
+			}
+			tbContactSlot* c = w->contacts + slots[k];
+			if (cached) {
+				tbPlaceCachedManifold(&c->cache, sa->xf, sb->xf, margin, &c->manifold);
+			} else {
+				c->manifold.pointCount = 0;
+				c->manifold.normal = tbRotateInline(sa->xf.q, c->cache.normal);
+			}
+		}
+		return;
+	}
+	w->profile.narrowPhaseRuns += 1;
+	tbTransform bInA = tbInvMulTransforms(sa->xf, sb->xf);
+	tbManifold groups[TB_MAX_LEVEL_MANIFOLDS];
+	float distance;
+	int count = tbCollideLevel(&sa->geometry, &sb->geometry, bInA, margin + slack, groups,
+	                           TB_MAX_LEVEL_MANIFOLDS, &distance);
+	// Each group to the slot that had the closest normal (within TB_LEVEL_KEEP_COS), the others
+	// to free slots, lowest first.
+	int owner[TB_MAX_LEVEL_MANIFOLDS];
+	bool taken[TB_MAX_LEVEL_MANIFOLDS] = {false};
+	for (int g = 0; g < count; ++g) {
+		owner[g] = -1;
+		float best = TB_LEVEL_KEEP_COS;
+		for (int k = 0; k < TB_MAX_LEVEL_MANIFOLDS; ++k) {
+			const tbContactSlot* c = slots[k] >= 0 ? w->contacts + slots[k] : NULL;
+			if (c == NULL || taken[k] || c->cache.pointCount == 0) {
+				continue;
+			}
+			float dot = glms_vec3_dot(c->cache.normal, groups[g].normal);
+			if (dot > best) {
+				best = dot;
+				owner[g] = k;
+			}
+		}
+		if (owner[g] >= 0) {
+			taken[owner[g]] = true;
+		}
+	}
+	for (int g = 0; g < count; ++g) {
+		for (int k = 0; k < TB_MAX_LEVEL_MANIFOLDS && owner[g] < 0; ++k) {
+			if (!taken[k]) {
+				owner[g] = k;
+				taken[k] = true;
+			}
+		}
+		if (slots[owner[g]] < 0) {
+			tbCreateContact(w, shapeA, shapeB, owner[g]);
+			slots[owner[g]] = tbPairFind(w, shapeA, shapeB, owner[g]);
+			w->profile.newPairs += 1;
+		}
+	}
+	for (int k = 0; k < TB_MAX_LEVEL_MANIFOLDS; ++k) {
+		if (slots[k] < 0) {
 			continue;
 		}
-		tbManifoldPoint* out = m->points + m->pointCount++;
-		out->pointA = pa;
-		out->pointB = pb;
-		out->separation = mp->separation;
-		out->id = mp->id;
+		tbContactSlot* c = w->contacts + slots[k];
+		tbManifold none;
+		memset(&none, 0, sizeof none);
+		none.normal = c->cache.normal;
+		const tbManifold* local = &none;
+		for (int g = 0; g < count; ++g) {
+			local = owner[g] == k ? groups + g : local;
+		}
+		tbStoreManifold(c, sa, sb, bInA, rel, local, margin, margin + slack, distance);
+	}
+}
+
+// The touch events and the waking of one contact whose manifold this step's narrow phase wrote.
+static void tbFinishContact(tbWorld* w, int index)
+{
+	tbContactSlot* c = w->contacts + index;
+	const tbShapeSlot* sa = w->shapes + c->shapeA;
+	const tbShapeSlot* sb = w->shapes + c->shapeB;
+	tbBodySlot* ba = w->bodies + sa->body;
+	tbBodySlot* bb = w->bodies + sb->body;
+	bool wasTouching = c->touching;
+	c->touching = c->manifold.pointCount > 0;
+	if (c->touching && !wasTouching) {
+		tbGrowArray((void**)&w->beginEvents, &w->beginCapacity, w->beginCount + 1,
+		            sizeof(tbContactBeginTouchEvent));
+		tbContactBeginTouchEvent* e = w->beginEvents + w->beginCount++;
+		e->shapeIdA = tbMakeShapeId(w, c->shapeA);
+		e->shapeIdB = tbMakeShapeId(w, c->shapeB);
+		e->manifold = c->manifold;
+	} else if (!c->touching && wasTouching) {
+		tbPushEndEvent(w, c);
+		c->impulses.pointCount = 0;
+	}
+	if (c->touching) {
+		// Waking on contact: a moving neighbour wakes a sleeping island. A still kinematic
+		// body does not (it would keep its riders awake forever).
+		bool aPushes = ba->awake && (ba->rb.type == tb_dynamicBody ||
+		                             tbBodySpeedBound(ba) > w->def.sleepThreshold);
+		bool bPushes = bb->awake && (bb->rb.type == tb_dynamicBody ||
+		                             tbBodySpeedBound(bb) > w->def.sleepThreshold);
+		if (!bb->awake && bb->rb.type != tb_staticBody && aPushes) {
+			tbWakeBody(w, sb->body);
+		}
+		if (!ba->awake && ba->rb.type != tb_staticBody && bPushes) {
+			tbWakeBody(w, sa->body);
+		}
 	}
 }
 
@@ -312,7 +461,8 @@ void tbCollide(tbWorld* w, float dt)
 	for (int k = 0; k < w->awakeCount; ++k) {
 		const tbBodySlot* b = w->bodies + w->awakeBodies[k];
 		tbBodyBounds* bounds = w->bodyBounds + k;
-		bounds->spin = glms_vec3_norm(b->rb.w) * b->maxExtent;
+		bounds->turn = glms_vec3_norm(b->rb.w);
+		bounds->spin = bounds->turn * b->maxExtent;
 		bounds->surface = glms_vec3_norm(b->rb.v) + bounds->spin;
 		bounds->swing = w->def.enableContactRefresh ? tbSwingReach(w, b, dt) : 0.0f;
 	}
@@ -329,50 +479,39 @@ void tbCollide(tbWorld* w, float dt)
 			continue;
 		}
 		if (!tbAABB_Overlaps(sa->fatAABB, sb->fatAABB) ||
-		    (c->child >= 0 && !tbLevelContactOverlaps(w, c))) {
+		    (c->child > 0 && tbPairFind(w, c->shapeA, c->shapeB, 0) < 0)) {
 			tbDestroyContact(w, i, false);
 			continue;
 		}
 		++at;
+		if (c->child > 0) {
+			continue; // a further manifold of a level pair: made with the pair's first
+		}
 		// Speculative margin: the base distance plus what the two can close in this step, so a
 		// fast body gets its points before it arrives (speculative contacts, Catto 2013): their
-		// relative speed plus each one's spin times its reach, plus what an impact elsewhere in
-		// this step may swing over (tbSwingReach). Bodies falling side by side close nothing by
-		// their relative speed, and their pair ends at the boxes' test below instead of a
-		// manifold.
+		// relative speed plus each one's spin times its shape's reach about its centre of mass,
+		// plus what an impact elsewhere in this step may swing over (tbSwingReach). Bodies
+		// falling side by side close nothing by their relative speed, and their pair ends at the
+		// boxes' test below instead of a manifold.
 		vec3s va = ba->awakeIndex >= 0 ? ba->rb.v : glms_vec3_zero();
 		vec3s vb = bb->awakeIndex >= 0 ? bb->rb.v : glms_vec3_zero();
-		float margin = w->def.speculativeDistance + dt * (glms_vec3_norm(glms_vec3_sub(vb, va)) +
-		                                                  tbSpinBound(w, ba) + tbSpinBound(w, bb));
+		float spinA = tbGetBodyBounds(w, ba).turn * sa->spinReach;
+		float spinB = tbGetBodyBounds(w, bb).turn * sb->spinReach;
+		float margin = w->def.speculativeDistance +
+		               dt * (glms_vec3_norm(glms_vec3_sub(vb, va)) + spinA + spinB);
 		margin += tbGetBodyBounds(w, ba).swing + tbGetBodyBounds(w, bb).swing;
-		bool wasTouching = c->touching;
+		if (c->child == 0) {
+			int slots[TB_MAX_LEVEL_MANIFOLDS];
+			tbCollideLevelPair(w, i, margin, slots);
+			for (int k = 0; k < TB_MAX_LEVEL_MANIFOLDS; ++k) {
+				if (slots[k] >= 0) {
+					tbFinishContact(w, slots[k]);
+				}
+			}
+			continue;
+		}
 		tbCollidePair(w, c, sa, sb, margin, &w->profile);
-		c->touching = c->manifold.pointCount > 0;
-		if (c->touching && !wasTouching) {
-			tbGrowArray((void**)&w->beginEvents, &w->beginCapacity, w->beginCount + 1,
-			            sizeof(tbContactBeginTouchEvent));
-			tbContactBeginTouchEvent* e = w->beginEvents + w->beginCount++;
-			e->shapeIdA = tbMakeShapeId(w, c->shapeA);
-			e->shapeIdB = tbMakeShapeId(w, c->shapeB);
-			e->manifold = c->manifold;
-		} else if (!c->touching && wasTouching) {
-			tbPushEndEvent(w, c);
-			c->impulses.pointCount = 0;
-		}
-		if (c->touching) {
-			// Waking on contact: a moving neighbour wakes a sleeping island. A still kinematic
-			// body does not (it would keep its riders awake forever).
-			bool aPushes = ba->awake && (ba->rb.type == tb_dynamicBody ||
-			                             tbBodySpeedBound(ba) > w->def.sleepThreshold);
-			bool bPushes = bb->awake && (bb->rb.type == tb_dynamicBody ||
-			                             tbBodySpeedBound(bb) > w->def.sleepThreshold);
-			if (!bb->awake && bb->rb.type != tb_staticBody && aPushes) {
-				tbWakeBody(w, sb->body);
-			}
-			if (!ba->awake && ba->rb.type != tb_staticBody && bPushes) {
-				tbWakeBody(w, sa->body);
-			}
-		}
+		tbFinishContact(w, i);
 	}
 }
 

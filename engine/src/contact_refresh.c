@@ -38,6 +38,10 @@
 // wavy heightfield of tests/test_mesh.c sank 3.0-3.9 cm at some step (0.7 cm at 0.02 and 0.01).
 #define TB_REFRESH_KEEP 0.02f
 
+// A level pair's slot made again inside the step takes the group of triangles whose normal is
+// within this cosine of the one the solver holds for it (tbRefreshSolverContact).
+#define TB_LEVEL_REFRESH_COS 0.9f
+
 // How far two bodies may have turned relative to each other (rad) and slid (as a fraction of the
 // smaller shape's bounding radius) since their manifold was made for it to be carried to the
 // poses of now instead of made again (tbCarryHeld). Measured on 89 variants of the mixed rain
@@ -48,17 +52,19 @@
 #define TB_CARRY_TURN 0.05f
 #define TB_CARRY_SLIDE 0.05f
 
-// How far a shape's surface moves per radian its body turns, at most, m: the distance of the
-// shape's origin from the centre of mass plus the shape's own reach about that origin (none for
-// a sphere, whose surface a turn about its centre leaves where it was).
+// How far a shape's surface moves per radian its body turns, at most, m: the distance of its
+// farthest point from the centre of mass (tbGeometry_ReachFrom), or for a sphere the distance of
+// its centre (a turn about its centre leaves its surface where it was).
 static float tbSpinReach(const tbWorld* w, const tbShapeSlot* s)
 {
 	const tbBodySlot* b = w->bodies + s->body;
 	if (b->rb.type == tb_staticBody) {
 		return 0.0f;
 	}
-	float offset = glms_vec3_norm(glms_vec3_sub(s->localPose.p, b->localCenter));
-	return offset + (s->geometry.type == tb_sphereShape ? 0.0f : s->radius);
+	if (s->geometry.type == tb_sphereShape) {
+		return glms_vec3_norm(glms_vec3_sub(s->localPose.p, b->localCenter));
+	}
+	return s->spinReach;
 }
 
 // A body's velocity and spin as the step sees them (zero for one that does not move).
@@ -417,12 +423,35 @@ tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* mo
 	// The step's speculative distance (the cache's margin is the step's plus the cache slack).
 	float margin = c->cache.margin;
 	float distance;
-	// A copy of the pair's separating-axis cache: the step's cache stays the step's.
-	tbSatCache sat = c->cache.sat;
-	tbManifold local = c->child >= 0 ? tbCollideLevelTriangle(&sa->geometry, &sb->geometry, bInA,
-	                                                          c->child, margin, &distance)
-	                                 : tbCollideWorldShapes(&sa->geometry, &sb->geometry, bInA,
-	                                                        margin, &distance, &sat);
+	tbManifold local;
+	if (c->child >= 0) {
+		// A level pair: its manifold is the group of triangles whose normal is closest to the one
+		// the solver holds for this slot (none when the group is gone).
+		tbManifold groups[TB_MAX_LEVEL_MANIFOLDS];
+		int count = tbCollideLevel(&sa->geometry, &sb->geometry, bInA, margin, groups,
+		                           TB_MAX_LEVEL_MANIFOLDS, &distance);
+		bool holds = anchors != NULL ? anchors->pointCount > 0 : c->manifold.pointCount > 0;
+		vec3s held = anchors != NULL ? anchors->normal : c->manifold.normal;
+		held = tbInvRotateInline(xfA.q, held);
+		memset(&local, 0, sizeof local);
+		local.normal = held;
+		// A first slot that held no points takes the first group (the pair has just come close).
+		if (!holds && c->child == 0 && count > 0) {
+			local = groups[0];
+		}
+		float best = holds ? TB_LEVEL_REFRESH_COS : 2.0f;
+		for (int g = 0; g < count; ++g) {
+			float dot = glms_vec3_dot(groups[g].normal, held);
+			if (dot > best) {
+				best = dot;
+				local = groups[g];
+			}
+		}
+	} else {
+		// A copy of the pair's separating-axis cache: the step's cache stays the step's.
+		tbSatCache sat = c->cache.sat;
+		local = tbCollideWorldShapes(&sa->geometry, &sb->geometry, bInA, margin, &distance, &sat);
+	}
 	if (!(distance > -FLT_MAX)) {
 		return tb_refreshFailed; // the query failed: keep what the step began with
 	}

@@ -1,81 +1,24 @@
-// Contacts of convex shapes with meshes and heightfields: one child contact per (convex shape,
-// triangle) pair whose boxes overlap, each a normal contact with its own manifold and warm start,
-// so the solver, islands and sleeping see nothing new (docs/meshes.md).
+// Contacts of convex shapes with meshes and heightfields: one pair per convex shape and level
+// shape, whose narrow phase collides the triangles near the convex shape and groups their points by
+// normal into a few manifolds (tbCollideLevel), each an ordinary contact for the solver, islands
+// and sleeping (docs/meshes.md).
 #include <float.h>
 #include <math.h>
 
 #include "world_internal.h"
 
-// The world box `box` seen from a frame placed at xf: the box of the rotated box, from its centre
-// and the absolute rotation matrix times its half extents (Arvo, "Transforming axis-aligned
-// bounding boxes", Graphics Gems, 1990). It runs for every child contact every step.
-static tbAABB tbBoxInFrame(tbAABB box, tbTransform xf)
-{
-	vec3s centre = glms_vec3_scale(glms_vec3_add(box.lower, box.upper), 0.5f);
-	vec3s half = glms_vec3_scale(glms_vec3_sub(box.upper, box.lower), 0.5f);
-	vec3s c = glms_vec3_sub(centre, xf.p);
-	if (xf.q.x == 0.0f && xf.q.y == 0.0f && xf.q.z == 0.0f) {
-		tbAABB out = {glms_vec3_sub(c, half), glms_vec3_add(c, half)}; // identity rotation
-		return out;
-	}
-	mat3s r = glms_quat_mat3(xf.q); // columns: the frame's axes in the world
-	vec3s lc, le;
-	for (int i = 0; i < 3; ++i) {
-		vec3s axis = r.col[i];
-		lc.raw[i] = glms_vec3_dot(axis, c);
-		le.raw[i] = fabsf(axis.x) * half.x + fabsf(axis.y) * half.y + fabsf(axis.z) * half.z;
-	}
-	tbAABB out = {glms_vec3_sub(lc, le), glms_vec3_add(lc, le)};
-	return out;
-}
-
-typedef struct tbLevelPairs
-{
-	tbWorld* world;
-	int level, convex;
-} tbLevelPairs;
-
-static bool tbAddChild(int triangle, void* context)
-{
-	tbLevelPairs* p = context;
-	if (tbPairFind(p->world, p->level, p->convex, triangle) < 0) {
-		tbCreateContact(p->world, p->level, p->convex, triangle);
-		p->world->profile.newPairs += 1;
-	}
-	return true;
-}
-
 void tbCreateLevelContacts(tbWorld* w, int shapeA, int shapeB)
 {
-	bool aIsLevel = tbGeometry_IsLevel(&w->shapes[shapeA].geometry);
-	int level = aIsLevel ? shapeA : shapeB, convex = aIsLevel ? shapeB : shapeA;
-	const tbShapeSlot* ls = w->shapes + level;
-	const tbShapeSlot* cs = w->shapes + convex;
-	if (tbGeometry_IsLevel(&cs->geometry)) {
+	if (tbGeometry_IsLevel(&w->shapes[shapeA].geometry) &&
+	    tbGeometry_IsLevel(&w->shapes[shapeB].geometry)) {
 		return; // two meshes: both static, nothing to solve
 	}
-	// The moving shape's fat box in the mesh's frame: every triangle it may touch before the box
-	// is enlarged again (then this runs again for the new box).
-	tbAABB local = tbBoxInFrame(cs->fatAABB, ls->xf);
-	tbLevelPairs pairs = {w, level, convex};
-	tbGeometry_QueryTriangles(&ls->geometry, local, tbAddChild, &pairs);
-}
-
-bool tbLevelContactOverlaps(const tbWorld* w, const tbContactSlot* c)
-{
-	const tbShapeSlot* sa = w->shapes + c->shapeA;
-	const tbShapeSlot* sb = w->shapes + c->shapeB;
-	bool aIsLevel = tbGeometry_IsLevel(&sa->geometry);
-	const tbShapeSlot* ls = aIsLevel ? sa : sb;
-	const tbShapeSlot* cs = aIsLevel ? sb : sa;
-	vec3s v[3];
-	if (!tbGeometry_GetTriangle(&ls->geometry, c->child, v, NULL)) {
-		return false;
+	// The pair's first manifold; the narrow phase adds the others when the triangles under the
+	// shape face more than one way.
+	if (tbPairFind(w, shapeA, shapeB, 0) < 0) {
+		tbCreateContact(w, shapeA, shapeB, 0);
+		w->profile.newPairs += 1;
 	}
-	tbAABB local = tbBoxInFrame(cs->fatAABB, ls->xf);
-	tbAABB t = {glms_vec3_minv(v[0], glms_vec3_minv(v[1], v[2])),
-	            glms_vec3_maxv(v[0], glms_vec3_maxv(v[1], v[2]))};
-	return tbAABB_Overlaps(local, t);
 }
 
 void tbDrawLevelShape(const tbShapeSlot* s, const tbDebugDraw* draw, tbHexColor color)

@@ -16,6 +16,7 @@
 // What tbCollide works out once per awake body at its start, for every pair of the body.
 typedef struct tbBodyBounds
 {
+	float turn;    // |w|, rad/s
 	float spin;    // |w| maxExtent: how fast its farthest point moves by its spin, m/s
 	float surface; // |v| + spin: how fast any point of it moves, m/s
 	float swing;   // what an impact in the step may swing it over, m (contact_refresh.c)
@@ -64,6 +65,7 @@ typedef struct tbShapeSlot
 	tbAABB aabb;           // tight world box
 	tbAABB fatAABB;        // the broad-phase box (holds aabb)
 	float radius;          // bounding radius of the geometry about the shape's origin, m
+	float spinReach;       // largest distance of its points from the body's centre of mass, m
 	float density, friction, restitution;
 	tbFilter filter;
 	void* userData;
@@ -99,7 +101,10 @@ typedef struct tbContactCache
 typedef struct tbContactSlot
 {
 	int shapeA, shapeB; // shapeA < shapeB
-	int child;          // the triangle of a mesh or heightfield shape (mesh_contact.c), or -1
+	// A convex shape against a mesh or heightfield: which of the pair's manifolds (0 to
+	// TB_MAX_LEVEL_MANIFOLDS - 1; 0 is made by the broad phase, the others by the narrow phase for
+	// further normals: contact.c); -1 for a convex pair.
+	int child;
 	tbManifold manifold;
 	tbContactCache cache;
 	tbContactImpulses impulses; // warm-start cache (by feature id)
@@ -248,7 +253,7 @@ float tbSwingReach(const tbWorld* world, const tbBodySlot* body, float dt);
 // The body's bounds of this step (zero for one that was not awake when tbCollide began).
 static inline tbBodyBounds tbGetBodyBounds(const tbWorld* w, const tbBodySlot* b)
 {
-	tbBodyBounds none = {0.0f, 0.0f, 0.0f};
+	tbBodyBounds none = {0.0f, 0.0f, 0.0f, 0.0f};
 	return b->awakeIndex >= 0 && b->awakeIndex < w->bodyBoundCount ? w->bodyBounds[b->awakeIndex]
 	                                                               : none;
 }
@@ -304,12 +309,10 @@ int tbPairFind(const tbWorld* world, int shapeA, int shapeB, int child);
 void tbPairInsert(tbWorld* world, int shapeA, int shapeB, int child, int contactIndex);
 void tbPairRemove(tbWorld* world, int shapeA, int shapeB, int child);
 
-// mesh_contact.c: contacts of convex shapes with meshes and heightfields, one per triangle.
-// The child contacts of a convex shape and a mesh or heightfield shape (either order): one per
-// triangle whose box overlaps the convex shape's fat box, found in the mesh's frame.
+// mesh_contact.c: contacts of convex shapes with meshes and heightfields.
+// The first contact of a convex shape and a mesh or heightfield shape (either order); the narrow
+// phase (tbCollide) makes the pair's further manifolds.
 void tbCreateLevelContacts(tbWorld* world, int shapeA, int shapeB);
-// False when a child contact's triangle no longer overlaps its convex shape's fat box.
-bool tbLevelContactOverlaps(const tbWorld* world, const tbContactSlot* contact);
 // True when a convex shape placed at xf overlaps a triangle of the level shape (world queries).
 bool tbLevelOverlapsShape(const tbShapeSlot* shape, const tbGeometry* convex, tbTransform xf);
 // The triangles of a mesh or heightfield shape as segments (debug draw).

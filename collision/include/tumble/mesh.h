@@ -127,3 +127,27 @@ TB_API tbCastOutput tbRayCastLevelLocal(const tbGeometry* shape, vec3s origin, v
 /// tbCollideShapesLocal.
 TB_API tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                          int triangle, float speculativeDistance, float* distance);
+
+/// The most manifolds tbCollideLevel makes for one convex shape against level geometry.
+#define TB_MAX_LEVEL_MANIFOLDS 4
+
+/// The manifolds of a convex shape against a whole mesh or heightfield, one of the two shapes (A
+/// or B as in tbCollideLevelTriangle, everything in A's frame): every triangle whose box comes
+/// within speculativeDistance of the convex shape's box is collided with internal-edge correction,
+/// and their points are grouped by normal (those within TB_LEVEL_GROUP_COS of a group's share it)
+/// into at most `capacity` manifolds (no more than TB_MAX_LEVEL_MANIFOLDS), each reduced to at
+/// most TB_MAX_MANIFOLD_POINTS points: the deepest, then those spanning the largest area. A group
+/// takes the normal of its deepest point's triangle; a point's id mixes its triangle into its
+/// feature id. Returns the number of manifolds; `distance` (may be null) gets a lower bound of the
+/// shapes' distance (speculativeDistance when no triangle is near; -FLT_MAX when a query failed).
+/// The cost grows with the triangles near the convex shape, never with the mesh; nothing is
+/// allocated.
+TB_API int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                          float speculativeDistance, tbManifold* manifolds, int capacity,
+                          float* distance);
+
+/// The points of `points` (count of them, sharing `normal`) reduced in place to at most
+/// TB_MAX_MANIFOLD_POINTS: the deepest point, the one farthest from it across the normal, the one
+/// making the largest triangle with those two, and the one adding the most area outside that
+/// triangle. Returns how many are kept.
+TB_API int tbReduceManifoldPoints(tbManifoldPoint* points, int count, vec3s normal);

@@ -115,6 +115,12 @@ TB_API float tbGeometry_BoundingRadius(const tbGeometry* shape);
 /// A point deep inside the shape (its centroid for symmetric shapes), local frame.
 TB_API vec3s tbGeometry_InteriorPoint(const tbGeometry* shape);
 
+/// The largest distance from `point` (local frame) to a point of the shape, scale included,
+/// metres: exact for polytopes (over their vertices), spheres, capsules, cylinders and cones; for a
+/// non-uniformly scaled round shape, |point| + tbGeometry_BoundingRadius, an upper bound. A body
+/// turning about its centre of mass moves the shape's points by at most this per radian.
+TB_API float tbGeometry_ReachFrom(const tbGeometry* shape, vec3s point);
+
 /// The shape scaled by k > 0 about its local origin: its own sizes for the primitives and the
 /// triangle, the scale for a hull (whose vertices are shared). Used by the narrow phase to bring a
 /// pair to unit size and by continuous collision for a shape's inset copy.
