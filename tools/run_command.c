@@ -569,7 +569,7 @@ int tbRunSceneCommand(int argc, char** argv)
 		}
 		times[done] = 1000.0 * (t1 - t0);
 		tbAddProfile(&profile, tbWorld_GetProfile(scene.worldId));
-		// Measured outside the timed step: the copy of the contacts is the tool's cost.
+		// Outside the timed step: the copy of the contacts is the tool's cost.
 		double overlap =
 		    tbDeepestOverlap(scene.worldId, &contacts, &contactCapacity, &figures.contactPoints);
 		figures.maxPenetration =

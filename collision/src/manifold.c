@@ -563,7 +563,7 @@ int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float 
 // Two segment features lying side by side across the normal (a capsule's core, a cylinder's side
 // line, a cone's slant line: two capsules in a pile, a cone lying along a log): the query's one
 // point sits at one end of what is a line contact, and a body held at one point of a line rolls
-// about it and sinks at the other end (a cone on a static capsule: 5 cm). The contact is the
+// about it and sinks at the other end (a cone on a static capsule). The contact is the
 // stretch of B's segment over A's, two points at its ends: each end's point on A's line and the
 // nearest point of B's segment, separated along the query's normal less the features' radii.
 // Returns false when the segments are not parallel and side by side (the single point is the
@@ -619,12 +619,12 @@ static bool tbSegmentPairManifold(const tbFeature* fa, const tbFeature* fb, vec3
 }
 
 // The clipped points lie over the reference face; the deepest point of the pair may not. A cone
-// lying along the side edge of a ramp's slope, its base rim hanging over the edge, was 6.5 cm
-// deep there, while its slant line clipped to the face gave points 1.5 cm deep at most; the solver
-// pushed that much and the cone stayed in. When the query's depth is deeper than every clipped
-// point by more than the side planes' tolerance, its point joins the manifold (in place of the
-// shallowest when it is full), with its separation along the manifold's normal: the manifold then
-// always holds the pair's penetration depth.
+// lying along the side edge of a ramp's slope, its base rim hanging over the edge, is deepest
+// there, while its slant line clipped to the face gives shallower points; the solver pushes only
+// that much and the cone stays in (hard case c32 in tests/test_hard_cases.c). When the query's
+// depth is deeper than every clipped point by more than the side planes' tolerance, its point joins
+// the manifold (in place of the shallowest when it is full), with its separation along the
+// manifold's normal: the manifold then always holds the pair's penetration depth.
 static void tbKeepDeepest(const tbQueryResult* r, float sizeA, float sizeB, tbManifold* m)
 {
 	float tol = TB_PLANE_TOL * fminf(sizeA, sizeB);

@@ -12,7 +12,8 @@ static const int tb_next[3] = {1, 2, 0};
 
 int tbPolytope_ClosestFace(const tbPolytope* poly, float* distance)
 {
-	// A plain scan: polytopes stay small (tens of faces), where a heap measured slower.
+	// A plain scan: polytopes stay small (tens of faces), where a heap's upkeep costs more than it
+	// saves.
 	int best = -1;
 	float bestDist = FLT_MAX;
 	const float* key = poly->closestKey;

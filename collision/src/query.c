@@ -8,7 +8,7 @@
 // Inflation of A - B when EPA cannot work on the plain difference (flat pairs, bent polytopes)
 // and for unified EPA, relative to the pair scale L. It must exceed the GJK trust distance below
 // so that the origin is inside the inflated difference; the smaller it is, the fewer faces the
-// rounded patches around a sharp contact cost. Measured on the sample set: 3e-5 L.
+// rounded patches around a sharp contact cost.
 #define TB_EPA_MARGIN 3e-5f
 // GJK answers directly when the cores are proven this far apart (relative to L); closer than
 // that its direction is at the mercy of rounding and EPA decides.
@@ -254,8 +254,8 @@ static void tbRoundedContact(const tbMinkowski* mk, const tbGjkOutput* g, float 
 // most as far apart as along the answer's own normal (the separation along n, -h_(A-B)(n) less
 // the radii, is the distance at the true normal and no more elsewhere; overlapping, the overlap
 // along n is at least the depth). A normal along which they sit deeper than the answer says is
-// not the answer's: a polytope that ended degenerate gave a ball 3e-5 m outside a cylinder's side
-// a normal 59 degrees off, and witnesses 3.8 cm off the surface.
+// not the answer's: a polytope that ended degenerate can give a tiny ball just outside a
+// cylinder's side a normal far off and witnesses off the surface (hard case c31).
 static bool tbAgreesAlongNormal(tbMinkowski* mk, const tbQueryResult* r, float radii)
 {
 	mk->margin = 0.0f;

@@ -36,9 +36,8 @@
 // A convex polyhedron has at most 2E/3 vertices and 2E/3 faces (Euler, 3F <= 2E, 3V <= 2E).
 #define TB_SAT_MAX_HULL_EDGES 96
 // A pair with a hull is tested only while its work (edge pairs plus faces times vertices) is at
-// most this: measured with bench/sat_bench in instructions per manifold against GJK/EPA +
-// clipping, a box against a 4-point hull (work 128) is 8.8k vs 10.9k, a 5-point hull (186) 10.7k
-// vs 11.3k, a 6-point hull (244) 12.7k vs 11.7k, a 20-point hull 36.9k vs 15.4k.
+// most this: beyond it GJK/EPA and clipping cost fewer instructions per manifold (bench/sat_bench
+// prints both for hulls of 4 to 20 points).
 #define TB_SAT_MAX_WORK 200
 #define TB_SAT_MAX_HULL_VERTICES 64
 #define TB_SAT_MAX_HULL_FACES 64
@@ -976,7 +975,7 @@ static int tbSat_ClipFaces(const tbSatShape* sa, const tbSatShape* sb, const tbS
 // the face's plane runs on past the ridge's far end (or past the box's overhang), which dips below
 // it by the slightest tilt times its length. The edge pair's one point (the edges' closest pair)
 // leaves the body free to rock about it, the point flipping from one of the face's ends to the
-// other as it does (measured: a box across a ramp's ridge sank 6 cm over 40 steps in a mixed rain).
+// other as it does (a box across a ramp's ridge sinks step by step).
 // Such a pair is clipped as a face contact instead, the face nearest the axis as the reference:
 // the points span the stretch where the shapes meet, each at its own depth. The contact keeps the
 // edge pair's axis n as its normal, and each point is paired with the reference face's plane

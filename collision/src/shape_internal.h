@@ -25,8 +25,8 @@ static inline float tbSafeNorm(vec3s v)
 	return m * sqrtf(u.x * u.x + u.y * u.y + u.z * u.z);
 }
 
-// The support functions, inline: they run several times in every GJK and EPA iteration, and
-// a call that returns a vec3s through memory measured 12 % of a separated query.
+// The support functions, inline: they run several times in every GJK and EPA iteration, where a
+// call that returns a vec3s through memory costs more than the support itself.
 
 static inline float tbSign(float x)
 {

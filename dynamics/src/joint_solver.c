@@ -995,10 +995,10 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		// RATTLE, Andersen 1983) takes the gaps the new velocities would add in the substep,
 		// the bodies turned exactly (tbTurnMatrix), and closes them with one more solve of
 		// the same A: an impulse along the same J, so the relax pass keeps it and the energy
-		// stays (without it a pendulum of 0.5 m at 20 degrees lost 1.4 % of its amplitude in 10
-		// s to the relax pass's projection of its velocity). The correction, quadratic in w,
-		// feeds on itself where the geometric stiffness had to be taken (tbJointInertias): the
-		// light links of a loaded chain whirled apart with it. Those joints' gaps are left at
+		// stays (without it a pendulum loses amplitude to the relax pass's projection of its
+		// velocity; tests/test_joints.c holds its period and amplitude). The correction, quadratic
+		// in w, feeds on itself where the geometric stiffness had to be taken (tbJointInertias):
+		// the light links of a loaded chain whirled apart with it. Those joints' gaps are left at
 		// zero weight, the projection below closing them instead.
 		bool any = false;
 		for (int i = 0; i < count; ++i) {

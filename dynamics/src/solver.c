@@ -282,7 +282,7 @@ static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolv
 	// R: the soft step moves positions by the deltas (the biased pass's push-out is in dtheta,
 	// and the relax pass then removes that speed from w), so a body turns by dtheta. But turning
 	// by the solver's w, held with the start's inertia, gains energy on every step for a body
-	// whose inertia is not a sphere's (integrator.c): a rocking ellipsoid gained 5 % in 18 s. So
+	// whose inertia is not a sphere's (integrator.c), as a rocking ellipsoid does. So
 	// the part of dtheta that is the final spin, h w, is replaced by Baraff's torque-free motion
 	// dR/dt = (R Ibody^-1 R^T L)* R with the final L held (the chosen integrator), and only the
 	// rest, the position correction, is a plain rotation: R = Rot(dtheta - h w) Integrate(R0, L).
@@ -426,8 +426,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	}
 	groupStart[TB_GRAPH_COLORS + 1] = groupCount;
 	TB_ASSERT(groupCount <= layout.groupCapacity);
-	// Cleared a wide register at a time (a byte-wise memset costs callgrind an instruction per
-	// byte: 0.9 M per step of the falling rain).
+	// Cleared a wide register at a time (a byte-wise memset costs an instruction per byte).
 	tbClearRecords(groups, groupCount);
 	for (int g = 0; g < groupCount; ++g) {
 		for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {

@@ -47,11 +47,10 @@ void tbSyncBodyTransform(tbBodySlot* b)
 // fat box. The fat box also reaches ahead by the distance the body will move in a step, so fast
 // bodies meet their pairs (and speculative points) before they arrive. The test is on the box swept
 // by one more step, not the box alone: a body that had moved on inside its fat box until less than
-// a step's reach was left ahead found its next pair only after it had arrived (a ball falling at
-// 12 m/s sank 10 cm into the ground). A new fat box reaches two steps ahead along the velocity
-// (and the spin's reach) plus the margin, and only the margin behind, so a steadily moving body is
-// refattened about as often as before. Measured (bench/instructions.sh, rain of 1000 cubes):
-// falling 23.80 M instructions a step (23.69 M with the old boxes), settled 16.49 M (16.79 M).
+// a step's reach was left ahead found its next pair only after it had arrived (a fast falling ball
+// sank into the ground). A new fat box reaches two steps ahead along the velocity (and the spin's
+// reach) plus the margin, and only the margin behind, so a steadily moving body is refattened
+// about as often as with a box grown by the margin alone.
 float tbUpdateBodyShapes(tbWorld* w, int bodyIndex, float dt, bool forceMove)
 {
 	tbBodySlot* b = w->bodies + bodyIndex;

@@ -5,9 +5,9 @@
 // with its body in a straight line and good while a body turns little in a step. A body tumbling
 // after an impact is another matter: a cone at 20 rad/s turns 0.33 rad in a 60 Hz step; its one
 // rim point recedes along the rim while the rim beside it sweeps into the other body, and the
-// solver, seeing the point separate, pushes nothing for two or three steps (measured: a sphere and
-// a cone reached 12 cm of overlap with zero impulse; a box at 9 rad/s whose one corner touched a
-// ramp swung another 10 cm into it). Such pairs are marked here, and the solver has them made
+// solver, seeing the point separate, pushes nothing for two or three steps (a sphere and a cone
+// overlap deeply with zero impulse; a spinning box whose one corner touches a ramp swings into
+// it). Such pairs are marked here, and the solver has them made
 // again at the start of a substep (tbRefreshSolverContact) whenever the bodies have turned far
 // enough since the last narrow phase and are close enough to meet in that substep: each substep
 // then solves the features that are actually closest. docs/continuous.md, "Fast-turning pairs".
@@ -26,16 +26,14 @@
 
 // How far the relative turn may carry a candidate's surfaces from its anchored points before the
 // pair is made again, as a fraction of the smaller shape's bounding radius (2.6 cm for unit cubes).
-// Measured on the mixed scene rained from 8 m (21 variants: seeds, sizes, a crowded yard): deepest
-// overlap 1.8-4.3 cm at 0.03, up to 5.8 cm at 0.05; the narrow phases it adds grow as it shrinks
-// (the falling rain of 1000 cubes: 2.2 M instructions a step fewer at 0.05; docs/continuous.md).
+// A larger fraction lets the mixed rain sink deeper into itself, a smaller one adds narrow phases
+// (docs/continuous.md and docs/figures.md have the trade-off).
 #define TB_REFRESH_TURN 0.03f
 
 // How far the shapes' extreme points along the solver's normal may differ from what its anchored
 // points say before the pair is made again, as a fraction of the smaller shape's bounding radius
-// (1.7 cm for unit cubes). Measured (docs/continuous.md, "A cheap look first"): at 0.03 the
-// falling rain of 1000 cubes costs 0.8 M instructions a step less than at 0.02, but a body on the
-// wavy heightfield of tests/test_mesh.c sank 3.0-3.9 cm at some step (0.7 cm at 0.02 and 0.01).
+// (1.7 cm for unit cubes). A larger fraction saves narrow phases in a rain but lets a body on the
+// wavy heightfield of tests/test_mesh.c sink (docs/continuous.md, "A cheap look first").
 #define TB_REFRESH_KEEP 0.02f
 
 // A level pair's slot made again inside the step takes the group of triangles whose normal is
@@ -44,11 +42,8 @@
 
 // How far two bodies may have turned relative to each other (rad) and slid (as a fraction of the
 // smaller shape's bounding radius) since their manifold was made for it to be carried to the
-// poses of now instead of made again (tbCarryHeld). Measured on 89 variants of the mixed rain
-// from 8 m (seeds, sizes, crowded yards; 360 steps each): deepest overlap mean 2.34 cm, 95th
-// percentile 3.54 cm, worst 4.38 cm, against 2.32, 3.42 and 4.38 cm making every such manifold
-// again; without the two limits 2.41, 3.77 and 4.62 cm. The falling rain of 1000 cubes: 26.95 M
-// instructions a step against 27.51 M (26.70 M without the limits).
+// poses of now instead of made again (tbCarryHeld). Within these limits a carried manifold keeps
+// the mixed rain's overlaps as making it again does; without them they grow (docs/continuous.md).
 #define TB_CARRY_TURN 0.05f
 #define TB_CARRY_SLIDE 0.05f
 
@@ -84,11 +79,11 @@ float tbSwingReach(const tbWorld* w, const tbBodySlot* b, float dt)
 		return 0.0f;
 	}
 	// An impact within the step can turn a body's speed into spin that swings its surface by up
-	// to about that speed times the step (a cylinder falling at 7.9 m/s beside a ball that had
-	// just landed hit the ground, spun up to 12 rad/s and swung 5 cm into the ball within the
-	// step, their pair still without points). Only for bodies fast for their size, as the
+	// to about that speed times the step (a cylinder falling beside a ball that had just landed
+	// hits the ground, spins up and swings into the ball within the step, their pair still
+	// without points). Only for bodies fast for their size, as the
 	// candidates below: a body slowing down in a pile keeps the margin it had (a larger one joins
-	// settling neighbours into islands that never sleep: the rain of 1000 stayed awake).
+	// settling neighbours into islands that never sleep: a rain would stay awake).
 	float limit = TB_REFRESH_SWEEP * b->maxExtent / dt;
 	float v2 = glms_vec3_dot(b->rb.v, b->rb.v);
 	if (!(v2 > limit * limit)) {
@@ -127,8 +122,8 @@ bool tbMarkContactRefresh(tbWorld* w, const tbContactSlot* c, float dt, tbContac
 	float size = sa->radius < sb->radius ? sa->radius : sb->radius;
 	contact->refresh = false;
 	// The surfaces' speed relative to each other: the spins' sweep, and the pair's relative
-	// velocity, which an impact in this step turns into spin (a cone falling at 10 m/s onto a
-	// cylinder's rim left at 13 rad/s and 5 cm inside it within the step).
+	// velocity, which an impact in this step turns into spin (a cone falling fast onto a
+	// cylinder's rim leaves spinning, and inside it within the step).
 	// First the bodies' own bounds of the step, which settle every resting pair with an addition
 	// (|vB - vA| <= |vA| + |vB|, a shape's reach <= its body's maxExtent).
 	if (dt * (tbGetBodyBounds(w, ba).surface + tbGetBodyBounds(w, bb).surface) <=
@@ -152,8 +147,8 @@ bool tbMarkContactRefresh(tbWorld* w, const tbContactSlot* c, float dt, tbContac
 void tbSpreadContactRefresh(tbWorld* w)
 {
 	// A body hit or tumbling in this step turns against everything it touches: a box resting on
-	// the ground, struck on one side by a falling ball, pivoted on its near edge and swung the far
-	// one 8 cm into the ground, a pair that was still at rest when the step began. The solver
+	// the ground, struck on one side by a falling ball, pivots on its near edge and swings the far
+	// one into the ground, a pair that was still at rest when the step began. The solver
 	// looks at such pairs only once they do turn (its gates cost a few operations a substep).
 	int mark = w->stepCount + 1;
 	for (int i = 0; i < w->solverContactCount; ++i) {

@@ -271,7 +271,7 @@ static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
 	    tbSolvedTogether(w, cc->body, cc->shape, shapeIndex)) {
 		// Moved back to an impact the solver had already handled, the body would only move
 		// away from its neighbours' poses (a spinning box moved back from the ground it rolled
-		// on left a falling ball 6 cm inside it).
+		// on leaves a falling ball inside it).
 		return true;
 	}
 	if (!cc->prepared) {

@@ -22,7 +22,7 @@ static inline void tbContinuousCheck(tbWorld* w, int bodyIndex, const tbTransfor
 {
 	const tbBodySlot* b = w->bodies + bodyIndex;
 	// A jointed body is left to its speculative contacts: moved back alone, it would pull its
-	// joints apart (a car's spinning wheel moved back from a bump left its hinge 7 cm open).
+	// joints apart (a car's spinning wheel moved back from a bump leaves its hinge open).
 	if (reach >= TB_FAST_FRACTION * b->minExtent && b->rb.type == tb_dynamicBody &&
 	    b->firstShape >= 0 && b->jointCount == 0) {
 		tbPushFastBody(w, bodyIndex, start);

@@ -3,8 +3,8 @@
 // point along the normal, vn = -(vB + wB x rB - vA - wA x rA) . n, carried over the point's gap s
 // under the bodies' gravity (relative acceleration a along -n): the speed at which the gap closes,
 // sqrt(vn^2 + 2 a s) (uniform acceleration, v^2 = v0^2 + 2 a d). Without the carry a ball caught by
-// a speculative point reports its speed up to two steps of falling early (6 % low for a 10 cm drop
-// at 60 Hz). A pair with a point faster than the world's hitEventThreshold is a candidate. After
+// a speculative point reports its speed up to two steps of falling early (too low by g times two
+// steps). A pair with a point faster than the world's hitEventThreshold is a candidate. After
 // the solve, a candidate point that got a normal impulse, and had none in the step before, struck
 // in this step: one event per pair, its fastest such point. A speculative point that the bodies do
 // not reach in this step gets no impulse, so the event comes in the step of the impact. (Box2D v3

@@ -10,10 +10,9 @@ tbWorldDef tbDefaultWorldDef(void)
 	memset(&def, 0, sizeof def);
 	tbSolverDef solver = tbDefaultSolverDef();
 	def.gravity = solver.gravity;
-	// Measured on the stack of 20 (tests/test_world_stacking.c): with the solver's 30 Hz and one
-	// iteration the stack sank 0.1 m into its soft contacts and toppled within 10 s; 60 Hz (the
-	// solver caps it at a quarter of the 240 Hz substep rate) and two iterations keep it within
-	// 3 cm, for twice the solve time.
+	// The stack of 20 (tests/test_world_stacking.c): with the solver's 30 Hz and one iteration it
+	// sinks into its soft contacts and topples; 60 Hz (the solver caps it at a quarter of the
+	// substep rate) and two iterations keep it standing, for twice the solve time.
 	def.iterations = 2;
 	def.relaxIterations = solver.relaxIterations;
 	def.contactHertz = 60.0f;

@@ -7,7 +7,7 @@
 /// tbCollideShapesCached for shapes a world made (tbGeometry_Validate passed when they were
 /// created, and the world alone can change them). Two boxes go straight to the separating-axis
 /// test: the checks tbCollideShapesCached repeats on every call, because a caller may change a
-/// tbGeometry at any time, were 0.4 M instructions a step in the falling rain of 1000 cubes. The
+/// tbGeometry at any time, are wasted on shapes the world validated once. The
 /// pose is still checked (finite position, unit quaternion: a NaN pose takes the GJK/EPA path,
 /// which refuses it). Every other pair is tbCollideShapesCached.
 tbManifold tbCollideWorldShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,

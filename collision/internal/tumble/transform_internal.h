@@ -1,7 +1,7 @@
 // The rotations and transforms of tumble/transform.h as inline functions, for the library's hot
 // loops: the narrow phase and the step place points and normals by the thousand a step, and a call
-// across files cost more than its dozen multiplications (the falling rain of 1000 cubes spent
-// 1.3 M instructions a step in them). The exported functions call these, so both give the same
+// across files costs more than its dozen multiplications. The exported functions call these, so
+// both give the same
 // bits. Internal: not installed.
 #pragma once
 
