@@ -386,8 +386,12 @@ tbContactData tbMakeContactData(const tbWorld* w, const tbContactSlot* c)
 	for (int i = 0; i < c->manifold.pointCount; ++i) {
 		for (int j = 0; j < c->impulses.pointCount; ++j) {
 			if (c->impulses.points[j].id == c->manifold.points[i].id) {
-				d.normalImpulses[i] = c->impulses.points[j].normalImpulse;
-				d.frictionImpulses[i] = c->impulses.points[j].frictionImpulse;
+				// The whole step's impulses; the mean force over the step is impulse / dt.
+				float invDt = w->lastTimeStep > 0.0f ? 1.0f / w->lastTimeStep : 0.0f;
+				d.normalImpulses[i] = c->impulses.points[j].stepNormalImpulse;
+				d.frictionImpulses[i] = c->impulses.points[j].stepFrictionImpulse;
+				d.normalForces[i] = invDt * d.normalImpulses[i];
+				d.frictionForces[i] = glms_vec3_scale(d.frictionImpulses[i], invDt);
 				break;
 			}
 		}

@@ -127,6 +127,7 @@ static void tbSolveStage(tbWorld* w, const tbSolverDef* sd, float dt, void** scr
 	              w->solverJointCount, dt, aligned, &stats);
 	tbScatterJoints(w);
 	w->lastSubstep = dt / (float)sd->substeps;
+	w->lastTimeStep = dt;
 	for (int i = 0; i < contactCount; ++i) {
 		tbContactSlot* c = w->contacts + w->solverContactSlots[i];
 		c->impulses = tbContact_GetImpulses(w->solverContacts + i);
