@@ -591,3 +591,86 @@ Test(textbook, scene_file_inertia_and_center_of_mass)
 	cr_expect(strstr(e.message, "symmetric") != NULL, "%s", e.message);
 	tbFreeSceneDef(&def);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Oblique elastic collision of two equal balls (no gravity, no friction, e = 1): A at v0 meets B
+// at rest with impact parameter b. At impact the line of centres n makes the angle theta with
+// v0, sin theta = b / 2r; B leaves along n at v0 cos theta, A perpendicular to it at
+// v0 sin theta (momentum and energy kept: the outgoing velocities are at 90 degrees).
+
+typedef struct ObliqueResult
+{
+	double angleB, angleA; // outgoing directions' errors, deg
+	double speedB, speedA; // outgoing speeds / closed form - 1
+} ObliqueResult;
+
+static ObliqueResult obliqueCollision(float v0, float impact, float offset, float threshold)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.enableSleep = false;
+	def.gravity = v3(0.0f, 0.0f, 0.0f);
+	def.restitutionThreshold = threshold;
+	tbWorldId world = tbCreateWorld(&def);
+	const float r = 0.1f;
+	// A starts so that it would reach contact after 20 steps plus `offset` of a step.
+	double gap = (double)v0 * (20.0 + (double)offset) * (double)kDt;
+	double along = sqrt(4.0 * (double)(r * r) - (double)(impact * impact));
+	tbBodyId a = makeBall(world, v3((float)(-along - gap), 0.0f, 0.0f), r, 1.0f);
+	tbBodyId b = makeBall(world, v3(0.0f, impact, 0.0f), r, 1.0f);
+	tbBody_SetLinearVelocity(a, v3(v0, 0.0f, 0.0f));
+	for (int s = 0; s < 40; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+	}
+	vec3s va = tbBody_GetLinearVelocity(a), vb = tbBody_GetLinearVelocity(b);
+	double nx = along / (2.0 * (double)r), ny = (double)impact / (2.0 * (double)r);
+	double toDeg = 180.0 / kPi;
+	// B along n; A along the perpendicular (ny, -nx).
+	double dirB = atan2((double)vb.y, (double)vb.x), wantB = atan2(ny, nx);
+	double dirA = atan2((double)va.y, (double)va.x), wantA = atan2(-nx, ny);
+	ObliqueResult out;
+	out.angleB = fabs(dirB - wantB) * toDeg;
+	out.angleA = fabs(dirA - wantA) * toDeg;
+	out.speedB = (double)glms_vec3_norm(vb) / ((double)v0 * nx) - 1.0;
+	out.speedA = (double)glms_vec3_norm(va) / ((double)v0 * ny) - 1.0;
+	tbDestroyWorld(world);
+	return out;
+}
+
+static void obliqueSweep(const float* speeds, int speedCount, float threshold)
+{
+	const float impacts[] = {0.06f, 0.1f, 0.14f}; // sin theta 0.3, 0.5, 0.7
+	double worstAngle = 0.0, worstSpeed = 0.0;
+	for (int s = 0; s < speedCount; ++s) {
+		for (int i = 0; i < 3; ++i) {
+			for (int k = 0; k < 8; ++k) {
+				ObliqueResult o =
+				    obliqueCollision(speeds[s], impacts[i], 0.125f * (float)k, threshold);
+				double angle = fmax(o.angleA, o.angleB);
+				double speed = fmax(fabs(o.speedA), fabs(o.speedB));
+				worstAngle = fmax(worstAngle, angle);
+				worstSpeed = fmax(worstSpeed, speed);
+				cr_expect(
+				    angle < 1.0 && speed < 0.02,
+				    "v0 %.2f m/s, b %.2f m, offset %.3f step: A off by %.3f deg, B by %.3f deg; "
+				    "speeds %+.4f, %+.4f",
+				    (double)speeds[s], (double)impacts[i], 0.125 * k, o.angleA, o.angleB, o.speedA,
+				    o.speedB);
+			}
+		}
+	}
+	printf("oblique elastic collisions, threshold %.1f m/s: worst direction %.3f deg, worst speed "
+	       "%.4f\n",
+	       (double)threshold, worstAngle, worstSpeed);
+}
+
+Test(textbook, oblique_elastic_collisions)
+{
+	const float fast[] = {1.5f, 3.0f, 5.0f};
+	obliqueSweep(fast, 3, 1.0f);
+}
+
+Test(textbook, slow_oblique_elastic_collisions_with_threshold_zero)
+{
+	const float slow[] = {0.2f, 0.5f, 1.0f};
+	obliqueSweep(slow, 3, 0.0f);
+}

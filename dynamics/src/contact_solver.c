@@ -486,8 +486,10 @@ static tbLaneRowsInput tbLaneBodies(const tbContact* contact, tbRigidBody* const
 	static const mat3s still; // zero: no spin from a body that does not move
 	in.iA = in.movesA ? &a->Iinv : &still;
 	in.iB = in.movesB ? &b->Iinv : &still;
-	in.xA = a != NULL ? a->state.x : tbV3(0.0f, 0.0f, 0.0f);
-	in.xB = b != NULL ? b->state.x : tbV3(0.0f, 0.0f, 0.0f);
+	// A manifold made at poses moved on from the step's start (madeA, madeB: the caller's aim at
+	// the moment of impact) is anchored at the centres of mass of those poses.
+	in.xA = a != NULL ? glms_vec3_add(a->state.x, contact->madeA.dp) : tbV3(0.0f, 0.0f, 0.0f);
+	in.xB = b != NULL ? glms_vec3_add(b->state.x, contact->madeB.dp) : tbV3(0.0f, 0.0f, 0.0f);
 	return in;
 }
 
@@ -523,8 +525,18 @@ void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContact* contacts,
 		const tbManifold* m = &contact->manifold;
 		// Points the manifold does not have keep the zeros of the cleared record: no mass, no
 		// impulse, so every pass leaves them at zero.
+		const tbSolverDelta* dA = &contact->madeA;
+		const tbSolverDelta* dB = &contact->madeB;
+		vec3s n = tbGetLaneV(&c->normal, lane);
+		float dpn = glms_vec3_dot(n, glms_vec3_sub(dB->dp, dA->dp));
 		for (int i = 0; i < m->pointCount; ++i) {
 			tbContactPointW* cp = c->points + i;
+			// A manifold made at the deltas madeA, madeB: the passes measure s0 + J . (deltas
+			// since the step's start), so s0 is its separation less what those deltas moved
+			// (as tbRefreshContactLane sets it; zero deltas leave it as it is).
+			float moved = dpn + glms_vec3_dot(dB->dtheta, tbGetLaneV(&cp->rBxn, lane)) -
+			              glms_vec3_dot(dA->dtheta, tbGetLaneV(&cp->rAxn, lane));
+			tbSetLane(&cp->separation, lane, m->points[i].separation - moved);
 			tbSetLane(&cp->normalImpulse, lane,
 			          def->enableWarmStarting ? contact->impulses.points[i].normalImpulse : 0.0f);
 			tbSetLane(&cp->maxNormalImpulse, lane, 0.0f);

@@ -298,6 +298,11 @@ void tbCreateContact(tbWorld* world, int shapeA, int shapeB, int child);
 void tbDestroyContact(tbWorld* world, int contactIndex, bool wakeBodies);
 void tbDestroyShapeContacts(tbWorld* world, int shapeIndex);
 void tbCollide(tbWorld* world, float dt);
+// For two balls whose gap closes within the step: the solver's copy of the manifold made at the
+// poses of impact (normal along the line of centres then) and the bodies' deltas to those poses
+// in contact->madeA, madeB. False (the contact unchanged) for any other pair.
+bool tbAimAtImpact(const tbWorld* world, const tbContactSlot* c, tbContact* contact, float dt,
+                   float substep);
 tbContactData tbMakeContactData(const tbWorld* world, const tbContactSlot* c);
 
 // broad_phase.c
