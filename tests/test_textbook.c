@@ -336,3 +336,341 @@ Test(textbook, half_elastic_ball_returns_e_squared)
 	cr_expect(fabsf(apex[0] / 0.25f - 1.0f) < 0.03f, "first apex %.4f m", (double)apex[0]);
 	cr_expect(fabsf(apex[1] / 0.0625f - 1.0f) < 0.05f, "second apex %.4f m", (double)apex[1]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Measuring: a stack of 1 kg boxes at rest. Each contact carries the weight of the boxes above it
+// (Newton's third law on each box at rest): over one step of dt the points' normal impulses sum
+// to n m g dt and their forces to n m g, n the boxes above.
+
+// The sum of a contact's points' normal impulses (N s) and forces (N) between shapes of a and b.
+static int pairReading(tbWorldId world, tbBodyId a, tbBodyId b, double* impulse, double* force)
+{
+	tbContactData data[16];
+	int n = tbWorld_GetContactData(world, data, 16);
+	tbShapeId sa, sb;
+	tbBody_GetShapes(a, &sa, 1);
+	tbBody_GetShapes(b, &sb, 1);
+	int found = 0;
+	*impulse = *force = 0.0;
+	for (int i = 0; i < n; ++i) {
+		bool ab = TB_ID_EQUALS(data[i].shapeIdA, sa) && TB_ID_EQUALS(data[i].shapeIdB, sb);
+		bool ba = TB_ID_EQUALS(data[i].shapeIdA, sb) && TB_ID_EQUALS(data[i].shapeIdB, sa);
+		if (!ab && !ba) {
+			continue;
+		}
+		++found;
+		for (int k = 0; k < data[i].manifold.pointCount; ++k) {
+			*impulse += (double)data[i].normalImpulses[k];
+			*force += (double)data[i].normalForces[k];
+		}
+	}
+	return found;
+}
+
+static void stackReadsItsWeight(int count, float half, float dt)
+{
+	tbWorldId world = makeWorld(false);
+	tbBodyId ground = makeGround(world, 5.0f, 0.6f);
+	tbBodyId boxes[8];
+	// 1 kg each: density 1 / (2 half)^3.
+	float density = 1.0f / (8.0f * half * half * half);
+	for (int i = 0; i < count; ++i) {
+		boxes[i] = makeBox(world, v3(0.0f, half + 2.0f * half * (float)i, 0.0f), quatIdentity(),
+		                   v3(half, half, half), density, 0.6f);
+		cr_assert(fabsf(tbBody_GetMass(boxes[i]) - 1.0f) < 1e-5f);
+	}
+	for (int s = 0; s < (int)(2.0f / dt); ++s) {
+		tbWorld_Step(world, dt, kSubsteps);
+	}
+	cr_expect_eq(tbWorld_GetContactCount(world), count, "%d touching pairs",
+	             tbWorld_GetContactCount(world));
+	cr_expect_eq(tbBody_GetContactCount(boxes[0]), count > 1 ? 2 : 1);
+	double g = -(double)tbWorld_GetGravity(world).y;
+	for (int i = 0; i < count; ++i) {
+		double impulse, force;
+		cr_assert_eq(pairReading(world, i == 0 ? ground : boxes[i - 1], boxes[i], &impulse, &force),
+		             1);
+		double above = (double)(count - i); // boxes of 1 kg resting on this contact
+		printf("stack of %d at %.0f Hz, contact under box %d: %.6f N s (m g dt %.6f), %.4f N "
+		       "(%.4f)\n",
+		       count, 1.0 / (double)dt, i, impulse, above * g * (double)dt, force, above * g);
+		cr_expect(fabs(impulse / (above * g * (double)dt) - 1.0) < 0.01,
+		          "contact under box %d: %.6f N s, want %.6f", i, impulse, above * g * (double)dt);
+		cr_expect(fabs(force / (above * g) - 1.0) < 0.01, "contact under box %d: %.4f N, want %.4f",
+		          i, force, above * g);
+	}
+	tbDestroyWorld(world);
+}
+
+Test(textbook, box_on_a_stack_reads_its_weight)
+{
+	stackReadsItsWeight(1, 0.1f, kDt);
+	stackReadsItsWeight(3, 0.1f, kDt);
+	stackReadsItsWeight(5, 0.25f, 1.0f / 120.0f);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mass data against the closed forms: a box of half extents (a, b, c) has m = 8 abc rho and
+// Ibody = m/3 diag(b^2 + c^2, a^2 + c^2, a^2 + b^2); a sphere 2/5 m r^2. In the world,
+// I = R Ibody R^T and L = I w (Baraff I, eq. 2-40 and 2-43).
+
+static void quatToMatrix(versors q, double R[3][3])
+{
+	double x = (double)q.x, y = (double)q.y, z = (double)q.z, w = (double)q.w;
+	R[0][0] = 1 - 2 * (y * y + z * z), R[0][1] = 2 * (x * y - z * w), R[0][2] = 2 * (x * z + y * w);
+	R[1][0] = 2 * (x * y + z * w), R[1][1] = 1 - 2 * (x * x + z * z), R[1][2] = 2 * (y * z - x * w);
+	R[2][0] = 2 * (x * z - y * w), R[2][1] = 2 * (y * z + x * w), R[2][2] = 1 - 2 * (x * x + y * y);
+}
+
+Test(textbook, mass_data_of_a_box_and_a_sphere)
+{
+	tbWorldId world = makeWorld(false);
+	const double a = 0.25, b = 0.125, c = 0.5, rho = 700.0; // exact in float
+	versors q = glms_quatv(0.7f, glms_vec3_normalize(v3(1.0f, 2.0f, 3.0f)));
+	tbBodyId box =
+	    makeBox(world, v3(0.0f, 2.0f, 0.0f), q, v3((float)a, (float)b, (float)c), (float)rho, 0.5f);
+	tbMassData md = tbBody_GetMassData(box);
+	double m = 8.0 * a * b * c * rho;
+	double Ib[3] = {m / 3.0 * (b * b + c * c), m / 3.0 * (a * a + c * c),
+	                m / 3.0 * (a * a + b * b)};
+	cr_expect(fabs((double)md.mass / m - 1.0) < 1e-5, "mass %g, want %g", (double)md.mass, m);
+	for (int i = 0; i < 3; ++i) {
+		cr_expect(fabs((double)md.inertia.col[i].raw[i] / Ib[i] - 1.0) < 1e-5, "I[%d] %g, want %g",
+		          i, (double)md.inertia.col[i].raw[i], Ib[i]);
+		cr_expect(fabsf(md.center.raw[i]) < 1e-6f);
+	}
+	// World inertia R Ibody R^T, and L = I w.
+	double R[3][3];
+	quatToMatrix(tbBody_GetRotation(box), R);
+	mat3s Iw = tbBody_GetWorldInertia(box);
+	vec3s w = v3(1.0f, -2.0f, 0.5f);
+	tbBody_SetAngularVelocity(box, w);
+	vec3s L = tbBody_GetAngularMomentum(box);
+	for (int r = 0; r < 3; ++r) {
+		double Lr = 0.0;
+		for (int k = 0; k < 3; ++k) {
+			double want = 0.0;
+			for (int j = 0; j < 3; ++j) {
+				want += R[r][j] * Ib[j] * R[k][j];
+			}
+			cr_expect(fabs((double)Iw.col[k].raw[r] - want) < 1e-5 * Ib[0], "I[%d][%d] %g, want %g",
+			          r, k, (double)Iw.col[k].raw[r], want);
+			Lr += want * (double)w.raw[k];
+		}
+		cr_expect(fabs((double)L.raw[r] - Lr) < 1e-4 * fabs(Lr) + 1e-6, "L[%d] %g, want %g", r,
+		          (double)L.raw[r], Lr);
+	}
+	tbBodyId ball = makeBall(world, v3(2.0f, 1.0f, 0.0f), 0.25f, 0.0f);
+	md = tbBody_GetMassData(ball);
+	double mb = 4.0 / 3.0 * kPi * 0.25 * 0.25 * 0.25 * 1000.0;
+	cr_expect(fabs((double)md.mass / mb - 1.0) < 1e-5);
+	for (int i = 0; i < 3; ++i) {
+		cr_expect(fabs((double)md.inertia.col[i].raw[i] / (0.4 * mb * 0.0625) - 1.0) < 1e-5);
+	}
+	tbDestroyWorld(world);
+}
+
+Test(textbook, set_mass_data)
+{
+	tbWorldId world = makeWorld(false);
+	versors q = glms_quatv(0.5f, v3(0.0f, 0.0f, 1.0f));
+	tbBodyId box = makeBox(world, v3(1.0f, 2.0f, 3.0f), q, v3(0.1f, 0.1f, 0.1f), 1000.0f, 0.5f);
+	tbMassData md;
+	md.mass = 2.0f;
+	md.center = v3(0.05f, 0.0f, 0.0f);
+	md.inertia = glms_mat3_zero();
+	md.inertia.col[0].x = 0.01f;
+	md.inertia.col[1].y = 0.02f;
+	md.inertia.col[2].z = 0.025f;
+	tbClearLastError();
+	tbBody_SetMassData(box, md);
+	cr_assert_str_empty(tbGetLastError());
+	tbMassData got = tbBody_GetMassData(box);
+	cr_expect_eq(got.mass, 2.0f);
+	cr_expect_eq(got.center.x, 0.05f);
+	cr_expect_eq(got.inertia.col[2].z, 0.025f);
+	// The origin stays; the centre of mass is origin + R c.
+	vec3s o = tbBody_GetPosition(box), x = tbBody_GetWorldCenterOfMass(box);
+	cr_expect(fabsf(o.x - 1.0f) < 1e-6f && fabsf(o.y - 2.0f) < 1e-6f);
+	cr_expect(fabsf(x.x - (1.0f + 0.05f * cosf(0.5f))) < 1e-6f, "x %g", (double)x.x);
+	cr_expect(fabsf(x.y - (2.0f + 0.05f * sinf(0.5f))) < 1e-6f, "y %g", (double)x.y);
+	// Falls as 2 kg under gravity alone: the centre's velocity after 1 s is g (no mass in it),
+	// and a force of 2 N accelerates it by 1 m/s^2.
+	tbWorld_SetGravity(world, v3(0.0f, 0.0f, 0.0f));
+	for (int s = 0; s < 60; ++s) {
+		tbBody_ApplyForceToCenter(box, v3(2.0f, 0.0f, 0.0f), true);
+		tbWorld_Step(world, kDt, kSubsteps);
+	}
+	cr_expect(fabsf(tbBody_GetLinearVelocity(box).x - 1.0f) < 1e-4f, "v %g",
+	          (double)tbBody_GetLinearVelocity(box).x);
+	// Refusals: a non-symmetric tensor, a negative mass, a static body.
+	tbMassData bad = md;
+	bad.inertia.col[0].y = 0.005f;
+	tbBody_SetMassData(box, bad);
+	cr_expect(strstr(tbGetLastError(), "symmetric") != NULL, "%s", tbGetLastError());
+	bad = md;
+	bad.mass = -1.0f;
+	tbClearLastError();
+	tbBody_SetMassData(box, bad);
+	cr_expect(strstr(tbGetLastError(), "tbBody_SetMassData") != NULL, "%s", tbGetLastError());
+	cr_expect_eq(tbBody_GetMass(box), 2.0f);
+	tbDestroyWorld(world);
+}
+
+Test(textbook, a_weightless_dynamic_body_is_refused)
+{
+	tbWorldId world = makeWorld(false);
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tb_dynamicBody;
+	tbBodyId body = tbCreateBody(world, &bd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.density = 0.0f;
+	tbGeometry sphere = tbMakeSphere(0.5f);
+	tbShapeId shape = tbCreateShape(body, &sd, &sphere);
+	cr_expect(TB_IS_NULL(shape));
+	cr_expect(strstr(tbGetLastError(), "no mass") != NULL, "%s", tbGetLastError());
+	// With its mass given first, the weightless shape is accepted and the mass kept.
+	tbMassData md = {3.0f, v3(0.0f, 0.0f, 0.0f), glms_mat3_scale(glms_mat3_identity(), 0.3f)};
+	tbBody_SetMassData(body, md);
+	shape = tbCreateShape(body, &sd, &sphere);
+	cr_expect(!TB_IS_NULL(shape), "%s", tbGetLastError());
+	cr_expect_eq(tbBody_GetMass(body), 3.0f);
+	// A solid shape's mass replaces it.
+	sd.density = 1000.0f;
+	tbCreateShape(body, &sd, &sphere);
+	cr_expect(fabsf(tbBody_GetMass(body) / (4.0f / 3.0f * 3.14159265f * 125.0f) - 1.0f) < 1e-5f);
+	tbDestroyWorld(world);
+}
+
+Test(textbook, out_of_range_world_settings_are_refused_by_name)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.contactHertz = 1000.0f;
+	tbWorldId world = tbCreateWorld(&def);
+	cr_expect(TB_IS_NULL(world));
+	cr_expect(strstr(tbGetLastError(), "contactHertz") != NULL, "%s", tbGetLastError());
+	def = tbDefaultWorldDef();
+	def.restitutionThreshold = -0.5f;
+	cr_expect(TB_IS_NULL(tbCreateWorld(&def)));
+	cr_expect(strstr(tbGetLastError(), "restitutionThreshold") != NULL, "%s", tbGetLastError());
+}
+
+// A scene file's "inertia" (3 principal moments or 9 entries) and "center_of_mass" replace the
+// shapes' (the mass stays the shapes').
+Test(textbook, scene_file_inertia_and_center_of_mass)
+{
+	const char* text = "{\"bodies\": [{\"name\": \"a\", \"position\": [0, 1, 0], \"mass\": 2,\n"
+	                   "   \"inertia\": [0.1, 0.2, 0.3], \"center_of_mass\": [0, 0.05, 0],\n"
+	                   "   \"shape\": {\"type\": \"box\", \"half_extents\": [0.2, 0.2, 0.2]}},\n"
+	                   "  {\"name\": \"b\", \"position\": [2, 1, 0],\n"
+	                   "   \"inertia\": [0.2, 0.01, 0, 0.01, 0.3, 0, 0, 0, 0.4],\n"
+	                   "   \"shape\": {\"type\": \"sphere\", \"radius\": 0.3}}]}";
+	tbSceneDef def;
+	tbSceneError e;
+	cr_assert(tbParseScene(text, strlen(text), "mass.json", &def, &e), "%s", e.message);
+	tbScene scene;
+	cr_assert(tbBuildScene(&def, &scene, &e), "%s", e.message);
+	tbMassData a = tbBody_GetMassData(scene.bodyIds[0]);
+	cr_expect(fabsf(a.mass - 2.0f) < 1e-5f);
+	cr_expect_eq(a.inertia.col[1].y, 0.2f);
+	cr_expect_eq(a.center.y, 0.05f);
+	tbMassData b = tbBody_GetMassData(scene.bodyIds[1]);
+	cr_expect_eq(b.inertia.col[1].x, 0.01f);
+	cr_expect_eq(b.inertia.col[0].y, 0.01f);
+	cr_expect_eq(b.inertia.col[2].z, 0.4f);
+	tbDestroyScene(&scene);
+	// Refused: a non-positive moment; a tensor that is not symmetric (named when built).
+	const char* bad = "{\"bodies\": [{\"inertia\": [0.1, 0, 0.3],\n"
+	                  "   \"shape\": {\"type\": \"sphere\", \"radius\": 0.3}}]}";
+	cr_expect(!tbParseScene(bad, strlen(bad), "bad.json", &def, &e));
+	cr_expect(strstr(e.message, "inertia") != NULL, "%s", e.message);
+	bad = "{\"bodies\": [{\"inertia\": [0.2, 0.05, 0, 0, 0.3, 0, 0, 0, 0.4],\n"
+	      "   \"shape\": {\"type\": \"sphere\", \"radius\": 0.3}}]}";
+	cr_assert(tbParseScene(bad, strlen(bad), "bad.json", &def, &e), "%s", e.message);
+	cr_expect(!tbBuildScene(&def, &scene, &e));
+	cr_expect(strstr(e.message, "symmetric") != NULL, "%s", e.message);
+	tbFreeSceneDef(&def);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Oblique elastic collision of two equal balls (no gravity, no friction, e = 1): A at v0 meets B
+// at rest with impact parameter b. At impact the line of centres n makes the angle theta with
+// v0, sin theta = b / 2r; B leaves along n at v0 cos theta, A perpendicular to it at
+// v0 sin theta (momentum and energy kept: the outgoing velocities are at 90 degrees).
+
+typedef struct ObliqueResult
+{
+	double angleB, angleA; // outgoing directions' errors, deg
+	double speedB, speedA; // outgoing speeds / closed form - 1
+} ObliqueResult;
+
+static ObliqueResult obliqueCollision(float v0, float impact, float offset, float threshold)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.enableSleep = false;
+	def.gravity = v3(0.0f, 0.0f, 0.0f);
+	def.restitutionThreshold = threshold;
+	tbWorldId world = tbCreateWorld(&def);
+	const float r = 0.1f;
+	// A starts so that it would reach contact after 20 steps plus `offset` of a step.
+	double gap = (double)v0 * (20.0 + (double)offset) * (double)kDt;
+	double along = sqrt(4.0 * (double)(r * r) - (double)(impact * impact));
+	tbBodyId a = makeBall(world, v3((float)(-along - gap), 0.0f, 0.0f), r, 1.0f);
+	tbBodyId b = makeBall(world, v3(0.0f, impact, 0.0f), r, 1.0f);
+	tbBody_SetLinearVelocity(a, v3(v0, 0.0f, 0.0f));
+	for (int s = 0; s < 40; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+	}
+	vec3s va = tbBody_GetLinearVelocity(a), vb = tbBody_GetLinearVelocity(b);
+	double nx = along / (2.0 * (double)r), ny = (double)impact / (2.0 * (double)r);
+	double toDeg = 180.0 / kPi;
+	// B along n; A along the perpendicular (ny, -nx).
+	double dirB = atan2((double)vb.y, (double)vb.x), wantB = atan2(ny, nx);
+	double dirA = atan2((double)va.y, (double)va.x), wantA = atan2(-nx, ny);
+	ObliqueResult out;
+	out.angleB = fabs(dirB - wantB) * toDeg;
+	out.angleA = fabs(dirA - wantA) * toDeg;
+	out.speedB = (double)glms_vec3_norm(vb) / ((double)v0 * nx) - 1.0;
+	out.speedA = (double)glms_vec3_norm(va) / ((double)v0 * ny) - 1.0;
+	tbDestroyWorld(world);
+	return out;
+}
+
+static void obliqueSweep(const float* speeds, int speedCount, float threshold)
+{
+	const float impacts[] = {0.06f, 0.1f, 0.14f}; // sin theta 0.3, 0.5, 0.7
+	double worstAngle = 0.0, worstSpeed = 0.0;
+	for (int s = 0; s < speedCount; ++s) {
+		for (int i = 0; i < 3; ++i) {
+			for (int k = 0; k < 8; ++k) {
+				ObliqueResult o =
+				    obliqueCollision(speeds[s], impacts[i], 0.125f * (float)k, threshold);
+				double angle = fmax(o.angleA, o.angleB);
+				double speed = fmax(fabs(o.speedA), fabs(o.speedB));
+				worstAngle = fmax(worstAngle, angle);
+				worstSpeed = fmax(worstSpeed, speed);
+				cr_expect(
+				    angle < 1.0 && speed < 0.02,
+				    "v0 %.2f m/s, b %.2f m, offset %.3f step: A off by %.3f deg, B by %.3f deg; "
+				    "speeds %+.4f, %+.4f",
+				    (double)speeds[s], (double)impacts[i], 0.125 * k, o.angleA, o.angleB, o.speedA,
+				    o.speedB);
+			}
+		}
+	}
+	printf("oblique elastic collisions, threshold %.1f m/s: worst direction %.3f deg, worst speed "
+	       "%.4f\n",
+	       (double)threshold, worstAngle, worstSpeed);
+}
+
+Test(textbook, oblique_elastic_collisions)
+{
+	const float fast[] = {1.5f, 3.0f, 5.0f};
+	obliqueSweep(fast, 3, 1.0f);
+}
+
+Test(textbook, slow_oblique_elastic_collisions_with_threshold_zero)
+{
+	const float slow[] = {0.2f, 0.5f, 1.0f};
+	obliqueSweep(slow, 3, 0.0f);
+}

@@ -486,8 +486,10 @@ static tbLaneRowsInput tbLaneBodies(const tbContact* contact, tbRigidBody* const
 	static const mat3s still; // zero: no spin from a body that does not move
 	in.iA = in.movesA ? &a->Iinv : &still;
 	in.iB = in.movesB ? &b->Iinv : &still;
-	in.xA = a != NULL ? a->state.x : tbV3(0.0f, 0.0f, 0.0f);
-	in.xB = b != NULL ? b->state.x : tbV3(0.0f, 0.0f, 0.0f);
+	// A manifold made at poses moved on from the step's start (madeA, madeB: the caller's aim at
+	// the moment of impact) is anchored at the centres of mass of those poses.
+	in.xA = a != NULL ? glms_vec3_add(a->state.x, contact->madeA.dp) : tbV3(0.0f, 0.0f, 0.0f);
+	in.xB = b != NULL ? glms_vec3_add(b->state.x, contact->madeB.dp) : tbV3(0.0f, 0.0f, 0.0f);
 	return in;
 }
 
@@ -523,8 +525,18 @@ void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContact* contacts,
 		const tbManifold* m = &contact->manifold;
 		// Points the manifold does not have keep the zeros of the cleared record: no mass, no
 		// impulse, so every pass leaves them at zero.
+		const tbSolverDelta* dA = &contact->madeA;
+		const tbSolverDelta* dB = &contact->madeB;
+		vec3s n = tbGetLaneV(&c->normal, lane);
+		float dpn = glms_vec3_dot(n, glms_vec3_sub(dB->dp, dA->dp));
 		for (int i = 0; i < m->pointCount; ++i) {
 			tbContactPointW* cp = c->points + i;
+			// A manifold made at the deltas madeA, madeB: the passes measure s0 + J . (deltas
+			// since the step's start), so s0 is its separation less what those deltas moved
+			// (as tbRefreshContactLane sets it; zero deltas leave it as it is).
+			float moved = dpn + glms_vec3_dot(dB->dtheta, tbGetLaneV(&cp->rBxn, lane)) -
+			              glms_vec3_dot(dA->dtheta, tbGetLaneV(&cp->rAxn, lane));
+			tbSetLane(&cp->separation, lane, m->points[i].separation - moved);
 			tbSetLane(&cp->normalImpulse, lane,
 			          def->enableWarmStarting ? contact->impulses.points[i].normalImpulse : 0.0f);
 			tbSetLane(&cp->maxNormalImpulse, lane, 0.0f);
@@ -628,7 +640,7 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContac
 	// What the lane holds now, to carry over: each point's impulse by feature id (the same
 	// physical contact), the friction as a world vector.
 	float impulse[TB_MAX_MANIFOLD_POINTS], pushed[TB_MAX_MANIFOLD_POINTS],
-	    approach[TB_MAX_MANIFOLD_POINTS];
+	    approach[TB_MAX_MANIFOLD_POINTS], summed[TB_MAX_MANIFOLD_POINTS];
 	uint32_t id[TB_MAX_MANIFOLD_POINTS];
 	int oldCount = contact->manifold.pointCount;
 	for (int i = 0; i < oldCount; ++i) {
@@ -636,6 +648,7 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContac
 		impulse[i] = tbGetLane(&c->points[i].normalImpulse, lane);
 		pushed[i] = tbGetLane(&c->points[i].maxNormalImpulse, lane);
 		approach[i] = tbGetLane(&c->points[i].relativeVelocity, lane);
+		summed[i] = tbGetLane(&c->points[i].stepImpulse, lane);
 	}
 	vec3s friction = glms_vec3_add(
 	    glms_vec3_scale(tbGetLaneV(&c->tangent1, lane), tbGetLane(&c->tangentImpulse1, lane)),
@@ -671,6 +684,7 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContac
 			tbSetLane(&cp->normalImpulse, lane, 0.0f);
 			tbSetLane(&cp->maxNormalImpulse, lane, 0.0f);
 			tbSetLane(&cp->relativeVelocity, lane, 0.0f);
+			tbSetLane(&cp->stepImpulse, lane, 0.0f);
 			tbSetLane(&cp->separation, lane, 0.0f);
 			tbSetLaneV(&cp->rAxn, lane, tbV3(0.0f, 0.0f, 0.0f));
 			tbSetLaneV(&cp->rBxn, lane, tbV3(0.0f, 0.0f, 0.0f));
@@ -681,16 +695,18 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContac
 		float moved = dpn + glms_vec3_dot(dthB, tbGetLaneV(&cp->rBxn, lane)) -
 		              glms_vec3_dot(dthA, tbGetLaneV(&cp->rAxn, lane));
 		tbSetLane(&cp->separation, lane, m.points[i].separation - moved);
-		float carried = 0.0f, carriedMax = 0.0f, carriedSpeed = 0.0f;
+		float carried = 0.0f, carriedMax = 0.0f, carriedSpeed = 0.0f, carriedSum = 0.0f;
 		for (int j = 0; j < oldCount; ++j) {
 			if (id[j] == m.points[i].id) {
 				carried = impulse[j];
 				carriedMax = pushed[j];
 				carriedSpeed = approach[j];
+				carriedSum = summed[j];
 				break;
 			}
 		}
 		tbSetLane(&cp->normalImpulse, lane, carried);
+		tbSetLane(&cp->stepImpulse, lane, carriedSum);
 		tbSetLane(&cp->maxNormalImpulse, lane, carriedMax);
 		tbSetLane(&cp->relativeVelocity, lane, carriedSpeed);
 	}
@@ -718,12 +734,15 @@ void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContact* contacts)
 		tbContact* contact = contacts + c->contact[lane];
 		tbContactImpulses* out = &contact->impulses;
 		out->pointCount = contact->manifold.pointCount;
-		float total = 0.0f;
+		float total = 0.0f, stepTotal = 0.0f;
 		for (int i = 0; i < out->pointCount; ++i) {
 			out->points[i].id = contact->manifold.points[i].id;
 			out->points[i].normalImpulse = tbGetLane(&c->points[i].normalImpulse, lane);
+			out->points[i].stepNormalImpulse = tbGetLane(&c->points[i].stepImpulse, lane);
 			total += out->points[i].normalImpulse;
+			stepTotal += out->points[i].stepNormalImpulse;
 		}
+		out->stepFrictionImpulse = tbGetLaneV(&c->stepFriction, lane);
 		vec3s t1 = tbGetLaneV(&c->tangent1, lane), t2 = tbGetLaneV(&c->tangent2, lane);
 		out->frictionImpulse =
 		    glms_vec3_add(glms_vec3_scale(t1, tbGetLane(&c->tangentImpulse1, lane)),
@@ -735,6 +754,10 @@ void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContact* contacts)
 			float share =
 			    total > 0.0f ? out->points[i].normalImpulse / total : 1.0f / (float)out->pointCount;
 			out->points[i].frictionImpulse = glms_vec3_scale(out->frictionImpulse, share);
+			float stepShare = stepTotal > 0.0f ? out->points[i].stepNormalImpulse / stepTotal
+			                                   : 1.0f / (float)out->pointCount;
+			out->points[i].stepFrictionImpulse =
+			    glms_vec3_scale(out->stepFrictionImpulse, stepShare);
 		}
 	}
 }
@@ -1024,9 +1047,21 @@ void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float th
 		impulse = tbSelectW(impact, zero, tbSubW(newImpulse, cp->normalImpulse));
 		cp->normalImpulse = tbAddW(cp->normalImpulse, impulse);
 		cp->maxNormalImpulse = tbMaxW(cp->maxNormalImpulse, impulse);
+		cp->stepImpulse = tbAddW(cp->stepImpulse, impulse);
 		tbApplyW(&a, &b, c->invMassA, c->invMassB, c->normal, cp->invIArAxn, cp->invIBrBxn,
 		         impulse);
 	}
 	tbScatterBodies(states, c->bodyA, &a);
 	tbScatterBodies(states, c->bodyB, &b);
+}
+
+void tbAddStepImpulsesW(tbContactConstraintW* c)
+{
+	// A substep applies its accumulated impulse once (warm start plus the passes' changes), so
+	// the step's impulse is the sum of the substeps' (docs/solver.md, "Measuring").
+	for (int i = 0; i < c->pointCount; ++i) {
+		c->points[i].stepImpulse = tbAddW(c->points[i].stepImpulse, c->points[i].normalImpulse);
+	}
+	c->stepFriction = tbVecMulAddW(c->stepFriction, c->tangentImpulse1, c->tangent1);
+	c->stepFriction = tbVecMulAddW(c->stepFriction, c->tangentImpulse2, c->tangent2);
 }

@@ -558,6 +558,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				tbSolveContactsW(groups + g, states, invH, false, def->contactPushMaxSpeed);
 			}
 		}
+		for (int g = 0; g < groupCount; ++g) {
+			tbAddStepImpulsesW(groups + g);
+		}
 	}
 	for (int g = 0; g < groupCount; ++g) {
 		tbApplyRestitutionW(groups + g, states, def->restitutionThreshold, h);

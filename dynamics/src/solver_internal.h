@@ -43,6 +43,7 @@ typedef struct tbContactPointW
 	tbFloatW normalMass;       // 1 / (J M^-1 J^T), Baraff II eq. 8-18's denominator; 0: no point
 	tbFloatW normalImpulse;    // accumulated, N s
 	tbFloatW maxNormalImpulse; // largest impulse applied in the step (restitution's test)
+	tbFloatW stepImpulse;      // the substeps' accumulated impulses and restitution's, summed, N s
 	tbFloatW relativeVelocity; // normal speed at the moment of impact, m/s (docs/solver.md)
 	tbFloatW approachAccel;    // relative normal acceleration from gravity and forces, m/s^2
 } tbContactPointW;
@@ -66,7 +67,8 @@ typedef struct tbContactConstraintW
 	tbFloatW tangentMass1, tangentMass2, tangentImpulse1, tangentImpulse2;
 	tbVec3W invIAn, invIBn; // twist row: J = (0, -n, 0, n)
 	tbFloatW twistMass, twistImpulse;
-	tbFloatW twistArm; // mean distance of the points from the centre: twist limit mu N arm, m
+	tbFloatW twistArm;    // mean distance of the points from the centre: twist limit mu N arm, m
+	tbVec3W stepFriction; // the substeps' friction impulses summed, world, N s
 } tbContactConstraintW;
 
 // A soft constraint's coefficients for one substep length (Catto, GDC 2011).
@@ -92,6 +94,9 @@ void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH,
 void tbSetImpactSpeedW(tbContactConstraintW* c, const tbSolverBody* states,
                        const tbSolverBodyMotion* motions, int bodyCount, float h);
 void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float threshold, float h);
+// Adds the substep's accumulated normal and friction impulses to the step's sums (once per
+// substep, after the relax pass: each substep applies its accumulated impulse once).
+void tbAddStepImpulsesW(tbContactConstraintW* c);
 void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContact* contacts);
 
 // The narrow phase inside the step: the lane's contact made again by def->refreshContact at the

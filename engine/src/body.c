@@ -134,8 +134,8 @@ static bool tbShapeBodyMass(const tbGeometry* geometry, float density, tbTransfo
 }
 
 bool tbBodyMassFromShapes(const tbWorld* w, int bodyIndex, const tbGeometry* extra,
-                          float extraDensity, tbTransform extraPose, tbMassData* out, char* message,
-                          int size)
+                          float extraDensity, tbTransform extraPose, tbMassData* out, bool* weighs,
+                          char* message, int size)
 {
 	const tbBodySlot* b = w->bodies + bodyIndex;
 	tbMassData total;
@@ -153,17 +153,26 @@ bool tbBodyMassFromShapes(const tbWorld* w, int bodyIndex, const tbGeometry* ext
 			extra = NULL;
 		}
 		tbMassData m;
-		bool weighs;
-		if (!tbShapeBodyMass(geometry, density, pose, &m, &weighs, message, size)) {
+		bool solid;
+		if (!tbShapeBodyMass(geometry, density, pose, &m, &solid, message, size)) {
 			return false;
 		}
-		if (weighs) {
+		if (solid) {
 			total = tbCombineMass(total, m);
 			any = true;
 		}
 	}
-	if (!any) {
-		// No solid shape yet: a 1 kg unit body (Box2D's default) so the body stays valid.
+	if (weighs != NULL) {
+		*weighs = any;
+	}
+	if (!any && b->massSet) {
+		// Shapes that weigh nothing (density 0, triangles) on a body given its mass: that mass.
+		total.mass = b->rb.mass;
+		total.center = b->localCenter;
+		total.inertia = b->rb.Ibody;
+	} else if (!any) {
+		// No shape yet: a 1 kg placeholder so that the body stays valid until its first shape
+		// (tbCreateShape refuses a first shape that weighs nothing; docs/ranges.md).
 		total.mass = 1.0f;
 		total.center = glms_vec3_zero();
 		total.inertia = glms_mat3_scale(glms_mat3_identity(), 0.4f);
@@ -184,12 +193,15 @@ void tbUpdateBodyMass(tbWorld* w, int bodyIndex)
 	float maxExtent = 0.0f;
 	if (b->rb.type == tb_dynamicBody) {
 		char message[160];
-		if (!tbBodyMassFromShapes(w, bodyIndex, NULL, 0.0f, tbTransformIdentity(), &total, message,
-		                          (int)sizeof message)) {
+		bool weighs;
+		if (!tbBodyMassFromShapes(w, bodyIndex, NULL, 0.0f, tbTransformIdentity(), &total, &weighs,
+		                          message, (int)sizeof message)) {
 			// tbCreateShape refused every shape that would get here; keep the old mass.
 			total.mass = old.mass;
 			total.center = b->localCenter;
 			total.inertia = old.Ibody;
+		} else if (weighs) {
+			b->massSet = false; // the shapes' mass replaces a given one
 		}
 	}
 	// Keep the origin where it is; the centre of mass follows the shapes.
@@ -608,6 +620,103 @@ float tbBody_GetMass(tbBodyId bodyId)
 	return b != NULL ? b->rb.mass : 0.0f;
 }
 
+tbMassData tbBody_GetMassData(tbBodyId bodyId)
+{
+	tbMassData md;
+	memset(&md, 0, sizeof md);
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetMassData");
+	if (b == NULL || b->rb.type != tb_dynamicBody) {
+		return md;
+	}
+	md.mass = b->rb.mass;
+	md.center = b->localCenter;
+	md.inertia = b->rb.Ibody;
+	return md;
+}
+
+void tbBody_SetMassData(tbBodyId bodyId, tbMassData massData)
+{
+	tbWorld* w;
+	tbBodySlot* b = tbGetBodySlot(bodyId, &w, "tbBody_SetMassData");
+	if (b == NULL) {
+		return;
+	}
+	if (b->rb.type != tb_dynamicBody) {
+		tbSetError("tbBody_SetMassData: only a dynamic body has a mass");
+		return;
+	}
+	if (!tbFiniteVec3(massData.center) || glms_vec3_norm(massData.center) > TB_MAX_LENGTH) {
+		tbSetError("tbBody_SetMassData: center (%g, %g, %g) is NaN, Inf or beyond %g m",
+		           (double)massData.center.x, (double)massData.center.y, (double)massData.center.z,
+		           (double)TB_MAX_LENGTH);
+		return;
+	}
+	// The inertia must be symmetric (a tensor about the centre of mass): checked to float's
+	// rounding of its largest entry, then made exactly symmetric.
+	mat3s I = massData.inertia;
+	float largest = 0.0f;
+	for (int c = 0; c < 3; ++c) {
+		for (int r = 0; r < 3; ++r) {
+			largest = fmaxf(largest, fabsf(I.col[c].raw[r]));
+		}
+	}
+	for (int c = 0; c < 3; ++c) {
+		for (int r = c + 1; r < 3; ++r) {
+			float a = I.col[c].raw[r], t = I.col[r].raw[c];
+			if (!(fabsf(a - t) <= 1e-5f * largest)) {
+				tbSetError("tbBody_SetMassData: inertia is not symmetric (I[%d][%d] %g, I[%d][%d] "
+				           "%g)",
+				           r, c, (double)a, c, r, (double)t);
+				return;
+			}
+			I.col[c].raw[r] = I.col[r].raw[c] = 0.5f * (a + t);
+		}
+	}
+	tbMassData centred = massData;
+	centred.center = glms_vec3_zero();
+	centred.inertia = I;
+	char message[160];
+	if (!tbMassData_IsValid(&centred, message, (int)sizeof message)) {
+		tbSetError("tbBody_SetMassData: %s (docs/ranges.md)", message);
+		return;
+	}
+	// The origin stays; the centre of mass moves to `center`, with the velocity a point there
+	// has now (v + w x d), and the body keeps its spin w.
+	vec3s v = b->rb.v, omega = b->rb.w;
+	vec3s x = glms_vec3_add(b->xf.p, glms_mat3_mulv(b->rb.state.R, massData.center));
+	v = glms_vec3_add(v, glms_vec3_cross(omega, glms_vec3_sub(x, b->rb.state.x)));
+	tbRigidBody old = b->rb;
+	b->localCenter = massData.center;
+	b->rb = tbMakeBody(old.type, centred, x, old.state.R);
+	b->rb.linearDamping = old.linearDamping;
+	b->rb.angularDamping = old.angularDamping;
+	b->rb.gravityScale = old.gravityScale;
+	b->rb.force = old.force;
+	b->rb.torque = old.torque;
+	tbRigidBody_SetVelocity(&b->rb, v, omega);
+	b->massSet = true;
+	float maxExtent = 0.0f;
+	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
+		const tbShapeSlot* shape = w->shapes + s;
+		float r = glms_vec3_norm(glms_vec3_sub(shape->localPose.p, b->localCenter)) +
+		          tbGeometry_BoundingRadius(&shape->geometry);
+		maxExtent = r > maxExtent ? r : maxExtent;
+	}
+	b->maxExtent = maxExtent;
+	tbSyncBodyTransform(b);
+}
+
+mat3s tbBody_GetWorldInertia(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetWorldInertia");
+	if (b == NULL || b->rb.type != tb_dynamicBody) {
+		return glms_mat3_zero();
+	}
+	// I = R Ibody R^T (Baraff I, eq. 2-40).
+	mat3s R = b->rb.state.R;
+	return glms_mat3_mul(glms_mat3_mul(R, b->rb.Ibody), glms_mat3_transpose(R));
+}
+
 void tbBody_SetUserData(tbBodyId bodyId, void* userData)
 {
 	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_SetUserData");
@@ -674,6 +783,23 @@ int tbBody_GetShapes(tbBodyId bodyId, tbShapeId* shapeIds, int capacity)
 	int n = 0;
 	for (int s = b->firstShape; s >= 0 && n < capacity; s = w->shapes[s].nextInBody) {
 		shapeIds[n++] = tbMakeShapeId(w, s);
+	}
+	return n;
+}
+
+int tbBody_GetContactCount(tbBodyId bodyId)
+{
+	tbWorld* w;
+	tbBodySlot* b = tbGetBodySlot(bodyId, &w, "tbBody_GetContactCount");
+	if (b == NULL) {
+		return 0;
+	}
+	int n = 0;
+	int guard = 0;
+	for (int edge = b->contactList; edge >= 0 && guard++ <= w->contactCount;) {
+		const tbContactSlot* c = w->contacts + (edge >> 1);
+		n += c->touching ? 1 : 0;
+		edge = c->edgeNext[edge & 1];
 	}
 	return n;
 }

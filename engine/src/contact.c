@@ -524,11 +524,89 @@ tbContactData tbMakeContactData(const tbWorld* w, const tbContactSlot* c)
 	for (int i = 0; i < c->manifold.pointCount; ++i) {
 		for (int j = 0; j < c->impulses.pointCount; ++j) {
 			if (c->impulses.points[j].id == c->manifold.points[i].id) {
-				d.normalImpulses[i] = c->impulses.points[j].normalImpulse;
-				d.frictionImpulses[i] = c->impulses.points[j].frictionImpulse;
+				// The whole step's impulses; the mean force over the step is impulse / dt.
+				float invDt = w->lastTimeStep > 0.0f ? 1.0f / w->lastTimeStep : 0.0f;
+				d.normalImpulses[i] = c->impulses.points[j].stepNormalImpulse;
+				d.frictionImpulses[i] = c->impulses.points[j].stepFrictionImpulse;
+				d.normalForces[i] = invDt * d.normalImpulses[i];
+				d.frictionForces[i] = glms_vec3_scale(d.frictionImpulses[i], invDt);
 				break;
 			}
 		}
 	}
 	return d;
+}
+
+// A ball's centre and the velocity of that point of its body, world.
+static void tbBallMotion(const tbBodySlot* b, const tbShapeSlot* s, vec3s* centre, vec3s* velocity)
+{
+	*centre = s->xf.p;
+	*velocity = glms_vec3_zero();
+	if (b->awakeIndex >= 0 && b->rb.type != tb_staticBody) {
+		*velocity =
+		    glms_vec3_add(b->rb.v, glms_vec3_cross(b->rb.w, glms_vec3_sub(*centre, b->rb.state.x)));
+	}
+}
+
+static bool tbIsBall(const tbGeometry* g)
+{
+	return g->type == tb_sphereShape && g->scale.x == 1.0f && g->scale.y == 1.0f &&
+	       g->scale.z == 1.0f;
+}
+
+bool tbAimAtImpact(const tbWorld* w, const tbContactSlot* c, tbContact* contact, float dt, float h)
+{
+	tbManifold* m = &contact->manifold;
+	const tbShapeSlot* sa = w->shapes + c->shapeA;
+	const tbShapeSlot* sb = w->shapes + c->shapeB;
+	if (c->child >= 0 || m->pointCount != 1 || !(m->points[0].separation > 0.0f) ||
+	    !tbIsBall(&sa->geometry) || !tbIsBall(&sb->geometry)) {
+		return false;
+	}
+	vec3s cA, cB, vA, vB;
+	tbBallMotion(w->bodies + sa->body, sa, &cA, &vA);
+	tbBallMotion(w->bodies + sb->body, sb, &cB, &vB);
+	// The centres' distance d(t) = d0 + u t in straight-line relative motion reaches R = rA + rB
+	// at the smaller root of |d0 + u t|^2 = R^2 (docs/solver.md, "The normal at the moment of
+	// impact"): t = (-d0.u - sqrt((d0.u)^2 - u.u (d0.d0 - R^2))) / u.u.
+	vec3s d0 = glms_vec3_sub(cB, cA), u = glms_vec3_sub(vB, vA);
+	float R = sa->geometry.radius + sb->geometry.radius;
+	float du = glms_vec3_dot(d0, u), uu = glms_vec3_dot(u, u);
+	float apart = glms_vec3_dot(d0, d0) - R * R;
+	float disc = du * du - uu * apart;
+	if (!(du < 0.0f) || !(apart > 0.0f) || !(uu > 0.0f)) {
+		return false; // separating or already touching
+	}
+	// Aimed at the impact, or for a pair that passes by at its closest approach (-d0.u / u.u),
+	// and at most one substep h past the step's end (the last relax pass stops a pair that would
+	// meet within the next substep's travel): along the normal n of those poses the linearized
+	// gap d(t).n - R is never below the true one, and reaches it at the aimed time
+	// (docs/solver.md), so the speculative row cannot stop the pair early.
+	float t = disc >= 0.0f ? (-du - sqrtf(disc)) / uu : -du / uu;
+	t = t < dt + h ? t : dt + h;
+	if (!(t > 0.0f)) {
+		return false;
+	}
+	// The manifold at the poses of impact, each ball moved on by its velocity for t: the normal
+	// along the line of centres there, the point on A's surface, the separation there (zero up to
+	// rounding). The solver takes the anchors at those poses and measures the separation from
+	// them (tbContact.madeA, madeB), so the speculative row closes the gap exactly at impact.
+	vec3s dA = glms_vec3_scale(vA, t), dB = glms_vec3_scale(vB, t);
+	vec3s d = glms_vec3_add(d0, glms_vec3_scale(u, t));
+	float length = glms_vec3_norm(d);
+	if (!(length > 0.5f * R)) {
+		return false;
+	}
+	vec3s n = glms_vec3_scale(d, 1.0f / length);
+	m->normal = n;
+	m->points[0].pointA =
+	    glms_vec3_add(glms_vec3_add(cA, dA), glms_vec3_scale(n, sa->geometry.radius));
+	m->points[0].pointB =
+	    glms_vec3_sub(glms_vec3_add(cB, dB), glms_vec3_scale(n, sb->geometry.radius));
+	m->points[0].separation = length - R;
+	contact->madeA.dp = dA;
+	contact->madeA.dtheta = glms_vec3_zero();
+	contact->madeB.dp = dB;
+	contact->madeB.dtheta = glms_vec3_zero();
+	return true;
 }

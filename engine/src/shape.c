@@ -96,9 +96,18 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	if (b->rb.type == tb_dynamicBody) {
 		tbMassData mass;
 		tbTransform pose = tbMakeTransform(def->localPose.p, def->localPose.q);
-		if (!tbBodyMassFromShapes(w, bodyIndex, geometry, def->density, pose, &mass, message,
-		                          (int)sizeof message)) {
+		bool weighs;
+		if (!tbBodyMassFromShapes(w, bodyIndex, geometry, def->density, pose, &mass, &weighs,
+		                          message, (int)sizeof message)) {
 			tbSetError("tbCreateShape: %s (dynamic body; docs/ranges.md)", message);
+			return tb_nullShapeId;
+		}
+		if (!weighs && !b->massSet) {
+			// A dynamic body whose shapes weigh nothing would move as an arbitrary 1 kg.
+			tbSetError("tbCreateShape: the dynamic body would have no mass: this %s weighs "
+			           "nothing (density %g) and no other shape of the body does; give it a "
+			           "density > 0 or set the body's mass first (tbBody_SetMassData)",
+			           tbShapeTypeName(geometry->type), (double)def->density);
 			return tb_nullShapeId;
 		}
 	}

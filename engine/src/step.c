@@ -38,7 +38,7 @@ static void tbPrepareBodies(tbWorld* w)
 // Stage: the solver's contacts. Reads the active contacts' manifolds and last step's impulses;
 // writes solverContacts (warm started) and solverContactSlots; marks the contacts the solver may
 // refresh inside the step (contact_refresh.c).
-static void tbPrepareContacts(tbWorld* w, float dt)
+static void tbPrepareContacts(tbWorld* w, float dt, int substeps)
 {
 	int contactCount = 0, candidates = 0;
 	for (int k = 0; k < w->activeCount; ++k) {
@@ -70,7 +70,10 @@ static void tbPrepareContacts(tbWorld* w, float dt)
 		tbContact* sc = w->solverContacts + contactCount;
 		*sc = tbMakeContact(ia, ib, &c->manifold, c->friction, c->restitution);
 		tbContact_WarmStart(sc, w->def.enableWarmStarting ? &c->impulses : NULL);
-		if (w->def.enableContactRefresh) {
+		// Two balls closing in are aimed at their moment of impact (the line of centres then);
+		// their manifold needs no refresh, which follows turning features.
+		bool aimed = tbAimAtImpact(w, c, sc, dt, dt / (float)substeps);
+		if (w->def.enableContactRefresh && !aimed) {
 			candidates += tbMarkContactRefresh(w, c, dt, sc) ? 1 : 0;
 		}
 		w->solverContactSlots[contactCount] = i;
@@ -127,6 +130,7 @@ static void tbSolveStage(tbWorld* w, const tbSolverDef* sd, float dt, void** scr
 	              w->solverJointCount, dt, aligned, &stats);
 	tbScatterJoints(w);
 	w->lastSubstep = dt / (float)sd->substeps;
+	w->lastTimeStep = dt;
 	for (int i = 0; i < contactCount; ++i) {
 		tbContactSlot* c = w->contacts + w->solverContactSlots[i];
 		c->impulses = tbContact_GetImpulses(w->solverContacts + i);
@@ -203,7 +207,7 @@ bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
 	//    write the impulses back (dynamics/solver.c through step.c's stages).
 	tbHitEvents_Prepare(w);
 	tbPrepareBodies(w);
-	tbPrepareContacts(w, timeStep);
+	tbPrepareContacts(w, timeStep, substeps);
 	tbSolverDef sd = tbWorldSolverDef(w, substeps);
 	void* scratch = NULL;
 	tbSolveStage(w, &sd, timeStep, &scratch);

@@ -54,7 +54,7 @@ static bool tbCheckWorldDef(const tbWorldDef* def)
 		float value, min, max;
 		bool minOpen;
 	} fields[] = {
-	    {"contactHertz", def->contactHertz, 0.0f, 1e6f, true},
+	    {"contactHertz", def->contactHertz, 0.0f, TB_MAX_CONTACT_HERTZ, true},
 	    {"contactDampingRatio", def->contactDampingRatio, 0.0f, 1e6f, false},
 	    {"contactPushMaxSpeed", def->contactPushMaxSpeed, 0.0f, 1e6f, false},
 	    {"restitutionThreshold", def->restitutionThreshold, 0.0f, 1e6f, false},
@@ -218,6 +218,19 @@ tbProfile tbWorld_GetProfile(tbWorldId worldId)
 	memset(&p, 0, sizeof p);
 	tbWorld* w = tbGetWorld(worldId, "tbWorld_GetProfile");
 	return w != NULL ? w->profile : p;
+}
+
+int tbWorld_GetContactCount(tbWorldId worldId)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_GetContactCount");
+	if (w == NULL) {
+		return 0;
+	}
+	int n = 0;
+	for (int i = 0; i < w->contactCount; ++i) {
+		n += w->contacts[i].alive && w->contacts[i].touching ? 1 : 0;
+	}
+	return n;
 }
 
 int tbWorld_GetContactData(tbWorldId worldId, tbContactData* data, int capacity)

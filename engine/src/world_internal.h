@@ -44,6 +44,7 @@ typedef struct tbBodySlot
 	uint32_t generation; // TB_RETIRED_GENERATION: never reused
 	bool alive;
 	bool awake;
+	bool massSet; // tbBody_SetMassData gave the mass: kept while none of its shapes weighs
 	bool enableSleep;
 	bool isBullet;   // continuous collision against dynamic bodies too
 	int refreshStep; // step count + 1 of the last step it had a refresh candidate
@@ -186,6 +187,7 @@ typedef struct tbWorld
 	int stoppedBodyCount; // bodies the step's NaN guard stopped, over the world's life
 	tbProfile profile;    // the last step's
 	float lastSubstep;    // s, of the last step (motor forces from impulses)
+	float lastTimeStep;   // s, the last step's (contact forces from the step's impulses)
 	int solverBodyCount;
 	int* islandParent;
 	float* islandSleep;
@@ -240,10 +242,12 @@ tbBodyId tbMakeBodyId(const tbWorld* world, int index);
 void tbWakeBody(tbWorld* world, int bodyIndex);
 void tbUpdateBodyMass(tbWorld* world, int bodyIndex);
 // The mass of a dynamic body's shapes (plus `extra`, when not null, about to be added): false with
-// a message when a shape's mass leaves float or the total is outside the supported range.
+// a message when a shape's mass leaves float or the total is outside the supported range. When
+// no shape weighs (*weighs false; `weighs` may be null), the mass tbBody_SetMassData gave, or the
+// 1 kg placeholder of a body that has neither.
 bool tbBodyMassFromShapes(const tbWorld* world, int bodyIndex, const tbGeometry* extra,
-                          float extraDensity, tbTransform extraPose, tbMassData* out, char* message,
-                          int size);
+                          float extraDensity, tbTransform extraPose, tbMassData* out, bool* weighs,
+                          char* message, int size);
 void tbSyncBodyTransform(tbBodySlot* body);
 // The narrow phase inside the step (contact_refresh.c): which solver contacts turn too fast for
 // one manifold a step, and the solver's callback that makes them again at the substeps' poses.
@@ -299,6 +303,11 @@ void tbCreateContact(tbWorld* world, int shapeA, int shapeB, int child);
 void tbDestroyContact(tbWorld* world, int contactIndex, bool wakeBodies);
 void tbDestroyShapeContacts(tbWorld* world, int shapeIndex);
 void tbCollide(tbWorld* world, float dt);
+// For two balls whose gap closes within the step: the solver's copy of the manifold made at the
+// poses of impact (normal along the line of centres then) and the bodies' deltas to those poses
+// in contact->madeA, madeB. False (the contact unchanged) for any other pair.
+bool tbAimAtImpact(const tbWorld* world, const tbContactSlot* c, tbContact* contact, float dt,
+                   float substep);
 tbContactData tbMakeContactData(const tbWorld* world, const tbContactSlot* c);
 
 // broad_phase.c

@@ -129,6 +129,20 @@ bool tbBuildScene(tbSceneDef* def, tbScene* scene, tbSceneError* error)
 			tbDestroyScene(scene);
 			return false;
 		}
+		if (b->hasInertia || b->hasCenterOfMass) {
+			// The file's inertia or centre of mass in place of the shapes' (the mass stays).
+			tbMassData md = tbBody_GetMassData(bodyId);
+			md.inertia = b->hasInertia ? b->inertia : md.inertia;
+			md.center = b->hasCenterOfMass ? b->centerOfMass : md.center;
+			tbClearLastError();
+			tbBody_SetMassData(bodyId, md);
+			if (tbGetLastError()[0] != '\0') {
+				tbSceneSetError(error, fileName, b->line, b->keyPath, "body '%s': %s", b->name,
+				                tbGetLastError());
+				tbDestroyScene(scene);
+				return false;
+			}
+		}
 		scene->bodyIds[i] = bodyId;
 	}
 	if (!tbBuildSceneJoints(d, scene, error)) {

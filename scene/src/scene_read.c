@@ -432,12 +432,59 @@ bool tbCheckMass(tbParseContext* ctx, const cJSON* where, const char* path, cons
 	return true;
 }
 
+// "inertia" (3 principal moments, or the 9 entries of a symmetric tensor row by row, kg m^2,
+// about the centre of mass in body axes) and "center_of_mass" (m, body frame): a dynamic body's
+// own mass properties in place of its shapes' (docs/scene-format.md). The world checks the
+// tensor when the body is built (tbBody_SetMassData).
+static bool tbReadMassOverrides(tbParseContext* ctx, const cJSON* object, const char* path,
+                                tbSceneBody* body)
+{
+	char keyPath[TB_SCENE_PATH_SIZE];
+	const cJSON* item;
+	if ((item = cJSON_GetObjectItemCaseSensitive(object, "inertia")) != NULL) {
+		tbJoinKey(keyPath, path, "inertia");
+		if (body->type != tb_dynamicBody) {
+			return tbSceneFail(ctx, item, keyPath, "only a dynamic body has an inertia");
+		}
+		float v[9];
+		int count = cJSON_IsArray(item) && cJSON_GetArraySize(item) == 9 ? 9 : 3;
+		if (!tbReadFloats(ctx, item, keyPath, count, count == 9 ? &tb_anyNumber : &tb_positive,
+		                  v)) {
+			if (count == 3) {
+				tbSceneFail(ctx, item, keyPath,
+				            "expected 3 principal moments > 0 or 9 numbers (a symmetric tensor, "
+				            "row by row), kg m^2");
+			}
+			return false;
+		}
+		mat3s I = glms_mat3_zero();
+		for (int r = 0; r < 3; ++r) {
+			for (int c = 0; c < 3; ++c) {
+				I.col[c].raw[r] = count == 9 ? v[3 * r + c] : (r == c ? v[r] : 0.0f);
+			}
+		}
+		body->hasInertia = true;
+		body->inertia = I;
+	}
+	if ((item = cJSON_GetObjectItemCaseSensitive(object, "center_of_mass")) != NULL) {
+		tbJoinKey(keyPath, path, "center_of_mass");
+		if (body->type != tb_dynamicBody) {
+			return tbSceneFail(ctx, item, keyPath, "only a dynamic body has a centre of mass");
+		}
+		if (!tbReadVec3(ctx, item, keyPath, &tb_coordinate, &body->centerOfMass)) {
+			return false;
+		}
+		body->hasCenterOfMass = true;
+	}
+	return true;
+}
+
 static bool tbReadBody(tbParseContext* ctx, const cJSON* object, const char* path, int index)
 {
 	static const char* const keys[] = {
-	    "name",   "type",    "position", "rotation", "linear_velocity", "angular_velocity",
-	    "shape",  "density", "mass",     "friction", "restitution",     "shapes",
-	    "bullet",
+	    "name",   "type",    "position",       "rotation", "linear_velocity", "angular_velocity",
+	    "shape",  "density", "mass",           "friction", "restitution",     "shapes",
+	    "bullet", "inertia", "center_of_mass",
 	};
 	if (!tbCheckKeys(ctx, object, path, "a body", keys, (int)(sizeof keys / sizeof keys[0]))) {
 		return false;
@@ -522,6 +569,9 @@ static bool tbReadBody(tbParseContext* ctx, const cJSON* object, const char* pat
 		if (!tbReadFloat(ctx, item, keyPath, ranges[k], targets[k])) {
 			return false;
 		}
+	}
+	if (!tbReadMassOverrides(ctx, object, path, body)) {
+		return false;
 	}
 	return tbReadBodyShapes(ctx, object, path, body);
 }

@@ -84,8 +84,13 @@ tbSolverDef tbDefaultSolverDef(void);
 typedef struct tbContactPointImpulse
 {
 	uint32_t id;           ///< the manifold point's feature id
-	float normalImpulse;   ///< accumulated normal impulse of the last substep, N s
+	float normalImpulse;   ///< accumulated normal impulse of the last substep, N s (warm start)
 	vec3s frictionImpulse; ///< this point's share of the manifold's friction impulse, world, N s
+	/// The normal impulse over the whole step, N s: the sum of every substep's accumulated
+	/// impulse and the restitution pass's (a box resting on it gets m g dt).
+	float stepNormalImpulse;
+	/// This point's share of the manifold's friction impulse over the whole step, world, N s.
+	vec3s stepFrictionImpulse;
 } tbContactPointImpulse;
 
 /// The impulses of one manifold (the engine's contact cache entry for a shape pair).
@@ -93,12 +98,14 @@ typedef struct tbContactImpulses
 {
 	tbContactPointImpulse points[TB_MAX_MANIFOLD_POINTS];
 	int pointCount;
-	vec3s frictionImpulse; ///< the manifold's friction impulse at its centre, world, N s
-	float twistImpulse;    ///< the manifold's friction impulse about the normal, N m s
+	vec3s frictionImpulse;     ///< the manifold's friction impulse at its centre, world, N s
+	float twistImpulse;        ///< the manifold's friction impulse about the normal, N m s
+	vec3s stepFrictionImpulse; ///< the friction impulse over the whole step, world, N s
 } tbContactImpulses;
 
 /// One manifold between two bodies as the solver sees it. Make it with tbMakeContact; warm start
-/// it with tbContact_WarmStart; after tbSolverStep, `impulses` holds this step's impulses.
+/// it with tbContact_WarmStart; after tbSolverStep, `impulses` holds the last substep's impulses
+/// (for the next warm start) and the whole step's (stepNormalImpulse, stepFrictionImpulse).
 typedef struct tbContact
 {
 	int bodyA, bodyB;           ///< indices into the solver's body array, or TB_NULL_BODY

@@ -53,10 +53,12 @@ static const tbShapeId tb_nullShapeId = {0, 0, 0, 0, 0};
 /// World settings. Start from tbDefaultWorldDef().
 typedef struct tbWorldDef
 {
-	vec3s gravity;              ///< m/s^2, (0, -9.81, 0)
-	int iterations;             ///< soft (biased) solver iterations per substep (2)
-	int relaxIterations;        ///< unbiased iterations per substep (1)
-	float contactHertz;         ///< contact spring stiffness, Hz (60; at most 1/4 substep rate)
+	vec3s gravity;       ///< m/s^2, (0, -9.81, 0)
+	int iterations;      ///< soft (biased) solver iterations per substep (2)
+	int relaxIterations; ///< unbiased iterations per substep (1)
+	/// Contact spring stiffness, Hz (60): at most TB_MAX_CONTACT_HERTZ (refused above it), and
+	/// each step uses at most a quarter of its substep rate.
+	float contactHertz;
 	float contactDampingRatio;  ///< contact spring damping ratio (10)
 	float contactPushMaxSpeed;  ///< largest speed at which overlap is pushed out, m/s (3)
 	float restitutionThreshold; ///< approach speed below which nothing bounces, m/s (1)
@@ -232,14 +234,23 @@ typedef struct tbBodyEvents
 	int moveCount;
 } tbBodyEvents;
 
-/// A touching pair as the debug view shows it.
+/// A touching pair: its manifold and what each point pushed with over the last step (a body
+/// resting on it alone: the points' normal impulses sum to m g dt, their forces to m g).
 typedef struct tbContactData
 {
 	tbShapeId shapeIdA;
 	tbShapeId shapeIdB;
-	tbManifold manifold;                            ///< world points, normal A to B
-	float normalImpulses[TB_MAX_MANIFOLD_POINTS];   ///< N s, last step
-	vec3s frictionImpulses[TB_MAX_MANIFOLD_POINTS]; ///< N s, world, last step
+	tbManifold manifold; ///< world points, normal A to B
+	/// Normal impulse on B over the whole last step, N s: the sum over its substeps and the
+	/// restitution pass (docs/solver.md, "Measuring contact forces").
+	float normalImpulses[TB_MAX_MANIFOLD_POINTS];
+	/// Friction impulse on B over the whole last step, world, N s: the manifold's one friction
+	/// row shared among the points in proportion to their normal impulses.
+	vec3s frictionImpulses[TB_MAX_MANIFOLD_POINTS];
+	/// Mean normal force over the last step, N: normalImpulses / the step's timeStep.
+	float normalForces[TB_MAX_MANIFOLD_POINTS];
+	/// Mean friction force over the last step, world, N: frictionImpulses / timeStep.
+	vec3s frictionForces[TB_MAX_MANIFOLD_POINTS];
 } tbContactData;
 
 /// The closest hit of a ray.

@@ -29,6 +29,11 @@ TB_API tbWorldId tbCreateWorld(const tbWorldDef* def);
 /// Largest tbWorldDef.iterations and relaxIterations tbCreateWorld accepts.
 #define TB_MAX_SOLVER_ITERATIONS 1000
 
+/// Largest tbWorldDef.contactHertz tbCreateWorld accepts, Hz: a quarter of the substep rate of
+/// 240 Hz steps with 4 substeps. Every step also holds it to a quarter of its own substep rate
+/// (60 Hz at 60 Hz and 4 substeps), beyond which the implicit spring no longer resolves it.
+#define TB_MAX_CONTACT_HERTZ 240.0f
+
 /// Largest tbWorldDef.initialBodyCapacity and initialShapeCapacity (about 0.5 GB of slots);
 /// worlds still grow past it as bodies are added.
 #define TB_MAX_INITIAL_CAPACITY (1 << 20)
@@ -56,6 +61,9 @@ TB_API tbSensorEvents tbWorld_GetSensorEvents(tbWorldId worldId);
 
 /// Body move events of the last step.
 TB_API tbBodyEvents tbWorld_GetBodyEvents(tbWorldId worldId);
+
+/// How many touching pairs tbWorld_GetContactData has to give now (size its buffer with it).
+TB_API int tbWorld_GetContactCount(tbWorldId worldId);
 
 /// Copy up to `capacity` touching pairs into `data`; returns how many were copied.
 TB_API int tbWorld_GetContactData(tbWorldId worldId, tbContactData* data, int capacity);
@@ -230,6 +238,26 @@ TB_API float tbBody_GetGravityScale(tbBodyId bodyId);
 /// Mass, kg (0 for static and kinematic bodies).
 TB_API float tbBody_GetMass(tbBodyId bodyId);
 
+/// Mass properties in the body frame (all zero for static and kinematic bodies): mass (kg), the
+/// centre of mass from the body origin in body axes (m), the inertia tensor about the centre of
+/// mass in body axes (Baraff's Ibody, kg m^2). A dynamic body's come from its shapes' densities;
+/// one whose shapes weigh nothing has what tbBody_SetMassData gave it (a dynamic body with no
+/// shape yet has a 1 kg placeholder: docs/ranges.md).
+TB_API tbMassData tbBody_GetMassData(tbBodyId bodyId);
+
+/// Set a dynamic body's mass, centre of mass (body frame, from the origin) and inertia about the
+/// centre of mass (body axes, symmetric). The origin stays where it is; the velocity of the new
+/// centre of mass is that of the point there, and the spin is kept. Refused with an error for a
+/// static or kinematic body, a mass outside [TB_MIN_MASS, TB_MAX_MASS], an inertia that is not
+/// symmetric positive definite (tbMassData_IsValid) or a centre beyond TB_MAX_LENGTH. Adding or
+/// removing a shape that weighs something replaces it with the shapes' mass: set it after the
+/// shapes.
+TB_API void tbBody_SetMassData(tbBodyId bodyId, tbMassData massData);
+
+/// The inertia tensor about the centre of mass in world axes, I = R Ibody R^T (kg m^2; zero for
+/// static and kinematic bodies). L = I w.
+TB_API mat3s tbBody_GetWorldInertia(tbBodyId bodyId);
+
 /// Attach your own pointer to the body (Tumble never reads it).
 TB_API void tbBody_SetUserData(tbBodyId bodyId, void* userData);
 /// Your pointer, or null.
@@ -253,6 +281,9 @@ TB_API void tbBody_EnableSleep(tbBodyId bodyId, bool flag);
 TB_API int tbBody_GetShapeCount(tbBodyId bodyId);
 /// Copy up to `capacity` shape ids of the body into `shapeIds`; returns how many were copied.
 TB_API int tbBody_GetShapes(tbBodyId bodyId, tbShapeId* shapeIds, int capacity);
+
+/// How many touching pairs the body has now (what tbBody_GetContactData has to give).
+TB_API int tbBody_GetContactCount(tbBodyId bodyId);
 
 /// Touching pairs of this body (up to `capacity`); returns how many were copied.
 TB_API int tbBody_GetContactData(tbBodyId bodyId, tbContactData* data, int capacity);

@@ -59,6 +59,10 @@ typedef struct tbSceneBody
 	int firstShape;                   ///< compound ("shapes"): its first in tbSceneDef.shapes
 	int shapeCount;                   ///< compound: how many (0: the one `shape`)
 	bool bullet;                      ///< continuous collision against dynamic bodies too
+	bool hasInertia;                  ///< "inertia" given: replaces the shapes' inertia
+	mat3s inertia;                    ///< about the centre of mass, body axes, kg m^2
+	bool hasCenterOfMass;             ///< "center_of_mass" given: replaces the shapes' centre
+	vec3s centerOfMass;               ///< body frame, from the body origin, m
 	int line;                         ///< line of its definition, for errors found when building
 	char keyPath[TB_SCENE_PATH_SIZE]; ///< "bodies[3]" or "generators[1]"
 } tbSceneBody;
