@@ -281,3 +281,54 @@ Test(world_api, dynamic_tree_stays_valid)
 	cr_expect_lt(tbDynamicTree_GetHeight(&tree), 20);
 	tbDynamicTree_Destroy(&tree);
 }
+
+// The bulk read equals the per-body getters field for field, skips destroyed bodies, stops at
+// the capacity and refuses a negative one by name.
+Test(world_api, body_snapshots_equal_the_getters)
+{
+	tbWorldId world = makeWorld(false);
+	tbBodyId bodies[5];
+	for (int i = 0; i < 5; ++i) {
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.type = i == 0 ? tb_staticBody : tb_dynamicBody;
+		bd.position = v3((float)i, 2.0f + (float)i, -1.0f);
+		bd.rotation = tbQuatFromEulerXYZ(0.1f * (float)i, 0.2f, -0.3f);
+		bd.linearVelocity = v3(1.0f, (float)i, 0.5f);
+		bd.angularVelocity = v3(0.0f, 3.0f, (float)i);
+		bodies[i] = tbCreateBody(world, &bd);
+		tbShapeDef sd = tbDefaultShapeDef();
+		tbGeometry box = tbMakeBox(0.2f, 0.3f, 0.4f);
+		tbCreateShape(bodies[i], &sd, &box);
+	}
+	for (int s = 0; s < 10; ++s) {
+		tbWorld_Step(world, kDt, 4);
+	}
+	tbDestroyBody(bodies[2]);
+	tbBodySnapshot snaps[8];
+	int n = tbWorld_GetBodySnapshots(world, snaps, 8);
+	cr_assert_eq(n, 4);
+	cr_expect_eq(n, tbWorld_GetCounters(world).bodyCount);
+	const int alive[4] = {0, 1, 3, 4};
+	for (int k = 0; k < n; ++k) {
+		tbBodyId id = bodies[alive[k]];
+		cr_expect(TB_ID_EQUALS(snaps[k].bodyId, id));
+		vec3s p = tbBody_GetPosition(id), v = tbBody_GetLinearVelocity(id);
+		vec3s w = tbBody_GetAngularVelocity(id);
+		versors q = tbBody_GetRotation(id);
+		for (int j = 0; j < 3; ++j) {
+			cr_expect_eq(snaps[k].position[j], p.raw[j]);
+			cr_expect_eq(snaps[k].linearVelocity[j], v.raw[j]);
+			cr_expect_eq(snaps[k].angularVelocity[j], w.raw[j]);
+		}
+		for (int j = 0; j < 4; ++j) {
+			cr_expect_eq(snaps[k].rotation[j], q.raw[j]);
+		}
+		cr_expect_eq(snaps[k].kineticEnergy, tbBody_GetKineticEnergy(id));
+	}
+	cr_expect_eq(tbWorld_GetBodySnapshots(world, snaps, 2), 2);
+	cr_expect(TB_ID_EQUALS(snaps[1].bodyId, bodies[1]));
+	tbClearLastError();
+	cr_expect_eq(tbWorld_GetBodySnapshots(world, snaps, -1), 0);
+	cr_expect(strstr(tbGetLastError(), "capacity") != NULL, "%s", tbGetLastError());
+	tbDestroyWorld(world);
+}

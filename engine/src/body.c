@@ -489,6 +489,37 @@ float tbBody_GetKineticEnergy(tbBodyId bodyId)
 	                 : 0.0f;
 }
 
+int tbWorld_GetBodySnapshots(tbWorldId worldId, tbBodySnapshot* snapshots, int capacity)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_GetBodySnapshots");
+	if (w == NULL) {
+		return 0;
+	}
+	if (capacity < 0 || (snapshots == NULL && capacity > 0)) {
+		tbSetError("tbWorld_GetBodySnapshots: capacity must be >= 0 with a non-null array, got %d",
+		           capacity);
+		return 0;
+	}
+	int count = 0;
+	// One pass over the slots: at most bodyCount iterations.
+	for (int i = 0; i < w->bodyCount && count < capacity; ++i) {
+		const tbBodySlot* b = w->bodies + i;
+		if (!b->alive) {
+			continue;
+		}
+		tbBodySnapshot* s = snapshots + count++;
+		s->bodyId = tbMakeBodyId(w, i);
+		memcpy(s->position, b->xf.p.raw, sizeof(s->position));
+		memcpy(s->rotation, b->xf.q.raw, sizeof(s->rotation));
+		memcpy(s->linearVelocity, b->rb.v.raw, sizeof(s->linearVelocity));
+		memcpy(s->angularVelocity, b->rb.w.raw, sizeof(s->angularVelocity));
+		// The same sum as tbBody_GetKineticEnergy: 1/2 P.v + 1/2 L.w = 1/2 M v.v + 1/2 w.I w.
+		s->kineticEnergy =
+		    0.5f * (glms_vec3_dot(b->rb.state.P, b->rb.v) + glms_vec3_dot(b->rb.state.L, b->rb.w));
+	}
+	return count;
+}
+
 // A force or impulse on a sleeping body: wake it, or ignore the push (Box2D's rule).
 static tbBodySlot* tbBodyForPush(tbBodyId bodyId, const char* caller, vec3s a, vec3s p, bool wake)
 {

@@ -288,6 +288,24 @@ TB_API int tbBody_GetContactCount(tbBodyId bodyId);
 /// Touching pairs of this body (up to `capacity`); returns how many were copied.
 TB_API int tbBody_GetContactData(tbBodyId bodyId, tbContactData* data, int capacity);
 
+/// One body's pose and motion as tbWorld_GetBodySnapshots copies it: plain floats (no SIMD
+/// alignment), so an array of them is a table that bindings and recorders read in one call.
+typedef struct tbBodySnapshot
+{
+	tbBodyId bodyId;
+	float position[3];        ///< body origin, m, world (tbBody_GetPosition)
+	float rotation[4];        ///< unit quaternion x, y, z, w (tbBody_GetRotation)
+	float linearVelocity[3];  ///< of the centre of mass, m/s (tbBody_GetLinearVelocity)
+	float angularVelocity[3]; ///< world, rad/s (tbBody_GetAngularVelocity)
+	float kineticEnergy;      ///< J (tbBody_GetKineticEnergy)
+} tbBodySnapshot;
+
+/// Copy the snapshots of the world's live bodies, up to `capacity`, into `snapshots`, in body slot
+/// order (creation order until a body is destroyed and its slot reused); returns how many were
+/// copied. tbWorld_GetCounters().bodyCount is the number of live bodies. Each field equals what
+/// the per-body getter named beside it returns. Allocates nothing.
+TB_API int tbWorld_GetBodySnapshots(tbWorldId worldId, tbBodySnapshot* snapshots, int capacity);
+
 // ---------------------------------------------------------------------------------------------
 // Shapes on bodies. Handle methods are tbShape_* (Box2D's b2Shape_*); tbGeometry_* works on the
 // geometry itself.
