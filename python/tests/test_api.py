@@ -195,8 +195,9 @@ def test_contact_data_and_events():
         assert len(hits) == 1 and hits[0].approach_speed == pytest.approx(math.sqrt(2 * 9.81 * 1.0), rel=0.03)
         contacts = world.get_contact_data()
         assert len(contacts) == 1
-        # At rest: the last substep's normal impulses hold m g over the substep (dt / 4).
-        assert contacts[0].normal_impulses.sum() == pytest.approx(ball.mass * 9.81 * DT / 4, rel=0.02)
+        # At rest: the normal impulses over the whole step hold m g dt, the forces m g.
+        assert contacts[0].normal_impulses.sum() == pytest.approx(ball.mass * 9.81 * DT, rel=0.02)
+        assert contacts[0].normal_forces.sum() == pytest.approx(ball.mass * 9.81, rel=0.02)
         assert len(ball.get_contact_data()) == 1
         assert isinstance(world.get_body_events(), list)
 

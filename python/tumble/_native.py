@@ -255,6 +255,8 @@ class ContactData(Structure):
         ("manifold", Manifold),
         ("normalImpulses", c_float * MAX_MANIFOLD_POINTS),
         ("frictionImpulses", Vec3 * MAX_MANIFOLD_POINTS),
+        ("normalForces", c_float * MAX_MANIFOLD_POINTS),
+        ("frictionForces", Vec3 * MAX_MANIFOLD_POINTS),
     ]
 
 
@@ -584,9 +586,9 @@ class SceneError(Structure):
 
 
 class SceneBody(Structure):
-    """``tbSceneBody``: its name and type (the rest of its 320 bytes unnamed)."""
+    """``tbSceneBody``: its name and type (the rest of its 384 bytes unnamed)."""
 
-    _fields_ = [("name", c_char * SCENE_NAME_SIZE), ("type", c_int), ("_rest", c_uint8 * 252)]
+    _fields_ = [("name", c_char * SCENE_NAME_SIZE), ("type", c_int), ("_rest", c_uint8 * 316)]
 
 
 class SceneJoint(Structure):

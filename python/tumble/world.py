@@ -188,8 +188,10 @@ class ContactData:
     shape_a: "Shape"
     shape_b: "Shape"
     manifold: Manifold
-    normal_impulses: np.ndarray  # (n,) N s
-    friction_impulses: np.ndarray  # (n, 3) N s
+    normal_impulses: np.ndarray  # (n,) N s, over the whole last step
+    friction_impulses: np.ndarray  # (n, 3) N s, over the whole last step
+    normal_forces: np.ndarray  # (n,) N, mean over the last step
+    friction_forces: np.ndarray  # (n, 3) N, mean over the last step
 
 
 def _filter(category_bits: int | None = None, mask_bits: int | None = None) -> N.Filter:
@@ -481,6 +483,8 @@ class World:
                     m,
                     np.array(c.normalImpulses[:k], dtype=float),
                     np.array([to_array(c.frictionImpulses[j]) for j in range(k)]).reshape(k, 3),
+                    np.array(c.normalForces[:k], dtype=float),
+                    np.array([to_array(c.frictionForces[j]) for j in range(k)]).reshape(k, 3),
                 )
             )
         return out
