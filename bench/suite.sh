@@ -111,7 +111,30 @@ instructions() { # program stepFunction scene steps
 }
 
 mkdir -p "$(dirname "$out")"
-rows=()
+# The header first, then a row as each scene finishes (a long run leaves its rows so far).
+{
+	echo "# Scene suite: Tumble against Box3D"
+	echo
+	echo "Written by bench/suite.sh. One thread per engine; each scene's processes alternate"
+	echo "(Tumble, Box3D) $reps times and the medians are shown. ms/step is the wall clock of steps"
+	echo "1 to N-1 over N-1 (the first step, which finds every pair, is left out as Box3D's app does);"
+	echo "Mi/step is millions of instructions per step inside tbWorld_Step / b3World_Step counted by"
+	echo "callgrind over the steps of the window column; RSS is the peak resident set (getrusage)."
+	echo "Ratios are Tumble over Box3D. Checks are Tumble's (bench/suite_*.c say what each means);"
+	echo "counts are at the end of the run (Tumble: pairs whose fat boxes overlap)."
+	echo
+	echo "- command: \`$command_line\`${BOX3D_DIR:+ with BOX3D_DIR=$BOX3D_DIR}"
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "- machine: \`$(uname -a)\`"
+	echo "- cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores (shared with other jobs)"
+	echo "- Tumble: $(git -C "$root" rev-parse --short HEAD), release build (LTO) in $(basename "$build")"
+	if [ -n "${BOX3D_DIR:-}" ]; then
+		echo "- Box3D: ${BOX3D_REV:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo "source $src")}, CMake Release (-O3), BOX3D_VALIDATE off, its scene functions (shared/benchmarks.c) driven by bench/box3d_driver.c"
+	fi
+	echo
+	echo "| scene | steps (of the reference) | Tumble ms/step | Box3D ms/step | ratio | Tumble Mi/step | Box3D Mi/step | window | Tumble MB | Box3D MB | RSS ratio | counts at the end | Tumble checks |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+} >"$out"
 printf '%-14s %6s %10s %10s %6s %9s %9s %9s %9s %5s  %s\n' scene steps "tb ms" "b3 ms" ratio \
 	"tb Mi" "b3 Mi" "tb MB" "b3 MB" ratio checks
 for scene in "${scenes[@]}"; do
@@ -151,31 +174,7 @@ for scene in "${scenes[@]}"; do
 	printf '%-14s %6s %10s %10s %6s %9s %9s %9s %9s %5s  %s %s\n' "$scene" "$steps" "$tbMs" \
 		"$b3Ms" "$(ratio "$tbMs" "$b3Ms")" "$tbMi" "$b3Mi" "$tbMB" "$b3MB" \
 		"$(ratio "$tbKb" "$b3Kb")" "$pass" "$checks"
-	rows+=("| $scene | $steps | $tbMs | $b3Ms | $(ratio "$tbMs" "$b3Ms") | $tbMi | $b3Mi | ${window:--} | $tbMB | $b3MB | $(ratio "$tbKb" "$b3Kb") | $counts | $pass: $checks |")
+	echo "| $scene | $steps of $default | $tbMs | $b3Ms | $(ratio "$tbMs" "$b3Ms") | $tbMi | $b3Mi | ${window:--} | $tbMB | $b3MB | $(ratio "$tbKb" "$b3Kb") | $counts | $pass: $checks |" >>"$out"
 done
 
-{
-	echo "# Scene suite: Tumble against Box3D"
-	echo
-	echo "Written by bench/suite.sh. One thread per engine; each scene's processes alternate"
-	echo "(Tumble, Box3D) $reps times and the medians are shown. ms/step is the wall clock of steps"
-	echo "1 to N-1 over N-1 (the first step, which finds every pair, is left out as Box3D's app does);"
-	echo "Mi/step is millions of instructions per step inside tbWorld_Step / b3World_Step counted by"
-	echo "callgrind over the steps of the window column; RSS is the peak resident set (getrusage)."
-	echo "Ratios are Tumble over Box3D. Checks are Tumble's (bench/suite_*.c say what each means);"
-	echo "counts are at the end of the run (Tumble: pairs whose fat boxes overlap)."
-	echo
-	echo "- command: \`$command_line\`${BOX3D_DIR:+ with BOX3D_DIR=$BOX3D_DIR}"
-	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "- machine: \`$(uname -a)\`"
-	echo "- cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores (shared with other jobs)"
-	echo "- Tumble: $(git -C "$root" rev-parse --short HEAD), release build (LTO) in $(basename "$build")"
-	if [ -n "${BOX3D_DIR:-}" ]; then
-		echo "- Box3D: ${BOX3D_REV:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo "source $src")}, CMake Release (-O3), BOX3D_VALIDATE off, its scene functions (shared/benchmarks.c) driven by bench/box3d_driver.c"
-	fi
-	echo
-	echo "| scene | steps | Tumble ms/step | Box3D ms/step | ratio | Tumble Mi/step | Box3D Mi/step | window | Tumble MB | Box3D MB | RSS ratio | counts at the end | Tumble checks |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-	printf '%s\n' "${rows[@]}"
-} >"$out"
 echo "wrote $out"
