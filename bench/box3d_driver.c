@@ -1,0 +1,149 @@
+// box3d-suite: the Box3D peer of tumble-suite. It runs one scene of Box3D's own benchmark suite
+// (the scene functions of its shared/benchmarks.c, compiled from the Box3D tree given to
+// bench/suite.sh) on one thread, timed the same way, and prints the same JSON line. Built by
+// bench/suite.sh only (it needs a Box3D build); never by meson.
+// Usage: box3d-suite SCENE [--steps N] [--callgrind-from K] | --list
+#define _POSIX_C_SOURCE 200809L
+
+#include "benchmarks.h"
+#include "box3d/box3d.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define PEER_CALLGRIND 1
+#endif
+#endif
+#ifndef PEER_CALLGRIND
+#define CALLGRIND_START_INSTRUMENTATION ((void)0)
+#define CALLGRIND_STOP_INSTRUMENTATION ((void)0)
+#endif
+
+typedef struct PeerScene
+{
+	const char* name;
+	void (*capacity)(b3Capacity* capacity);
+	void (*create)(b3WorldId worldId);
+	void (*step)(b3WorldId worldId, int stepIndex);
+	void (*destroy)(void);
+	int defaultSteps;
+} PeerScene;
+
+// The scene table of tumble-suite, bound to Box3D's scene functions.
+static const PeerScene peerScenes[] = {
+    {"large_pyramid", NULL, CreateLargePyramid, NULL, NULL, 200},
+    {"many_pyramids", NULL, CreateManyPyramids, NULL, NULL, 100},
+    {"large_world", GetLargeWorldCapacity, CreateLargeWorld, StepLargeWorld, NULL, 500},
+    {"convex_pile", GetConvexPileCapacity, CreateConvexPile, NULL, NULL, 500},
+    {"junkyard", GetJunkyardCapacity, CreateJunkyard, StepJunkyard, NULL, 500},
+    {"washer", GetWasherCapacity, CreateWasher, NULL, NULL, 1000},
+    {"joint_grid", NULL, CreateJointGrid, NULL, NULL, 100},
+    {"rain", GetRainCapacity, CreateRain, StepRain, DestroyRain, 400},
+    {"trees25", NULL, CreateTrees25, NULL, DestroyTrees, 500},
+    {"trees50", NULL, CreateTrees50, NULL, DestroyTrees, 500},
+    {"trees100", NULL, CreateTrees100, NULL, DestroyTrees, 500},
+};
+
+static double peerNow(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int main(int argc, char** argv)
+{
+	const char* name = NULL;
+	long steps = -1, callgrindFrom = -1;
+	int count = (int)(sizeof peerScenes / sizeof peerScenes[0]);
+	for (int i = 1; i < argc; ++i) {
+		if (strcmp(argv[i], "--list") == 0) {
+			for (int k = 0; k < count; ++k) {
+				printf("%-14s %5d\n", peerScenes[k].name, peerScenes[k].defaultSteps);
+			}
+			return 0;
+		} else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
+			steps = strtol(argv[++i], NULL, 10);
+			if (steps < 1 || steps > 10000000) {
+				fprintf(stderr, "box3d-suite: --steps wants an integer in [1, 1e7]\n");
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--callgrind-from") == 0 && i + 1 < argc) {
+			callgrindFrom = strtol(argv[++i], NULL, 10);
+		} else if (argv[i][0] != '-' && name == NULL) {
+			name = argv[i];
+		} else {
+			fprintf(stderr, "box3d-suite: unknown argument '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	const PeerScene* scene = NULL;
+	for (int k = 0; k < count && name != NULL; ++k) {
+		if (strcmp(peerScenes[k].name, name) == 0) {
+			scene = peerScenes + k;
+		}
+	}
+	if (scene == NULL) {
+		fprintf(stderr, "usage: box3d-suite SCENE [--steps N] [--callgrind-from K] | --list\n");
+		return 2;
+	}
+	if (steps < 0) {
+		steps = scene->defaultSteps;
+	}
+
+	b3WorldDef def = b3DefaultWorldDef();
+	def.workerCount = 1;
+	if (scene->capacity != NULL) {
+		scene->capacity(&def.capacity);
+	}
+	b3WorldId worldId = b3CreateWorld(&def);
+	double t0 = peerNow();
+	scene->create(worldId);
+	double createMs = 1e3 * (peerNow() - t0);
+
+	const float dt = 1.0f / 60.0f;
+	t0 = peerNow();
+	if (scene->step != NULL) {
+		scene->step(worldId, 0);
+	}
+	if (callgrindFrom == 0) {
+		CALLGRIND_START_INSTRUMENTATION;
+	}
+	b3World_Step(worldId, dt, 4);
+	double firstMs = 1e3 * (peerNow() - t0);
+	t0 = peerNow();
+	for (long s = 1; s < steps; ++s) {
+		if (s == callgrindFrom) {
+			CALLGRIND_START_INSTRUMENTATION;
+		}
+		if (scene->step != NULL) {
+			scene->step(worldId, (int)s);
+		}
+		b3World_Step(worldId, dt, 4);
+	}
+	CALLGRIND_STOP_INSTRUMENTATION;
+	double loopMs = 1e3 * (peerNow() - t0);
+	double msPerStep = steps > 1 ? loopMs / (double)(steps - 1) : firstMs;
+
+	b3Counters c = b3World_GetCounters(worldId);
+	struct rusage usage;
+	getrusage(RUSAGE_SELF, &usage);
+	printf("{\"engine\": \"box3d\", \"scene\": \"%s\", \"steps\": %ld, \"scale\": 1, "
+	       "\"ms_per_step\": %.4f, \"first_step_ms\": %.3f, \"create_ms\": %.1f, "
+	       "\"peak_rss_kb\": %ld, \"bodies\": %d, \"shapes\": %d, \"contacts\": %d, "
+	       "\"joints\": %d}\n",
+	       scene->name, steps, msPerStep, firstMs, createMs, usage.ru_maxrss, c.bodyCount,
+	       c.shapeCount, c.contactCount, c.jointCount);
+
+	if (scene->destroy != NULL) {
+		scene->destroy();
+	}
+	b3DestroyWorld(worldId);
+	return 0;
+}

@@ -1,0 +1,203 @@
+// tumble-suite: one scene of the benchmark suite, single-threaded, timed, checked, reported as
+// one line of JSON. Usage: tumble-suite SCENE [--steps N] [--scale S] [--callgrind-from K]
+// and tumble-suite --list. bench/suite.sh runs every scene against the Box3D peer.
+#define _POSIX_C_SOURCE 200809L
+
+#include "suite.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define TB_SUITE_CALLGRIND 1
+#endif
+#endif
+#ifndef TB_SUITE_CALLGRIND
+#define CALLGRIND_START_INSTRUMENTATION ((void)0)
+#define CALLGRIND_STOP_INSTRUMENTATION ((void)0)
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// The driver
+
+static double tbSuiteNow(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void tbSuiteUsage(FILE* f)
+{
+	fprintf(f,
+	        "usage: tumble-suite SCENE [--steps N] [--scale S] [--callgrind-from K]\n"
+	        "       tumble-suite --list\n"
+	        "  --steps N           steps to run (default: the scene's reference count)\n"
+	        "  --scale S           scale the scene's counts by S in (0, 1] (default 1)\n"
+	        "  --callgrind-from K  under callgrind --instr-atstart=no: instrument steps K..N-1\n");
+}
+
+// Parse a positive integer option value; false on anything else.
+static bool tbSuiteParseInt(const char* text, long maxValue, long* out)
+{
+	char* end = NULL;
+	long v = strtol(text, &end, 10);
+	if (end == text || *end != '\0' || v < 0 || v > maxValue) {
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+int main(int argc, char** argv)
+{
+	const char* sceneName = NULL;
+	long steps = -1, callgrindFrom = -1;
+	float scale = 1.0f;
+	for (int i = 1; i < argc; ++i) {
+		const char* a = argv[i];
+		if (strcmp(a, "--list") == 0) {
+			for (int k = 0; k < tb_suiteSceneCount; ++k) {
+				printf("%-14s %5d  %s\n", tb_suiteScenes[k]->name, tb_suiteScenes[k]->defaultSteps,
+				       tb_suiteScenes[k]->summary);
+			}
+			return 0;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			tbSuiteUsage(stdout);
+			return 0;
+		} else if (strcmp(a, "--steps") == 0 && i + 1 < argc) {
+			if (!tbSuiteParseInt(argv[++i], 10000000, &steps) || steps < 1) {
+				fprintf(stderr, "tumble-suite: --steps wants an integer in [1, 1e7], got '%s'\n",
+				        argv[i]);
+				return 2;
+			}
+		} else if (strcmp(a, "--callgrind-from") == 0 && i + 1 < argc) {
+			if (!tbSuiteParseInt(argv[++i], 10000000, &callgrindFrom)) {
+				fprintf(stderr, "tumble-suite: --callgrind-from wants an integer >= 0, got '%s'\n",
+				        argv[i]);
+				return 2;
+			}
+		} else if (strcmp(a, "--scale") == 0 && i + 1 < argc) {
+			char* end = NULL;
+			scale = strtof(argv[++i], &end);
+			if (end == argv[i] || *end != '\0' || !(scale > 0.0f && scale <= 1.0f)) {
+				fprintf(stderr, "tumble-suite: --scale wants a number in (0, 1], got '%s'\n",
+				        argv[i]);
+				return 2;
+			}
+		} else if (a[0] != '-' && sceneName == NULL) {
+			sceneName = a;
+		} else {
+			fprintf(stderr, "tumble-suite: unknown or incomplete argument '%s'\n", a);
+			tbSuiteUsage(stderr);
+			return 2;
+		}
+	}
+	if (sceneName == NULL) {
+		tbSuiteUsage(stderr);
+		return 2;
+	}
+	const tbSuiteScene* scene = NULL;
+	for (int k = 0; k < tb_suiteSceneCount; ++k) {
+		if (strcmp(tb_suiteScenes[k]->name, sceneName) == 0) {
+			scene = tb_suiteScenes[k];
+		}
+	}
+	if (scene == NULL) {
+		fprintf(stderr, "tumble-suite: no scene '%s' (--list names them)\n", sceneName);
+		return 2;
+	}
+	if (steps < 0) {
+		steps = scene->defaultSteps;
+	}
+
+	tbWorldDef def = tbDefaultWorldDef();
+	if (scene->configure != NULL) {
+		scene->configure(&def, scale);
+	}
+	tbWorldId worldId = tbCreateWorld(&def);
+	if (TB_IS_NULL(worldId)) {
+		fprintf(stderr, "tumble-suite: cannot create the world: %s\n", tbGetLastError());
+		return 1;
+	}
+	double t0 = tbSuiteNow();
+	void* state = scene->create(worldId, scale);
+	if (state == NULL) {
+		fprintf(stderr, "tumble-suite: %s: the scene could not be built: %s\n", scene->name,
+		        tbGetLastError());
+		tbDestroyWorld(worldId);
+		return 1;
+	}
+	double createMs = 1e3 * (tbSuiteNow() - t0);
+
+	// The first step is timed on its own (it finds every pair of the new scene), as the reference
+	// app leaves it out of its figure; the rest is the steady cost per step.
+	t0 = tbSuiteNow();
+	if (scene->step != NULL) {
+		scene->step(state, worldId, 0);
+	}
+	if (callgrindFrom == 0) {
+		CALLGRIND_START_INSTRUMENTATION;
+	}
+	tbWorld_Step(worldId, TB_SUITE_DT, TB_SUITE_SUBSTEPS);
+	double firstMs = 1e3 * (tbSuiteNow() - t0);
+	t0 = tbSuiteNow();
+	for (long s = 1; s < steps; ++s) {
+		if (s == callgrindFrom) {
+			CALLGRIND_START_INSTRUMENTATION;
+		}
+		if (scene->step != NULL) {
+			scene->step(state, worldId, (int)s);
+		}
+		tbWorld_Step(worldId, TB_SUITE_DT, TB_SUITE_SUBSTEPS);
+	}
+	CALLGRIND_STOP_INSTRUMENTATION;
+	double loopMs = 1e3 * (tbSuiteNow() - t0);
+	double msPerStep = steps > 1 ? loopMs / (double)(steps - 1) : firstMs;
+
+	tbWorldCounters counters = tbWorld_GetCounters(worldId);
+	tbSuiteChecks checks;
+	memset(&checks, 0, sizeof checks);
+	tbSuiteAddFigure(&checks, "nan_guard_stops", (double)counters.stoppedBodyCount, 0.0);
+	scene->check(state, worldId, &checks);
+	bool pass = true;
+	for (int i = 0; i < checks.figureCount; ++i) {
+		// NaN never passes.
+		pass = pass && checks.figures[i].value <= checks.figures[i].bound;
+	}
+	struct rusage usage;
+	getrusage(RUSAGE_SELF, &usage);
+
+	printf("{\"engine\": \"tumble\", \"scene\": \"%s\", \"steps\": %ld, \"scale\": %g, "
+	       "\"ms_per_step\": %.4f, \"first_step_ms\": %.3f, \"create_ms\": %.1f, "
+	       "\"peak_rss_kb\": %ld, \"bodies\": %d, \"shapes\": %d, \"contacts\": %d, "
+	       "\"touching\": %d, \"awake\": %d, \"joints\": %d, \"checks\": {",
+	       scene->name, steps, (double)scale, msPerStep, firstMs, createMs, usage.ru_maxrss,
+	       counters.bodyCount, counters.shapeCount, counters.contactCount, counters.touchingCount,
+	       counters.awakeBodyCount, counters.jointCount);
+	for (int i = 0; i < checks.figureCount; ++i) {
+		const tbSuiteFigure* f = checks.figures + i;
+		// JSON has no NaN: a non-finite figure is written as null (and has failed).
+		if (isfinite(f->value)) {
+			printf("%s\"%s\": %.6g", i > 0 ? ", " : "", f->name, f->value);
+		} else {
+			printf("%s\"%s\": null", i > 0 ? ", " : "", f->name);
+		}
+	}
+	printf("}, \"bounds\": {");
+	for (int i = 0; i < checks.figureCount; ++i) {
+		printf("%s\"%s\": %.6g", i > 0 ? ", " : "", checks.figures[i].name,
+		       checks.figures[i].bound);
+	}
+	printf("}, \"pass\": %s}\n", pass ? "true" : "false");
+
+	scene->destroy(state);
+	tbDestroyWorld(worldId);
+	return 0;
+}
