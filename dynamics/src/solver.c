@@ -48,7 +48,7 @@ tbSolverDef tbDefaultSolverDef(void)
 typedef struct tbScratchLayout
 {
 	size_t states, motions, colorMasks, contactColors, refreshes, refreshGaps, groups, joints,
-	    jointGroups, jointInertias, total;
+	    jointGroups, jointInertias, statics, total;
 	int groupCapacity;
 } tbScratchLayout;
 
@@ -95,6 +95,10 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(float));
 		at += tbAlign64((size_t)(bodyCount + 1));
 	}
+	// With parallelFor, each record has a static body of its own: the records of one colour are
+	// solved side by side and every one of them writes its static lanes back.
+	l.statics = tbAlign64(at);
+	at = l.statics + (size_t)l.groupCapacity * sizeof(tbSolverBody);
 	l.total = at;
 	return l;
 }
@@ -131,7 +135,6 @@ static void tbPrepareBodies(const tbSolverDef* def, tbRigidBody* const* bodies, 
 			m->angularDamping = 1.0f;
 		}
 	}
-	memset(states + bodyCount, 0, sizeof *states); // the static body
 }
 
 static void tbIntegrateVelocities(tbSolverBody* states, const tbSolverBodyMotion* motions,
@@ -319,6 +322,155 @@ static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolv
 	return true;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The parallel loops (tbSolverDef.parallelFor): per body, per record, and per colour. A colour's
+// records share no dynamic body, and each has its static body of its own (tbLayout), so they may
+// be solved side by side with the same result as one after the other. A colour holding a
+// kinematic body (which may sit in many of its records) stays serial, as do the overflow records.
+
+// Records per range, bodies per range: below these a loop runs inline.
+#define TB_MIN_RECORDS 8
+#define TB_MIN_BODIES 64
+#define TB_MIN_FINISH_BODIES 16
+
+// Everything one of the loops below reads, in one place.
+typedef struct tbSolverTask
+{
+	const tbSolverDef* def;
+	tbRigidBody* const* bodies;
+	tbSolverBody* states;
+	tbSolverBodyMotion* motions;
+	tbContactConstraintW* groups;
+	tbContact* contacts;
+	const uint32_t* colorMasks;
+	int first;     // the first record of the colour being run
+	int bodyCount; // the solver's bodies (indices past it are static stand-ins)
+	float h, invH, dt;
+	bool useBias;
+	int stopped[TB_SOLVER_MAX_WORKERS]; // tbSolverFinish's count, per worker
+} tbSolverTask;
+
+static void tbPrepareBodies(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
+                            tbSolverBody* states, tbSolverBodyMotion* motions, float h);
+static void tbIntegrateVelocities(tbSolverBody* states, const tbSolverBodyMotion* motions,
+                                  int bodyCount, float h, float maxRotation);
+static void tbIntegrateDeltas(tbSolverBody* states, int bodyCount, float h);
+static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolverBody* s,
+                         bool jointed, float dt);
+
+static void tbPrepareBodiesTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbSolverTask* t = context;
+	tbPrepareBodies(t->def, t->bodies + start, end - start, t->states + start, t->motions + start,
+	                t->h);
+}
+
+static void tbIntegrateVelocitiesTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbSolverTask* t = context;
+	tbIntegrateVelocities(t->states + start, t->motions + start, end - start, t->h,
+	                      t->def->maxRotation);
+}
+
+static void tbIntegrateDeltasTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbSolverTask* t = context;
+	tbIntegrateDeltas(t->states + start, end - start, t->h);
+}
+
+static void tbPrepareRowsTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbSolverTask* t = context;
+	for (int g = start; g < end; ++g) {
+		tbPrepareContactRowsW(t->groups + g, t->contacts, t->bodies, t->def);
+		tbSetImpactSpeedW(t->groups + g, t->states, t->motions, t->bodyCount, t->h);
+	}
+}
+
+static void tbWarmStartTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbSolverTask* t = context;
+	for (int g = t->first + start; g < t->first + end; ++g) {
+		tbWarmStartContactsW(t->groups + g, t->states);
+	}
+}
+
+static void tbSolveTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbSolverTask* t = context;
+	for (int g = t->first + start; g < t->first + end; ++g) {
+		tbSolveContactsW(t->groups + g, t->states, t->invH, t->useBias,
+		                 t->def->contactPushMaxSpeed);
+	}
+}
+
+static void tbRestitutionTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbSolverTask* t = context;
+	for (int g = t->first + start; g < t->first + end; ++g) {
+		tbApplyRestitutionW(t->groups + g, t->states, t->def->restitutionThreshold, t->h);
+	}
+}
+
+static void tbStoreImpulsesTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbSolverTask* t = context;
+	for (int g = start; g < end; ++g) {
+		tbStoreContactImpulsesW(t->groups + g, t->contacts);
+	}
+}
+
+static void tbFinishBodiesTask(int start, int end, int worker, void* context)
+{
+	tbSolverTask* t = context;
+	TB_ASSERT(worker >= 0 && worker < TB_SOLVER_MAX_WORKERS);
+	int stopped = 0;
+	for (int i = start; i < end; ++i) {
+		tbRigidBody* body = t->bodies[i];
+		if (body->type != tb_staticBody) {
+			stopped += tbFinishBody(t->def, body, t->states + i,
+			                        (t->colorMasks[i] & (1u << 30)) != 0u, t->dt)
+			               ? 0
+			               : 1;
+		}
+		tbRigidBody_ClearForces(body);
+	}
+	t->stopped[worker] += stopped;
+}
+
+static void tbParallel(const tbSolverDef* def, tbSolverTaskFcn* task, int itemCount, int minRange,
+                       tbSolverTask* t)
+{
+	def->parallelFor(task, itemCount, minRange, t, def->parallelContext);
+}
+
+// A pass over the records colour by colour (each colour's records side by side where it may),
+// then the overflow records one at a time.
+static void tbForColors(const tbSolverDef* def, tbSolverTaskFcn* task, tbSolverTask* t,
+                        const int* groupStart, uint32_t serialColors)
+{
+	for (int k = 0; k <= TB_GRAPH_COLORS; ++k) {
+		int n = groupStart[k + 1] - groupStart[k];
+		if (n == 0) {
+			continue;
+		}
+		t->first = groupStart[k];
+		if (k < TB_GRAPH_COLORS && (serialColors & (1u << k)) == 0u) {
+			tbParallel(def, task, n, TB_MIN_RECORDS, t);
+		} else {
+			task(0, n, 0, t);
+		}
+	}
+}
+
 static bool tbMovesWithContacts(const tbRigidBody* body)
 {
 	return body != NULL && body->type == tb_dynamicBody;
@@ -376,7 +528,26 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	tbContactConstraintW* groups = (tbContactConstraintW*)(base + layout.groups);
 	int staticBody = bodyCount;
 
-	tbPrepareBodies(def, bodies, bodyCount, states, motions, h);
+	bool parallel = def->parallelFor != NULL;
+	tbSolverTask task;
+	if (parallel) {
+		task.def = def;
+		task.bodies = bodies;
+		task.states = states;
+		task.motions = motions;
+		task.groups = groups;
+		task.contacts = contacts;
+		task.colorMasks = colorMasks;
+		task.first = 0;
+		task.bodyCount = bodyCount;
+		task.h = h;
+		task.invH = invH;
+		task.dt = dt;
+		tbParallel(def, tbPrepareBodiesTask, bodyCount, TB_MIN_BODIES, &task);
+	} else {
+		tbPrepareBodies(def, bodies, bodyCount, states, motions, h);
+	}
+	memset(states + bodyCount, 0, sizeof *states); // the static body
 
 	// Greedy graph colouring (Box2D v3): the first colour neither dynamic body uses yet. A
 	// contact with the ground never takes colour 0, so that the ground's contacts come after
@@ -384,6 +555,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	memset(colorMasks, 0, (size_t)bodyCount * sizeof(uint32_t));
 	int colorCounts[TB_GRAPH_COLORS + 1];
 	memset(colorCounts, 0, sizeof colorCounts);
+	uint32_t serialColors = 0u; // colours holding a kinematic body (parallel only)
 	for (int i = 0; i < contactCount; ++i) {
 		const tbContact* c = contacts + i;
 		int a = c->bodyA, b = c->bodyB;
@@ -414,6 +586,10 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		}
 		contactColors[i] = color;
 		colorCounts[color] += 1;
+		if (parallel && ((a != TB_NULL_BODY && bodies[a]->type == tb_kinematicBody) ||
+		                 (b != TB_NULL_BODY && bodies[b]->type == tb_kinematicBody))) {
+			serialColors |= 1u << (color & 31);
+		}
 	}
 	// Records: each colour's constraints in input order, TB_SIMD_WIDTH to a record; the
 	// overflow one to a record.
@@ -428,10 +604,17 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	TB_ASSERT(groupCount <= layout.groupCapacity);
 	// Cleared a wide register at a time (a byte-wise memset costs an instruction per byte).
 	tbClearRecords(groups, groupCount);
+	// With parallelFor each record has a static body of its own, after the joints' part.
+	int staticBase = (int)((layout.statics - layout.states) / sizeof(tbSolverBody));
+	_Static_assert(sizeof(tbSolverBody) == 64, "the static bodies are placed by index");
+	if (parallel) {
+		memset(states + staticBase, 0, (size_t)groupCount * sizeof(tbSolverBody));
+	}
 	for (int g = 0; g < groupCount; ++g) {
+		int recordStatic = parallel ? staticBase + g : staticBody;
 		for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
-			groups[g].bodyA[lane] = staticBody;
-			groups[g].bodyB[lane] = staticBody;
+			groups[g].bodyA[lane] = recordStatic;
+			groups[g].bodyB[lane] = recordStatic;
 			groups[g].contact[lane] = -1;
 		}
 	}
@@ -444,7 +627,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		int slot = filled[k]++;
 		int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
 		tbContactConstraintW* g = groups + groupStart[k] + slot / width;
-		tbPrepareContactLane(g, slot % width, contacts + i, i, bodies, staticBody, soft);
+		tbPrepareContactLane(g, slot % width, contacts + i, i, bodies,
+		                     parallel ? staticBase + (int)(g - groups) : staticBody, soft);
 		if (contacts[i].refresh && def->refreshContact != NULL) {
 			refreshGaps[refreshCount] = tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
 			refreshTurns[refreshCount] = 0.0f;
@@ -453,9 +637,13 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	}
 
 	// The rows of a record's lanes at once (wide, as the passes).
-	for (int g = 0; g < groupCount; ++g) {
-		tbPrepareContactRowsW(groups + g, contacts, bodies, def);
-		tbSetImpactSpeedW(groups + g, states, motions, bodyCount, h);
+	if (parallel) {
+		tbParallel(def, tbPrepareRowsTask, groupCount, TB_MIN_RECORDS, &task);
+	} else {
+		for (int g = 0; g < groupCount; ++g) {
+			tbPrepareContactRowsW(groups + g, contacts, bodies, def);
+			tbSetImpactSpeedW(groups + g, states, motions, bodyCount, h);
+		}
 	}
 
 	for (int i = 0; i < jointCount; ++i) {
@@ -490,7 +678,11 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	// integrate the deltas, relax without bias (Solver2D, 2024). Joints go first in each pass
 	// (one at a time, as Box2D v3's overflow joints), then the contact colours.
 	for (int sub = 0; sub < substeps; ++sub) {
-		tbIntegrateVelocities(states, motions, bodyCount, h, def->maxRotation);
+		if (parallel) {
+			tbParallel(def, tbIntegrateVelocitiesTask, bodyCount, TB_MIN_BODIES, &task);
+		} else {
+			tbIntegrateVelocities(states, motions, bodyCount, h, def->maxRotation);
+		}
 		// Pairs turning too fast for one manifold per step (the caller marks them) are made
 		// again at the poses of now: a spinning cone's rim point recedes while the rim beside
 		// it sweeps in, which the step's anchored points cannot see.
@@ -538,6 +730,26 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		for (int i = 0; i < jointCount; ++i) {
 			tbWarmStartJoint(jointRecords + i, states);
 		}
+		if (parallel) {
+			// The same passes, each colour's records side by side (tbForColors).
+			if (def->enableWarmStarting) {
+				tbForColors(def, tbWarmStartTask, &task, groupStart, serialColors);
+			}
+			task.useBias = true;
+			for (int it = 0; it < def->iterations; ++it) {
+				tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
+				              states, invH, true, jointWork);
+				tbForColors(def, tbSolveTask, &task, groupStart, serialColors);
+			}
+			tbParallel(def, tbIntegrateDeltasTask, bodyCount, TB_MIN_BODIES, &task);
+			task.useBias = false;
+			for (int it = 0; it < def->relaxIterations; ++it) {
+				tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
+				              states, invH, false, jointWork);
+				tbForColors(def, tbSolveTask, &task, groupStart, serialColors);
+			}
+			continue;
+		}
 		if (def->enableWarmStarting) {
 			for (int g = 0; g < groupCount; ++g) {
 				tbWarmStartContactsW(groups + g, states);
@@ -562,11 +774,16 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			tbAddStepImpulsesW(groups + g);
 		}
 	}
-	for (int g = 0; g < groupCount; ++g) {
-		tbApplyRestitutionW(groups + g, states, def->restitutionThreshold, h);
-	}
-	for (int g = 0; g < groupCount; ++g) {
-		tbStoreContactImpulsesW(groups + g, contacts);
+	if (parallel) {
+		tbForColors(def, tbRestitutionTask, &task, groupStart, serialColors);
+		tbParallel(def, tbStoreImpulsesTask, groupCount, TB_MIN_RECORDS, &task);
+	} else {
+		for (int g = 0; g < groupCount; ++g) {
+			tbApplyRestitutionW(groups + g, states, def->restitutionThreshold, h);
+		}
+		for (int g = 0; g < groupCount; ++g) {
+			tbStoreContactImpulsesW(groups + g, contacts);
+		}
 	}
 	for (int i = 0; i < jointCount; ++i) {
 		tbFinishJoint(jointRecords + i, states, h);
@@ -594,6 +811,20 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	const tbSolverBody* states = (const tbSolverBody*)(base + layout.states);
 	const uint32_t* colorMasks = (const uint32_t*)(base + layout.colorMasks);
 	int stopped = 0;
+	if (def->parallelFor != NULL) {
+		tbSolverTask task;
+		memset(&task, 0, sizeof task);
+		task.def = def;
+		task.bodies = bodies;
+		task.states = (tbSolverBody*)(base + layout.states);
+		task.colorMasks = colorMasks;
+		task.dt = dt;
+		tbParallel(def, tbFinishBodiesTask, bodyCount, TB_MIN_FINISH_BODIES, &task);
+		for (int k = 0; k < TB_SOLVER_MAX_WORKERS; ++k) {
+			stopped += task.stopped[k];
+		}
+		return stopped;
+	}
 	for (int i = 0; i < bodyCount; ++i) {
 		tbRigidBody* body = bodies[i];
 		if (body->type != tb_staticBody) {

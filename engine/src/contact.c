@@ -450,22 +450,79 @@ static void tbFinishContact(tbWorld* w, int index)
 	}
 }
 
-void tbCollide(tbWorld* w, float dt)
+// Speculative margin of a pair: the base distance plus what the two can close in this step, so a
+// fast body gets its points before it arrives (speculative contacts, Catto 2013): their relative
+// speed plus each one's spin times its shape's reach about its centre of mass, plus what an impact
+// elsewhere in this step may swing over (tbSwingReach). Bodies falling side by side close nothing
+// by their relative speed, and their pair ends at the boxes' test of tbCollidePair instead of a
+// manifold.
+static inline float tbPairMargin(const tbWorld* w, const tbShapeSlot* sa, const tbShapeSlot* sb,
+                                 const tbBodySlot* ba, const tbBodySlot* bb, float dt)
 {
-	// The active set only: contacts between sleeping or static bodies keep the manifold they had
-	// when they fell asleep. A destroyed contact leaves the set (the last one takes its place, so
-	// the same position is visited again); contacts of bodies woken here join at the end and are
-	// visited too. Each visit either advances or removes one, so the loop ends.
-	tbGrowArray((void**)&w->bodyBounds, &w->bodyBoundCapacity, w->awakeCount, sizeof(tbBodyBounds));
-	for (int k = 0; k < w->awakeCount; ++k) {
-		const tbBodySlot* b = w->bodies + w->awakeBodies[k];
-		tbBodyBounds* bounds = w->bodyBounds + k;
-		bounds->turn = glms_vec3_norm(b->rb.w);
-		bounds->spin = bounds->turn * b->maxExtent;
-		bounds->surface = glms_vec3_norm(b->rb.v) + bounds->spin;
-		bounds->swing = w->def.enableContactRefresh ? tbSwingReach(w, b, dt) : 0.0f;
+	vec3s va = ba->awakeIndex >= 0 ? ba->rb.v : glms_vec3_zero();
+	vec3s vb = bb->awakeIndex >= 0 ? bb->rb.v : glms_vec3_zero();
+	float spinA = tbGetBodyBounds(w, ba).turn * sa->spinReach;
+	float spinB = tbGetBodyBounds(w, bb).turn * sb->spinReach;
+	float margin =
+	    w->def.speculativeDistance + dt * (glms_vec3_norm(glms_vec3_sub(vb, va)) + spinA + spinB);
+	return margin + tbGetBodyBounds(w, ba).swing + tbGetBodyBounds(w, bb).swing;
+}
+
+// A body the serial pass of tbCollide cannot change: static, or awake (waking only wakes sleepers).
+static inline bool tbSettledForPass(const tbBodySlot* b)
+{
+	return b->rb.type == tb_staticBody || b->awake;
+}
+
+// The parallel pass of the narrow phase over the active contacts as they are when tbCollide
+// begins: each pair's manifold into its own slot. Reads the shapes, the bodies and the bounds;
+// writes only its own contact (manifold, cache, `ahead`) and its worker's counts. A pair with a
+// sleeping body is left to the serial pass (a wake in that pass may change its margin), and so is
+// a pair with level geometry (its manifolds may make or free further slots).
+typedef struct tbCollideTask
+{
+	tbWorld* world;
+	float dt;
+} tbCollideTask;
+
+static void tbCollideAheadTask(int start, int end, int worker, void* context)
+{
+	tbCollideTask* t = context;
+	tbWorld* w = t->world;
+	tbWorkerCounts* counts = w->workerCounts + worker;
+	tbProfile profile;
+	profile.cachedManifolds = 0;
+	profile.narrowPhaseRuns = 0;
+	for (int at = start; at < end; ++at) {
+		tbContactSlot* c = w->contacts + w->activeContacts[at];
+		const tbShapeSlot* sa = w->shapes + c->shapeA;
+		const tbShapeSlot* sb = w->shapes + c->shapeB;
+		const tbBodySlot* ba = w->bodies + sa->body;
+		const tbBodySlot* bb = w->bodies + sb->body;
+		if (c->child >= 0 || (!tbIsAwakeMover(ba) && !tbIsAwakeMover(bb)) ||
+		    !tbSettledForPass(ba) || !tbSettledForPass(bb)) {
+			continue;
+		}
+		if (!tbAABB_Overlaps(sa->fatAABB, sb->fatAABB)) {
+			c->ahead = 2;
+			continue;
+		}
+		tbCollidePair(w, c, sa, sb, tbPairMargin(w, sa, sb, ba, bb, t->dt), &profile);
+		c->ahead = 1;
 	}
-	w->bodyBoundCount = w->awakeCount;
+	counts->cachedManifolds += profile.cachedManifolds;
+	counts->narrowPhaseRuns += profile.narrowPhaseRuns;
+}
+
+// The serial pass, in the active set's order: destroys the pairs whose boxes parted, makes the
+// manifolds the parallel pass left (`ahead` inlines to false with one worker: the pass does all),
+// and does what touches shared state: touch events, and waking a sleeping body a moving one
+// touches (its contacts join the set's end and are visited here too).
+static inline __attribute__((always_inline)) void tbCollideInOrder(tbWorld* w, float dt, bool ahead)
+{
+	// A destroyed contact leaves the set (the last one takes its place, so the same position is
+	// visited again); contacts of bodies woken here join at the end and are visited too. Each
+	// visit either advances or removes one, so the loop ends.
 	for (int at = 0; at < w->activeCount;) {
 		int i = w->activeContacts[at];
 		tbContactSlot* c = w->contacts + i;
@@ -473,6 +530,17 @@ void tbCollide(tbWorld* w, float dt)
 		const tbShapeSlot* sb = w->shapes + c->shapeB;
 		tbBodySlot* ba = w->bodies + sa->body;
 		tbBodySlot* bb = w->bodies + sb->body;
+		int made = ahead ? c->ahead : 0;
+		if (made != 0) {
+			c->ahead = 0;
+			if (made == 2) {
+				tbDestroyContact(w, i, false);
+				continue;
+			}
+			++at;
+			tbFinishContact(w, i);
+			continue;
+		}
 		if (!tbIsAwakeMover(ba) && !tbIsAwakeMover(bb)) {
 			++at; // cannot happen: the set holds contacts of awake movers only
 			continue;
@@ -486,19 +554,7 @@ void tbCollide(tbWorld* w, float dt)
 		if (c->child > 0) {
 			continue; // a further manifold of a level pair: made with the pair's first
 		}
-		// Speculative margin: the base distance plus what the two can close in this step, so a
-		// fast body gets its points before it arrives (speculative contacts, Catto 2013): their
-		// relative speed plus each one's spin times its shape's reach about its centre of mass,
-		// plus what an impact elsewhere in this step may swing over (tbSwingReach). Bodies
-		// falling side by side close nothing by their relative speed, and their pair ends at the
-		// boxes' test below instead of a manifold.
-		vec3s va = ba->awakeIndex >= 0 ? ba->rb.v : glms_vec3_zero();
-		vec3s vb = bb->awakeIndex >= 0 ? bb->rb.v : glms_vec3_zero();
-		float spinA = tbGetBodyBounds(w, ba).turn * sa->spinReach;
-		float spinB = tbGetBodyBounds(w, bb).turn * sb->spinReach;
-		float margin = w->def.speculativeDistance +
-		               dt * (glms_vec3_norm(glms_vec3_sub(vb, va)) + spinA + spinB);
-		margin += tbGetBodyBounds(w, ba).swing + tbGetBodyBounds(w, bb).swing;
+		float margin = tbPairMargin(w, sa, sb, ba, bb, dt);
 		if (c->child == 0) {
 			int slots[TB_MAX_LEVEL_MANIFOLDS];
 			tbCollideLevelPair(w, i, margin, slots);
@@ -512,6 +568,39 @@ void tbCollide(tbWorld* w, float dt)
 		tbCollidePair(w, c, sa, sb, margin, &w->profile);
 		tbFinishContact(w, i);
 	}
+}
+
+void tbCollide(tbWorld* w, float dt)
+{
+	// The active set only: contacts between sleeping or static bodies keep the manifold they had
+	// when they fell asleep.
+	tbGrowArray((void**)&w->bodyBounds, &w->bodyBoundCapacity, w->awakeCount, sizeof(tbBodyBounds));
+	for (int k = 0; k < w->awakeCount; ++k) {
+		const tbBodySlot* b = w->bodies + w->awakeBodies[k];
+		tbBodyBounds* bounds = w->bodyBounds + k;
+		bounds->turn = glms_vec3_norm(b->rb.w);
+		bounds->spin = bounds->turn * b->maxExtent;
+		bounds->surface = glms_vec3_norm(b->rb.v) + bounds->spin;
+		bounds->swing = w->def.enableContactRefresh ? tbSwingReach(w, b, dt) : 0.0f;
+	}
+	w->bodyBoundCount = w->awakeCount;
+	if (!w->parallel) {
+		tbCollideInOrder(w, dt, false);
+		return;
+	}
+	// Each pair's manifold side by side, then the shared bookkeeping in the set's order: the same
+	// bits as the one pass, since a pair's manifold reads nothing the serial pass changes.
+	tbCollideTask task = {w, dt};
+	for (int k = 0; k < TB_MAX_WORKERS; ++k) {
+		w->workerCounts[k].cachedManifolds = 0;
+		w->workerCounts[k].narrowPhaseRuns = 0;
+	}
+	tbParallelFor(w, tbCollideAheadTask, w->activeCount, 16, &task);
+	for (int k = 0; k < TB_MAX_WORKERS; ++k) {
+		w->profile.cachedManifolds += w->workerCounts[k].cachedManifolds;
+		w->profile.narrowPhaseRuns += w->workerCounts[k].narrowPhaseRuns;
+	}
+	tbCollideInOrder(w, dt, true);
 }
 
 tbContactData tbMakeContactData(const tbWorld* w, const tbContactSlot* c)

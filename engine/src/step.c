@@ -101,6 +101,9 @@ static tbSolverDef tbWorldSolverDef(tbWorld* w, int substeps)
 	sd.integrator = w->def.integrator;
 	sd.refreshContact = w->def.enableContactRefresh ? tbRefreshSolverContact : NULL;
 	sd.refreshContext = w;
+	// The solver's per-body loops and colours go to the world's tasks (none with one worker).
+	sd.parallelFor = w->parallel ? tbSolverParallelFor : NULL;
+	sd.parallelContext = w;
 	return sd;
 }
 

@@ -34,6 +34,7 @@ tbWorldDef tbDefaultWorldDef(void)
 	def.initialShapeCapacity = 16;
 	// Box2D v3's default: slower touches (resting, sliding, rolling) are not hits.
 	def.hitEventThreshold = 1.0f;
+	def.workerCount = 1;
 	return def;
 }
 

@@ -85,6 +85,18 @@ static bool tbCheckWorldDef(const tbWorldDef* def)
 		           TB_MAX_INITIAL_CAPACITY, def->initialBodyCapacity, def->initialShapeCapacity);
 		return false;
 	}
+	if (def->workerCount < 1 || def->workerCount > TB_MAX_WORKERS) {
+		tbSetError("tbCreateWorld: def->workerCount must be in [1, %d], got %d", TB_MAX_WORKERS,
+		           def->workerCount);
+		return false;
+	}
+	if ((def->enqueueTask == NULL) != (def->finishTask == NULL)) {
+		tbSetError("tbCreateWorld: def->enqueueTask and def->finishTask must be given together "
+		           "(got %s without %s)",
+		           def->enqueueTask != NULL ? "enqueueTask" : "finishTask",
+		           def->enqueueTask != NULL ? "finishTask" : "enqueueTask");
+		return false;
+	}
 	return true;
 }
 
@@ -151,6 +163,19 @@ tbWorldId tbCreateWorld(const tbWorldDef* def)
 	w->freeJoint = -1;
 	w->trees[0] = tbDynamicTree_Create();
 	w->trees[1] = tbDynamicTree_Create();
+	// The step's loops go to the game's job system, or to threads of the world's own, started
+	// here and ended with the world (none for one worker: the step runs inline).
+	w->parallel = def->enqueueTask != NULL || def->workerCount > 1;
+	if (def->enqueueTask == NULL && def->workerCount > 1 &&
+	    !tbTaskPool_Create(w, def->workerCount)) {
+		tbDynamicTree_Destroy(&w->trees[0]);
+		tbDynamicTree_Destroy(&w->trees[1]);
+		tbFree(w->bodies, (size_t)w->bodyCapacity * sizeof(tbBodySlot));
+		tbFree(w->shapes, (size_t)w->shapeCapacity * sizeof(tbShapeSlot));
+		s_worldGenerations[slot] -= 1;
+		tbFree(w, sizeof(tbWorld));
+		return id;
+	}
 	s_worlds[slot] = w;
 	id.index1 = (uint16_t)(slot + 1);
 	id.generation = w->generation;
@@ -169,6 +194,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	if (w == NULL) {
 		return;
 	}
+	tbTaskPool_Destroy(w);
 	tbDynamicTree_Destroy(&w->trees[0]);
 	tbDynamicTree_Destroy(&w->trees[1]);
 	TB_FREE_ARRAY(w->bodies, w->bodyCapacity, tbBodySlot);

@@ -9,6 +9,18 @@
 #include "tumble/transform_internal.h"
 #include "tumble/world.h"
 
+// The most threads a world steps on (tbWorldDef.workerCount).
+#define TB_MAX_WORKERS 64
+
+// What one worker counts in a parallel pass, on its own cache line (summed after, in a fixed
+// order: integers, so the sums are the same for any split).
+typedef struct tbWorkerCounts
+{
+	_Alignas(64) int cachedManifolds;
+	int narrowPhaseRuns;
+	int stoppedBodies;
+} tbWorkerCounts;
+
 // A slot (world, body or shape) whose generation reaches this is retired instead of reused: its
 // ids can then never repeat (each reuse adds 2: one at destruction, one at creation).
 #define TB_RETIRED_GENERATION (UINT32_MAX - 2u)
@@ -116,6 +128,9 @@ typedef struct tbContactSlot
 	int activeIndex; // index in the world's active contact set, or -1
 	bool touching;
 	bool alive;
+	// Set by the narrow phase's parallel pass (contact.c): 0 not looked at, 1 its manifold is
+	// made, 2 its boxes parted (to be destroyed); the serial pass after reads and clears it.
+	uint8_t ahead;
 	int nextFree;
 } tbContactSlot;
 
@@ -219,6 +234,12 @@ typedef struct tbWorld
 	int hitShapeCount; // live shapes with enableHitEvents: none, and the step skips the pass
 	struct tbHitCandidate* hitCandidates; // hit_event.c: points that may strike in this solve
 	int hitCandidateCount, hitCandidateCapacity;
+
+	// Threads (task.c): the pool when the world runs its own (null with one worker or the game's
+	// callbacks); whether the step's loops may run in parallel at all; per-worker counts.
+	struct tbTaskPool* pool;
+	bool parallel;
+	tbWorkerCounts workerCounts[TB_MAX_WORKERS];
 } tbWorld;
 
 // core.c
@@ -231,6 +252,16 @@ bool tbFiniteQuat(versors q);
 bool tbCoordinatesInRange(vec3s v);
 // A monotonic clock in milliseconds for the profile (never for the simulation itself).
 double tbMilliseconds(void);
+
+// task.c: the step's parallel loops. tbParallelFor runs task over [0, itemCount) in ranges of at
+// least minRange items on the game's job system, the world's pool, or inline (one worker).
+bool tbTaskPool_Create(tbWorld* world, int workerCount);
+void tbTaskPool_Destroy(tbWorld* world);
+void tbParallelFor(tbWorld* world, tbTaskCallback* task, int itemCount, int minRange,
+                   void* taskContext);
+// tbParallelFor as dynamics/ sees it (tbSolverDef.parallelFor; context: the world).
+void tbSolverParallelFor(tbSolverTaskFcn* task, int itemCount, int minRange, void* taskContext,
+                         void* context);
 
 // world.c
 tbWorld* tbGetWorld(tbWorldId id, const char* caller);

@@ -183,6 +183,10 @@ class WorldDef(Structure):
         ("initialBodyCapacity", c_int),
         ("initialShapeCapacity", c_int),
         ("hitEventThreshold", c_float),
+        ("workerCount", c_int),
+        ("enqueueTask", c_void_p),
+        ("finishTask", c_void_p),
+        ("userTaskContext", c_void_p),
         ("userData", c_void_p),
     ]
 
@@ -628,6 +632,7 @@ class SceneDef(Structure):
         ("heightfieldCount", c_int),
         ("joints", POINTER(SceneJoint)),
         ("jointCount", c_int),
+        ("workerCount", c_int),
     ]
 
 

@@ -98,6 +98,7 @@ bool tbBuildScene(tbSceneDef* def, tbScene* scene, tbSceneError* error)
 	worldDef.restitutionThreshold = d->restitutionThreshold;
 	worldDef.initialBodyCapacity = d->bodyCount;
 	worldDef.initialShapeCapacity = d->bodyCount;
+	worldDef.workerCount = d->workerCount > 0 ? d->workerCount : 1;
 	scene->worldId = tbCreateWorld(&worldDef);
 	if (TB_IS_NULL(scene->worldId)) {
 		tbSceneSetError(error, fileName, 0, "", "cannot create the world: %s", tbGetLastError());

@@ -57,6 +57,19 @@ typedef tbRefreshResult tbContactRefreshFcn(int contactIndex, const tbSolverDelt
                                             const tbSolverDelta* movedB, tbSolverAnchors* anchors,
                                             tbManifold* manifold, void* context);
 
+/// The most workers a tbParallelForFcn may use (worker indices 0 to 63).
+#define TB_SOLVER_MAX_WORKERS 64
+
+/// A range of one of the solver's parallel loops: items [startIndex, endIndex), run by worker
+/// `workerIndex` (ranges running at the same time have different indices).
+typedef void tbSolverTaskFcn(int startIndex, int endIndex, int workerIndex, void* taskContext);
+
+/// Runs `task` over the items [0, itemCount) in ranges of at least `minRange` items, on any
+/// threads, and returns when every range has run. The items of each loop are independent, so the
+/// results are the same bits for any split. `context` is tbSolverDef.parallelContext.
+typedef void tbParallelForFcn(tbSolverTaskFcn* task, int itemCount, int minRange, void* taskContext,
+                              void* context);
+
 /// Solver settings. Get the defaults from tbDefaultSolverDef() and change what you need.
 typedef struct tbSolverDef
 {
@@ -75,6 +88,10 @@ typedef struct tbSolverDef
 	tbOrthonormalizer orthonormalizer;   ///< applied to R once per step (Gram-Schmidt)
 	tbContactRefreshFcn* refreshContact; ///< remakes marked contacts per substep (null: never)
 	void* refreshContext;                ///< passed to refreshContact
+	/// Runs the per-body loops and each colour's constraints in parallel (null: inline, one
+	/// thread). The joints, the overflow constraints and the refreshed contacts stay serial.
+	tbParallelForFcn* parallelFor;
+	void* parallelContext; ///< passed to parallelFor
 } tbSolverDef;
 
 /// The default solver settings.

@@ -51,6 +51,21 @@ static const tbShapeId tb_nullShapeId = {0, 0, 0, 0, 0};
 #define TB_IS_NULL(id) ((id).index1 == 0)
 
 /// World settings. Start from tbDefaultWorldDef().
+/// A task of the step: items [startIndex, endIndex) of one of its parallel loops, run by worker
+/// `workerIndex` (0 to tbWorldDef.workerCount - 1). Ranges that run at the same time must have
+/// different worker indices: a worker's scratch memory is its own.
+typedef void tbTaskCallback(int startIndex, int endIndex, int workerIndex, void* taskContext);
+
+/// Hands one of the step's parallel loops to the game's job system: call `task` over the items
+/// [0, itemCount), split into ranges of at least `minRange` items (or one range), each range once,
+/// on any threads. Returns a handle for tbFinishTaskCallback, or NULL when the task has already
+/// run to the end (inline). Items are independent: the results are the same bits for any split.
+typedef void* tbEnqueueTaskCallback(tbTaskCallback* task, int itemCount, int minRange,
+                                    void* taskContext, void* userTaskContext);
+
+/// Waits until every range of the task that tbEnqueueTaskCallback returned has run.
+typedef void tbFinishTaskCallback(void* userTask, void* userTaskContext);
+
 typedef struct tbWorldDef
 {
 	vec3s gravity;       ///< m/s^2, (0, -9.81, 0)
@@ -82,6 +97,15 @@ typedef struct tbWorldDef
 	int initialBodyCapacity;  ///< bodies to make room for at creation (grows as needed)
 	int initialShapeCapacity; ///< shapes to make room for at creation
 	float hitEventThreshold;  ///< approach speed of a hit event (tbContactHitEvent), m/s (1)
+	/// Threads that run the step, 1 to 64 (1: the calling thread alone, no threading). Without
+	/// enqueueTask, the world starts workerCount - 1 threads of its own (docs/threads.md). The
+	/// results are the same bits for any count.
+	int workerCount;
+	/// Optional: run the step's tasks on the game's job system (with finishTask; both or neither).
+	/// It may use worker indices 0 to workerCount - 1.
+	tbEnqueueTaskCallback* enqueueTask;
+	tbFinishTaskCallback* finishTask; ///< waits for a task enqueueTask returned
+	void* userTaskContext;            ///< passed to enqueueTask and finishTask
 	void* userData;
 } tbWorldDef;
 

@@ -117,6 +117,9 @@ typedef struct tbSceneDef
 	int heightfieldCount;
 	tbSceneJoint* joints; ///< owned
 	int jointCount;
+	/// Not read from the file: the world's tbWorldDef.workerCount, set by the caller before
+	/// tbBuildScene (0: one worker).
+	int workerCount;
 } tbSceneDef;
 
 /// A scene built into a world. bodyIds[i] is the body of def.bodies[i].

@@ -1,0 +1,269 @@
+// The step on several threads: the same state hash after N steps for 1, 2, 3, 4 and 8 workers
+// (the built-in pool and the game's own task callbacks), and no allocation in the step.
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <string.h>
+#include <tumble/scene.h>
+
+#include "world_scenes.h"
+
+static const float kDt = 1.0f / 60.0f;
+static const int kWorkers[] = {1, 2, 3, 4, 8};
+#define TB_WORKER_CASES ((int)(sizeof kWorkers / sizeof kWorkers[0]))
+
+// How the world's tasks run: its own pool, or one of two job systems of the game's.
+typedef enum Runner
+{
+	runPool,
+	runInline,  // enqueueTask runs the task at once on the calling thread, returns NULL
+	runShuffled // enqueueTask runs the ranges last first, under varied worker indices
+} Runner;
+
+typedef struct UserTask
+{
+	int ranges;
+} UserTask;
+
+static int s_userWorkers = 1;
+static UserTask s_userTask;
+
+static void* enqueueInline(tbTaskCallback* task, int itemCount, int minRange, void* taskContext,
+                           void* userContext)
+{
+	(void)minRange;
+	(void)userContext;
+	task(0, itemCount, 0, taskContext);
+	return NULL;
+}
+
+// Ranges of minRange items, the last first: a split and an order unlike the pool's.
+static void* enqueueShuffled(tbTaskCallback* task, int itemCount, int minRange, void* taskContext,
+                             void* userContext)
+{
+	UserTask* t = userContext;
+	int size = minRange > 0 ? minRange : 1;
+	int count = (itemCount + size - 1) / size;
+	for (int k = count - 1; k >= 0; --k) {
+		int start = k * size;
+		int end = start + size < itemCount ? start + size : itemCount;
+		task(start, end, k % s_userWorkers, taskContext);
+	}
+	t->ranges += count;
+	return t;
+}
+
+static void finishUser(void* userTask, void* userContext)
+{
+	cr_assert_eq(userTask, userContext);
+}
+
+static tbWorldDef worldDef(int workers, Runner runner, bool sleep)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.enableSleep = sleep;
+	def.workerCount = workers;
+	if (runner != runPool) {
+		s_userWorkers = workers;
+		def.enqueueTask = runner == runInline ? enqueueInline : enqueueShuffled;
+		def.finishTask = finishUser;
+		def.userTaskContext = &s_userTask;
+	}
+	return def;
+}
+
+static void addGround(tbWorldId world)
+{
+	makeGround(world, 40.0f, 0.6f);
+}
+
+// A 2D pyramid of unit cubes, base 12 (78 boxes), resting on each other from the first step.
+static void buildPyramid(tbWorldId world)
+{
+	addGround(world);
+	int base = 12;
+	for (int row = 0; row < base; ++row) {
+		for (int i = 0; i < base - row; ++i) {
+			float x = ((float)i - 0.5f * (float)(base - row - 1));
+			makeBox(world, v3(x, 0.5f + (float)row, 0.0f), quatIdentity(), v3(0.5f, 0.5f, 0.5f),
+			        1000.0f, 0.6f);
+		}
+	}
+}
+
+// 125 cubes turned every which way, dropped in a 5 x 5 x 5 block onto the ground: contacts
+// begin, end and wake sleepers (sleeping on).
+static void buildRain(tbWorldId world)
+{
+	addGround(world);
+	int n = 0;
+	for (int y = 0; y < 5; ++y) {
+		for (int z = 0; z < 5; ++z) {
+			for (int x = 0; x < 5; ++x) {
+				float a = 0.37f * (float)n, b = 0.11f * (float)n;
+				versors q = glms_quat_normalize((versors){{sinf(a), cosf(b), sinf(b), 1.0f}});
+				makeBox(world, v3(1.3f * (float)x - 3.0f, 1.0f + 1.4f * (float)y, 1.3f * (float)z),
+				        q, v3(0.4f, 0.4f, 0.4f), 1000.0f, 0.5f);
+				++n;
+			}
+		}
+	}
+}
+
+// A hanging chain of 12 boxes on ball joints from a static anchor, a hinged door, a slider and a
+// kinematic turntable carrying boxes (its contacts keep their colour serial).
+static void buildJoints(tbWorldId world)
+{
+	addGround(world);
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.position = v3(0.0f, 14.0f, 0.0f);
+	tbBodyId anchor = tbCreateBody(world, &bd);
+	tbBodyId prev = anchor;
+	for (int i = 0; i < 12; ++i) {
+		vec3s p = v3(0.6f * (float)(i + 1), 14.0f, 0.0f);
+		tbBodyId link = makeBox(world, p, quatIdentity(), v3(0.25f, 0.1f, 0.1f), 500.0f, 0.5f);
+		tbBallJointDef jd = tbDefaultBallJointDef();
+		jd.bodyIdA = prev;
+		jd.bodyIdB = link;
+		jd.anchor = v3(p.x - 0.3f, 14.0f, 0.0f);
+		tbCreateBallJoint(world, &jd);
+		prev = link;
+	}
+	tbBodyId door =
+	    makeBox(world, v3(5.0f, 1.1f, 5.0f), quatIdentity(), v3(0.6f, 1.0f, 0.05f), 300.0f, 0.5f);
+	tbHingeJointDef hd = tbDefaultHingeJointDef();
+	hd.bodyIdA = anchor;
+	hd.bodyIdB = door;
+	hd.anchor = v3(4.4f, 1.1f, 5.0f);
+	hd.axis = v3(0.0f, 1.0f, 0.0f);
+	tbCreateHingeJoint(world, &hd);
+	tbBody_SetAngularVelocity(door, v3(0.0f, 3.0f, 0.0f));
+	bd = tbDefaultBodyDef();
+	bd.type = tb_kinematicBody;
+	bd.position = v3(-6.0f, 0.25f, 0.0f);
+	bd.angularVelocity = v3(0.0f, 1.0f, 0.0f);
+	tbBodyId table = tbCreateBody(world, &bd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbGeometry top = tbMakeBox(2.0f, 0.25f, 2.0f);
+	tbCreateShape(table, &sd, &top);
+	for (int i = 0; i < 9; ++i) {
+		makeBox(world, v3(-7.0f + (float)(i % 3), 0.9f, -1.0f + (float)(i / 3)), quatIdentity(),
+		        v3(0.3f, 0.3f, 0.3f), 800.0f, 0.6f);
+	}
+}
+
+typedef void BuildFcn(tbWorldId world);
+
+static uint64_t runHash(BuildFcn* build, int workers, Runner runner, bool sleep, int steps)
+{
+	tbWorldDef def = worldDef(workers, runner, sleep);
+	tbWorldId world = tbCreateWorld(&def);
+	cr_assert(tbWorld_IsValid(world), "%s", tbGetLastError());
+	build(world);
+	for (int s = 0; s < steps; ++s) {
+		tbWorld_Step(world, kDt, 4);
+	}
+	uint64_t h = tbWorld_GetStateHash(world);
+	tbDestroyWorld(world);
+	return h;
+}
+
+static void checkScene(const char* name, BuildFcn* build, bool sleep, int steps)
+{
+	uint64_t one = runHash(build, 1, runPool, sleep, steps);
+	for (int k = 1; k < TB_WORKER_CASES; ++k) {
+		uint64_t h = runHash(build, kWorkers[k], runPool, sleep, steps);
+		cr_expect_eq(h, one, "%s: %d workers hash 0x%016llx, one worker 0x%016llx", name,
+		             kWorkers[k], (unsigned long long)h, (unsigned long long)one);
+	}
+	// The game's job systems: inline, and ranges in another split and order.
+	uint64_t inl = runHash(build, 1, runInline, sleep, steps);
+	cr_expect_eq(inl, one, "%s: inline enqueueTask", name);
+	s_userTask.ranges = 0;
+	uint64_t shuffled = runHash(build, 3, runShuffled, sleep, steps);
+	cr_expect_eq(shuffled, one, "%s: shuffled enqueueTask", name);
+	cr_expect_gt(s_userTask.ranges, steps, "%s: the step gave the game's job system no tasks",
+	             name);
+	printf("SCENE threads %s: hash 0x%016llx at 1, 2, 3, 4, 8 workers and two job systems\n", name,
+	       (unsigned long long)one);
+}
+
+Test(threads, pyramid_same_hash_at_every_worker_count)
+{
+	checkScene("pyramid", buildPyramid, false, 40);
+}
+
+Test(threads, cube_rain_same_hash_at_every_worker_count)
+{
+	checkScene("rain", buildRain, true, 100);
+}
+
+Test(threads, joints_same_hash_at_every_worker_count)
+{
+	checkScene("joints", buildJoints, true, 90);
+}
+
+// The bundled scene files, 1 and 4 workers (the loader sets the world's worker count).
+Test(threads, bundled_scenes_same_hash_at_4_workers)
+{
+	const char* names[] = {"rain", "mixed", "chain", "door", "dominoes", "compound", "terrain"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+		uint64_t hashes[2];
+		int workers[2] = {1, 4};
+		for (int k = 0; k < 2; ++k) {
+			char path[4096];
+			cr_assert(tbFindScene(names[i], path, sizeof path), "no scene %s", names[i]);
+			tbSceneDef def;
+			tbSceneError error;
+			cr_assert(tbReadSceneFile(path, &def, &error), "%s", error.message);
+			def.workerCount = workers[k];
+			float dt = def.dt;
+			int substeps = def.substeps;
+			tbScene scene;
+			cr_assert(tbBuildScene(&def, &scene, &error), "%s", error.message);
+			for (int s = 0; s < 60; ++s) {
+				tbWorld_Step(scene.worldId, dt, substeps);
+			}
+			hashes[k] = tbWorld_GetStateHash(scene.worldId);
+			tbDestroyScene(&scene);
+		}
+		cr_expect_eq(hashes[0], hashes[1], "scene %s: 4 workers 0x%016llx, one 0x%016llx", names[i],
+		             (unsigned long long)hashes[1], (unsigned long long)hashes[0]);
+	}
+}
+
+// After warm-up the step allocates nothing at 4 workers (the allocator's byte counter).
+Test(threads, no_allocation_in_the_step_at_4_workers)
+{
+	tbWorldDef def = worldDef(4, runPool, false);
+	tbWorldId world = tbCreateWorld(&def);
+	buildPyramid(world);
+	for (int s = 0; s < 10; ++s) {
+		tbWorld_Step(world, kDt, 4);
+	}
+	long long allocations = tbGetAllocationCount(), bytes = tbGetByteCount();
+	for (int s = 0; s < 20; ++s) {
+		tbWorld_Step(world, kDt, 4);
+	}
+	cr_expect_eq(tbGetAllocationCount(), allocations, "the step allocated %lld times",
+	             tbGetAllocationCount() - allocations);
+	cr_expect_eq(tbGetByteCount(), bytes);
+	tbDestroyWorld(world);
+}
+
+// A bad worker count or half the callbacks is refused with an error that names the field.
+Test(threads, bad_worker_settings_are_refused)
+{
+	int bad[] = {0, -1, 65};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+		tbWorldDef def = tbDefaultWorldDef();
+		def.workerCount = bad[i];
+		tbWorldId world = tbCreateWorld(&def);
+		cr_expect_not(tbWorld_IsValid(world));
+		cr_expect_not_null(strstr(tbGetLastError(), "workerCount"), "%s", tbGetLastError());
+	}
+	tbWorldDef def = tbDefaultWorldDef();
+	def.enqueueTask = enqueueInline;
+	tbWorldId world = tbCreateWorld(&def);
+	cr_expect_not(tbWorld_IsValid(world));
+	cr_expect_not_null(strstr(tbGetLastError(), "finishTask"), "%s", tbGetLastError());
+}
