@@ -12,7 +12,8 @@ typedef struct tbJointRecord
 	tbJoint* joint;
 	int indexA, indexB;
 	float mA, mB;
-	mat3s iA, iB;
+	mat3s iA, iB;      // inverse inertias of now (tbJointNowAt), zero for a body that cannot move
+	mat3s iA0, iB0;    // inverse inertias of the step's start
 	vec3s rA, rB;      // anchors from the centres of mass, world, at the start
 	vec3s d0;          // B's anchor minus A's at the start, m
 	vec3s axisA, refA; // A's frame, world, at the start
@@ -23,13 +24,24 @@ typedef struct tbJointRecord
 	int staticBody;                                            // the solver's static body index
 	int component;          // its joint group, solved together for the point rows; -1: one by one
 	bool hasPoint;          // ball, hinge, fixed: the anchors coincide (three point rows)
+	bool project;           // one at a time, its gap projected out in the relax pass
 	const mat3s* inertias;  // per solver body: the inverse inertia of this substep
 	const float* stiffened; // per solver body: how much geometric stiffness it took, 0..1
+	mat3s* turns;           // per solver body: its turn since the step began (tbJointTurns)
+	mat3s* turnedInertias;  // per solver body: inertias[] turned by it, zero where it cannot move
 } tbJointRecord;
 
 // Joints whose point rows are solved together, exactly (a direct solve of J M^-1 J^T): the joints
 // of one group share moving bodies, at most TB_MAX_DIRECT_JOINTS of them.
 #define TB_MAX_DIRECT_JOINTS 64
+
+// A group of joints branching through bodies alike (a ragdoll) may go one joint at a time, its
+// gaps projected out in the relax pass, where its largest inverse mass is at most this many times
+// its smallest; 0 (the default) keeps the direct solve for every group small enough. A plain chain
+// and a heavy load on light links keep it either way (tbGroupJoints).
+#ifndef TB_DIRECT_MASS_RATIO
+#define TB_DIRECT_MASS_RATIO 0.0f
+#endif
 
 // Bytes of work memory tbSolveJointGroup needs.
 size_t tbJointGroupWorkBytes(void);
@@ -51,6 +63,13 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 // body (seen zero on entry and on exit).
 void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody* states,
                      mat3s* inertias, float* stiffened, mat3s* stiffness, unsigned char* seen);
+
+// Each jointed body's turn since the step began, turns[body] (the rotation by its dtheta), and its
+// substep inverse inertia turned by it, turnedInertias[body] (the records' arrays): once for every
+// change of the deltas, instead of in every joint that reads them. tbJointInertias makes them for
+// the substep's start; the solver again after the deltas are integrated. seen as above.
+void tbJointTurns(tbJointRecord* records, int jointCount, const tbSolverBody* states,
+                  unsigned char* seen);
 
 void tbPrepareJoint(tbJointRecord* record, tbJoint* joint, tbRigidBody* const* bodies,
                     int staticBody, const tbJointSoftness* softness, float h);

@@ -23,6 +23,11 @@
 
 #define TB_PI_F 3.14159265f
 
+// The most a projection of the joints' gaps may turn a body, rad (the linear model of the turn).
+#ifndef TB_PROJECT_TURN
+#define TB_PROJECT_TURN 0.1f
+#endif
+
 // The rotation by the rotation vector t (Rodrigues): v cos + (k x v) sin + k (k . v)(1 - cos)
 // for every v, k = t / |t|; to first order where the angle is tiny. One sine and cosine for all
 // the vectors a body turns.
@@ -105,8 +110,8 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 	bool movesB = b != NULL && b->type == tb_dynamicBody;
 	r->mA = movesA ? a->invMass : 0.0f;
 	r->mB = movesB ? b->invMass : 0.0f;
-	r->iA = movesA ? a->Iinv : glms_mat3_zero();
-	r->iB = movesB ? b->Iinv : glms_mat3_zero();
+	r->iA = r->iA0 = movesA ? a->Iinv : glms_mat3_zero();
+	r->iB = r->iB0 = movesB ? b->Iinv : glms_mat3_zero();
 	mat3s RA = a != NULL ? a->state.R : glms_mat3_identity();
 	mat3s RB = b != NULL ? b->state.R : glms_mat3_identity();
 	vec3s xA = a != NULL ? a->state.x : tbV3(0.0f, 0.0f, 0.0f);
@@ -143,44 +148,65 @@ typedef struct tbJointNow
 
 // The same with the bodies' turns since the step began already made (tbTurnMatrix).
 static tbJointNow tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBody* sa,
-                                        const tbSolverBody* sb, mat3s tA, mat3s tB, bool full)
+                                        const tbSolverBody* sb, const mat3s* tA, const mat3s* tB,
+                                        bool full)
 {
 	tbJointNow g;
 	vec3s dpA = tbV3(sa->dp[0], sa->dp[1], sa->dp[2]);
 	vec3s dpB = tbV3(sb->dp[0], sb->dp[1], sb->dp[2]);
-	g.rA = tbMat3MulV(tA, r->rA);
-	g.rB = tbMat3MulV(tB, r->rB);
+	g.rA = tbMat3MulV(*tA, r->rA);
+	g.rB = tbMat3MulV(*tB, r->rB);
 	// d = d0 + (dpB + rB - rB0) - (dpA + rA - rA0)
 	g.d = glms_vec3_add(r->d0, glms_vec3_sub(glms_vec3_add(dpB, glms_vec3_sub(g.rB, r->rB)),
 	                                         glms_vec3_add(dpA, glms_vec3_sub(g.rA, r->rA))));
+	g.angle = 0.0f;
 	if (!full) {
 		// The point rows need the anchors only.
 		g.axisA = g.refA = g.axisB = g.refB = tbV3(0.0f, 0.0f, 0.0f);
-		g.angle = 0.0f;
 		return g;
 	}
-	g.axisA = tbMat3MulV(tA, r->axisA);
-	g.refA = tbMat3MulV(tA, r->refA);
-	g.axisB = tbMat3MulV(tB, r->axisB);
-	g.refB = tbMat3MulV(tB, r->refB);
-	// The turn of B's reference about A's axis (both references projected on A's plane).
-	g.angle = atan2f(glms_vec3_dot(g.axisA, glms_vec3_cross(g.refA, g.refB)),
-	                 glms_vec3_dot(g.refA, g.refB));
+	g.axisA = tbMat3MulV(*tA, r->axisA);
+	g.refA = tbMat3MulV(*tA, r->refA);
+	g.axisB = tbMat3MulV(*tB, r->axisB);
+	g.refB = tbMat3MulV(*tB, r->refB);
+	if (r->joint->type == tb_hingeJoint) {
+		// The turn of B's reference about A's axis (both references projected on A's plane).
+		g.angle = atan2f(glms_vec3_dot(g.axisA, glms_vec3_cross(g.refA, g.refB)),
+		                 glms_vec3_dot(g.refA, g.refB));
+	}
 	return g;
 }
 
 static tbJointNow tbJointGeometry(const tbJointRecord* r, const tbSolverBody* sa,
                                   const tbSolverBody* sb)
 {
-	return tbJointGeometryTurned(r, sa, sb, tbTurnMatrix(tbDelta(sa->dtheta)),
-	                             tbTurnMatrix(tbDelta(sb->dtheta)), true);
+	mat3s tA = tbTurnMatrix(tbDelta(sa->dtheta)), tB = tbTurnMatrix(tbDelta(sb->dtheta));
+	return tbJointGeometryTurned(r, sa, sb, &tA, &tB, true);
 }
 
 // The anchors and their gap only.
 static tbJointNow tbJointGap(const tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb)
 {
-	return tbJointGeometryTurned(r, sa, sb, tbTurnMatrix(tbDelta(sa->dtheta)),
-	                             tbTurnMatrix(tbDelta(sb->dtheta)), false);
+	mat3s tA = tbTurnMatrix(tbDelta(sa->dtheta)), tB = tbTurnMatrix(tbDelta(sb->dtheta));
+	return tbJointGeometryTurned(r, sa, sb, &tA, &tB, false);
+}
+
+// The record's inverse inertias of now and its geometry, from its bodies' turns of this pass
+// (tbJointTurns). The inertias are turned with the bodies, as the anchors are, and stiffened
+// against the turning of the arms under load (tbJointInertias). Torques of turned lever arms sent
+// through the start's inverse inertia pumped spin into thin links about their old long axes (an
+// 8-link chain of thin capsules reached 390 rad/s and tore). The bodies of joints keep w as their
+// primary velocity for the step (tbFinishBody).
+static tbJointNow tbJointNowAt(tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
+                               bool full)
+{
+	if (r->mA > 0.0f) {
+		r->iA = r->turnedInertias[r->indexA];
+	}
+	if (r->mB > 0.0f) {
+		r->iB = r->turnedInertias[r->indexB];
+	}
+	return tbJointGeometryTurned(r, sa, sb, r->turns + r->indexA, r->turns + r->indexB, full);
 }
 
 static vec3s tbGetV(const tbSolverBody* s)
@@ -201,14 +227,40 @@ static void tbAddVelocity(tbSolverBody* s, float m, vec3s p, vec3s dw)
 	}
 }
 
-// A linear impulse P at the arms armA (on A) and rB (on B): -P to A, +P to B (Baraff II eq.
-// 8-12, 8-13 in velocity form).
+// m v for a matrix held by address, written out (the inner loops' products).
+static inline vec3s tbMulMV(const mat3s* m, vec3s v)
+{
+	return tbV3(m->col[0].x * v.x + m->col[1].x * v.y + m->col[2].x * v.z,
+	            m->col[0].y * v.x + m->col[1].y * v.y + m->col[2].y * v.z,
+	            m->col[0].z * v.x + m->col[1].z * v.y + m->col[2].z * v.z);
+}
+
+static inline vec3s tbCross(vec3s a, vec3s b)
+{
+	return tbV3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+
+// A linear impulse P at the arms armA (on A) and armB (on B) through the masses and inverse
+// inertias given: -P to A, +P to B (Baraff II eq. 8-12, 8-13 in velocity form).
+static inline void tbApplyLinearTo(tbSolverBody* sa, tbSolverBody* sb, float mA, float mB,
+                                   const mat3s* iA, const mat3s* iB, vec3s armA, vec3s armB,
+                                   vec3s P)
+{
+	vec3s dwA = tbMulMV(iA, tbCross(armA, P));
+	vec3s dwB = tbMulMV(iB, tbCross(armB, P));
+	for (int k = 0; k < 3; ++k) {
+		sa->v[k] -= mA * P.raw[k];
+		sa->w[k] -= dwA.raw[k];
+		sb->v[k] += mB * P.raw[k];
+		sb->w[k] += dwB.raw[k];
+	}
+}
+
+// The same through the record's masses and inertias of now.
 static void tbApplyLinear(const tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, vec3s armA,
                           vec3s armB, vec3s P)
 {
-	tbAddVelocity(sa, -r->mA, P,
-	              glms_vec3_scale(tbMat3MulV(r->iA, glms_vec3_cross(armA, P)), -1.0f));
-	tbAddVelocity(sb, r->mB, P, tbMat3MulV(r->iB, glms_vec3_cross(armB, P)));
+	tbApplyLinearTo(sa, sb, r->mA, r->mB, &r->iA, &r->iB, armA, armB, P);
 }
 
 // An angular impulse L: -L to A, +L to B.
@@ -242,14 +294,63 @@ static float tbLinearSpeed(const tbSolverBody* sa, const tbSolverBody* sb, vec3s
 	return glms_vec3_dot(u, glms_vec3_sub(vB, vA));
 }
 
-// K = (mA + mB) 1 - [armA]x IA [armA]x - [armB]x IB [armB]x: the point constraint's mass matrix.
-static mat3s tbPointMass(const tbJointRecord* r, vec3s armA, vec3s armB)
+// A symmetric 3 x 3 matrix by its six entries.
+typedef struct tbSym3
 {
-	mat3s SA = tbSkew(armA), SB = tbSkew(armB);
-	mat3s K = glms_mat3_scale(glms_mat3_identity(), r->mA + r->mB);
-	K = tbMat3Add(K, tbMat3ScaleM(tbMat3Mul(tbMat3Mul(SA, r->iA), SA), -1.0f));
-	K = tbMat3Add(K, tbMat3ScaleM(tbMat3Mul(tbMat3Mul(SB, r->iB), SB), -1.0f));
-	return K;
+	float xx, xy, xz, yy, yz, zz;
+} tbSym3;
+
+// k += [r]x^T I [r]x (= -[r]x I [r]x, I symmetric): entry (i, j) is c_i . I c_j with c_j = r x e_j,
+// the columns of [r]x, written out.
+static inline void tbAddArmTerm(tbSym3* k, vec3s r, const mat3s* I)
+{
+	float x = r.x, y = r.y, z = r.z;
+	float i00 = I->col[0].x, i01 = I->col[1].x, i02 = I->col[2].x;
+	float i11 = I->col[1].y, i12 = I->col[2].y, i22 = I->col[2].z;
+	// I c0, I c1, I c2 with c0 = (0, z, -y), c1 = (-z, 0, x), c2 = (y, -x, 0).
+	float a1 = i11 * z - i12 * y, a2 = i12 * z - i22 * y; // (I c0).x is not needed
+	float b0 = i02 * x - i00 * z, b1 = i12 * x - i01 * z, b2 = i22 * x - i02 * z;
+	float c0 = i00 * y - i01 * x, c1 = i01 * y - i11 * x, c2 = i02 * y - i12 * x;
+	k->xx += z * a1 - y * a2;
+	k->xy += z * b1 - y * b2;
+	k->xz += z * c1 - y * c2;
+	k->yy += x * b2 - z * b0;
+	k->yz += x * c2 - z * c0;
+	k->zz += y * c0 - x * c1;
+}
+
+// K = (mA + mB) 1 - [armA]x IA [armA]x - [armB]x IB [armB]x: the point constraint's mass matrix.
+static inline tbSym3 tbPointMassOf(float mA, float mB, const mat3s* iA, const mat3s* iB, vec3s armA,
+                                   vec3s armB)
+{
+	float m = mA + mB;
+	tbSym3 k = {m, 0.0f, 0.0f, m, 0.0f, m};
+	if (mA > 0.0f) {
+		tbAddArmTerm(&k, armA, iA);
+	}
+	if (mB > 0.0f) {
+		tbAddArmTerm(&k, armB, iB);
+	}
+	return k;
+}
+
+// K^-1 b by the adjugate of the symmetric K; zero where K is singular.
+static inline vec3s tbSym3Solve(tbSym3 k, vec3s b)
+{
+	float a00 = k.yy * k.zz - k.yz * k.yz;
+	float a01 = k.xz * k.yz - k.xy * k.zz;
+	float a02 = k.xy * k.yz - k.xz * k.yy;
+	float det = k.xx * a00 + k.xy * a01 + k.xz * a02;
+	if (det == 0.0f || !isfinite(det)) {
+		return tbV3(0.0f, 0.0f, 0.0f);
+	}
+	float a11 = k.xx * k.zz - k.xz * k.xz;
+	float a12 = k.xy * k.xz - k.xx * k.yz;
+	float a22 = k.xx * k.yy - k.xy * k.xy;
+	float inv = 1.0f / det;
+	return tbV3(inv * (a00 * b.x + a01 * b.y + a02 * b.z),
+	            inv * (a01 * b.x + a11 * b.y + a12 * b.z),
+	            inv * (a02 * b.x + a12 * b.y + a22 * b.z));
 }
 
 // The soft coefficients of the rigid rows for this pass.
@@ -291,25 +392,73 @@ static vec3s tbArcCorrection(const tbJointRecord* r, const tbSolverBody* sa, con
 	return glms_vec3_scale(glms_vec3_sub(aB, aA), 0.5f * r->h);
 }
 
-// The point constraint (ball, hinge, fixed): B's anchor on A's, three rows as one block.
-static void tbSolvePoint(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, const tbJointNow* g,
-                         bool useBias)
+// The point constraint (ball, hinge, fixed): B's anchor on A's, three rows as one block, with
+// the anchors rA, rB and their gap d of now and the inverse inertias of now.
+static inline void tbSolvePointWith(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
+                                    const mat3s* iA, const mat3s* iB, vec3s rA, vec3s rB, vec3s d,
+                                    bool useBias)
 {
 	tbJoint* j = r->joint;
 	float biasRate, massScale, impulseScale;
 	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
-	vec3s vA = glms_vec3_add(tbGetV(sa), glms_vec3_cross(tbGetW(sa), g->rA));
-	vec3s vB = glms_vec3_add(tbGetV(sb), glms_vec3_cross(tbGetW(sb), g->rB));
-	vec3s cdot = glms_vec3_sub(vB, vA);
-	vec3s target = tbMulAdd(cdot, biasRate, g->d);
-	if (useBias) {
-		target = glms_vec3_add(target, tbArcCorrection(r, sa, sb, g->rA, g->rB));
+	vec3s wA = tbGetW(sa), wB = tbGetW(sb);
+	vec3s cA = tbCross(wA, rA), cB = tbCross(wB, rB);
+	vec3s target;
+	for (int k = 0; k < 3; ++k) {
+		target.raw[k] = (sb->v[k] + cB.raw[k]) - (sa->v[k] + cA.raw[k]) + biasRate * d.raw[k];
 	}
-	mat3s Kinv = tbMat3Inverse(tbPointMass(r, g->rA, g->rB));
-	vec3s P = glms_vec3_scale(tbMat3MulV(Kinv, target), -massScale);
-	P = tbMulAdd(P, -impulseScale, j->linearImpulse);
-	j->linearImpulse = glms_vec3_add(j->linearImpulse, P);
-	tbApplyLinear(r, sa, sb, g->rA, g->rB, P);
+	if (useBias) {
+		target = glms_vec3_add(target, tbArcCorrection(r, sa, sb, rA, rB));
+	}
+	tbSym3 K = tbPointMassOf(r->mA, r->mB, iA, iB, rA, rB);
+	vec3s x = tbSym3Solve(K, target);
+	vec3s P;
+	for (int k = 0; k < 3; ++k) {
+		P.raw[k] = -massScale * x.raw[k] - impulseScale * j->linearImpulse.raw[k];
+		j->linearImpulse.raw[k] += P.raw[k];
+	}
+	tbApplyLinearTo(sa, sb, r->mA, r->mB, iA, iB, rA, rB, P);
+	if (!useBias && r->project) {
+		// The relax pass, the positions moved: the gap d projected out along the same rows, the
+		// bodies moved by M^-1 J^T mu with K mu = -d, velocities untouched (the direct solve's
+		// projection, one joint at a time), cut so that neither body turns more than
+		// TB_PROJECT_TURN.
+		vec3s mu = tbSym3Solve(K, d);
+		vec3s tA = tbMulMV(iA, tbCross(rA, mu)), tB = tbMulMV(iB, tbCross(rB, mu));
+		float turn2 = fmaxf(glms_vec3_dot(tA, tA), glms_vec3_dot(tB, tB));
+		float scale =
+		    turn2 > TB_PROJECT_TURN * TB_PROJECT_TURN ? TB_PROJECT_TURN / sqrtf(turn2) : 1.0f;
+		for (int k = 0; k < 3; ++k) {
+			sa->dp[k] += scale * r->mA * mu.raw[k];
+			sa->dtheta[k] += scale * tA.raw[k];
+			sb->dp[k] -= scale * r->mB * mu.raw[k];
+			sb->dtheta[k] -= scale * tB.raw[k];
+		}
+	}
+}
+
+static void tbSolvePoint(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, const tbJointNow* g,
+                         bool useBias)
+{
+	tbSolvePointWith(r, sa, sb, &r->iA, &r->iB, g->rA, g->rB, g->d, useBias);
+}
+
+// A ball joint outside a group, its only rows the point's: the anchors from the bodies' turns of
+// this pass (tbJointTurns) and the inertias read where they lie, nothing else of tbJointNowAt.
+static void tbSolveBall(tbJointRecord* r, tbSolverBody* states, bool useBias)
+{
+	tbSolverBody* sa = states + r->indexA;
+	tbSolverBody* sb = states + r->indexB;
+	vec3s rA = tbMulMV(r->turns + r->indexA, r->rA);
+	vec3s rB = tbMulMV(r->turns + r->indexB, r->rB);
+	// d = d0 + (dpB + rB - rB0) - (dpA + rA - rA0), as tbJointGeometryTurned
+	vec3s d;
+	for (int k = 0; k < 3; ++k) {
+		d.raw[k] = r->d0.raw[k] + ((sb->dp[k] + (rB.raw[k] - r->rB.raw[k])) -
+		                           (sa->dp[k] + (rA.raw[k] - r->rA.raw[k])));
+	}
+	tbSolvePointWith(r, sa, sb, r->turnedInertias + r->indexA, r->turnedInertias + r->indexB, rA,
+	                 rB, d, useBias);
 }
 
 // The angular rows that keep B's frame on A's: all three (fixed, slider), or the two that keep
@@ -490,24 +639,6 @@ static bool tbHasAxial(const tbJoint* j)
 	return j->enableLimit || j->enableMotor || (j->enableSpring && j->hertz > 0.0f);
 }
 
-// The record with its bodies' inverse inertias of this substep (tbJointInertias), and its
-// geometry (tbJointGeometry). The inertias are turned with the
-// bodies, as the anchors are (tbJointGeometry), and stiffened against the turning of the arms
-// under load. Torques of turned lever arms sent through the start's inverse inertia pumped spin
-// into thin links about their old long axes (an 8-link chain of thin capsules reached 390 rad/s
-// and tore). The bodies of joints keep w as their primary velocity for the step (tbFinishBody).
-static tbJointRecord tbCurrentRecord(const tbJointRecord* r, const tbSolverBody* sa,
-                                     const tbSolverBody* sb, tbJointNow* g, bool full)
-{
-	tbJointRecord cur = *r;
-	mat3s rotA = tbTurnMatrix(tbDelta(sa->dtheta));
-	mat3s rotB = tbTurnMatrix(tbDelta(sb->dtheta));
-	cur.iA = r->mA > 0.0f ? tbTurnInertia(rotA, r->inertias[r->indexA]) : r->iA;
-	cur.iB = r->mB > 0.0f ? tbTurnInertia(rotB, r->inertias[r->indexB]) : r->iB;
-	*g = tbJointGeometryTurned(r, sa, sb, rotA, rotB, full);
-	return cur;
-}
-
 // The joint's whole linear impulse of the last substep and the arms it acts at: the point or
 // line rows', and the slider's or distance joint's axial rows'.
 static vec3s tbJointLinearImpulse(const tbJointRecord* r, const tbJointNow* g, vec3s* armA)
@@ -547,9 +678,46 @@ static mat3s tbArmStiffness(vec3s r, vec3s F)
 	                 tbMat3ScaleM(tbOuter(r, r), -rf / r2));
 }
 
+// The turns of tbJointTurns (turns), or the inertias turned by them (inertias).
+static void tbJointTurnsPart(tbJointRecord* records, int jointCount, const tbSolverBody* states,
+                             unsigned char* seen, bool turns, bool inertias)
+{
+	for (int i = 0; i < jointCount; ++i) {
+		tbJointRecord* r = records + i;
+		int bodies[2] = {r->indexA, r->indexB};
+		float masses[2] = {r->mA, r->mB};
+		for (int side = 0; side < 2; ++side) {
+			int b = bodies[side];
+			if (seen[b] != 0) {
+				continue;
+			}
+			seen[b] = 1;
+			if (turns) {
+				r->turns[b] = tbTurnMatrix(tbDelta(states[b].dtheta));
+			}
+			if (inertias) {
+				r->turnedInertias[b] = masses[side] > 0.0f
+				                           ? tbTurnInertia(r->turns[b], r->inertias[b])
+				                           : glms_mat3_zero();
+			}
+		}
+	}
+	for (int i = 0; i < jointCount; ++i) {
+		seen[records[i].indexA] = 0;
+		seen[records[i].indexB] = 0;
+	}
+}
+
+void tbJointTurns(tbJointRecord* records, int jointCount, const tbSolverBody* states,
+                  unsigned char* seen)
+{
+	tbJointTurnsPart(records, jointCount, states, seen, true, true);
+}
+
 void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody* states,
                      mat3s* inertias, float* stiffened, mat3s* stiffness, unsigned char* seen)
 {
+	tbJointTurnsPart(records, jointCount, states, seen, true, false);
 	// Each moving body's geometric stiffness, summed over its joints, from the impulses of the
 	// last substep (warm starting's).
 	for (int i = 0; i < jointCount; ++i) {
@@ -565,7 +733,8 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 			}
 		}
 		bool axial = r->joint->type == tb_sliderJoint || r->joint->type == tb_distanceJoint;
-		tbJointNow g = axial ? tbJointGeometry(r, sa, sb) : tbJointGap(r, sa, sb);
+		tbJointNow g =
+		    tbJointGeometryTurned(r, sa, sb, r->turns + r->indexA, r->turns + r->indexB, axial);
 		vec3s armA;
 		vec3s P = tbJointLinearImpulse(r, &g, &armA);
 		if (r->mA > 0.0f) {
@@ -591,7 +760,7 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 		tbJointRecord* r = records + i;
 		int bodies[2] = {r->indexA, r->indexB};
 		float masses[2] = {r->mA, r->mB};
-		mat3s starts[2] = {r->iA, r->iB};
+		mat3s starts[2] = {r->iA0, r->iB0};
 		for (int side = 0; side < 2; ++side) {
 			int b = bodies[side];
 			if (masses[side] <= 0.0f || seen[b] != 1) {
@@ -599,46 +768,59 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 			}
 			seen[b] = 2;
 			// Kept in the step's starting axes, as the inertia it stiffens, and turned with the
-			// body at every use (tbCurrentRecord): K pulled back by the body's turn so far.
-			const tbSolverBody* st = states + b;
+			// body for every pass (tbJointTurns): K pulled back by the body's turn so far. rho is
+			// the same in either axes: tr(I^-1 R^T K R) = tr(R I^-1 R^T K).
 			mat3s invI = starts[side];
-			mat3s hK = tbMat3ScaleM(
-			    tbTurnInertia(glms_mat3_transpose(tbTurnMatrix(tbDelta(st->dtheta))), stiffness[b]),
-			    r->h);
+			mat3s turned = tbTurnInertia(r->turns[b], invI);
 			float rho = 0.0f;
 			for (int c = 0; c < 3; ++c) {
-				rho += glms_vec3_dot(invI.col[c], hK.col[c]); // tr(I^-1 hK), both symmetric
+				rho += glms_vec3_dot(turned.col[c], stiffness[b].col[c]); // both symmetric
 			}
+			rho *= r->h;
 			float s = rho > 1.0f ? 1.0f - 1.0f / rho : 0.0f;
 			if (s > 0.0f) {
+				mat3s hK = tbMat3ScaleM(
+				    tbTurnInertia(glms_mat3_transpose(r->turns[b]), stiffness[b]), r->h);
 				mat3s stiff = tbMat3Inverse(tbMat3MulAdd(tbMat3Inverse(invI), s, hK));
 				if (tbIsFiniteMat(stiff) && tbMat3Det(stiff) > 0.0f) {
 					invI = stiff;
+					turned = tbTurnInertia(r->turns[b], invI);
 				} else {
 					s = 0.0f;
 				}
 			}
 			inertias[b] = invI;
+			r->turnedInertias[b] = turned;
 			stiffened[b] = s;
 		}
 	}
 	for (int i = 0; i < jointCount; ++i) {
-		seen[records[i].indexA] = 0;
-		seen[records[i].indexB] = 0;
+		tbJointRecord* r = records + i;
+		seen[r->indexA] = 0;
+		seen[r->indexB] = 0;
+		// A side that cannot move has no inertia to turn.
+		if (r->mA <= 0.0f) {
+			r->turnedInertias[r->indexA] = glms_mat3_zero();
+		}
+		if (r->mB <= 0.0f) {
+			r->turnedInertias[r->indexB] = glms_mat3_zero();
+		}
 	}
 }
 
 void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool useBias)
 {
-	if (record->joint->type == tb_ballJoint && record->component >= 0) {
-		return; // its only rows, the point's, are solved with its group
+	if (record->joint->type == tb_ballJoint) {
+		if (record->component < 0) {
+			tbSolveBall(record, states, useBias);
+		}
+		return; // in a group its only rows, the point's, are solved with the group
 	}
 	tbSolverBody* sa = states + record->indexA;
 	tbSolverBody* sb = states + record->indexB;
-	tbJointNow g;
-	tbJointRecord current = tbCurrentRecord(record, sa, sb, &g, true);
-	tbJointRecord* r = &current;
+	tbJointRecord* r = record;
 	tbJoint* j = r->joint;
+	tbJointNow g = tbJointNowAt(r, sa, sb, j->type != tb_ballJoint);
 	switch (j->type) {
 	case tb_ballJoint:
 		if (r->component < 0) {
@@ -689,11 +871,17 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 {
 	tbSolverBody* sa = states + record->indexA;
 	tbSolverBody* sb = states + record->indexB;
-	tbJointNow g;
-	tbJointRecord current =
-	    tbCurrentRecord(record, sa, sb, &g, record->joint->type != tb_ballJoint);
-	tbJointRecord* r = &current;
+	tbJointRecord* r = record;
 	tbJoint* j = r->joint;
+	if (j->type == tb_ballJoint) {
+		// Its point rows' impulse only, at the anchors turned by this pass's turns.
+		vec3s rA = tbMulMV(r->turns + r->indexA, r->rA);
+		vec3s rB = tbMulMV(r->turns + r->indexB, r->rB);
+		tbApplyLinearTo(sa, sb, r->mA, r->mB, r->turnedInertias + r->indexA,
+		                r->turnedInertias + r->indexB, rA, rB, j->linearImpulse);
+		return;
+	}
+	tbJointNow g = tbJointNowAt(r, sa, sb, true);
 	vec3s armA = j->type == tb_sliderJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
 	if (j->type == tb_hingeJoint) {
 		// The hinge's angular rows act across its axis only; the accumulated impulse is kept in
@@ -844,10 +1032,39 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 			}
 		}
 	}
+	// The union-find is done: parent counts each body's joints in its group from here on.
+	for (int i = 0; i <= bodyCount; ++i) {
+		parent[i] = 0;
+	}
 	for (int g = 0; g < groups; ++g) {
-		if (groupStart[g + 1] - groupStart[g] > TB_MAX_DIRECT_JOINTS) {
+		// Gauss-Seidel over the joints one at a time converges at a rate set by the ratio of the
+		// masses it moves against each other and by the length of the paths the load goes down.
+		// With TB_DIRECT_MASS_RATIO set, a group whose bodies are alike and branch (a ragdoll)
+		// goes one joint at a time, cheaply; the direct solve is kept for a large ratio (a heavy
+		// load on light links) and for a plain chain (no body with more than two of the group's
+		// joints), whose matrix is a band: its envelope factorization costs little, and a long
+		// chain whipped about is where Gauss-Seidel lets the links part.
+		float least = 0.0f, most = 0.0f;
+		bool chain = true;
+		for (int i = groupStart[g]; i < groupStart[g + 1]; ++i) {
+			const tbJointRecord* r = records + order[i];
+			float m[2] = {r->mA, r->mB};
+			int b[2] = {r->indexA, r->indexB};
+			for (int side = 0; side < 2; ++side) {
+				if (m[side] > 0.0f) {
+					least = least > 0.0f && least < m[side] ? least : m[side];
+					most = most > m[side] ? most : m[side];
+					chain = chain && ++parent[b[side]] <= 2;
+				}
+			}
+		}
+		bool direct =
+		    chain || !(TB_DIRECT_MASS_RATIO > 0.0f) || most > TB_DIRECT_MASS_RATIO * least;
+		bool small = groupStart[g + 1] - groupStart[g] <= TB_MAX_DIRECT_JOINTS;
+		if (!small || !direct) {
 			for (int i = groupStart[g]; i < groupStart[g + 1]; ++i) {
 				records[order[i]].component = -1;
+				records[order[i]].project = small;
 			}
 		}
 	}
@@ -884,10 +1101,6 @@ static void tbCholeskySubstitute(const float* A, const int* first, int n, float*
 	}
 }
 
-#ifndef TB_PROJECT_TURN
-#define TB_PROJECT_TURN 0.1f
-#endif
-
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
                        bool useBias, float* work)
 {
@@ -896,13 +1109,14 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	float* A = work;         // n x n, row-major, lower triangle used
 	float* x = work + n * n; // right-hand side, then the solution
 	float* gap = x + n;      // the anchors' gaps, then the position correction's multipliers
-	tbJointRecord cur[TB_MAX_DIRECT_JOINTS];
+	tbJointRecord* cur[TB_MAX_DIRECT_JOINTS];
 	tbJointNow geo[TB_MAX_DIRECT_JOINTS];
 	for (int i = 0; i < count; ++i) {
 		tbJointRecord* r = records + order[i];
 		tbSolverBody* sa = states + r->indexA;
 		tbSolverBody* sb = states + r->indexB;
-		cur[i] = tbCurrentRecord(r, sa, sb, geo + i, false);
+		cur[i] = r;
+		geo[i] = tbJointNowAt(r, sa, sb, false);
 		// Rigid rows, Cdot = 0, in both passes: the positions are kept by the SHAKE step and
 		// the projection below, not by a soft bias (a direct solve has no iterations to
 		// soften; the soft rows' spring of 60 Hz let 200 kg stretch its links).
@@ -925,16 +1139,16 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		int firstBlock = i;
 		for (int j = 0; j <= i; ++j) {
 			mat3s K = glms_mat3_zero();
-			int bodiesI[2] = {cur[i].indexA, cur[i].indexB};
-			int bodiesJ[2] = {cur[j].indexA, cur[j].indexB};
+			int bodiesI[2] = {cur[i]->indexA, cur[i]->indexB};
+			int bodiesJ[2] = {cur[j]->indexA, cur[j]->indexB};
 			for (int si = 0; si < 2; ++si) {
 				for (int sj = 0; sj < 2; ++sj) {
 					int body = bodiesI[si];
-					if (body != bodiesJ[sj] || body == cur[i].staticBody) {
+					if (body != bodiesJ[sj] || body == cur[i]->staticBody) {
 						continue;
 					}
-					float m = si == 0 ? cur[i].mA : cur[i].mB;
-					mat3s invI = si == 0 ? cur[i].iA : cur[i].iB;
+					float m = si == 0 ? cur[i]->mA : cur[i]->mB;
+					mat3s invI = si == 0 ? cur[i]->iA : cur[i]->iB;
 					vec3s ri = si == 0 ? geo[i].rA : geo[i].rB;
 					vec3s rj = sj == 0 ? geo[j].rA : geo[j].rB;
 					float sign = (si == sj) ? 1.0f : -1.0f;
@@ -982,7 +1196,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	}
 	// lambda = -x for every joint, all from the same velocities, then applied.
 	for (int i = 0; i < count; ++i) {
-		tbJointRecord* r = cur + i;
+		tbJointRecord* r = cur[i];
 		tbJoint* j = r->joint;
 		vec3s P = tbV3(-x[3 * i], -x[3 * i + 1], -x[3 * i + 2]);
 		j->linearImpulse = glms_vec3_add(j->linearImpulse, P);
@@ -1002,7 +1216,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		// zero weight, the projection below closing them instead.
 		bool any = false;
 		for (int i = 0; i < count; ++i) {
-			tbJointRecord* r = cur + i;
+			tbJointRecord* r = cur[i];
 			float sA = r->mA > 0.0f ? r->stiffened[r->indexA] : 0.0f;
 			float sB = r->mB > 0.0f ? r->stiffened[r->indexB] : 0.0f;
 			float weight = 1.0f - (sA > sB ? sA : sB);
@@ -1028,7 +1242,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		}
 		tbCholeskySubstitute(A, first, n, gap);
 		for (int i = 0; i < count; ++i) {
-			tbJointRecord* r = cur + i;
+			tbJointRecord* r = cur[i];
 			tbJoint* j = r->joint;
 			vec3s P =
 			    glms_vec3_scale(tbV3(gap[3 * i], gap[3 * i + 1], gap[3 * i + 2]), -1.0f / r->h);
@@ -1046,7 +1260,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	// model of the turn still holds.
 	float scale = 1.0f;
 	for (int i = 0; i < count; ++i) {
-		tbJointRecord* r = cur + i;
+		tbJointRecord* r = cur[i];
 		vec3s mu = tbV3(gap[3 * i], gap[3 * i + 1], gap[3 * i + 2]);
 		float turnA = glms_vec3_norm(tbMat3MulV(r->iA, glms_vec3_cross(geo[i].rA, mu)));
 		float turnB = glms_vec3_norm(tbMat3MulV(r->iB, glms_vec3_cross(geo[i].rB, mu)));
@@ -1056,7 +1270,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		}
 	}
 	for (int i = 0; i < count; ++i) {
-		tbJointRecord* r = cur + i;
+		tbJointRecord* r = cur[i];
 		vec3s mu = tbV3(-scale * gap[3 * i], -scale * gap[3 * i + 1], -scale * gap[3 * i + 2]);
 		tbSolverBody* sa = states + r->indexA;
 		tbSolverBody* sb = states + r->indexB;
@@ -1067,6 +1281,19 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			sa->dtheta[k] -= tA.raw[k];
 			sb->dp[k] += r->mB * mu.raw[k];
 			sb->dtheta[k] += tB.raw[k];
+		}
+	}
+	// The bodies turned: their turns and inertias of now follow, for a later relax iteration.
+	for (int i = 0; i < count; ++i) {
+		tbJointRecord* r = cur[i];
+		int bodies[2] = {r->indexA, r->indexB};
+		float masses[2] = {r->mA, r->mB};
+		for (int side = 0; side < 2; ++side) {
+			int b = bodies[side];
+			if (masses[side] > 0.0f) {
+				r->turns[b] = tbTurnMatrix(tbDelta(states[b].dtheta));
+				r->turnedInertias[b] = tbTurnInertia(r->turns[b], r->inertias[b]);
+			}
 		}
 	}
 }

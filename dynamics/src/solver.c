@@ -87,11 +87,12 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 		at += tbAlign64((size_t)(bodyCount + 1 + 2 * jointCount + 1) * sizeof(int));
 		at += tbAlign64(tbJointGroupWorkBytes());
 	}
-	// Jointed bodies' inverse inertias of the substep and their geometric stiffness (two mat3s
-	// per body), the fraction of it taken (a float) and a mark per body.
+	// Jointed bodies' inverse inertias of the substep, their geometric stiffness, their turns
+	// and their turned inverse inertias (four mat3s per body), the fraction of the stiffness taken
+	// (a float) and a mark per body.
 	l.jointInertias = at;
 	if (jointCount > 0) {
-		at += tbAlign64((size_t)(bodyCount + 1) * 2u * sizeof(mat3s));
+		at += tbAlign64((size_t)(bodyCount + 1) * 4u * sizeof(mat3s));
 		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(float));
 		at += tbAlign64((size_t)(bodyCount + 1));
 	}
@@ -513,7 +514,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	             tbAlign64((size_t)(bodyCount + 1 + 2 * jointCount + 1) * sizeof(int)));
 	mat3s* jointInertias = (mat3s*)(base + layout.jointInertias);
 	mat3s* jointStiffness = jointInertias + bodyCount + 1;
-	size_t inertiaBytes = tbAlign64((size_t)(bodyCount + 1) * 2u * sizeof(mat3s));
+	mat3s* jointTurns = jointStiffness + bodyCount + 1;
+	mat3s* jointTurnedInertias = jointTurns + bodyCount + 1;
+	size_t inertiaBytes = tbAlign64((size_t)(bodyCount + 1) * 4u * sizeof(mat3s));
 	float* jointStiffened = (float*)(base + layout.jointInertias + inertiaBytes);
 	unsigned char* jointSeen = (unsigned char*)(base + layout.jointInertias + inertiaBytes +
 	                                            tbAlign64((size_t)(bodyCount + 1) * sizeof(float)));
@@ -658,6 +661,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		tbPrepareJoint(jointRecords + i, joints + i, bodies, staticBody, &def->jointSoftness, h);
 		jointRecords[i].inertias = jointInertias;
 		jointRecords[i].stiffened = jointStiffened;
+		jointRecords[i].turns = jointTurns;
+		jointRecords[i].turnedInertias = jointTurnedInertias;
 		if (!def->enableWarmStarting) {
 			tbJoint* j = joints + i;
 			j->linearImpulse = j->angularImpulse = tbV3(0.0f, 0.0f, 0.0f);
@@ -763,6 +768,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			}
 		}
 		tbIntegrateDeltas(states, bodyCount, h);
+		if (jointCount > 0) {
+			tbJointTurns(jointRecords, jointCount, states, jointSeen);
+		}
 		for (int it = 0; it < def->relaxIterations; ++it) {
 			tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
 			              states, invH, false, jointWork);
