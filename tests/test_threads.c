@@ -2,6 +2,7 @@
 // (the built-in pool and the game's own task callbacks), and no allocation in the step.
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
+#include <stdlib.h>
 #include <string.h>
 #include <tumble/scene.h>
 
@@ -162,7 +163,20 @@ static uint64_t runHash(BuildFcn* build, int workers, Runner runner, bool sleep,
 	for (int s = 0; s < steps; ++s) {
 		tbWorld_Step(world, kDt, 4);
 	}
+	// The bodies' state, and the contacts' per-step impulses (what a game reads as forces): both
+	// the same bits at any worker count.
 	uint64_t h = tbWorld_GetStateHash(world);
+	int count = tbWorld_GetContactCount(world);
+	tbContactData* data = count > 0 ? calloc((size_t)count, sizeof *data) : NULL;
+	int got = count > 0 ? tbWorld_GetContactData(world, data, count) : 0;
+	for (int i = 0; i < got; ++i) {
+		for (int p = 0; p < data[i].manifold.pointCount; ++p) {
+			uint32_t bits;
+			memcpy(&bits, &data[i].normalImpulses[p], sizeof bits);
+			h = (h ^ bits) * 1099511628211ull; // FNV-1a's prime
+		}
+	}
+	free(data);
 	tbDestroyWorld(world);
 	return h;
 }

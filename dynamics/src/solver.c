@@ -747,11 +747,17 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				tbForColors(def, tbSolveTask, &task, groupStart, serialColors);
 			}
 			tbParallel(def, tbIntegrateDeltasTask, bodyCount, TB_MIN_BODIES, &task);
+			if (jointCount > 0) {
+				tbJointTurns(jointRecords, jointCount, states, jointSeen);
+			}
 			task.useBias = false;
 			for (int it = 0; it < def->relaxIterations; ++it) {
 				tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
 				              states, invH, false, jointWork);
 				tbForColors(def, tbSolveTask, &task, groupStart, serialColors);
+			}
+			for (int g = 0; g < groupCount; ++g) {
+				tbAddStepImpulsesW(groups + g);
 			}
 			continue;
 		}
