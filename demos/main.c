@@ -35,6 +35,7 @@ static void dmUsage(FILE* out)
 	        "  --headless               run the scene without a window and print the `tumble run`\n"
 	        "                           summary (also what happens when there is no display)\n"
 	        "  --steps N                headless steps (default: the scene's length)\n"
+	        "  --threads N              worker threads of the step (1 to 64; shown in the HUD)\n"
 	        "  --debugger               the GJK/EPA debugger (two shapes, A - B, every iteration)\n"
 	        "  --shapes A,B             debugger shape types: box sphere capsule cylinder cone\n"
 	        "                           hull triangle (default box,box)\n"
@@ -129,6 +130,16 @@ static int dmParseOptions(int argc, char** argv, dmOptions* o)
 				return 2;
 			}
 			o->frames = (int)n;
+			++i;
+		} else if (strcmp(arg, "--threads") == 0) {
+			char* end = NULL;
+			long n = strtol(value, &end, 10);
+			if (end == value || *end != '\0' || n < 1 || n > 64) {
+				fprintf(stderr, "tumble-demo: --threads: expected N from 1 to 64, got '%s'\n",
+				        value);
+				return 2;
+			}
+			dmSim_SetWorkerCount((int)n);
 			++i;
 		} else if (strcmp(arg, "--steps") == 0) {
 			char* end = NULL;

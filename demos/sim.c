@@ -245,6 +245,20 @@ static bool dmBuildBuiltin(dmSim* sim, int which)
 	return true;
 }
 
+// Worker threads of every world the demo makes (--threads): a setting of the process, kept across
+// scene switches and resets.
+static int s_workerCount = 1;
+
+void dmSim_SetWorkerCount(int workerCount)
+{
+	s_workerCount = workerCount;
+}
+
+int dmSim_GetWorkerCount(void)
+{
+	return s_workerCount;
+}
+
 bool dmSim_Load(dmSim* sim, const dmSceneEntry* entry, char* error, int errorSize)
 {
 	memset(sim, 0, sizeof *sim);
@@ -254,7 +268,13 @@ bool dmSim_Load(dmSim* sim, const dmSceneEntry* entry, char* error, int errorSiz
 	sim->steps = 600;
 	if (entry->path[0] != '\0') {
 		tbSceneError sceneError;
-		if (!tbLoadScene(entry->path, &sim->scene, &sceneError)) {
+		tbSceneDef sceneDef;
+		if (!tbReadSceneFile(entry->path, &sceneDef, &sceneError)) {
+			snprintf(error, (size_t)errorSize, "%s", sceneError.message);
+			return false;
+		}
+		sceneDef.workerCount = s_workerCount;
+		if (!tbBuildScene(&sceneDef, &sim->scene, &sceneError)) {
 			snprintf(error, (size_t)errorSize, "%s", sceneError.message);
 			return false;
 		}
@@ -273,6 +293,7 @@ bool dmSim_Load(dmSim* sim, const dmSceneEntry* entry, char* error, int errorSiz
 		return true;
 	}
 	tbWorldDef def = tbDefaultWorldDef();
+	def.workerCount = s_workerCount;
 	sim->worldId = tbCreateWorld(&def);
 	if (TB_IS_NULL(sim->worldId) || !dmBuildBuiltin(sim, entry->builtin)) {
 		snprintf(error, (size_t)errorSize, "cannot build the %s scene: %s", entry->name,

@@ -115,6 +115,9 @@ typedef struct dmSim
 
 /// Build the scene's world. On failure writes one line into `error`.
 bool dmSim_Load(dmSim* sim, const dmSceneEntry* entry, char* error, int errorSize);
+// Worker threads for the worlds loaded from now on (tbWorldDef.workerCount; 1 to 64).
+void dmSim_SetWorkerCount(int workerCount);
+int dmSim_GetWorkerCount(void);
 void dmSim_Destroy(dmSim* sim);
 
 /// Rebuild the scene as it started (pause state kept).

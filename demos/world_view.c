@@ -494,15 +494,17 @@ void dmWorldView_Draw(dmWorldView* v, const dmSim* sim, int width, int height, f
 	char text[1024];
 	snprintf(text, sizeof text,
 	         "%s%s\n"
-	         "%.0f fps (%.2f ms)   step %.3f ms (%.0f Hz, %d substeps)\n"
+	         "%.0f fps (%.2f ms)   step %.3f ms (%.0f Hz, %d substeps, %d %s)\n"
 	         "pairs %.3f  collide %.3f  solve %.3f  integrate %.3f  sleep %.3f ms\n"
 	         "bodies %d   contacts %d   awake %d   colours %d\n"
 	         "H: help",
 	         title, sim->paused ? "   [paused]" : "",
 	         frameMs > 0.0f ? 1000.0 / (double)frameMs : 0.0, (double)frameMs, (double)sim->stepMs,
-	         1.0 / (double)sim->dt, sim->substeps, (double)profile.pairs, (double)profile.collide,
-	         (double)profile.solve, (double)profile.integrate, (double)profile.sleep,
-	         counters.bodyCount, counters.touchingCount, counters.awakeBodyCount, profile.colors);
+	         1.0 / (double)sim->dt, sim->substeps, dmSim_GetWorkerCount(),
+	         dmSim_GetWorkerCount() == 1 ? "thread" : "threads", (double)profile.pairs,
+	         (double)profile.collide, (double)profile.solve, (double)profile.integrate,
+	         (double)profile.sleep, counters.bodyCount, counters.touchingCount,
+	         counters.awakeBodyCount, profile.colors);
 	dmHud_Panel(16.0f, 14.0f, text, (vec4s){{0.95f, 0.95f, 0.95f, 1.0f}});
 	// The joint scenes' line (the car's keys and speed, the door's angle, the anchors' gap),
 	// wrapped to the window, under the first panel.
