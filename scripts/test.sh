@@ -60,6 +60,15 @@ run_build build-san "" --buildtype=debugoptimized -Dwerror=true -Db_sanitize=add
 run_build build-scalar "world_stacking rolling contact_solver" --buildtype=release -Dsimd=scalar \
 	-Ddemo=disabled -Dbench=disabled || failed=$((failed + 1))
 
+# The threaded step under ThreadSanitizer (scripts/tsan.sh: clang, -fsanitize=thread; the rain and
+# the pyramid at 1, 2, 4 and 8 workers, no race reported).
+tsan_out=$(./scripts/tsan.sh 2>&1)
+echo "$tsan_out" | tail -n 3
+tp=$(echo "$tsan_out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+tf=$(echo "$tsan_out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+passed=$((passed + ${tp:-0}))
+failed=$((failed + ${tf:-1}))
+
 # The libFuzzer targets (fuzz/), 30 s each on a clean clone: no crash, sanitizer report, hang or
 # NaN on what they find (scripts/fuzz.sh; longer runs are in the README).
 fuzz_seconds=${TB_FUZZ_SECONDS:-30}
