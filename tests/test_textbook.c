@@ -674,3 +674,57 @@ Test(textbook, slow_oblique_elastic_collisions_with_threshold_zero)
 	const float slow[] = {0.2f, 0.5f, 1.0f};
 	obliqueSweep(slow, 3, 0.0f);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Sleeping that does not bias a measurement: a box pushed at u = 0.03 m/s over frictionless ground
+// (below the default sleep threshold of 0.05 m/s) falls asleep after the world's timeToSleep and
+// stops short of x = u t; with its sleep threshold lowered to 1 mm/s it slides the whole u t.
+static float slowSlide(float threshold, float seconds)
+{
+	tbWorldDef wd = tbDefaultWorldDef();
+	tbWorldId world = tbCreateWorld(&wd);
+	tbBodyDef gd = tbDefaultBodyDef();
+	gd.position = (vec3s){{0.0f, -0.5f, 0.0f}};
+	tbBodyId ground = tbCreateBody(world, &gd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = 0.0f;
+	tbGeometry floor = tbMakeBox(20.0f, 0.5f, 20.0f);
+	tbCreateShape(ground, &sd, &floor);
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tb_dynamicBody;
+	bd.position = (vec3s){{0.0f, 0.25f, 0.0f}};
+	bd.linearVelocity = (vec3s){{0.03f, 0.0f, 0.0f}};
+	bd.sleepThreshold = threshold;
+	tbBodyId box = tbCreateBody(world, &bd);
+	cr_assert(tbBody_IsValid(box), "%s", tbGetLastError());
+	tbGeometry cube = tbMakeBox(0.25f, 0.25f, 0.25f);
+	tbCreateShape(box, &sd, &cube);
+	int steps = (int)lroundf(seconds / kDt);
+	for (int s = 0; s < steps; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+	}
+	float x = tbBody_GetPosition(box).x;
+	tbDestroyWorld(world);
+	return x;
+}
+
+Test(textbook, sleep_threshold_does_not_bias_a_slow_slide)
+{
+	const float u = 0.03f, t = 3.0f;
+	float lowered = slowSlide(0.001f, t);
+	cr_assert(fabsf(lowered - u * t) <= 0.01f * u * t, "threshold 1 mm/s: x = %.5f m, want %.5f",
+	          (double)lowered, (double)(u * t));
+	float defaulted = slowSlide(tbDefaultBodyDef().sleepThreshold, t);
+	cr_assert_lt(defaulted, 0.5f * u * t, "default threshold: x = %.5f m (slept?)",
+	             (double)defaulted);
+
+	tbWorldDef wd = tbDefaultWorldDef();
+	tbWorldId world = tbCreateWorld(&wd);
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tb_dynamicBody;
+	bd.sleepThreshold = -1.0f;
+	tbBodyId bad = tbCreateBody(world, &bd);
+	cr_assert(!tbBody_IsValid(bad), "a negative sleep threshold was accepted");
+	cr_assert(strstr(tbGetLastError(), "sleepThreshold") != NULL, "%s", tbGetLastError());
+	tbDestroyWorld(world);
+}

@@ -258,9 +258,10 @@ tbBodyId tbCreateBody(tbWorldId worldId, const tbBodyDef* def)
 	}
 	if (!(def->linearDamping >= 0.0f) || !(def->angularDamping >= 0.0f) ||
 	    !isfinite(def->linearDamping) || !isfinite(def->angularDamping) ||
-	    !isfinite(def->gravityScale)) {
-		tbSetError("tbCreateBody: def->linearDamping, angularDamping must be finite and >= 0, "
-		           "gravityScale finite");
+	    !isfinite(def->gravityScale) || !(def->sleepThreshold >= 0.0f) ||
+	    !isfinite(def->sleepThreshold)) {
+		tbSetError("tbCreateBody: def->linearDamping, angularDamping and sleepThreshold must be "
+		           "finite and >= 0, gravityScale finite");
 		return tb_nullBodyId;
 	}
 	if (def->type != tb_staticBody && def->type != tb_kinematicBody &&
@@ -283,6 +284,7 @@ tbBodyId tbCreateBody(tbWorldId worldId, const tbBodyDef* def)
 	b->alive = true;
 	b->awake = def->isAwake || def->type == tb_staticBody ? true : false;
 	b->enableSleep = def->enableSleep;
+	b->sleepThreshold = def->sleepThreshold;
 	b->isBullet = def->isBullet;
 	b->userData = def->userData;
 	b->firstShape = -1;
@@ -783,6 +785,20 @@ void tbBody_SetAwake(tbBodyId bodyId, bool awake)
 		b->sleepNext = -1;
 		tbPutIslandToSleep(w, index);
 	}
+}
+
+void tbBody_SetSleepThreshold(tbBodyId bodyId, float speed)
+{
+	tbBodySlot* b = tbBodyForScalar(bodyId, "tbBody_SetSleepThreshold", speed, true);
+	if (b != NULL) {
+		b->sleepThreshold = speed;
+	}
+}
+
+float tbBody_GetSleepThreshold(tbBodyId bodyId)
+{
+	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetSleepThreshold");
+	return b != NULL ? b->sleepThreshold : 0.0f;
 }
 
 void tbBody_EnableSleep(tbBodyId bodyId, bool flag)

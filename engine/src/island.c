@@ -178,7 +178,7 @@ void tbUpdateSleep(tbWorld* w, float dt)
 		float speed = glms_vec3_norm(b->rb.v);
 		float spin = glms_vec3_norm(b->rb.w) * b->maxExtent;
 		speed = spin > speed ? spin : speed;
-		if (!b->enableSleep || speed > w->def.sleepThreshold) {
+		if (!b->enableSleep || speed > b->sleepThreshold) {
 			b->sleepTime = 0.0f;
 		} else {
 			b->sleepTime += dt;

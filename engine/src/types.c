@@ -46,6 +46,7 @@ tbBodyDef tbDefaultBodyDef(void)
 	def.rotation = (versors){{0.0f, 0.0f, 0.0f, 1.0f}};
 	def.gravityScale = 1.0f;
 	def.enableSleep = true;
+	def.sleepThreshold = 0.05f;
 	def.isAwake = true;
 	return def;
 }

@@ -58,6 +58,7 @@ typedef struct tbBodySlot
 	bool awake;
 	bool massSet; // tbBody_SetMassData gave the mass: kept while none of its shapes weighs
 	bool enableSleep;
+	float sleepThreshold; // m/s: resting below it (tbBodyDef.sleepThreshold)
 	bool isBullet;   // continuous collision against dynamic bodies too
 	int refreshStep; // step count + 1 of the last step it had a refresh candidate
 	                 // (contact_refresh.c)

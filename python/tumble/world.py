@@ -738,6 +738,15 @@ class Body:
         checked(lib.tbBody_EnableSleep, self._id, bool(flag))
 
     @property
+    def sleep_threshold(self) -> float:
+        """``tbBody_GetSleepThreshold``: resting below this speed, m/s."""
+        return float(checked(lib.tbBody_GetSleepThreshold, self._id))
+
+    @sleep_threshold.setter
+    def sleep_threshold(self, speed: float) -> None:
+        checked(lib.tbBody_SetSleepThreshold, self._id, float(speed))
+
+    @property
     def shapes(self) -> list["Shape"]:
         """``tbBody_GetShapes``."""
         n = checked(lib.tbBody_GetShapeCount, self._id)

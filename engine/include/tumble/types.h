@@ -80,10 +80,11 @@ typedef struct tbWorldDef
 	/// Contact points are made while shapes are up to this far apart plus the distance they close
 	/// in one step, m (0.02): speculative contacts (Catto 2013) stop a body before it sinks in.
 	float speculativeDistance;
-	float aabbMargin;        ///< fattening of the broad-phase boxes, m (0.1)
-	bool enableSleep;        ///< islands at rest fall asleep (true)
-	float sleepThreshold;    ///< speed below which a body counts as resting, m/s (0.05)
-	float timeToSleep;       ///< rest time before an island sleeps, s (0.5)
+	float aabbMargin;     ///< fattening of the broad-phase boxes, m (0.1)
+	bool enableSleep;     ///< islands at rest fall asleep (true)
+	float sleepThreshold; ///< speed above which a moving kinematic body wakes what it touches, m/s
+	                      ///< (0.05); each body rests below its own tbBodyDef.sleepThreshold
+	float timeToSleep;    ///< rest time before an island sleeps, s (0.5)
 	bool enableWarmStarting; ///< start contacts from the last step's impulses (true)
 	tbIntegrator integrator; ///< how R follows L in a substep (TB_DEFAULT_INTEGRATOR)
 	/// Continuous collision (true): a dynamic body that moved far for its size in a step is swept
@@ -124,7 +125,10 @@ typedef struct tbBodyDef
 	float angularDamping;  ///< 1/s (0)
 	float gravityScale;    ///< (1)
 	bool enableSleep;      ///< this body may sleep (true)
-	bool isAwake;          ///< starts awake (true)
+	/// Speed of the body's farthest point below which it counts as resting, m/s (0.05, Box2D's).
+	/// An experiment that measures slow motion sets it lower, or enableSleep false.
+	float sleepThreshold;
+	bool isAwake; ///< starts awake (true)
 	/// Continuous collision against dynamic bodies as well as static ones (false): for small fast
 	/// projectiles (docs/continuous.md).
 	bool isBullet;

@@ -277,6 +277,13 @@ TB_API bool tbBody_IsBullet(tbBodyId bodyId);
 /// Allow or forbid this body to sleep.
 TB_API void tbBody_EnableSleep(tbBodyId bodyId, bool flag);
 
+/// Set the speed of the body's farthest point below which it counts as resting, m/s (>= 0; an
+/// island sleeps when all its bodies have rested for the world's timeToSleep).
+TB_API void tbBody_SetSleepThreshold(tbBodyId bodyId, float speed);
+
+/// The body's sleep threshold, m/s.
+TB_API float tbBody_GetSleepThreshold(tbBodyId bodyId);
+
 /// Number of shapes on the body, and up to `capacity` of their ids.
 TB_API int tbBody_GetShapeCount(tbBodyId bodyId);
 /// Copy up to `capacity` shape ids of the body into `shapeIds`; returns how many were copied.
