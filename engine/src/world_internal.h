@@ -59,9 +59,9 @@ typedef struct tbBodySlot
 	bool massSet; // tbBody_SetMassData gave the mass: kept while none of its shapes weighs
 	bool enableSleep;
 	float sleepThreshold; // m/s: resting below it (tbBodyDef.sleepThreshold)
-	bool isBullet;   // continuous collision against dynamic bodies too
-	int refreshStep; // step count + 1 of the last step it had a refresh candidate
-	                 // (contact_refresh.c)
+	bool isBullet;        // continuous collision against dynamic bodies too
+	int refreshStep;      // step count + 1 of the last step it had a refresh candidate
+	                      // (contact_refresh.c)
 } tbBodySlot;
 
 // A body that moves this step: alive, awake and not static. The one test the awake set, the narrow

@@ -208,6 +208,7 @@ class BodyDef(Structure):
         ("isAwake", c_bool),
         ("isBullet", c_bool),
         ("userData", c_void_p),
+        ("_tail", c_uint8 * 8),  # C rounds the size up to the quaternion's 16-byte alignment
     ]
 
 
