@@ -377,9 +377,17 @@ static bool tbCarryHeld(const tbWorld* w, const tbShapeSlot* sa, const tbSolverD
 
 tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
                                        const tbSolverDelta* movedB, tbSolverAnchors* anchors,
-                                       tbManifold* manifold, void* context)
+                                       tbManifold* manifold, int workerIndex, void* context)
 {
 	tbWorld* w = context;
+	// With workers, several contacts are looked at side by side: each worker counts in its own
+	// line, summed after the solve (step.c).
+	TB_ASSERT(workerIndex >= 0 && workerIndex < TB_MAX_WORKERS);
+	int* kept = w->parallel ? &w->workerCounts[workerIndex].keptContacts : &w->profile.keptContacts;
+	int* carried =
+	    w->parallel ? &w->workerCounts[workerIndex].carriedContacts : &w->profile.carriedContacts;
+	int* refreshed = w->parallel ? &w->workerCounts[workerIndex].refreshedContacts
+	                             : &w->profile.refreshedContacts;
 	if (contactIndex < 0 || contactIndex >= w->solverContactCount) {
 		return tb_refreshFailed;
 	}
@@ -404,16 +412,16 @@ tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* mo
 		                            movedB != NULL ? &anchors->nextB : NULL, n) -
 		          anchors->gapNext) <= keep) {
 			anchors->along = along;
-			w->profile.keptContacts += 1;
+			*kept += 1;
 			return tb_refreshKept;
 		}
 		if (tbCarryHeld(w, sa, movedA, sb, movedB, anchors, c->cache.margin, keep, manifold)) {
-			w->profile.carriedContacts += 1;
+			*carried += 1;
 			return tb_refreshMade;
 		}
 	}
 	tbTransform xfA = tbShapePoseAt(w, sa, movedA), xfB = tbShapePoseAt(w, sb, movedB);
-	w->profile.refreshedContacts += 1;
+	*refreshed += 1;
 	tbTransform bInA = tbInvMulTransforms(xfA, xfB);
 	// The step's speculative distance (the cache's margin is the step's plus the cache slack).
 	float margin = c->cache.margin;

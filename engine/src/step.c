@@ -129,9 +129,24 @@ static void tbSolveStage(tbWorld* w, const tbSolverDef* sd, float dt, void** scr
 	void* aligned = (void*)(((uintptr_t)w->solverScratchRaw + 63u) & ~(uintptr_t)63u);
 	*scratch = aligned;
 	tbSolverStats stats;
+	if (w->parallel) {
+		for (int k = 0; k < w->def.workerCount; ++k) {
+			tbWorkerCounts* counts = w->workerCounts + k;
+			counts->refreshedContacts = counts->keptContacts = counts->carriedContacts = 0;
+		}
+	}
 	tbSolverSolve(sd, w->solverBodies, bodyCount, w->solverContacts, contactCount, w->solverJoints,
 	              w->solverJointCount, dt, aligned, &stats);
 	tbScatterJoints(w);
+	if (w->parallel) {
+		// The refreshed contacts' counts, per worker (contact_refresh.c), in a fixed order.
+		for (int k = 0; k < w->def.workerCount; ++k) {
+			const tbWorkerCounts* counts = w->workerCounts + k;
+			w->profile.refreshedContacts += counts->refreshedContacts;
+			w->profile.keptContacts += counts->keptContacts;
+			w->profile.carriedContacts += counts->carriedContacts;
+		}
+	}
 	w->lastSubstep = dt / (float)sd->substeps;
 	w->lastTimeStep = dt;
 	for (int i = 0; i < contactCount; ++i) {

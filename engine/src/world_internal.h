@@ -19,6 +19,8 @@ typedef struct tbWorkerCounts
 	_Alignas(64) int cachedManifolds;
 	int narrowPhaseRuns;
 	int stoppedBodies;
+	// The solver's refreshed contacts (contact_refresh.c): made again, kept, carried.
+	int refreshedContacts, keptContacts, carriedContacts;
 } tbWorkerCounts;
 
 // A slot (world, body or shape) whose generation reaches this is retired instead of reused: its
@@ -298,7 +300,7 @@ bool tbMarkContactRefresh(tbWorld* world, const tbContactSlot* contact, float dt
 void tbSpreadContactRefresh(tbWorld* world);
 tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
                                        const tbSolverDelta* movedB, tbSolverAnchors* anchors,
-                                       tbManifold* manifold, void* context);
+                                       tbManifold* manifold, int workerIndex, void* context);
 // Whether a shape's contact features stay where they are on its body as it turns: a polytope's
 // vertices, edges and faces, and a sphere's one point (always under its centre).
 static inline bool tbKeepsFeatures(const tbGeometry* g)
