@@ -196,8 +196,10 @@ static mat3s tbRotationFromVector(vec3s t)
 // gets how fast the relative turn moves the surfaces against the held anchors: the relative spin
 // times the larger reach (two bodies turning alike, a pile tumbling together, keep their contact
 // features).
-static float tbSurfaceSpeed(const tbSolverBody* a, const tbSolverBody* b, float reachA,
-                            float reachB, float* turn)
+static inline __attribute__((always_inline)) float tbSurfaceSpeed(const tbSolverBody* a,
+                                                                  const tbSolverBody* b,
+                                                                  float reachA, float reachB,
+                                                                  float* turn)
 {
 	float dv[3] = {b->v[0] - a->v[0], b->v[1] - a->v[1], b->v[2] - a->v[2]};
 	float dw[3] = {b->w[0] - a->w[0], b->w[1] - a->w[1], b->w[2] - a->w[2]};
@@ -236,11 +238,13 @@ static inline void tbRefreshOne(const tbSolverDef* def, tbContactConstraintW* gr
 	// How far the turns may have carried the surfaces from the anchored points since the last
 	// narrow phase (translation leaves anchored points exact), and a lower bound of the gap now:
 	// the gap then less what the surfaces' speed may have closed since.
-	*turn += h * spin;
-	*gap -= h * speed;
+	float refreshTurn = contact->refreshTurn;
+	float turned = *turn + h * spin, closed = *gap - h * speed;
+	*turn = turned;
+	*gap = closed;
 	// Made again only when the anchors would be off by the end of this substep and the pair can
 	// close its gap in it: one still far apart, moving apart or barely turning is left as it is.
-	if (*gap > h * speed || *turn + h * spin < contact->refreshTurn) {
+	if (closed > h * speed || turned + h * spin < refreshTurn) {
 		return;
 	}
 	tbManifold before = contact->manifold;
@@ -716,6 +720,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	tbContactSoftness(def, h, soft);
 	int filled[TB_GRAPH_COLORS + 1];
 	memset(filled, 0, sizeof filled);
+	// With workers the refreshed lanes are listed in record order after this loop.
+	bool listRefreshes = !parallel && def->refreshContact != NULL;
 	for (int i = 0; i < contactCount; ++i) {
 		int k = contactColors[i];
 		int slot = filled[k]++;
@@ -723,7 +729,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		tbContactConstraintW* g = groups + groupStart[k] + slot / width;
 		tbPrepareContactLane(g, slot % width, contacts + i, i, bodies,
 		                     parallel ? staticBase + (int)(g - groups) : staticBody, soft);
-		if (!parallel && contacts[i].refresh && def->refreshContact != NULL) {
+		if (contacts[i].refresh && listRefreshes) {
 			refreshGaps[refreshCount] = tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
 			refreshTurns[refreshCount] = 0.0f;
 			refreshes[refreshCount++] = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;

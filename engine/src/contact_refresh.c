@@ -381,13 +381,7 @@ tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* mo
 {
 	tbWorld* w = context;
 	// With workers, several contacts are looked at side by side: each worker counts in its own
-	// line, summed after the solve (step.c).
-	TB_ASSERT(workerIndex >= 0 && workerIndex < TB_MAX_WORKERS);
-	int* kept = w->parallel ? &w->workerCounts[workerIndex].keptContacts : &w->profile.keptContacts;
-	int* carried =
-	    w->parallel ? &w->workerCounts[workerIndex].carriedContacts : &w->profile.carriedContacts;
-	int* refreshed = w->parallel ? &w->workerCounts[workerIndex].refreshedContacts
-	                             : &w->profile.refreshedContacts;
+	// line, summed into the profile after the solve (step.c).
 	if (contactIndex < 0 || contactIndex >= w->solverContactCount) {
 		return tb_refreshFailed;
 	}
@@ -412,16 +406,16 @@ tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* mo
 		                            movedB != NULL ? &anchors->nextB : NULL, n) -
 		          anchors->gapNext) <= keep) {
 			anchors->along = along;
-			*kept += 1;
+			w->workerCounts[workerIndex].keptContacts += 1;
 			return tb_refreshKept;
 		}
 		if (tbCarryHeld(w, sa, movedA, sb, movedB, anchors, c->cache.margin, keep, manifold)) {
-			*carried += 1;
+			w->workerCounts[workerIndex].carriedContacts += 1;
 			return tb_refreshMade;
 		}
 	}
 	tbTransform xfA = tbShapePoseAt(w, sa, movedA), xfB = tbShapePoseAt(w, sb, movedB);
-	*refreshed += 1;
+	w->workerCounts[workerIndex].refreshedContacts += 1;
 	tbTransform bInA = tbInvMulTransforms(xfA, xfB);
 	// The step's speculative distance (the cache's margin is the step's plus the cache slack).
 	float margin = c->cache.margin;

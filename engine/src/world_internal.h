@@ -60,7 +60,9 @@ typedef struct tbBodySlot
 	bool awake;
 	bool massSet; // tbBody_SetMassData gave the mass: kept while none of its shapes weighs
 	bool enableSleep;
-	bool isBullet;   // continuous collision against dynamic bodies too
+	bool isBullet; // continuous collision against dynamic bodies too
+	// With workers, what tbUpdateShapes' parallel pass left to its serial one (step.c).
+	uint8_t shapeUpdate;
 	int refreshStep; // step count + 1 of the last step it had a refresh candidate
 	                 // (contact_refresh.c)
 } tbBodySlot;
@@ -89,6 +91,7 @@ typedef struct tbShapeSlot
 	int proxyId;
 	int tree;      // 0: static tree, 1: moving tree
 	bool enlarged; // in the move buffer
+	bool fatMoved; // its fat box was made anew by a parallel pass; the tree not yet told
 	int nextFree;
 	uint32_t generation; // TB_RETIRED_GENERATION: never reused
 	bool alive;
@@ -316,6 +319,15 @@ bool tbPlacedManifoldHolds(const tbWorld* world, const tbShapeSlot* shapeA,
                            const tbShapeSlot* shapeB, const tbManifold* manifold);
 // Returns how far the body's farthest point moves in dt at its velocity, m.
 float tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
+// The same for a parallel pass: each shape's pose and boxes only, a fat box made anew marked
+// (fatMoved) for a serial pass to move its proxy in order; true when one was.
+bool tbUpdateBodyBoxes(tbWorld* world, int bodyIndex, float dt);
+// A body's reach in a step at its velocity, dt (|v| + |w| maxExtent), m.
+static inline float tbBodyReach(const tbBodySlot* b, float dt)
+{
+	float turn = dt * glms_vec3_norm(b->rb.w);
+	return dt * glms_vec3_norm(b->rb.v) + turn * b->maxExtent;
+}
 
 // events.c
 // Around an API call between steps that may end contacts: its end events go to the pending array.
