@@ -591,7 +591,7 @@ static float tbAnchoredMotion(vec3s n, tbSolverDelta movedA, tbSolverDelta moved
 
 tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
                                      tbRigidBody* const* bodies, const tbSolverBody* states,
-                                     const tbSolverDef* def, float h, float* along)
+                                     const tbSolverDef* def, float h, int worker, float* along)
 {
 	const tbRigidBody* a = contact->bodyA != TB_NULL_BODY ? bodies[contact->bodyA] : NULL;
 	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
@@ -629,7 +629,7 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContac
 	tbManifold m;
 	tbRefreshResult result =
 	    def->refreshContact(c->contact[lane], a != NULL ? &movedA : NULL,
-	                        b != NULL ? &movedB : NULL, &anchors, &m, def->refreshContext);
+	                        b != NULL ? &movedB : NULL, &anchors, &m, worker, def->refreshContext);
 	if (result == tb_refreshKept) {
 		*along = anchors.along;
 		return result;

@@ -196,8 +196,10 @@ static mat3s tbRotationFromVector(vec3s t)
 // gets how fast the relative turn moves the surfaces against the held anchors: the relative spin
 // times the larger reach (two bodies turning alike, a pile tumbling together, keep their contact
 // features).
-static float tbSurfaceSpeed(const tbSolverBody* a, const tbSolverBody* b, float reachA,
-                            float reachB, float* turn)
+static inline __attribute__((always_inline)) float tbSurfaceSpeed(const tbSolverBody* a,
+                                                                  const tbSolverBody* b,
+                                                                  float reachA, float reachB,
+                                                                  float* turn)
 {
 	float dv[3] = {b->v[0] - a->v[0], b->v[1] - a->v[1], b->v[2] - a->v[2]};
 	float dw[3] = {b->w[0] - a->w[0], b->w[1] - a->w[1], b->w[2] - a->w[2]};
@@ -217,6 +219,53 @@ static float tbManifoldGap(const tbManifold* m, float margin)
 		gap = m->points[i].separation < gap ? m->points[i].separation : gap;
 	}
 	return gap;
+}
+
+// Pairs turning too fast for one manifold per step (the caller marks them) are made again at
+// the poses of now: a spinning cone's rim point recedes while the rim beside it sweeps in, which
+// the step's anchored points cannot see. `at` is the lane (record * width + lane); `gap` and
+// `turn` its running bounds. Writes only the lane and its contact.
+static inline void tbRefreshOne(const tbSolverDef* def, tbContactConstraintW* groups,
+                                tbContact* contacts, tbRigidBody* const* bodies,
+                                const tbSolverBody* states, float h, int at, float* gap,
+                                float* turn, int worker)
+{
+	tbContactConstraintW* g = groups + at / TB_SIMD_WIDTH;
+	int lane = at % TB_SIMD_WIDTH;
+	tbContact* contact = contacts + g->contact[lane];
+	float spin, speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane],
+	                                   contact->spinReachA, contact->spinReachB, &spin);
+	// How far the turns may have carried the surfaces from the anchored points since the last
+	// narrow phase (translation leaves anchored points exact), and a lower bound of the gap now:
+	// the gap then less what the surfaces' speed may have closed since.
+	float refreshTurn = contact->refreshTurn;
+	float turned = *turn + h * spin, closed = *gap - h * speed;
+	*turn = turned;
+	*gap = closed;
+	// Made again only when the anchors would be off by the end of this substep and the pair can
+	// close its gap in it: one still far apart, moving apart or barely turning is left as it is.
+	if (closed > h * speed || turned + h * spin < refreshTurn) {
+		return;
+	}
+	tbManifold before = contact->manifold;
+	float along;
+	tbRefreshResult result =
+	    tbRefreshContactLane(g, lane, contact, bodies, states, def, h, worker, &along);
+	if (result == tb_refreshKept) {
+		// The anchored points still hold the deepest features: they go on, and the shapes'
+		// separation along the normal bounds the gap from below.
+		*gap = along;
+		*turn = -contact->refreshTurn;
+	} else if (result == tb_refreshMade) {
+		*gap = tbManifoldGap(&contact->manifold, contact->margin);
+		bool same = before.pointCount == contact->manifold.pointCount;
+		for (int k = 0; same && k < before.pointCount; ++k) {
+			same = before.points[k].id == contact->manifold.points[k].id;
+		}
+		// The same features again: the anchored points were following the surfaces, so the pair
+		// may turn twice as far before the next look.
+		*turn = same ? -contact->refreshTurn : 0.0f;
+	}
 }
 
 // GCC would turn the loop back into a memset call.
@@ -333,6 +382,7 @@ static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolv
 #define TB_MIN_RECORDS 8
 #define TB_MIN_BODIES 64
 #define TB_MIN_FINISH_BODIES 16
+#define TB_MIN_REFRESHES 16
 
 // Everything one of the loops below reads, in one place.
 typedef struct tbSolverTask
@@ -346,8 +396,13 @@ typedef struct tbSolverTask
 	const uint32_t* colorMasks;
 	int first;     // the first record of the colour being run
 	int bodyCount; // the solver's bodies (indices past it are static stand-ins)
+	// The refreshed lanes (record * width + lane, in record order) and their running bounds.
+	const int* refreshes;
+	float *refreshGaps, *refreshTurns;
+	int refreshCount;
 	float h, invH, dt;
 	bool useBias;
+	bool addStepImpulses; // tbSolveTask: the substep's last pass, sum its impulses after it
 	int stopped[TB_SOLVER_MAX_WORKERS]; // tbSolverFinish's count, per worker
 } tbSolverTask;
 
@@ -408,6 +463,42 @@ static void tbSolveTask(int start, int end, int worker, void* context)
 	for (int g = t->first + start; g < t->first + end; ++g) {
 		tbSolveContactsW(t->groups + g, t->states, t->invH, t->useBias,
 		                 t->def->contactPushMaxSpeed);
+		if (t->addStepImpulses) {
+			// The record's own sums, as the serial step's pass over all records after the
+			// relax pass (no other record reads them).
+			tbAddStepImpulsesW(t->groups + g);
+		}
+	}
+}
+
+static void tbAddStepImpulsesTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbSolverTask* t = context;
+	for (int g = start; g < end; ++g) {
+		tbAddStepImpulsesW(t->groups + g);
+	}
+}
+
+// The refreshed lanes [start, end) of the list in record order, widened so that each record's
+// lanes are all done by the range holding its first (lanes of a record share its wide rows).
+static void tbRefreshTask(int start, int end, int worker, void* context)
+{
+	tbSolverTask* t = context;
+	const int* at = t->refreshes;
+	int n = t->refreshCount;
+	while (start > 0 && start < end && at[start] / TB_SIMD_WIDTH == at[start - 1] / TB_SIMD_WIDTH) {
+		++start;
+	}
+	if (start == end) {
+		return; // every lane here belongs to a record of the range before
+	}
+	while (end < n && at[end] / TB_SIMD_WIDTH == at[end - 1] / TB_SIMD_WIDTH) {
+		++end;
+	}
+	for (int r = start; r < end; ++r) {
+		tbRefreshOne(t->def, t->groups, t->contacts, t->bodies, t->states, t->h, at[r],
+		             t->refreshGaps + r, t->refreshTurns + r, worker);
 	}
 }
 
@@ -546,6 +637,10 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		task.h = h;
 		task.invH = invH;
 		task.dt = dt;
+		task.refreshes = NULL;
+		task.refreshGaps = task.refreshTurns = NULL;
+		task.refreshCount = 0;
+		task.useBias = task.addStepImpulses = false;
 		tbParallel(def, tbPrepareBodiesTask, bodyCount, TB_MIN_BODIES, &task);
 	} else {
 		tbPrepareBodies(def, bodies, bodyCount, states, motions, h);
@@ -625,6 +720,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	tbContactSoftness(def, h, soft);
 	int filled[TB_GRAPH_COLORS + 1];
 	memset(filled, 0, sizeof filled);
+	// With workers the refreshed lanes are listed in record order after this loop.
+	bool listRefreshes = !parallel && def->refreshContact != NULL;
 	for (int i = 0; i < contactCount; ++i) {
 		int k = contactColors[i];
 		int slot = filled[k]++;
@@ -632,11 +729,31 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		tbContactConstraintW* g = groups + groupStart[k] + slot / width;
 		tbPrepareContactLane(g, slot % width, contacts + i, i, bodies,
 		                     parallel ? staticBase + (int)(g - groups) : staticBody, soft);
-		if (contacts[i].refresh && def->refreshContact != NULL) {
+		if (contacts[i].refresh && listRefreshes) {
 			refreshGaps[refreshCount] = tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
 			refreshTurns[refreshCount] = 0.0f;
 			refreshes[refreshCount++] = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;
 		}
+	}
+	if (parallel && def->refreshContact != NULL) {
+		// The same lanes in record order, so that the parallel pass gives each record's lanes
+		// to one range (tbRefreshTask). Each lane's bounds are its own: any order gives the
+		// same bits.
+		for (int g = 0; g < groupCount; ++g) {
+			for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+				int i = groups[g].contact[lane];
+				if (i >= 0 && contacts[i].refresh) {
+					refreshGaps[refreshCount] =
+					    tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
+					refreshTurns[refreshCount] = 0.0f;
+					refreshes[refreshCount++] = g * TB_SIMD_WIDTH + lane;
+				}
+			}
+		}
+		task.refreshes = refreshes;
+		task.refreshGaps = refreshGaps;
+		task.refreshTurns = refreshTurns;
+		task.refreshCount = refreshCount;
 	}
 
 	// The rows of a record's lanes at once (wide, as the passes).
@@ -691,42 +808,13 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		// Pairs turning too fast for one manifold per step (the caller marks them) are made
 		// again at the poses of now: a spinning cone's rim point recedes while the rim beside
 		// it sweeps in, which the step's anchored points cannot see.
-		for (int r = 0; sub > 0 && r < refreshCount; ++r) {
-			tbContactConstraintW* g = groups + refreshes[r] / TB_SIMD_WIDTH;
-			int lane = refreshes[r] % TB_SIMD_WIDTH;
-			tbContact* contact = contacts + g->contact[lane];
-			float spin, speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane],
-			                                   contact->spinReachA, contact->spinReachB, &spin);
-			// How far the turns may have carried the surfaces from the anchored points since the
-			// last narrow phase (translation leaves anchored points exact), and a lower bound of
-			// the gap now: the gap then less what the surfaces' speed may have closed since.
-			refreshTurns[r] += h * spin;
-			refreshGaps[r] -= h * speed;
-			// Made again only when the anchors would be off by the end of this substep and the
-			// pair can close its gap in it: one still far apart, moving apart or barely turning
-			// is left as it is.
-			if (refreshGaps[r] > h * speed || refreshTurns[r] + h * spin < contact->refreshTurn) {
-				continue;
-			}
-			tbManifold before = contact->manifold;
-			float along;
-			tbRefreshResult result =
-			    tbRefreshContactLane(g, lane, contact, bodies, states, def, h, &along);
-			if (result == tb_refreshKept) {
-				// The anchored points still hold the deepest features: they go on, and the
-				// shapes' separation along the normal bounds the gap from below.
-				refreshGaps[r] = along;
-				refreshTurns[r] = -contact->refreshTurn;
-			} else if (result == tb_refreshMade) {
-				refreshGaps[r] = tbManifoldGap(&contact->manifold, contact->margin);
-				bool same = before.pointCount == contact->manifold.pointCount;
-				for (int k = 0; same && k < before.pointCount; ++k) {
-					same = before.points[k].id == contact->manifold.points[k].id;
-				}
-				// The same features again: the anchored points were following the surfaces, so
-				// the pair may turn twice as far before the next look.
-				refreshTurns[r] = same ? -contact->refreshTurn : 0.0f;
-			}
+		if (sub > 0 && parallel) {
+			// Side by side, a record's lanes in one range (tbRefreshTask).
+			tbParallel(def, tbRefreshTask, refreshCount, TB_MIN_REFRESHES, &task);
+		}
+		for (int r = 0; sub > 0 && !parallel && r < refreshCount; ++r) {
+			tbRefreshOne(def, groups, contacts, bodies, states, h, refreshes[r], refreshGaps + r,
+			             refreshTurns + r, 0);
 		}
 		if (jointCount > 0) {
 			tbJointInertias(jointRecords, jointCount, states, jointInertias, jointStiffened,
@@ -754,10 +842,13 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			for (int it = 0; it < def->relaxIterations; ++it) {
 				tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
 				              states, invH, false, jointWork);
+				// The last relax pass sums each record's impulses right after solving it.
+				task.addStepImpulses = it + 1 == def->relaxIterations;
 				tbForColors(def, tbSolveTask, &task, groupStart, serialColors);
+				task.addStepImpulses = false;
 			}
-			for (int g = 0; g < groupCount; ++g) {
-				tbAddStepImpulsesW(groups + g);
+			if (def->relaxIterations <= 0) {
+				tbParallel(def, tbAddStepImpulsesTask, groupCount, TB_MIN_RECORDS, &task);
 			}
 			continue;
 		}

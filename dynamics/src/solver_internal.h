@@ -103,6 +103,7 @@ void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContact* contacts)
 // bodies' poses of now and its rows rebuilt there, impulses carried over by feature id; or kept
 // when the callback finds its anchored points still hold the deepest features (`along`: the
 // shapes' separation along the lane's normal then). The lane is unchanged unless made.
+// `worker`: the calling range's worker index, passed to the callback.
 tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
                                      tbRigidBody* const* bodies, const tbSolverBody* states,
-                                     const tbSolverDef* def, float h, float* along);
+                                     const tbSolverDef* def, float h, int worker, float* along);

@@ -51,7 +51,10 @@ void tbSyncBodyTransform(tbBodySlot* b)
 // sank into the ground). A new fat box reaches two steps ahead along the velocity (and the spin's
 // reach) plus the margin, and only the margin behind, so a steadily moving body is refattened
 // about as often as with a box grown by the margin alone.
-float tbUpdateBodyShapes(tbWorld* w, int bodyIndex, float dt, bool forceMove)
+// tbUpdateBodyShapes with the tree's proxies moved at once (defer false), or the shapes whose
+// fat box was made anew marked for a later serial pass (defer true; *deferred set).
+static inline __attribute__((always_inline)) float
+tbUpdateShapeBoxes(tbWorld* w, int bodyIndex, float dt, bool forceMove, bool defer, bool* deferred)
 {
 	tbBodySlot* b = w->bodies + bodyIndex;
 	float margin = b->rb.type == tb_staticBody ? 0.0f : w->def.aabbMargin;
@@ -95,12 +98,27 @@ float tbUpdateBodyShapes(tbWorld* w, int bodyIndex, float dt, bool forceMove)
 		                      box.lower.z + 2.0f * bz - margin}};
 		fat->upper = (vec3s){{box.upper.x + 2.0f * ax + margin, box.upper.y + 2.0f * ay + margin,
 		                      box.upper.z + 2.0f * az + margin}};
-		if (shape->proxyId >= 0) {
+		if (shape->proxyId >= 0 && defer) {
+			shape->fatMoved = true;
+			*deferred = true;
+		} else if (shape->proxyId >= 0) {
 			tbDynamicTree_MoveProxy(&w->trees[shape->tree], shape->proxyId, shape->fatAABB);
 			tbBroadPhase_BufferMove(w, s);
 		}
 	}
 	return reach;
+}
+
+float tbUpdateBodyShapes(tbWorld* w, int bodyIndex, float dt, bool forceMove)
+{
+	return tbUpdateShapeBoxes(w, bodyIndex, dt, forceMove, false, NULL);
+}
+
+bool tbUpdateBodyBoxes(tbWorld* w, int bodyIndex, float dt)
+{
+	bool deferred = false;
+	tbUpdateShapeBoxes(w, bodyIndex, dt, false, true, &deferred);
+	return deferred;
 }
 
 // One shape's mass in the body frame; *weighs false for a shape that collides but weighs nothing

@@ -377,9 +377,11 @@ static bool tbCarryHeld(const tbWorld* w, const tbShapeSlot* sa, const tbSolverD
 
 tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
                                        const tbSolverDelta* movedB, tbSolverAnchors* anchors,
-                                       tbManifold* manifold, void* context)
+                                       tbManifold* manifold, int workerIndex, void* context)
 {
 	tbWorld* w = context;
+	// With workers, several contacts are looked at side by side: each worker counts in its own
+	// line, summed into the profile after the solve (step.c).
 	if (contactIndex < 0 || contactIndex >= w->solverContactCount) {
 		return tb_refreshFailed;
 	}
@@ -404,16 +406,16 @@ tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* mo
 		                            movedB != NULL ? &anchors->nextB : NULL, n) -
 		          anchors->gapNext) <= keep) {
 			anchors->along = along;
-			w->profile.keptContacts += 1;
+			w->workerCounts[workerIndex].keptContacts += 1;
 			return tb_refreshKept;
 		}
 		if (tbCarryHeld(w, sa, movedA, sb, movedB, anchors, c->cache.margin, keep, manifold)) {
-			w->profile.carriedContacts += 1;
+			w->workerCounts[workerIndex].carriedContacts += 1;
 			return tb_refreshMade;
 		}
 	}
 	tbTransform xfA = tbShapePoseAt(w, sa, movedA), xfB = tbShapePoseAt(w, sb, movedB);
-	w->profile.refreshedContacts += 1;
+	w->workerCounts[workerIndex].refreshedContacts += 1;
 	tbTransform bInA = tbInvMulTransforms(xfA, xfB);
 	// The step's speculative distance (the cache's margin is the step's plus the cache slack).
 	float margin = c->cache.margin;

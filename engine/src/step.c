@@ -129,9 +129,20 @@ static void tbSolveStage(tbWorld* w, const tbSolverDef* sd, float dt, void** scr
 	void* aligned = (void*)(((uintptr_t)w->solverScratchRaw + 63u) & ~(uintptr_t)63u);
 	*scratch = aligned;
 	tbSolverStats stats;
+	for (int k = 0; k < w->def.workerCount; ++k) {
+		tbWorkerCounts* counts = w->workerCounts + k;
+		counts->refreshedContacts = counts->keptContacts = counts->carriedContacts = 0;
+	}
 	tbSolverSolve(sd, w->solverBodies, bodyCount, w->solverContacts, contactCount, w->solverJoints,
 	              w->solverJointCount, dt, aligned, &stats);
 	tbScatterJoints(w);
+	// The refreshed contacts' counts, per worker (contact_refresh.c), in a fixed order.
+	for (int k = 0; k < w->def.workerCount; ++k) {
+		const tbWorkerCounts* counts = w->workerCounts + k;
+		w->profile.refreshedContacts += counts->refreshedContacts;
+		w->profile.keptContacts += counts->keptContacts;
+		w->profile.carriedContacts += counts->carriedContacts;
+	}
 	w->lastSubstep = dt / (float)sd->substeps;
 	w->lastTimeStep = dt;
 	for (int i = 0; i < contactCount; ++i) {
@@ -159,10 +170,74 @@ static void tbFinishBodies(tbWorld* w, const tbSolverDef* sd, float dt, void* sc
 // Stage: the bodies' new poses go to their shapes. Reads the solver's bodies; writes each body's
 // transform and its shapes' broad-phase boxes, and lists the bodies fast enough to need a
 // continuous check.
+//
+// With workers, a parallel pass over the bodies does each body's own part (its transform, its
+// shapes' poses and boxes, a fat box made anew) and marks what touches shared state; a serial
+// pass then, in the solver's body order as with one worker, moves the marked proxies in the tree
+// and puts the fast bodies on the continuous list. A fast body (rare) is left whole to the
+// serial pass, which needs its pose at the step's start.
+typedef struct tbShapesTask
+{
+	tbWorld* world;
+	float dt;
+} tbShapesTask;
+
+enum
+{
+	tb_shapesDone = 0,  // nothing left to the serial pass
+	tb_shapesMoved = 1, // some of its shapes' proxies to move
+	tb_shapesFast = 2,  // the whole body: fast, a continuous candidate
+};
+
+static void tbUpdateShapesTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	const tbShapesTask* t = context;
+	tbWorld* w = t->world;
+	for (int i = start; i < end; ++i) {
+		tbBodySlot* b = w->bodies + w->solverBodySlots[i];
+		// tbContinuousCheck's test, on the reach tbUpdateBodyShapes would return.
+		if (w->def.enableContinuous && b->rb.type == tb_dynamicBody && b->firstShape >= 0 &&
+		    b->jointCount == 0 && tbBodyReach(b, t->dt) >= TB_FAST_FRACTION * b->minExtent) {
+			b->shapeUpdate = tb_shapesFast;
+			continue;
+		}
+		tbSyncBodyTransform(b);
+		b->shapeUpdate =
+		    tbUpdateBodyBoxes(w, w->solverBodySlots[i], t->dt) ? tb_shapesMoved : tb_shapesDone;
+	}
+}
+
 static void tbUpdateShapes(tbWorld* w, float dt)
 {
 	int bodyCount = w->solverBodyCount;
 	w->fastCount = 0;
+	if (w->parallel) {
+		tbShapesTask task = {w, dt};
+		tbParallelFor(w, tbUpdateShapesTask, bodyCount, 64, &task);
+		for (int i = 0; i < bodyCount; ++i) {
+			int slot = w->solverBodySlots[i];
+			tbBodySlot* b = w->bodies + slot;
+			if (b->shapeUpdate == tb_shapesMoved) {
+				for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
+					tbShapeSlot* shape = w->shapes + s;
+					if (shape->fatMoved) {
+						shape->fatMoved = false;
+						tbDynamicTree_MoveProxy(&w->trees[shape->tree], shape->proxyId,
+						                        shape->fatAABB);
+						tbBroadPhase_BufferMove(w, s);
+					}
+				}
+			} else if (b->shapeUpdate == tb_shapesFast) {
+				tbTransform start = b->xf;
+				tbSyncBodyTransform(b);
+				float reach = tbUpdateBodyShapes(w, slot, dt, false);
+				tbContinuousCheck(w, slot, &start, reach);
+			}
+			b->shapeUpdate = tb_shapesDone;
+		}
+		return;
+	}
 	for (int i = 0; i < bodyCount; ++i) {
 		int slot = w->solverBodySlots[i];
 		tbBodySlot* b = w->bodies + slot;

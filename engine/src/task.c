@@ -13,13 +13,19 @@
 #define TB_PAUSE() ((void)0)
 #endif
 
-// How many times a waiting thread looks at its flag before it sleeps on the condition variable:
-// the step's loops follow each other within microseconds, and a thread that went to sleep between
-// two of them costs a wake-up (a system call) on each. Bounded, so an idle world's threads sleep.
-#define TB_SPIN_LOOKS 2000
+// How long a waiting thread looks at the loop counter before it sleeps on the condition variable,
+// in microseconds of the monotonic clock (not a count of pause instructions, whose length differs
+// tenfold between processors): the step's loops follow each other within microseconds, and a
+// thread that went to sleep between two of them costs a wake-up (a system call, and the time the
+// system takes to run the thread again) on each. Bounded, so an idle world's threads sleep.
+#define TB_SPIN_MICROSECONDS 200.0
+// The clock is read once every this many looks.
+#define TB_SPIN_LOOKS_PER_CLOCK 32
+// The caller waits this long for the last ranges of a loop (other workers are running them).
+#define TB_WAIT_MICROSECONDS 200.0
 
 // Ranges per worker and loop: a few more than one, so that a worker that was late to start or met
-// slower items is helped by the others (ranges are taken from a shared counter).
+// slower items is helped by the others.
 #define TB_RANGES_PER_WORKER 4
 
 typedef struct tbTaskPool tbTaskPool;
@@ -31,16 +37,25 @@ typedef struct tbPoolThread
 	int workerIndex;
 } tbPoolThread;
 
-// The ticket of a loop: its generation (bits 32-63), its range count (16-31) and the next range to
-// take (0-15), one atomic word, so that a thread that comes late can only take a range of the loop
-// it saw (compare-and-swap) and never one of the next loop.
-#define TB_TICKET(generation, count, next)                                                         \
-	(((uint64_t)(generation) << 32) | ((uint64_t)(count) << 16) | (uint64_t)(next))
+// A worker's share of a loop's ranges, one atomic word on its own cache line: the loop's
+// generation (bits 32-63), the end of the share (16-31) and the next range to take (0-15), so that
+// a thread that comes late can only take a range of the loop it saw (compare-and-swap) and never
+// one of the next loop. Worker k takes the ranges of its own share first, then helps the others:
+// a loop of the same size (each colour's records, each substep's bodies) gives worker k the same
+// items every time, which its cache still holds (Box2D v3's worker blocks).
+#define TB_TICKET(generation, end, next)                                                           \
+	(((uint64_t)(generation) << 32) | ((uint64_t)(end) << 16) | (uint64_t)(next))
 #define TB_MAX_RANGES 0xffff
 
+typedef struct tbPoolShare
+{
+	_Alignas(64) atomic_uint_fast64_t ticket;
+} tbPoolShare;
+
 // The pool: workerCount - 1 threads; the caller of tbWorld_Step is worker 0. One loop at a time:
-// the caller publishes it (a new ticket), takes ranges itself, and waits until every range is done
-// (not for every thread: one the system has not scheduled yet simply finds none left).
+// the caller writes the shares, publishes the loop (a new generation), takes ranges itself, and
+// waits until every range is done (not for every thread: one the system has not scheduled yet
+// simply finds none left).
 struct tbTaskPool
 {
 	pthread_mutex_t mutex;
@@ -48,45 +63,87 @@ struct tbTaskPool
 	pthread_cond_t done; // the caller sleeps here for the last range
 	tbPoolThread threads[TB_MAX_WORKERS];
 	int threadCount;
-	// The loop being run, written by the caller before it publishes the ticket, read by a thread
-	// only after it took a range of that ticket (so never while the caller writes the next one).
+	// The loop being run, written by the caller before it publishes the shares, read by a thread
+	// only after it took a range of that generation (so never while the caller writes the next).
 	tbTaskCallback* task;
 	void* taskContext;
 	int itemCount, rangeSize;
-	_Alignas(64) atomic_uint_fast64_t ticket;
+	_Alignas(64) atomic_uint generation;
 	_Alignas(64) atomic_int doneRanges;
 	atomic_int sleepers;      // threads asleep on `wake`
 	atomic_bool callerAsleep; // the caller asleep on `done`
 	atomic_bool quit;
+	tbPoolShare shares[TB_MAX_WORKERS];
 };
 
-// Takes ranges of the loop with generation `generation` until none is left.
-static void tbRunRanges(tbTaskPool* pool, uint32_t generation, int workerIndex)
+static double tbMicroseconds(void)
 {
-	uint64_t ticket = atomic_load_explicit(&pool->ticket, memory_order_acquire);
+	return 1e3 * tbMilliseconds();
+}
+
+// Runs the ranges of `share` of the loop with generation `generation` until none is left there.
+static void tbRunShare(tbTaskPool* pool, tbPoolShare* share, uint32_t generation, int workerIndex)
+{
+	uint64_t ticket = atomic_load_explicit(&share->ticket, memory_order_acquire);
 	// Each turn takes a range or returns; at most TB_MAX_RANGES ranges exist.
 	for (int guard = 0; guard <= TB_MAX_RANGES; ++guard) {
-		uint32_t count = (uint32_t)(ticket >> 16) & 0xffffu, next = (uint32_t)ticket & 0xffffu;
-		if ((uint32_t)(ticket >> 32) != generation || next >= count) {
+		uint32_t end = (uint32_t)(ticket >> 16) & 0xffffu, next = (uint32_t)ticket & 0xffffu;
+		if ((uint32_t)(ticket >> 32) != generation || next >= end) {
 			return;
 		}
-		if (!atomic_compare_exchange_weak_explicit(&pool->ticket, &ticket, ticket + 1u,
+		if (!atomic_compare_exchange_weak_explicit(&share->ticket, &ticket, ticket + 1u,
 		                                           memory_order_acq_rel, memory_order_acquire)) {
 			continue; // another took it (ticket now holds the word as it is)
 		}
 		int start = (int)next * pool->rangeSize;
-		int end =
+		int stop =
 		    start + pool->rangeSize < pool->itemCount ? start + pool->rangeSize : pool->itemCount;
-		pool->task(start, end, workerIndex, pool->taskContext);
+		int count = (pool->itemCount + pool->rangeSize - 1) / pool->rangeSize;
+		pool->task(start, stop, workerIndex, pool->taskContext);
 		// seq_cst with the caller's store to callerAsleep: one of the two sees the other.
-		if (atomic_fetch_add(&pool->doneRanges, 1) + 1 == (int)count &&
+		if (atomic_fetch_add(&pool->doneRanges, 1) + 1 == count &&
 		    atomic_load(&pool->callerAsleep)) {
 			pthread_mutex_lock(&pool->mutex);
 			pthread_cond_signal(&pool->done);
 			pthread_mutex_unlock(&pool->mutex);
 		}
-		ticket = atomic_load_explicit(&pool->ticket, memory_order_acquire);
+		ticket = atomic_load_explicit(&share->ticket, memory_order_acquire);
 	}
+}
+
+// Takes ranges of the loop with generation `generation`: the worker's own share, then the
+// others' in turn, until none is left.
+static void tbRunRanges(tbTaskPool* pool, uint32_t generation, int workerIndex)
+{
+	int workers = pool->threadCount + 1;
+	for (int k = 0; k < workers; ++k) {
+		int at = workerIndex + k < workers ? workerIndex + k : workerIndex + k - workers;
+		tbRunShare(pool, pool->shares + at, generation, workerIndex);
+	}
+}
+
+// Looks at the generation for TB_SPIN_MICROSECONDS; returns it (still `seen` when none came).
+static uint32_t tbSpinForLoop(tbTaskPool* pool, uint32_t seen)
+{
+	uint32_t now = atomic_load_explicit(&pool->generation, memory_order_acquire);
+	if (now != seen) {
+		return now;
+	}
+	double until = tbMicroseconds() + TB_SPIN_MICROSECONDS;
+	// Bounded by the clock; the guard bounds it by a count too (at most a second of looks).
+	for (int guard = 0; guard < (1 << 26); ++guard) {
+		for (int look = 0; look < TB_SPIN_LOOKS_PER_CLOCK; ++look) {
+			TB_PAUSE();
+			now = atomic_load_explicit(&pool->generation, memory_order_acquire);
+			if (now != seen) {
+				return now;
+			}
+		}
+		if (tbMicroseconds() > until) {
+			break;
+		}
+	}
+	return now;
 }
 
 static void* tbPoolThreadMain(void* arg)
@@ -96,16 +153,11 @@ static void* tbPoolThreadMain(void* arg)
 	uint32_t seen = 0;
 	// Ends when the world is destroyed (quit), the only way out of this loop.
 	for (;;) {
-		uint32_t now = (uint32_t)(atomic_load_explicit(&pool->ticket, memory_order_acquire) >> 32);
-		for (int look = 0; now == seen && look < TB_SPIN_LOOKS; ++look) {
-			TB_PAUSE();
-			now = (uint32_t)(atomic_load_explicit(&pool->ticket, memory_order_acquire) >> 32);
-		}
+		uint32_t now = tbSpinForLoop(pool, seen);
 		if (now == seen) {
 			pthread_mutex_lock(&pool->mutex);
 			atomic_fetch_add(&pool->sleepers, 1);
-			while ((now = (uint32_t)(atomic_load(&pool->ticket) >> 32)) == seen &&
-			       !atomic_load(&pool->quit)) {
+			while ((now = atomic_load(&pool->generation)) == seen && !atomic_load(&pool->quit)) {
 				pthread_cond_wait(&pool->wake, &pool->mutex);
 			}
 			atomic_fetch_sub(&pool->sleepers, 1);
@@ -130,7 +182,10 @@ bool tbTaskPool_Create(tbWorld* w, int workerCount)
 	pthread_mutex_init(&pool->mutex, NULL);
 	pthread_cond_init(&pool->wake, NULL);
 	pthread_cond_init(&pool->done, NULL);
-	atomic_init(&pool->ticket, 0u);
+	atomic_init(&pool->generation, 0u);
+	for (int k = 0; k < TB_MAX_WORKERS; ++k) {
+		atomic_init(&pool->shares[k].ticket, 0u);
+	}
 	atomic_init(&pool->doneRanges, 0);
 	atomic_init(&pool->sleepers, 0);
 	atomic_init(&pool->callerAsleep, false);
@@ -172,11 +227,12 @@ void tbTaskPool_Destroy(tbWorld* w)
 }
 
 // One loop on the pool: published, run by the caller as worker 0 alongside the threads, and
-// waited for (a short look, then the condition variable).
+// waited for (a look at the count for TB_WAIT_MICROSECONDS, then the condition variable).
 static void tbTaskPool_Run(tbTaskPool* pool, tbTaskCallback* task, int itemCount, int minRange,
                            void* taskContext)
 {
-	int ranges = (pool->threadCount + 1) * TB_RANGES_PER_WORKER;
+	int workers = pool->threadCount + 1;
+	int ranges = workers * TB_RANGES_PER_WORKER;
 	int most = itemCount / (minRange > 0 ? minRange : 1);
 	ranges = ranges < most ? ranges : most;
 	ranges = ranges > 0 ? ranges : 1;
@@ -186,19 +242,35 @@ static void tbTaskPool_Run(tbTaskPool* pool, tbTaskCallback* task, int itemCount
 	pool->rangeSize = (itemCount + ranges - 1) / ranges;
 	int count = (itemCount + pool->rangeSize - 1) / pool->rangeSize;
 	atomic_store_explicit(&pool->doneRanges, 0, memory_order_relaxed);
-	uint32_t generation = (uint32_t)(atomic_load(&pool->ticket) >> 32) + 1u;
-	atomic_store(&pool->ticket, TB_TICKET(generation, count, 0));
+	uint32_t generation = atomic_load_explicit(&pool->generation, memory_order_relaxed) + 1u;
+	// Worker k's share: ranges [k count / workers, (k + 1) count / workers).
+	for (int k = 0; k < workers; ++k) {
+		int first = k * count / workers, end = (k + 1) * count / workers;
+		atomic_store_explicit(&pool->shares[k].ticket, TB_TICKET(generation, end, first),
+		                      memory_order_release);
+	}
+	atomic_store(&pool->generation, generation);
 	if (atomic_load(&pool->sleepers) > 0) {
 		pthread_mutex_lock(&pool->mutex);
 		pthread_cond_broadcast(&pool->wake);
 		pthread_mutex_unlock(&pool->mutex);
 	}
 	tbRunRanges(pool, generation, 0);
-	for (int look = 0; look < TB_SPIN_LOOKS; ++look) {
-		if (atomic_load_explicit(&pool->doneRanges, memory_order_acquire) == count) {
-			return;
+	if (atomic_load_explicit(&pool->doneRanges, memory_order_acquire) == count) {
+		return;
+	}
+	double until = tbMicroseconds() + TB_WAIT_MICROSECONDS;
+	// Bounded by the clock; the guard bounds it by a count too.
+	for (int guard = 0; guard < (1 << 26); ++guard) {
+		for (int look = 0; look < TB_SPIN_LOOKS_PER_CLOCK; ++look) {
+			TB_PAUSE();
+			if (atomic_load_explicit(&pool->doneRanges, memory_order_acquire) == count) {
+				return;
+			}
 		}
-		TB_PAUSE();
+		if (tbMicroseconds() > until) {
+			break;
+		}
 	}
 	pthread_mutex_lock(&pool->mutex);
 	atomic_store(&pool->callerAsleep, true);

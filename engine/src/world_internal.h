@@ -19,6 +19,8 @@ typedef struct tbWorkerCounts
 	_Alignas(64) int cachedManifolds;
 	int narrowPhaseRuns;
 	int stoppedBodies;
+	// The solver's refreshed contacts (contact_refresh.c): made again, kept, carried.
+	int refreshedContacts, keptContacts, carriedContacts;
 } tbWorkerCounts;
 
 // A slot (world, body or shape) whose generation reaches this is retired instead of reused: its
@@ -60,8 +62,10 @@ typedef struct tbBodySlot
 	bool enableSleep;
 	float sleepThreshold; // m/s: resting below it (tbBodyDef.sleepThreshold)
 	bool isBullet;        // continuous collision against dynamic bodies too
-	int refreshStep;      // step count + 1 of the last step it had a refresh candidate
-	                      // (contact_refresh.c)
+	// With workers, what tbUpdateShapes' parallel pass left to its serial one (step.c).
+	uint8_t shapeUpdate;
+	int refreshStep; // step count + 1 of the last step it had a refresh candidate
+	                 // (contact_refresh.c)
 } tbBodySlot;
 
 // A body that moves this step: alive, awake and not static. The one test the awake set, the narrow
@@ -88,6 +92,7 @@ typedef struct tbShapeSlot
 	int proxyId;
 	int tree;      // 0: static tree, 1: moving tree
 	bool enlarged; // in the move buffer
+	bool fatMoved; // its fat box was made anew by a parallel pass; the tree not yet told
 	int nextFree;
 	uint32_t generation; // TB_RETIRED_GENERATION: never reused
 	bool alive;
@@ -299,7 +304,7 @@ bool tbMarkContactRefresh(tbWorld* world, const tbContactSlot* contact, float dt
 void tbSpreadContactRefresh(tbWorld* world);
 tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
                                        const tbSolverDelta* movedB, tbSolverAnchors* anchors,
-                                       tbManifold* manifold, void* context);
+                                       tbManifold* manifold, int workerIndex, void* context);
 // Whether a shape's contact features stay where they are on its body as it turns: a polytope's
 // vertices, edges and faces, and a sphere's one point (always under its centre).
 static inline bool tbKeepsFeatures(const tbGeometry* g)
@@ -315,6 +320,15 @@ bool tbPlacedManifoldHolds(const tbWorld* world, const tbShapeSlot* shapeA,
                            const tbShapeSlot* shapeB, const tbManifold* manifold);
 // Returns how far the body's farthest point moves in dt at its velocity, m.
 float tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
+// The same for a parallel pass: each shape's pose and boxes only, a fat box made anew marked
+// (fatMoved) for a serial pass to move its proxy in order; true when one was.
+bool tbUpdateBodyBoxes(tbWorld* world, int bodyIndex, float dt);
+// A body's reach in a step at its velocity, dt (|v| + |w| maxExtent), m.
+static inline float tbBodyReach(const tbBodySlot* b, float dt)
+{
+	float turn = dt * glms_vec3_norm(b->rb.w);
+	return dt * glms_vec3_norm(b->rb.v) + turn * b->maxExtent;
+}
 
 // events.c
 // Around an API call between steps that may end contacts: its end events go to the pending array.

@@ -52,10 +52,12 @@ typedef enum tbRefreshResult
 /// still give the pair's closest approach along their normal, keeps them (tb_refreshKept,
 /// `anchors->along` set). The solver calls it at the start of the substeps after the first for
 /// the contacts marked `refresh` whose gap the bodies' surfaces may close in that substep: the
-/// narrow phase inside the step, for pairs that turn too fast for one manifold.
+/// narrow phase inside the step, for pairs that turn too fast for one manifold. With
+/// parallelFor it is called for several contacts at once (never twice for one at the same time):
+/// `workerIndex` is the calling range's (tbSolverTaskFcn), 0 without parallelFor.
 typedef tbRefreshResult tbContactRefreshFcn(int contactIndex, const tbSolverDelta* movedA,
                                             const tbSolverDelta* movedB, tbSolverAnchors* anchors,
-                                            tbManifold* manifold, void* context);
+                                            tbManifold* manifold, int workerIndex, void* context);
 
 /// The most workers a tbParallelForFcn may use (worker indices 0 to 63).
 #define TB_SOLVER_MAX_WORKERS 64
@@ -88,8 +90,8 @@ typedef struct tbSolverDef
 	tbOrthonormalizer orthonormalizer;   ///< applied to R once per step (Gram-Schmidt)
 	tbContactRefreshFcn* refreshContact; ///< remakes marked contacts per substep (null: never)
 	void* refreshContext;                ///< passed to refreshContact
-	/// Runs the per-body loops and each colour's constraints in parallel (null: inline, one
-	/// thread). The joints, the overflow constraints and the refreshed contacts stay serial.
+	/// Runs the per-body loops, each colour's constraints and the refreshed contacts in parallel
+	/// (null: inline, one thread). The joints and the overflow constraints stay serial.
 	tbParallelForFcn* parallelFor;
 	void* parallelContext; ///< passed to parallelFor
 } tbSolverDef;
