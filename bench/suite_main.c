@@ -55,6 +55,21 @@ static bool tbSuiteParseInt(const char* text, long maxValue, long* out)
 	return true;
 }
 
+static void tbSuitePrintProfile(tbWorldId worldId, long step)
+{
+	tbProfile p = tbWorld_GetProfile(worldId);
+	tbWorldCounters c = tbWorld_GetCounters(worldId);
+	fprintf(stderr,
+	        "step %ld: %.2f ms (pairs %.2f collide %.2f solve %.2f integrate %.2f sleep %.2f) "
+	        "awake %d active %d solved %d narrow %d cached %d new %d contacts %d touching %d "
+	        "overflow %d fast %d impact %d refreshed %d kept %d carried %d\n",
+	        step, (double)p.step, (double)p.pairs, (double)p.collide, (double)p.solve,
+	        (double)p.integrate, (double)p.sleep, p.awakeBodies, p.activeContacts, p.solvedContacts,
+	        p.narrowPhaseRuns, p.cachedManifolds, p.newPairs, c.contactCount, c.touchingCount,
+	        p.overflowConstraints, p.fastBodies, p.impactBodies, p.refreshedContacts,
+	        p.keptContacts, p.carriedContacts);
+}
+
 int main(int argc, char** argv)
 {
 	const char* sceneName = NULL;
@@ -126,6 +141,12 @@ int main(int argc, char** argv)
 		fprintf(stderr, "tumble-suite: cannot create the world: %s\n", tbGetLastError());
 		return 1;
 	}
+	// TB_SUITE_PROFILE=K prints the stage times and counts of every K-th step to stderr.
+	const char* profileEnv = getenv("TB_SUITE_PROFILE");
+	long profileEvery = 0;
+	if (profileEnv != NULL && !tbSuiteParseInt(profileEnv, 10000000, &profileEvery)) {
+		profileEvery = 0;
+	}
 	double t0 = tbSuiteNow();
 	void* state = scene->create(worldId, scale);
 	if (state == NULL) {
@@ -156,6 +177,9 @@ int main(int argc, char** argv)
 			scene->step(state, worldId, (int)s);
 		}
 		tbWorld_Step(worldId, TB_SUITE_DT, TB_SUITE_SUBSTEPS);
+		if (profileEvery > 0 && s % profileEvery == 0) {
+			tbSuitePrintProfile(worldId, s);
+		}
 	}
 	CALLGRIND_STOP_INSTRUMENTATION;
 	double loopMs = 1e3 * (tbSuiteNow() - t0);

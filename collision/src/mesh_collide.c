@@ -249,19 +249,123 @@ typedef struct tbLevelGroup
 	int count;
 } tbLevelGroup;
 
+// The most hull vertices and faces the separating-axis filter below places once per pair; larger
+// hulls take every triangle to the narrow phase.
+#define TB_LEVEL_FILTER_MAX 64
+
 typedef struct tbLevelCollide
 {
 	const tbGeometry *a, *b;
+	const tbGeometry* level;
 	tbTransform bInA;
 	float speculativeDistance;
 	float distance;
 	tbLevelGroup groups[TB_MAX_LEVEL_MANIFOLDS];
 	int groupCount, capacity;
+	// The separating-axis filter: the convex shape's vertices and face planes in the level's frame
+	// (a box as its 8 corners and 6 planes), when it is a polytope of at most TB_LEVEL_FILTER_MAX
+	// of each under a uniform scale.
+	bool filter;
+	bool twoSided; // mesh triangles may face either way; heightfield triangles face up
+	int vertexCount, faceCount;
+	vec3s vertices[TB_LEVEL_FILTER_MAX];
+	vec3s normals[TB_LEVEL_FILTER_MAX];
+	float offsets[TB_LEVEL_FILTER_MAX];
 } tbLevelCollide;
+
+// The convex shape's vertices and face planes placed in the level's frame for the filter; false
+// (no filter) for round shapes, large or non-uniformly scaled hulls.
+static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbTransform inLevel)
+{
+	vec3s sc = convex->scale;
+	if (!(sc.x > 0.0f) || sc.x != sc.y || sc.y != sc.z) {
+		return false;
+	}
+	float s = sc.x;
+	mat3s R = glms_quat_mat3(inLevel.q);
+	if (convex->type == tb_boxShape) {
+		vec3s h = glms_vec3_scale(convex->halfExtents, s);
+		for (int i = 0; i < 8; ++i) {
+			vec3s local = {{(i & 1) ? -h.x : h.x, (i & 2) ? -h.y : h.y, (i & 4) ? -h.z : h.z}};
+			lc->vertices[i] = glms_vec3_add(glms_mat3_mulv(R, local), inLevel.p);
+		}
+		for (int axis = 0; axis < 3; ++axis) {
+			vec3s n = R.col[axis];
+			float c = glms_vec3_dot(n, inLevel.p);
+			lc->normals[2 * axis] = n;
+			lc->offsets[2 * axis] = c + h.raw[axis];
+			lc->normals[2 * axis + 1] = glms_vec3_negate(n);
+			lc->offsets[2 * axis + 1] = h.raw[axis] - c;
+		}
+		lc->vertexCount = 8;
+		lc->faceCount = 6;
+		return true;
+	}
+	if (convex->type != tb_hullShape || convex->hull == NULL) {
+		return false;
+	}
+	const tbHull* h = convex->hull;
+	if (h->kind != tb_hullSolid || h->vertexCount < 4 || h->vertexCount > TB_LEVEL_FILTER_MAX ||
+	    h->faceCount < 4 || h->faceCount > TB_LEVEL_FILTER_MAX) {
+		return false;
+	}
+	for (int i = 0; i < h->vertexCount; ++i) {
+		lc->vertices[i] =
+		    glms_vec3_add(glms_mat3_mulv(R, glms_vec3_scale(h->vertices[i], s)), inLevel.p);
+	}
+	for (int i = 0; i < h->faceCount; ++i) {
+		vec3s n = glms_mat3_mulv(R, h->faces[i].normal);
+		lc->normals[i] = n;
+		lc->offsets[i] = s * h->faces[i].offset + glms_vec3_dot(n, inLevel.p);
+	}
+	lc->vertexCount = h->vertexCount;
+	lc->faceCount = h->faceCount;
+	return true;
+}
+
+// Whether a separating axis proves the triangle (the level's frame) farther than `gap` from the
+// convex shape: one of the shape's face planes with the whole triangle beyond it, or the
+// triangle's plane with the whole shape beyond it (on the side it faces, or either side for a
+// mesh). Such a triangle can give no point within the speculative distance, so the narrow phase
+// is skipped for it. Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013:
+// any axis with a positive gap between the projections proves the gap a lower bound of the
+// distance; only face axes are tried here, the rest is the narrow phase's.
+static bool tbLevelTriangleApart(const tbLevelCollide* lc, const vec3s v[3], float gap)
+{
+	for (int i = 0; i < lc->faceCount; ++i) {
+		vec3s n = lc->normals[i];
+		float limit = lc->offsets[i] + gap;
+		if (glms_vec3_dot(n, v[0]) > limit && glms_vec3_dot(n, v[1]) > limit &&
+		    glms_vec3_dot(n, v[2]) > limit) {
+			return true;
+		}
+	}
+	vec3s n = glms_vec3_cross(glms_vec3_sub(v[1], v[0]), glms_vec3_sub(v[2], v[0]));
+	float len = glms_vec3_norm(n);
+	if (!(len > 0.0f)) {
+		return false;
+	}
+	n = glms_vec3_scale(n, 1.0f / len);
+	float d = glms_vec3_dot(n, v[0]);
+	float lo = FLT_MAX, hi = -FLT_MAX;
+	for (int i = 0; i < lc->vertexCount; ++i) {
+		float x = glms_vec3_dot(n, lc->vertices[i]);
+		lo = fminf(lo, x);
+		hi = fmaxf(hi, x);
+	}
+	return lo - d > gap || (lc->twoSided && d - hi > gap);
+}
 
 static bool tbLevelTriangleFound(int triangle, void* context)
 {
 	tbLevelCollide* lc = context;
+	if (lc->filter) {
+		vec3s v[3];
+		if (tbGeometry_GetTriangle(lc->level, triangle, v, NULL) &&
+		    tbLevelTriangleApart(lc, v, lc->speculativeDistance)) {
+			return true;
+		}
+	}
 	float d;
 	tbManifold m =
 	    tbCollideLevelTriangle(lc->a, lc->b, lc->bInA, triangle, lc->speculativeDistance, &d);
@@ -328,6 +432,9 @@ int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
 	// The convex shape's box in the level's frame, grown by the speculative distance: a triangle
 	// whose box misses it is farther than that.
 	tbTransform convexInLevel = levelIsA ? bInA : tbInvMulTransforms(bInA, tbTransformIdentity());
+	lc.level = level;
+	lc.twoSided = level->type == tb_meshShape;
+	lc.filter = tbLevelFilterSetup(&lc, convex, convexInLevel);
 	tbAABB box = tbGeometry_ComputeAABB(convex, convexInLevel);
 	vec3s grow = {{speculativeDistance, speculativeDistance, speculativeDistance}};
 	box.lower = glms_vec3_sub(box.lower, grow);
