@@ -284,6 +284,16 @@ bool tbPlacedManifoldHolds(const tbWorld* world, const tbShapeSlot* shapeA,
 // Returns how far the body's farthest point moves in dt at its velocity, m.
 float tbUpdateBodyShapes(tbWorld* world, int bodyIndex, float dt, bool forceMove);
 
+// The fattening of a moving shape's broad-phase box: the world's aabbMargin, or an eighth of the
+// shape's bounding radius when that is less, so that small shapes in a crowd (a drum of small
+// cubes) do not pair with every neighbour within a tenth of a metre (Box3D sizes its margins
+// by the shape's extent the same way). Static shapes get none.
+static inline float tbShapeMargin(const tbWorld* w, const tbShapeSlot* s)
+{
+	float own = 0.125f * s->radius;
+	return own < w->def.aabbMargin ? own : w->def.aabbMargin;
+}
+
 // events.c
 // Around an API call between steps that may end contacts: its end events go to the pending array.
 void tbBeginApiEvents(tbWorld* world);
