@@ -58,6 +58,26 @@ static inline bool tbIsAwakeMover(const tbBodySlot* b)
 	return b->alive && b->awake && b->rb.type != tb_staticBody;
 }
 
+// One level pair's narrow phase inside a substep (contact_refresh.c): a pair's slots are refreshed
+// one by one, at the same poses, and share its one tbCollideLevel.
+#define TB_LEVEL_MEMO 64
+
+typedef struct tbLevelMemoKey
+{
+	int shapeA, shapeB, step;
+	float margin;
+	float pose[7]; // B in A's frame: position, then quaternion
+} tbLevelMemoKey;
+
+typedef struct tbLevelMemo
+{
+	tbLevelMemoKey key;
+	bool valid;
+	int count;
+	float distance;
+	tbManifold groups[TB_MAX_LEVEL_MANIFOLDS];
+} tbLevelMemo;
+
 typedef struct tbShapeSlot
 {
 	tbGeometry geometry;
@@ -212,6 +232,7 @@ typedef struct tbWorld
 	int fastCount, fastCapacity;
 
 	int stepCount;
+	tbLevelMemo levelMemo[TB_LEVEL_MEMO]; // contact_refresh.c
 
 	struct tbSensorState* sensors; // sensor.c: null until the first sensor shape
 	tbContactHitEvent* hitEvents;  // hit_event.c: this step's, valid until the next
