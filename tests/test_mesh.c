@@ -1416,3 +1416,56 @@ Test(level, skipped_triangles_match_every_triangle_alone)
 	tbDestroyHull(&hull);
 	tbDestroyMesh(&mesh);
 }
+
+// A tilted box over a flat floor of triangles whose edges are all flat seams (the face-clipped
+// path of tbCollideLevelTriangle): every point's separation is its height over the floor (the
+// analytic answer, y of the box's point), the deepest the lowest corner's, and a corner beyond the
+// speculative distance gives none.
+Test(level, a_tilted_box_over_flat_seams_gets_its_corner_heights)
+{
+	tbMesh mesh;
+	cr_assert(gridMesh(8, 0.25f, true, &mesh));
+	tbGeometry level = tbMakeMeshShape(&mesh);
+	tbGeometry box = tbMakeBox(0.3f, 0.1f, 0.2f);
+	const float speculative = 0.02f;
+	const float tilts[3] = {0.0f, 0.01f, 0.03f};
+	for (int i = 0; i < 3; ++i) {
+		versors q = glms_quat_mul(glms_quatv(tilts[i], v3(1.0f, 0.0f, 0.2f)),
+		                          glms_quatv(0.4f + (float)i, v3(0.0f, 1.0f, 0.0f)));
+		q = glms_quat_normalize(q);
+		tbTransform pose = {v3(0.07f * (float)i, 0.0f, -0.05f), q};
+		// The lowest corner 4 mm over the floor (or 4 mm into it for the last tilt).
+		float lowest = FLT_MAX;
+		for (int k = 0; k < 8; ++k) {
+			vec3s c = v3((k & 1) ? 0.3f : -0.3f, (k & 2) ? 0.1f : -0.1f, (k & 4) ? 0.2f : -0.2f);
+			lowest = fminf(lowest, tbTransformPoint(pose, c).y);
+		}
+		float target = i == 2 ? -0.004f : 0.004f;
+		pose.p.y = target - lowest;
+		tbTransform levelInBox = tbInvMulTransforms(pose, tbTransformIdentity());
+		tbManifold groups[TB_MAX_LEVEL_MANIFOLDS];
+		float distance = 0.0f;
+		int count = tbCollideLevel(&box, &level, levelInBox, speculative, groups,
+		                           TB_MAX_LEVEL_MANIFOLDS, &distance);
+		cr_assert_eq(count, 1, "tilt %g: %d groups", (double)tilts[i], count);
+		vec3s up = tbRotateVector(pose.q, groups[0].normal);
+		cr_expect_lt(fabsf(up.y + 1.0f), 1e-5f, "tilt %g: normal (%g %g %g)", (double)tilts[i],
+		             (double)up.x, (double)up.y, (double)up.z);
+		float deepest = FLT_MAX;
+		for (int k = 0; k < groups[0].pointCount; ++k) {
+			const tbManifoldPoint* p = groups[0].points + k;
+			float height = tbTransformPoint(pose, p->pointA).y;
+			cr_expect_lt(fabsf(p->separation - height), 2e-5f, "tilt %g: separation %g, height %g",
+			             (double)tilts[i], (double)p->separation, (double)height);
+			cr_expect_leq(p->separation, speculative + 1e-6f);
+			deepest = fminf(deepest, p->separation);
+		}
+		cr_expect_lt(fabsf(deepest - target), 2e-5f, "tilt %g: deepest %g", (double)tilts[i],
+		             (double)deepest);
+		// Flat: four corners; tilted by 0.01 rad over 0.6 m: the far corners are within 2 cm.
+		int expected = i == 2 ? 2 : 4;
+		cr_expect_geq(groups[0].pointCount, expected, "tilt %g: %d points", (double)tilts[i],
+		              groups[0].pointCount);
+	}
+	tbDestroyMesh(&mesh);
+}

@@ -29,6 +29,28 @@
 // lies on it (GJK's points on an edge are on it to rounding; EPA's to its tolerance).
 #define TB_LEVEL_EDGE_TOL 1e-3f
 
+// Whether a neighbour of the triangle (A's frame: corners t, normal `front`) folds away below its
+// plane across an edge: only there can the end of tbCollideLevelTriangle keep a point that lies
+// over neither face (the test there, without the query's normal).
+static bool tbLevelHasConvexFold(const tbGeometry* level, int triangle, const vec3s t[3],
+                                 vec3s front, bool levelIsA, tbTransform bInA)
+{
+	for (int e = 0; e < 3; ++e) {
+		int other = tbLevelNeighbour(level, triangle, e);
+		vec3s w[3];
+		if (other < 0 || !tbGeometry_GetTriangle(level, other, w, NULL)) {
+			continue;
+		}
+		for (int k = 0; k < 3; ++k) {
+			vec3s p = levelIsA ? w[k] : tbTransformPointInline(bInA, w[k]);
+			if (glms_vec3_dot(glms_vec3_sub(p, t[0]), front) < 0.0f) {
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   int triangle, float speculativeDistance, float* distance)
 {
@@ -49,17 +71,12 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	tbGeometry tri = tbMakeTriangle(v[0], v[1], v[2]);
 	const tbGeometry* sa = levelIsA ? &tri : a;
 	const tbGeometry* sb = levelIsA ? b : &tri;
-	tbManifold m = tbCollideShapesCached(sa, sb, bInA, speculativeDistance, distance, NULL);
-	if (m.pointCount == 0) {
-		return m;
-	}
 	// The triangle in A's frame and the normal from it towards the convex shape.
 	vec3s t[3];
 	for (int k = 0; k < 3; ++k) {
 		t[k] = levelIsA ? v[k] : tbTransformPointInline(bInA, v[k]);
 	}
 	vec3s face = tbTriangleNormal(t[0], t[1], t[2]);
-	vec3s toConvex = levelIsA ? m.normal : glms_vec3_negate(m.normal);
 	// A heightfield is solid below its surface: its triangles face up. A mesh triangle faces the
 	// side the convex shape's centre is on (the query's normal is no guide: at an edge it may lie
 	// in the plane, or lean either way).
@@ -68,6 +85,53 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	bool back =
 	    level->type == tb_meshShape && glms_vec3_dot(glms_vec3_sub(centre, t[0]), face) < 0.0f;
 	vec3s front = back ? glms_vec3_negate(face) : face;
+	tbFeature ref;
+	memset(&ref, 0, sizeof ref);
+	for (int k = 0; k < 3; ++k) {
+		ref.v[k] = back ? t[2 - k] : t[k]; // counter-clockwise about `front`
+	}
+	ref.count = 3;
+	ref.normal = front;
+	ref.radius = 0.0f;
+	ref.id = back ? 1u : 0u;
+	ref.isFace = true;
+	if (flags == 0u) {
+		// No active edge: whatever normal the query finds is replaced by the face's below (or
+		// is the face's already), and the manifold is the convex shape's facing feature clipped
+		// against the triangle. Clipped first, the query is needed only when nothing of that
+		// feature lies over the triangle (the fold strip at the end). A clipped point over the
+		// triangle within the speculative distance of its plane is that close to the triangle,
+		// so the query would have found the pair close too.
+		tbManifold out;
+		if (tbClipFaceManifold(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, &out) > 0) {
+			if (distance != NULL) {
+				float d = out.points[0].separation;
+				for (int i = 1; i < out.pointCount; ++i) {
+					d = fminf(d, out.points[i].separation);
+				}
+				*distance = d;
+			}
+			return out;
+		}
+		if (!tbLevelHasConvexFold(level, triangle, t, front, levelIsA, bInA)) {
+			// Nothing over the triangle and no fold: the end below would drop whatever the query
+			// found (a flat or concave seam's neighbour holds it). Nothing closer than the
+			// speculative distance is claimed for the pair's cache: any point that close to this
+			// triangle lies over a neighbour, which reports it.
+			if (distance != NULL) {
+				*distance = speculativeDistance;
+			}
+			tbManifold none;
+			memset(&none, 0, sizeof none);
+			none.normal = levelIsA ? front : glms_vec3_negate(front);
+			return none;
+		}
+	}
+	tbManifold m = tbCollideShapesCached(sa, sb, bInA, speculativeDistance, distance, NULL);
+	if (m.pointCount == 0) {
+		return m;
+	}
+	vec3s toConvex = levelIsA ? m.normal : glms_vec3_negate(m.normal);
 	if (glms_vec3_dot(toConvex, front) >= TB_LEVEL_FACE_COS) {
 		return m; // already the face normal
 	}
@@ -98,16 +162,6 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	if ((near & flags) != 0u) {
 		return m;
 	}
-	tbFeature ref;
-	memset(&ref, 0, sizeof ref);
-	for (int k = 0; k < 3; ++k) {
-		ref.v[k] = back ? t[2 - k] : t[k]; // counter-clockwise about `front`
-	}
-	ref.count = 3;
-	ref.normal = front;
-	ref.radius = 0.0f;
-	ref.id = back ? 1u : 0u;
-	ref.isFace = true;
 	tbManifold out;
 	if (tbClipFaceManifold(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, &out) > 0) {
 		return out;
