@@ -136,6 +136,39 @@ int main(int argc, char** argv)
 	if (scene->configure != NULL) {
 		scene->configure(&def, scale);
 	}
+	// TB_SUITE_DEF="name=value,..." overrides world settings for experiments: hertz, damping,
+	// push, iterations, relax, speculative, margin.
+	const char* defEnv = getenv("TB_SUITE_DEF");
+	if (defEnv != NULL) {
+		char buffer[256];
+		snprintf(buffer, sizeof buffer, "%s", defEnv);
+		for (char* item = strtok(buffer, ","); item != NULL; item = strtok(NULL, ",")) {
+			char* eq = strchr(item, '=');
+			if (eq == NULL) {
+				continue;
+			}
+			*eq = '\0';
+			float value = strtof(eq + 1, NULL);
+			if (strcmp(item, "hertz") == 0) {
+				def.contactHertz = value;
+			} else if (strcmp(item, "damping") == 0) {
+				def.contactDampingRatio = value;
+			} else if (strcmp(item, "push") == 0) {
+				def.contactPushMaxSpeed = value;
+			} else if (strcmp(item, "iterations") == 0) {
+				def.iterations = (int)value;
+			} else if (strcmp(item, "relax") == 0) {
+				def.relaxIterations = (int)value;
+			} else if (strcmp(item, "speculative") == 0) {
+				def.speculativeDistance = value;
+			} else if (strcmp(item, "margin") == 0) {
+				def.aabbMargin = value;
+			} else {
+				fprintf(stderr, "tumble-suite: TB_SUITE_DEF: unknown setting '%s'\n", item);
+				return 2;
+			}
+		}
+	}
 	tbWorldId worldId = tbCreateWorld(&def);
 	if (TB_IS_NULL(worldId)) {
 		fprintf(stderr, "tumble-suite: cannot create the world: %s\n", tbGetLastError());
