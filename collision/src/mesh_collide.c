@@ -404,8 +404,8 @@ static bool tbLevelTriangleApart(const tbLevelCollide* lc, const vec3s v[3], flo
 	float lo = FLT_MAX, hi = -FLT_MAX;
 	for (int i = 0; i < lc->vertexCount; ++i) {
 		float x = glms_vec3_dot(n, lc->vertices[i]);
-		lo = fminf(lo, x);
-		hi = fmaxf(hi, x);
+		lo = x < lo ? x : lo; // (not fminf: a library call here)
+		hi = x > hi ? x : hi;
 	}
 	return lo - d > gap || (lc->twoSided && d - hi > gap);
 }
