@@ -8,6 +8,7 @@
 #include "benchmarks.h"
 #include "box3d/box3d.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,22 @@ int main(int argc, char** argv)
 	}
 	b3World_Step(worldId, dt, 4);
 	double firstMs = 1e3 * (peerNow() - t0);
+	// Where each moving body is after the first step (from the move events), for the drift of
+	// the pyramids at the end: the same check as Tumble's, from one step later.
+	int startCapacity = b3World_GetCounters(worldId).bodyCount + 1;
+	double* start = calloc((size_t)startCapacity * 4, sizeof(double));
+	if (start != NULL) {
+		b3BodyEvents events = b3World_GetBodyEvents(worldId);
+		for (int i = 0; i < events.moveCount; ++i) {
+			int k = events.moveEvents[i].bodyId.index1;
+			if (k >= 0 && k < startCapacity) {
+				start[4 * k] = 1.0;
+				start[4 * k + 1] = (double)events.moveEvents[i].transform.p.x;
+				start[4 * k + 2] = (double)events.moveEvents[i].transform.p.y;
+				start[4 * k + 3] = (double)events.moveEvents[i].transform.p.z;
+			}
+		}
+	}
 	t0 = peerNow();
 	for (long s = 1; s < steps; ++s) {
 		if (s == callgrindFrom) {
@@ -131,15 +148,30 @@ int main(int argc, char** argv)
 	double loopMs = 1e3 * (peerNow() - t0);
 	double msPerStep = steps > 1 ? loopMs / (double)(steps - 1) : firstMs;
 
+	double drift = 0.0;
+	if (start != NULL) {
+		b3BodyEvents events = b3World_GetBodyEvents(worldId);
+		for (int i = 0; i < events.moveCount; ++i) {
+			int k = events.moveEvents[i].bodyId.index1;
+			if (k >= 0 && k < startCapacity && start[4 * k] == 1.0) {
+				double dx = (double)events.moveEvents[i].transform.p.x - start[4 * k + 1];
+				double dy = (double)events.moveEvents[i].transform.p.y - start[4 * k + 2];
+				double dz = (double)events.moveEvents[i].transform.p.z - start[4 * k + 3];
+				double d = sqrt(dx * dx + dy * dy + dz * dz);
+				drift = d > drift ? d : drift;
+			}
+		}
+		free(start);
+	}
 	b3Counters c = b3World_GetCounters(worldId);
 	struct rusage usage;
 	getrusage(RUSAGE_SELF, &usage);
 	printf("{\"engine\": \"box3d\", \"scene\": \"%s\", \"steps\": %ld, \"scale\": 1, "
 	       "\"ms_per_step\": %.4f, \"first_step_ms\": %.3f, \"create_ms\": %.1f, "
 	       "\"peak_rss_kb\": %ld, \"bodies\": %d, \"shapes\": %d, \"contacts\": %d, "
-	       "\"joints\": %d}\n",
+	       "\"joints\": %d, \"max_drift_from_step_1_m\": %.6g}\n",
 	       scene->name, steps, msPerStep, firstMs, createMs, usage.ru_maxrss, c.bodyCount,
-	       c.shapeCount, c.contactCount, c.jointCount);
+	       c.shapeCount, c.contactCount, c.jointCount, drift);
 
 	if (scene->destroy != NULL) {
 		scene->destroy();

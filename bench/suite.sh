@@ -121,7 +121,9 @@ mkdir -p "$(dirname "$out")"
 	echo "Mi/step is millions of instructions per step inside tbWorld_Step / b3World_Step counted by"
 	echo "callgrind over the steps of the window column; RSS is the peak resident set (getrusage)."
 	echo "Ratios are Tumble over Box3D. Checks are Tumble's (bench/suite_*.c say what each means);"
-	echo "counts are at the end of the run (Tumble: pairs whose fat boxes overlap)."
+	echo "counts are at the end of the run (Tumble: pairs whose fat boxes overlap; Box3D's drift is"
+	echo "the largest distance of a moving body from where it was after the first step, from its move"
+	echo "events: the pyramids' max_box_drift_m measured on Box3D, one step later)."
 	echo
 	echo "- command: \`$command_line\`${BOX3D_DIR:+ with BOX3D_DIR=$BOX3D_DIR}"
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -168,7 +170,7 @@ for scene in "${scenes[@]}"; do
 	checks=$(sed -n 's/.*"checks": {\([^}]*\)}.*/\1/p' <<<"$tbLine" | sed 's/"//g')
 	pass=$(field "$tbLine" pass)
 	counts="$(field "$tbLine" bodies) bodies, $(field "$tbLine" contacts) pairs"
-	[ -n "$b3Line" ] && counts="$counts / $(field "$b3Line" bodies) bodies, $(field "$b3Line" contacts) contacts"
+	[ -n "$b3Line" ] && counts="$counts / $(field "$b3Line" bodies) bodies, $(field "$b3Line" contacts) contacts, drift $(field "$b3Line" max_drift_from_step_1_m) m"
 	tbMB=$(awk -v k="$tbKb" 'BEGIN {printf "%.1f", k / 1024}')
 	b3MB=$(awk -v k="$b3Kb" 'BEGIN {if (k == "nan") print "-"; else printf "%.1f", k / 1024}')
 	printf '%-14s %6s %10s %10s %6s %9s %9s %9s %9s %5s  %s %s\n' "$scene" "$steps" "$tbMs" \

@@ -55,6 +55,21 @@ static bool tbSuiteParseInt(const char* text, long maxValue, long* out)
 	return true;
 }
 
+static void tbSuitePrintProfile(tbWorldId worldId, long step)
+{
+	tbProfile p = tbWorld_GetProfile(worldId);
+	tbWorldCounters c = tbWorld_GetCounters(worldId);
+	fprintf(stderr,
+	        "step %ld: %.2f ms (pairs %.2f collide %.2f solve %.2f integrate %.2f sleep %.2f) "
+	        "awake %d active %d solved %d narrow %d cached %d new %d contacts %d touching %d "
+	        "overflow %d fast %d impact %d refreshed %d kept %d carried %d\n",
+	        step, (double)p.step, (double)p.pairs, (double)p.collide, (double)p.solve,
+	        (double)p.integrate, (double)p.sleep, p.awakeBodies, p.activeContacts, p.solvedContacts,
+	        p.narrowPhaseRuns, p.cachedManifolds, p.newPairs, c.contactCount, c.touchingCount,
+	        p.overflowConstraints, p.fastBodies, p.impactBodies, p.refreshedContacts,
+	        p.keptContacts, p.carriedContacts);
+}
+
 int main(int argc, char** argv)
 {
 	const char* sceneName = NULL;
@@ -121,10 +136,49 @@ int main(int argc, char** argv)
 	if (scene->configure != NULL) {
 		scene->configure(&def, scale);
 	}
+	// TB_SUITE_DEF="name=value,..." overrides world settings for experiments: hertz, damping,
+	// push, iterations, relax, speculative, margin.
+	const char* defEnv = getenv("TB_SUITE_DEF");
+	if (defEnv != NULL) {
+		char buffer[256];
+		snprintf(buffer, sizeof buffer, "%s", defEnv);
+		for (char* item = strtok(buffer, ","); item != NULL; item = strtok(NULL, ",")) {
+			char* eq = strchr(item, '=');
+			if (eq == NULL) {
+				continue;
+			}
+			*eq = '\0';
+			float value = strtof(eq + 1, NULL);
+			if (strcmp(item, "hertz") == 0) {
+				def.contactHertz = value;
+			} else if (strcmp(item, "damping") == 0) {
+				def.contactDampingRatio = value;
+			} else if (strcmp(item, "push") == 0) {
+				def.contactPushMaxSpeed = value;
+			} else if (strcmp(item, "iterations") == 0) {
+				def.iterations = (int)value;
+			} else if (strcmp(item, "relax") == 0) {
+				def.relaxIterations = (int)value;
+			} else if (strcmp(item, "speculative") == 0) {
+				def.speculativeDistance = value;
+			} else if (strcmp(item, "margin") == 0) {
+				def.aabbMargin = value;
+			} else {
+				fprintf(stderr, "tumble-suite: TB_SUITE_DEF: unknown setting '%s'\n", item);
+				return 2;
+			}
+		}
+	}
 	tbWorldId worldId = tbCreateWorld(&def);
 	if (TB_IS_NULL(worldId)) {
 		fprintf(stderr, "tumble-suite: cannot create the world: %s\n", tbGetLastError());
 		return 1;
+	}
+	// TB_SUITE_PROFILE=K prints the stage times and counts of every K-th step to stderr.
+	const char* profileEnv = getenv("TB_SUITE_PROFILE");
+	long profileEvery = 0;
+	if (profileEnv != NULL && !tbSuiteParseInt(profileEnv, 10000000, &profileEvery)) {
+		profileEvery = 0;
 	}
 	double t0 = tbSuiteNow();
 	void* state = scene->create(worldId, scale);
@@ -156,6 +210,9 @@ int main(int argc, char** argv)
 			scene->step(state, worldId, (int)s);
 		}
 		tbWorld_Step(worldId, TB_SUITE_DT, TB_SUITE_SUBSTEPS);
+		if (profileEvery > 0 && s % profileEvery == 0) {
+			tbSuitePrintProfile(worldId, s);
+		}
 	}
 	CALLGRIND_STOP_INSTRUMENTATION;
 	double loopMs = 1e3 * (tbSuiteNow() - t0);

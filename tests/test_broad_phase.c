@@ -287,3 +287,37 @@ Test(islands, sleep_as_rings_and_wake_whole)
 	}
 	tbDestroyWorld(world);
 }
+
+// Two cubes of half size h at rest side by side, `gap` m between their faces, no gravity: whether
+// the broad phase pairs them after a step (their fat boxes overlap).
+static int pairsOfTwoCubes(float h, float gap)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.gravity = (vec3s){{0.0f, 0.0f, 0.0f}};
+	tbWorldId world = tbCreateWorld(&def);
+	tbShapeDef shapeDef = tbDefaultShapeDef();
+	tbGeometry cube = tbMakeBox(h, h, h);
+	for (int k = 0; k < 2; ++k) {
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.type = tb_dynamicBody;
+		bd.position = (vec3s){{(float)k * (2.0f * h + gap), 0.0f, 0.0f}};
+		tbCreateShape(tbCreateBody(world, &bd), &shapeDef, &cube);
+	}
+	tbWorld_Step(world, 1.0f / 60.0f, 4);
+	int pairs = tbWorld_GetCounters(world).contactCount;
+	tbDestroyWorld(world);
+	return pairs;
+}
+
+Test(fat_boxes, margin_is_the_smaller_of_aabb_margin_and_an_eighth_of_the_radius)
+{
+	// A cube of half size 0.2 m has bounding radius 0.2 sqrt(3) = 0.3464 m: its margin is an eighth
+	// of that, 0.0433 m, so two such cubes pair when their faces are under 0.0866 m apart.
+	float small = 0.125f * 0.2f * sqrtf(3.0f);
+	cr_expect_eq(pairsOfTwoCubes(0.2f, 2.0f * small - 0.005f), 1);
+	cr_expect_eq(pairsOfTwoCubes(0.2f, 2.0f * small + 0.005f), 0);
+	// A unit cube (radius 0.866 m, an eighth 0.108 m) keeps the world's aabbMargin, 0.1 m.
+	tbWorldDef def = tbDefaultWorldDef();
+	cr_expect_eq(pairsOfTwoCubes(0.5f, 2.0f * def.aabbMargin - 0.005f), 1);
+	cr_expect_eq(pairsOfTwoCubes(0.5f, 2.0f * def.aabbMargin + 0.005f), 0);
+}

@@ -3,10 +3,12 @@
 // rest on its analytic surface; ray casts against analytic hits; the tree's box query against
 // brute force; bad meshes and heightfields refused with clear messages. Sleeping off.
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "random.h"
 #include "world_scenes.h"
 
 static const float kDt = 1.0f / 60.0f;
@@ -1333,4 +1335,137 @@ Test(level, a_spinning_compound_topples_onto_a_fine_mesh)
 	for (int k = 0; k < 4; ++k) {
 		tbDestroyHull(hulls + k);
 	}
+}
+
+// The convex shape's triangles against each triangle alone (tbCollideLevelTriangle over every
+// triangle of the mesh, the independent answer): tbCollideLevel, which skips the triangles a face
+// axis proves farther than the speculative distance, must find points exactly when some triangle
+// gives one, its deepest point must be the deepest of all triangles', and its distance the
+// smallest triangle distance (capped at the speculative distance).
+static void expectLevelMatchesTriangles(const tbGeometry* convex, const tbGeometry* level,
+                                        uint32_t seed, int poses)
+{
+	const float speculative = 0.05f;
+	int touching = 0;
+	for (int k = 0; k < poses; ++k) {
+		float x = 3.0f * (tbRandomUniform(&seed) - 0.5f);
+		float z = 3.0f * (tbRandomUniform(&seed) - 0.5f);
+		float lift = 0.9f * tbRandomUniform(&seed) - 0.15f;
+		tbTransform pose = {v3(x, waveHeight(x, z) + lift, z), tbRandomQuat(&seed)};
+		// A bottom point on the surface for a third of the poses: contacts at every depth.
+		if (k % 3 == 0) {
+			vec3s down =
+			    tbGeometry_Support(convex, tbInvRotateVector(pose.q, v3(0.0f, -1.0f, 0.0f)), NULL);
+			vec3s low = tbTransformPoint(pose, down);
+			pose.p.y += waveHeight(low.x, low.z) - low.y + 0.03f * (tbRandomUniform(&seed) - 0.5f);
+		}
+		tbTransform levelInConvex = tbInvMulTransforms(pose, tbTransformIdentity());
+		tbManifold groups[TB_MAX_LEVEL_MANIFOLDS];
+		float distance = 0.0f;
+		int count = tbCollideLevel(convex, level, levelInConvex, speculative, groups,
+		                           TB_MAX_LEVEL_MANIFOLDS, &distance);
+		float deepest = FLT_MAX;
+		for (int g = 0; g < count; ++g) {
+			for (int i = 0; i < groups[g].pointCount; ++i) {
+				deepest = fminf(deepest, groups[g].points[i].separation);
+			}
+		}
+		float bruteDeepest = FLT_MAX, bruteDistance = speculative;
+		int triangles = tbGeometry_GetTriangleCount(level);
+		for (int t = 0; t < triangles; ++t) {
+			float d = 0.0f;
+			tbManifold m = tbCollideLevelTriangle(convex, level, levelInConvex, t, speculative, &d);
+			bruteDistance = fminf(bruteDistance, d);
+			for (int i = 0; i < m.pointCount; ++i) {
+				bruteDeepest = fminf(bruteDeepest, m.points[i].separation);
+			}
+		}
+		touching += count > 0 ? 1 : 0;
+		cr_expect_eq(count > 0, bruteDeepest < FLT_MAX, "pose %d: %d groups, brute deepest %g", k,
+		             count, (double)bruteDeepest);
+		if (count > 0 && bruteDeepest < FLT_MAX) {
+			cr_expect_lt(fabsf(deepest - bruteDeepest), 1e-5f, "pose %d: deepest %g, brute %g", k,
+			             (double)deepest, (double)bruteDeepest);
+		}
+		cr_expect_lt(fabsf(distance - bruteDistance), 1e-5f, "pose %d: distance %g, brute %g", k,
+		             (double)distance, (double)bruteDistance);
+	}
+	// The poses cover both cases.
+	cr_expect_gt(touching, poses / 4, "%d of %d poses touching", touching, poses);
+	cr_expect_lt(touching, poses, "%d of %d poses touching", touching, poses);
+}
+
+Test(level, skipped_triangles_match_every_triangle_alone)
+{
+	tbMesh mesh;
+	waveMesh(17, 0.5f, &mesh);
+	tbGeometry level = tbMakeMeshShape(&mesh);
+	// A hexagonal prism (the trees' trunk pieces) and a box.
+	vec3s points[12];
+	for (int i = 0; i < 6; ++i) {
+		float a = (float)i * kPi / 3.0f;
+		points[i] = v3(0.6f * cosf(a), -1.2f, 0.6f * sinf(a));
+		points[i + 6] = v3(0.6f * cosf(a), 1.2f, 0.6f * sinf(a));
+	}
+	tbHull hull;
+	cr_assert_eq(tbBuildHull(points, 12, &hull, NULL), tb_hullOk);
+	tbGeometry prism = tbMakeHullShape(&hull);
+	tbGeometry box = tbMakeBox(0.8f, 0.25f, 0.5f);
+	expectLevelMatchesTriangles(&prism, &level, 12345u, 120);
+	expectLevelMatchesTriangles(&box, &level, 777u, 120);
+	tbDestroyHull(&hull);
+	tbDestroyMesh(&mesh);
+}
+
+// A tilted box over a flat floor of triangles whose edges are all flat seams (the face-clipped
+// path of tbCollideLevelTriangle): every point's separation is its height over the floor (the
+// analytic answer, y of the box's point), the deepest the lowest corner's, and a corner beyond the
+// speculative distance gives none.
+Test(level, a_tilted_box_over_flat_seams_gets_its_corner_heights)
+{
+	tbMesh mesh;
+	cr_assert(gridMesh(8, 0.25f, true, &mesh));
+	tbGeometry level = tbMakeMeshShape(&mesh);
+	tbGeometry box = tbMakeBox(0.3f, 0.1f, 0.2f);
+	const float speculative = 0.02f;
+	const float tilts[3] = {0.0f, 0.01f, 0.03f};
+	for (int i = 0; i < 3; ++i) {
+		versors q = glms_quat_mul(glms_quatv(tilts[i], v3(1.0f, 0.0f, 0.2f)),
+		                          glms_quatv(0.4f + (float)i, v3(0.0f, 1.0f, 0.0f)));
+		q = glms_quat_normalize(q);
+		tbTransform pose = {v3(0.07f * (float)i, 0.0f, -0.05f), q};
+		// The lowest corner 4 mm over the floor (or 4 mm into it for the last tilt).
+		float lowest = FLT_MAX;
+		for (int k = 0; k < 8; ++k) {
+			vec3s c = v3((k & 1) ? 0.3f : -0.3f, (k & 2) ? 0.1f : -0.1f, (k & 4) ? 0.2f : -0.2f);
+			lowest = fminf(lowest, tbTransformPoint(pose, c).y);
+		}
+		float target = i == 2 ? -0.004f : 0.004f;
+		pose.p.y = target - lowest;
+		tbTransform levelInBox = tbInvMulTransforms(pose, tbTransformIdentity());
+		tbManifold groups[TB_MAX_LEVEL_MANIFOLDS];
+		float distance = 0.0f;
+		int count = tbCollideLevel(&box, &level, levelInBox, speculative, groups,
+		                           TB_MAX_LEVEL_MANIFOLDS, &distance);
+		cr_assert_eq(count, 1, "tilt %g: %d groups", (double)tilts[i], count);
+		vec3s up = tbRotateVector(pose.q, groups[0].normal);
+		cr_expect_lt(fabsf(up.y + 1.0f), 1e-5f, "tilt %g: normal (%g %g %g)", (double)tilts[i],
+		             (double)up.x, (double)up.y, (double)up.z);
+		float deepest = FLT_MAX;
+		for (int k = 0; k < groups[0].pointCount; ++k) {
+			const tbManifoldPoint* p = groups[0].points + k;
+			float height = tbTransformPoint(pose, p->pointA).y;
+			cr_expect_lt(fabsf(p->separation - height), 2e-5f, "tilt %g: separation %g, height %g",
+			             (double)tilts[i], (double)p->separation, (double)height);
+			cr_expect_leq(p->separation, speculative + 1e-6f);
+			deepest = fminf(deepest, p->separation);
+		}
+		cr_expect_lt(fabsf(deepest - target), 2e-5f, "tilt %g: deepest %g", (double)tilts[i],
+		             (double)deepest);
+		// Flat: four corners; tilted by 0.01 rad over 0.6 m: the far corners are within 2 cm.
+		int expected = i == 2 ? 2 : 4;
+		cr_expect_geq(groups[0].pointCount, expected, "tilt %g: %d points", (double)tilts[i],
+		              groups[0].pointCount);
+	}
+	tbDestroyMesh(&mesh);
 }

@@ -306,6 +306,73 @@ Test(shape, box_aabb_is_its_corners_and_its_supports)
 	cr_expect_eq(differ, 0, "%d box bounds differ from their support points' reach", differ);
 }
 
+// A hull's bounds come from one pass over its placed vertices: they must be its vertices'
+// extremes placed in double, and within float rounding of the reach of its support points along
+// the world axes (the six-support form), for turned, non-uniformly scaled hulls of many sizes.
+Test(shape, hull_aabb_is_its_vertices_and_its_supports)
+{
+	unsigned seed = 4242u;
+	double worst = 0.0, worstSupport = 0.0;
+	for (int trial = 0; trial < 300; ++trial) {
+		float u[12];
+		for (int k = 0; k < 12; ++k) {
+			seed = seed * 1664525u + 1013904223u;
+			u[k] = (float)(seed >> 8) / 16777216.0f;
+		}
+		float size = powf(10.0f, 4.0f * u[0] - 2.0f); // 0.01 m to 100 m
+		vec3s points[24];
+		for (int k = 0; k < 24; ++k) {
+			float r[3];
+			for (int c = 0; c < 3; ++c) {
+				seed = seed * 1664525u + 1013904223u;
+				r[c] = size * ((float)(seed >> 8) / 16777216.0f - 0.5f);
+			}
+			points[k] = (vec3s){{r[0], r[1], r[2]}};
+		}
+		tbHull hull;
+		cr_assert_eq(tbBuildHull(points, 24, &hull, NULL), tb_hullOk);
+		tbGeometry g = tbMakeHullShape(&hull);
+		g.scale = (vec3s){{0.5f + u[4], 0.5f + u[5], 0.5f + u[6]}};
+		tbTransform xf = tbMakeTransform(
+		    (vec3s){{10.0f * u[7] - 5.0f, 10.0f * u[8] - 5.0f, 3.0f}},
+		    quatAxisAngle(dv((double)u[1] - 0.5, (double)u[10] - 0.5, (double)u[9] - 0.5),
+		                  6.0 * (double)u[11]));
+		tbAABB got = tbGeometry_ComputeAABB(&g, xf);
+		dvec lo = dv(INFINITY, INFINITY, INFINITY), hi = dv(-INFINITY, -INFINITY, -INFINITY);
+		for (int k = 0; k < hull.vertexCount; ++k) {
+			vec3s v = hull.vertices[k];
+			dvec w =
+			    dxfPoint(xf, dv((double)v.x * (double)g.scale.x, (double)v.y * (double)g.scale.y,
+			                    (double)v.z * (double)g.scale.z));
+			lo = dv(fmin(lo.x, w.x), fmin(lo.y, w.y), fmin(lo.z, w.z));
+			hi = dv(fmax(hi.x, w.x), fmax(hi.y, w.y), fmax(hi.z, w.z));
+		}
+		double extent = (double)tbGeometry_BoundingRadius(&g) + 5.0;
+		double err =
+		    fmax(fmax(fmax(fabs((double)got.lower.x - lo.x), fabs((double)got.lower.y - lo.y)),
+		              fmax(fabs((double)got.lower.z - lo.z), fabs((double)got.upper.x - hi.x))),
+		         fmax(fabs((double)got.upper.y - hi.y), fabs((double)got.upper.z - hi.z)));
+		worst = fmax(worst, err / extent);
+		for (int axis = 0; axis < 3; ++axis) {
+			vec3s d = {{0.0f, 0.0f, 0.0f}};
+			d.raw[axis] = 1.0f;
+			vec3s local = tbInvRotateVector(xf.q, d);
+			float up = glms_vec3_dot(tbGeometry_Support(&g, local, NULL), local);
+			float down =
+			    glms_vec3_dot(tbGeometry_Support(&g, glms_vec3_negate(local), NULL), local);
+			worstSupport =
+			    fmax(worstSupport,
+			         fmax(fabs((double)got.upper.raw[axis] - (double)(xf.p.raw[axis] + up)),
+			              fabs((double)got.lower.raw[axis] - (double)(xf.p.raw[axis] + down))) /
+			             extent);
+		}
+		tbDestroyHull(&hull);
+	}
+	cr_expect(worst < 1e-6, "hull bounds off their vertices by %g of their size", worst);
+	cr_expect(worstSupport < 1e-6, "hull bounds off their supports' reach by %g of their size",
+	          worstSupport);
+}
+
 static void expectInvalid(const tbGeometry* s, const char* field)
 {
 	char message[128] = "";

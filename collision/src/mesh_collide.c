@@ -29,6 +29,28 @@
 // lies on it (GJK's points on an edge are on it to rounding; EPA's to its tolerance).
 #define TB_LEVEL_EDGE_TOL 1e-3f
 
+// Whether a neighbour of the triangle (A's frame: corners t, normal `front`) folds away below its
+// plane across an edge: only there can the end of tbCollideLevelTriangle keep a point that lies
+// over neither face (the test there, without the query's normal).
+static bool tbLevelHasConvexFold(const tbGeometry* level, int triangle, const vec3s t[3],
+                                 vec3s front, bool levelIsA, tbTransform bInA)
+{
+	for (int e = 0; e < 3; ++e) {
+		int other = tbLevelNeighbour(level, triangle, e);
+		vec3s w[3];
+		if (other < 0 || !tbGeometry_GetTriangle(level, other, w, NULL)) {
+			continue;
+		}
+		for (int k = 0; k < 3; ++k) {
+			vec3s p = levelIsA ? w[k] : tbTransformPointInline(bInA, w[k]);
+			if (glms_vec3_dot(glms_vec3_sub(p, t[0]), front) < 0.0f) {
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   int triangle, float speculativeDistance, float* distance)
 {
@@ -49,17 +71,12 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	tbGeometry tri = tbMakeTriangle(v[0], v[1], v[2]);
 	const tbGeometry* sa = levelIsA ? &tri : a;
 	const tbGeometry* sb = levelIsA ? b : &tri;
-	tbManifold m = tbCollideShapesCached(sa, sb, bInA, speculativeDistance, distance, NULL);
-	if (m.pointCount == 0) {
-		return m;
-	}
 	// The triangle in A's frame and the normal from it towards the convex shape.
 	vec3s t[3];
 	for (int k = 0; k < 3; ++k) {
 		t[k] = levelIsA ? v[k] : tbTransformPointInline(bInA, v[k]);
 	}
 	vec3s face = tbTriangleNormal(t[0], t[1], t[2]);
-	vec3s toConvex = levelIsA ? m.normal : glms_vec3_negate(m.normal);
 	// A heightfield is solid below its surface: its triangles face up. A mesh triangle faces the
 	// side the convex shape's centre is on (the query's normal is no guide: at an edge it may lie
 	// in the plane, or lean either way).
@@ -68,6 +85,53 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	bool back =
 	    level->type == tb_meshShape && glms_vec3_dot(glms_vec3_sub(centre, t[0]), face) < 0.0f;
 	vec3s front = back ? glms_vec3_negate(face) : face;
+	tbFeature ref;
+	memset(&ref, 0, sizeof ref);
+	for (int k = 0; k < 3; ++k) {
+		ref.v[k] = back ? t[2 - k] : t[k]; // counter-clockwise about `front`
+	}
+	ref.count = 3;
+	ref.normal = front;
+	ref.radius = 0.0f;
+	ref.id = back ? 1u : 0u;
+	ref.isFace = true;
+	if (flags == 0u) {
+		// No active edge: whatever normal the query finds is replaced by the face's below (or
+		// is the face's already), and the manifold is the convex shape's facing feature clipped
+		// against the triangle. Clipped first, the query is needed only when nothing of that
+		// feature lies over the triangle (the fold strip at the end). A clipped point over the
+		// triangle within the speculative distance of its plane is that close to the triangle,
+		// so the query would have found the pair close too.
+		tbManifold out;
+		if (tbClipFaceManifold(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, &out) > 0) {
+			if (distance != NULL) {
+				float d = out.points[0].separation;
+				for (int i = 1; i < out.pointCount; ++i) {
+					d = fminf(d, out.points[i].separation);
+				}
+				*distance = d;
+			}
+			return out;
+		}
+		if (!tbLevelHasConvexFold(level, triangle, t, front, levelIsA, bInA)) {
+			// Nothing over the triangle and no fold: the end below would drop whatever the query
+			// found (a flat or concave seam's neighbour holds it). Nothing closer than the
+			// speculative distance is claimed for the pair's cache: any point that close to this
+			// triangle lies over a neighbour, which reports it.
+			if (distance != NULL) {
+				*distance = speculativeDistance;
+			}
+			tbManifold none;
+			memset(&none, 0, sizeof none);
+			none.normal = levelIsA ? front : glms_vec3_negate(front);
+			return none;
+		}
+	}
+	tbManifold m = tbCollideShapesCached(sa, sb, bInA, speculativeDistance, distance, NULL);
+	if (m.pointCount == 0) {
+		return m;
+	}
+	vec3s toConvex = levelIsA ? m.normal : glms_vec3_negate(m.normal);
 	if (glms_vec3_dot(toConvex, front) >= TB_LEVEL_FACE_COS) {
 		return m; // already the face normal
 	}
@@ -98,16 +162,6 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	if ((near & flags) != 0u) {
 		return m;
 	}
-	tbFeature ref;
-	memset(&ref, 0, sizeof ref);
-	for (int k = 0; k < 3; ++k) {
-		ref.v[k] = back ? t[2 - k] : t[k]; // counter-clockwise about `front`
-	}
-	ref.count = 3;
-	ref.normal = front;
-	ref.radius = 0.0f;
-	ref.id = back ? 1u : 0u;
-	ref.isFace = true;
 	tbManifold out;
 	if (tbClipFaceManifold(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, &out) > 0) {
 		return out;
@@ -249,19 +303,123 @@ typedef struct tbLevelGroup
 	int count;
 } tbLevelGroup;
 
+// The most hull vertices and faces the separating-axis filter below places once per pair; larger
+// hulls take every triangle to the narrow phase.
+#define TB_LEVEL_FILTER_MAX 64
+
 typedef struct tbLevelCollide
 {
 	const tbGeometry *a, *b;
+	const tbGeometry* level;
 	tbTransform bInA;
 	float speculativeDistance;
 	float distance;
 	tbLevelGroup groups[TB_MAX_LEVEL_MANIFOLDS];
 	int groupCount, capacity;
+	// The separating-axis filter: the convex shape's vertices and face planes in the level's frame
+	// (a box as its 8 corners and 6 planes), when it is a polytope of at most TB_LEVEL_FILTER_MAX
+	// of each under a uniform scale.
+	bool filter;
+	bool twoSided; // mesh triangles may face either way; heightfield triangles face up
+	int vertexCount, faceCount;
+	vec3s vertices[TB_LEVEL_FILTER_MAX];
+	vec3s normals[TB_LEVEL_FILTER_MAX];
+	float offsets[TB_LEVEL_FILTER_MAX];
 } tbLevelCollide;
+
+// The convex shape's vertices and face planes placed in the level's frame for the filter; false
+// (no filter) for round shapes, large or non-uniformly scaled hulls.
+static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbTransform inLevel)
+{
+	vec3s sc = convex->scale;
+	if (!(sc.x > 0.0f) || sc.x != sc.y || sc.y != sc.z) {
+		return false;
+	}
+	float s = sc.x;
+	mat3s R = glms_quat_mat3(inLevel.q);
+	if (convex->type == tb_boxShape) {
+		vec3s h = glms_vec3_scale(convex->halfExtents, s);
+		for (int i = 0; i < 8; ++i) {
+			vec3s local = {{(i & 1) ? -h.x : h.x, (i & 2) ? -h.y : h.y, (i & 4) ? -h.z : h.z}};
+			lc->vertices[i] = glms_vec3_add(glms_mat3_mulv(R, local), inLevel.p);
+		}
+		for (int axis = 0; axis < 3; ++axis) {
+			vec3s n = R.col[axis];
+			float c = glms_vec3_dot(n, inLevel.p);
+			lc->normals[2 * axis] = n;
+			lc->offsets[2 * axis] = c + h.raw[axis];
+			lc->normals[2 * axis + 1] = glms_vec3_negate(n);
+			lc->offsets[2 * axis + 1] = h.raw[axis] - c;
+		}
+		lc->vertexCount = 8;
+		lc->faceCount = 6;
+		return true;
+	}
+	if (convex->type != tb_hullShape || convex->hull == NULL) {
+		return false;
+	}
+	const tbHull* h = convex->hull;
+	if (h->kind != tb_hullSolid || h->vertexCount < 4 || h->vertexCount > TB_LEVEL_FILTER_MAX ||
+	    h->faceCount < 4 || h->faceCount > TB_LEVEL_FILTER_MAX) {
+		return false;
+	}
+	for (int i = 0; i < h->vertexCount; ++i) {
+		lc->vertices[i] =
+		    glms_vec3_add(glms_mat3_mulv(R, glms_vec3_scale(h->vertices[i], s)), inLevel.p);
+	}
+	for (int i = 0; i < h->faceCount; ++i) {
+		vec3s n = glms_mat3_mulv(R, h->faces[i].normal);
+		lc->normals[i] = n;
+		lc->offsets[i] = s * h->faces[i].offset + glms_vec3_dot(n, inLevel.p);
+	}
+	lc->vertexCount = h->vertexCount;
+	lc->faceCount = h->faceCount;
+	return true;
+}
+
+// Whether a separating axis proves the triangle (the level's frame) farther than `gap` from the
+// convex shape: one of the shape's face planes with the whole triangle beyond it, or the
+// triangle's plane with the whole shape beyond it (on the side it faces, or either side for a
+// mesh). Such a triangle can give no point within the speculative distance, so the narrow phase
+// is skipped for it. Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013:
+// any axis with a positive gap between the projections proves the gap a lower bound of the
+// distance; only face axes are tried here, the rest is the narrow phase's.
+static bool tbLevelTriangleApart(const tbLevelCollide* lc, const vec3s v[3], float gap)
+{
+	for (int i = 0; i < lc->faceCount; ++i) {
+		vec3s n = lc->normals[i];
+		float limit = lc->offsets[i] + gap;
+		if (glms_vec3_dot(n, v[0]) > limit && glms_vec3_dot(n, v[1]) > limit &&
+		    glms_vec3_dot(n, v[2]) > limit) {
+			return true;
+		}
+	}
+	vec3s n = glms_vec3_cross(glms_vec3_sub(v[1], v[0]), glms_vec3_sub(v[2], v[0]));
+	float len = glms_vec3_norm(n);
+	if (!(len > 0.0f)) {
+		return false;
+	}
+	n = glms_vec3_scale(n, 1.0f / len);
+	float d = glms_vec3_dot(n, v[0]);
+	float lo = FLT_MAX, hi = -FLT_MAX;
+	for (int i = 0; i < lc->vertexCount; ++i) {
+		float x = glms_vec3_dot(n, lc->vertices[i]);
+		lo = x < lo ? x : lo; // (not fminf: a library call here)
+		hi = x > hi ? x : hi;
+	}
+	return lo - d > gap || (lc->twoSided && d - hi > gap);
+}
 
 static bool tbLevelTriangleFound(int triangle, void* context)
 {
 	tbLevelCollide* lc = context;
+	if (lc->filter) {
+		vec3s v[3];
+		if (tbGeometry_GetTriangle(lc->level, triangle, v, NULL) &&
+		    tbLevelTriangleApart(lc, v, lc->speculativeDistance)) {
+			return true;
+		}
+	}
 	float d;
 	tbManifold m =
 	    tbCollideLevelTriangle(lc->a, lc->b, lc->bInA, triangle, lc->speculativeDistance, &d);
@@ -328,6 +486,9 @@ int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
 	// The convex shape's box in the level's frame, grown by the speculative distance: a triangle
 	// whose box misses it is farther than that.
 	tbTransform convexInLevel = levelIsA ? bInA : tbInvMulTransforms(bInA, tbTransformIdentity());
+	lc.level = level;
+	lc.twoSided = level->type == tb_meshShape;
+	lc.filter = tbLevelFilterSetup(&lc, convex, convexInLevel);
 	tbAABB box = tbGeometry_ComputeAABB(convex, convexInLevel);
 	vec3s grow = {{speculativeDistance, speculativeDistance, speculativeDistance}};
 	box.lower = glms_vec3_sub(box.lower, grow);

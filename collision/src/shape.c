@@ -3,6 +3,7 @@
 #include "mesh_internal.h"
 #include "shape_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -462,6 +463,30 @@ tbAABB tbGeometry_ComputeAABB(const tbGeometry* shape, tbTransform xf)
 		return tbLevelComputeAABB(shape, xf);
 	}
 	tbAABB box;
+	if (shape->type == tb_hullShape && shape->hull != NULL && shape->hull->vertexCount > 0) {
+		// One pass over the vertices placed in the world (R S v + p), the same box as the six
+		// supports along the axes take in six passes.
+		mat3s R = glms_quat_mat3(xf.q);
+		vec3s sc = shape->scale;
+		vec3s c0 = glms_vec3_scale(R.col[0], sc.x), c1 = glms_vec3_scale(R.col[1], sc.y),
+		      c2 = glms_vec3_scale(R.col[2], sc.z);
+		const tbHull* h = shape->hull;
+		vec3s lo = {{FLT_MAX, FLT_MAX, FLT_MAX}}, hi = {{-FLT_MAX, -FLT_MAX, -FLT_MAX}};
+		for (int i = 0; i < h->vertexCount; ++i) {
+			vec3s v = h->vertices[i];
+			vec3s w = {{c0.x * v.x + c1.x * v.y + c2.x * v.z, c0.y * v.x + c1.y * v.y + c2.y * v.z,
+			            c0.z * v.x + c1.z * v.y + c2.z * v.z}};
+			lo.x = w.x < lo.x ? w.x : lo.x;
+			lo.y = w.y < lo.y ? w.y : lo.y;
+			lo.z = w.z < lo.z ? w.z : lo.z;
+			hi.x = w.x > hi.x ? w.x : hi.x;
+			hi.y = w.y > hi.y ? w.y : hi.y;
+			hi.z = w.z > hi.z ? w.z : hi.z;
+		}
+		box.lower = glms_vec3_add(xf.p, lo);
+		box.upper = glms_vec3_add(xf.p, hi);
+		return box;
+	}
 	for (int axis = 0; axis < 3; ++axis) {
 		vec3s d = glms_vec3_zero();
 		d.raw[axis] = 1.0f;

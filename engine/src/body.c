@@ -57,13 +57,14 @@ static inline __attribute__((always_inline)) float
 tbUpdateShapeBoxes(tbWorld* w, int bodyIndex, float dt, bool forceMove, bool defer, bool* deferred)
 {
 	tbBodySlot* b = w->bodies + bodyIndex;
-	float margin = b->rb.type == tb_staticBody ? 0.0f : w->def.aabbMargin;
+	bool fixed = b->rb.type == tb_staticBody;
 	vec3s v = b->rb.v;
 	float turn = dt * glms_vec3_norm(b->rb.w);
 	float reach = dt * glms_vec3_norm(v) + turn * b->maxExtent;
 	float dx = dt * v.x, dy = dt * v.y, dz = dt * v.z;
 	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
 		tbShapeSlot* shape = w->shapes + s;
+		float margin = fixed ? 0.0f : tbShapeMargin(w, shape);
 		// The step's reach along each axis: ahead (+) and behind (-), the shape's own spin both
 		// ways. A point at distance r from the centre of mass turned by theta moves by the chord
 		// 2 r sin(theta / 2), at most r theta and never more than 2 r: each shape of a compound

@@ -375,6 +375,34 @@ static bool tbCarryHeld(const tbWorld* w, const tbShapeSlot* sa, const tbSolverD
 	return fabsf(tbSeparationAlong(w, sa, movedA, sb, movedB, n) - gap) <= keep;
 }
 
+// The level pair's tbCollideLevel at these poses: the one a slot of the same pair made in this
+// substep when there is one (the same shapes, step, margin and pose bit for bit give the same
+// answer), else made now and kept for the pair's other slots.
+static const tbLevelMemo* tbCollideLevelMemo(tbWorld* w, const tbContactSlot* c, tbTransform bInA,
+                                             float margin, int workerIndex)
+{
+	tbLevelMemoKey key;
+	memset(&key, 0, sizeof key);
+	key.shapeA = c->shapeA;
+	key.shapeB = c->shapeB;
+	key.step = w->stepCount;
+	key.margin = margin;
+	const float pose[7] = {bInA.p.x, bInA.p.y, bInA.p.z, bInA.q.x, bInA.q.y, bInA.q.z, bInA.q.w};
+	memcpy(key.pose, pose, sizeof pose);
+	uint32_t h = (uint32_t)c->shapeA * 0x9e3779b1u ^ (uint32_t)c->shapeB * 0x85ebca77u;
+	tbLevelMemo* memo = w->levelMemo + workerIndex * TB_LEVEL_MEMO + (h >> 16) % TB_LEVEL_MEMO;
+	if (memo->valid && memcmp(&memo->key, &key, sizeof key) == 0) {
+		return memo;
+	}
+	memo->key = key;
+	memo->valid = true;
+	const tbShapeSlot* sa = w->shapes + c->shapeA;
+	const tbShapeSlot* sb = w->shapes + c->shapeB;
+	memo->count = tbCollideLevel(&sa->geometry, &sb->geometry, bInA, margin, memo->groups,
+	                             TB_MAX_LEVEL_MANIFOLDS, &memo->distance);
+	return memo;
+}
+
 tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
                                        const tbSolverDelta* movedB, tbSolverAnchors* anchors,
                                        tbManifold* manifold, int workerIndex, void* context)
@@ -424,9 +452,10 @@ tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* mo
 	if (c->child >= 0) {
 		// A level pair: its manifold is the group of triangles whose normal is closest to the one
 		// the solver holds for this slot (none when the group is gone).
-		tbManifold groups[TB_MAX_LEVEL_MANIFOLDS];
-		int count = tbCollideLevel(&sa->geometry, &sb->geometry, bInA, margin, groups,
-		                           TB_MAX_LEVEL_MANIFOLDS, &distance);
+		const tbLevelMemo* memo = tbCollideLevelMemo(w, c, bInA, margin, workerIndex);
+		const tbManifold* groups = memo->groups;
+		int count = memo->count;
+		distance = memo->distance;
 		bool holds = anchors != NULL ? anchors->pointCount > 0 : c->manifold.pointCount > 0;
 		vec3s held = anchors != NULL ? anchors->normal : c->manifold.normal;
 		held = tbInvRotateInline(xfA.q, held);

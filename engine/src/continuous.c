@@ -102,6 +102,8 @@ typedef struct tbLevelSweep
 	const tbGeometry* level;
 	tbTransform xf;
 	float separation;
+	tbTransform start, end; // the moving shape's poses at t = 0 and t = 1
+	float bow;              // how far a point of it dips below its straight path (see below), m
 	tbToiOutput best;
 	int visited; // triangles swept, capped
 } tbLevelSweep;
@@ -132,7 +134,7 @@ static bool tbLevelSweepCallback(int triangle, void* context)
 	}
 	n = tbRotateInline(ls->xf.q, glms_vec3_scale(n, 1.0f / length));
 	vec3s v0 = tbTransformPointInline(ls->xf, corners[0]);
-	tbTransform start = tbSweep_GetTransform(ls->sweep, 0.0f);
+	tbTransform start = ls->start;
 	if (ls->level->type == tb_meshShape && glms_vec3_dot(glms_vec3_sub(start.p, v0), n) < 0.0f) {
 		n = glms_vec3_negate(n);
 	}
@@ -140,6 +142,14 @@ static bool tbLevelSweepCallback(int triangle, void* context)
 	    start,
 	    tbGeometry_Support(ls->moving, tbInvRotateInline(start.q, glms_vec3_negate(n)), NULL));
 	if (glms_vec3_dot(glms_vec3_sub(lowest, v0), n) <= ls->separation) {
+		return true;
+	}
+	// Still in front of the plane by more than the target at the end, less the bow: then in front
+	// of it all the way, and the triangle in that plane is never reached.
+	vec3s lowestEnd = tbTransformPointInline(
+	    ls->end,
+	    tbGeometry_Support(ls->moving, tbInvRotateInline(ls->end.q, glms_vec3_negate(n)), NULL));
+	if (glms_vec3_dot(glms_vec3_sub(lowestEnd, v0), n) - ls->bow > ls->separation) {
 		return true;
 	}
 	tbGeometry tri = tbMakeTriangle(corners[0], corners[1], corners[2]);
@@ -177,6 +187,17 @@ static tbToiOutput tbSweepAgainstShape(const tbGeometry* moving, const tbSweep* 
 	ls.level = &target->geometry;
 	ls.xf = target->xf;
 	ls.separation = separation;
+	ls.start = tbSweep_GetTransform(sweep, 0.0f);
+	ls.end = tbSweep_GetTransform(sweep, 1.0f);
+	// The sweep turns at a constant rate through theta about an axis through its centre, which
+	// moves in a straight line. Along any direction n a point at distance u from that centre then
+	// moves as a straight line plus a sinusoid of amplitude at most u over an arc theta (at most
+	// pi), which dips below its chord by at most u (1 - cos(theta / 2)), and cos(theta / 2) = |q0 .
+	// q1|. So a point's height over a plane never drops below the smaller of its heights at the two
+	// ends by more than that, with u the shape's bounding radius about the centre.
+	float reach = tbGeometry_BoundingRadius(moving) + glms_vec3_norm(sweep->localCenter);
+	// (Plus a millionth of the reach for the rounding of the dot product of unit quaternions.)
+	ls.bow = reach * (1.0f - fminf(fabsf(glms_quat_dot(sweep->q0, sweep->q1)), 1.0f) + 1e-6f);
 	memset(&ls.best, 0, sizeof ls.best);
 	ls.best.state = tb_toiSeparated;
 	ls.best.fraction = maxFraction;

@@ -149,7 +149,7 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	// Static proxies live in their own tree: they never move, so the moving tree stays small and
 	// static-static pairs are never even looked for.
 	s->tree = b->rb.type == tb_staticBody ? 0 : 1;
-	float margin = s->tree == 0 ? 0.0f : w->def.aabbMargin;
+	float margin = s->tree == 0 ? 0.0f : tbShapeMargin(w, s);
 	vec3s g = {{margin, margin, margin}};
 	s->fatAABB.lower = glms_vec3_sub(s->aabb.lower, g);
 	s->fatAABB.upper = glms_vec3_add(s->aabb.upper, g);

@@ -161,6 +161,17 @@ tbWorldId tbCreateWorld(const tbWorldDef* def)
 	w->freeShape = -1;
 	w->freeContact = -1;
 	w->freeJoint = -1;
+	size_t memoBytes = (size_t)def->workerCount * TB_LEVEL_MEMO * sizeof(tbLevelMemo);
+	w->levelMemo = tbTryAlloc(memoBytes);
+	if (w->levelMemo == NULL) {
+		tbFree(w->bodies, (size_t)w->bodyCapacity * sizeof(tbBodySlot));
+		tbFree(w->shapes, (size_t)w->shapeCapacity * sizeof(tbShapeSlot));
+		s_worldGenerations[slot] -= 1;
+		tbFree(w, sizeof(tbWorld));
+		tbSetError("tbCreateWorld: out of memory (%zu bytes)", memoBytes);
+		return id;
+	}
+	memset(w->levelMemo, 0, memoBytes);
 	w->trees[0] = tbDynamicTree_Create();
 	w->trees[1] = tbDynamicTree_Create();
 	// The step's loops go to the game's job system, or to threads of the world's own, started
@@ -170,6 +181,7 @@ tbWorldId tbCreateWorld(const tbWorldDef* def)
 	    !tbTaskPool_Create(w, def->workerCount)) {
 		tbDynamicTree_Destroy(&w->trees[0]);
 		tbDynamicTree_Destroy(&w->trees[1]);
+		tbFree(w->levelMemo, memoBytes);
 		tbFree(w->bodies, (size_t)w->bodyCapacity * sizeof(tbBodySlot));
 		tbFree(w->shapes, (size_t)w->shapeCapacity * sizeof(tbShapeSlot));
 		s_worldGenerations[slot] -= 1;
@@ -226,6 +238,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	tbHitEvents_DestroyAll(w);
 	TB_FREE_ARRAY(w->fastBodies, w->fastCapacity, int);
 	TB_FREE_ARRAY(w->fastStarts, w->fastCapacity, tbTransform);
+	tbFree(w->levelMemo, (size_t)w->def.workerCount * TB_LEVEL_MEMO * sizeof(tbLevelMemo));
 	int slot = w->index;
 	w->alive = false;
 	tbFree(w, sizeof(tbWorld));

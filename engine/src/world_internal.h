@@ -75,6 +75,27 @@ static inline bool tbIsAwakeMover(const tbBodySlot* b)
 	return b->alive && b->awake && b->rb.type != tb_staticBody;
 }
 
+// One level pair's narrow phase inside a substep (contact_refresh.c): a pair's slots are refreshed
+// one by one, at the same poses, and share its one tbCollideLevel. Each worker has a table of its
+// own: an entry holds what recomputing would give, so which worker kept it changes no bit.
+#define TB_LEVEL_MEMO 64
+
+typedef struct tbLevelMemoKey
+{
+	int shapeA, shapeB, step;
+	float margin;
+	float pose[7]; // B in A's frame: position, then quaternion
+} tbLevelMemoKey;
+
+typedef struct tbLevelMemo
+{
+	tbLevelMemoKey key;
+	bool valid;
+	int count;
+	float distance;
+	tbManifold groups[TB_MAX_LEVEL_MANIFOLDS];
+} tbLevelMemo;
+
 typedef struct tbShapeSlot
 {
 	tbGeometry geometry;
@@ -233,6 +254,7 @@ typedef struct tbWorld
 	int fastCount, fastCapacity;
 
 	int stepCount;
+	tbLevelMemo* levelMemo; // contact_refresh.c: TB_LEVEL_MEMO entries per worker, each its own
 
 	struct tbSensorState* sensors; // sensor.c: null until the first sensor shape
 	tbContactHitEvent* hitEvents;  // hit_event.c: this step's, valid until the next
@@ -328,6 +350,16 @@ static inline float tbBodyReach(const tbBodySlot* b, float dt)
 {
 	float turn = dt * glms_vec3_norm(b->rb.w);
 	return dt * glms_vec3_norm(b->rb.v) + turn * b->maxExtent;
+}
+
+// The fattening of a moving shape's broad-phase box: the world's aabbMargin, or an eighth of the
+// shape's bounding radius when that is less, so that small shapes in a crowd (a drum of small
+// cubes) do not pair with every neighbour within a tenth of a metre (Box3D sizes its margins
+// by the shape's extent the same way). Static shapes get none.
+static inline float tbShapeMargin(const tbWorld* w, const tbShapeSlot* s)
+{
+	float own = 0.125f * s->radius;
+	return own < w->def.aabbMargin ? own : w->def.aabbMargin;
 }
 
 // events.c

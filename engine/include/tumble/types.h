@@ -80,7 +80,9 @@ typedef struct tbWorldDef
 	/// Contact points are made while shapes are up to this far apart plus the distance they close
 	/// in one step, m (0.02): speculative contacts (Catto 2013) stop a body before it sinks in.
 	float speculativeDistance;
-	float aabbMargin;     ///< fattening of the broad-phase boxes, m (0.1)
+	/// fattening of the broad-phase boxes of moving shapes, m (0.1); a shape whose bounding radius
+	/// is under 8 aabbMargin gets an eighth of that radius instead
+	float aabbMargin;
 	bool enableSleep;     ///< islands at rest fall asleep (true)
 	float sleepThreshold; ///< speed above which a moving kinematic body wakes what it touches, m/s
 	                      ///< (0.05); each body rests below its own tbBodyDef.sleepThreshold
