@@ -8,7 +8,7 @@
 
 // One solver step of `bodyCount` bodies held in an array (at most 16).
 static inline void stepSolver(const tbSolverDef* def, tbRigidBody* bodies, int bodyCount,
-                              tbContact* contacts, int contactCount, float dt)
+                              tbContactConstraint* contacts, int contactCount, float dt)
 {
 	tbRigidBody* pointers[16];
 	for (int i = 0; i < bodyCount && i < 16; ++i) {

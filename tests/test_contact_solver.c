@@ -86,10 +86,10 @@ static void restingBox(float yaw, const char* label)
 	for (int i = 0; i < steps; ++i) {
 		tbManifold m = boxPlaneManifold(&box, half, kMargin);
 		cr_assert_eq(m.pointCount, 4, "step %d: %d points", i, m.pointCount);
-		tbContact c = tbMakeContact(TB_NULL_BODY, 0, &m, 0.6f, 0.0f);
-		tbContact_WarmStart(&c, &cache);
+		tbContactConstraint c = tbMakeContactConstraint(TB_NULL_BODY, 0, &m, 0.6f, 0.0f);
+		tbContactConstraint_WarmStart(&c, &cache);
 		stepSolver(&def, &box, 1, &c, 1, kDt);
-		cache = tbContact_GetImpulses(&c);
+		cache = tbContactConstraint_GetImpulses(&c);
 		maxDrift = fmax(maxDrift, (double)glms_vec3_norm(glms_vec3_sub(box.state.x, x0)));
 		maxGain = fmax(maxGain, potentialPlusKinetic(&box, g) - e0);
 		maxTilt = fmax(maxTilt, 1.0 - (double)box.state.R.col[1].y);
@@ -132,8 +132,8 @@ Test(contact_solver, warm_start_matches_feature_ids)
 	    .id = 7, .normalImpulse = 1.0f, .frictionImpulse = {{0.0f, 0.0f, 0.25f}}};
 	prev.frictionImpulse = (vec3s){{0.5f, 0.0f, 0.25f}};
 	prev.twistImpulse = 0.125f;
-	tbContact c = tbMakeContact(TB_NULL_BODY, 0, &m, 0.5f, 0.0f);
-	tbContact_WarmStart(&c, &prev);
+	tbContactConstraint c = tbMakeContactConstraint(TB_NULL_BODY, 0, &m, 0.5f, 0.0f);
+	tbContactConstraint_WarmStart(&c, &prev);
 	cr_expect_eq(c.impulses.points[0].normalImpulse, 1.0f);
 	cr_expect_eq(c.impulses.points[1].normalImpulse, 0.0f); // id 3 is new
 	cr_expect_eq(c.impulses.points[2].normalImpulse, 2.0f);
@@ -141,7 +141,7 @@ Test(contact_solver, warm_start_matches_feature_ids)
 	cr_expect_eq(c.impulses.frictionImpulse.x, 0.5f);
 	cr_expect_eq(c.impulses.frictionImpulse.z, 0.25f);
 	cr_expect_eq(c.impulses.twistImpulse, 0.125f);
-	tbContact_WarmStart(&c, NULL);
+	tbContactConstraint_WarmStart(&c, NULL);
 	cr_expect_eq(c.impulses.points[2].normalImpulse, 0.0f);
 	cr_expect_eq(c.impulses.twistImpulse, 0.0f);
 }
@@ -157,10 +157,10 @@ Test(contact_solver, sliding_box_stops_at_coulomb_distance)
 	tbContactImpulses cache = {0};
 	for (int i = 0; i < 180; ++i) {
 		tbManifold m = boxPlaneManifold(&box, half, kMargin);
-		tbContact c = tbMakeContact(TB_NULL_BODY, 0, &m, mu, 0.0f);
-		tbContact_WarmStart(&c, &cache);
+		tbContactConstraint c = tbMakeContactConstraint(TB_NULL_BODY, 0, &m, mu, 0.0f);
+		tbContactConstraint_WarmStart(&c, &cache);
 		stepSolver(&def, &box, 1, &c, 1, kDt);
-		cache = tbContact_GetImpulses(&c);
+		cache = tbContactConstraint_GetImpulses(&c);
 	}
 	double want = (double)(v0 * v0 / (2.0f * mu * g));
 	double got = (double)box.state.x.x;
@@ -196,10 +196,10 @@ Test(contact_solver, ball_bounces_to_e_squared_height)
 			m.points[0].pointA = (vec3s){{ball.state.x.x, 0.0f, ball.state.x.z}};
 			m.points[0].separation = sep;
 		}
-		tbContact c = tbMakeContact(TB_NULL_BODY, 0, &m, 0.5f, e);
-		tbContact_WarmStart(&c, &cache);
+		tbContactConstraint c = tbMakeContactConstraint(TB_NULL_BODY, 0, &m, 0.5f, e);
+		tbContactConstraint_WarmStart(&c, &cache);
 		stepSolver(&def, &ball, 1, &c, 1, kDt);
-		cache = tbContact_GetImpulses(&c);
+		cache = tbContactConstraint_GetImpulses(&c);
 		if (ball.v.y > 0.0f) {
 			bounced = true;
 		}

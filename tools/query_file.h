@@ -2,8 +2,8 @@
 // poses.
 #pragma once
 
+#include "tumble/geometry.h"
 #include "tumble/hull.h"
-#include "tumble/shape.h"
 #include "tumble/transform.h"
 
 #include <stdbool.h>

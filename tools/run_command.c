@@ -214,11 +214,6 @@ static void tbWriteCsvName(FILE* out, const char* name)
 	fputc('"', out);
 }
 
-static bool tbFinite3(vec3s v)
-{
-	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
-}
-
 void tbMeasureEnergy(const tbScene* scene, tbEnergyRow* row)
 {
 	memset(row, 0, sizeof *row);
@@ -283,8 +278,8 @@ static bool tbWriteFrame(FILE* out, const tbScene* scene, long long step)
 		versors q = tbBody_GetRotation(id);
 		vec3s v = tbBody_GetLinearVelocity(id);
 		vec3s w = tbBody_GetAngularVelocity(id);
-		finite = finite && tbFinite3(p) && tbFinite3(v) && tbFinite3(w) && isfinite(q.w) &&
-		         isfinite(q.x) && isfinite(q.y) && isfinite(q.z);
+		finite = finite && tbIsFiniteVec3(p) && tbIsFiniteVec3(v) && tbIsFiniteVec3(w) &&
+		         isfinite(q.w) && isfinite(q.x) && isfinite(q.y) && isfinite(q.z);
 		fprintf(out, "%lld,%d,", step, i);
 		tbWriteCsvName(out, scene->def.bodies[i].name);
 		fprintf(out, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n",

@@ -2,7 +2,7 @@
 // (sat.c): supporting features and the reference/incident face clipping with its feature ids.
 #pragma once
 
-#include "shape_internal.h"
+#include "geometry_internal.h"
 #include "tumble/manifold.h"
 
 // Caps of the clipping buffers: a hull face with more vertices is used by its first ones.

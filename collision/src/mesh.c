@@ -26,11 +26,6 @@ static bool tbMeshFail(char* message, int size, const char* format, ...)
 	return false;
 }
 
-static bool tbFiniteV3(vec3s v)
-{
-	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
-}
-
 // |v| in double: coordinates up to float's range must not overflow the squares.
 static double tbNormD(vec3s v)
 {
@@ -162,7 +157,7 @@ static bool tbCheckMeshInput(const vec3s* vertices, int vertexCount, const int* 
 	}
 	for (int i = 0; i < vertexCount; ++i) {
 		vec3s v = vertices[i];
-		if (!tbFiniteV3(v)) {
+		if (!tbIsFiniteVec3(v)) {
 			return tbMeshFail(message, size, "vertex %d: NaN or Inf coordinate", i);
 		}
 		double reach = tbNormD(v);

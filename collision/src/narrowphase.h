@@ -1,7 +1,7 @@
 // Internal narrow-phase types: the Minkowski difference A - B, GJK simplices, the EPA polytope.
 #pragma once
 
-#include "shape_internal.h"
+#include "geometry_internal.h"
 #include "tumble/query.h"
 
 /// A point of A - B and where it came from. Points are in A's local frame.

@@ -42,18 +42,13 @@ const char* tbQueryStatusName(tbQueryStatus status)
 	}
 }
 
-static bool tbFiniteVec(vec3s v)
-{
-	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
-}
-
 static bool tbValidTransform(tbTransform xf)
 {
 	float q2 = xf.q.x * xf.q.x + xf.q.y * xf.q.y + xf.q.z * xf.q.z + xf.q.w * xf.q.w;
 	// docs/ranges.md: two shapes placed within TB_MAX_COORDINATE are at most a few of it apart;
 	// farther, the pair's scale leaves the range the iterations hold in float.
 	const float reach = 4.0f * TB_MAX_COORDINATE;
-	return tbFiniteVec(xf.p) && fabsf(xf.p.x) <= reach && fabsf(xf.p.y) <= reach &&
+	return tbIsFiniteVec3(xf.p) && fabsf(xf.p.x) <= reach && fabsf(xf.p.y) <= reach &&
 	       fabsf(xf.p.z) <= reach && isfinite(q2) && fabsf(q2 - 1.0f) < 1e-3f;
 }
 
@@ -110,8 +105,8 @@ static void tbFinish(tbQueryResult* r)
 	if (!(fabsf(n2 - 1.0f) <= 1e-4f)) {
 		r->distance = NAN; // refused just below
 	}
-	if (!isfinite(r->distance) || !tbFiniteVec(r->normal) || !tbFiniteVec(r->pointA) ||
-	    !tbFiniteVec(r->pointB)) {
+	if (!isfinite(r->distance) || !tbIsFiniteVec3(r->normal) || !tbIsFiniteVec3(r->pointA) ||
+	    !tbIsFiniteVec3(r->pointB)) {
 		// Never let a NaN out: report the failure instead.
 		*r = tbInvalidResult();
 		r->status = tb_queryDegenerate;
@@ -527,7 +522,7 @@ static tbQueryResult tbToWorld(tbQueryResult r, tbTransform xfA)
 	r.normal = tbRotateInline(xfA.q, r.normal);
 	r.pointA = tbTransformPointInline(xfA, r.pointA);
 	r.pointB = tbTransformPointInline(xfA, r.pointB);
-	if (!tbFiniteVec(r.pointA) || !tbFiniteVec(r.pointB)) {
+	if (!tbIsFiniteVec3(r.pointA) || !tbIsFiniteVec3(r.pointB)) {
 		// A finite answer placed beyond float's range: report the failure, never an Inf.
 		r = tbInvalidResult();
 		r.status = tb_queryDegenerate;

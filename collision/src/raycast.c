@@ -5,17 +5,12 @@
 #include <math.h>
 #include <string.h>
 
+#include "geometry_internal.h"
 #include "mesh_internal.h"
-#include "shape_internal.h"
 #include "tumble/query.h"
 
 // Advancement steps: each one at least halves the gap except at grazing incidence.
 #define TB_RAY_MAX_ITERATIONS 40
-
-static bool tbRayFinite(vec3s v)
-{
-	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
-}
 
 tbCastOutput tbRayCastShape(const tbGeometry* shape, tbTransform xf, vec3s origin,
                             vec3s translation, float maxFraction)
@@ -32,8 +27,8 @@ tbCastOutput tbRayCastShape(const tbGeometry* shape, tbTransform xf, vec3s origi
 	// An empty or NaN segment hits nothing (a hit at fraction 0 would be beyond maxFraction), and
 	// a NaN ray or pose would give a NaN hit.
 	float q2 = glms_quat_dot(xf.q, xf.q);
-	if (!(maxFraction > 0.0f) || !isfinite(maxFraction) || !tbRayFinite(origin) ||
-	    !tbRayFinite(translation) || !tbRayFinite(xf.p) || !(fabsf(q2 - 1.0f) < 1e-3f)) {
+	if (!(maxFraction > 0.0f) || !isfinite(maxFraction) || !tbIsFiniteVec3(origin) ||
+	    !tbIsFiniteVec3(translation) || !tbIsFiniteVec3(xf.p) || !(fabsf(q2 - 1.0f) < 1e-3f)) {
 		return out;
 	}
 	if (fabsf(q2 - 1.0f) > 1e-6f) {

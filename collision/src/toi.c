@@ -14,13 +14,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "shape_internal.h"
+#include "geometry_internal.h"
 #include "tumble/query.h"
-
-static bool tbToiFinite(vec3s v)
-{
-	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
-}
 
 static bool tbToiUnit(versors q)
 {
@@ -83,7 +78,7 @@ tbToiInput tbDefaultToiInput(void)
 
 static bool tbSweepValid(const tbSweep* s)
 {
-	return tbToiFinite(s->localCenter) && tbToiFinite(s->c0) && tbToiFinite(s->c1) &&
+	return tbIsFiniteVec3(s->localCenter) && tbIsFiniteVec3(s->c0) && tbIsFiniteVec3(s->c1) &&
 	       tbToiUnit(s->q0) && tbToiUnit(s->q1);
 }
 
@@ -178,7 +173,7 @@ tbCastOutput tbShapeCast(const tbGeometry* shapeA, tbTransform xfA, const tbGeom
 {
 	tbCastOutput out;
 	memset(&out, 0, sizeof out);
-	if (!tbToiFinite(translation) || !(maxFraction > 0.0f) || !isfinite(maxFraction)) {
+	if (!tbIsFiniteVec3(translation) || !(maxFraction > 0.0f) || !isfinite(maxFraction)) {
 		return out;
 	}
 	// Beyond 1 the sweep is just a longer translation.

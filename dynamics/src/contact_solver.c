@@ -17,10 +17,10 @@ float tbMixRestitution(float a, float b)
 	return a > b ? a : b;
 }
 
-tbContact tbMakeContact(int bodyA, int bodyB, const tbManifold* manifold, float friction,
-                        float restitution)
+tbContactConstraint tbMakeContactConstraint(int bodyA, int bodyB, const tbManifold* manifold,
+                                            float friction, float restitution)
 {
-	tbContact c;
+	tbContactConstraint c;
 	memset(&c, 0, sizeof c);
 	c.bodyA = bodyA;
 	c.bodyB = bodyB;
@@ -35,7 +35,7 @@ tbContact tbMakeContact(int bodyA, int bodyB, const tbManifold* manifold, float 
 	return c;
 }
 
-void tbContact_WarmStart(tbContact* contact, const tbContactImpulses* previous)
+void tbContactConstraint_WarmStart(tbContactConstraint* contact, const tbContactImpulses* previous)
 {
 	tbContactImpulses* out = &contact->impulses;
 	out->frictionImpulse = tbV3(0.0f, 0.0f, 0.0f);
@@ -62,7 +62,7 @@ void tbContact_WarmStart(tbContact* contact, const tbContactImpulses* previous)
 	out->twistImpulse = previous->twistImpulse;
 }
 
-tbContactImpulses tbContact_GetImpulses(const tbContact* contact)
+tbContactImpulses tbContactConstraint_GetImpulses(const tbContactConstraint* contact)
 {
 	return contact->impulses;
 }
@@ -451,7 +451,7 @@ static void tbSetRowsW(tbContactConstraintW* c, const tbLaneRowsInput in[TB_SIMD
 	tbPutW(&c->twistMass, rowsWrite, tbInverseMassW(kt));
 }
 
-void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* contact,
+void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContactConstraint* contact,
                           int contactIndex, tbRigidBody* const* bodies, int staticBody,
                           const tbSoftness soft[2])
 {
@@ -473,7 +473,7 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* co
 }
 
 // A lane's manifold and bodies for tbSetRowsW, as the step began.
-static tbLaneRowsInput tbLaneBodies(const tbContact* contact, tbRigidBody* const* bodies)
+static tbLaneRowsInput tbLaneBodies(const tbContactConstraint* contact, tbRigidBody* const* bodies)
 {
 	const tbRigidBody* a = contact->bodyA != TB_NULL_BODY ? bodies[contact->bodyA] : NULL;
 	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
@@ -493,7 +493,7 @@ static tbLaneRowsInput tbLaneBodies(const tbContact* contact, tbRigidBody* const
 	return in;
 }
 
-void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContact* contacts,
+void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContactConstraint* contacts,
                            tbRigidBody* const* bodies, const tbSolverDef* def)
 {
 	tbLaneRowsInput in[TB_SIMD_WIDTH];
@@ -521,7 +521,7 @@ void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContact* contacts,
 		if (c->contact[lane] < 0) {
 			continue;
 		}
-		const tbContact* contact = contacts + c->contact[lane];
+		const tbContactConstraint* contact = contacts + c->contact[lane];
 		const tbManifold* m = &contact->manifold;
 		// Points the manifold does not have keep the zeros of the cleared record: no mass, no
 		// impulse, so every pass leaves them at zero.
@@ -589,9 +589,10 @@ static float tbAnchoredMotion(vec3s n, tbSolverDelta movedA, tbSolverDelta moved
 	return s;
 }
 
-tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
-                                     tbRigidBody* const* bodies, const tbSolverBody* states,
-                                     const tbSolverDef* def, float h, int worker, float* along)
+tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
+                                     tbContactConstraint* contact, tbRigidBody* const* bodies,
+                                     const tbSolverBody* states, const tbSolverDef* def, float h,
+                                     int worker, float* along)
 {
 	const tbRigidBody* a = contact->bodyA != TB_NULL_BODY ? bodies[contact->bodyA] : NULL;
 	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
@@ -725,13 +726,13 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContac
 	return tb_refreshMade;
 }
 
-void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContact* contacts)
+void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContactConstraint* contacts)
 {
 	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
 		if (c->contact[lane] < 0) {
 			continue;
 		}
-		tbContact* contact = contacts + c->contact[lane];
+		tbContactConstraint* contact = contacts + c->contact[lane];
 		tbContactImpulses* out = &contact->impulses;
 		out->pointCount = contact->manifold.pointCount;
 		float total = 0.0f, stepTotal = 0.0f;

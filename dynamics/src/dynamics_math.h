@@ -2,6 +2,7 @@
 // (private; cglm struct layout and the glms_* functions for everything else).
 #pragma once
 
+#include "tumble/transform.h"
 #include <math.h>
 
 #include "tumble/base.h"
@@ -24,11 +25,6 @@ static inline vec3s tbNormalize(vec3s a)
 {
 	float len = glms_vec3_norm(a);
 	return len > 0.0f ? glms_vec3_scale(a, 1.0f / len) : a;
-}
-
-static inline bool tbIsFiniteVec(vec3s a)
-{
-	return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
 }
 
 static inline vec3s tbMat3MulV(mat3s m, vec3s v)
@@ -118,5 +114,5 @@ static inline mat3s tbMat3Inverse(mat3s m)
 
 static inline bool tbIsFiniteMat(mat3s m)
 {
-	return tbIsFiniteVec(m.col[0]) && tbIsFiniteVec(m.col[1]) && tbIsFiniteVec(m.col[2]);
+	return tbIsFiniteVec3(m.col[0]) && tbIsFiniteVec3(m.col[1]) && tbIsFiniteVec3(m.col[2]);
 }

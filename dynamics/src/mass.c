@@ -54,7 +54,7 @@ static tbMassError tbHullMoments(const tbHull* hull, tbVolumeMoments* out)
 	double radius = 0.0;
 	for (int i = 0; i < hull->vertexCount; ++i) {
 		vec3s p = hull->vertices[i];
-		if (!tbIsFiniteVec(p)) {
+		if (!tbIsFiniteVec3(p)) {
 			return tb_massNonFinite;
 		}
 		for (int k = 0; k < 3; ++k) {
@@ -157,7 +157,7 @@ static tbMassError tbShapeMoments(const tbGeometry* shape, tbVolumeMoments* out)
 	}
 	case tb_boxShape: {
 		vec3s e = shape->halfExtents;
-		if (!tbIsFiniteVec(e)) {
+		if (!tbIsFiniteVec3(e)) {
 			return tb_massNonFinite;
 		}
 		if (e.x <= 0.0f || e.y <= 0.0f || e.z <= 0.0f) {
@@ -226,7 +226,7 @@ tbMassData tbComputeMass(const tbGeometry* shape, float density, tbMassError* er
 		err = tb_massBadDensity;
 	} else {
 		s = shape->scale;
-		if (!tbIsFiniteVec(s)) {
+		if (!tbIsFiniteVec3(s)) {
 			err = tb_massNonFinite;
 		} else if (s.x <= 0.0f || s.y <= 0.0f || s.z <= 0.0f) {
 			err = tb_massBadSize;

@@ -226,13 +226,13 @@ static float tbManifoldGap(const tbManifold* m, float margin)
 // the step's anchored points cannot see. `at` is the lane (record * width + lane); `gap` and
 // `turn` its running bounds. Writes only the lane and its contact.
 static inline void tbRefreshOne(const tbSolverDef* def, tbContactConstraintW* groups,
-                                tbContact* contacts, tbRigidBody* const* bodies,
+                                tbContactConstraint* contacts, tbRigidBody* const* bodies,
                                 const tbSolverBody* states, float h, int at, float* gap,
                                 float* turn, int worker)
 {
 	tbContactConstraintW* g = groups + at / TB_SIMD_WIDTH;
 	int lane = at % TB_SIMD_WIDTH;
-	tbContact* contact = contacts + g->contact[lane];
+	tbContactConstraint* contact = contacts + g->contact[lane];
 	float spin, speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane],
 	                                   contact->spinReachA, contact->spinReachB, &spin);
 	// How far the turns may have carried the surfaces from the anchored points since the last
@@ -360,8 +360,8 @@ static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolv
 	}
 	body->state.R = tbOrthonormalize(body->state.R, def->orthonormalizer);
 	tbRigidBody_UpdateDerived(body);
-	if (!tbIsFiniteVec(body->state.x) || !tbIsFiniteMat(body->state.R) ||
-	    !tbIsFiniteVec(body->state.P) || !tbIsFiniteVec(body->state.L)) {
+	if (!tbIsFiniteVec3(body->state.x) || !tbIsFiniteMat(body->state.R) ||
+	    !tbIsFiniteVec3(body->state.P) || !tbIsFiniteVec3(body->state.L)) {
 		// Never let a NaN out: the body stays where the step found it, at rest.
 		body->state = start;
 		body->state.P = tbV3(0.0f, 0.0f, 0.0f);
@@ -392,7 +392,7 @@ typedef struct tbSolverTask
 	tbSolverBody* states;
 	tbSolverBodyMotion* motions;
 	tbContactConstraintW* groups;
-	tbContact* contacts;
+	tbContactConstraint* contacts;
 	const uint32_t* colorMasks;
 	int first;     // the first record of the colour being run
 	int bodyCount; // the solver's bodies (indices past it are static stand-ins)
@@ -586,8 +586,8 @@ static void tbSolveJoints(tbJointRecord* records, int jointCount, const int* ord
 }
 
 void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                   tbContact* contacts, int contactCount, tbJoint* joints, int jointCount, float dt,
-                   void* scratch, tbSolverStats* stats)
+                   tbContactConstraint* contacts, int contactCount, tbJoint* joints, int jointCount,
+                   float dt, void* scratch, tbSolverStats* stats)
 {
 	TB_ASSERT(def != NULL && dt > 0.0f && bodyCount >= 0 && contactCount >= 0);
 	int substeps = def->substeps > 0 ? def->substeps : 1;
@@ -655,7 +655,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	memset(colorCounts, 0, sizeof colorCounts);
 	uint32_t serialColors = 0u; // colours holding a kinematic body (parallel only)
 	for (int i = 0; i < contactCount; ++i) {
-		const tbContact* c = contacts + i;
+		const tbContactConstraint* c = contacts + i;
 		int a = c->bodyA, b = c->bodyB;
 		bool dynA = a != TB_NULL_BODY && tbMovesWithContacts(bodies[a]);
 		bool dynB = b != TB_NULL_BODY && tbMovesWithContacts(bodies[b]);
@@ -942,8 +942,8 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 }
 
 void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                  tbContact* contacts, int contactCount, tbJoint* joints, int jointCount, float dt,
-                  void* scratch, tbSolverStats* stats)
+                  tbContactConstraint* contacts, int contactCount, tbJoint* joints, int jointCount,
+                  float dt, void* scratch, tbSolverStats* stats)
 {
 	tbSolverSolve(def, bodies, bodyCount, contacts, contactCount, joints, jointCount, dt, scratch,
 	              stats);

@@ -81,10 +81,10 @@ typedef struct tbSoftness
 void tbContactSoftness(const tbSolverDef* def, float h, tbSoftness soft[2]);
 // A lane's bodies, masses, friction and softness; its rows and impulses come with the rest of
 // its record's lanes (tbPrepareContactRowsW, once every lane is placed).
-void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContact* contact,
+void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContactConstraint* contact,
                           int contactIndex, tbRigidBody* const* bodies, int staticBody,
                           const tbSoftness soft[2]);
-void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContact* contacts,
+void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContactConstraint* contacts,
                            tbRigidBody* const* bodies, const tbSolverDef* def);
 void tbWarmStartContactsW(tbContactConstraintW* c, tbSolverBody* states);
 void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
@@ -97,13 +97,14 @@ void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float th
 // Adds the substep's accumulated normal and friction impulses to the step's sums (once per
 // substep, after the relax pass: each substep applies its accumulated impulse once).
 void tbAddStepImpulsesW(tbContactConstraintW* c);
-void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContact* contacts);
+void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContactConstraint* contacts);
 
 // The narrow phase inside the step: the lane's contact made again by def->refreshContact at the
 // bodies' poses of now and its rows rebuilt there, impulses carried over by feature id; or kept
 // when the callback finds its anchored points still hold the deepest features (`along`: the
 // shapes' separation along the lane's normal then). The lane is unchanged unless made.
 // `worker`: the calling range's worker index, passed to the callback.
-tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane, tbContact* contact,
-                                     tbRigidBody* const* bodies, const tbSolverBody* states,
-                                     const tbSolverDef* def, float h, int worker, float* along);
+tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
+                                     tbContactConstraint* contact, tbRigidBody* const* bodies,
+                                     const tbSolverBody* states, const tbSolverDef* def, float h,
+                                     int worker, float* along);

@@ -271,7 +271,7 @@ tbBodyId tbCreateBody(tbWorldId worldId, const tbBodyDef* def)
 		tbSetError("tbCreateBody: def->rotation is NaN, Inf or zero");
 		return tb_nullBodyId;
 	}
-	if (!tbFiniteVec3(def->linearVelocity) || !tbFiniteVec3(def->angularVelocity)) {
+	if (!tbIsFiniteVec3(def->linearVelocity) || !tbIsFiniteVec3(def->angularVelocity)) {
 		tbSetError("tbCreateBody: def->linearVelocity or def->angularVelocity is NaN or Inf");
 		return tb_nullBodyId;
 	}
@@ -462,7 +462,7 @@ static tbBodySlot* tbBodyForEdit(tbBodyId bodyId, tbWorld** w, const char* calle
 	if (b == NULL) {
 		return NULL;
 	}
-	if (!tbFiniteVec3(value)) {
+	if (!tbIsFiniteVec3(value)) {
 		tbSetError("%s: %s is NaN or Inf", caller, field);
 		return NULL;
 	}
@@ -549,7 +549,7 @@ static tbBodySlot* tbBodyForPush(tbBodyId bodyId, const char* caller, vec3s a, v
 	if (b == NULL) {
 		return NULL;
 	}
-	if (!tbFiniteVec3(a) || !tbFiniteVec3(p)) {
+	if (!tbIsFiniteVec3(a) || !tbIsFiniteVec3(p)) {
 		tbSetError("%s: the vector or the point is NaN or Inf", caller);
 		return NULL;
 	}
@@ -697,7 +697,7 @@ void tbBody_SetMassData(tbBodyId bodyId, tbMassData massData)
 		tbSetError("tbBody_SetMassData: only a dynamic body has a mass");
 		return;
 	}
-	if (!tbFiniteVec3(massData.center) || glms_vec3_norm(massData.center) > TB_MAX_LENGTH) {
+	if (!tbIsFiniteVec3(massData.center) || glms_vec3_norm(massData.center) > TB_MAX_LENGTH) {
 		tbSetError("tbBody_SetMassData: center (%g, %g, %g) is NaN, Inf or beyond %g m",
 		           (double)massData.center.x, (double)massData.center.y, (double)massData.center.z,
 		           (double)TB_MAX_LENGTH);

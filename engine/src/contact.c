@@ -643,7 +643,8 @@ static bool tbIsBall(const tbGeometry* g)
 	       g->scale.z == 1.0f;
 }
 
-bool tbAimAtImpact(const tbWorld* w, const tbContactSlot* c, tbContact* contact, float dt, float h)
+bool tbAimAtImpact(const tbWorld* w, const tbContactSlot* c, tbContactConstraint* contact, float dt,
+                   float h)
 {
 	tbManifold* m = &contact->manifold;
 	const tbShapeSlot* sa = w->shapes + c->shapeA;
@@ -679,7 +680,8 @@ bool tbAimAtImpact(const tbWorld* w, const tbContactSlot* c, tbContact* contact,
 	// The manifold at the poses of impact, each ball moved on by its velocity for t: the normal
 	// along the line of centres there, the point on A's surface, the separation there (zero up to
 	// rounding). The solver takes the anchors at those poses and measures the separation from
-	// them (tbContact.madeA, madeB), so the speculative row closes the gap exactly at impact.
+	// them (tbContactConstraint.madeA, madeB), so the speculative row closes the gap exactly at
+	// impact.
 	vec3s dA = glms_vec3_scale(vA, t), dB = glms_vec3_scale(vB, t);
 	vec3s d = glms_vec3_add(d0, glms_vec3_scale(u, t));
 	float length = glms_vec3_norm(d);

@@ -101,7 +101,7 @@ float tbSwingReach(const tbWorld* w, const tbBodySlot* b, float dt)
 // What the solver needs of a candidate: the margin its points were made with, how far each
 // shape's surface moves per radian, and the turn allowed before it is made again.
 static void tbFillRefresh(const tbWorld* w, const tbContactSlot* c, float reachA, float reachB,
-                          tbContact* contact)
+                          tbContactConstraint* contact)
 {
 	const tbShapeSlot* sa = w->shapes + c->shapeA;
 	const tbShapeSlot* sb = w->shapes + c->shapeB;
@@ -113,7 +113,8 @@ static void tbFillRefresh(const tbWorld* w, const tbContactSlot* c, float reachA
 	contact->refreshTurn = TB_REFRESH_TURN * size;
 }
 
-bool tbMarkContactRefresh(tbWorld* w, const tbContactSlot* c, float dt, tbContact* contact)
+bool tbMarkContactRefresh(tbWorld* w, const tbContactSlot* c, float dt,
+                          tbContactConstraint* contact)
 {
 	const tbShapeSlot* sa = w->shapes + c->shapeA;
 	const tbShapeSlot* sb = w->shapes + c->shapeB;
@@ -152,7 +153,7 @@ void tbSpreadContactRefresh(tbWorld* w)
 	// looks at such pairs only once they do turn (its gates cost a few operations a substep).
 	int mark = w->stepCount + 1;
 	for (int i = 0; i < w->solverContactCount; ++i) {
-		tbContact* contact = w->solverContacts + i;
+		tbContactConstraint* contact = w->solverContacts + i;
 		if (contact->refresh) {
 			continue;
 		}

@@ -54,11 +54,6 @@ void tbGrowArray(void** array, int* capacity, int need, size_t elem)
 	*capacity = newCapacity;
 }
 
-bool tbFiniteVec3(vec3s v)
-{
-	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
-}
-
 bool tbFiniteQuat(versors q)
 {
 	return isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w) &&

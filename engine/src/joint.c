@@ -58,7 +58,7 @@ static bool tbJointBodies(tbWorld* w, tbBodyId idA, tbBodyId idB, const char* ca
 
 static bool tbCheckFinite(vec3s v, const char* caller, const char* field)
 {
-	if (!tbFiniteVec3(v)) {
+	if (!tbIsFiniteVec3(v)) {
 		tbSetError("%s: def->%s is NaN or Inf", caller, field);
 		return false;
 	}

@@ -66,7 +66,7 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 		           (double)def->restitution);
 		return tb_nullShapeId;
 	}
-	if (!tbFiniteVec3(def->localPose.p) || !tbFiniteQuat(def->localPose.q)) {
+	if (!tbIsFiniteVec3(def->localPose.p) || !tbFiniteQuat(def->localPose.q)) {
 		tbSetError("tbCreateShape: def->localPose is NaN, Inf or has a zero rotation");
 		return tb_nullShapeId;
 	}

@@ -57,7 +57,7 @@ void tbWorld_CastShape(tbWorldId worldId, const tbGeometry* shape, tbTransform s
 		tbSetError("tbWorld_CastShape: shape: %s", shape == NULL ? "null" : message);
 		return;
 	}
-	if (!tbFiniteVec3(start.p) || !tbFiniteQuat(start.q) || !tbFiniteVec3(translation)) {
+	if (!tbIsFiniteVec3(start.p) || !tbFiniteQuat(start.q) || !tbIsFiniteVec3(translation)) {
 		tbSetError("tbWorld_CastShape: start or translation is NaN, Inf or has a zero rotation");
 		return;
 	}

@@ -63,13 +63,13 @@ static void tbPrepareContacts(tbWorld* w, float dt, int substeps)
 		if (contactCount + 1 > w->solverContactCapacity) {
 			int old = w->solverContactCapacity;
 			tbGrowArray((void**)&w->solverContacts, &w->solverContactCapacity, contactCount + 1,
-			            sizeof(tbContact));
+			            sizeof(tbContactConstraint));
 			w->solverContactSlots = tbGrowAlloc(w->solverContactSlots, (size_t)old * sizeof(int),
 			                                    (size_t)w->solverContactCapacity * sizeof(int));
 		}
-		tbContact* sc = w->solverContacts + contactCount;
-		*sc = tbMakeContact(ia, ib, &c->manifold, c->friction, c->restitution);
-		tbContact_WarmStart(sc, w->def.enableWarmStarting ? &c->impulses : NULL);
+		tbContactConstraint* sc = w->solverContacts + contactCount;
+		*sc = tbMakeContactConstraint(ia, ib, &c->manifold, c->friction, c->restitution);
+		tbContactConstraint_WarmStart(sc, w->def.enableWarmStarting ? &c->impulses : NULL);
 		// Two balls closing in are aimed at their moment of impact (the line of centres then);
 		// their manifold needs no refresh, which follows turning features.
 		bool aimed = tbAimAtImpact(w, c, sc, dt, dt / (float)substeps);
@@ -147,7 +147,7 @@ static void tbSolveStage(tbWorld* w, const tbSolverDef* sd, float dt, void** scr
 	w->lastTimeStep = dt;
 	for (int i = 0; i < contactCount; ++i) {
 		tbContactSlot* c = w->contacts + w->solverContactSlots[i];
-		c->impulses = tbContact_GetImpulses(w->solverContacts + i);
+		c->impulses = tbContactConstraint_GetImpulses(w->solverContacts + i);
 	}
 	w->lastSolverStats = stats;
 }

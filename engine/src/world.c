@@ -34,7 +34,7 @@ tbWorld* tbGetWorld(tbWorldId id, const char* caller)
 // speculative distance or a negative margin let boxes through the ground).
 static bool tbCheckWorldDef(const tbWorldDef* def)
 {
-	if (!tbFiniteVec3(def->gravity)) {
+	if (!tbIsFiniteVec3(def->gravity)) {
 		tbSetError("tbCreateWorld: def->gravity is NaN or Inf");
 		return false;
 	}
@@ -222,7 +222,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->solverBodies, w->solverBodyCapacity, tbRigidBody*);
 	tbFree(w->solverScratchRaw, w->solverScratchBytes);
 	TB_FREE_ARRAY(w->solverBodySlots, w->solverBodyCapacity, int);
-	TB_FREE_ARRAY(w->solverContacts, w->solverContactCapacity, tbContact);
+	TB_FREE_ARRAY(w->solverContacts, w->solverContactCapacity, tbContactConstraint);
 	TB_FREE_ARRAY(w->solverContactSlots, w->solverContactCapacity, int);
 	TB_FREE_ARRAY(w->islandParent, w->islandCapacity, int);
 	TB_FREE_ARRAY(w->islandSleep, w->islandCapacity, float);
@@ -294,7 +294,7 @@ void tbWorld_SetGravity(tbWorldId worldId, vec3s gravity)
 	if (w == NULL) {
 		return;
 	}
-	if (!tbFiniteVec3(gravity)) {
+	if (!tbIsFiniteVec3(gravity)) {
 		tbSetError("tbWorld_SetGravity: gravity is NaN or Inf");
 		return;
 	}

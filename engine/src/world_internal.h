@@ -217,7 +217,7 @@ typedef struct tbWorld
 	tbRigidBody** solverBodies; // the awake bodies' Baraff records, solved in place
 	int* solverBodySlots;
 	int solverBodyCapacity;
-	tbContact* solverContacts;
+	tbContactConstraint* solverContacts;
 	int* solverContactSlots;
 	int solverContactCapacity, solverContactCount;
 	tbJoint* solverJoints; // copies of the awake joints, written back after the solve
@@ -274,7 +274,6 @@ typedef struct tbWorld
 void tbSetError(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // Grow an array of `elem`-byte items to hold `need`; capacities double.
 void tbGrowArray(void** array, int* capacity, int need, size_t elem);
-bool tbFiniteVec3(vec3s v);
 bool tbFiniteQuat(versors q);
 // Finite and within +-TB_MAX_COORDINATE on every axis.
 bool tbCoordinatesInRange(vec3s v);
@@ -321,7 +320,7 @@ static inline tbBodyBounds tbGetBodyBounds(const tbWorld* w, const tbBodySlot* b
 	                                                               : none;
 }
 bool tbMarkContactRefresh(tbWorld* world, const tbContactSlot* contact, float dt,
-                          tbContact* solverContact);
+                          tbContactConstraint* solverContact);
 // Every other contact of a body with a candidate becomes a candidate too (after all are marked).
 void tbSpreadContactRefresh(tbWorld* world);
 tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
@@ -384,8 +383,8 @@ void tbCollide(tbWorld* world, float dt);
 // For two balls whose gap closes within the step: the solver's copy of the manifold made at the
 // poses of impact (normal along the line of centres then) and the bodies' deltas to those poses
 // in contact->madeA, madeB. False (the contact unchanged) for any other pair.
-bool tbAimAtImpact(const tbWorld* world, const tbContactSlot* c, tbContact* contact, float dt,
-                   float substep);
+bool tbAimAtImpact(const tbWorld* world, const tbContactSlot* c, tbContactConstraint* contact,
+                   float dt, float substep);
 tbContactData tbMakeContactData(const tbWorld* world, const tbContactSlot* c);
 
 // broad_phase.c

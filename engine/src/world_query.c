@@ -46,7 +46,7 @@ void tbWorld_CastRay(tbWorldId worldId, vec3s origin, vec3s translation, tbQuery
 	if (w == NULL || fcn == NULL) {
 		return;
 	}
-	if (!tbFiniteVec3(origin) || !tbFiniteVec3(translation)) {
+	if (!tbIsFiniteVec3(origin) || !tbIsFiniteVec3(translation)) {
 		tbSetError("tbWorld_CastRay: origin or translation is NaN or Inf");
 		return;
 	}
@@ -113,7 +113,7 @@ void tbWorld_OverlapAABB(tbWorldId worldId, tbAABB aabb, tbQueryFilter filter,
 	if (w == NULL || fcn == NULL) {
 		return;
 	}
-	if (!tbFiniteVec3(aabb.lower) || !tbFiniteVec3(aabb.upper)) {
+	if (!tbIsFiniteVec3(aabb.lower) || !tbIsFiniteVec3(aabb.upper)) {
 		tbSetError("tbWorld_OverlapAABB: aabb is NaN or Inf");
 		return;
 	}
@@ -135,7 +135,7 @@ void tbWorld_OverlapShape(tbWorldId worldId, const tbGeometry* shape, tbTransfor
 		tbSetError("tbWorld_OverlapShape: shape: %s", message);
 		return;
 	}
-	if (!tbFiniteVec3(transform.p) || !tbFiniteQuat(transform.q)) {
+	if (!tbIsFiniteVec3(transform.p) || !tbFiniteQuat(transform.q)) {
 		tbSetError("tbWorld_OverlapShape: transform is NaN, Inf or has a zero rotation");
 		return;
 	}

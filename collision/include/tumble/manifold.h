@@ -23,7 +23,7 @@ typedef struct tbManifold
 	int pointCount;
 } tbManifold;
 
-#include "tumble/shape.h"
+#include "tumble/geometry.h"
 #include "tumble/transform.h"
 
 /// Feature id of the single point made from the narrow-phase query (curved shapes, edge-edge).

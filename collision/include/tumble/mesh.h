@@ -3,9 +3,9 @@
 #pragma once
 
 #include "tumble/base.h"
+#include "tumble/geometry.h"
 #include "tumble/manifold.h"
 #include "tumble/raycast.h"
-#include "tumble/shape.h"
 
 /// The most triangles (and vertices) of one mesh, and the most samples of one heightfield.
 #define TB_MAX_MESH_TRIANGLES (1 << 24)

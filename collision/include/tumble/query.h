@@ -4,7 +4,7 @@
 #pragma once
 
 #include "tumble/base.h"
-#include "tumble/shape.h"
+#include "tumble/geometry.h"
 #include "tumble/transform.h"
 
 /// How a query ended.

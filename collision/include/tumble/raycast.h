@@ -3,7 +3,7 @@
 #pragma once
 
 #include "tumble/base.h"
-#include "tumble/shape.h"
+#include "tumble/geometry.h"
 #include "tumble/transform.h"
 
 /// Where a ray first meets a shape.

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "tumble/base.h"
+#include "tumble/geometry.h"
 #include "tumble/raycast.h"
-#include "tumble/shape.h"
 #include "tumble/transform.h"
 
 /// The motion of a shape over a time interval mapped to [0, 1]: its rotation centre (a body's

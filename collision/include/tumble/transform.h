@@ -1,6 +1,8 @@
 // Rigid transforms: a position and a unit quaternion (cglm versors, x y z w in memory).
 #pragma once
 
+#include <math.h>
+
 #include "tumble/base.h"
 
 /// A rigid transform: world = R(q) * local + p. q must be a unit quaternion.
@@ -9,6 +11,13 @@ typedef struct tbTransform
 	vec3s p;   ///< translation, metres
 	versors q; ///< rotation, unit quaternion (cglm layout: x, y, z, w)
 } tbTransform;
+
+/// True when every component of v is finite (no NaN or infinity): the one check the modules,
+/// the tool and the demo use for vectors from outside.
+static inline bool tbIsFiniteVec3(vec3s v)
+{
+	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
 
 /// The identity transform.
 TB_API tbTransform tbTransformIdentity(void);

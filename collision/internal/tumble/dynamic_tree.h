@@ -4,7 +4,7 @@
 #pragma once
 
 #include "tumble/base.h"
-#include "tumble/shape.h"
+#include "tumble/geometry.h"
 
 #define TB_NULL_NODE (-1)
 

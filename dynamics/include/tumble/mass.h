@@ -2,7 +2,7 @@
 #pragma once
 
 #include "tumble/base.h"
-#include "tumble/shape.h"
+#include "tumble/geometry.h"
 
 /// Mass properties of a solid in its shape frame.
 typedef struct tbMassData

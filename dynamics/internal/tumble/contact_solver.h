@@ -122,10 +122,11 @@ typedef struct tbContactImpulses
 	vec3s stepFrictionImpulse; ///< the friction impulse over the whole step, world, N s
 } tbContactImpulses;
 
-/// One manifold between two bodies as the solver sees it. Make it with tbMakeContact; warm start
-/// it with tbContact_WarmStart; after tbSolverStep, `impulses` holds the last substep's impulses
-/// (for the next warm start) and the whole step's (stepNormalImpulse, stepFrictionImpulse).
-typedef struct tbContact
+/// One manifold between two bodies as the solver sees it. Make it with tbMakeContactConstraint;
+/// warm start it with tbContactConstraint_WarmStart; after tbSolverStep, `impulses` holds the last
+/// substep's impulses (for the next warm start) and the whole step's (stepNormalImpulse,
+/// stepFrictionImpulse).
+typedef struct tbContactConstraint
 {
 	int bodyA, bodyB;           ///< indices into the solver's body array, or TB_NULL_BODY
 	float friction;             ///< Coulomb coefficient mu (combine with tbMixFriction)
@@ -139,20 +140,20 @@ typedef struct tbContact
 	float refreshTurn; ///< with `refresh`: how far the turns may carry the surfaces before, m
 	tbSolverDelta madeA; ///< A's deltas when `manifold` was made (zero: at the step's start)
 	tbSolverDelta madeB; ///< the same for B
-} tbContact;
+} tbContactConstraint;
 
 /// A contact for a manifold between bodies A and B (the manifold normal points from A to B).
-/// Impulses start at zero; warm start them with tbContact_WarmStart.
-tbContact tbMakeContact(int bodyA, int bodyB, const tbManifold* manifold, float friction,
-                        float restitution);
+/// Impulses start at zero; warm start them with tbContactConstraint_WarmStart.
+tbContactConstraint tbMakeContactConstraint(int bodyA, int bodyB, const tbManifold* manifold,
+                                            float friction, float restitution);
 
 /// Start each point from the previous step's impulse of the point with the same feature id
 /// (points without a match start at zero) and the friction from the previous manifold's.
 /// `previous` may be null.
-void tbContact_WarmStart(tbContact* contact, const tbContactImpulses* previous);
+void tbContactConstraint_WarmStart(tbContactConstraint* contact, const tbContactImpulses* previous);
 
-/// The impulses to keep for the next step's tbContact_WarmStart.
-tbContactImpulses tbContact_GetImpulses(const tbContact* contact);
+/// The impulses to keep for the next step's tbContactConstraint_WarmStart.
+tbContactImpulses tbContactConstraint_GetImpulses(const tbContactConstraint* contact);
 
 /// Friction mixing: sqrt(mu_a mu_b) (Box2D's rule: either zero gives zero).
 float tbMixFriction(float a, float b);
@@ -178,8 +179,8 @@ typedef struct tbSolverStats
 /// velocities and deltas stay in the scratch block for tbSolverFinish). The world calls the two
 /// parts separately to time them.
 void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                   tbContact* contacts, int contactCount, tbJoint* joints, int jointCount, float dt,
-                   void* scratch, tbSolverStats* stats);
+                   tbContactConstraint* contacts, int contactCount, tbJoint* joints, int jointCount,
+                   float dt, void* scratch, tbSolverStats* stats);
 
 /// The second part of tbSolverStep: Baraff's state Y = (x, R, P, L) of each body from the
 /// solver's velocities and deltas, R re-orthonormalized, forces cleared. Returns how many bodies
@@ -196,5 +197,5 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 /// tbSolverScratchBytes(bodyCount, contactCount, jointCount) bytes, 64-byte aligned. Joints
 /// (may be null) are solved one at a time before the contacts in every pass. `stats` may be null.
 void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                  tbContact* contacts, int contactCount, tbJoint* joints, int jointCount, float dt,
-                  void* scratch, tbSolverStats* stats);
+                  tbContactConstraint* contacts, int contactCount, tbJoint* joints, int jointCount,
+                  float dt, void* scratch, tbSolverStats* stats);

@@ -1,7 +1,7 @@
 // Internal shape helpers shared by the narrow phase: core (ball-less) supports of rounded shapes.
 #pragma once
 
-#include "tumble/shape.h"
+#include "tumble/geometry.h"
 #include "tumble/transform_internal.h"
 
 #include <math.h>

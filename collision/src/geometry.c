@@ -1,7 +1,7 @@
 // Shape constructors, validation, bounds and support functions (Casalino 2021 eq. 8-9, the course
 // slides, the AtlasPhys notes).
+#include "geometry_internal.h"
 #include "mesh_internal.h"
-#include "shape_internal.h"
 
 #include <float.h>
 #include <math.h>
@@ -137,11 +137,6 @@ static bool tbCheckScaledSize(const tbGeometry* shape, float size, const char* w
 	return true;
 }
 
-static bool tbFiniteV(vec3s v)
-{
-	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
-}
-
 // Largest coordinate magnitude of a scaled point.
 static float tbScaledMaxAbs(vec3s v, vec3s s)
 {
@@ -225,7 +220,7 @@ static bool tbGeometry_Check(const tbGeometry* shape, char* message, int size, b
 		if (hull == NULL || hull->vertexCount <= 0 || hull->vertices == NULL) {
 			return tbFail(message, size, "hull: missing or empty (build it with tbBuildHull)");
 		}
-		if (!isfinite(hull->radius) || !tbFiniteV(hull->centroid)) {
+		if (!isfinite(hull->radius) || !tbIsFiniteVec3(hull->centroid)) {
 			return tbFail(message, size, "hull: NaN or Inf bounding radius or centroid");
 		}
 		// Without a scan the hull's extent is at most twice its radius about the origin.
@@ -236,7 +231,7 @@ static bool tbGeometry_Check(const tbGeometry* shape, char* message, int size, b
 			reach = 0.0f;
 			for (int i = 0; i < hull->vertexCount; ++i) {
 				vec3s v = hull->vertices[i];
-				if (!tbFiniteV(v)) {
+				if (!tbIsFiniteVec3(v)) {
 					return tbFail(message, size, "hull vertex: NaN or Inf coordinate");
 				}
 				lo = glms_vec3_minv(lo, v);
@@ -261,7 +256,7 @@ static bool tbGeometry_Check(const tbGeometry* shape, char* message, int size, b
 		float extent = 0.0f, reach = 0.0f;
 		for (int i = 0; i < 3; ++i) {
 			vec3s v = shape->vertices[i];
-			if (!tbFiniteV(v)) {
+			if (!tbIsFiniteVec3(v)) {
 				return tbFail(message, size, "triangle vertex: NaN or Inf coordinate");
 			}
 			reach = fmaxf(reach, tbScaledMaxAbs(v, sc));
