@@ -96,18 +96,7 @@ static void buildPyramid(tbWorldId world)
 static void buildRain(tbWorldId world)
 {
 	addGround(world);
-	int n = 0;
-	for (int y = 0; y < 5; ++y) {
-		for (int z = 0; z < 5; ++z) {
-			for (int x = 0; x < 5; ++x) {
-				float a = 0.37f * (float)n, b = 0.11f * (float)n;
-				versors q = glms_quat_normalize((versors){{sinf(a), cosf(b), sinf(b), 1.0f}});
-				makeBox(world, v3(1.3f * (float)x - 3.0f, 1.0f + 1.4f * (float)y, 1.3f * (float)z),
-				        q, v3(0.4f, 0.4f, 0.4f), 1000.0f, 0.5f);
-				++n;
-			}
-		}
-	}
+	makeTumblingCubes(world, 5);
 }
 
 // A hanging chain of 12 boxes on ball joints from a static anchor, a hinged door, a slider and a

@@ -11,18 +11,7 @@ static unsigned long long runRain(int workers, int steps)
 	def.workerCount = workers;
 	tbWorldId world = tbCreateWorld(&def);
 	makeGround(world, 40.0f, 0.6f);
-	int n = 0;
-	for (int y = 0; y < 4; ++y) {
-		for (int z = 0; z < 5; ++z) {
-			for (int x = 0; x < 5; ++x) {
-				float a = 0.37f * (float)n, b = 0.11f * (float)n;
-				versors q = glms_quat_normalize((versors){{sinf(a), cosf(b), sinf(b), 1.0f}});
-				makeBox(world, v3(1.3f * (float)x - 3.0f, 1.0f + 1.4f * (float)y, 1.3f * (float)z),
-				        q, v3(0.4f, 0.4f, 0.4f), 1000.0f, 0.5f);
-				++n;
-			}
-		}
-	}
+	makeTumblingCubes(world, 4);
 	for (int base = 8, row = 0; row < base; ++row) {
 		for (int i = 0; i < base - row; ++i) {
 			makeBox(world,

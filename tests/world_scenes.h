@@ -92,3 +92,21 @@ static inline float worldMaxPenetration(tbWorldId world, tbContactData* buffer, 
 	}
 	return worst;
 }
+
+// `layers` layers of 5 x 5 cubes (half size 0.4 m, 1000 kg/m^3, friction 0.5), each turned its
+// own way, in a block 1 m above the ground: a small rain whose contacts begin, end and wake.
+static inline void makeTumblingCubes(tbWorldId world, int layers)
+{
+	int n = 0;
+	for (int y = 0; y < layers; ++y) {
+		for (int z = 0; z < 5; ++z) {
+			for (int x = 0; x < 5; ++x) {
+				float a = 0.37f * (float)n, b = 0.11f * (float)n;
+				versors q = glms_quat_normalize((versors){{sinf(a), cosf(b), sinf(b), 1.0f}});
+				makeBox(world, v3(1.3f * (float)x - 3.0f, 1.0f + 1.4f * (float)y, 1.3f * (float)z),
+				        q, v3(0.4f, 0.4f, 0.4f), 1000.0f, 0.5f);
+				++n;
+			}
+		}
+	}
+}
