@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "world_scenes.h"
@@ -727,4 +728,70 @@ Test(textbook, sleep_threshold_does_not_bias_a_slow_slide)
 	cr_assert(!tbBody_IsValid(bad), "a negative sleep threshold was accepted");
 	cr_assert(strstr(tbGetLastError(), "sleepThreshold") != NULL, "%s", tbGetLastError());
 	tbDestroyWorld(world);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A ball rolling in a bowl of triangles never gains energy: the paraboloid y = k (x^2 + z^2)
+// sampled every `cell` m as a heightfield, a solid ball (r = 0.1 m) released 1 m from the centre.
+// Rolling without slipping and the contact's friction dissipate or keep energy; the total
+// E = 1/2 m v^2 + 1/2 w . L + m g y (each step's) must stay at or below its start, for cells from
+// 2 cm to 20 cm at the default 60 Hz.
+static float bowlEnergyGain(float cell, float seconds)
+{
+	const float k = 0.25f, half = 1.6f, r = 0.1f;
+	int n = (int)lroundf(2.0f * half / cell) + 1;
+	float* heights = malloc(sizeof(float) * (size_t)(n * n));
+	for (int row = 0; row < n; ++row) {
+		for (int c = 0; c < n; ++c) {
+			float x = ((float)c - 0.5f * (float)(n - 1)) * cell;
+			float z = ((float)row - 0.5f * (float)(n - 1)) * cell;
+			heights[row * n + c] = k * (x * x + z * z);
+		}
+	}
+	tbHeightfield field;
+	char message[256];
+	cr_assert(tbBuildHeightfield(heights, n, n, cell, cell, &field, message, sizeof message), "%s",
+	          message);
+	free(heights);
+	tbWorldDef wd = tbDefaultWorldDef();
+	wd.enableSleep = false;
+	tbWorldId world = tbCreateWorld(&wd);
+	tbBodyDef gd = tbDefaultBodyDef();
+	tbBodyId ground = tbCreateBody(world, &gd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbGeometry bowl = tbMakeHeightfieldShape(&field);
+	tbCreateShape(ground, &sd, &bowl);
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tb_dynamicBody;
+	// On the surface 1 m out, its centre a radius along the normal (-2 k x, 1, 0) / |.|.
+	float x0 = 1.0f, slope = 2.0f * k * x0, len = sqrtf(1.0f + slope * slope);
+	bd.position = (vec3s){{x0 - r * slope / len, k * x0 * x0 + r / len, 0.0f}};
+	tbBodyId ball = tbCreateBody(world, &bd);
+	tbGeometry sphere = tbMakeSphere(r);
+	tbCreateShape(ball, &sd, &sphere);
+	float m = tbBody_GetMass(ball), g = 9.81f;
+	float e0 = m * g * tbBody_GetPosition(ball).y, worst = 0.0f;
+	int steps = (int)lroundf(seconds / kDt);
+	for (int s = 0; s < steps; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+		float e = tbBody_GetKineticEnergy(ball) + m * g * tbBody_GetPosition(ball).y;
+		worst = fmaxf(worst, (e - e0) / e0);
+	}
+	tbDestroyWorld(world);
+	tbDestroyHeightfield(&field);
+	return worst;
+}
+
+// Disabled until fixed (issue 29): on 2 cm and 5 cm cells the ball still gains energy at 60 Hz,
+// rolling or frictionless; 10 and 20 cm cells keep it. Run it with --filter to see the figures.
+Test(textbook, ball_in_a_bowl_of_triangles_gains_no_energy, .disabled = true)
+{
+	const float cells[] = {0.02f, 0.05f, 0.1f, 0.2f};
+	for (int i = 0; i < 4; ++i) {
+		float gain = bowlEnergyGain(cells[i], 5.0f);
+		printf("SCENE bowl cell %.2f m: largest energy gain %.4f %%\n", (double)cells[i],
+		       100.0 * (double)gain);
+		cr_expect_leq(gain, 0.005f, "cell %.2f m: the energy grew by %.2f %%", (double)cells[i],
+		              100.0 * (double)gain);
+	}
 }
