@@ -47,8 +47,8 @@ tbSolverDef tbDefaultSolverDef(void)
 // The scratch block, carved in this order, each part 64-byte aligned.
 typedef struct tbScratchLayout
 {
-	size_t states, motions, colorMasks, contactColors, refreshes, refreshGaps, groups, joints,
-	    jointGroups, jointInertias, statics, total;
+	size_t states, motions, colorMasks, contactColors, order, refreshes, refreshGaps, groups,
+	    joints, jointGroups, jointInertias, statics, total;
 	int groupCapacity;
 } tbScratchLayout;
 
@@ -68,6 +68,9 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 	l.colorMasks = at;
 	at += tbAlign64((size_t)bodyCount * sizeof(uint32_t));
 	l.contactColors = at;
+	at += tbAlign64((size_t)contactCount * sizeof(int));
+	// With parallelFor: the contacts by colour, each colour's in input order (the records' lanes).
+	l.order = at;
 	at += tbAlign64((size_t)contactCount * sizeof(int));
 	// The lanes of the contacts remade each substep (record * width + lane).
 	l.refreshes = at;
@@ -394,6 +397,13 @@ typedef struct tbSolverTask
 	tbContactConstraintW* groups;
 	tbContactConstraint* contacts;
 	const uint32_t* colorMasks;
+	// tbFillRecordsTask: the contacts by colour (order), where each colour's contacts and
+	// records begin, the records' first static body and the two softnesses.
+	const int* order;
+	const int* groupStart;
+	int colorBase[TB_GRAPH_COLORS + 2];
+	int staticBase;
+	const tbSoftness* soft;
 	int first;     // the first record of the colour being run
 	int bodyCount; // the solver's bodies (indices past it are static stand-ins)
 	// The refreshed lanes (record * width + lane, in record order) and their running bounds.
@@ -437,13 +447,37 @@ static void tbIntegrateDeltasTask(int start, int end, int worker, void* context)
 	tbIntegrateDeltas(t->states + start, end - start, t->h);
 }
 
-static void tbPrepareRowsTask(int start, int end, int worker, void* context)
+// Records [start, end) made whole, each on its own: cleared, its lanes' contacts (the colour's
+// contacts in input order, TB_SIMD_WIDTH to a record, one to an overflow record) and static body
+// set, then its rows and impact speeds. The same records as the serial step's fill.
+static void tbFillRecordsTask(int start, int end, int worker, void* context)
 {
 	(void)worker;
 	tbSolverTask* t = context;
+	int k = 0; // the colour of record g (the overflow is colour TB_GRAPH_COLORS)
 	for (int g = start; g < end; ++g) {
-		tbPrepareContactRowsW(t->groups + g, t->contacts, t->bodies, t->def);
-		tbSetImpactSpeedW(t->groups + g, t->states, t->motions, t->bodyCount, t->h);
+		// At most TB_GRAPH_COLORS + 1 colours to pass.
+		while (k < TB_GRAPH_COLORS && g >= t->groupStart[k + 1]) {
+			++k;
+		}
+		int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
+		int from = t->colorBase[k] + (g - t->groupStart[k]) * width;
+		int to = from + width < t->colorBase[k + 1] ? from + width : t->colorBase[k + 1];
+		int recordStatic = t->staticBase + g;
+		tbContactConstraintW* c = t->groups + g;
+		memset(c, 0, sizeof *c);
+		memset(t->states + recordStatic, 0, sizeof(tbSolverBody));
+		for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+			c->bodyA[lane] = c->bodyB[lane] = recordStatic;
+			c->contact[lane] = -1;
+		}
+		for (int at = from; at < to; ++at) {
+			int i = t->order[at];
+			tbPrepareContactLane(c, at - from, t->contacts + i, i, t->bodies, recordStatic,
+			                     t->soft);
+		}
+		tbPrepareContactRowsW(c, t->contacts, t->bodies, t->def);
+		tbSetImpactSpeedW(c, t->states, t->motions, t->bodyCount, t->h);
 	}
 }
 
@@ -700,66 +734,78 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	}
 	groupStart[TB_GRAPH_COLORS + 1] = groupCount;
 	TB_ASSERT(groupCount <= layout.groupCapacity);
-	// Cleared a wide register at a time (a byte-wise memset costs an instruction per byte).
-	tbClearRecords(groups, groupCount);
 	// With parallelFor each record has a static body of its own, after the joints' part.
 	int staticBase = (int)((layout.statics - layout.states) / sizeof(tbSolverBody));
 	_Static_assert(sizeof(tbSolverBody) == 64, "the static bodies are placed by index");
-	if (parallel) {
-		memset(states + staticBase, 0, (size_t)groupCount * sizeof(tbSolverBody));
-	}
-	for (int g = 0; g < groupCount; ++g) {
-		int recordStatic = parallel ? staticBase + g : staticBody;
-		for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
-			groups[g].bodyA[lane] = recordStatic;
-			groups[g].bodyB[lane] = recordStatic;
-			groups[g].contact[lane] = -1;
-		}
-	}
 	tbSoftness soft[2];
 	tbContactSoftness(def, h, soft);
-	int filled[TB_GRAPH_COLORS + 1];
-	memset(filled, 0, sizeof filled);
-	// With workers the refreshed lanes are listed in record order after this loop.
-	bool listRefreshes = !parallel && def->refreshContact != NULL;
-	for (int i = 0; i < contactCount; ++i) {
-		int k = contactColors[i];
-		int slot = filled[k]++;
-		int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
-		tbContactConstraintW* g = groups + groupStart[k] + slot / width;
-		tbPrepareContactLane(g, slot % width, contacts + i, i, bodies,
-		                     parallel ? staticBase + (int)(g - groups) : staticBody, soft);
-		if (contacts[i].refresh && listRefreshes) {
-			refreshGaps[refreshCount] = tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
-			refreshTurns[refreshCount] = 0.0f;
-			refreshes[refreshCount++] = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;
+	if (parallel) {
+		// The contacts by colour, each colour's in input order (a counting sort), then each
+		// record made whole on its own, side by side (tbFillRecordsTask).
+		int* order = (int*)(base + layout.order);
+		int filled[TB_GRAPH_COLORS + 1];
+		task.colorBase[0] = 0;
+		for (int k = 0; k <= TB_GRAPH_COLORS; ++k) {
+			filled[k] = task.colorBase[k];
+			task.colorBase[k + 1] = task.colorBase[k] + colorCounts[k];
 		}
-	}
-	if (parallel && def->refreshContact != NULL) {
-		// The same lanes in record order, so that the parallel pass gives each record's lanes
-		// to one range (tbRefreshTask). Each lane's bounds are its own: any order gives the
-		// same bits.
-		for (int g = 0; g < groupCount; ++g) {
-			for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
-				int i = groups[g].contact[lane];
-				if (i >= 0 && contacts[i].refresh) {
-					refreshGaps[refreshCount] =
-					    tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
-					refreshTurns[refreshCount] = 0.0f;
-					refreshes[refreshCount++] = g * TB_SIMD_WIDTH + lane;
+		for (int i = 0; i < contactCount; ++i) {
+			order[filled[contactColors[i]]++] = i;
+		}
+		task.order = order;
+		task.groupStart = groupStart;
+		task.staticBase = staticBase;
+		task.soft = soft;
+		tbParallel(def, tbFillRecordsTask, groupCount, TB_MIN_RECORDS, &task);
+		if (def->refreshContact != NULL) {
+			// The refreshed lanes in record order, so that the parallel pass gives each
+			// record's lanes to one range (tbRefreshTask). Each lane's bounds are its own: any
+			// order gives the same bits.
+			for (int k = 0; k <= TB_GRAPH_COLORS; ++k) {
+				int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
+				for (int at = task.colorBase[k]; at < task.colorBase[k + 1]; ++at) {
+					int i = order[at], slot = at - task.colorBase[k];
+					if (contacts[i].refresh) {
+						refreshGaps[refreshCount] =
+						    tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
+						refreshTurns[refreshCount] = 0.0f;
+						refreshes[refreshCount++] =
+						    (groupStart[k] + slot / width) * TB_SIMD_WIDTH + slot % width;
+					}
 				}
 			}
+			task.refreshes = refreshes;
+			task.refreshGaps = refreshGaps;
+			task.refreshTurns = refreshTurns;
+			task.refreshCount = refreshCount;
 		}
-		task.refreshes = refreshes;
-		task.refreshGaps = refreshGaps;
-		task.refreshTurns = refreshTurns;
-		task.refreshCount = refreshCount;
-	}
-
-	// The rows of a record's lanes at once (wide, as the passes).
-	if (parallel) {
-		tbParallel(def, tbPrepareRowsTask, groupCount, TB_MIN_RECORDS, &task);
 	} else {
+		// Cleared a wide register at a time (a byte-wise memset costs an instruction per byte).
+		tbClearRecords(groups, groupCount);
+		for (int g = 0; g < groupCount; ++g) {
+			for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+				groups[g].bodyA[lane] = staticBody;
+				groups[g].bodyB[lane] = staticBody;
+				groups[g].contact[lane] = -1;
+			}
+		}
+		int filled[TB_GRAPH_COLORS + 1];
+		memset(filled, 0, sizeof filled);
+		bool listRefreshes = def->refreshContact != NULL;
+		for (int i = 0; i < contactCount; ++i) {
+			int k = contactColors[i];
+			int slot = filled[k]++;
+			int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
+			tbContactConstraintW* g = groups + groupStart[k] + slot / width;
+			tbPrepareContactLane(g, slot % width, contacts + i, i, bodies, staticBody, soft);
+			if (contacts[i].refresh && listRefreshes) {
+				refreshGaps[refreshCount] =
+				    tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
+				refreshTurns[refreshCount] = 0.0f;
+				refreshes[refreshCount++] = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;
+			}
+		}
+		// The rows of a record's lanes at once (wide, as the passes).
 		for (int g = 0; g < groupCount; ++g) {
 			tbPrepareContactRowsW(groups + g, contacts, bodies, def);
 			tbSetImpactSpeedW(groups + g, states, motions, bodyCount, h);

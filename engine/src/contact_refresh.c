@@ -113,13 +113,13 @@ static void tbFillRefresh(const tbWorld* w, const tbContactSlot* c, float reachA
 	contact->refreshTurn = TB_REFRESH_TURN * size;
 }
 
-bool tbMarkContactRefresh(tbWorld* w, const tbContactSlot* c, float dt,
+bool tbMarkContactRefresh(const tbWorld* w, const tbContactSlot* c, float dt,
                           tbContactConstraint* contact)
 {
 	const tbShapeSlot* sa = w->shapes + c->shapeA;
 	const tbShapeSlot* sb = w->shapes + c->shapeB;
-	tbBodySlot* ba = w->bodies + sa->body;
-	tbBodySlot* bb = w->bodies + sb->body;
+	const tbBodySlot* ba = w->bodies + sa->body;
+	const tbBodySlot* bb = w->bodies + sb->body;
 	float size = sa->radius < sb->radius ? sa->radius : sb->radius;
 	contact->refresh = false;
 	// The surfaces' speed relative to each other: the spins' sweep, and the pair's relative
@@ -137,9 +137,9 @@ bool tbMarkContactRefresh(tbWorld* w, const tbContactSlot* c, float dt,
 	float speed = glms_vec3_norm(glms_vec3_sub(vb, va)) + glms_vec3_norm(wa) * reachA +
 	              glms_vec3_norm(wb) * reachB;
 	if (dt * speed > TB_REFRESH_SWEEP * size) {
+		// Its bodies' other contacts follow (the caller marks the bodies for
+		// tbSpreadContactRefresh).
 		tbFillRefresh(w, c, reachA, reachB, contact);
-		// Its bodies' other contacts follow (tbSpreadContactRefresh).
-		ba->refreshStep = bb->refreshStep = w->stepCount + 1;
 		return true;
 	}
 	return false;

@@ -4,6 +4,9 @@
 
 #include "continuous.h"
 
+// Solver contacts per range: below this the loop runs inline.
+#define TB_MIN_PREPARE_CONTACTS 64
+
 // Stage: the solver's bodies. Reads the awake set; writes solverBodies and solverBodySlots (the
 // awake bodies in awake-set order) and each body's solverIndex. Static and sleeping bodies are
 // never visited.
@@ -35,49 +38,126 @@ static void tbPrepareBodies(tbWorld* w)
 	w->solverBodyCount = bodyCount;
 }
 
+// Whether the active contact goes to the solver, with its bodies' solver indices.
+static inline bool tbSolverContactBodies(const tbWorld* w, const tbContactSlot* c, int* ia, int* ib)
+{
+	if (!c->touching) {
+		return false;
+	}
+	const tbBodySlot* a = w->bodies + w->shapes[c->shapeA].body;
+	const tbBodySlot* b = w->bodies + w->shapes[c->shapeB].body;
+	*ia = a->awakeIndex >= 0 ? a->solverIndex : TB_NULL_BODY;
+	*ib = b->awakeIndex >= 0 ? b->solverIndex : TB_NULL_BODY;
+	// A contact with a sleeping body that was not woken (a still kinematic body on a sleeper)
+	// waits; so does one between two bodies that cannot move.
+	if ((a->rb.type != tb_staticBody && *ia == TB_NULL_BODY) ||
+	    (b->rb.type != tb_staticBody && *ib == TB_NULL_BODY)) {
+		return false;
+	}
+	return a->rb.type == tb_dynamicBody || b->rb.type == tb_dynamicBody;
+}
+
+// The solver contact `sc` of the active contact `c`: made, warm started, aimed at the impact of
+// two balls closing in (their manifold needs no refresh, which follows turning features) or
+// marked for the refresh. Writes only `sc`; true for a refresh candidate.
+static inline bool tbMakeSolverContact(const tbWorld* w, const tbContactSlot* c, int ia, int ib,
+                                       float dt, int substeps, tbContactConstraint* sc)
+{
+	*sc = tbMakeContactConstraint(ia, ib, &c->manifold, c->friction, c->restitution);
+	tbContactConstraint_WarmStart(sc, w->def.enableWarmStarting ? &c->impulses : NULL);
+	bool aimed = tbAimAtImpact(w, c, sc, dt, dt / (float)substeps);
+	return w->def.enableContactRefresh && !aimed && tbMarkContactRefresh(w, c, dt, sc);
+}
+
+// A candidate's bodies, whose other contacts follow it (tbSpreadContactRefresh).
+static void tbMarkRefreshBodies(tbWorld* w, const tbContactSlot* c)
+{
+	int mark = w->stepCount + 1;
+	w->bodies[w->shapes[c->shapeA].body].refreshStep = mark;
+	w->bodies[w->shapes[c->shapeB].body].refreshStep = mark;
+}
+
+typedef struct tbPrepareContactsTask
+{
+	tbWorld* world;
+	float dt;
+	int substeps;
+	_Alignas(64) int candidates[TB_MAX_WORKERS]; // per worker, summed after the loop
+} tbPrepareContactsTask;
+
+// The solver contacts [start, end) of the listed active contacts (solverContactSlots).
+static void tbPrepareContactsRange(int start, int end, int worker, void* context)
+{
+	tbPrepareContactsTask* t = context;
+	const tbWorld* w = t->world;
+	int candidates = 0;
+	for (int n = start; n < end; ++n) {
+		const tbContactSlot* c = w->contacts + w->solverContactSlots[n];
+		int ia = TB_NULL_BODY, ib = TB_NULL_BODY;
+		tbSolverContactBodies(w, c, &ia, &ib);
+		candidates +=
+		    tbMakeSolverContact(w, c, ia, ib, t->dt, t->substeps, w->solverContacts + n) ? 1 : 0;
+	}
+	t->candidates[worker] += candidates;
+}
+
 // Stage: the solver's contacts. Reads the active contacts' manifolds and last step's impulses;
 // writes solverContacts (warm started) and solverContactSlots; marks the contacts the solver may
-// refresh inside the step (contact_refresh.c).
+// refresh inside the step (contact_refresh.c). With workers: the contacts listed in order, then
+// made side by side, then the candidates' bodies marked in order.
 static void tbPrepareContacts(tbWorld* w, float dt, int substeps)
 {
 	int contactCount = 0, candidates = 0;
-	for (int k = 0; k < w->activeCount; ++k) {
-		int i = w->activeContacts[k];
-		const tbContactSlot* c = w->contacts + i;
-		if (!c->touching) {
-			continue;
-		}
-		const tbBodySlot* a = w->bodies + w->shapes[c->shapeA].body;
-		const tbBodySlot* b = w->bodies + w->shapes[c->shapeB].body;
-		int ia = a->awakeIndex >= 0 ? a->solverIndex : TB_NULL_BODY;
-		int ib = b->awakeIndex >= 0 ? b->solverIndex : TB_NULL_BODY;
-		// A contact with a sleeping body that was not woken (a still kinematic body on a sleeper)
-		// waits; so does one between two bodies that cannot move.
-		if ((a->rb.type != tb_staticBody && ia == TB_NULL_BODY) ||
-		    (b->rb.type != tb_staticBody && ib == TB_NULL_BODY)) {
-			continue;
-		}
-		if (a->rb.type != tb_dynamicBody && b->rb.type != tb_dynamicBody) {
-			continue;
-		}
-		if (contactCount + 1 > w->solverContactCapacity) {
+	if (w->parallel) {
+		if (w->activeCount > w->solverContactCapacity) {
 			int old = w->solverContactCapacity;
-			tbGrowArray((void**)&w->solverContacts, &w->solverContactCapacity, contactCount + 1,
+			tbGrowArray((void**)&w->solverContacts, &w->solverContactCapacity, w->activeCount,
 			            sizeof(tbContactConstraint));
 			w->solverContactSlots = tbGrowAlloc(w->solverContactSlots, (size_t)old * sizeof(int),
 			                                    (size_t)w->solverContactCapacity * sizeof(int));
 		}
-		tbContactConstraint* sc = w->solverContacts + contactCount;
-		*sc = tbMakeContactConstraint(ia, ib, &c->manifold, c->friction, c->restitution);
-		tbContactConstraint_WarmStart(sc, w->def.enableWarmStarting ? &c->impulses : NULL);
-		// Two balls closing in are aimed at their moment of impact (the line of centres then);
-		// their manifold needs no refresh, which follows turning features.
-		bool aimed = tbAimAtImpact(w, c, sc, dt, dt / (float)substeps);
-		if (w->def.enableContactRefresh && !aimed) {
-			candidates += tbMarkContactRefresh(w, c, dt, sc) ? 1 : 0;
+		for (int k = 0; k < w->activeCount; ++k) {
+			int i = w->activeContacts[k], ia, ib;
+			if (tbSolverContactBodies(w, w->contacts + i, &ia, &ib)) {
+				w->solverContactSlots[contactCount++] = i;
+			}
 		}
-		w->solverContactSlots[contactCount] = i;
-		++contactCount;
+		tbPrepareContactsTask task;
+		task.world = w;
+		task.dt = dt;
+		task.substeps = substeps;
+		memset(task.candidates, 0, sizeof task.candidates);
+		tbParallelFor(w, tbPrepareContactsRange, contactCount, TB_MIN_PREPARE_CONTACTS, &task);
+		for (int k = 0; k < w->def.workerCount; ++k) {
+			candidates += task.candidates[k];
+		}
+		for (int n = 0; candidates > 0 && n < contactCount; ++n) {
+			if (w->solverContacts[n].refresh) {
+				tbMarkRefreshBodies(w, w->contacts + w->solverContactSlots[n]);
+			}
+		}
+	} else {
+		for (int k = 0; k < w->activeCount; ++k) {
+			int i = w->activeContacts[k], ia, ib;
+			const tbContactSlot* c = w->contacts + i;
+			if (!tbSolverContactBodies(w, c, &ia, &ib)) {
+				continue;
+			}
+			if (contactCount + 1 > w->solverContactCapacity) {
+				int old = w->solverContactCapacity;
+				tbGrowArray((void**)&w->solverContacts, &w->solverContactCapacity, contactCount + 1,
+				            sizeof(tbContactConstraint));
+				w->solverContactSlots =
+				    tbGrowAlloc(w->solverContactSlots, (size_t)old * sizeof(int),
+				                (size_t)w->solverContactCapacity * sizeof(int));
+			}
+			if (tbMakeSolverContact(w, c, ia, ib, dt, substeps, w->solverContacts + contactCount)) {
+				tbMarkRefreshBodies(w, c);
+				candidates += 1;
+			}
+			w->solverContactSlots[contactCount] = i;
+			++contactCount;
+		}
 	}
 	w->solverContactCount = contactCount;
 	if (candidates > 0) {

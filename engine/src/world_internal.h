@@ -319,7 +319,9 @@ static inline tbBodyBounds tbGetBodyBounds(const tbWorld* w, const tbBodySlot* b
 	return b->awakeIndex >= 0 && b->awakeIndex < w->bodyBoundCount ? w->bodyBounds[b->awakeIndex]
 	                                                               : none;
 }
-bool tbMarkContactRefresh(tbWorld* world, const tbContactSlot* contact, float dt,
+// Whether the solver contact is a candidate (then filled for the refresh); writes only it, so
+// the caller marks its bodies (refreshStep) for tbSpreadContactRefresh.
+bool tbMarkContactRefresh(const tbWorld* world, const tbContactSlot* contact, float dt,
                           tbContactConstraint* solverContact);
 // Every other contact of a body with a candidate becomes a candidate too (after all are marked).
 void tbSpreadContactRefresh(tbWorld* world);
