@@ -1,5 +1,6 @@
 // tumble-suite: one scene of the benchmark suite, single-threaded, timed, checked, reported as
-// one line of JSON. Usage: tumble-suite SCENE [--steps N] [--scale S] [--callgrind-from K]
+// one line of JSON. Usage: tumble-suite SCENE [--steps N] [--scale S] [--workers W]
+// [--callgrind-from K]
 // and tumble-suite --list. bench/suite.sh runs every scene against the Box3D peer.
 #define _POSIX_C_SOURCE 200809L
 
@@ -36,10 +37,11 @@ static double tbSuiteNow(void)
 static void tbSuiteUsage(FILE* f)
 {
 	fprintf(f,
-	        "usage: tumble-suite SCENE [--steps N] [--scale S] [--callgrind-from K]\n"
+	        "usage: tumble-suite SCENE [--steps N] [--scale S] [--workers W] [--callgrind-from K]\n"
 	        "       tumble-suite --list\n"
 	        "  --steps N           steps to run (default: the scene's reference count)\n"
 	        "  --scale S           scale the scene's counts by S in (0, 1] (default 1)\n"
+	        "  --workers W         worker threads of the step, 1 to 64 (default 1)\n"
 	        "  --callgrind-from K  under callgrind --instr-atstart=no: instrument steps K..N-1\n");
 }
 
@@ -73,7 +75,7 @@ static void tbSuitePrintProfile(tbWorldId worldId, long step)
 int main(int argc, char** argv)
 {
 	const char* sceneName = NULL;
-	long steps = -1, callgrindFrom = -1;
+	long steps = -1, callgrindFrom = -1, workers = 1;
 	float scale = 1.0f;
 	for (int i = 1; i < argc; ++i) {
 		const char* a = argv[i];
@@ -89,6 +91,12 @@ int main(int argc, char** argv)
 		} else if (strcmp(a, "--steps") == 0 && i + 1 < argc) {
 			if (!tbSuiteParseInt(argv[++i], 10000000, &steps) || steps < 1) {
 				fprintf(stderr, "tumble-suite: --steps wants an integer in [1, 1e7], got '%s'\n",
+				        argv[i]);
+				return 2;
+			}
+		} else if (strcmp(a, "--workers") == 0 && i + 1 < argc) {
+			if (!tbSuiteParseInt(argv[++i], 64, &workers) || workers < 1) {
+				fprintf(stderr, "tumble-suite: --workers wants an integer in [1, 64], got '%s'\n",
 				        argv[i]);
 				return 2;
 			}
@@ -136,6 +144,7 @@ int main(int argc, char** argv)
 	if (scene->configure != NULL) {
 		scene->configure(&def, scale);
 	}
+	def.workerCount = (int)workers;
 	// TB_SUITE_DEF="name=value,..." overrides world settings for experiments: hertz, damping,
 	// push, iterations, relax, speculative, margin.
 	const char* defEnv = getenv("TB_SUITE_DEF");
@@ -232,12 +241,13 @@ int main(int argc, char** argv)
 	getrusage(RUSAGE_SELF, &usage);
 
 	printf("{\"engine\": \"tumble\", \"scene\": \"%s\", \"steps\": %ld, \"scale\": %g, "
+	       "\"workers\": %ld, "
 	       "\"ms_per_step\": %.4f, \"first_step_ms\": %.3f, \"create_ms\": %.1f, "
 	       "\"peak_rss_kb\": %ld, \"bodies\": %d, \"shapes\": %d, \"contacts\": %d, "
 	       "\"touching\": %d, \"awake\": %d, \"joints\": %d, \"checks\": {",
-	       scene->name, steps, (double)scale, msPerStep, firstMs, createMs, usage.ru_maxrss,
-	       counters.bodyCount, counters.shapeCount, counters.contactCount, counters.touchingCount,
-	       counters.awakeBodyCount, counters.jointCount);
+	       scene->name, steps, (double)scale, workers, msPerStep, firstMs, createMs,
+	       usage.ru_maxrss, counters.bodyCount, counters.shapeCount, counters.contactCount,
+	       counters.touchingCount, counters.awakeBodyCount, counters.jointCount);
 	for (int i = 0; i < checks.figureCount; ++i) {
 		const tbSuiteFigure* f = checks.figures + i;
 		// JSON has no NaN: a non-finite figure is written as null (and has failed).
