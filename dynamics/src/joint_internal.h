@@ -24,7 +24,6 @@ typedef struct tbJointRecord
 	int staticBody;                                            // the solver's static body index
 	int component;          // its joint group, solved together for the point rows; -1: one by one
 	bool hasPoint;          // ball, hinge, fixed: the anchors coincide (three point rows)
-	bool project;           // one at a time, its gap projected out in the relax pass
 	const mat3s* inertias;  // per solver body: the inverse inertia of this substep
 	const float* stiffened; // per solver body: how much geometric stiffness it took, 0..1
 	mat3s* turns;           // per solver body: its turn since the step began (tbJointTurns)
@@ -34,14 +33,6 @@ typedef struct tbJointRecord
 // Joints whose point rows are solved together, exactly (a direct solve of J M^-1 J^T): the joints
 // of one group share moving bodies, at most TB_MAX_DIRECT_JOINTS of them.
 #define TB_MAX_DIRECT_JOINTS 64
-
-// A group of joints branching through bodies alike (a ragdoll) may go one joint at a time, its
-// gaps projected out in the relax pass, where its largest inverse mass is at most this many times
-// its smallest; 0 (the default) keeps the direct solve for every group small enough. A plain chain
-// and a heavy load on light links keep it either way (tbGroupJoints).
-#ifndef TB_DIRECT_MASS_RATIO
-#define TB_DIRECT_MASS_RATIO 0.0f
-#endif
 
 // Bytes of work memory tbSolveJointGroup needs.
 size_t tbJointGroupWorkBytes(void);

@@ -23,11 +23,6 @@
 
 #define TB_PI_F 3.14159265f
 
-// The most a projection of the joints' gaps may turn a body, rad (the linear model of the turn).
-#ifndef TB_PROJECT_TURN
-#define TB_PROJECT_TURN 0.1f
-#endif
-
 // The rotation by the rotation vector t (Rodrigues): v cos + (k x v) sin + k (k . v)(1 - cos)
 // for every v, k = t / |t|; to first order where the angle is tiny. One sine and cosine for all
 // the vectors a body turns.
@@ -410,31 +405,13 @@ static inline void tbSolvePointWith(tbJointRecord* r, tbSolverBody* sa, tbSolver
 	if (useBias) {
 		target = glms_vec3_add(target, tbArcCorrection(r, sa, sb, rA, rB));
 	}
-	tbSym3 K = tbPointMassOf(r->mA, r->mB, iA, iB, rA, rB);
-	vec3s x = tbSym3Solve(K, target);
+	vec3s x = tbSym3Solve(tbPointMassOf(r->mA, r->mB, iA, iB, rA, rB), target);
 	vec3s P;
 	for (int k = 0; k < 3; ++k) {
 		P.raw[k] = -massScale * x.raw[k] - impulseScale * j->linearImpulse.raw[k];
 		j->linearImpulse.raw[k] += P.raw[k];
 	}
 	tbApplyLinearTo(sa, sb, r->mA, r->mB, iA, iB, rA, rB, P);
-	if (!useBias && r->project) {
-		// The relax pass, the positions moved: the gap d projected out along the same rows, the
-		// bodies moved by M^-1 J^T mu with K mu = -d, velocities untouched (the direct solve's
-		// projection, one joint at a time), cut so that neither body turns more than
-		// TB_PROJECT_TURN.
-		vec3s mu = tbSym3Solve(K, d);
-		vec3s tA = tbMulMV(iA, tbCross(rA, mu)), tB = tbMulMV(iB, tbCross(rB, mu));
-		float turn2 = fmaxf(glms_vec3_dot(tA, tA), glms_vec3_dot(tB, tB));
-		float scale =
-		    turn2 > TB_PROJECT_TURN * TB_PROJECT_TURN ? TB_PROJECT_TURN / sqrtf(turn2) : 1.0f;
-		for (int k = 0; k < 3; ++k) {
-			sa->dp[k] += scale * r->mA * mu.raw[k];
-			sa->dtheta[k] += scale * tA.raw[k];
-			sb->dp[k] -= scale * r->mB * mu.raw[k];
-			sb->dtheta[k] -= scale * tB.raw[k];
-		}
-	}
 }
 
 static void tbSolvePoint(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, const tbJointNow* g,
@@ -1032,39 +1009,10 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 			}
 		}
 	}
-	// The union-find is done: parent counts each body's joints in its group from here on.
-	for (int i = 0; i <= bodyCount; ++i) {
-		parent[i] = 0;
-	}
 	for (int g = 0; g < groups; ++g) {
-		// Gauss-Seidel over the joints one at a time converges at a rate set by the ratio of the
-		// masses it moves against each other and by the length of the paths the load goes down.
-		// With TB_DIRECT_MASS_RATIO set, a group whose bodies are alike and branch (a ragdoll)
-		// goes one joint at a time, cheaply; the direct solve is kept for a large ratio (a heavy
-		// load on light links) and for a plain chain (no body with more than two of the group's
-		// joints), whose matrix is a band: its envelope factorization costs little, and a long
-		// chain whipped about is where Gauss-Seidel lets the links part.
-		float least = 0.0f, most = 0.0f;
-		bool chain = true;
-		for (int i = groupStart[g]; i < groupStart[g + 1]; ++i) {
-			const tbJointRecord* r = records + order[i];
-			float m[2] = {r->mA, r->mB};
-			int b[2] = {r->indexA, r->indexB};
-			for (int side = 0; side < 2; ++side) {
-				if (m[side] > 0.0f) {
-					least = least > 0.0f && least < m[side] ? least : m[side];
-					most = most > m[side] ? most : m[side];
-					chain = chain && ++parent[b[side]] <= 2;
-				}
-			}
-		}
-		bool direct =
-		    chain || !(TB_DIRECT_MASS_RATIO > 0.0f) || most > TB_DIRECT_MASS_RATIO * least;
-		bool small = groupStart[g + 1] - groupStart[g] <= TB_MAX_DIRECT_JOINTS;
-		if (!small || !direct) {
+		if (groupStart[g + 1] - groupStart[g] > TB_MAX_DIRECT_JOINTS) {
 			for (int i = groupStart[g]; i < groupStart[g + 1]; ++i) {
 				records[order[i]].component = -1;
-				records[order[i]].project = small;
 			}
 		}
 	}
@@ -1100,6 +1048,10 @@ static void tbCholeskySubstitute(const float* A, const int* first, int n, float*
 		}
 	}
 }
+
+#ifndef TB_PROJECT_TURN
+#define TB_PROJECT_TURN 0.1f
+#endif
 
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
                        bool useBias, float* work)
