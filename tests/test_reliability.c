@@ -516,7 +516,7 @@ Test(events, filter_change_end_event_arrives_with_the_next_step)
 	tbWorld_Step(world, kDt, 4);
 	tbContactEvents before = tbWorld_GetContactEvents(world);
 	cr_assert_eq(before.endCount, 0);
-	tbFilter none = {1, 0};
+	tbFilter none = {1, 0, 0};
 	tbShape_SetFilter(shape, none);
 	cr_expect_eq(tbWorld_GetContactEvents(world).endCount, 0);
 	tbWorld_Step(world, kDt, 4);

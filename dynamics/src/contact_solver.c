@@ -542,10 +542,12 @@ void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContactConstraint* c
 			tbSetLane(&cp->maxNormalImpulse, lane, 0.0f);
 			tbSetLane(&cp->relativeVelocity, lane, 0.0f);
 		}
+		vec3s t1 = tbGetLaneV(&c->tangent1, lane), t2 = tbGetLaneV(&c->tangent2, lane);
+		tbSetLane(&c->tangentSpeed1, lane, glms_vec3_dot(contact->tangentVelocity, t1));
+		tbSetLane(&c->tangentSpeed2, lane, glms_vec3_dot(contact->tangentVelocity, t2));
 		if (m->pointCount > 0 && def->enableWarmStarting) {
 			// Last step's friction on this step's tangents (the normal may have turned a
 			// little; the basis follows it).
-			vec3s t1 = tbGetLaneV(&c->tangent1, lane), t2 = tbGetLaneV(&c->tangent2, lane);
 			tbSetLane(&c->tangentImpulse1, lane,
 			          glms_vec3_dot(contact->impulses.frictionImpulse, t1));
 			tbSetLane(&c->tangentImpulse2, lane,
@@ -718,8 +720,11 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
 		friction = tbV3(0.0f, 0.0f, 0.0f);
 		tbSetLane(&c->twistImpulse, lane, 0.0f);
 	}
-	tbSetLane(&c->tangentImpulse1, lane, glms_vec3_dot(friction, tbGetLaneV(&c->tangent1, lane)));
-	tbSetLane(&c->tangentImpulse2, lane, glms_vec3_dot(friction, tbGetLaneV(&c->tangent2, lane)));
+	vec3s t1 = tbGetLaneV(&c->tangent1, lane), t2 = tbGetLaneV(&c->tangent2, lane);
+	tbSetLane(&c->tangentImpulse1, lane, glms_vec3_dot(friction, t1));
+	tbSetLane(&c->tangentImpulse2, lane, glms_vec3_dot(friction, t2));
+	tbSetLane(&c->tangentSpeed1, lane, glms_vec3_dot(contact->tangentVelocity, t1));
+	tbSetLane(&c->tangentSpeed2, lane, glms_vec3_dot(contact->tangentVelocity, t2));
 	contact->manifold = m;
 	contact->madeA = movedA;
 	contact->madeB = movedB;
@@ -934,8 +939,9 @@ void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH,
 		tbFloatW vt1 = tbRowSpeedW(&a, &b, c->tangent1, c->rAxt1, c->rBxt1);
 		tbFloatW vt2 = tbRowSpeedW(&a, &b, c->tangent2, c->rAxt2, c->rBxt2);
 		tbFloatW old1 = c->tangentImpulse1, old2 = c->tangentImpulse2;
-		tbFloatW new1 = tbMulSubW(old1, c->tangentMass1, vt1);
-		tbFloatW new2 = tbMulSubW(old2, c->tangentMass2, vt2);
+		// Friction drives the slip to the target speed (zero but on a conveyor belt).
+		tbFloatW new1 = tbMulSubW(old1, c->tangentMass1, tbSubW(vt1, c->tangentSpeed1));
+		tbFloatW new2 = tbMulSubW(old2, c->tangentMass2, tbSubW(vt2, c->tangentSpeed2));
 		tbFloatW maxFriction = tbMulW(c->friction, totalNormal);
 		tbFloatW length2 = tbAddW(tbMulW(new1, new1), tbMulW(new2, new2));
 		tbFloatW sliding = tbGreaterW(length2, tbMulW(maxFriction, maxFriction));

@@ -475,6 +475,7 @@ static void tbFillRecordsTask(int start, int end, int worker, void* context)
 			int i = t->order[at];
 			tbPrepareContactLane(c, at - from, t->contacts + i, i, t->bodies, recordStatic,
 			                     t->soft);
+			t->contacts[i].record = g * TB_SIMD_WIDTH + (at - from);
 		}
 		tbPrepareContactRowsW(c, t->contacts, t->bodies, t->def);
 		tbSetImpactSpeedW(c, t->states, t->motions, t->bodyCount, t->h);
@@ -798,6 +799,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
 			tbContactConstraintW* g = groups + groupStart[k] + slot / width;
 			tbPrepareContactLane(g, slot % width, contacts + i, i, bodies, staticBody, soft);
+			contacts[i].record = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;
 			if (contacts[i].refresh && listRefreshes) {
 				refreshGaps[refreshCount] =
 				    tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
@@ -833,6 +835,10 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			j->motorImpulse = j->springImpulse = 0.0f;
 		}
 	}
+
+	// The contacts with rolling resistance, listed where the colours were (no longer read).
+	int* rolling = contactColors;
+	int rollingCount = tbListRollingContacts(contacts, contactCount, rolling);
 
 	if (jointCount > 0) {
 		memset(jointSeen, 0, (size_t)(bodyCount + 1));
@@ -885,10 +891,14 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				tbJointTurns(jointRecords, jointCount, states, jointSeen);
 			}
 			task.useBias = false;
+			tbClearRolling(contacts, rolling, rollingCount);
 			for (int it = 0; it < def->relaxIterations; ++it) {
 				tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
 				              states, invH, false, jointWork);
 				// The last relax pass sums each record's impulses right after solving it.
+				// Rolling first: the contacts' friction then keeps the rolling bodies from
+				// slipping under its torque within the same pass.
+				tbSolveRolling(contacts, rolling, rollingCount, groups, bodies, states);
 				task.addStepImpulses = it + 1 == def->relaxIterations;
 				tbForColors(def, tbSolveTask, &task, groupStart, serialColors);
 				task.addStepImpulses = false;
@@ -914,9 +924,11 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		if (jointCount > 0) {
 			tbJointTurns(jointRecords, jointCount, states, jointSeen);
 		}
+		tbClearRolling(contacts, rolling, rollingCount);
 		for (int it = 0; it < def->relaxIterations; ++it) {
 			tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
 			              states, invH, false, jointWork);
+			tbSolveRolling(contacts, rolling, rollingCount, groups, bodies, states);
 			for (int g = 0; g < groupCount; ++g) {
 				tbSolveContactsW(groups + g, states, invH, false, def->contactPushMaxSpeed);
 			}

@@ -65,6 +65,8 @@ typedef struct tbContactConstraintW
 	tbVec3W rAxt1, rBxt1, invIArAxt1, invIBrBxt1; // tangent row 1 at the centre
 	tbVec3W rAxt2, rBxt2, invIArAxt2, invIBrBxt2; // tangent row 2
 	tbFloatW tangentMass1, tangentMass2, tangentImpulse1, tangentImpulse2;
+	// The friction rows' target speeds: the contact's tangentVelocity along tangent1, tangent2.
+	tbFloatW tangentSpeed1, tangentSpeed2;
 	tbVec3W invIAn, invIBn; // twist row: J = (0, -n, 0, n)
 	tbFloatW twistMass, twistImpulse;
 	tbFloatW twistArm;    // mean distance of the points from the centre: twist limit mu N arm, m
@@ -98,6 +100,15 @@ void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float th
 // substep, after the relax pass: each substep applies its accumulated impulse once).
 void tbAddStepImpulsesW(tbContactConstraintW* c);
 void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContactConstraint* contacts);
+
+// Rolling resistance (rolling_resistance.c): the contacts that have it, listed in input order;
+// their impulses cleared at a substep's start; solved one after another, before the contacts of a
+// relax pass (each contact's `record` names its lane).
+int tbListRollingContacts(const tbContactConstraint* contacts, int contactCount, int* list);
+void tbClearRolling(tbContactConstraint* contacts, const int* list, int count);
+void tbSolveRolling(tbContactConstraint* contacts, const int* list, int count,
+                    const tbContactConstraintW* groups, tbRigidBody* const* bodies,
+                    tbSolverBody* states);
 
 // The narrow phase inside the step: the lane's contact made again by def->refreshContact at the
 // bodies' poses of now and its rows rebuilt there, impulses carried over by feature id; or kept

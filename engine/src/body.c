@@ -495,6 +495,49 @@ void tbBody_SetAngularVelocity(tbBodyId bodyId, vec3s omega)
 	tbRigidBody_SetVelocity(&b->rb, b->rb.v, omega);
 }
 
+void tbBody_SetTargetTransform(tbBodyId bodyId, vec3s position, versors rotation, float timeStep)
+{
+	tbWorld* w;
+	tbBodySlot* b = tbGetBodySlot(bodyId, &w, "tbBody_SetTargetTransform");
+	if (b == NULL) {
+		return;
+	}
+	if (!(isfinite(timeStep) && timeStep > 0.0f)) {
+		tbSetError("tbBody_SetTargetTransform: timeStep must be finite and > 0, got %g",
+		           (double)timeStep);
+		return;
+	}
+	if (!tbCoordinatesInRange(position) || !tbFiniteQuat(rotation)) {
+		tbSetError("tbBody_SetTargetTransform: position or rotation is NaN, Inf, out of range or "
+		           "a zero quaternion");
+		return;
+	}
+	if (b->rb.type == tb_staticBody) {
+		tbSetError("tbBody_SetTargetTransform: body %d is static (only kinematic and dynamic "
+		           "bodies move)",
+		           bodyId.index1);
+		return;
+	}
+	// The centre of mass moves in a straight line to where it sits in the target pose.
+	versors q1 = glms_quat_normalize(rotation);
+	vec3s target = glms_vec3_add(position, glms_quat_rotatev(q1, b->localCenter));
+	vec3s v = glms_vec3_scale(glms_vec3_sub(target, b->rb.state.x), 1.0f / timeStep);
+	// The turn from the pose now to the target, dq = q1 q0^*, taken the short way round, as an
+	// angular velocity: axis * angle / timeStep, angle = 2 atan2(|dq.xyz|, dq.w).
+	versors dq = glms_quat_mul(q1, glms_quat_conjugate(b->xf.q));
+	if (dq.w < 0.0f) {
+		dq = glms_quat_init(-dq.x, -dq.y, -dq.z, -dq.w);
+	}
+	vec3s axis = {{dq.x, dq.y, dq.z}};
+	float s = glms_vec3_norm(axis);
+	vec3s omega = s > 1e-9f ? glms_vec3_scale(axis, 2.0f * atan2f(s, dq.w) / (s * timeStep))
+	                        : glms_vec3_scale(axis, 2.0f / timeStep);
+	if (glms_vec3_norm2(v) > 0.0f || glms_vec3_norm2(omega) > 0.0f) {
+		tbWakeBody(w, bodyId.index1 - 1);
+	}
+	tbRigidBody_SetVelocity(&b->rb, v, omega);
+}
+
 vec3s tbBody_GetAngularMomentum(tbBodyId bodyId)
 {
 	tbBodySlot* b = tbGetBodySlot(bodyId, NULL, "tbBody_GetAngularMomentum");

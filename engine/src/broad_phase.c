@@ -179,6 +179,10 @@ static bool tbPairCallback(int proxyId, int other, void* context)
 		if (!tbBodiesMayCollide(w, a->body, b->body)) {
 			return true;
 		}
+		if (w->customFilter != NULL && tbPairFind(w, self, other, 0) < 0 &&
+		    !tbShouldShapesContact(w, self, other)) {
+			return true;
+		}
 		tbCreateLevelContacts(w, self, other);
 		return true;
 	}
@@ -188,6 +192,10 @@ static bool tbPairCallback(int proxyId, int other, void* context)
 	// Jointed bodies collide only when their joint asks for it (collideConnected).
 	if ((w->bodies[a->body].jointCount > 0 || w->bodies[b->body].jointCount > 0) &&
 	    !tbBodiesMayCollide(w, a->body, b->body)) {
+		return true;
+	}
+	// The game's say last, once the pair is new (tbWorld_SetCustomFilterCallback).
+	if (w->customFilter != NULL && !tbShouldShapesContact(w, self, other)) {
 		return true;
 	}
 	tbCreateContact(w, self, other, -1);

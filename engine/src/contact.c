@@ -5,6 +5,25 @@
 
 #include "world_internal.h"
 
+void tbMixMaterial(const tbWorld* w, const tbShapeSlot* a, const tbShapeSlot* b, float* friction,
+                   float* restitution)
+{
+	// The documented mixing rules of dynamics/ (sqrt(muA muB), max(eA, eB)) unless the game gave
+	// its own; what it returns is held to the ranges the solver takes.
+	if (w->frictionCallback != NULL) {
+		float mu = w->frictionCallback(a->friction, a->material, b->friction, b->material);
+		*friction = mu > 0.0f && isfinite(mu) ? mu : 0.0f;
+	} else {
+		*friction = tbMixFriction(a->friction, b->friction);
+	}
+	if (w->restitutionCallback != NULL) {
+		float e = w->restitutionCallback(a->restitution, a->material, b->restitution, b->material);
+		*restitution = e > 0.0f ? fminf(e, 1.0f) : 0.0f; // NaN fails e > 0
+	} else {
+		*restitution = tbMixRestitution(a->restitution, b->restitution);
+	}
+}
+
 void tbCreateContact(tbWorld* w, int shapeA, int shapeB, int child)
 {
 	// Lower shape index is A: a pair always has the same order, hence the same normal sign and
@@ -29,11 +48,7 @@ void tbCreateContact(tbWorld* w, int shapeA, int shapeB, int child)
 	c->shapeA = shapeA;
 	c->shapeB = shapeB;
 	c->child = child;
-	const tbShapeSlot* a = w->shapes + shapeA;
-	const tbShapeSlot* b = w->shapes + shapeB;
-	// The documented mixing rules of dynamics/: sqrt(muA muB), max(eA, eB).
-	c->friction = tbMixFriction(a->friction, b->friction);
-	c->restitution = tbMixRestitution(a->restitution, b->restitution);
+	tbMixMaterial(w, w->shapes + shapeA, w->shapes + shapeB, &c->friction, &c->restitution);
 	tbPairInsert(w, shapeA, shapeB, child, index);
 	tbLinkContact(w, index);
 	w->liveContacts += 1;

@@ -274,7 +274,7 @@ static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
 	tbWorld* w = cc->world;
 	const tbShapeSlot* other = w->shapes + shapeIndex;
 	const tbShapeSlot* fast = w->shapes + cc->shape;
-	if (other->body == cc->body || !tbShouldShapesCollide(fast->filter, other->filter)) {
+	if (other->body == cc->body || !tbShouldShapesContact(w, cc->shape, shapeIndex)) {
 		return true;
 	}
 	const tbBodySlot* ob = w->bodies + other->body;

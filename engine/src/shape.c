@@ -32,7 +32,41 @@ static tbShapeSlot* tbGetShapeSlot(tbShapeId id, tbWorld** world, const char* ca
 
 bool tbShouldShapesCollide(tbFilter a, tbFilter b)
 {
+	// A shared group decides alone (Box2D's groupIndex): positive always, negative never.
+	if (a.groupIndex == b.groupIndex && a.groupIndex != 0) {
+		return a.groupIndex > 0;
+	}
 	return (a.categoryBits & b.maskBits) != 0 && (b.categoryBits & a.maskBits) != 0;
+}
+
+bool tbShouldShapesContact(tbWorld* w, int shapeA, int shapeB)
+{
+	const tbShapeSlot* a = w->shapes + shapeA;
+	const tbShapeSlot* b = w->shapes + shapeB;
+	if (!tbShouldShapesCollide(a->filter, b->filter)) {
+		return false;
+	}
+	if (w->customFilter == NULL) {
+		return true;
+	}
+	// The lower index first: the callback sees a pair the same way whoever found it.
+	int lo = shapeA < shapeB ? shapeA : shapeB, hi = shapeA < shapeB ? shapeB : shapeA;
+	return w->customFilter(tbMakeShapeId(w, lo), tbMakeShapeId(w, hi), w->customFilterContext);
+}
+
+// The material fields of a shape definition, checked: false with an error naming the field.
+static bool tbCheckSurface(const char* caller, float rollingResistance, vec3s tangentVelocity)
+{
+	if (!(isfinite(rollingResistance) && rollingResistance >= 0.0f)) {
+		tbSetError("%s: rollingResistance must be finite and >= 0, got %g", caller,
+		           (double)rollingResistance);
+		return false;
+	}
+	if (!tbIsFiniteVec3(tangentVelocity)) {
+		tbSetError("%s: tangentVelocity is NaN or Inf", caller);
+		return false;
+	}
+	return true;
 }
 
 tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry* geometry)
@@ -64,6 +98,9 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	if (!(def->restitution >= 0.0f && def->restitution <= 1.0f)) {
 		tbSetError("tbCreateShape: def->restitution must be in [0, 1], got %g",
 		           (double)def->restitution);
+		return tb_nullShapeId;
+	}
+	if (!tbCheckSurface("tbCreateShape: def", def->rollingResistance, def->tangentVelocity)) {
 		return tb_nullShapeId;
 	}
 	if (!tbIsFiniteVec3(def->localPose.p) || !tbFiniteQuat(def->localPose.q)) {
@@ -131,6 +168,10 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	s->density = def->density;
 	s->friction = def->friction;
 	s->restitution = def->restitution;
+	s->rollingResistance = def->rollingResistance;
+	s->tangentVelocity = def->tangentVelocity;
+	s->moving = glms_vec3_norm2(def->tangentVelocity) > 0.0f;
+	s->material = def->material;
 	s->filter = def->filter;
 	s->isSensor = def->isSensor;
 	s->enableHitEvents = def->enableHitEvents;
@@ -246,6 +287,24 @@ tbAABB tbShape_GetAABB(tbShapeId shapeId)
 	return s != NULL ? s->aabb : none;
 }
 
+// The shape's contacts take its new friction or restitution from the next step on.
+static void tbRemixShapeContacts(tbShapeId shapeId)
+{
+	tbWorld* w;
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, &w, "tbShape_Set");
+	int shapeIndex = shapeId.index1 - 1;
+	tbBodySlot* b = w->bodies + s->body;
+	int guard = 0;
+	for (int edge = b->contactList; edge >= 0 && guard++ <= w->contactCount;) {
+		tbContactSlot* c = w->contacts + (edge >> 1);
+		if (c->shapeA == shapeIndex || c->shapeB == shapeIndex) {
+			tbMixMaterial(w, w->shapes + c->shapeA, w->shapes + c->shapeB, &c->friction,
+			              &c->restitution);
+		}
+		edge = c->edgeNext[edge & 1];
+	}
+}
+
 void tbShape_SetFriction(tbShapeId shapeId, float friction)
 {
 	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_SetFriction");
@@ -258,6 +317,7 @@ void tbShape_SetFriction(tbShapeId shapeId, float friction)
 		return;
 	}
 	s->friction = friction;
+	tbRemixShapeContacts(shapeId);
 }
 
 float tbShape_GetFriction(tbShapeId shapeId)
@@ -278,6 +338,7 @@ void tbShape_SetRestitution(tbShapeId shapeId, float restitution)
 		return;
 	}
 	s->restitution = restitution;
+	tbRemixShapeContacts(shapeId);
 }
 
 float tbShape_GetRestitution(tbShapeId shapeId)
@@ -304,7 +365,7 @@ void tbShape_SetFilter(tbShapeId shapeId, tbFilter filter)
 tbFilter tbShape_GetFilter(tbShapeId shapeId)
 {
 	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_GetFilter");
-	tbFilter none = {0, 0};
+	tbFilter none = {0, 0, 0};
 	return s != NULL ? s->filter : none;
 }
 
@@ -353,4 +414,42 @@ tbCastOutput tbShape_RayCast(tbShapeId shapeId, vec3s origin, vec3s translation)
 		return none;
 	}
 	return tbRayCastShape(&s->geometry, s->xf, origin, translation, 1.0f);
+}
+
+void tbShape_SetRollingResistance(tbShapeId shapeId, float rollingResistance)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_SetRollingResistance");
+	if (s == NULL ||
+	    !tbCheckSurface("tbShape_SetRollingResistance", rollingResistance, glms_vec3_zero())) {
+		return;
+	}
+	s->rollingResistance = rollingResistance;
+}
+
+float tbShape_GetRollingResistance(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_GetRollingResistance");
+	return s != NULL ? s->rollingResistance : 0.0f;
+}
+
+void tbShape_SetTangentVelocity(tbShapeId shapeId, vec3s tangentVelocity)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_SetTangentVelocity");
+	if (s == NULL || !tbCheckSurface("tbShape_SetTangentVelocity", 0.0f, tangentVelocity)) {
+		return;
+	}
+	s->tangentVelocity = tangentVelocity;
+	s->moving = glms_vec3_norm2(tangentVelocity) > 0.0f;
+}
+
+vec3s tbShape_GetTangentVelocity(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_GetTangentVelocity");
+	return s != NULL ? s->tangentVelocity : glms_vec3_zero();
+}
+
+int32_t tbShape_GetMaterial(tbShapeId shapeId)
+{
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_GetMaterial");
+	return s != NULL ? s->material : 0;
 }

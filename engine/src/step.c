@@ -57,6 +57,15 @@ static inline bool tbSolverContactBodies(const tbWorld* w, const tbContactSlot* 
 	return a->rb.type == tb_dynamicBody || b->rb.type == tb_dynamicBody;
 }
 
+// What friction drives B's surface to relative to A's: A's tangent velocity less B's, each turned
+// from its body's frame to the world's (a box on belt A rides at the belt's speed).
+static vec3s tbSurfaceVelocity(const tbWorld* w, const tbShapeSlot* a, const tbShapeSlot* b)
+{
+	vec3s va = tbRotateInline(w->bodies[a->body].xf.q, a->tangentVelocity);
+	vec3s vb = tbRotateInline(w->bodies[b->body].xf.q, b->tangentVelocity);
+	return glms_vec3_sub(va, vb);
+}
+
 // The solver contact `sc` of the active contact `c`: made, warm started, aimed at the impact of
 // two balls closing in (their manifold needs no refresh, which follows turning features) or
 // marked for the refresh. Writes only `sc`; true for a refresh candidate.
@@ -64,6 +73,12 @@ static inline bool tbMakeSolverContact(const tbWorld* w, const tbContactSlot* c,
                                        float dt, int substeps, tbContactConstraint* sc)
 {
 	*sc = tbMakeContactConstraint(ia, ib, &c->manifold, c->friction, c->restitution);
+	const tbShapeSlot* a = w->shapes + c->shapeA;
+	const tbShapeSlot* b = w->shapes + c->shapeB;
+	if (a->moving || b->moving) {
+		sc->tangentVelocity = tbSurfaceVelocity(w, a, b);
+	}
+	sc->rollingResistance = fmaxf(a->rollingResistance, b->rollingResistance);
 	tbContactConstraint_WarmStart(sc, w->def.enableWarmStarting ? &c->impulses : NULL);
 	bool aimed = tbAimAtImpact(w, c, sc, dt, dt / (float)substeps);
 	return w->def.enableContactRefresh && !aimed && tbMarkContactRefresh(w, c, dt, sc);
@@ -99,6 +114,43 @@ static void tbPrepareContactsRange(int start, int end, int worker, void* context
 		    tbMakeSolverContact(w, c, ia, ib, t->dt, t->substeps, w->solverContacts + n) ? 1 : 0;
 	}
 	t->candidates[worker] += candidates;
+}
+
+// The game's pre-solve callback (tbWorld_SetPreSolveCallback) on each solver contact, in order on
+// this thread: a contact it turns down leaves the solver's list for this step (and forgets its
+// warm start, which no longer holds); one it changes takes its material as given, held to the
+// ranges the solver takes.
+static void tbPreSolve(tbWorld* w)
+{
+	int kept = 0;
+	for (int n = 0; n < w->solverContactCount; ++n) {
+		tbContactConstraint* sc = w->solverContacts + n;
+		int slot = w->solverContactSlots[n];
+		tbContactSlot* c = w->contacts + slot;
+		tbContactMaterial m;
+		m.friction = sc->friction;
+		m.restitution = sc->restitution;
+		m.rollingResistance = sc->rollingResistance;
+		m.tangentVelocity = sc->tangentVelocity;
+		if (!w->preSolve(tbMakeShapeId(w, c->shapeA), tbMakeShapeId(w, c->shapeB), &c->manifold, &m,
+		                 w->preSolveContext)) {
+			memset(&c->impulses, 0, sizeof c->impulses);
+			continue;
+		}
+		sc->friction = m.friction > 0.0f && isfinite(m.friction) ? m.friction : 0.0f;
+		sc->restitution = m.restitution > 0.0f ? fminf(m.restitution, 1.0f) : 0.0f;
+		sc->rollingResistance = m.rollingResistance > 0.0f && isfinite(m.rollingResistance)
+		                            ? m.rollingResistance
+		                            : 0.0f;
+		sc->tangentVelocity =
+		    tbIsFiniteVec3(m.tangentVelocity) ? m.tangentVelocity : glms_vec3_zero();
+		if (kept != n) {
+			w->solverContacts[kept] = *sc;
+			w->solverContactSlots[kept] = slot;
+		}
+		++kept;
+	}
+	w->solverContactCount = kept;
 }
 
 // Stage: the solver's contacts. Reads the active contacts' manifolds and last step's impulses;
@@ -160,6 +212,9 @@ static void tbPrepareContacts(tbWorld* w, float dt, int substeps)
 		}
 	}
 	w->solverContactCount = contactCount;
+	if (w->preSolve != NULL) {
+		tbPreSolve(w);
+	}
 	if (candidates > 0) {
 		tbSpreadContactRefresh(w);
 	}

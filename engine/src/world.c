@@ -374,3 +374,39 @@ uint64_t tbWorld_GetStateHash(tbWorldId worldId)
 	}
 	return h;
 }
+
+void tbWorld_SetCustomFilterCallback(tbWorldId worldId, tbCustomFilterFcn* fcn, void* context)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_SetCustomFilterCallback");
+	if (w == NULL) {
+		return;
+	}
+	w->customFilter = fcn;
+	w->customFilterContext = context;
+}
+
+void tbWorld_SetPreSolveCallback(tbWorldId worldId, tbPreSolveFcn* fcn, void* context)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_SetPreSolveCallback");
+	if (w == NULL) {
+		return;
+	}
+	w->preSolve = fcn;
+	w->preSolveContext = context;
+}
+
+void tbWorld_SetFrictionCallback(tbWorldId worldId, tbFrictionCallback* callback)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_SetFrictionCallback");
+	if (w != NULL) {
+		w->frictionCallback = callback;
+	}
+}
+
+void tbWorld_SetRestitutionCallback(tbWorldId worldId, tbRestitutionCallback* callback)
+{
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_SetRestitutionCallback");
+	if (w != NULL) {
+		w->restitutionCallback = callback;
+	}
+}

@@ -106,6 +106,10 @@ typedef struct tbShapeSlot
 	float radius;          // bounding radius of the geometry about the shape's origin, m
 	float spinReach;       // largest distance of its points from the body's centre of mass, m
 	float density, friction, restitution;
+	float rollingResistance;
+	vec3s tangentVelocity; // body frame, m/s
+	bool moving;           // tangentVelocity is not zero
+	int32_t material;
 	tbFilter filter;
 	void* userData;
 	int body;
@@ -181,6 +185,13 @@ typedef struct tbJointSlot
 typedef struct tbWorld
 {
 	tbWorldDef def;
+	// The game's callbacks (world.h): NULL when not set.
+	tbCustomFilterFcn* customFilter;
+	void* customFilterContext;
+	tbPreSolveFcn* preSolve;
+	void* preSolveContext;
+	tbFrictionCallback* frictionCallback;
+	tbRestitutionCallback* restitutionCallback;
 	uint32_t generation;
 	int index;
 	bool alive;
@@ -376,6 +387,12 @@ void tbPushMoveEvents(tbWorld* world);
 tbShapeId tbMakeShapeId(const tbWorld* world, int index);
 void tbDestroyShapeInternal(tbWorld* world, int shapeIndex, bool updateMass);
 bool tbShouldShapesCollide(tbFilter a, tbFilter b);
+// Whether two shapes of different bodies may make a contact: their filters and the game's custom
+// filter (called only when the filters pass).
+bool tbShouldShapesContact(tbWorld* w, int shapeA, int shapeB);
+// The pair's mixed friction and restitution, by the world's rules (contact.c).
+void tbMixMaterial(const tbWorld* w, const tbShapeSlot* a, const tbShapeSlot* b, float* friction,
+                   float* restitution);
 
 // contact.c
 void tbCreateContact(tbWorld* world, int shapeA, int shapeB, int child);

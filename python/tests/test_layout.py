@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STRUCTS = {
     N.Vec3: "vec3s", N.Quat: "versors", N.Mat3: "mat3s", N.Transform: "tbTransform", N.AABB: "tbAABB",
     N.WorldId: "tbWorldId", N.BodyId: "tbBodyId", N.ShapeId: "tbShapeId", N.JointId: "tbJointId",
-    N.Geometry: "tbGeometry", N.WorldDef: "tbWorldDef", N.BodyDef: "tbBodyDef", N.Filter: "tbFilter",
+    N.Geometry: "tbGeometry", N.WorldDef: "tbWorldDef", N.BodyDef: "tbBodyDef", N.Filter: "tbFilter", N.QueryFilter: "tbQueryFilter",
     N.ShapeDef: "tbShapeDef", N.ManifoldPoint: "tbManifoldPoint", N.Manifold: "tbManifold",
     N.ContactData: "tbContactData", N.ContactBeginTouchEvent: "tbContactBeginTouchEvent",
     N.ContactEndTouchEvent: "tbContactEndTouchEvent", N.ContactHitEvent: "tbContactHitEvent",

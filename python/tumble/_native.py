@@ -213,7 +213,13 @@ class BodyDef(Structure):
 
 
 class Filter(Structure):
-    """``tbFilter`` and ``tbQueryFilter``."""
+    """``tbFilter``."""
+
+    _fields_ = [("categoryBits", c_uint64), ("maskBits", c_uint64), ("groupIndex", c_int32)]
+
+
+class QueryFilter(Structure):
+    """``tbQueryFilter``."""
 
     _fields_ = [("categoryBits", c_uint64), ("maskBits", c_uint64)]
 
@@ -229,7 +235,11 @@ class ShapeDef(Structure):
         ("filter", Filter),
         ("isSensor", c_bool),
         ("enableHitEvents", c_bool),
+        ("rollingResistance", c_float),
+        ("tangentVelocity", Vec3),
+        ("material", c_int32),
         ("userData", c_void_p),
+        ("_tail", c_uint8 * 8),  # C rounds the size up to the transform's 16-byte alignment
     ]
 
 
@@ -592,9 +602,9 @@ class SceneError(Structure):
 
 
 class SceneBody(Structure):
-    """``tbSceneBody``: its name and type (the rest of its 384 bytes unnamed)."""
+    """``tbSceneBody``: its name and type (the rest of its 400 bytes unnamed)."""
 
-    _fields_ = [("name", c_char * SCENE_NAME_SIZE), ("type", c_int), ("_rest", c_uint8 * 316)]
+    _fields_ = [("name", c_char * SCENE_NAME_SIZE), ("type", c_int), ("_rest", c_uint8 * 332)]
 
 
 class SceneJoint(Structure):
@@ -677,7 +687,7 @@ _PROTOTYPES: dict[str, tuple[object, list]] = {
     "tbDefaultWorldDef": (WorldDef, []),
     "tbDefaultBodyDef": (BodyDef, []),
     "tbDefaultShapeDef": (ShapeDef, []),
-    "tbDefaultQueryFilter": (Filter, []),
+    "tbDefaultQueryFilter": (QueryFilter, []),
     "tbCreateWorld": (WorldId, [_P(WorldDef)]),
     "tbDestroyWorld": (None, [WorldId]),
     "tbWorld_IsValid": (c_bool, [WorldId]),
@@ -693,17 +703,17 @@ _PROTOTYPES: dict[str, tuple[object, list]] = {
     "tbWorld_GetProfile": (Profile, [WorldId]),
     "tbWorld_GetStateHash": (c_uint64, [WorldId]),
     "tbWorld_GetBodySnapshots": (c_int, [WorldId, c_void_p, c_int]),
-    "tbWorld_CastRayClosest": (RayResult, [WorldId, Vec3, Vec3, Filter]),
-    "tbWorld_CastRay": (None, [WorldId, Vec3, Vec3, Filter, CastResultFcn, c_void_p]),
+    "tbWorld_CastRayClosest": (RayResult, [WorldId, Vec3, Vec3, QueryFilter]),
+    "tbWorld_CastRay": (None, [WorldId, Vec3, Vec3, QueryFilter, CastResultFcn, c_void_p]),
     "tbWorld_CastShape": (
         None,
-        [WorldId, _P(Geometry), Transform, Vec3, Filter, CastResultFcn, c_void_p],
+        [WorldId, _P(Geometry), Transform, Vec3, QueryFilter, CastResultFcn, c_void_p],
     ),
-    "tbWorld_CastShapeClosest": (RayResult, [WorldId, _P(Geometry), Transform, Vec3, Filter]),
-    "tbWorld_OverlapAABB": (None, [WorldId, AABB, Filter, OverlapResultFcn, c_void_p]),
+    "tbWorld_CastShapeClosest": (RayResult, [WorldId, _P(Geometry), Transform, Vec3, QueryFilter]),
+    "tbWorld_OverlapAABB": (None, [WorldId, AABB, QueryFilter, OverlapResultFcn, c_void_p]),
     "tbWorld_OverlapShape": (
         None,
-        [WorldId, _P(Geometry), Transform, Filter, OverlapResultFcn, c_void_p],
+        [WorldId, _P(Geometry), Transform, QueryFilter, OverlapResultFcn, c_void_p],
     ),
     # bodies
     "tbCreateBody": (BodyId, [WorldId, _P(BodyDef)]),

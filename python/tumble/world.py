@@ -194,7 +194,7 @@ class ContactData:
     friction_forces: np.ndarray  # (n, 3) N, mean over the last step
 
 
-def _filter(category_bits: int | None = None, mask_bits: int | None = None) -> N.Filter:
+def _filter(category_bits: int | None = None, mask_bits: int | None = None) -> N.QueryFilter:
     f = lib.tbDefaultQueryFilter()
     if category_bits is not None:
         f.categoryBits = category_bits
@@ -823,13 +823,14 @@ class Shape:
         checked(lib.tbShape_SetRestitution, self._id, float(value))
 
     @property
-    def filter(self) -> tuple[int, int]:
-        """``tbShape_GetFilter`` / ``tbShape_SetFilter``: (category_bits, mask_bits)."""
+    def filter(self) -> tuple[int, int, int]:
+        """``tbShape_GetFilter`` / ``tbShape_SetFilter``: (category_bits, mask_bits, group_index);
+        the group index may be left out when setting (0)."""
         f = checked(lib.tbShape_GetFilter, self._id)
-        return int(f.categoryBits), int(f.maskBits)
+        return int(f.categoryBits), int(f.maskBits), int(f.groupIndex)
 
     @filter.setter
-    def filter(self, value: tuple[int, int]) -> None:
+    def filter(self, value: tuple[int, ...]) -> None:
         checked(lib.tbShape_SetFilter, self._id, N.Filter(*value))
 
     def is_sensor(self) -> bool:

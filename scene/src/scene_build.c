@@ -36,6 +36,9 @@ static bool tbBuildSceneShapes(const tbSceneDef* d, const tbSceneBody* b, tbBody
 		shapeDef.density = b->density;
 		shapeDef.friction = b->friction;
 		shapeDef.restitution = b->restitution;
+		shapeDef.rollingResistance = b->rollingResistance;
+		shapeDef.tangentVelocity = b->tangentVelocity;
+		shapeDef.filter.groupIndex = b->groupIndex;
 		shapeDef.isSensor = b->isSensor;
 		if (b->type == tb_dynamicBody && b->mass > 0.0f) {
 			// scene.md: a given mass overrides density; the world takes density, so scale it.
@@ -65,6 +68,9 @@ static bool tbBuildSceneShapes(const tbSceneDef* d, const tbSceneBody* b, tbBody
 		shapeDef.density = density <= (double)FLT_MAX ? (float)density : FLT_MAX;
 		shapeDef.friction = s->friction;
 		shapeDef.restitution = s->restitution;
+		shapeDef.rollingResistance = b->rollingResistance;
+		shapeDef.tangentVelocity = b->tangentVelocity;
+		shapeDef.filter.groupIndex = b->groupIndex;
 		shapeDef.isSensor = s->isSensor;
 		if (TB_IS_NULL(tbCreateShape(bodyId, &shapeDef, &s->shape))) {
 			*failed = k;

@@ -482,9 +482,24 @@ static bool tbReadMassOverrides(tbParseContext* ctx, const cJSON* object, const 
 static bool tbReadBody(tbParseContext* ctx, const cJSON* object, const char* path, int index)
 {
 	static const char* const keys[] = {
-	    "name",   "type",    "position",       "rotation", "linear_velocity", "angular_velocity",
-	    "shape",  "density", "mass",           "friction", "restitution",     "shapes",
-	    "bullet", "inertia", "center_of_mass",
+	    "name",
+	    "type",
+	    "position",
+	    "rotation",
+	    "linear_velocity",
+	    "angular_velocity",
+	    "shape",
+	    "density",
+	    "mass",
+	    "friction",
+	    "restitution",
+	    "shapes",
+	    "bullet",
+	    "inertia",
+	    "center_of_mass",
+	    "rolling_resistance",
+	    "tangent_velocity",
+	    "group",
 	};
 	if (!tbCheckKeys(ctx, object, path, "a body", keys, (int)(sizeof keys / sizeof keys[0]))) {
 		return false;
@@ -567,6 +582,25 @@ static bool tbReadBody(tbParseContext* ctx, const cJSON* object, const char* pat
 			return tbSceneFail(ctx, item, keyPath, "only a dynamic body has a %s", materialKeys[k]);
 		}
 		if (!tbReadFloat(ctx, item, keyPath, ranges[k], targets[k])) {
+			return false;
+		}
+	}
+	// Surface and filter fields for every shape of the body (docs/materials.md).
+	if ((item = cJSON_GetObjectItemCaseSensitive(object, "rolling_resistance")) != NULL) {
+		tbJoinKey(keyPath, path, "rolling_resistance");
+		if (!tbReadFloat(ctx, item, keyPath, &tb_nonNegative, &body->rollingResistance)) {
+			return false;
+		}
+	}
+	if ((item = cJSON_GetObjectItemCaseSensitive(object, "tangent_velocity")) != NULL) {
+		tbJoinKey(keyPath, path, "tangent_velocity");
+		if (!tbReadVec3(ctx, item, keyPath, &tb_anyNumber, &body->tangentVelocity)) {
+			return false;
+		}
+	}
+	if ((item = cJSON_GetObjectItemCaseSensitive(object, "group")) != NULL) {
+		tbJoinKey(keyPath, path, "group");
+		if (!tbReadInt(ctx, item, keyPath, -1000000, 1000000, &body->groupIndex)) {
 			return false;
 		}
 	}

@@ -128,10 +128,20 @@ typedef struct tbContactImpulses
 /// stepFrictionImpulse).
 typedef struct tbContactConstraint
 {
-	int bodyA, bodyB;           ///< indices into the solver's body array, or TB_NULL_BODY
-	float friction;             ///< Coulomb coefficient mu (combine with tbMixFriction)
-	float restitution;          ///< e in [0, 1] (combine with tbMixRestitution)
-	tbManifold manifold;        ///< the input manifold, normal from A to B
+	int bodyA, bodyB;  ///< indices into the solver's body array, or TB_NULL_BODY
+	float friction;    ///< Coulomb coefficient mu (combine with tbMixFriction)
+	float restitution; ///< e in [0, 1] (combine with tbMixRestitution)
+	/// The tangential velocity of B relative to A that friction drives to, world, m/s (zero: the
+	/// surfaces stick; a conveyor belt's speed: its load is carried along). Its part along the
+	/// normal is ignored.
+	vec3s tangentVelocity;
+	/// Rolling resistance coefficient c: the bodies' relative rolling (their relative angular
+	/// velocity across the normal) is resisted by a torque of at most c N r, r the distance from
+	/// the nearer dynamic body's centre of mass to the manifold's centre (zero: none).
+	float rollingResistance;
+	float rollingImpulse[2]; ///< the substep's rolling impulse about the tangents, N m s (solver)
+	int record;              ///< the solver's wide record * TB_SIMD_WIDTH + lane (solver)
+	tbManifold manifold;     ///< the input manifold, normal from A to B
 	tbContactImpulses impulses; ///< in: warm-start impulses; out: this step's impulses
 	bool refresh;      ///< remade in the substeps by tbSolverDef.refreshContact (false by default)
 	float margin;      ///< with `refresh`: the speculative distance the manifold was made with, m

@@ -140,12 +140,15 @@ typedef struct tbBodyDef
 /// The default body: static, at the origin, identity rotation.
 TB_API tbBodyDef tbDefaultBodyDef(void);
 
-/// Collision filter: two shapes collide when each one's category is in the other's mask, and they
-/// are not on the same body.
+/// Collision filter: two shapes of different bodies collide when each one's category is in the
+/// other's mask, unless a group index decides first (Box2D's rule): two shapes with the same
+/// positive groupIndex always collide, two with the same negative one never do (a ragdoll's
+/// parts); zero, or different groups, leaves it to the bits.
 typedef struct tbFilter
 {
 	uint64_t categoryBits; ///< what this shape is (1)
 	uint64_t maskBits;     ///< what it collides with (all)
+	int32_t groupIndex;    ///< 0: no group
 } tbFilter;
 
 /// Shape settings. Start from tbDefaultShapeDef().
@@ -167,6 +170,17 @@ typedef struct tbShapeDef
 	/// Report hits of this shape's contacts faster than tbWorldDef.hitEventThreshold (false):
 	/// tbContactEvents.hitEvents.
 	bool enableHitEvents;
+	/// Rolling resistance coefficient c (0): a contact resists the bodies' relative rolling with a
+	/// torque of at most c N r, where N is the normal force and r the distance from the rolling
+	/// body's centre of mass to the contact (docs/materials.md). A pair uses max(cA, cB).
+	float rollingResistance;
+	/// Velocity of the shape's surface along itself, in the body frame, m/s (zero): a conveyor
+	/// belt. Friction drives the surfaces' relative tangential velocity to the difference of the
+	/// two shapes' tangent velocities instead of to zero; the part along the normal is ignored.
+	vec3s tangentVelocity;
+	/// A number of the game's own for this shape's material (0), handed to the friction and
+	/// restitution callbacks (tbWorld_SetFrictionCallback).
+	int32_t material;
 	void* userData;
 } tbShapeDef;
 

@@ -76,6 +76,57 @@ TB_API vec3s tbWorld_GetGravity(tbWorldId worldId);
 /// Turn sleeping on or off (off wakes every body).
 TB_API void tbWorld_EnableSleeping(tbWorldId worldId, bool flag);
 
+// ---------------------------------------------------------------------------------------------
+// Callbacks: the game's say over which shapes collide and how (docs/materials.md). Each is called
+// on the thread that calls tbWorld_Step (never from a worker), in an order that does not depend on
+// the worker count, and must not create or destroy anything in the world.
+
+/// Whether two shapes that pass their filters (tbFilter) may make a contact: called when the broad
+/// phase finds their boxes overlapping and they have no contact yet (again each time one of them
+/// moves out of its fattened box while they overlap), and before a continuous sweep of one
+/// against the other. False keeps them apart; a contact once made stays until the boxes part.
+typedef bool tbCustomFilterFcn(tbShapeId shapeIdA, tbShapeId shapeIdB, void* context);
+
+/// Set (or clear, with NULL) the custom pair filter.
+TB_API void tbWorld_SetCustomFilterCallback(tbWorldId worldId, tbCustomFilterFcn* fcn,
+                                            void* context);
+
+/// What a touching contact does in this step, as the pre-solve callback may change it.
+typedef struct tbContactMaterial
+{
+	float friction;          ///< Coulomb coefficient of the pair, >= 0
+	float restitution;       ///< in [0, 1]
+	float rollingResistance; ///< the pair's rolling resistance coefficient, >= 0
+	/// The relative tangential velocity friction drives the surfaces to, B's surface relative to
+	/// A's, world, m/s: the shapes' tangent velocities (tbShapeDef.tangentVelocity) B's less A's.
+	vec3s tangentVelocity;
+} tbContactMaterial;
+
+/// Called every step for each touching contact that goes to the solver, after the narrow phase:
+/// return false to leave the contact out of this step (a one-way platform), or change `material`
+/// for this step. `manifold` is the contact's (world points, normal from A to B).
+typedef bool tbPreSolveFcn(tbShapeId shapeIdA, tbShapeId shapeIdB, const tbManifold* manifold,
+                           tbContactMaterial* material, void* context);
+
+/// Set (or clear, with NULL) the pre-solve callback.
+TB_API void tbWorld_SetPreSolveCallback(tbWorldId worldId, tbPreSolveFcn* fcn, void* context);
+
+/// How a pair's friction is made from its shapes' (and their tbShapeDef.material numbers) when
+/// the contact is created. The default is sqrt(frictionA frictionB).
+typedef float tbFrictionCallback(float frictionA, int32_t materialA, float frictionB,
+                                 int32_t materialB);
+
+/// How a pair's restitution is made from its shapes'. The default is max(eA, eB).
+typedef float tbRestitutionCallback(float restitutionA, int32_t materialA, float restitutionB,
+                                    int32_t materialB);
+
+/// Set (or restore the default, with NULL) the friction mixing rule for contacts made from now
+/// on. A result that is NaN or negative is taken as zero.
+TB_API void tbWorld_SetFrictionCallback(tbWorldId worldId, tbFrictionCallback* callback);
+/// Set (or restore the default, with NULL) the restitution mixing rule for contacts made from
+/// now on. A result outside [0, 1] (or NaN) is clamped to it (NaN: 0).
+TB_API void tbWorld_SetRestitutionCallback(tbWorldId worldId, tbRestitutionCallback* callback);
+
 /// Counts, for tools and tests.
 typedef struct tbWorldCounters
 {
@@ -199,6 +250,13 @@ TB_API vec3s tbBody_GetAngularVelocity(tbBodyId bodyId);
 /// Set the angular velocity, world, rad/s (a non-zero one wakes the body; ignored for static
 /// bodies).
 TB_API void tbBody_SetAngularVelocity(tbBodyId bodyId, vec3s w);
+
+/// Give a kinematic body the velocities that carry it to the pose (body origin, rotation) in
+/// `timeStep` seconds, the next step's: a platform or a pusher driven by the game, which, unlike
+/// tbBody_SetTransform, pushes what it meets on the way. The centre of mass goes in a straight
+/// line, the rotation about one fixed axis. On a dynamic body forces and contacts act on top.
+TB_API void tbBody_SetTargetTransform(tbBodyId bodyId, vec3s position, versors rotation,
+                                      float timeStep);
 
 /// Angular momentum about the centre of mass (Baraff's L), world, kg m^2/s.
 TB_API vec3s tbBody_GetAngularMomentum(tbBodyId bodyId);
@@ -343,7 +401,18 @@ TB_API float tbShape_GetFriction(tbShapeId shapeId);
 TB_API void tbShape_SetRestitution(tbShapeId shapeId, float restitution);
 /// Restitution.
 TB_API float tbShape_GetRestitution(tbShapeId shapeId);
-/// Collision filter: two shapes collide when each one's category is in the other's mask. The
+/// Set the rolling resistance coefficient (>= 0; tbShapeDef.rollingResistance).
+TB_API void tbShape_SetRollingResistance(tbShapeId shapeId, float rollingResistance);
+/// The rolling resistance coefficient.
+TB_API float tbShape_GetRollingResistance(tbShapeId shapeId);
+/// Set the surface's velocity along itself, body frame, m/s (tbShapeDef.tangentVelocity).
+TB_API void tbShape_SetTangentVelocity(tbShapeId shapeId, vec3s tangentVelocity);
+/// The surface's velocity along itself, body frame, m/s.
+TB_API vec3s tbShape_GetTangentVelocity(tbShapeId shapeId);
+/// The shape's material number (tbShapeDef.material).
+TB_API int32_t tbShape_GetMaterial(tbShapeId shapeId);
+
+/// Collision filter (tbFilter, its group index included). The
 /// shape's current pairs are dropped and looked for again.
 TB_API void tbShape_SetFilter(tbShapeId shapeId, tbFilter filter);
 /// Collision filter.

@@ -55,6 +55,9 @@ typedef struct tbSceneBody
 	float mass;                       ///< kg when the file gives it (it overrides density), else 0
 	float friction;                   ///< Coulomb coefficient
 	float restitution;                ///< 0..1
+	float rollingResistance;          ///< every shape's (tbShapeDef.rollingResistance)
+	vec3s tangentVelocity;            ///< every shape's surface velocity, body frame, m/s
+	int groupIndex;                   ///< every shape's tbFilter.groupIndex
 	bool isSensor;                    ///< the one `shape` is a sensor ("sensor": true)
 	int firstShape;                   ///< compound ("shapes"): its first in tbSceneDef.shapes
 	int shapeCount;                   ///< compound: how many (0: the one `shape`)

@@ -1,0 +1,120 @@
+// Rolling resistance: a torque across the contact normal that resists the bodies' relative rolling,
+// up to c N r (tbContactConstraint.rollingResistance), solved before the contacts in each relax
+// pass.
+#include <math.h>
+
+#include "dynamics_math.h"
+#include "solver_internal.h"
+
+// The rolling body's lever: the distance from the nearer moving body's centre of mass to the
+// manifold's centre (a ball's radius for a ball on the ground).
+static float tbRollingLever(const tbContactConstraint* c, tbRigidBody* const* bodies)
+{
+	const tbManifold* m = &c->manifold;
+	vec3s centre = tbV3(0.0f, 0.0f, 0.0f);
+	for (int i = 0; i < m->pointCount; ++i) {
+		centre = glms_vec3_add(centre, glms_vec3_add(m->points[i].pointA, m->points[i].pointB));
+	}
+	centre = glms_vec3_scale(centre, 0.5f / (float)m->pointCount);
+	float lever = INFINITY;
+	const int ends[2] = {c->bodyA, c->bodyB};
+	for (int k = 0; k < 2; ++k) {
+		if (ends[k] != TB_NULL_BODY && bodies[ends[k]]->type == tb_dynamicBody) {
+			lever = fminf(lever, glms_vec3_norm(glms_vec3_sub(centre, bodies[ends[k]]->state.x)));
+		}
+	}
+	return isfinite(lever) ? lever : 0.0f;
+}
+
+int tbListRollingContacts(const tbContactConstraint* contacts, int contactCount, int* list)
+{
+	int count = 0;
+	for (int i = 0; i < contactCount; ++i) {
+		if (contacts[i].rollingResistance > 0.0f && contacts[i].manifold.pointCount > 0) {
+			list[count++] = i;
+		}
+	}
+	return count;
+}
+
+void tbSolveRolling(tbContactConstraint* contacts, const int* list, int count,
+                    const tbContactConstraintW* groups, tbRigidBody* const* bodies,
+                    tbSolverBody* states)
+{
+	static const mat3s still; // zero: a body that does not move takes no impulse
+	for (int r = 0; r < count; ++r) {
+		tbContactConstraint* c = contacts + list[r];
+		if (c->manifold.pointCount == 0) {
+			continue; // made again in the substep and found apart
+		}
+		const tbRigidBody* a = c->bodyA != TB_NULL_BODY ? bodies[c->bodyA] : NULL;
+		const tbRigidBody* b = c->bodyB != TB_NULL_BODY ? bodies[c->bodyB] : NULL;
+		bool movesA = a != NULL && a->type == tb_dynamicBody;
+		bool movesB = b != NULL && b->type == tb_dynamicBody;
+		const mat3s* iA = movesA ? &a->Iinv : &still;
+		const mat3s* iB = movesB ? &b->Iinv : &still;
+		// The substep's normal impulse of the manifold: its lane's points, as solved just before.
+		const tbContactConstraintW* g = groups + c->record / TB_SIMD_WIDTH;
+		int lane = c->record % TB_SIMD_WIDTH;
+		float normal = 0.0f;
+		for (int i = 0; i < c->manifold.pointCount; ++i) {
+			const float* impulse = (const float*)&g->points[i].normalImpulse;
+			normal += impulse[lane];
+		}
+		float maxImpulse = c->rollingResistance * normal * tbRollingLever(c, bodies);
+		// Two angular rows across the normal, J = (0, -t, 0, t) for t = t1, t2; their 2x2 mass
+		// K_ij = ti . (IA^-1 + IB^-1) tj, solved together so that the impulse opposes the
+		// relative rolling whatever its direction, then held to the disc |lambda| <= c N r.
+		vec3s n = c->manifold.normal;
+		vec3s t1 = fabsf(n.x) < 0.57735f ? glms_vec3_normalize(glms_vec3_cross(n, tbV3(1, 0, 0)))
+		                                 : glms_vec3_normalize(glms_vec3_cross(n, tbV3(0, 1, 0)));
+		vec3s t2 = glms_vec3_cross(n, t1);
+		vec3s a1 = glms_mat3_mulv(*iA, t1), a2 = glms_mat3_mulv(*iA, t2);
+		vec3s b1 = glms_mat3_mulv(*iB, t1), b2 = glms_mat3_mulv(*iB, t2);
+		float k11 = glms_vec3_dot(t1, glms_vec3_add(a1, b1));
+		float k12 = glms_vec3_dot(t1, glms_vec3_add(a2, b2));
+		float k22 = glms_vec3_dot(t2, glms_vec3_add(a2, b2));
+		float det = k11 * k22 - k12 * k12;
+		if (!(det > 0.0f)) {
+			continue;
+		}
+		tbSolverBody* sA = movesA ? states + c->bodyA : NULL;
+		tbSolverBody* sB = movesB ? states + c->bodyB : NULL;
+		vec3s wA = sA != NULL ? tbV3(sA->w[0], sA->w[1], sA->w[2]) : tbV3(0.0f, 0.0f, 0.0f);
+		vec3s wB = sB != NULL ? tbV3(sB->w[0], sB->w[1], sB->w[2]) : tbV3(0.0f, 0.0f, 0.0f);
+		vec3s rel = glms_vec3_sub(wB, wA);
+		float e1 = glms_vec3_dot(t1, rel), e2 = glms_vec3_dot(t2, rel);
+		// lambda = -K^-1 e, added to this substep's impulse so far and clamped as a whole.
+		float l1 = c->rollingImpulse[0] - (k22 * e1 - k12 * e2) / det;
+		float l2 = c->rollingImpulse[1] - (k11 * e2 - k12 * e1) / det;
+		float length = sqrtf(l1 * l1 + l2 * l2);
+		if (length > maxImpulse) {
+			float scale = length > 0.0f ? maxImpulse / length : 0.0f;
+			l1 *= scale;
+			l2 *= scale;
+		}
+		float d1 = l1 - c->rollingImpulse[0], d2 = l2 - c->rollingImpulse[1];
+		c->rollingImpulse[0] = l1;
+		c->rollingImpulse[1] = l2;
+		if (sA != NULL) {
+			vec3s dw = glms_vec3_add(glms_vec3_scale(a1, d1), glms_vec3_scale(a2, d2));
+			for (int k = 0; k < 3; ++k) {
+				sA->w[k] -= dw.raw[k];
+			}
+		}
+		if (sB != NULL) {
+			vec3s dw = glms_vec3_add(glms_vec3_scale(b1, d1), glms_vec3_scale(b2, d2));
+			for (int k = 0; k < 3; ++k) {
+				sB->w[k] += dw.raw[k];
+			}
+		}
+	}
+}
+
+void tbClearRolling(tbContactConstraint* contacts, const int* list, int count)
+{
+	for (int r = 0; r < count; ++r) {
+		contacts[list[r]].rollingImpulse[0] = 0.0f;
+		contacts[list[r]].rollingImpulse[1] = 0.0f;
+	}
+}
