@@ -105,11 +105,18 @@ static bool pendulumMeasure(tbLabRun* run, const double* p, tbLabMeasure* out)
 {
 	long long steps = tbLabStepsFor(run, pendulumSeconds(p));
 	double prev = p[pendLength] * sin(p[pendAmplitude] * TB_DEG);
-	double first = 0.0, last = 0.0;
+	double first = 0.0, last = 0.0, firstSwing = 0.0, lastSwing = 0.0;
+	double closed = pendulumClosed(p), H = TB_PIVOT_HEIGHT(p[pendLength]);
 	int crossings = 0;
 	while (run->step < steps && tbLabStep(run)) {
 		double x[3];
 		tbLabPosition(run, 1, x);
+		// The swing's amplitude over the first and the last period (energy kept or lost).
+		double angle = fabs(atan2(x[0], H - x[1])) / TB_DEG,
+		       now = (double)run->step * (double)run->dt;
+		firstSwing = now <= closed ? fmax(firstSwing, angle) : firstSwing;
+		lastSwing =
+		    now >= (double)steps * (double)run->dt - closed ? fmax(lastSwing, angle) : lastSwing;
 		if ((prev < 0.0) != (x[0] < 0.0)) {
 			double t =
 			    (double)(run->step - 1) * (double)run->dt + (double)run->dt * prev / (prev - x[0]);
@@ -124,7 +131,9 @@ static bool pendulumMeasure(tbLabRun* run, const double* p, tbLabMeasure* out)
 		return false;
 	}
 	out->figure = 2.0 * (last - first) / (double)(crossings - 1);
-	snprintf(out->note, sizeof out->note, "%d zero crossings", crossings);
+	snprintf(out->note, sizeof out->note,
+	         "%d zero crossings; amplitude %.4g deg over the first period, %.4g over the last",
+	         crossings, firstSwing, lastSwing);
 	return true;
 }
 
