@@ -28,11 +28,6 @@
 // Recorded frames at most: 800 px wide plots gain nothing from more, and the arrays stay small.
 #define TB_PLOT_MAX_ROWS 1000000
 
-typedef struct tbRgb
-{
-	unsigned char r, g, b;
-} tbRgb;
-
 static const tbRgb tb_white = {255, 255, 255};
 static const tbRgb tb_frame = {180, 180, 180};
 static const tbRgb tb_text = {60, 60, 60};
@@ -144,21 +139,12 @@ static int tbPlotY(int top, int panelHeight, double lo, double hi, double value)
 	return top + (int)lround((hi - value) / (hi - lo) * (double)(panelHeight - 1));
 }
 
-typedef struct tbPanel
-{
-	const char* title;
-	const char* names[3];
-	const double* curves[3];
-	tbRgb colours[3];
-	int curveCount;
-} tbPanel;
-
-static void tbDrawPanel(tbImage* image, const tbPanel* panel, int index, const double* time,
-                        int rows)
+static void tbDrawPanel(tbImage* image, const tbPanel* panel, int index, int panelCount,
+                        const double* time, int rows)
 {
 	int panelHeight =
-	    (image->height - TB_PLOT_TOP - TB_PLOT_BOTTOM - (TB_PLOT_PANELS - 1) * TB_PLOT_GAP) /
-	    TB_PLOT_PANELS;
+	    (image->height - TB_PLOT_TOP - TB_PLOT_BOTTOM - (panelCount - 1) * TB_PLOT_GAP) /
+	    panelCount;
 	int top = TB_PLOT_TOP + index * (panelHeight + TB_PLOT_GAP);
 	int left = TB_PLOT_LEFT, right = image->width - TB_PLOT_RIGHT - 1;
 	// The frame lies one pixel outside the plot area, so no curve pixel is ever hidden by it.
@@ -372,7 +358,7 @@ int tbPlotCommand(int argc, char** argv)
 		    {"|angular momentum| about the origin, kg m^2/s", {"|L|"}, {angular}, {tb_angular}, 1},
 		};
 		for (int p = 0; p < TB_PLOT_PANELS; ++p) {
-			tbDrawPanel(&image, panels + p, p, time, rows);
+			tbDrawPanel(&image, panels + p, p, TB_PLOT_PANELS, time, rows);
 		}
 		tbText(&image, (int)width - TB_PLOT_RIGHT - 60, (int)height - 16, "time, s", tb_text);
 		if (!stbi_write_png(outPath, (int)width, (int)height, 3, image.pixels, 3 * (int)width)) {
@@ -386,4 +372,25 @@ int tbPlotCommand(int argc, char** argv)
 	free(image.pixels);
 	tbDestroyScene(&scene);
 	return status != 0 ? status : stepped ? 0 : TB_EXIT_BAD_INPUT;
+}
+
+bool tbWritePlot(const char* path, int width, int height, const char* title, const char* xLabel,
+                 const double* x, int rows, const tbPanel* panels, int panelCount)
+{
+	if (rows < 1 || panelCount < 1 || width < 320 || height < 240) {
+		return false;
+	}
+	tbImage image = {width, height, malloc(3 * (size_t)width * (size_t)height)};
+	if (image.pixels == NULL) {
+		return false;
+	}
+	memset(image.pixels, 255, 3 * (size_t)width * (size_t)height);
+	tbText(&image, TB_PLOT_LEFT, 6, title, tb_text);
+	for (int p = 0; p < panelCount; ++p) {
+		tbDrawPanel(&image, panels + p, p, panelCount, x, rows);
+	}
+	tbText(&image, width - TB_PLOT_RIGHT - tbTextWidth(xLabel), height - 16, xLabel, tb_text);
+	bool ok = stbi_write_png(path, width, height, 3, image.pixels, 3 * width) != 0;
+	free(image.pixels);
+	return ok;
 }

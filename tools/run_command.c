@@ -269,7 +269,7 @@ static void tbRecordEnergy(FILE* out, const tbScene* scene, long long step)
 }
 
 // One CSV row per body; returns false when a state is not finite.
-static bool tbWriteFrame(FILE* out, const tbScene* scene, long long step)
+bool tbWriteFrame(FILE* out, const tbScene* scene, long long step)
 {
 	bool finite = true;
 	for (int i = 0; i < scene->def.bodyCount; ++i) {
@@ -508,7 +508,7 @@ int tbRunSceneCommand(int argc, char** argv)
 			tbDestroyScene(&scene);
 			return TB_EXIT_USAGE;
 		}
-		fputs("step,body,name,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", csv);
+		fputs(TB_TRAJECTORY_HEADER, csv);
 	}
 	FILE* energy = NULL;
 	if (o.energyPath != NULL) {

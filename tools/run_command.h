@@ -31,6 +31,12 @@ void tbMeasureEnergy(const tbScene* scene, tbEnergyRow* row);
 void tbWriteEnergyHeader(FILE* out);
 void tbWriteEnergyRow(FILE* out, long long step, double time, const tbEnergyRow* row);
 
+/// The trajectory CSV's header line (`tumble run --out`), newline included.
+#define TB_TRAJECTORY_HEADER "step,body,name,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
+
+/// One trajectory CSV row per body of the scene at `step`; false when a state is not finite.
+bool tbWriteFrame(FILE* out, const tbScene* scene, long long step);
+
 /// tumble run SCENE [--steps N | --seconds T] [--json] [--out FILE.csv] [--energy FILE.csv]
 /// [--every K] [--threads N].
 /// argv[0] is "run". Returns the exit status: 0, 1 for a bad scene, 2 for usage errors.

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 199309L // clock_gettime
 
 #include "json_write.h"
+#include "lab.h"
 #include "plot_command.h"
 #include "query_file.h"
 #include "run_command.h"
@@ -531,6 +532,9 @@ static const tbCommand s_commands[] = {
     {"scenes", "list the bundled scenes", tbListScenesCommand, tbListScenesHelp},
 #ifdef TB_HAVE_PLOT
     {"plot", "draw a scene's energy and momentum over time into a PNG", tbPlotCommand, tbPlotHelp},
+    {"lab", "mechanics-course experiments against their closed forms", tbLabCommand, tbLabHelp},
+    {"check", "a trajectory CSV against a lab's engine run and closed form", tbCheckCommand,
+     tbCheckHelp},
 #endif
 };
 
