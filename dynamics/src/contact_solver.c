@@ -542,12 +542,16 @@ void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContactConstraint* c
 			tbSetLane(&cp->maxNormalImpulse, lane, 0.0f);
 			tbSetLane(&cp->relativeVelocity, lane, 0.0f);
 		}
-		vec3s t1 = tbGetLaneV(&c->tangent1, lane), t2 = tbGetLaneV(&c->tangent2, lane);
-		tbSetLane(&c->tangentSpeed1, lane, glms_vec3_dot(contact->tangentVelocity, t1));
-		tbSetLane(&c->tangentSpeed2, lane, glms_vec3_dot(contact->tangentVelocity, t2));
+		if (contact->surfaceMoves) {
+			// Zero (the cleared record's) unless the surfaces move along themselves.
+			vec3s t1 = tbGetLaneV(&c->tangent1, lane), t2 = tbGetLaneV(&c->tangent2, lane);
+			tbSetLane(&c->tangentSpeed1, lane, glms_vec3_dot(contact->tangentVelocity, t1));
+			tbSetLane(&c->tangentSpeed2, lane, glms_vec3_dot(contact->tangentVelocity, t2));
+		}
 		if (m->pointCount > 0 && def->enableWarmStarting) {
 			// Last step's friction on this step's tangents (the normal may have turned a
 			// little; the basis follows it).
+			vec3s t1 = tbGetLaneV(&c->tangent1, lane), t2 = tbGetLaneV(&c->tangent2, lane);
 			tbSetLane(&c->tangentImpulse1, lane,
 			          glms_vec3_dot(contact->impulses.frictionImpulse, t1));
 			tbSetLane(&c->tangentImpulse2, lane,

@@ -39,6 +39,7 @@ tbSolverDef tbDefaultSolverDef(void)
 	def.jointSoftness.hertz = 60.0f;
 	def.jointSoftness.dampingRatio = 2.0f;
 	def.enableWarmStarting = true;
+	def.enableRollingResistance = true;
 	def.integrator = TB_DEFAULT_INTEGRATOR;
 	def.orthonormalizer = tb_orthoGramSchmidt;
 	return def;
@@ -475,7 +476,9 @@ static void tbFillRecordsTask(int start, int end, int worker, void* context)
 			int i = t->order[at];
 			tbPrepareContactLane(c, at - from, t->contacts + i, i, t->bodies, recordStatic,
 			                     t->soft);
-			t->contacts[i].record = g * TB_SIMD_WIDTH + (at - from);
+			if (t->def->enableRollingResistance) {
+				t->contacts[i].record = g * TB_SIMD_WIDTH + (at - from);
+			}
 		}
 		tbPrepareContactRowsW(c, t->contacts, t->bodies, t->def);
 		tbSetImpactSpeedW(c, t->states, t->motions, t->bodyCount, t->h);
@@ -799,7 +802,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
 			tbContactConstraintW* g = groups + groupStart[k] + slot / width;
 			tbPrepareContactLane(g, slot % width, contacts + i, i, bodies, staticBody, soft);
-			contacts[i].record = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;
+			if (def->enableRollingResistance) {
+				contacts[i].record = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;
+			}
 			if (contacts[i].refresh && listRefreshes) {
 				refreshGaps[refreshCount] =
 				    tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
@@ -838,7 +843,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 
 	// The contacts with rolling resistance, listed where the colours were (no longer read).
 	int* rolling = contactColors;
-	int rollingCount = tbListRollingContacts(contacts, contactCount, rolling);
+	int rollingCount =
+	    def->enableRollingResistance ? tbListRollingContacts(contacts, contactCount, rolling) : 0;
 
 	if (jointCount > 0) {
 		memset(jointSeen, 0, (size_t)(bodyCount + 1));

@@ -176,6 +176,8 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	s->isSensor = def->isSensor;
 	s->enableHitEvents = def->enableHitEvents;
 	w->hitShapeCount += s->enableHitEvents ? 1 : 0;
+	w->rollingShapeCount += s->rollingResistance > 0.0f ? 1 : 0;
+	s->surface = s->moving || s->rollingResistance > 0.0f;
 	s->userData = def->userData;
 	s->body = bodyIndex;
 	s->proxyId = -1;
@@ -230,6 +232,7 @@ void tbDestroyShapeInternal(tbWorld* w, int shapeIndex, bool updateMass)
 	}
 	w->liveShapes -= 1;
 	w->hitShapeCount -= s->enableHitEvents ? 1 : 0;
+	w->rollingShapeCount -= s->rollingResistance > 0.0f ? 1 : 0;
 	if (updateMass) {
 		tbUpdateBodyMass(w, s->body);
 	}
@@ -418,12 +421,16 @@ tbCastOutput tbShape_RayCast(tbShapeId shapeId, vec3s origin, vec3s translation)
 
 void tbShape_SetRollingResistance(tbShapeId shapeId, float rollingResistance)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_SetRollingResistance");
+	tbWorld* w;
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, &w, "tbShape_SetRollingResistance");
 	if (s == NULL ||
 	    !tbCheckSurface("tbShape_SetRollingResistance", rollingResistance, glms_vec3_zero())) {
 		return;
 	}
+	w->rollingShapeCount +=
+	    (rollingResistance > 0.0f ? 1 : 0) - (s->rollingResistance > 0.0f ? 1 : 0);
 	s->rollingResistance = rollingResistance;
+	s->surface = s->moving || s->rollingResistance > 0.0f;
 }
 
 float tbShape_GetRollingResistance(tbShapeId shapeId)
@@ -440,6 +447,7 @@ void tbShape_SetTangentVelocity(tbShapeId shapeId, vec3s tangentVelocity)
 	}
 	s->tangentVelocity = tangentVelocity;
 	s->moving = glms_vec3_norm2(tangentVelocity) > 0.0f;
+	s->surface = s->moving || s->rollingResistance > 0.0f;
 }
 
 vec3s tbShape_GetTangentVelocity(tbShapeId shapeId)

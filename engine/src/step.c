@@ -57,28 +57,32 @@ static inline bool tbSolverContactBodies(const tbWorld* w, const tbContactSlot* 
 	return a->rb.type == tb_dynamicBody || b->rb.type == tb_dynamicBody;
 }
 
-// What friction drives B's surface to relative to A's: A's tangent velocity less B's, each turned
-// from its body's frame to the world's (a box on belt A rides at the belt's speed).
-static vec3s tbSurfaceVelocity(const tbWorld* w, const tbShapeSlot* a, const tbShapeSlot* b)
+// The surface terms of a contact whose shapes have them (docs/materials.md): the velocity friction
+// drives B's surface to relative to A's, A's tangent velocity less B's, each turned from its body's
+// frame to the world's (a box on belt A rides at the belt's speed); the larger rolling resistance.
+static __attribute__((noinline)) void tbSetSurface(const tbWorld* w, const tbShapeSlot* a,
+                                                   const tbShapeSlot* b, tbContactConstraint* sc)
 {
 	vec3s va = tbRotateInline(w->bodies[a->body].xf.q, a->tangentVelocity);
 	vec3s vb = tbRotateInline(w->bodies[b->body].xf.q, b->tangentVelocity);
-	return glms_vec3_sub(va, vb);
+	sc->tangentVelocity = glms_vec3_sub(va, vb);
+	sc->surfaceMoves = a->moving || b->moving;
+	sc->rollingResistance = fmaxf(a->rollingResistance, b->rollingResistance);
 }
 
 // The solver contact `sc` of the active contact `c`: made, warm started, aimed at the impact of
 // two balls closing in (their manifold needs no refresh, which follows turning features) or
 // marked for the refresh. Writes only `sc`; true for a refresh candidate.
-static inline bool tbMakeSolverContact(const tbWorld* w, const tbContactSlot* c, int ia, int ib,
-                                       float dt, int substeps, tbContactConstraint* sc)
+static inline __attribute__((always_inline)) bool
+tbMakeSolverContact(const tbWorld* w, const tbContactSlot* c, int ia, int ib, float dt,
+                    int substeps, tbContactConstraint* sc)
 {
 	*sc = tbMakeContactConstraint(ia, ib, &c->manifold, c->friction, c->restitution);
 	const tbShapeSlot* a = w->shapes + c->shapeA;
 	const tbShapeSlot* b = w->shapes + c->shapeB;
-	if (a->moving || b->moving) {
-		sc->tangentVelocity = tbSurfaceVelocity(w, a, b);
+	if (a->surface || b->surface) {
+		tbSetSurface(w, a, b, sc);
 	}
-	sc->rollingResistance = fmaxf(a->rollingResistance, b->rollingResistance);
 	tbContactConstraint_WarmStart(sc, w->def.enableWarmStarting ? &c->impulses : NULL);
 	bool aimed = tbAimAtImpact(w, c, sc, dt, dt / (float)substeps);
 	return w->def.enableContactRefresh && !aimed && tbMarkContactRefresh(w, c, dt, sc);
@@ -144,6 +148,7 @@ static void tbPreSolve(tbWorld* w)
 		                            : 0.0f;
 		sc->tangentVelocity =
 		    tbIsFiniteVec3(m.tangentVelocity) ? m.tangentVelocity : glms_vec3_zero();
+		sc->surfaceMoves = glms_vec3_norm2(sc->tangentVelocity) > 0.0f;
 		if (kept != n) {
 			w->solverContacts[kept] = *sc;
 			w->solverContactSlots[kept] = slot;
@@ -232,6 +237,8 @@ static tbSolverDef tbWorldSolverDef(tbWorld* w, int substeps)
 	sd.contactDampingRatio = w->def.contactDampingRatio;
 	sd.contactPushMaxSpeed = w->def.contactPushMaxSpeed;
 	sd.restitutionThreshold = w->def.restitutionThreshold;
+	// The pre-solve callback may give any contact rolling resistance.
+	sd.enableRollingResistance = w->rollingShapeCount > 0 || w->preSolve != NULL;
 	sd.enableWarmStarting = w->def.enableWarmStarting;
 	sd.integrator = w->def.integrator;
 	sd.refreshContact = w->def.enableContactRefresh ? tbRefreshSolverContact : NULL;

@@ -109,6 +109,7 @@ typedef struct tbShapeSlot
 	float rollingResistance;
 	vec3s tangentVelocity; // body frame, m/s
 	bool moving;           // tangentVelocity is not zero
+	bool surface;          // moving, or rollingResistance > 0: its contacts take them
 	int32_t material;
 	tbFilter filter;
 	void* userData;
@@ -270,7 +271,8 @@ typedef struct tbWorld
 	struct tbSensorState* sensors; // sensor.c: null until the first sensor shape
 	tbContactHitEvent* hitEvents;  // hit_event.c: this step's, valid until the next
 	int hitCount, hitCapacity;
-	int hitShapeCount; // live shapes with enableHitEvents: none, and the step skips the pass
+	int hitShapeCount;     // live shapes with enableHitEvents: none, and the step skips the pass
+	int rollingShapeCount; // live shapes with rolling resistance: none, and the solver skips it
 	struct tbHitCandidate* hitCandidates; // hit_event.c: points that may strike in this solve
 	int hitCandidateCount, hitCandidateCapacity;
 

@@ -86,6 +86,8 @@ typedef struct tbSolverDef
 	float maxRotation;          ///< largest rotation of a body in one substep, rad (0.25 pi)
 	tbJointSoftness jointSoftness; ///< how stiffly joints hold (60 Hz, damping ratio 2)
 	bool enableWarmStarting;       ///< start from the previous step's impulses (true)
+	/// Some contact may have rollingResistance > 0 (true); false: the solver does not look.
+	bool enableRollingResistance;
 	tbIntegrator integrator; ///< how R follows L for bodies in free flight (TB_DEFAULT_INTEGRATOR)
 	tbOrthonormalizer orthonormalizer;   ///< applied to R once per step (Gram-Schmidt)
 	tbContactRefreshFcn* refreshContact; ///< remakes marked contacts per substep (null: never)
@@ -135,6 +137,7 @@ typedef struct tbContactConstraint
 	/// surfaces stick; a conveyor belt's speed: its load is carried along). Its part along the
 	/// normal is ignored.
 	vec3s tangentVelocity;
+	bool surfaceMoves; ///< tangentVelocity is not zero (false: the solver does not read it)
 	/// Rolling resistance coefficient c: the bodies' relative rolling (their relative angular
 	/// velocity across the normal) is resisted by a torque of at most c N r, r the distance from
 	/// the nearer dynamic body's centre of mass to the manifold's centre (zero: none).
