@@ -8,10 +8,13 @@ set -euo pipefail
 # demo and scenes; Xvfb and Mesa's software OpenGL let the demo's screenshot tests run headless;
 # clang and its sanitizer runtime build the fuzz targets CI runs for a short time. NumPy, Matplotlib,
 # pytest, nbconvert and a Jupyter kernel are for the Python package, its tests and its notebook.
+# emscripten and chromium build the WebAssembly module and run its page headless (the `web` test,
+# docs/web.md; skipped without them).
 packages=(build-essential pkg-config meson ninja-build libcglm-dev libcriterion-dev
           libccd-dev libbullet-dev libode-dev libcjson-dev libglfw3-dev python3-glad libstb-dev
           xvfb xauth libgl1-mesa-dri libglx-mesa0 clang libclang-rt-14-dev cmake clang-format
-          python3 python3-numpy python3-matplotlib python3-pytest jupyter-nbconvert python3-ipykernel)
+          python3 python3-numpy python3-matplotlib python3-pytest jupyter-nbconvert python3-ipykernel
+          emscripten chromium)
 
 missing=()
 for p in "${packages[@]}"; do
