@@ -6,6 +6,7 @@
 #include "sim.h"
 
 #include "joint_scenes.h"
+#include "material_scenes.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -17,12 +18,13 @@
 // Scene list
 
 static const char* const s_builtinNames[dm_builtinCount] = {
-    "falling_boxes", "shapes", "bridge", "chain", "ragdoll", "door", "car"};
+    "falling_boxes", "shapes", "bridge", "chain", "ragdoll", "door", "car", "materials"};
 
-// The picker's order: falling boxes (key 1), the joint scenes (keys 2 to 6), then the bundled
-// scene files, then the shapes scene.
+// The picker's order: falling boxes (key 1), the joint and materials scenes (keys 2 to 7), then the
+// bundled scene files, then the shapes scene.
 static const int s_builtinsFirst[] = {dm_builtinFallingBoxes, dm_builtinBridge, dm_builtinChain,
-                                      dm_builtinRagdoll,      dm_builtinDoor,   dm_builtinCar};
+                                      dm_builtinRagdoll,      dm_builtinDoor,   dm_builtinCar,
+                                      dm_builtinMaterials};
 static const int s_builtinsLast[] = {dm_builtinShapes};
 
 static int dmCompareEntries(const void* a, const void* b)
@@ -192,6 +194,9 @@ static versors dmRandomTilt(uint32_t* state, float maxRadians)
 
 static bool dmBuildBuiltin(dmSim* sim, int which)
 {
+	if (which == dm_builtinMaterials) {
+		return dmBuildMaterialScene(sim);
+	}
 	if (which != dm_builtinFallingBoxes && which != dm_builtinShapes) {
 		return dmBuildJointScene(sim, which);
 	}
@@ -421,6 +426,7 @@ void dmSim_Step(dmSim* sim)
 {
 	dmApplyPickSpring(sim);
 	dmJointScenes_Control(sim);
+	dmMaterialScene_Control(sim);
 	double t0 = dmNowSeconds();
 	tbWorld_Step(sim->worldId, sim->dt, sim->substeps);
 	float ms = (float)(1000.0 * (dmNowSeconds() - t0));
@@ -537,6 +543,7 @@ void dmSim_RunHeadless(dmSim* sim, int steps, FILE* out)
 	sim->control.autopilot = true;
 	for (int i = 0; i < steps; ++i) {
 		dmJointScenes_Control(sim);
+		dmMaterialScene_Control(sim);
 		double t0 = dmNowSeconds();
 		tbWorld_Step(sim->worldId, sim->dt, sim->substeps);
 		times[i] = (float)(1000.0 * (dmNowSeconds() - t0));

@@ -17,11 +17,12 @@ typedef enum dmBuiltinScene
 {
 	dm_builtinFallingBoxes,
 	dm_builtinShapes,
-	dm_builtinBridge,  ///< a plank bridge on hinges between two posts, boxes dropped on it
-	dm_builtinChain,   ///< 24 capsule links on ball joints, released horizontally
-	dm_builtinRagdoll, ///< ragdolls (ball and hinge joints) dropped onto a staircase
-	dm_builtinDoor,    ///< a door on a motorised hinge with limits, and a pendulum
-	dm_builtinCar,     ///< a car: box chassis, four wheels on motorised hinges, ramps
+	dm_builtinBridge,    ///< a plank bridge on hinges between two posts, boxes dropped on it
+	dm_builtinChain,     ///< 24 capsule links on ball joints, released horizontally
+	dm_builtinRagdoll,   ///< ragdolls (ball and hinge joints) dropped onto a staircase
+	dm_builtinDoor,      ///< a door on a motorised hinge with limits, and a pendulum
+	dm_builtinCar,       ///< a car: box chassis, four wheels on motorised hinges, ramps
+	dm_builtinMaterials, ///< a conveyor, rolling resistance, a one-way platform, a kinematic lift
 	dm_builtinCount
 } dmBuiltinScene;
 
@@ -55,6 +56,9 @@ typedef struct dmSceneControl
 	float postY;                ///< the height the bridge hangs from, m
 	int chainEnd;               ///< the chain's last link among the bodies (-1: none)
 	vec3s chainTop;
+	tbShapeId oneWay; ///< the materials scene's one-way platform (demos/material_scenes.c)
+	tbBodyId lift;    ///< its kinematic lift (null in other scenes)
+	float liftTime;   ///< s along the lift's path
 } dmSceneControl;
 
 /// One entry of the scene picker.
