@@ -31,6 +31,9 @@ typedef struct tbRunOptions
 	const char* energyPath;
 	long long every;
 	long long threads;
+	long long saveAt;        // 0: no save
+	const char* savePath;    // --save-at N FILE
+	const char* restorePath; // --restore FILE
 } tbRunOptions;
 
 // What the summary reports about the run (docs/scene-format.md, "Output of tumble run").
@@ -53,6 +56,7 @@ void tbRunSceneHelp(FILE* out)
 	fprintf(out,
 	        "usage: tumble run SCENE [--steps N | --seconds T] [--json] [--out FILE.csv]\n"
 	        "                        [--energy FILE.csv] [--every K] [--threads N]\n"
+	        "                        [--save-at N FILE] [--restore FILE]\n"
 	        "\n"
 	        "Simulate a scene file (JSON, docs/scene-format.md) headless. SCENE is a file or\n"
 	        "the name of a bundled scene (see tumble scenes), e.g. `tumble run pyramid`.\n"
@@ -73,6 +77,9 @@ void tbRunSceneHelp(FILE* out)
 	        "  --every K      record a frame every K steps (default 1); step 0 and the last\n"
 	        "                 step are always recorded\n"
 	        "  --threads N    worker threads, 1 to 64 (the same results at any count)\n"
+	        "  --save-at N FILE  after step N, write the world's save to FILE (docs/save.md)\n"
+	        "  --restore FILE    before stepping, restore the world from FILE (a save of the\n"
+	        "                 same scene); the steps continue from the saved step\n"
 	        "  -h, --help     this text\n");
 }
 
@@ -162,6 +169,18 @@ static int tbParseRunOptions(int argc, char** argv, tbRunOptions* o)
 				        value != NULL ? value : "nothing");
 				return TB_EXIT_USAGE;
 			}
+		} else if (tbMatchOption(arg, "--save-at", &i, argc, argv, &value)) {
+			if (!tbParseCount(value, 1000000000LL, &o->saveAt) || i + 1 >= argc) {
+				fprintf(stderr, "tumble run: --save-at: expected a step >= 1 and a file name\n");
+				return TB_EXIT_USAGE;
+			}
+			o->savePath = argv[++i];
+		} else if (tbMatchOption(arg, "--restore", &i, argc, argv, &value)) {
+			if (value == NULL) {
+				fprintf(stderr, "tumble run: --restore: expected a file name\n");
+				return TB_EXIT_USAGE;
+			}
+			o->restorePath = value;
 		} else if (tbMatchOption(arg, "--threads", &i, argc, argv, &value)) {
 			if (!tbParseCount(value, 64, &o->threads)) {
 				fprintf(stderr,
@@ -463,6 +482,46 @@ static const char* tbBaseName(const char* path)
 // ---------------------------------------------------------------------------------------------
 // tumble run
 
+// --save-at: the world's save written to `path`; false with a message.
+static bool tbWriteSaveFile(tbWorldId world, const char* path)
+{
+	size_t size = tbWorld_Save(world, NULL, 0);
+	unsigned char* data = size > 0 ? malloc(size) : NULL;
+	bool ok = data != NULL && tbWorld_Save(world, data, size) == size;
+	FILE* f = ok ? fopen(path, "wb") : NULL;
+	ok = f != NULL && fwrite(data, 1, size, f) == size;
+	ok = (f != NULL && fclose(f) == 0) && ok;
+	free(data);
+	if (!ok) {
+		fprintf(stderr, "tumble run: --save-at: cannot write '%s' (%s)\n", path, tbGetLastError());
+	}
+	return ok;
+}
+
+// --restore: the save in `path` put into the world; false with a message.
+static bool tbReadSaveFile(tbWorldId world, const char* path)
+{
+	FILE* f = fopen(path, "rb");
+	long size = -1;
+	if (f != NULL && fseek(f, 0, SEEK_END) == 0) {
+		size = ftell(f);
+		rewind(f);
+	}
+	unsigned char* data = size > 0 ? malloc((size_t)size) : NULL;
+	bool ok = data != NULL && fread(data, 1, (size_t)size, f) == (size_t)size;
+	if (f != NULL) {
+		fclose(f);
+	}
+	if (!ok) {
+		fprintf(stderr, "tumble run: --restore: cannot read '%s'\n", path);
+	} else if (!tbWorld_Restore(world, data, (size_t)size)) {
+		fprintf(stderr, "tumble run: --restore: %s\n", tbGetLastError());
+		ok = false;
+	}
+	free(data);
+	return ok;
+}
+
 int tbRunSceneCommand(int argc, char** argv)
 {
 	tbRunOptions o;
@@ -490,6 +549,10 @@ int tbRunSceneCommand(int argc, char** argv)
 	if (!tbBuildScene(&sceneDef, &scene, &error)) {
 		fprintf(stderr, "tumble run: %s\n", error.message);
 		return error.line > 0 ? TB_EXIT_BAD_INPUT : TB_EXIT_USAGE;
+	}
+	if (o.restorePath != NULL && !tbReadSaveFile(scene.worldId, o.restorePath)) {
+		tbDestroyScene(&scene);
+		return TB_EXIT_BAD_INPUT;
 	}
 	const tbSceneDef* d = &scene.def;
 	long long steps = d->steps;
@@ -566,6 +629,10 @@ int tbRunSceneCommand(int argc, char** argv)
 			break;
 		}
 		times[done] = 1000.0 * (t1 - t0);
+		if (done + 1 == o.saveAt && !tbWriteSaveFile(scene.worldId, o.savePath)) {
+			stepped = false;
+			break;
+		}
 		tbAddProfile(&profile, tbWorld_GetProfile(scene.worldId));
 		// Outside the timed step: the copy of the contacts is the tool's cost.
 		double overlap =

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "world_internal.h"
+#include "save_internal.h"
 
 typedef struct tbSensorRecord
 {
@@ -204,4 +204,141 @@ tbSensorEvents tbWorld_GetSensorEvents(tbWorldId worldId)
 	e.endEvents = w->sensors->endEvents;
 	e.endCount = w->sensors->endCount;
 	return e;
+}
+
+// Save tags of the sensor sections (save.c's format, docs/save.md).
+#define TB_SAVE_SENSOR_RECORDS 0x52534e53u  // "SNSR"
+#define TB_SAVE_SENSOR_VISITORS 0x54495356u // "VSIT"
+#define TB_SAVE_SENSOR_BEGINS 0x42534e53u   // "SNSB"
+#define TB_SAVE_SENSOR_ENDS 0x45534e53u     // "SNSE"
+
+// A record as saved: its visitors follow as their own section.
+typedef struct tbSavedSensorRecord
+{
+	int shape;
+	uint32_t generation;
+} tbSavedSensorRecord;
+
+void tbSensor_Save(const tbWorld* w, tbSaveWriter* out)
+{
+	const tbSensorState* st = w->sensors;
+	int recordCount = st != NULL ? st->recordCount : 0;
+	uint32_t present = st != NULL ? 1u : 0u;
+	tbSaveWrite(out, &present, sizeof present);
+	if (st == NULL) {
+		return;
+	}
+	tbSaveWriteSection(out, TB_SAVE_SENSOR_RECORDS, NULL, recordCount, 0);
+	for (int i = 0; i < recordCount; ++i) {
+		const tbSensorRecord* r = st->records + i;
+		tbSavedSensorRecord saved;
+		memset(&saved, 0, sizeof saved);
+		saved.shape = r->shape;
+		saved.generation = r->generation;
+		tbSaveWrite(out, &saved, sizeof saved);
+		tbSaveWriteSection(out, TB_SAVE_SENSOR_VISITORS, r->visitors, r->visitorCount,
+		                   sizeof(tbShapeId));
+	}
+	tbSaveWriteSection(out, TB_SAVE_SENSOR_BEGINS, st->beginEvents, st->beginCount,
+	                   sizeof(tbSensorBeginTouchEvent));
+	tbSaveWriteSection(out, TB_SAVE_SENSOR_ENDS, st->endEvents, st->endCount,
+	                   sizeof(tbSensorEndTouchEvent));
+}
+
+bool tbSensor_Load(tbWorld* w, tbSaveReader* in)
+{
+	uint32_t present = 0;
+	if (!tbSaveRead(in, &present, sizeof present)) {
+		return false;
+	}
+	if (present > 1u) {
+		tbSetError("%s: the save's sensor flag is %u (corrupt)", in->caller, (unsigned)present);
+		in->failed = true;
+		return false;
+	}
+	if (present == 0u) {
+		return true;
+	}
+	w->sensors = tbTryAlloc(sizeof(tbSensorState));
+	if (w->sensors == NULL) {
+		tbSetError("%s: out of memory for the sensors", in->caller);
+		in->failed = true;
+		return false;
+	}
+	tbSensorState* st = w->sensors;
+	memset(st, 0, sizeof *st);
+	// The records' header: its count, no elements of its own (each record follows).
+	void* none = NULL;
+	int recordCount = 0, unused = 0;
+	if (!tbSaveReadSection(in, TB_SAVE_SENSOR_RECORDS, 0, 0, &none, &recordCount, &unused)) {
+		return false;
+	}
+	// Each record takes at least its own bytes: a count past the bytes left is refused.
+	if ((size_t)recordCount > (in->size - in->offset) / sizeof(tbSavedSensorRecord)) {
+		tbSetError("%s: the save's %d sensor records overrun its end (truncated or corrupt)",
+		           in->caller, recordCount);
+		in->failed = true;
+		return false;
+	}
+	if (recordCount > 0) {
+		st->records = tbTryAlloc((size_t)recordCount * sizeof(tbSensorRecord));
+		if (st->records == NULL) {
+			tbSetError("%s: out of memory for %d sensor records", in->caller, recordCount);
+			in->failed = true;
+			return false;
+		}
+		memset(st->records, 0, (size_t)recordCount * sizeof(tbSensorRecord));
+		st->recordCapacity = recordCount;
+	}
+	for (int i = 0; i < recordCount; ++i) {
+		tbSavedSensorRecord saved;
+		if (!tbSaveRead(in, &saved, sizeof saved)) {
+			return false;
+		}
+		tbSensorRecord* r = st->records + i;
+		st->recordCount = i + 1;
+		r->shape = saved.shape;
+		r->generation = saved.generation;
+		if (!tbSaveReadSection(in, TB_SAVE_SENSOR_VISITORS, sizeof(tbShapeId), 0,
+		                       (void**)&r->visitors, &r->visitorCount, &r->visitorCapacity)) {
+			return false;
+		}
+	}
+	return tbSaveReadSection(in, TB_SAVE_SENSOR_BEGINS, sizeof(tbSensorBeginTouchEvent), 0,
+	                         (void**)&st->beginEvents, &st->beginCount, &st->beginCapacity) &&
+	       tbSaveReadSection(in, TB_SAVE_SENSOR_ENDS, sizeof(tbSensorEndTouchEvent), 0,
+	                         (void**)&st->endEvents, &st->endCount, &st->endCapacity);
+}
+
+// A saved shape id names this world.
+static void tbRebindShapeId(const tbWorld* w, tbShapeId* id)
+{
+	id->world0 = (uint16_t)w->index;
+	id->worldGeneration = w->generation;
+}
+
+bool tbSensor_Rebind(tbWorld* w)
+{
+	tbSensorState* st = w->sensors;
+	if (st == NULL) {
+		return true;
+	}
+	for (int i = 0; i < st->recordCount; ++i) {
+		tbSensorRecord* r = st->records + i;
+		if (r->shape < 0 || r->shape >= w->shapeCount) {
+			return false;
+		}
+		for (int k = 0; k < r->visitorCount; ++k) {
+			tbRebindShapeId(w, r->visitors + k);
+		}
+	}
+	for (int i = 0; i < st->beginCount; ++i) {
+		tbRebindShapeId(w, &st->beginEvents[i].sensorShapeId);
+		tbRebindShapeId(w, &st->beginEvents[i].visitorShapeId);
+	}
+	for (int i = 0; i < st->endCount; ++i) {
+		tbRebindShapeId(w, &st->endEvents[i].sensorShapeId);
+		tbRebindShapeId(w, &st->endEvents[i].visitorShapeId);
+	}
+	return true;
 }

@@ -703,6 +703,10 @@ _PROTOTYPES: dict[str, tuple[object, list]] = {
     "tbWorld_GetProfile": (Profile, [WorldId]),
     "tbWorld_GetStateHash": (c_uint64, [WorldId]),
     "tbWorld_GetBodySnapshots": (c_int, [WorldId, c_void_p, c_int]),
+    # save.h
+    "tbWorld_Save": (c_size_t, [WorldId, c_void_p, c_size_t]),
+    "tbWorld_Restore": (c_bool, [WorldId, c_char_p, c_size_t]),
+    "tbCreateWorldFromSave": (WorldId, [c_char_p, c_size_t, c_void_p]),
     "tbWorld_CastRayClosest": (RayResult, [WorldId, Vec3, Vec3, QueryFilter]),
     "tbWorld_CastRay": (None, [WorldId, Vec3, Vec3, QueryFilter, CastResultFcn, c_void_p]),
     "tbWorld_CastShape": (

@@ -370,6 +370,32 @@ class World:
         """``tbWorld_GetStateHash``: FNV-1a of every body's position and rotation bits."""
         return int(checked(lib.tbWorld_GetStateHash, self._id))
 
+    # -- saves (docs/save.md)
+    def save(self) -> bytes:
+        """``tbWorld_Save``: the whole world as bytes; ``restore`` or ``World.from_save`` read it.
+        Hull, mesh and heightfield shapes are saved by reference: restore in this process, while
+        the world that holds them lives."""
+        size = int(checked(lib.tbWorld_Save, self._id, None, 0))
+        buf = ctypes.create_string_buffer(size)
+        written = int(checked(lib.tbWorld_Save, self._id, buf, size))
+        return buf.raw[:written]
+
+    def restore(self, data: bytes) -> None:
+        """``tbWorld_Restore``: put this world back into a save's state. Its Body, Shape and Joint
+        objects that were valid at the save are valid again. Raises TumbleError for a bad save."""
+        data = bytes(data)
+        if not checked(lib.tbWorld_Restore, self._id, data, len(data)):
+            raise TumbleError(lib.tbGetLastError().decode() or "tbWorld_Restore failed")
+
+    @classmethod
+    def from_save(cls, data: bytes) -> "World":
+        """``tbCreateWorldFromSave``: a new world (one worker) in a save's state."""
+        data = bytes(data)
+        wid = lib.tbCreateWorldFromSave(data, len(data), None)
+        if wid.index1 == 0:
+            raise TumbleError(lib.tbGetLastError().decode())
+        return cls._wrap(wid, owner=None)
+
     # -- creation
     def create_body(
         self,
