@@ -102,6 +102,31 @@ static bool tbCheckNonNegative(float value, const char* caller, const char* fiel
 	return true;
 }
 
+// A break threshold: >= 0, FLT_MAX or infinity for never.
+static bool tbCheckThreshold(float value, const char* caller, const char* field)
+{
+	if (!(value >= 0.0f)) {
+		tbSetError("%s: def->%s must be >= 0 (FLT_MAX: never), got %g", caller, field,
+		           (double)value);
+		return false;
+	}
+	return true;
+}
+
+static bool tbCheckThresholds(float force, float torque, const char* caller)
+{
+	return tbCheckThreshold(force, caller, "forceThreshold") &&
+	       tbCheckThreshold(torque, caller, "torqueThreshold");
+}
+
+// The new joint's break thresholds (its slot's).
+static void tbSetThresholds(tbWorld* w, tbJointId id, float force, float torque)
+{
+	tbJointSlot* s = w->joints + (id.index1 - 1);
+	s->forceThreshold = force;
+	s->torqueThreshold = torque;
+}
+
 // Any vector perpendicular to a (unit).
 static vec3s tbPerpendicular(vec3s a)
 {
@@ -232,15 +257,19 @@ tbJointId tbCreateBallJoint(tbWorldId worldId, const tbBallJointDef* def)
 	tbWorld* w = tbGetWorld(worldId, caller);
 	int a, b;
 	if (w == NULL || def == NULL || !tbJointBodies(w, def->bodyIdA, def->bodyIdB, caller, &a, &b) ||
-	    !tbCheckFinite(def->anchor, caller, "anchor")) {
+	    !tbCheckFinite(def->anchor, caller, "anchor") ||
+	    !tbCheckThresholds(def->forceThreshold, def->torqueThreshold, caller)) {
 		if (def == NULL) {
 			tbSetError("%s: def is null (use tbDefaultBallJointDef())", caller);
 		}
 		return tb_nullJointId;
 	}
 	tbJoint* j;
-	return tbAddJoint(w, tb_ballJoint, a, b, def->anchor, def->anchor, (vec3s){{0.0f, 0.0f, 1.0f}},
-	                  def->collideConnected, def->userData, &j);
+	tbJointId id =
+	    tbAddJoint(w, tb_ballJoint, a, b, def->anchor, def->anchor, (vec3s){{0.0f, 0.0f, 1.0f}},
+	               def->collideConnected, def->userData, &j);
+	tbSetThresholds(w, id, def->forceThreshold, def->torqueThreshold);
+	return id;
 }
 
 tbJointId tbCreateHingeJoint(tbWorldId worldId, const tbHingeJointDef* def)
@@ -256,7 +285,8 @@ tbJointId tbCreateHingeJoint(tbWorldId worldId, const tbHingeJointDef* def)
 	    !isfinite(def->motorSpeed) ||
 	    !tbCheckNonNegative(def->maxMotorTorque, caller, "maxMotorTorque") ||
 	    !tbCheckNonNegative(def->hertz, caller, "hertz") ||
-	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio")) {
+	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio") ||
+	    !tbCheckThresholds(def->forceThreshold, def->torqueThreshold, caller)) {
 		if (def == NULL) {
 			tbSetError("%s: def is null (use tbDefaultHingeJointDef())", caller);
 		} else if (!isfinite(def->motorSpeed)) {
@@ -276,6 +306,7 @@ tbJointId tbCreateHingeJoint(tbWorldId worldId, const tbHingeJointDef* def)
 	j->enableSpring = def->enableSpring;
 	j->hertz = def->hertz;
 	j->dampingRatio = def->dampingRatio;
+	tbSetThresholds(w, id, def->forceThreshold, def->torqueThreshold);
 	return id;
 }
 
@@ -292,7 +323,8 @@ tbJointId tbCreateSliderJoint(tbWorldId worldId, const tbSliderJointDef* def)
 	    !isfinite(def->motorSpeed) ||
 	    !tbCheckNonNegative(def->maxMotorForce, caller, "maxMotorForce") ||
 	    !tbCheckNonNegative(def->hertz, caller, "hertz") ||
-	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio")) {
+	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio") ||
+	    !tbCheckThresholds(def->forceThreshold, def->torqueThreshold, caller)) {
 		if (def == NULL) {
 			tbSetError("%s: def is null (use tbDefaultSliderJointDef())", caller);
 		} else if (!isfinite(def->motorSpeed)) {
@@ -312,6 +344,7 @@ tbJointId tbCreateSliderJoint(tbWorldId worldId, const tbSliderJointDef* def)
 	j->enableSpring = def->enableSpring;
 	j->hertz = def->hertz;
 	j->dampingRatio = def->dampingRatio;
+	tbSetThresholds(w, id, def->forceThreshold, def->torqueThreshold);
 	return id;
 }
 
@@ -321,15 +354,19 @@ tbJointId tbCreateFixedJoint(tbWorldId worldId, const tbFixedJointDef* def)
 	tbWorld* w = tbGetWorld(worldId, caller);
 	int a, b;
 	if (w == NULL || def == NULL || !tbJointBodies(w, def->bodyIdA, def->bodyIdB, caller, &a, &b) ||
-	    !tbCheckFinite(def->anchor, caller, "anchor")) {
+	    !tbCheckFinite(def->anchor, caller, "anchor") ||
+	    !tbCheckThresholds(def->forceThreshold, def->torqueThreshold, caller)) {
 		if (def == NULL) {
 			tbSetError("%s: def is null (use tbDefaultFixedJointDef())", caller);
 		}
 		return tb_nullJointId;
 	}
 	tbJoint* j;
-	return tbAddJoint(w, tb_fixedJoint, a, b, def->anchor, def->anchor, (vec3s){{0.0f, 0.0f, 1.0f}},
-	                  def->collideConnected, def->userData, &j);
+	tbJointId id =
+	    tbAddJoint(w, tb_fixedJoint, a, b, def->anchor, def->anchor, (vec3s){{0.0f, 0.0f, 1.0f}},
+	               def->collideConnected, def->userData, &j);
+	tbSetThresholds(w, id, def->forceThreshold, def->torqueThreshold);
+	return id;
 }
 
 tbJointId tbCreateDistanceJoint(tbWorldId worldId, const tbDistanceJointDef* def)
@@ -344,7 +381,8 @@ tbJointId tbCreateDistanceJoint(tbWorldId worldId, const tbDistanceJointDef* def
 	    !tbCheckRange(def->enableLimit, def->minLength, def->maxLength, caller,
 	                  "minLength, maxLength") ||
 	    !tbCheckNonNegative(def->hertz, caller, "hertz") ||
-	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio")) {
+	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio") ||
+	    !tbCheckThresholds(def->forceThreshold, def->torqueThreshold, caller)) {
 		if (def == NULL) {
 			tbSetError("%s: def is null (use tbDefaultDistanceJointDef())", caller);
 		} else if (!isfinite(def->length)) {
@@ -365,6 +403,7 @@ tbJointId tbCreateDistanceJoint(tbWorldId worldId, const tbDistanceJointDef* def
 	j->enableSpring = def->enableSpring;
 	j->hertz = def->hertz;
 	j->dampingRatio = def->dampingRatio;
+	tbSetThresholds(w, id, def->forceThreshold, def->torqueThreshold);
 	return id;
 }
 
@@ -617,6 +656,33 @@ void* tbJoint_GetUserData(tbJointId jointId)
 	return s != NULL ? s->userData : NULL;
 }
 
+void tbJoint_SetForceThreshold(tbJointId jointId, float threshold)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_SetForceThreshold");
+	if (s != NULL && tbCheckThreshold(threshold, "tbJoint_SetForceThreshold", "threshold")) {
+		s->forceThreshold = threshold;
+	}
+}
+
+void tbJoint_SetTorqueThreshold(tbJointId jointId, float threshold)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_SetTorqueThreshold");
+	if (s != NULL && tbCheckThreshold(threshold, "tbJoint_SetTorqueThreshold", "threshold")) {
+		s->torqueThreshold = threshold;
+	}
+}
+
+tbJointEvents tbWorld_GetJointEvents(tbWorldId worldId)
+{
+	tbJointEvents e = {NULL, 0};
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_GetJointEvents");
+	if (w != NULL) {
+		e.events = w->jointEvents;
+		e.count = w->jointEventCount;
+	}
+	return e;
+}
+
 static vec3s tbMulAddVec(vec3s p, float s, vec3s v)
 {
 	return glms_vec3_add(p, glms_vec3_scale(v, s));
@@ -689,6 +755,7 @@ void tbGatherJoints(tbWorld* w)
 
 void tbScatterJoints(tbWorld* w)
 {
+	w->jointEventCount = 0;
 	for (int k = 0; k < w->solverJointCount; ++k) {
 		tbJointSlot* s = w->joints + w->solverJointSlots[k];
 		const tbJoint* j = w->solverJoints + k;
@@ -704,6 +771,17 @@ void tbScatterJoints(tbWorld* w)
 		s->joint.speed = j->speed;
 		s->joint.force = j->force;
 		s->joint.torque = j->torque;
+		// Breaking (docs/joints.md): the reaction of the step's last substep against the
+		// thresholds; the array grows to the most joints over at once, then stays.
+		float force = glms_vec3_norm(j->force), torque = glms_vec3_norm(j->torque);
+		if (force > s->forceThreshold || torque > s->torqueThreshold) {
+			tbGrowArray((void**)&w->jointEvents, &w->jointEventCapacity, w->jointEventCount + 1,
+			            sizeof(tbJointEvent));
+			tbJointEvent* e = w->jointEvents + w->jointEventCount++;
+			e->jointId = tbMakeJointId(w, w->solverJointSlots[k]);
+			e->force = force;
+			e->torque = torque;
+		}
 	}
 }
 

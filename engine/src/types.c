@@ -1,4 +1,5 @@
 // Default definitions: every def struct starts from its default function, so 0 stays a real value.
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -83,6 +84,8 @@ tbBallJointDef tbDefaultBallJointDef(void)
 {
 	tbBallJointDef def;
 	memset(&def, 0, sizeof def);
+	def.forceThreshold = FLT_MAX;
+	def.torqueThreshold = FLT_MAX;
 	return def;
 }
 
@@ -90,6 +93,8 @@ tbHingeJointDef tbDefaultHingeJointDef(void)
 {
 	tbHingeJointDef def;
 	memset(&def, 0, sizeof def);
+	def.forceThreshold = FLT_MAX;
+	def.torqueThreshold = FLT_MAX;
 	def.axis = (vec3s){{0.0f, 0.0f, 1.0f}};
 	def.dampingRatio = 1.0f;
 	return def;
@@ -99,6 +104,8 @@ tbSliderJointDef tbDefaultSliderJointDef(void)
 {
 	tbSliderJointDef def;
 	memset(&def, 0, sizeof def);
+	def.forceThreshold = FLT_MAX;
+	def.torqueThreshold = FLT_MAX;
 	def.axis = (vec3s){{1.0f, 0.0f, 0.0f}};
 	def.dampingRatio = 1.0f;
 	return def;
@@ -108,6 +115,8 @@ tbFixedJointDef tbDefaultFixedJointDef(void)
 {
 	tbFixedJointDef def;
 	memset(&def, 0, sizeof def);
+	def.forceThreshold = FLT_MAX;
+	def.torqueThreshold = FLT_MAX;
 	return def;
 }
 
@@ -115,6 +124,8 @@ tbDistanceJointDef tbDefaultDistanceJointDef(void)
 {
 	tbDistanceJointDef def;
 	memset(&def, 0, sizeof def);
+	def.forceThreshold = FLT_MAX;
+	def.torqueThreshold = FLT_MAX;
 	def.dampingRatio = 1.0f;
 	return def;
 }

@@ -514,6 +514,8 @@ class BallJointDef(Structure):
         ("bodyIdB", BodyId),
         ("anchor", Vec3),
         ("collideConnected", c_bool),
+        ("forceThreshold", c_float),
+        ("torqueThreshold", c_float),
         ("userData", c_void_p),
     ]
 
@@ -538,6 +540,8 @@ def _axis_joint_fields(limit: str, motor: str) -> list:
         ("hertz", c_float),
         ("dampingRatio", c_float),
         ("collideConnected", c_bool),
+        ("forceThreshold", c_float),
+        ("torqueThreshold", c_float),
         ("userData", c_void_p),
     ]
 
@@ -570,6 +574,8 @@ class DistanceJointDef(Structure):
         ("hertz", c_float),
         ("dampingRatio", c_float),
         ("collideConnected", c_bool),
+        ("forceThreshold", c_float),
+        ("torqueThreshold", c_float),
         ("userData", c_void_p),
     ]
 

@@ -23,6 +23,8 @@ typedef struct tbBallJointDef
 	tbBodyId bodyIdA, bodyIdB; ///< one may be static; not the same body, not both static
 	vec3s anchor;              ///< world point where the bodies are joined, m
 	bool collideConnected;     ///< let the two bodies' shapes collide (false)
+	float forceThreshold;  ///< N: a reaction force above it makes a joint event (FLT_MAX: never)
+	float torqueThreshold; ///< N m: a reaction torque above it makes a joint event (FLT_MAX)
 	void* userData;
 } tbBallJointDef;
 
@@ -43,6 +45,8 @@ typedef struct tbHingeJointDef
 	float hertz;           ///< spring frequency, Hz, >= 0
 	float dampingRatio;    ///< spring damping ratio, >= 0
 	bool collideConnected; ///< (false)
+	float forceThreshold;  ///< N: a reaction force above it makes a joint event (FLT_MAX: never)
+	float torqueThreshold; ///< N m: a reaction torque above it makes a joint event (FLT_MAX)
 	void* userData;
 } tbHingeJointDef;
 
@@ -63,6 +67,8 @@ typedef struct tbSliderJointDef
 	float hertz;            ///< Hz
 	float dampingRatio;     ///<
 	bool collideConnected;  ///< (false)
+	float forceThreshold;   ///< N: a reaction force above it makes a joint event (FLT_MAX: never)
+	float torqueThreshold;  ///< N m: a reaction torque above it makes a joint event (FLT_MAX)
 	void* userData;
 } tbSliderJointDef;
 
@@ -72,6 +78,8 @@ typedef struct tbFixedJointDef
 	tbBodyId bodyIdA, bodyIdB;
 	vec3s anchor;          ///< world, m: the point the weld holds exactly
 	bool collideConnected; ///< (false)
+	float forceThreshold;  ///< N: a reaction force above it makes a joint event (FLT_MAX: never)
+	float torqueThreshold; ///< N m: a reaction torque above it makes a joint event (FLT_MAX)
 	void* userData;
 } tbFixedJointDef;
 
@@ -89,6 +97,8 @@ typedef struct tbDistanceJointDef
 	float hertz;            ///< Hz
 	float dampingRatio;     ///<
 	bool collideConnected;  ///< (false)
+	float forceThreshold;   ///< N: a reaction force above it makes a joint event (FLT_MAX: never)
+	float torqueThreshold;  ///< N m: a reaction torque above it makes a joint event (FLT_MAX)
 	void* userData;
 } tbDistanceJointDef;
 
@@ -161,3 +171,29 @@ TB_API void tbJoint_SetSpring(tbJointId jointId, float hertz, float dampingRatio
 TB_API void tbJoint_SetUserData(tbJointId jointId, void* userData);
 /// See tbJoint_SetUserData.
 TB_API void* tbJoint_GetUserData(tbJointId jointId);
+
+/// Breaking: a joint whose reaction force (N) or torque (N m) exceeds its threshold after a step
+/// makes a joint event (tbWorld_GetJointEvents); >= 0, FLT_MAX (the default) never.
+TB_API void tbJoint_SetForceThreshold(tbJointId jointId, float threshold);
+/// See tbJoint_SetForceThreshold.
+TB_API void tbJoint_SetTorqueThreshold(tbJointId jointId, float threshold);
+
+/// A joint whose reaction exceeded its force or torque threshold in the last step. The joint
+/// stays: destroy it to break it (the event repeats every step while the load stays above).
+typedef struct tbJointEvent
+{
+	tbJointId jointId;
+	float force;  ///< |reaction force| of the step's last substep, N (tbJoint_GetReactionForce)
+	float torque; ///< |reaction torque|, N m (tbJoint_GetReactionTorque)
+} tbJointEvent;
+
+/// The joint events of the last step, valid until the next step.
+typedef struct tbJointEvents
+{
+	const tbJointEvent* events;
+	int count;
+} tbJointEvents;
+
+/// The joint events of the last step (docs/joints.md, breakable joints): only awake joints are
+/// checked, in joint order.
+TB_API tbJointEvents tbWorld_GetJointEvents(tbWorldId worldId);
