@@ -118,6 +118,11 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 	r->refA = tbMat3MulV(RA, joint->localRefA);
 	r->axisB = tbMat3MulV(RB, joint->localAxisB);
 	r->refB = tbMat3MulV(RB, joint->localRefB);
+	if (joint->type == tb_ballJoint) {
+		r->targetAxisA = tbMat3MulV(RA, joint->localTargetAxisA);
+		r->targetRefA = tbMat3MulV(RA, joint->localTargetRefA);
+		r->motorVelocity = tbMat3MulV(RA, joint->motorVelocity);
+	}
 	r->staticBody = staticBody;
 	r->h = h;
 	r->component = -1;
@@ -616,6 +621,206 @@ static bool tbHasAxial(const tbJoint* j)
 	return j->enableLimit || j->enableMotor || (j->enableSpring && j->hertz > 0.0f);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The ball joint's angular rows (docs/joints.md, "Ball joint limits"): a spring and a motor on
+// B's frame against a target frame on A, friction, a twist range and an elliptical swing cone.
+
+static bool tbBallHasAngular(const tbJoint* j)
+{
+	return j->enableCone || j->enableLimit || (j->enableSpring && j->hertz > 0.0f) ||
+	       j->enableMotor || j->maxFrictionTorque > 0.0f;
+}
+
+// The swing and twist of B's frame against A's: the swing turns A's twist axis bA onto B's, bB,
+// about n = bA x bB / |bA x bB| by theta; the twist psi is what is left about bB (B's reference
+// turned back by the swing, against A's reference).
+typedef struct tbBallAngles
+{
+	float swing;  // theta, rad
+	vec3s n;      // the swing's axis (zero when theta is tiny)
+	float twist;  // psi, rad, in (-pi, pi]
+	vec3s twistJ; // dpsi/dt = twistJ . (wB - wA): (bA + bB) / (1 + cos theta)
+	vec3s coneJ;  // dC/dt = coneJ . (wB - wA) for the cone's C (zero: no row)
+	float coneC;  // how far inside the cone, rad (< 0: outside)
+} tbBallAngles;
+
+static tbBallAngles tbBallAnglesOf(const tbJoint* j, const tbJointNow* g)
+{
+	tbBallAngles a;
+	vec3s bA = g->axisA, bB = g->axisB, sA = g->refA, sB = g->refB;
+	vec3s uA = tbCross(bA, sA);
+	float c = glms_vec3_dot(bA, bB);
+	vec3s nx = tbCross(bA, bB);
+	float s = glms_vec3_norm(nx);
+	a.swing = atan2f(s, c);
+	a.n = tbV3(0.0f, 0.0f, 0.0f);
+	vec3s back = sB;
+	if (s > 1e-6f) {
+		// Rodrigues by -theta about n: v cos - (n x v) sin + n (n . v)(1 - cos).
+		a.n = glms_vec3_scale(nx, 1.0f / s);
+		back = tbMulAdd(tbMulAdd(glms_vec3_scale(sB, c), -s, tbCross(a.n, sB)),
+		                glms_vec3_dot(a.n, sB) * (1.0f - c), a.n);
+	}
+	a.twist = atan2f(glms_vec3_dot(bA, tbCross(sA, back)), glms_vec3_dot(sA, back));
+	float den = 1.0f + c;
+	a.twistJ = den > 1e-3f ? glms_vec3_scale(glms_vec3_add(bA, bB), 1.0f / den) : bA;
+	a.coneJ = tbV3(0.0f, 0.0f, 0.0f);
+	a.coneC = 0.0f;
+	if (j->enableCone && s > 1e-4f) {
+		// The tilt of bB is theta along dir = cos(phi) sA + sin(phi) uA (dir = n x bA); the cone
+		// is the ellipse theta_max(phi) = Q^-1/2, Q = cos^2/a1^2 + sin^2/a2^2, and
+		// C = theta_max(phi) - theta >= 0. B turning by rho (relative to A) moves bB by rho x bB:
+		// dtheta = rho . n and dphi = rho . (bA - cot(theta) dir), so
+		// dC/dt = J . (wB - wA), J = theta_max'(phi) (bA - cot(theta) dir) - n,
+		// theta_max' = -theta_max^3 sin cos (1/a2^2 - 1/a1^2). J is across bB: spinning B about
+		// its own axis moves nothing (a row along bA x G, the ellipse's normal, was not, and
+		// spun a light limb about its long axis).
+		vec3s dir = tbCross(a.n, bA);
+		float a1 = j->coneAngle1, a2 = j->coneAngle2;
+		float cp = glms_vec3_dot(dir, sA), sp = glms_vec3_dot(dir, uA);
+		float limit = 1.0f / sqrtf(cp * cp / (a1 * a1) + sp * sp / (a2 * a2));
+		float slope = -limit * limit * limit * sp * cp * (1.0f / (a2 * a2) - 1.0f / (a1 * a1));
+		vec3s along = tbMulAdd(bA, -c / s, dir);
+		a.coneJ = glms_vec3_sub(glms_vec3_scale(along, slope), a.n);
+		a.coneC = limit - a.swing;
+	}
+	return a;
+}
+
+// B's rotation away from the target frame on A (small-angle, e = 1/2 sum_k tA_k x fB_k, as the
+// fixed joint's; e is B's turn from the target when small).
+static vec3s tbBallTargetError(const tbJointRecord* r, const tbJointNow* g)
+{
+	vec3s tA = tbMulMV(r->turns + r->indexA, r->targetAxisA);
+	vec3s rA = tbMulMV(r->turns + r->indexA, r->targetRefA);
+	vec3s e = tbCross(tA, g->axisB);
+	e = glms_vec3_add(e, tbCross(rA, g->refB));
+	e = glms_vec3_add(e, tbCross(tbCross(tA, rA), tbCross(g->axisB, g->refB)));
+	return glms_vec3_scale(e, 0.5f);
+}
+
+// Clamp the accumulated three-row impulse *acc + L to the ball of radius maxImpulse; returns
+// the change applied.
+static vec3s tbClampAngular(vec3s* acc, vec3s L, float maxImpulse)
+{
+	vec3s old = *acc;
+	vec3s next = glms_vec3_add(old, L);
+	float len = glms_vec3_norm(next);
+	if (len > maxImpulse) {
+		next = glms_vec3_scale(next, maxImpulse / len);
+	}
+	*acc = next;
+	return glms_vec3_sub(next, old);
+}
+
+// One one-sided angular row of a ball joint: keep C >= 0 where dC/dt = u . (wB - wA), as a
+// limit of tbSolveAxial (speculative while inside, soft once past); *acc >= 0. The row acts with
+// the joint's point held: its angular impulse lambda u comes with the point impulse
+// P = -Kpp^-1 Kpl lambda that leaves the anchors' relative velocity as it was, and its mass is
+// the Schur complement 1 / (Kll - Kpl . Kpp^-1 Kpl) (Kpp the point block, tbPointMassOf; Kpl
+// = J_point M^-1 J_row^T = -(rA x IA^-1 u) - (rB x IB^-1 u); Kll = u . (IA^-1 + IB^-1) u). A
+// limb turns about its anchor, not its centre: solved apart, the point row gave back most of
+// the turn the limit had taken and a thrown limb sank into its cone and bounced off it.
+static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
+                              const tbJointNow* g, vec3s u, float C, float* acc, bool useBias,
+                              float invH)
+{
+	float biasRate, massScale, impulseScale;
+	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
+	float bias = 0.0f, ms = 1.0f, is = 0.0f;
+	if (C > 0.0f) {
+		bias = C * invH;
+	} else if (useBias) {
+		bias = biasRate * C;
+		ms = massScale;
+		is = impulseScale;
+	}
+	vec3s iAu = tbMulMV(&r->iA, u), iBu = tbMulMV(&r->iB, u);
+	vec3s kpl = glms_vec3_scale(glms_vec3_add(tbCross(g->rA, iAu), tbCross(g->rB, iBu)), -1.0f);
+	vec3s x = tbSym3Solve(tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, g->rA, g->rB), kpl);
+	float k = glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) - glms_vec3_dot(kpl, x);
+	float mass = k > 1e-9f * glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) ? 1.0f / k : 0.0f;
+	float cdot = glms_vec3_dot(u, glms_vec3_sub(tbGetW(sb), tbGetW(sa)));
+	float lambda = -ms * mass * (cdot + bias) - is * *acc;
+	float next = *acc + lambda > 0.0f ? *acc + lambda : 0.0f;
+	lambda = next - *acc;
+	*acc = next;
+	tbApplyAngular(r, sa, sb, glms_vec3_scale(u, lambda));
+	vec3s P = glms_vec3_scale(x, -lambda);
+	r->joint->linearImpulse = glms_vec3_add(r->joint->linearImpulse, P);
+	tbApplyLinear(r, sa, sb, g->rA, g->rB, P);
+}
+
+// The ball joint's whole angular impulse of the last substep (warm start, reaction torque).
+static vec3s tbBallAngularImpulse(const tbJoint* j, const tbBallAngles* a)
+{
+	vec3s L =
+	    glms_vec3_add(j->springImpulse3, glms_vec3_add(j->motorImpulse3, j->frictionImpulse3));
+	L = tbMulAdd(L, j->lowerImpulse - j->upperImpulse, a->twistJ);
+	return tbMulAdd(L, j->coneImpulse, a->coneJ);
+}
+
+static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, bool useBias,
+                               float invH)
+{
+	tbJoint* j = r->joint;
+	tbJointNow g = tbJointNowAt(r, sa, sb, true);
+	mat3s Kinv = tbMat3Inverse(tbMat3Add(r->iA, r->iB));
+	if (!tbIsFiniteMat(Kinv)) {
+		return; // a body that cannot turn (both fixed rotation): nothing to drive
+	}
+	bool target = (j->enableSpring && j->hertz > 0.0f) || (j->enableMotor && j->motorToTarget);
+	vec3s e = target ? tbBallTargetError(r, &g) : tbV3(0.0f, 0.0f, 0.0f);
+	if (j->enableSpring && j->hertz > 0.0f) {
+		// A spring of stiffness k = (IA^-1 + IB^-1)^-1 (2 pi f)^2 on e, in both passes.
+		vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
+		vec3s L = glms_vec3_scale(tbMat3MulV(Kinv, tbMulAdd(dw, r->springBiasRate, e)),
+		                          -r->springMassScale);
+		L = tbMulAdd(L, -r->springImpulseScale, j->springImpulse3);
+		j->springImpulse3 = glms_vec3_add(j->springImpulse3, L);
+		tbApplyAngular(r, sa, sb, L);
+	}
+	if (j->enableMotor) {
+		vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
+		vec3s L;
+		if (j->motorToTarget) {
+			// A servo: the target frame held as a rigid (soft) angular constraint would be,
+			// its torque bounded.
+			float biasRate, massScale, impulseScale;
+			tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
+			L = glms_vec3_scale(tbMat3MulV(Kinv, tbMulAdd(dw, biasRate, e)), -massScale);
+			L = tbMulAdd(L, -impulseScale, j->motorImpulse3);
+		} else {
+			vec3s goal = tbMulMV(r->turns + r->indexA, r->motorVelocity);
+			L = glms_vec3_scale(tbMat3MulV(Kinv, glms_vec3_sub(dw, goal)), -1.0f);
+		}
+		tbApplyAngular(r, sa, sb, tbClampAngular(&j->motorImpulse3, L, j->maxMotorForce / invH));
+	}
+	if (j->maxFrictionTorque > 0.0f) {
+		// Dry friction: stop the relative turn with at most maxFrictionTorque.
+		vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
+		vec3s L = glms_vec3_scale(tbMat3MulV(Kinv, dw), -1.0f);
+		tbApplyAngular(r, sa, sb,
+		               tbClampAngular(&j->frictionImpulse3, L, j->maxFrictionTorque / invH));
+	}
+	if (j->enableLimit || j->enableCone) {
+		tbBallAngles a = tbBallAnglesOf(j, &g);
+		if (j->enableLimit) {
+			tbAngularLimitRow(r, sa, sb, &g, a.twistJ, a.twist - j->lower, &j->lowerImpulse,
+			                  useBias, invH);
+			tbAngularLimitRow(r, sa, sb, &g, glms_vec3_scale(a.twistJ, -1.0f), j->upper - a.twist,
+			                  &j->upperImpulse, useBias, invH);
+		}
+		if (j->enableCone) {
+			if (glms_vec3_dot(a.coneJ, a.coneJ) > 0.0f) {
+				tbAngularLimitRow(r, sa, sb, &g, a.coneJ, a.coneC, &j->coneImpulse, useBias, invH);
+			} else {
+				j->coneImpulse = 0.0f;
+			}
+		}
+	}
+}
+
 // The joint's whole linear impulse of the last substep and the arms it acts at: the point or
 // line rows', and the slider's or distance joint's axial rows'.
 static vec3s tbJointLinearImpulse(const tbJointRecord* r, const tbJointNow* g, vec3s* armA)
@@ -788,10 +993,14 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool useBias)
 {
 	if (record->joint->type == tb_ballJoint) {
+		if (tbBallHasAngular(record->joint)) {
+			tbSolveBallAngular(record, states + record->indexA, states + record->indexB, useBias,
+			                   invH);
+		}
 		if (record->component < 0) {
 			tbSolveBall(record, states, useBias);
 		}
-		return; // in a group its only rows, the point's, are solved with the group
+		return; // in a group its point rows are solved with the group
 	}
 	tbSolverBody* sa = states + record->indexA;
 	tbSolverBody* sb = states + record->indexB;
@@ -856,6 +1065,11 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 		vec3s rB = tbMulMV(r->turns + r->indexB, r->rB);
 		tbApplyLinearTo(sa, sb, r->mA, r->mB, r->turnedInertias + r->indexA,
 		                r->turnedInertias + r->indexB, rA, rB, j->linearImpulse);
+		if (tbBallHasAngular(j)) {
+			tbJointNow g = tbJointNowAt(r, sa, sb, true);
+			tbBallAngles a = tbBallAnglesOf(j, &g);
+			tbApplyAngular(r, sa, sb, tbBallAngularImpulse(j, &a));
+		}
 		return;
 	}
 	tbJointNow g = tbJointNowAt(r, sa, sb, true);
@@ -910,6 +1124,16 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
 		j->angle = length;
 		j->speed = tbLinearSpeed(sa, sb, g.rA, g.rB, u);
 		force = tbMulAdd(force, (axial + j->axialImpulse) * invH, u);
+		break;
+	}
+	case tb_ballJoint: {
+		tbBallAngles a = tbBallAnglesOf(j, &g);
+		j->angle = a.twist;
+		j->swing = a.swing;
+		j->speed = 0.0f;
+		if (tbBallHasAngular(j)) {
+			torque = glms_vec3_scale(tbBallAngularImpulse(j, &a), invH);
+		}
 		break;
 	}
 	default:

@@ -84,6 +84,11 @@ tbBallJointDef tbDefaultBallJointDef(void)
 {
 	tbBallJointDef def;
 	memset(&def, 0, sizeof def);
+	def.twistAxis = (vec3s){{0.0f, 0.0f, 1.0f}};
+	def.swingAxis = (vec3s){{1.0f, 0.0f, 0.0f}};
+	def.coneAngle1 = def.coneAngle2 = 0.25f * 3.14159265f;
+	def.dampingRatio = 1.0f;
+	def.targetRotation = (versors){{0.0f, 0.0f, 0.0f, 1.0f}};
 	def.forceThreshold = FLT_MAX;
 	def.torqueThreshold = FLT_MAX;
 	return def;

@@ -513,6 +513,24 @@ class BallJointDef(Structure):
         ("bodyIdA", BodyId),
         ("bodyIdB", BodyId),
         ("anchor", Vec3),
+        ("twistAxis", Vec3),
+        ("swingAxis", Vec3),
+        ("enableCone", c_bool),
+        ("coneAngle1", c_float),
+        ("coneAngle2", c_float),
+        ("enableTwistLimit", c_bool),
+        ("lowerTwist", c_float),
+        ("upperTwist", c_float),
+        ("enableSpring", c_bool),
+        ("hertz", c_float),
+        ("dampingRatio", c_float),
+        ("_pad", c_float * 2),  # C aligns the quaternion to 16 bytes
+        ("targetRotation", Quat),
+        ("enableMotor", c_bool),
+        ("motorToTarget", c_bool),
+        ("motorVelocity", Vec3),
+        ("maxMotorTorque", c_float),
+        ("maxFrictionTorque", c_float),
         ("collideConnected", c_bool),
         ("forceThreshold", c_float),
         ("torqueThreshold", c_float),
@@ -520,8 +538,18 @@ class BallJointDef(Structure):
     ]
 
 
-class FixedJointDef(BallJointDef):
-    """``tbFixedJointDef`` (the same fields as a ball joint's)."""
+class FixedJointDef(Structure):
+    """``tbFixedJointDef``."""
+
+    _fields_ = [
+        ("bodyIdA", BodyId),
+        ("bodyIdB", BodyId),
+        ("anchor", Vec3),
+        ("collideConnected", c_bool),
+        ("forceThreshold", c_float),
+        ("torqueThreshold", c_float),
+        ("userData", c_void_p),
+    ]
 
 
 def _axis_joint_fields(limit: str, motor: str) -> list:
@@ -578,6 +606,18 @@ class DistanceJointDef(Structure):
         ("torqueThreshold", c_float),
         ("userData", c_void_p),
     ]
+
+
+class JointEvent(Structure):
+    """``tbJointEvent``."""
+
+    _fields_ = [("jointId", JointId), ("force", c_float), ("torque", c_float)]
+
+
+class JointEvents(Structure):
+    """``tbJointEvents``."""
+
+    _fields_ = [("events", POINTER(JointEvent)), ("count", c_int)]
 
 
 # Scene files. Only the fields the package reads are named; the rest are kept as bytes of the
@@ -797,6 +837,15 @@ _PROTOTYPES: dict[str, tuple[object, list]] = {
     "tbJoint_SetMaxMotorForce": (None, [JointId, c_float]),
     "tbJoint_EnableSpring": (None, [JointId, c_bool]),
     "tbJoint_SetSpring": (None, [JointId, c_float, c_float]),
+    "tbJoint_SetForceThreshold": (None, [JointId, c_float]),
+    "tbJoint_SetTorqueThreshold": (None, [JointId, c_float]),
+    "tbWorld_GetJointEvents": (JointEvents, [WorldId]),
+    "tbBallJoint_SetCone": (None, [JointId, c_bool, c_float, c_float]),
+    "tbBallJoint_SetMotorVelocity": (None, [JointId, Vec3]),
+    "tbBallJoint_SetTarget": (None, [JointId, Quat, c_bool]),
+    "tbBallJoint_SetMaxFrictionTorque": (None, [JointId, c_float]),
+    "tbBallJoint_GetSwingAngle": (c_float, [JointId]),
+    "tbBallJoint_GetTwistAngle": (c_float, [JointId]),
     # shape.h, hull.h, mesh.h, mass.h
     "tbGeometry_Validate": (c_bool, [_P(Geometry), c_char_p, c_int]),
     "tbGeometry_ComputeAABB": (AABB, [_P(Geometry), Transform]),

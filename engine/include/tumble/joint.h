@@ -17,14 +17,45 @@ typedef struct tbJointId
 static const tbJointId tb_nullJointId = {0, 0, 0, 0, 0};
 
 /// A ball (spherical) joint: the two bodies share the point `anchor` (world, at creation) and
-/// turn freely about it. A pendulum, a chain link, a ragdoll's shoulder.
+/// turn freely about it. A pendulum, a chain link, a ragdoll's shoulder. For a ragdoll, its turns
+/// can be bounded (docs/joints.md, ball joint limits): B's twist axis within an elliptical cone
+/// about A's, and B's twist about its axis within a range; a spring and a motor pull B's frame
+/// to a target frame or drive its relative spin, and friction resists any relative turn.
 typedef struct tbBallJointDef
 {
 	tbBodyId bodyIdA, bodyIdB; ///< one may be static; not the same body, not both static
 	vec3s anchor;              ///< world point where the bodies are joined, m
-	bool collideConnected;     ///< let the two bodies' shapes collide (false)
-	float forceThreshold;  ///< N: a reaction force above it makes a joint event (FLT_MAX: never)
-	float torqueThreshold; ///< N m: a reaction torque above it makes a joint event (FLT_MAX)
+	/// World direction at creation of the twist axis (both bodies' frames take it): the cone's
+	/// axis on A, the axis B twists about ((0, 0, 1)).
+	vec3s twistAxis;
+	/// World direction at creation across twistAxis (made perpendicular to it here): the
+	/// reference of the twist angle and of the cone's first half angle ((1, 0, 0)).
+	vec3s swingAxis;
+	bool enableCone; ///< keep B's twist axis within the cone (false)
+	/// rad, in (0, pi]: how far B's twist axis may tilt towards +-swingAxis (pi/4)
+	float coneAngle1;
+	/// rad, in (0, pi]: how far towards +-(twistAxis x swingAxis) (pi/4); between the two the
+	/// cone is an ellipse in the tilt's angle
+	float coneAngle2;
+	bool enableTwistLimit; ///< keep the twist within [lowerTwist, upperTwist] (false)
+	float lowerTwist;      ///< rad, in [-pi, upperTwist]
+	float upperTwist;      ///< rad, in [lowerTwist, pi]
+	/// A spring pulling B's frame to the target frame (false); stiffness per axis
+	/// k = (2 pi hertz)^2 / (IA^-1 + IB^-1) about the bodies' centres (docs/joints.md)
+	bool enableSpring;
+	float hertz;        ///< spring frequency, Hz, >= 0
+	float dampingRatio; ///< spring damping ratio, >= 0 (1)
+	/// The target frame: A's frame turned by this rotation, given in A's body axes (identity: the
+	/// creation pose). The spring's rest pose and the motor's target when motorToTarget.
+	versors targetRotation;
+	bool enableMotor;        ///< drive B's turn relative to A with at most maxMotorTorque (false)
+	bool motorToTarget;      ///< the motor holds the target frame; else it drives motorVelocity
+	vec3s motorVelocity;     ///< wB - wA, rad/s, in A's body axes
+	float maxMotorTorque;    ///< N m, >= 0
+	float maxFrictionTorque; ///< joint friction: at most this torque against any turn, N m (0)
+	bool collideConnected;   ///< let the two bodies' shapes collide (false)
+	float forceThreshold;    ///< N: a reaction force above it makes a joint event (FLT_MAX: never)
+	float torqueThreshold;   ///< N m: a reaction torque above it makes a joint event (FLT_MAX)
 	void* userData;
 } tbBallJointDef;
 
@@ -171,6 +202,23 @@ TB_API void tbJoint_SetSpring(tbJointId jointId, float hertz, float dampingRatio
 TB_API void tbJoint_SetUserData(tbJointId jointId, void* userData);
 /// See tbJoint_SetUserData.
 TB_API void* tbJoint_GetUserData(tbJointId jointId);
+
+/// Ball: the cone on or off and its half angles, rad, in (0, pi] (the twist range is
+/// tbJoint_EnableLimit and tbJoint_SetLimits; the spring tbJoint_EnableSpring and
+/// tbJoint_SetSpring; the motor tbJoint_EnableMotor and tbJoint_SetMaxMotorForce, N m).
+TB_API void tbBallJoint_SetCone(tbJointId jointId, bool enable, float coneAngle1, float coneAngle2);
+/// Ball: the motor's target wB - wA, rad/s, in A's body axes (the motor drives it unless
+/// motorToTarget).
+TB_API void tbBallJoint_SetMotorVelocity(tbJointId jointId, vec3s velocity);
+/// Ball: the target frame (A's frame turned by `rotation`, in A's body axes), and whether the
+/// motor holds it (else it drives the motor velocity).
+TB_API void tbBallJoint_SetTarget(tbJointId jointId, versors rotation, bool motorToTarget);
+/// Ball: the joint friction's largest torque, N m, >= 0.
+TB_API void tbBallJoint_SetMaxFrictionTorque(tbJointId jointId, float torque);
+/// Ball: the angle between the two twist axes after the last step, rad.
+TB_API float tbBallJoint_GetSwingAngle(tbJointId jointId);
+/// Ball: B's twist about its axis against A's reference after the last step, rad.
+TB_API float tbBallJoint_GetTwistAngle(tbJointId jointId);
 
 /// Breaking: a joint whose reaction force (N) or torque (N m) exceeds its threshold after a step
 /// makes a joint event (tbWorld_GetJointEvents); >= 0, FLT_MAX (the default) never.
