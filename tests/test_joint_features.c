@@ -399,3 +399,181 @@ Test(joint_features, ball_motor_and_friction)
 		tbDestroyWorld(L.world);
 	}
 }
+
+// ---------------------------------------------------------------------------------------------
+// The wheel joint. A car: a 3 x 0.5 x 1.6 m box chassis of mass M on four sphere wheels of
+// radius 0.35 m at x = +-1.2, z = +-0.9, their centres 0.3 m below the chassis's centre. The
+// suspension's stiffness law (tbWheelJointDef): k = m_s (2 pi f)^2, m_s = 1 / (1/M + (a x u) .
+// I^-1 (a x u)) with a the anchor from the chassis's centre and u = (0, 1, 0): a x u = (-z, 0,
+// x), so 1/m_s = 1/M + z^2 / Ixx + x^2 / Izz with the box's Ixx = M (0.5^2 + 1.6^2) / 12 and Izz
+// = M (3^2 + 0.5^2) / 12. Resting level, the four springs carry the chassis's weight (the
+// wheels carry their own to the ground): sag = M g / (4 k); held level and bouncing, M x'' =
+// -4 k x: f = sqrt(4 k / M) / (2 pi).
+
+typedef struct Car
+{
+	tbWorldId world;
+	tbBodyId chassis, wheels[4];
+	tbJointId joints[4];
+	float M, k;
+} Car;
+
+static Car makeCar(float hertz, float damping, bool slider)
+{
+	Car car;
+	car.world = makeWorld(false);
+	tbBodyId ground = makeGround(car.world, 50.0f, 0.9f);
+	tbGeometry body = tbMakeBox(1.5f, 0.25f, 0.8f);
+	car.chassis = makeBody(car.world, v3(0.0f, 0.65f, 0.0f), quatIdentity(), &body, 200.0f);
+	car.M = tbBody_GetMass(car.chassis);
+	float Ixx = car.M * (0.25f + 2.56f) / 12.0f, Izz = car.M * (9.0f + 0.25f) / 12.0f;
+	float ms = 1.0f / (1.0f / car.M + 0.81f / Ixx + 1.44f / Izz);
+	float omega = 2.0f * kPi * hertz;
+	car.k = ms * omega * omega;
+	tbGeometry wheel = tbMakeSphere(0.35f);
+	for (int i = 0; i < 4; ++i) {
+		vec3s at = v3(i < 2 ? 1.2f : -1.2f, 0.35f, (i & 1) ? 0.9f : -0.9f);
+		car.wheels[i] = makeBody(car.world, at, quatIdentity(), &wheel, 100.0f);
+		tbWheelJointDef wd = tbDefaultWheelJointDef();
+		wd.bodyIdA = car.chassis;
+		wd.bodyIdB = car.wheels[i];
+		wd.anchor = at;
+		wd.hertz = hertz;
+		wd.dampingRatio = damping;
+		car.joints[i] = tbCreateWheelJoint(car.world, &wd);
+		cr_assert(tbJoint_IsValid(car.joints[i]), "%s", tbGetLastError());
+	}
+	if (slider) {
+		tbSliderJointDef sd = tbDefaultSliderJointDef();
+		sd.bodyIdA = ground;
+		sd.bodyIdB = car.chassis;
+		sd.anchor = v3(0.0f, 0.65f, 0.0f);
+		sd.axis = v3(0.0f, 1.0f, 0.0f);
+		tbJointId s = tbCreateSliderJoint(car.world, &sd);
+		cr_assert(tbJoint_IsValid(s), "%s", tbGetLastError());
+	}
+	return car;
+}
+
+// The chassis's height over its wheels' mean, m.
+static float carHeight(const Car* car)
+{
+	float wy = 0.0f;
+	for (int i = 0; i < 4; ++i) {
+		wy += 0.25f * tbBody_GetPosition(car->wheels[i]).y;
+	}
+	return tbBody_GetPosition(car->chassis).y - wy;
+}
+
+Test(joint_features, a_car_settles_to_its_static_sag)
+{
+	for (int held = 0; held < 2; ++held) {
+		Car car = makeCar(2.0f, 1.0f, held != 0);
+		float h0 = carHeight(&car);
+		for (int s = 0; s < 240; ++s) {
+			tbWorld_Step(car.world, kDt, kSubsteps);
+		}
+		float sag = h0 - carHeight(&car);
+		float g = -tbWorld_GetGravity(car.world).y;
+		float expected = car.M * g / (4.0f * car.k);
+		versors q = tbBody_GetRotation(car.chassis);
+		printf("car sag (%s): %.5f m, M g / (4 k) = %.5f m (%+.2f%%), joint says %.5f, tilt q "
+		       "(%.1e %.1e %.1e)\n",
+		       held ? "held level" : "free", (double)sag, (double)expected,
+		       100.0 * (double)(sag / expected - 1.0f),
+		       (double)tbJoint_GetTranslation(car.joints[0]), (double)q.x, (double)q.y,
+		       (double)q.z);
+		cr_assert(fabsf(sag / expected - 1.0f) < 0.02f);
+		// The translation is B's anchor along the axis from A's: the wheel rises into the
+		// chassis as it sags.
+		cr_assert(fabsf(tbJoint_GetTranslation(car.joints[0]) - sag) < 0.01f * expected);
+		tbDestroyWorld(car.world);
+	}
+}
+
+Test(joint_features, a_car_held_level_bounces_at_its_frequency)
+{
+	const float hertz = 2.0f;
+	Car car = makeCar(hertz, 0.0f, true);
+	float expected = sqrtf(4.0f * car.k / car.M) / (2.0f * kPi);
+	float g = -tbWorld_GetGravity(car.world).y;
+	float rest = car.M * g / (4.0f * car.k); // the translation it swings about
+	double crossings[64];
+	int n = 0;
+	float prev = 0.0f;
+	for (int s = 0; s < 360 && n < 64; ++s) {
+		tbWorld_Step(car.world, kDt, kSubsteps);
+		float x = tbJoint_GetTranslation(car.joints[0]) - rest;
+		if (s > 0 && (prev < 0.0f) != (x < 0.0f)) {
+			crossings[n++] = ((double)s + (double)(prev / (prev - x))) * (double)kDt;
+		}
+		prev = x;
+	}
+	cr_assert(n >= 6, "%d crossings", n);
+	double f = (double)(n - 1) / (2.0 * (crossings[n - 1] - crossings[0]));
+	printf("car bounce: %.4f Hz, sqrt(4 k / M) / 2 pi = %.4f Hz (%+.2f%%), %d crossings\n", f,
+	       (double)expected, 100.0 * (f / (double)expected - 1.0), n);
+	cr_assert(fabs(f / (double)expected - 1.0) < 0.02);
+	tbDestroyWorld(car.world);
+}
+
+// A wheel on a static frame (no ground): the motor brings its spin to the motor speed, about
+// the spin axis turned by the steering angle about the suspension axis.
+Test(joint_features, a_wheel_motor_reaches_its_speed_and_steers)
+{
+	tbWorldId world = makeWorld(false);
+	tbBodyId frame = makeStaticAt(world, v3(0.0f, 2.0f, 0.0f));
+	tbGeometry wheel = tbMakeSphere(0.35f);
+	tbBodyId w = makeBody(world, v3(0.0f, 1.0f, 0.0f), quatIdentity(), &wheel, 100.0f);
+	tbWheelJointDef wd = tbDefaultWheelJointDef();
+	wd.bodyIdA = frame;
+	wd.bodyIdB = w;
+	wd.anchor = v3(0.0f, 1.0f, 0.0f);
+	wd.enableMotor = true;
+	wd.motorSpeed = 10.0f;
+	wd.maxMotorTorque = 40.0f;
+	wd.enableLimit = true;
+	wd.lowerTranslation = -0.1f;
+	wd.upperTranslation = 0.1f;
+	tbJointId joint = tbCreateWheelJoint(world, &wd);
+	cr_assert(tbJoint_IsValid(joint), "%s", tbGetLastError());
+	for (int s = 0; s < 60; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+	}
+	vec3s spin = tbBody_GetAngularVelocity(w);
+	printf("wheel motor: w = (%.4f %.4f %.4f), target (0 0 10); hangs %.5f m, g / omega^2 = "
+	       "%.5f m\n",
+	       (double)spin.x, (double)spin.y, (double)spin.z, (double)tbJoint_GetTranslation(joint),
+	       (double)(9.81f / (64.0f * kPi * kPi)));
+	cr_assert(fabsf(spin.z - 10.0f) < 0.05f && fabsf(spin.x) < 0.01f && fabsf(spin.y) < 0.01f);
+	// It hangs on its spring: A is static, so m_s is the wheel's mass (its anchor at its centre)
+	// and the drop is m g / k = g / (2 pi f)^2.
+	float omega = 2.0f * kPi * wd.hertz;
+	float drop = 9.81f / (omega * omega);
+	cr_assert(fabsf(tbJoint_GetTranslation(joint) + drop) < 0.02f * drop, "%g vs %g",
+	          (double)tbJoint_GetTranslation(joint), (double)-drop);
+	// Steer 30 degrees: +angle turns the axle (0, 0, 1) about +y towards +x.
+	float steer = 30.0f * kPi / 180.0f;
+	tbWheelJoint_SetSteering(joint, steer);
+	cr_assert_float_eq(tbWheelJoint_GetSteering(joint), steer, 1e-7f);
+	for (int s = 0; s < 60; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+	}
+	spin = tbBody_GetAngularVelocity(w);
+	printf("steered wheel: w = (%.4f %.4f %.4f), target (%.4f 0 %.4f)\n", (double)spin.x,
+	       (double)spin.y, (double)spin.z, (double)(10.0f * sinf(steer)),
+	       (double)(10.0f * cosf(steer)));
+	cr_assert(fabsf(spin.x - 10.0f * sinf(steer)) < 0.05f && fabsf(spin.y) < 0.01f &&
+	          fabsf(spin.z - 10.0f * cosf(steer)) < 0.05f);
+	// Bad definitions: an axle along the suspension, a NaN steering angle.
+	tbWheelJointDef bad = wd;
+	bad.bodyIdB = makeBody(world, v3(3.0f, 1.0f, 0.0f), quatIdentity(), &wheel, 100.0f);
+	bad.spinAxis = v3(0.0f, 2.0f, 0.0f);
+	cr_assert(!tbJoint_IsValid(tbCreateWheelJoint(world, &bad)));
+	cr_assert(strstr(tbGetLastError(), "spinAxis") != NULL, "%s", tbGetLastError());
+	bad.spinAxis = v3(0.0f, 0.0f, 1.0f);
+	bad.steeringAngle = NAN;
+	cr_assert(!tbJoint_IsValid(tbCreateWheelJoint(world, &bad)));
+	cr_assert(strstr(tbGetLastError(), "steeringAngle") != NULL, "%s", tbGetLastError());
+	tbDestroyWorld(world);
+}

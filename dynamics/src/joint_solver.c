@@ -92,6 +92,8 @@ static mat3s tbSym2Inverse(float a, float b, float d)
 	return m;
 }
 
+static float tbLinearRowMass(const tbJointRecord* r, vec3s armA, vec3s armB, vec3s u);
+
 void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies, int staticBody,
                     const tbJointSoftness* softness, float h)
 {
@@ -130,7 +132,33 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 	    joint->type == tb_ballJoint || joint->type == tb_hingeJoint || joint->type == tb_fixedJoint;
 	float hertz = softness->hertz < 0.25f / h ? softness->hertz : 0.25f / h;
 	tbSoft(hertz, softness->dampingRatio, h, &r->biasRate, &r->massScale, &r->impulseScale);
-	if (joint->enableSpring) {
+	if (joint->type == tb_wheelJoint) {
+		// The axle steered: turned about the suspension axis by the steering angle.
+		float c = cosf(joint->steering), s = sinf(joint->steering);
+		r->refA = tbMulAdd(glms_vec3_scale(r->refA, c), s, glms_vec3_cross(r->axisA, r->refA));
+	}
+	if (joint->enableSpring && joint->type == tb_wheelJoint) {
+		// The suspension's stiffness k = m_s omega^2 and damping c = 2 zeta m_s omega are set by
+		// the chassis's mass felt at the anchor along the axis, m_s (B's when A cannot move;
+		// docs/joints.md); the row, whose mass m_row also holds the light wheel's, gets the
+		// soft coefficients of that spring: omega_row = omega sqrt(m_s / m_row), zeta_row =
+		// zeta sqrt(m_s / m_row).
+		vec3s u = r->axisA, arm = r->rA;
+		float mRow = tbLinearRowMass(r, glms_vec3_add(r->rA, r->d0), r->rB, u);
+		float inv = 0.0f;
+		if (r->mA > 0.0f) {
+			arm = glms_vec3_add(r->rA, r->d0);
+			vec3s c = glms_vec3_cross(arm, u);
+			inv = r->mA + glms_vec3_dot(c, tbMat3MulV(r->iA, c));
+		} else {
+			vec3s c = glms_vec3_cross(r->rB, u);
+			inv = r->mB + glms_vec3_dot(c, tbMat3MulV(r->iB, c));
+		}
+		float ratio = inv > 0.0f && mRow > 0.0f ? sqrtf(1.0f / (inv * mRow)) : 1.0f;
+		r->wheelSpringMass = mRow;
+		tbSoft(joint->hertz * ratio, joint->dampingRatio * ratio, h, &r->springBiasRate,
+		       &r->springMassScale, &r->springImpulseScale);
+	} else if (joint->enableSpring) {
 		tbSoft(joint->hertz, joint->dampingRatio, h, &r->springBiasRate, &r->springMassScale,
 		       &r->springImpulseScale);
 	}
@@ -454,9 +482,12 @@ static void tbSolveAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
 	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
 	vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
 	if (hingeOnly) {
+		// The hinge's axes, or the wheel's axles (refA steered).
+		bool wheel = j->type == tb_wheelJoint;
+		vec3s axisA = wheel ? g->refA : g->axisA, axisB = wheel ? g->refB : g->axisB;
 		vec3s u1, u2;
-		tbPerpendiculars(g->axisA, &u1, &u2);
-		vec3s e = glms_vec3_cross(g->axisA, g->axisB);
+		tbPerpendiculars(axisA, &u1, &u2);
+		vec3s e = glms_vec3_cross(axisA, axisB);
 		mat3s K = tbMat3Add(r->iA, r->iB);
 		vec3s Ku1 = tbMat3MulV(K, u1), Ku2 = tbMat3MulV(K, u2);
 		mat3s inv =
@@ -533,6 +564,7 @@ typedef struct tbAxialRow
 	vec3s u;          // the axis (angular) or the direction (linear)
 	vec3s armA, armB; // linear rows only
 	float mass;
+	float springMass; // the mass the spring's coefficients were made for (0: mass)
 } tbAxialRow;
 
 static float tbAxialSpeed(const tbAxialRow* row, const tbSolverBody* sa, const tbSolverBody* sb)
@@ -564,12 +596,13 @@ static void tbSolveAxial(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
 		// A physical spring towards `rest`, with its own softness in both passes.
 		float cdot = tbAxialSpeed(row, sa, sb);
 		float C = q - rest;
-		float lambda = -r->springMassScale * row->mass * (cdot + r->springBiasRate * C) -
+		float springMass = row->springMass > 0.0f ? row->springMass : row->mass;
+		float lambda = -r->springMassScale * springMass * (cdot + r->springBiasRate * C) -
 		               r->springImpulseScale * j->springImpulse;
 		j->springImpulse += lambda;
 		tbAxialApply(row, r, sa, sb, lambda);
 	}
-	if (j->enableMotor) {
+	if (j->enableMotor && j->type != tb_wheelJoint) {
 		// Drive the speed to motorSpeed with at most maxMotorForce (times the substep).
 		float cdot = tbAxialSpeed(row, sa, sb) - j->motorSpeed;
 		float lambda = -row->mass * cdot;
@@ -832,6 +865,9 @@ static vec3s tbJointLinearImpulse(const tbJointRecord* r, const tbJointNow* g, v
 	if (j->type == tb_sliderJoint) {
 		*armA = glms_vec3_add(g->rA, g->d);
 		P = tbMulAdd(P, axial, g->axisA);
+	} else if (j->type == tb_wheelJoint) {
+		*armA = glms_vec3_add(g->rA, g->d);
+		P = tbMulAdd(P, axial - j->motorImpulse, g->axisA);
 	} else if (j->type == tb_distanceJoint) {
 		float length = glms_vec3_norm(g->d);
 		vec3s u = length > 1e-6f ? glms_vec3_scale(g->d, 1.0f / length) : g->axisA;
@@ -914,7 +950,8 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 				stiffness[bodies[side]] = glms_mat3_zero();
 			}
 		}
-		bool axial = r->joint->type == tb_sliderJoint || r->joint->type == tb_distanceJoint;
+		bool axial = r->joint->type == tb_sliderJoint || r->joint->type == tb_distanceJoint ||
+		             r->joint->type == tb_wheelJoint;
 		tbJointNow g =
 		    tbJointGeometryTurned(r, sa, sb, r->turns + r->indexA, r->turns + r->indexB, axial);
 		vec3s armA;
@@ -1015,7 +1052,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 		break;
 	case tb_hingeJoint:
 		if (tbHasAxial(j)) {
-			tbAxialRow row = {true, g.axisA, g.rA, g.rB, tbAngularRowMass(r, g.axisA)};
+			tbAxialRow row = {true, g.axisA, g.rA, g.rB, tbAngularRowMass(r, g.axisA), 0.0f};
 			tbSolveAxial(r, sa, sb, &row, g.angle, 0.0f, useBias, invH, false);
 		}
 		tbSolveAngular(r, sa, sb, &g, useBias, true);
@@ -1026,10 +1063,39 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 	case tb_sliderJoint: {
 		if (tbHasAxial(j)) {
 			vec3s armA = glms_vec3_add(g.rA, g.d);
-			tbAxialRow row = {false, g.axisA, armA, g.rB, tbLinearRowMass(r, armA, g.rB, g.axisA)};
+			tbAxialRow row = {false, g.axisA, armA, g.rB, tbLinearRowMass(r, armA, g.rB, g.axisA),
+			                  0.0f};
 			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g.axisA, g.d), 0.0f, useBias, invH, false);
 		}
 		tbSolveAngular(r, sa, sb, &g, useBias, false);
+		tbSolveSliderLine(r, sa, sb, &g, useBias);
+		break;
+	}
+	case tb_wheelJoint: {
+		// Suspension spring and limits along A's axis (the slider's row), the motor about the
+		// steered axle, the axles kept together, the wheel's centre on A's line.
+		vec3s armA = glms_vec3_add(g.rA, g.d);
+		if (j->enableLimit || (j->enableSpring && j->hertz > 0.0f)) {
+			tbAxialRow row = {false,
+			                  g.axisA,
+			                  armA,
+			                  g.rB,
+			                  tbLinearRowMass(r, armA, g.rB, g.axisA),
+			                  r->wheelSpringMass};
+			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g.axisA, g.d), 0.0f, useBias, invH, false);
+		}
+		if (j->enableMotor) {
+			float cdot =
+			    glms_vec3_dot(g.refA, glms_vec3_sub(tbGetW(sb), tbGetW(sa))) - j->motorSpeed;
+			float lambda = -tbAngularRowMass(r, g.refA) * cdot;
+			float maxImpulse = j->maxMotorForce / invH;
+			float old = j->motorImpulse;
+			float next = old + lambda;
+			next = next < -maxImpulse ? -maxImpulse : (next > maxImpulse ? maxImpulse : next);
+			j->motorImpulse = next;
+			tbApplyAngular(r, sa, sb, glms_vec3_scale(g.refA, next - old));
+		}
+		tbSolveAngular(r, sa, sb, &g, useBias, true);
 		tbSolveSliderLine(r, sa, sb, &g, useBias);
 		break;
 	}
@@ -1042,7 +1108,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 	case tb_distanceJoint: {
 		float length = glms_vec3_norm(g.d);
 		vec3s u = length > 1e-6f ? glms_vec3_scale(g.d, 1.0f / length) : g.axisA;
-		tbAxialRow row = {false, u, g.rA, g.rB, tbLinearRowMass(r, g.rA, g.rB, u)};
+		tbAxialRow row = {false, u, g.rA, g.rB, tbLinearRowMass(r, g.rA, g.rB, u), 0.0f};
 		// Rigid unless it is a spring or a range.
 		bool rigid = !(j->enableSpring && j->hertz > 0.0f) && !j->enableLimit;
 		tbSolveAxial(r, sa, sb, &row, length, j->length, useBias, invH, rigid);
@@ -1073,6 +1139,17 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 		return;
 	}
 	tbJointNow g = tbJointNowAt(r, sa, sb, true);
+	if (j->type == tb_wheelJoint) {
+		// As the hinge's below, about the steered axle; then the suspension's rows along A's
+		// axis (the slider's arm) and the motor about the axle.
+		vec3s armA = glms_vec3_add(g.rA, g.d);
+		j->angularImpulse =
+		    tbMulAdd(j->angularImpulse, -glms_vec3_dot(g.refA, j->angularImpulse), g.refA);
+		float suspension = j->springImpulse + j->lowerImpulse - j->upperImpulse;
+		tbApplyLinear(r, sa, sb, armA, g.rB, tbMulAdd(j->linearImpulse, suspension, g.axisA));
+		tbApplyAngular(r, sa, sb, tbMulAdd(j->angularImpulse, j->motorImpulse, g.refA));
+		return;
+	}
 	vec3s armA = j->type == tb_sliderJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
 	if (j->type == tb_hingeJoint) {
 		// The hinge's angular rows act across its axis only; the accumulated impulse is kept in
@@ -1103,7 +1180,8 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
 	tbJointNow g = tbJointGeometry(r, sa, sb);
 	float invH = 1.0f / h;
 	vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
-	vec3s armA = j->type == tb_sliderJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
+	vec3s armA =
+	    j->type == tb_sliderJoint || j->type == tb_wheelJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
 	float axial = j->springImpulse + j->motorImpulse + j->lowerImpulse - j->upperImpulse;
 	vec3s force = glms_vec3_scale(j->linearImpulse, invH);
 	vec3s torque = glms_vec3_scale(j->angularImpulse, invH);
@@ -1126,6 +1204,12 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
 		force = tbMulAdd(force, (axial + j->axialImpulse) * invH, u);
 		break;
 	}
+	case tb_wheelJoint:
+		j->angle = glms_vec3_dot(g.axisA, g.d);
+		j->speed = tbLinearSpeed(sa, sb, armA, g.rB, g.axisA);
+		force = tbMulAdd(force, (axial - j->motorImpulse) * invH, g.axisA);
+		torque = tbMulAdd(torque, j->motorImpulse * invH, g.refA);
+		break;
 	case tb_ballJoint: {
 		tbBallAngles a = tbBallAnglesOf(j, &g);
 		j->angle = a.twist;

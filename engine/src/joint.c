@@ -485,6 +485,86 @@ tbJointId tbCreateDistanceJoint(tbWorldId worldId, const tbDistanceJointDef* def
 	return id;
 }
 
+tbJointId tbCreateWheelJoint(tbWorldId worldId, const tbWheelJointDef* def)
+{
+	const char* caller = "tbCreateWheelJoint";
+	tbWorld* w = tbGetWorld(worldId, caller);
+	int a, b;
+	vec3s axis;
+	if (w == NULL || def == NULL || !tbJointBodies(w, def->bodyIdA, def->bodyIdB, caller, &a, &b) ||
+	    !tbCheckFinite(def->anchor, caller, "anchor") ||
+	    !tbCheckAxis(def->suspensionAxis, caller, &axis) ||
+	    !tbCheckFinite(def->spinAxis, caller, "spinAxis") ||
+	    !tbCheckRange(def->enableLimit, def->lowerTranslation, def->upperTranslation, caller,
+	                  "lowerTranslation, upperTranslation") ||
+	    !isfinite(def->motorSpeed) || !isfinite(def->steeringAngle) ||
+	    !tbCheckNonNegative(def->maxMotorTorque, caller, "maxMotorTorque") ||
+	    !tbCheckNonNegative(def->hertz, caller, "hertz") ||
+	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio") ||
+	    !tbCheckThresholds(def->forceThreshold, def->torqueThreshold, caller)) {
+		if (def == NULL) {
+			tbSetError("%s: def is null (use tbDefaultWheelJointDef())", caller);
+		} else if (!isfinite(def->motorSpeed) || !isfinite(def->steeringAngle)) {
+			tbSetError("%s: def->motorSpeed and def->steeringAngle must be finite", caller);
+		}
+		return tb_nullJointId;
+	}
+	vec3s across =
+	    glms_vec3_sub(def->spinAxis, glms_vec3_scale(axis, glms_vec3_dot(axis, def->spinAxis)));
+	float len = glms_vec3_norm(across);
+	if (!(len > 1e-3f * glms_vec3_norm(def->spinAxis)) || !(len > 1e-6f)) {
+		tbSetError("%s: def->spinAxis must be a direction across def->suspensionAxis", caller);
+		return tb_nullJointId;
+	}
+	vec3s spin = glms_vec3_scale(across, 1.0f / len);
+	tbJoint* j;
+	tbJointId id = tbAddJoint(w, tb_wheelJoint, a, b, def->anchor, def->anchor, axis,
+	                          def->collideConnected, def->userData, &j);
+	// The axle is the frame's reference (tbAddJoint's any-perpendicular one replaced).
+	versors qa = w->bodies[a].xf.q, qb = w->bodies[b].xf.q;
+	versors conjA = {{-qa.x, -qa.y, -qa.z, qa.w}}, conjB = {{-qb.x, -qb.y, -qb.z, qb.w}};
+	j->localRefA = tbRotateVector(conjA, spin);
+	j->localRefB = tbRotateVector(conjB, spin);
+	j->enableSpring = def->enableSpring;
+	j->hertz = def->hertz;
+	j->dampingRatio = def->dampingRatio;
+	j->enableLimit = def->enableLimit;
+	j->lower = def->lowerTranslation;
+	j->upper = def->upperTranslation;
+	j->enableMotor = def->enableMotor;
+	j->motorSpeed = def->motorSpeed;
+	j->maxMotorForce = def->maxMotorTorque;
+	j->steering = def->steeringAngle;
+	tbSetThresholds(w, id, def->forceThreshold, def->torqueThreshold);
+	return id;
+}
+
+void tbWheelJoint_SetSteering(tbJointId jointId, float angle)
+{
+	if (!isfinite(angle)) {
+		tbSetError("tbWheelJoint_SetSteering: angle must be finite");
+		return;
+	}
+	tbWorld* w;
+	tbJointSlot* s = tbGetJointSlot(jointId, &w, "tbWheelJoint_SetSteering");
+	if (s == NULL) {
+		return;
+	}
+	if (s->joint.type != tb_wheelJoint) {
+		tbSetError("tbWheelJoint_SetSteering: not a wheel joint");
+		return;
+	}
+	s->joint.steering = angle;
+	tbWakeBody(w, s->bodyA);
+	tbWakeBody(w, s->bodyB);
+}
+
+float tbWheelJoint_GetSteering(tbJointId jointId)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbWheelJoint_GetSteering");
+	return s != NULL && s->joint.type == tb_wheelJoint ? s->joint.steering : 0.0f;
+}
+
 static void tbDestroyJointInternal(tbWorld* w, int index)
 {
 	tbJointSlot* s = w->joints + index;
@@ -579,6 +659,10 @@ float tbJoint_GetAngle(tbJointId jointId)
 
 float tbJoint_GetTranslation(tbJointId jointId)
 {
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_GetTranslation");
+	if (s != NULL && s->joint.type == tb_wheelJoint) {
+		return s->joint.angle;
+	}
 	return tbJointCoordinate(jointId, tb_sliderJoint, "tbJoint_GetTranslation");
 }
 
@@ -973,7 +1057,8 @@ void tbDrawJoints(const tbWorld* w, const tbDebugDraw* draw)
 		if (draw->DrawPoint != NULL) {
 			draw->DrawPoint(pa, 6.0f, 0xe5e54cu, draw->context);
 		}
-		if (s->joint.type == tb_hingeJoint || s->joint.type == tb_sliderJoint) {
+		if (s->joint.type == tb_hingeJoint || s->joint.type == tb_sliderJoint ||
+		    s->joint.type == tb_wheelJoint) {
 			// The axis, 0.5 m each way from A's anchor; a slider's limits as two ticks.
 			vec3s axis = tbRotateVector(a->xf.q, s->joint.localAxisA);
 			draw->DrawSegment(tbMulAddVec(pa, -0.5f, axis), tbMulAddVec(pa, 0.5f, axis), 0xe5e54cu,

@@ -134,3 +134,17 @@ tbDistanceJointDef tbDefaultDistanceJointDef(void)
 	def.dampingRatio = 1.0f;
 	return def;
 }
+
+tbWheelJointDef tbDefaultWheelJointDef(void)
+{
+	tbWheelJointDef def;
+	memset(&def, 0, sizeof def);
+	def.suspensionAxis = (vec3s){{0.0f, 1.0f, 0.0f}};
+	def.spinAxis = (vec3s){{0.0f, 0.0f, 1.0f}};
+	def.enableSpring = true;
+	def.hertz = 4.0f;
+	def.dampingRatio = 0.7f;
+	def.forceThreshold = FLT_MAX;
+	def.torqueThreshold = FLT_MAX;
+	return def;
+}

@@ -620,6 +620,32 @@ class JointEvents(Structure):
     _fields_ = [("events", POINTER(JointEvent)), ("count", c_int)]
 
 
+class WheelJointDef(Structure):
+    """``tbWheelJointDef``."""
+
+    _fields_ = [
+        ("bodyIdA", BodyId),
+        ("bodyIdB", BodyId),
+        ("anchor", Vec3),
+        ("suspensionAxis", Vec3),
+        ("spinAxis", Vec3),
+        ("enableSpring", c_bool),
+        ("hertz", c_float),
+        ("dampingRatio", c_float),
+        ("enableLimit", c_bool),
+        ("lowerTranslation", c_float),
+        ("upperTranslation", c_float),
+        ("enableMotor", c_bool),
+        ("motorSpeed", c_float),
+        ("maxMotorTorque", c_float),
+        ("steeringAngle", c_float),
+        ("collideConnected", c_bool),
+        ("forceThreshold", c_float),
+        ("torqueThreshold", c_float),
+        ("userData", c_void_p),
+    ]
+
+
 # Scene files. Only the fields the package reads are named; the rest are kept as bytes of the
 # sizes the header gives (test_layout.py checks them).
 SCENE_MESSAGE_SIZE = 512
@@ -644,14 +670,14 @@ class SceneBody(Structure):
 
 
 class SceneJoint(Structure):
-    """``tbSceneJoint``: its name, type and bodies (the rest of its 268 bytes unnamed)."""
+    """``tbSceneJoint``: its name, type and bodies (the rest of its 332 bytes unnamed)."""
 
     _fields_ = [
         ("name", c_char * SCENE_NAME_SIZE),
         ("type", c_int),
         ("bodyA", c_int),
         ("bodyB", c_int),
-        ("_rest", c_uint8 * 192),
+        ("_rest", c_uint8 * 256),
     ]
 
 
@@ -813,11 +839,15 @@ _PROTOTYPES: dict[str, tuple[object, list]] = {
     "tbDefaultSliderJointDef": (SliderJointDef, []),
     "tbDefaultFixedJointDef": (FixedJointDef, []),
     "tbDefaultDistanceJointDef": (DistanceJointDef, []),
+    "tbDefaultWheelJointDef": (WheelJointDef, []),
     "tbCreateBallJoint": (JointId, [WorldId, _P(BallJointDef)]),
     "tbCreateHingeJoint": (JointId, [WorldId, _P(HingeJointDef)]),
     "tbCreateSliderJoint": (JointId, [WorldId, _P(SliderJointDef)]),
     "tbCreateFixedJoint": (JointId, [WorldId, _P(FixedJointDef)]),
     "tbCreateDistanceJoint": (JointId, [WorldId, _P(DistanceJointDef)]),
+    "tbCreateWheelJoint": (JointId, [WorldId, _P(WheelJointDef)]),
+    "tbWheelJoint_SetSteering": (None, [JointId, c_float]),
+    "tbWheelJoint_GetSteering": (c_float, [JointId]),
     "tbDestroyJoint": (None, [JointId]),
     "tbJoint_IsValid": (c_bool, [JointId]),
     "tbJoint_GetType": (c_int, [JointId]),

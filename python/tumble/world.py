@@ -34,6 +34,7 @@ class JointType(IntEnum):
     SLIDER = 2
     FIXED = 3
     DISTANCE = 4
+    WHEEL = 5
 
 
 def _camel(name: str) -> str:

@@ -133,6 +133,39 @@ typedef struct tbDistanceJointDef
 	void* userData;
 } tbDistanceJointDef;
 
+/// A wheel joint: body B (the wheel) spins about `spinAxis` and rides along `suspensionAxis` of
+/// body A (the chassis) on a spring, within limits; a motor drives the spin and the spin axis
+/// turns about the suspension axis by the steering angle (docs/joints.md, wheel joint).
+typedef struct tbWheelJointDef
+{
+	tbBodyId bodyIdA; ///< the chassis
+	tbBodyId bodyIdB; ///< the wheel
+	vec3s anchor;     ///< world, m: the wheel's centre at creation
+	/// World direction at creation of the wheel's travel on A ((0, 1, 0)); the translation counts
+	/// along it from the creation pose
+	vec3s suspensionAxis;
+	/// World direction at creation of the axle (made perpendicular to the suspension axis),
+	/// ((0, 0, 1))
+	vec3s spinAxis;
+	/// The suspension spring towards translation 0 (true). Its stiffness is
+	/// k = m_s (2 pi hertz)^2 with m_s the mass of A felt at the anchor along the axis,
+	/// 1 / (1/mA + (a x u) . IA^-1 (a x u)) (B's when A is static; docs/joints.md)
+	bool enableSpring;
+	float hertz;            ///< Hz, >= 0 (4)
+	float dampingRatio;     ///< >= 0 (0.7): damping c = 2 dampingRatio m_s (2 pi hertz)
+	bool enableLimit;       ///< keep the translation within [lower, upper] (false)
+	float lowerTranslation; ///< m
+	float upperTranslation; ///< m
+	bool enableMotor;       ///< drive the spin (wB - wA along the axle) to motorSpeed (false)
+	float motorSpeed;       ///< rad/s, right hand about the steered spin axis
+	float maxMotorTorque;   ///< N m, >= 0
+	float steeringAngle;    ///< rad: the spin axis turned about the suspension axis (0)
+	bool collideConnected;  ///< (false)
+	float forceThreshold;   ///< N: a reaction force above it makes a joint event (FLT_MAX: never)
+	float torqueThreshold;  ///< N m: a reaction torque above it makes a joint event (FLT_MAX)
+	void* userData;
+} tbWheelJointDef;
+
 /// Defaults: null bodies, anchors at the origin, axis +z (hinge) or +x (slider), everything
 /// optional off, a rigid distance of the start length.
 TB_API tbBallJointDef tbDefaultBallJointDef(void);
@@ -144,6 +177,8 @@ TB_API tbSliderJointDef tbDefaultSliderJointDef(void);
 TB_API tbFixedJointDef tbDefaultFixedJointDef(void);
 /// See tbDefaultBallJointDef.
 TB_API tbDistanceJointDef tbDefaultDistanceJointDef(void);
+/// See tbDefaultBallJointDef; the wheel's spring is on (4 Hz, damping ratio 0.7).
+TB_API tbWheelJointDef tbDefaultWheelJointDef(void);
 
 /// Create a joint; both bodies wake. A bad definition (stale or equal bodies, both static, NaN,
 /// a zero axis, lower > upper, negative force, frequency or length) returns the null id and says
@@ -157,6 +192,8 @@ TB_API tbJointId tbCreateSliderJoint(tbWorldId worldId, const tbSliderJointDef* 
 TB_API tbJointId tbCreateFixedJoint(tbWorldId worldId, const tbFixedJointDef* def);
 /// See tbCreateBallJoint.
 TB_API tbJointId tbCreateDistanceJoint(tbWorldId worldId, const tbDistanceJointDef* def);
+/// See tbCreateBallJoint.
+TB_API tbJointId tbCreateWheelJoint(tbWorldId worldId, const tbWheelJointDef* def);
 
 /// Destroy a joint (destroying a body destroys its joints too); its bodies wake.
 TB_API void tbDestroyJoint(tbJointId jointId);
@@ -171,7 +208,8 @@ TB_API tbBodyId tbJoint_GetBodyB(tbJointId jointId);
 
 /// Hinge: B's angle about the axis from the creation pose, rad, after the last step.
 TB_API float tbJoint_GetAngle(tbJointId jointId);
-/// Slider: B's translation along the axis from the creation pose, m, after the last step.
+/// Slider and wheel: B's translation along the (suspension) axis from the creation pose, m, after
+/// the last step.
 TB_API float tbJoint_GetTranslation(tbJointId jointId);
 /// Distance: the anchors' distance after the last step, m.
 TB_API float tbJoint_GetLength(tbJointId jointId);
@@ -215,6 +253,12 @@ TB_API void tbBallJoint_SetMotorVelocity(tbJointId jointId, vec3s velocity);
 TB_API void tbBallJoint_SetTarget(tbJointId jointId, versors rotation, bool motorToTarget);
 /// Ball: the joint friction's largest torque, N m, >= 0.
 TB_API void tbBallJoint_SetMaxFrictionTorque(tbJointId jointId, float torque);
+/// Wheel: the steering angle, rad (the spin axis turned about the suspension axis; the bodies
+/// wake).
+TB_API void tbWheelJoint_SetSteering(tbJointId jointId, float angle);
+/// Wheel: see tbWheelJoint_SetSteering.
+TB_API float tbWheelJoint_GetSteering(tbJointId jointId);
+
 /// Ball: the angle between the two twist axes after the last step, rad.
 TB_API float tbBallJoint_GetSwingAngle(tbJointId jointId);
 /// Ball: B's twist about its axis against A's reference after the last step, rad.
