@@ -141,8 +141,8 @@ const tbSuiteScene tb_suiteJointGrid = {
 // calves, upper and lower arms) standing 1.8 m tall, about 70 kg at the default density. Knees and
 // elbows are hinges with limits, a torsion spring (1 Hz, damping ratio 0.7) and joint friction (a
 // motor of speed 0 and torque 5 N m, the reference's); hips, shoulders, spine and neck are ball
-// joints. Box3D's spherical joints also have cone and twist limits, springs and friction, and its
-// capsules rolling resistance: Tumble's ball joint has none of these, so these joints are free.
+// joints with a cone and a twist range about the bone (tb_limbs) and the same 5 N m of joint
+// friction. Box3D's capsules also have rolling resistance, which Tumble's do not.
 
 #define TB_RAIN_CELL 15.0f
 #define TB_RAIN_GRID 10
@@ -178,6 +178,30 @@ static const tbBoneSpec tb_bones[TB_RAGDOLL_BONES] = {
     {0.33f, 1.04f, 0.05f, 0.11f, false, 10, 0.32f, 1.17f, 2},   // left lower arm
     {-0.32f, 1.31f, 0.06f, 0.12f, false, 3, -0.31f, 1.45f, 0},  // right upper arm
     {-0.33f, 1.04f, 0.05f, 0.11f, false, 12, -0.32f, 1.17f, 2}, // right lower arm
+};
+
+// The ball joints' limits, rad: the cone's half angles towards +-z (forward and back) and across,
+// and the twist range +-twist about the bone (from the joint into the bone); zero for hinges.
+typedef struct tbLimbLimits
+{
+	float forward, across, twist;
+} tbLimbLimits;
+
+static const tbLimbLimits tb_limbs[TB_RAGDOLL_BONES] = {
+    {0.0f, 0.0f, 0.0f},  // pelvis
+    {0.25f, 0.2f, 0.2f}, // spine 1
+    {0.25f, 0.2f, 0.2f}, // spine 2
+    {0.25f, 0.2f, 0.2f}, // chest
+    {0.5f, 0.4f, 0.6f},  // neck
+    {0.4f, 0.3f, 0.5f},  // head
+    {1.4f, 0.6f, 0.4f},  // left thigh
+    {0.0f, 0.0f, 0.0f},  // left calf
+    {1.4f, 0.6f, 0.4f},  // right thigh
+    {0.0f, 0.0f, 0.0f},  // right calf
+    {1.5f, 1.3f, 0.9f},  // left upper arm
+    {0.0f, 0.0f, 0.0f},  // left lower arm
+    {1.5f, 1.3f, 0.9f},  // right upper arm
+    {0.0f, 0.0f, 0.0f},  // right lower arm
 };
 
 typedef struct tbRagdoll
@@ -240,6 +264,17 @@ static bool tbRagdollCreate(tbRagdoll* doll, tbWorldId worldId, vec3s feet)
 			jd.bodyIdA = parent;
 			jd.bodyIdB = doll->bones[b];
 			jd.anchor = anchor;
+			// The bone's axis, from the joint to its centre (all in the plane z = 0).
+			jd.twistAxis = glms_vec3_normalize(
+			    tbSuiteVec(spec->x - spec->jointX, spec->y - spec->jointY, 0.0f));
+			jd.swingAxis = tbSuiteVec(0.0f, 0.0f, 1.0f);
+			jd.enableCone = true;
+			jd.coneAngle1 = tb_limbs[b].forward;
+			jd.coneAngle2 = tb_limbs[b].across;
+			jd.enableTwistLimit = true;
+			jd.lowerTwist = -tb_limbs[b].twist;
+			jd.upperTwist = tb_limbs[b].twist;
+			jd.maxFrictionTorque = 5.0f;
 			joint = tbCreateBallJoint(worldId, &jd);
 		} else {
 			tbHingeJointDef jd = tbDefaultHingeJointDef();

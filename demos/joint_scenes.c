@@ -59,6 +59,26 @@ static bool dmBall(dmSim* sim, tbBodyId a, tbBodyId b, vec3s anchor)
 	return dmSim_AddJoint(sim, tbCreateBallJoint(sim->worldId, &def), anchor);
 }
 
+// A ragdoll's ball joint with its cone (half angles a1 towards the swing axis, a2 across) and
+// twist range (+-twist) about the bone's axis, twistAxis (from the joint into the child).
+static bool dmLimb(dmSim* sim, tbBodyId a, tbBodyId b, vec3s anchor, vec3s twistAxis,
+                   vec3s swingAxis, float a1, float a2, float twist)
+{
+	tbBallJointDef def = tbDefaultBallJointDef();
+	def.bodyIdA = a;
+	def.bodyIdB = b;
+	def.anchor = anchor;
+	def.twistAxis = twistAxis;
+	def.swingAxis = swingAxis;
+	def.enableCone = true;
+	def.coneAngle1 = a1;
+	def.coneAngle2 = a2;
+	def.enableTwistLimit = true;
+	def.lowerTwist = -twist;
+	def.upperTwist = twist;
+	return dmSim_AddJoint(sim, tbCreateBallJoint(sim->worldId, &def), anchor);
+}
+
 static tbJointId dmHinge(dmSim* sim, const tbHingeJointDef* def)
 {
 	tbJointId id = tbCreateHingeJoint(sim->worldId, def);
@@ -225,8 +245,9 @@ static tbBodyId dmRagdollPart(dmSim* sim, const dmPlacement* at, vec3s local, ve
 }
 
 // A ragdoll of 10 bodies, 1.7 m tall, arms spread (along local x), facing local +z: a box torso
-// (17 kg), a ball head, capsule limbs (1.8 to 6 kg). Ball joints at the neck, shoulders and hips;
-// hinges with limits at the elbows (forward, 0 to 2.3 rad) and knees (backward, 0 to 2.2 rad).
+// (17 kg), a ball head, capsule limbs (1.8 to 6 kg). Ball joints with cones and twist limits at
+// the neck, shoulders and hips; hinges with limits at the elbows (forward, 0 to 2.3 rad) and knees
+// (backward, 0 to 2.2 rad).
 // Neighbours that are not joined start at least 2 cm apart.
 static bool dmAddRagdoll(dmSim* sim, const dmPlacement* at)
 {
@@ -239,8 +260,12 @@ static bool dmAddRagdoll(dmSim* sim, const dmPlacement* at)
 	tbGeometry lowerLeg = tbMakeCapsule(0.06f, 0.16f);
 	tbBodyId torso = dmRagdollPart(sim, at, dmV(0.0f, 0.0f, 0.0f), upright, &torsoShape, 500.0f);
 	tbBodyId head = dmRagdollPart(sim, at, dmV(0.0f, 0.40f, 0.0f), upright, &headShape, 1000.0f);
+	vec3s up = glms_quat_rotatev(at->rotation, dmV(0.0f, 1.0f, 0.0f));
+	vec3s forward = glms_quat_rotatev(at->rotation, dmV(0.0f, 0.0f, 1.0f));
+	vec3s down = glms_vec3_negate(up);
 	if (TB_IS_NULL(torso) || TB_IS_NULL(head) ||
-	    !dmBall(sim, torso, head, dmPlace(at, dmV(0.0f, 0.27f, 0.0f)))) {
+	    !dmLimb(sim, torso, head, dmPlace(at, dmV(0.0f, 0.27f, 0.0f)), up, forward, 0.6f, 0.4f,
+	            0.8f)) {
 		return false;
 	}
 	for (int side = -1; side <= 1; side += 2) {
@@ -254,8 +279,11 @@ static bool dmAddRagdoll(dmSim* sim, const dmPlacement* at)
 		tbBodyId shin =
 		    dmRagdollPart(sim, at, dmV(0.09f * sx, -0.95f, 0.0f), upright, &lowerLeg, 1000.0f);
 		if (TB_IS_NULL(upper) || TB_IS_NULL(lower) || TB_IS_NULL(thigh) || TB_IS_NULL(shin) ||
-		    !dmBall(sim, torso, upper, dmPlace(at, dmV(0.18f * sx, 0.18f, 0.0f))) ||
-		    !dmBall(sim, torso, thigh, dmPlace(at, dmV(0.09f * sx, -0.26f, 0.0f)))) {
+		    !dmLimb(sim, torso, upper, dmPlace(at, dmV(0.18f * sx, 0.18f, 0.0f)),
+		            glms_quat_rotatev(at->rotation, dmV(sx, 0.0f, 0.0f)), forward, 1.4f, 1.2f,
+		            1.0f) ||
+		    !dmLimb(sim, torso, thigh, dmPlace(at, dmV(0.09f * sx, -0.26f, 0.0f)), down, forward,
+		            1.3f, 0.5f, 0.5f)) {
 			return false;
 		}
 		// The forearm along -x (left) turns towards +z about +y; along +x (right), about -y.
@@ -387,10 +415,11 @@ static bool dmBuildDoor(dmSim* sim)
 // ---------------------------------------------------------------------------------------------
 // Car
 
-// A 100 kg box chassis on four 18.5 kg cylinder wheels, each on a hinge across the car with a
-// motor (120 N m). Forward is +x; the hinges' axis is -z so that a positive motor speed rolls the
-// car forwards (a wheel turning about -z rolls towards +x). Ramps up to a plateau and down again,
-// two low bumps and a few light boxes to push lie ahead.
+// A 100 kg box chassis on four 18.5 kg cylinder wheels, each on a wheel joint: a suspension
+// spring (4 Hz, damping ratio 0.7, travel +-0.15 m) along the chassis's up and a motor (120 N m)
+// about the axle; the front wheels steer. Forward is +x; the axles are -z so that a positive
+// motor speed rolls the car forwards (a wheel turning about -z rolls towards +x). Ramps up to a
+// plateau and down again, two low bumps and a few light boxes to push lie ahead.
 static bool dmBuildCar(dmSim* sim)
 {
 	// Larger than the other scenes' ground: the car drives about.
@@ -447,15 +476,23 @@ static bool dmBuildCar(dmSim* sim)
 	for (int i = 0; i < 4; ++i) {
 		vec3s at = dmV(start.x + where[i][0], wheelRadius + 0.01f, start.z + where[i][1]);
 		tbBodyId w = dmMakeBody(sim, tb_dynamicBody, at, dmAlongZ(), &wheel, 200.0f, 1.0f);
-		tbHingeJointDef def = tbDefaultHingeJointDef();
+		tbWheelJointDef def = tbDefaultWheelJointDef();
 		def.bodyIdA = c->chassis;
 		def.bodyIdB = w;
 		def.anchor = at;
-		def.axis = dmV(0.0f, 0.0f, -1.0f);
+		def.suspensionAxis = dmV(0.0f, 1.0f, 0.0f);
+		def.spinAxis = dmV(0.0f, 0.0f, -1.0f);
+		def.enableLimit = true;
+		def.lowerTranslation = -0.15f;
+		def.upperTranslation = 0.15f;
 		def.enableMotor = true;
 		def.motorSpeed = 0.0f;
 		def.maxMotorTorque = 120.0f;
-		c->wheels[i] = TB_IS_NULL(w) ? tb_nullJointId : dmHinge(sim, &def);
+		c->wheels[i] = tb_nullJointId;
+		if (!TB_IS_NULL(w)) {
+			tbJointId id = tbCreateWheelJoint(sim->worldId, &def);
+			c->wheels[i] = dmSim_AddJoint(sim, id, at) ? id : tb_nullJointId;
+		}
 		if (TB_IS_NULL(c->wheels[i])) {
 			return false;
 		}
@@ -512,14 +549,15 @@ void dmJointScenes_Control(dmSim* sim)
 		c->throttle = 1.0f;
 		c->steer = t > 6.0f ? 0.5f : 0.0f;
 	}
-	// Skid steering: the left wheels slower and the right ones faster turns the car left; with no
-	// throttle the two sides turn opposite ways and the car turns on the spot. Released keys
-	// give a motor speed of 0: the motors brake.
-	float base = c->throttle * c->wheelSpeed, diff = 0.5f * c->steer * c->wheelSpeed;
-	float speed[4] = {base - diff, base - diff, base + diff, base + diff};
+	// The front wheels (0 and 2) steer up to 0.5 rad: a positive angle turns their axles about
+	// up, the car to the left (-z). Released keys give a motor speed of 0: the motors brake.
+	float base = c->throttle * c->wheelSpeed;
 	for (int i = 0; i < 4; ++i) {
 		if (tbJoint_IsValid(c->wheels[i])) {
-			tbJoint_SetMotorSpeed(c->wheels[i], speed[i]);
+			tbJoint_SetMotorSpeed(c->wheels[i], base);
+			if (i == 0 || i == 2) {
+				tbWheelJoint_SetSteering(c->wheels[i], 0.5f * c->steer);
+			}
 		}
 	}
 }
@@ -532,9 +570,16 @@ void dmJointScenes_Observe(dmSim* sim)
 		if (!tbJoint_IsValid(r->id)) {
 			continue;
 		}
-		vec3s a = tbTransformPoint(tbBody_GetTransform(tbJoint_GetBodyA(r->id)), r->localA);
+		tbTransform xfA = tbBody_GetTransform(tbJoint_GetBodyA(r->id));
+		vec3s a = tbTransformPoint(xfA, r->localA);
 		vec3s b = tbTransformPoint(tbBody_GetTransform(tbJoint_GetBodyB(r->id)), r->localB);
-		gap = fmaxf(gap, glms_vec3_distance(a, b));
+		vec3s d = glms_vec3_sub(b, a);
+		if (tbJoint_GetType(r->id) == tb_wheelJoint) {
+			// A wheel travels along its suspension (the chassis's up here): only the rest is a gap.
+			vec3s axis = glms_quat_rotatev(xfA.q, dmV(0.0f, 1.0f, 0.0f));
+			d = glms_vec3_sub(d, glms_vec3_scale(axis, glms_vec3_dot(d, axis)));
+		}
+		gap = fmaxf(gap, glms_vec3_norm(d));
 	}
 	sim->jointGap = gap;
 	sim->maxJointGap = fmaxf(sim->maxJointGap, gap);

@@ -599,6 +599,30 @@ Test(joints, scene_file_joints_and_their_errors)
 	    {"{\"type\": \"hinge\", \"body_a\": \"post\", \"body_b\": \"link0\", \"anchor\": [0, 2, "
 	     "0]}",
 	     "joints[0]: missing key 'axis'"},
+	    {"{\"type\": \"ball\", \"body_a\": \"post\", \"body_b\": \"link0\", \"anchor\": [0, 2, 0], "
+	     "\"cone\": [0.5, 4]}",
+	     "joints[0].cone: half angles must be in (0, pi]"},
+	    {"{\"type\": \"ball\", \"body_a\": \"post\", \"body_b\": \"link0\", \"anchor\": [0, 2, 0], "
+	     "\"twist_limits\": [0.5, -0.5]}",
+	     "joints[0].twist_limits: need -pi <= lower <= upper <= pi"},
+	    {"{\"type\": \"ball\", \"body_a\": \"post\", \"body_b\": \"link0\", \"anchor\": [0, 2, 0], "
+	     "\"twist_axis\": [0, 1, 0], \"swing_axis\": [0, 2, 0]}",
+	     "def->swingAxis must be a direction across def->twistAxis"},
+	    {"{\"type\": \"hinge\", \"body_a\": \"post\", \"body_b\": \"link0\", \"anchor\": [0, 2, "
+	     "0], \"axis\": [0, 0, 1], \"cone\": [1, 1]}",
+	     "a hinge joint has no cone"},
+	    {"{\"type\": \"wheel\", \"body_a\": \"post\", \"body_b\": \"link0\", \"anchor\": [0, 2, "
+	     "0], "
+	     "\"spin_axis\": [0, 0, 0]}",
+	     "joints[0].spin_axis: a zero axis"},
+	    {"{\"type\": \"wheel\", \"body_a\": \"post\", \"body_b\": \"link0\", \"anchor\": [0, 2, "
+	     "0], "
+	     "\"motor\": {\"speed\": 1, \"max_force\": 3}}",
+	     "joints[0].motor"},
+	    {"{\"type\": \"fixed\", \"body_a\": \"post\", \"body_b\": \"link0\", \"anchor\": [0, 2, "
+	     "0], "
+	     "\"force_threshold\": -1}",
+	     "joints[0].force_threshold"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
 		bool ok = sceneWithJoint(bad[i].joint, &error, true);

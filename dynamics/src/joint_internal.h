@@ -18,6 +18,9 @@ typedef struct tbJointRecord
 	vec3s d0;          // B's anchor minus A's at the start, m
 	vec3s axisA, refA; // A's frame, world, at the start
 	vec3s axisB, refB; // B's frame
+	vec3s targetAxisA, targetRefA; // ball: B's target frame on A, world, at the start
+	vec3s motorVelocity;           // ball: the motor's wB - wA, world, at the start
+	float wheelSpringMass;         // wheel: the suspension row's mass the spring was made for
 	float biasRate, massScale, impulseScale;                   // rigid rows (joint softness)
 	float springBiasRate, springMassScale, springImpulseScale; // the user's spring
 	float h;                                                   // the substep, s

@@ -92,6 +92,8 @@ static mat3s tbSym2Inverse(float a, float b, float d)
 	return m;
 }
 
+static float tbLinearRowMass(const tbJointRecord* r, vec3s armA, vec3s armB, vec3s u);
+
 void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies, int staticBody,
                     const tbJointSoftness* softness, float h)
 {
@@ -118,6 +120,11 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 	r->refA = tbMat3MulV(RA, joint->localRefA);
 	r->axisB = tbMat3MulV(RB, joint->localAxisB);
 	r->refB = tbMat3MulV(RB, joint->localRefB);
+	if (joint->type == tb_ballJoint) {
+		r->targetAxisA = tbMat3MulV(RA, joint->localTargetAxisA);
+		r->targetRefA = tbMat3MulV(RA, joint->localTargetRefA);
+		r->motorVelocity = tbMat3MulV(RA, joint->motorVelocity);
+	}
 	r->staticBody = staticBody;
 	r->h = h;
 	r->component = -1;
@@ -125,7 +132,33 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 	    joint->type == tb_ballJoint || joint->type == tb_hingeJoint || joint->type == tb_fixedJoint;
 	float hertz = softness->hertz < 0.25f / h ? softness->hertz : 0.25f / h;
 	tbSoft(hertz, softness->dampingRatio, h, &r->biasRate, &r->massScale, &r->impulseScale);
-	if (joint->enableSpring) {
+	if (joint->type == tb_wheelJoint) {
+		// The axle steered: turned about the suspension axis by the steering angle.
+		float c = cosf(joint->steering), s = sinf(joint->steering);
+		r->refA = tbMulAdd(glms_vec3_scale(r->refA, c), s, glms_vec3_cross(r->axisA, r->refA));
+	}
+	if (joint->enableSpring && joint->type == tb_wheelJoint) {
+		// The suspension's stiffness k = m_s omega^2 and damping c = 2 zeta m_s omega are set by
+		// the chassis's mass felt at the anchor along the axis, m_s (B's when A cannot move;
+		// docs/joints.md); the row, whose mass m_row also holds the light wheel's, gets the
+		// soft coefficients of that spring: omega_row = omega sqrt(m_s / m_row), zeta_row =
+		// zeta sqrt(m_s / m_row).
+		vec3s u = r->axisA, arm = r->rA;
+		float mRow = tbLinearRowMass(r, glms_vec3_add(r->rA, r->d0), r->rB, u);
+		float inv = 0.0f;
+		if (r->mA > 0.0f) {
+			arm = glms_vec3_add(r->rA, r->d0);
+			vec3s c = glms_vec3_cross(arm, u);
+			inv = r->mA + glms_vec3_dot(c, tbMat3MulV(r->iA, c));
+		} else {
+			vec3s c = glms_vec3_cross(r->rB, u);
+			inv = r->mB + glms_vec3_dot(c, tbMat3MulV(r->iB, c));
+		}
+		float ratio = inv > 0.0f && mRow > 0.0f ? sqrtf(1.0f / (inv * mRow)) : 1.0f;
+		r->wheelSpringMass = mRow;
+		tbSoft(joint->hertz * ratio, joint->dampingRatio * ratio, h, &r->springBiasRate,
+		       &r->springMassScale, &r->springImpulseScale);
+	} else if (joint->enableSpring) {
 		tbSoft(joint->hertz, joint->dampingRatio, h, &r->springBiasRate, &r->springMassScale,
 		       &r->springImpulseScale);
 	}
@@ -449,9 +482,12 @@ static void tbSolveAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
 	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
 	vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
 	if (hingeOnly) {
+		// The hinge's axes, or the wheel's axles (refA steered).
+		bool wheel = j->type == tb_wheelJoint;
+		vec3s axisA = wheel ? g->refA : g->axisA, axisB = wheel ? g->refB : g->axisB;
 		vec3s u1, u2;
-		tbPerpendiculars(g->axisA, &u1, &u2);
-		vec3s e = glms_vec3_cross(g->axisA, g->axisB);
+		tbPerpendiculars(axisA, &u1, &u2);
+		vec3s e = glms_vec3_cross(axisA, axisB);
 		mat3s K = tbMat3Add(r->iA, r->iB);
 		vec3s Ku1 = tbMat3MulV(K, u1), Ku2 = tbMat3MulV(K, u2);
 		mat3s inv =
@@ -528,6 +564,7 @@ typedef struct tbAxialRow
 	vec3s u;          // the axis (angular) or the direction (linear)
 	vec3s armA, armB; // linear rows only
 	float mass;
+	float springMass; // the mass the spring's coefficients were made for (0: mass)
 } tbAxialRow;
 
 static float tbAxialSpeed(const tbAxialRow* row, const tbSolverBody* sa, const tbSolverBody* sb)
@@ -559,12 +596,13 @@ static void tbSolveAxial(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
 		// A physical spring towards `rest`, with its own softness in both passes.
 		float cdot = tbAxialSpeed(row, sa, sb);
 		float C = q - rest;
-		float lambda = -r->springMassScale * row->mass * (cdot + r->springBiasRate * C) -
+		float springMass = row->springMass > 0.0f ? row->springMass : row->mass;
+		float lambda = -r->springMassScale * springMass * (cdot + r->springBiasRate * C) -
 		               r->springImpulseScale * j->springImpulse;
 		j->springImpulse += lambda;
 		tbAxialApply(row, r, sa, sb, lambda);
 	}
-	if (j->enableMotor) {
+	if (j->enableMotor && j->type != tb_wheelJoint) {
 		// Drive the speed to motorSpeed with at most maxMotorForce (times the substep).
 		float cdot = tbAxialSpeed(row, sa, sb) - j->motorSpeed;
 		float lambda = -row->mass * cdot;
@@ -616,6 +654,206 @@ static bool tbHasAxial(const tbJoint* j)
 	return j->enableLimit || j->enableMotor || (j->enableSpring && j->hertz > 0.0f);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The ball joint's angular rows (docs/joints.md, "Ball joint limits"): a spring and a motor on
+// B's frame against a target frame on A, friction, a twist range and an elliptical swing cone.
+
+static bool tbBallHasAngular(const tbJoint* j)
+{
+	return j->enableCone || j->enableLimit || (j->enableSpring && j->hertz > 0.0f) ||
+	       j->enableMotor || j->maxFrictionTorque > 0.0f;
+}
+
+// The swing and twist of B's frame against A's: the swing turns A's twist axis bA onto B's, bB,
+// about n = bA x bB / |bA x bB| by theta; the twist psi is what is left about bB (B's reference
+// turned back by the swing, against A's reference).
+typedef struct tbBallAngles
+{
+	float swing;  // theta, rad
+	vec3s n;      // the swing's axis (zero when theta is tiny)
+	float twist;  // psi, rad, in (-pi, pi]
+	vec3s twistJ; // dpsi/dt = twistJ . (wB - wA): (bA + bB) / (1 + cos theta)
+	vec3s coneJ;  // dC/dt = coneJ . (wB - wA) for the cone's C (zero: no row)
+	float coneC;  // how far inside the cone, rad (< 0: outside)
+} tbBallAngles;
+
+static tbBallAngles tbBallAnglesOf(const tbJoint* j, const tbJointNow* g)
+{
+	tbBallAngles a;
+	vec3s bA = g->axisA, bB = g->axisB, sA = g->refA, sB = g->refB;
+	vec3s uA = tbCross(bA, sA);
+	float c = glms_vec3_dot(bA, bB);
+	vec3s nx = tbCross(bA, bB);
+	float s = glms_vec3_norm(nx);
+	a.swing = atan2f(s, c);
+	a.n = tbV3(0.0f, 0.0f, 0.0f);
+	vec3s back = sB;
+	if (s > 1e-6f) {
+		// Rodrigues by -theta about n: v cos - (n x v) sin + n (n . v)(1 - cos).
+		a.n = glms_vec3_scale(nx, 1.0f / s);
+		back = tbMulAdd(tbMulAdd(glms_vec3_scale(sB, c), -s, tbCross(a.n, sB)),
+		                glms_vec3_dot(a.n, sB) * (1.0f - c), a.n);
+	}
+	a.twist = atan2f(glms_vec3_dot(bA, tbCross(sA, back)), glms_vec3_dot(sA, back));
+	float den = 1.0f + c;
+	a.twistJ = den > 1e-3f ? glms_vec3_scale(glms_vec3_add(bA, bB), 1.0f / den) : bA;
+	a.coneJ = tbV3(0.0f, 0.0f, 0.0f);
+	a.coneC = 0.0f;
+	if (j->enableCone && s > 1e-4f) {
+		// The tilt of bB is theta along dir = cos(phi) sA + sin(phi) uA (dir = n x bA); the cone
+		// is the ellipse theta_max(phi) = Q^-1/2, Q = cos^2/a1^2 + sin^2/a2^2, and
+		// C = theta_max(phi) - theta >= 0. B turning by rho (relative to A) moves bB by rho x bB:
+		// dtheta = rho . n and dphi = rho . (bA - cot(theta) dir), so
+		// dC/dt = J . (wB - wA), J = theta_max'(phi) (bA - cot(theta) dir) - n,
+		// theta_max' = -theta_max^3 sin cos (1/a2^2 - 1/a1^2). J is across bB: spinning B about
+		// its own axis moves nothing (a row along bA x G, the ellipse's normal, was not, and
+		// spun a light limb about its long axis).
+		vec3s dir = tbCross(a.n, bA);
+		float a1 = j->coneAngle1, a2 = j->coneAngle2;
+		float cp = glms_vec3_dot(dir, sA), sp = glms_vec3_dot(dir, uA);
+		float limit = 1.0f / sqrtf(cp * cp / (a1 * a1) + sp * sp / (a2 * a2));
+		float slope = -limit * limit * limit * sp * cp * (1.0f / (a2 * a2) - 1.0f / (a1 * a1));
+		vec3s along = tbMulAdd(bA, -c / s, dir);
+		a.coneJ = glms_vec3_sub(glms_vec3_scale(along, slope), a.n);
+		a.coneC = limit - a.swing;
+	}
+	return a;
+}
+
+// B's rotation away from the target frame on A (small-angle, e = 1/2 sum_k tA_k x fB_k, as the
+// fixed joint's; e is B's turn from the target when small).
+static vec3s tbBallTargetError(const tbJointRecord* r, const tbJointNow* g)
+{
+	vec3s tA = tbMulMV(r->turns + r->indexA, r->targetAxisA);
+	vec3s rA = tbMulMV(r->turns + r->indexA, r->targetRefA);
+	vec3s e = tbCross(tA, g->axisB);
+	e = glms_vec3_add(e, tbCross(rA, g->refB));
+	e = glms_vec3_add(e, tbCross(tbCross(tA, rA), tbCross(g->axisB, g->refB)));
+	return glms_vec3_scale(e, 0.5f);
+}
+
+// Clamp the accumulated three-row impulse *acc + L to the ball of radius maxImpulse; returns
+// the change applied.
+static vec3s tbClampAngular(vec3s* acc, vec3s L, float maxImpulse)
+{
+	vec3s old = *acc;
+	vec3s next = glms_vec3_add(old, L);
+	float len = glms_vec3_norm(next);
+	if (len > maxImpulse) {
+		next = glms_vec3_scale(next, maxImpulse / len);
+	}
+	*acc = next;
+	return glms_vec3_sub(next, old);
+}
+
+// One one-sided angular row of a ball joint: keep C >= 0 where dC/dt = u . (wB - wA), as a
+// limit of tbSolveAxial (speculative while inside, soft once past); *acc >= 0. The row acts with
+// the joint's point held: its angular impulse lambda u comes with the point impulse
+// P = -Kpp^-1 Kpl lambda that leaves the anchors' relative velocity as it was, and its mass is
+// the Schur complement 1 / (Kll - Kpl . Kpp^-1 Kpl) (Kpp the point block, tbPointMassOf; Kpl
+// = J_point M^-1 J_row^T = -(rA x IA^-1 u) - (rB x IB^-1 u); Kll = u . (IA^-1 + IB^-1) u). A
+// limb turns about its anchor, not its centre: solved apart, the point row gave back most of
+// the turn the limit had taken and a thrown limb sank into its cone and bounced off it.
+static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
+                              const tbJointNow* g, vec3s u, float C, float* acc, bool useBias,
+                              float invH)
+{
+	float biasRate, massScale, impulseScale;
+	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
+	float bias = 0.0f, ms = 1.0f, is = 0.0f;
+	if (C > 0.0f) {
+		bias = C * invH;
+	} else if (useBias) {
+		bias = biasRate * C;
+		ms = massScale;
+		is = impulseScale;
+	}
+	vec3s iAu = tbMulMV(&r->iA, u), iBu = tbMulMV(&r->iB, u);
+	vec3s kpl = glms_vec3_scale(glms_vec3_add(tbCross(g->rA, iAu), tbCross(g->rB, iBu)), -1.0f);
+	vec3s x = tbSym3Solve(tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, g->rA, g->rB), kpl);
+	float k = glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) - glms_vec3_dot(kpl, x);
+	float mass = k > 1e-9f * glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) ? 1.0f / k : 0.0f;
+	float cdot = glms_vec3_dot(u, glms_vec3_sub(tbGetW(sb), tbGetW(sa)));
+	float lambda = -ms * mass * (cdot + bias) - is * *acc;
+	float next = *acc + lambda > 0.0f ? *acc + lambda : 0.0f;
+	lambda = next - *acc;
+	*acc = next;
+	tbApplyAngular(r, sa, sb, glms_vec3_scale(u, lambda));
+	vec3s P = glms_vec3_scale(x, -lambda);
+	r->joint->linearImpulse = glms_vec3_add(r->joint->linearImpulse, P);
+	tbApplyLinear(r, sa, sb, g->rA, g->rB, P);
+}
+
+// The ball joint's whole angular impulse of the last substep (warm start, reaction torque).
+static vec3s tbBallAngularImpulse(const tbJoint* j, const tbBallAngles* a)
+{
+	vec3s L =
+	    glms_vec3_add(j->springImpulse3, glms_vec3_add(j->motorImpulse3, j->frictionImpulse3));
+	L = tbMulAdd(L, j->lowerImpulse - j->upperImpulse, a->twistJ);
+	return tbMulAdd(L, j->coneImpulse, a->coneJ);
+}
+
+static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, bool useBias,
+                               float invH)
+{
+	tbJoint* j = r->joint;
+	tbJointNow g = tbJointNowAt(r, sa, sb, true);
+	mat3s Kinv = tbMat3Inverse(tbMat3Add(r->iA, r->iB));
+	if (!tbIsFiniteMat(Kinv)) {
+		return; // a body that cannot turn (both fixed rotation): nothing to drive
+	}
+	bool target = (j->enableSpring && j->hertz > 0.0f) || (j->enableMotor && j->motorToTarget);
+	vec3s e = target ? tbBallTargetError(r, &g) : tbV3(0.0f, 0.0f, 0.0f);
+	if (j->enableSpring && j->hertz > 0.0f) {
+		// A spring of stiffness k = (IA^-1 + IB^-1)^-1 (2 pi f)^2 on e, in both passes.
+		vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
+		vec3s L = glms_vec3_scale(tbMat3MulV(Kinv, tbMulAdd(dw, r->springBiasRate, e)),
+		                          -r->springMassScale);
+		L = tbMulAdd(L, -r->springImpulseScale, j->springImpulse3);
+		j->springImpulse3 = glms_vec3_add(j->springImpulse3, L);
+		tbApplyAngular(r, sa, sb, L);
+	}
+	if (j->enableMotor) {
+		vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
+		vec3s L;
+		if (j->motorToTarget) {
+			// A servo: the target frame held as a rigid (soft) angular constraint would be,
+			// its torque bounded.
+			float biasRate, massScale, impulseScale;
+			tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
+			L = glms_vec3_scale(tbMat3MulV(Kinv, tbMulAdd(dw, biasRate, e)), -massScale);
+			L = tbMulAdd(L, -impulseScale, j->motorImpulse3);
+		} else {
+			vec3s goal = tbMulMV(r->turns + r->indexA, r->motorVelocity);
+			L = glms_vec3_scale(tbMat3MulV(Kinv, glms_vec3_sub(dw, goal)), -1.0f);
+		}
+		tbApplyAngular(r, sa, sb, tbClampAngular(&j->motorImpulse3, L, j->maxMotorForce / invH));
+	}
+	if (j->maxFrictionTorque > 0.0f) {
+		// Dry friction: stop the relative turn with at most maxFrictionTorque.
+		vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
+		vec3s L = glms_vec3_scale(tbMat3MulV(Kinv, dw), -1.0f);
+		tbApplyAngular(r, sa, sb,
+		               tbClampAngular(&j->frictionImpulse3, L, j->maxFrictionTorque / invH));
+	}
+	if (j->enableLimit || j->enableCone) {
+		tbBallAngles a = tbBallAnglesOf(j, &g);
+		if (j->enableLimit) {
+			tbAngularLimitRow(r, sa, sb, &g, a.twistJ, a.twist - j->lower, &j->lowerImpulse,
+			                  useBias, invH);
+			tbAngularLimitRow(r, sa, sb, &g, glms_vec3_scale(a.twistJ, -1.0f), j->upper - a.twist,
+			                  &j->upperImpulse, useBias, invH);
+		}
+		if (j->enableCone) {
+			if (glms_vec3_dot(a.coneJ, a.coneJ) > 0.0f) {
+				tbAngularLimitRow(r, sa, sb, &g, a.coneJ, a.coneC, &j->coneImpulse, useBias, invH);
+			} else {
+				j->coneImpulse = 0.0f;
+			}
+		}
+	}
+}
+
 // The joint's whole linear impulse of the last substep and the arms it acts at: the point or
 // line rows', and the slider's or distance joint's axial rows'.
 static vec3s tbJointLinearImpulse(const tbJointRecord* r, const tbJointNow* g, vec3s* armA)
@@ -627,6 +865,9 @@ static vec3s tbJointLinearImpulse(const tbJointRecord* r, const tbJointNow* g, v
 	if (j->type == tb_sliderJoint) {
 		*armA = glms_vec3_add(g->rA, g->d);
 		P = tbMulAdd(P, axial, g->axisA);
+	} else if (j->type == tb_wheelJoint) {
+		*armA = glms_vec3_add(g->rA, g->d);
+		P = tbMulAdd(P, axial - j->motorImpulse, g->axisA);
 	} else if (j->type == tb_distanceJoint) {
 		float length = glms_vec3_norm(g->d);
 		vec3s u = length > 1e-6f ? glms_vec3_scale(g->d, 1.0f / length) : g->axisA;
@@ -709,7 +950,8 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 				stiffness[bodies[side]] = glms_mat3_zero();
 			}
 		}
-		bool axial = r->joint->type == tb_sliderJoint || r->joint->type == tb_distanceJoint;
+		bool axial = r->joint->type == tb_sliderJoint || r->joint->type == tb_distanceJoint ||
+		             r->joint->type == tb_wheelJoint;
 		tbJointNow g =
 		    tbJointGeometryTurned(r, sa, sb, r->turns + r->indexA, r->turns + r->indexB, axial);
 		vec3s armA;
@@ -788,10 +1030,14 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool useBias)
 {
 	if (record->joint->type == tb_ballJoint) {
+		if (tbBallHasAngular(record->joint)) {
+			tbSolveBallAngular(record, states + record->indexA, states + record->indexB, useBias,
+			                   invH);
+		}
 		if (record->component < 0) {
 			tbSolveBall(record, states, useBias);
 		}
-		return; // in a group its only rows, the point's, are solved with the group
+		return; // in a group its point rows are solved with the group
 	}
 	tbSolverBody* sa = states + record->indexA;
 	tbSolverBody* sb = states + record->indexB;
@@ -806,7 +1052,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 		break;
 	case tb_hingeJoint:
 		if (tbHasAxial(j)) {
-			tbAxialRow row = {true, g.axisA, g.rA, g.rB, tbAngularRowMass(r, g.axisA)};
+			tbAxialRow row = {true, g.axisA, g.rA, g.rB, tbAngularRowMass(r, g.axisA), 0.0f};
 			tbSolveAxial(r, sa, sb, &row, g.angle, 0.0f, useBias, invH, false);
 		}
 		tbSolveAngular(r, sa, sb, &g, useBias, true);
@@ -817,10 +1063,39 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 	case tb_sliderJoint: {
 		if (tbHasAxial(j)) {
 			vec3s armA = glms_vec3_add(g.rA, g.d);
-			tbAxialRow row = {false, g.axisA, armA, g.rB, tbLinearRowMass(r, armA, g.rB, g.axisA)};
+			tbAxialRow row = {false, g.axisA, armA, g.rB, tbLinearRowMass(r, armA, g.rB, g.axisA),
+			                  0.0f};
 			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g.axisA, g.d), 0.0f, useBias, invH, false);
 		}
 		tbSolveAngular(r, sa, sb, &g, useBias, false);
+		tbSolveSliderLine(r, sa, sb, &g, useBias);
+		break;
+	}
+	case tb_wheelJoint: {
+		// Suspension spring and limits along A's axis (the slider's row), the motor about the
+		// steered axle, the axles kept together, the wheel's centre on A's line.
+		vec3s armA = glms_vec3_add(g.rA, g.d);
+		if (j->enableLimit || (j->enableSpring && j->hertz > 0.0f)) {
+			tbAxialRow row = {false,
+			                  g.axisA,
+			                  armA,
+			                  g.rB,
+			                  tbLinearRowMass(r, armA, g.rB, g.axisA),
+			                  r->wheelSpringMass};
+			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g.axisA, g.d), 0.0f, useBias, invH, false);
+		}
+		if (j->enableMotor) {
+			float cdot =
+			    glms_vec3_dot(g.refA, glms_vec3_sub(tbGetW(sb), tbGetW(sa))) - j->motorSpeed;
+			float lambda = -tbAngularRowMass(r, g.refA) * cdot;
+			float maxImpulse = j->maxMotorForce / invH;
+			float old = j->motorImpulse;
+			float next = old + lambda;
+			next = next < -maxImpulse ? -maxImpulse : (next > maxImpulse ? maxImpulse : next);
+			j->motorImpulse = next;
+			tbApplyAngular(r, sa, sb, glms_vec3_scale(g.refA, next - old));
+		}
+		tbSolveAngular(r, sa, sb, &g, useBias, true);
 		tbSolveSliderLine(r, sa, sb, &g, useBias);
 		break;
 	}
@@ -833,7 +1108,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 	case tb_distanceJoint: {
 		float length = glms_vec3_norm(g.d);
 		vec3s u = length > 1e-6f ? glms_vec3_scale(g.d, 1.0f / length) : g.axisA;
-		tbAxialRow row = {false, u, g.rA, g.rB, tbLinearRowMass(r, g.rA, g.rB, u)};
+		tbAxialRow row = {false, u, g.rA, g.rB, tbLinearRowMass(r, g.rA, g.rB, u), 0.0f};
 		// Rigid unless it is a spring or a range.
 		bool rigid = !(j->enableSpring && j->hertz > 0.0f) && !j->enableLimit;
 		tbSolveAxial(r, sa, sb, &row, length, j->length, useBias, invH, rigid);
@@ -856,9 +1131,25 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 		vec3s rB = tbMulMV(r->turns + r->indexB, r->rB);
 		tbApplyLinearTo(sa, sb, r->mA, r->mB, r->turnedInertias + r->indexA,
 		                r->turnedInertias + r->indexB, rA, rB, j->linearImpulse);
+		if (tbBallHasAngular(j)) {
+			tbJointNow g = tbJointNowAt(r, sa, sb, true);
+			tbBallAngles a = tbBallAnglesOf(j, &g);
+			tbApplyAngular(r, sa, sb, tbBallAngularImpulse(j, &a));
+		}
 		return;
 	}
 	tbJointNow g = tbJointNowAt(r, sa, sb, true);
+	if (j->type == tb_wheelJoint) {
+		// As the hinge's below, about the steered axle; then the suspension's rows along A's
+		// axis (the slider's arm) and the motor about the axle.
+		vec3s armA = glms_vec3_add(g.rA, g.d);
+		j->angularImpulse =
+		    tbMulAdd(j->angularImpulse, -glms_vec3_dot(g.refA, j->angularImpulse), g.refA);
+		float suspension = j->springImpulse + j->lowerImpulse - j->upperImpulse;
+		tbApplyLinear(r, sa, sb, armA, g.rB, tbMulAdd(j->linearImpulse, suspension, g.axisA));
+		tbApplyAngular(r, sa, sb, tbMulAdd(j->angularImpulse, j->motorImpulse, g.refA));
+		return;
+	}
 	vec3s armA = j->type == tb_sliderJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
 	if (j->type == tb_hingeJoint) {
 		// The hinge's angular rows act across its axis only; the accumulated impulse is kept in
@@ -889,7 +1180,8 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
 	tbJointNow g = tbJointGeometry(r, sa, sb);
 	float invH = 1.0f / h;
 	vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
-	vec3s armA = j->type == tb_sliderJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
+	vec3s armA =
+	    j->type == tb_sliderJoint || j->type == tb_wheelJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
 	float axial = j->springImpulse + j->motorImpulse + j->lowerImpulse - j->upperImpulse;
 	vec3s force = glms_vec3_scale(j->linearImpulse, invH);
 	vec3s torque = glms_vec3_scale(j->angularImpulse, invH);
@@ -910,6 +1202,22 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
 		j->angle = length;
 		j->speed = tbLinearSpeed(sa, sb, g.rA, g.rB, u);
 		force = tbMulAdd(force, (axial + j->axialImpulse) * invH, u);
+		break;
+	}
+	case tb_wheelJoint:
+		j->angle = glms_vec3_dot(g.axisA, g.d);
+		j->speed = tbLinearSpeed(sa, sb, armA, g.rB, g.axisA);
+		force = tbMulAdd(force, (axial - j->motorImpulse) * invH, g.axisA);
+		torque = tbMulAdd(torque, j->motorImpulse * invH, g.refA);
+		break;
+	case tb_ballJoint: {
+		tbBallAngles a = tbBallAnglesOf(j, &g);
+		j->angle = a.twist;
+		j->swing = a.swing;
+		j->speed = 0.0f;
+		if (tbBallHasAngular(j)) {
+			torque = glms_vec3_scale(tbBallAngularImpulse(j, &a), invH);
+		}
 		break;
 	}
 	default:

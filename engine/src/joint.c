@@ -102,6 +102,31 @@ static bool tbCheckNonNegative(float value, const char* caller, const char* fiel
 	return true;
 }
 
+// A break threshold: >= 0, FLT_MAX or infinity for never.
+static bool tbCheckThreshold(float value, const char* caller, const char* field)
+{
+	if (!(value >= 0.0f)) {
+		tbSetError("%s: def->%s must be >= 0 (FLT_MAX: never), got %g", caller, field,
+		           (double)value);
+		return false;
+	}
+	return true;
+}
+
+static bool tbCheckThresholds(float force, float torque, const char* caller)
+{
+	return tbCheckThreshold(force, caller, "forceThreshold") &&
+	       tbCheckThreshold(torque, caller, "torqueThreshold");
+}
+
+// The new joint's break thresholds (its slot's).
+static void tbSetThresholds(tbWorld* w, tbJointId id, float force, float torque)
+{
+	tbJointSlot* s = w->joints + (id.index1 - 1);
+	s->forceThreshold = force;
+	s->torqueThreshold = torque;
+}
+
 // Any vector perpendicular to a (unit).
 static vec3s tbPerpendicular(vec3s a)
 {
@@ -226,21 +251,103 @@ static tbJointId tbAddJoint(tbWorld* w, tbJointType type, int a, int b, vec3s an
 	return tbMakeJointId(w, index);
 }
 
+// A ball joint's turn bounds, spring and motor, checked (tbCreateBallJoint).
+static bool tbCheckBallDef(const tbBallJointDef* def, const char* caller, vec3s* twist,
+                           vec3s* swing, versors* target)
+{
+	if (!tbCheckAxis(def->twistAxis, caller, twist) ||
+	    !tbCheckFinite(def->swingAxis, caller, "swingAxis")) {
+		return false;
+	}
+	vec3s across = glms_vec3_sub(def->swingAxis,
+	                             glms_vec3_scale(*twist, glms_vec3_dot(*twist, def->swingAxis)));
+	float len = glms_vec3_norm(across);
+	if (!(len > 1e-3f * glms_vec3_norm(def->swingAxis)) || !(len > 1e-6f)) {
+		tbSetError("%s: def->swingAxis must be a direction across def->twistAxis", caller);
+		return false;
+	}
+	*swing = glms_vec3_scale(across, 1.0f / len);
+	const float pi = 3.14159265f;
+	if (def->enableCone && !(def->coneAngle1 > 0.0f && def->coneAngle1 <= pi &&
+	                         def->coneAngle2 > 0.0f && def->coneAngle2 <= pi)) {
+		tbSetError("%s: def->coneAngle1, coneAngle2 must be in (0, pi], got %g, %g", caller,
+		           (double)def->coneAngle1, (double)def->coneAngle2);
+		return false;
+	}
+	if (!tbCheckRange(def->enableTwistLimit, def->lowerTwist, def->upperTwist, caller,
+	                  "lowerTwist, upperTwist")) {
+		return false;
+	}
+	if (def->enableTwistLimit && (def->lowerTwist < -pi || def->upperTwist > pi)) {
+		tbSetError("%s: def->lowerTwist, upperTwist must be within [-pi, pi]", caller);
+		return false;
+	}
+	versors q = def->targetRotation;
+	float qn = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+	if (!isfinite(qn) || !(qn > 1e-6f)) {
+		tbSetError("%s: def->targetRotation must be a finite nonzero quaternion", caller);
+		return false;
+	}
+	*target = (versors){{q.x / qn, q.y / qn, q.z / qn, q.w / qn}};
+	if (!tbCheckFinite(def->motorVelocity, caller, "motorVelocity")) {
+		return false;
+	}
+	return tbCheckNonNegative(def->hertz, caller, "hertz") &&
+	       tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio") &&
+	       tbCheckNonNegative(def->maxMotorTorque, caller, "maxMotorTorque") &&
+	       tbCheckNonNegative(def->maxFrictionTorque, caller, "maxFrictionTorque");
+}
+
+// The target frame in A's body axes: A's joint frame turned by q (A's body axes).
+static void tbSetBallTarget(tbJoint* j, versors q)
+{
+	j->localTargetAxisA = tbRotateVector(q, j->localAxisA);
+	j->localTargetRefA = tbRotateVector(q, j->localRefA);
+}
+
 tbJointId tbCreateBallJoint(tbWorldId worldId, const tbBallJointDef* def)
 {
 	const char* caller = "tbCreateBallJoint";
 	tbWorld* w = tbGetWorld(worldId, caller);
 	int a, b;
+	vec3s twist, swing;
+	versors target;
 	if (w == NULL || def == NULL || !tbJointBodies(w, def->bodyIdA, def->bodyIdB, caller, &a, &b) ||
-	    !tbCheckFinite(def->anchor, caller, "anchor")) {
+	    !tbCheckFinite(def->anchor, caller, "anchor") ||
+	    !tbCheckBallDef(def, caller, &twist, &swing, &target) ||
+	    !tbCheckThresholds(def->forceThreshold, def->torqueThreshold, caller)) {
 		if (def == NULL) {
 			tbSetError("%s: def is null (use tbDefaultBallJointDef())", caller);
 		}
 		return tb_nullJointId;
 	}
 	tbJoint* j;
-	return tbAddJoint(w, tb_ballJoint, a, b, def->anchor, def->anchor, (vec3s){{0.0f, 0.0f, 1.0f}},
-	                  def->collideConnected, def->userData, &j);
+	tbJointId id = tbAddJoint(w, tb_ballJoint, a, b, def->anchor, def->anchor, twist,
+	                          def->collideConnected, def->userData, &j);
+	// The swing reference replaces tbAddJoint's any-perpendicular one.
+	const tbBodySlot* ba = w->bodies + a;
+	const tbBodySlot* bb = w->bodies + b;
+	versors qa = ba->xf.q, qb = bb->xf.q;
+	versors conjA = {{-qa.x, -qa.y, -qa.z, qa.w}}, conjB = {{-qb.x, -qb.y, -qb.z, qb.w}};
+	j->localRefA = tbRotateVector(conjA, swing);
+	j->localRefB = tbRotateVector(conjB, swing);
+	j->enableCone = def->enableCone;
+	j->coneAngle1 = def->coneAngle1;
+	j->coneAngle2 = def->coneAngle2;
+	j->enableLimit = def->enableTwistLimit;
+	j->lower = def->lowerTwist;
+	j->upper = def->upperTwist;
+	j->enableSpring = def->enableSpring;
+	j->hertz = def->hertz;
+	j->dampingRatio = def->dampingRatio;
+	j->enableMotor = def->enableMotor;
+	j->motorToTarget = def->motorToTarget;
+	j->motorVelocity = def->motorVelocity;
+	j->maxMotorForce = def->maxMotorTorque;
+	j->maxFrictionTorque = def->maxFrictionTorque;
+	tbSetBallTarget(j, target);
+	tbSetThresholds(w, id, def->forceThreshold, def->torqueThreshold);
+	return id;
 }
 
 tbJointId tbCreateHingeJoint(tbWorldId worldId, const tbHingeJointDef* def)
@@ -256,7 +363,8 @@ tbJointId tbCreateHingeJoint(tbWorldId worldId, const tbHingeJointDef* def)
 	    !isfinite(def->motorSpeed) ||
 	    !tbCheckNonNegative(def->maxMotorTorque, caller, "maxMotorTorque") ||
 	    !tbCheckNonNegative(def->hertz, caller, "hertz") ||
-	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio")) {
+	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio") ||
+	    !tbCheckThresholds(def->forceThreshold, def->torqueThreshold, caller)) {
 		if (def == NULL) {
 			tbSetError("%s: def is null (use tbDefaultHingeJointDef())", caller);
 		} else if (!isfinite(def->motorSpeed)) {
@@ -276,6 +384,7 @@ tbJointId tbCreateHingeJoint(tbWorldId worldId, const tbHingeJointDef* def)
 	j->enableSpring = def->enableSpring;
 	j->hertz = def->hertz;
 	j->dampingRatio = def->dampingRatio;
+	tbSetThresholds(w, id, def->forceThreshold, def->torqueThreshold);
 	return id;
 }
 
@@ -292,7 +401,8 @@ tbJointId tbCreateSliderJoint(tbWorldId worldId, const tbSliderJointDef* def)
 	    !isfinite(def->motorSpeed) ||
 	    !tbCheckNonNegative(def->maxMotorForce, caller, "maxMotorForce") ||
 	    !tbCheckNonNegative(def->hertz, caller, "hertz") ||
-	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio")) {
+	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio") ||
+	    !tbCheckThresholds(def->forceThreshold, def->torqueThreshold, caller)) {
 		if (def == NULL) {
 			tbSetError("%s: def is null (use tbDefaultSliderJointDef())", caller);
 		} else if (!isfinite(def->motorSpeed)) {
@@ -312,6 +422,7 @@ tbJointId tbCreateSliderJoint(tbWorldId worldId, const tbSliderJointDef* def)
 	j->enableSpring = def->enableSpring;
 	j->hertz = def->hertz;
 	j->dampingRatio = def->dampingRatio;
+	tbSetThresholds(w, id, def->forceThreshold, def->torqueThreshold);
 	return id;
 }
 
@@ -321,15 +432,19 @@ tbJointId tbCreateFixedJoint(tbWorldId worldId, const tbFixedJointDef* def)
 	tbWorld* w = tbGetWorld(worldId, caller);
 	int a, b;
 	if (w == NULL || def == NULL || !tbJointBodies(w, def->bodyIdA, def->bodyIdB, caller, &a, &b) ||
-	    !tbCheckFinite(def->anchor, caller, "anchor")) {
+	    !tbCheckFinite(def->anchor, caller, "anchor") ||
+	    !tbCheckThresholds(def->forceThreshold, def->torqueThreshold, caller)) {
 		if (def == NULL) {
 			tbSetError("%s: def is null (use tbDefaultFixedJointDef())", caller);
 		}
 		return tb_nullJointId;
 	}
 	tbJoint* j;
-	return tbAddJoint(w, tb_fixedJoint, a, b, def->anchor, def->anchor, (vec3s){{0.0f, 0.0f, 1.0f}},
-	                  def->collideConnected, def->userData, &j);
+	tbJointId id =
+	    tbAddJoint(w, tb_fixedJoint, a, b, def->anchor, def->anchor, (vec3s){{0.0f, 0.0f, 1.0f}},
+	               def->collideConnected, def->userData, &j);
+	tbSetThresholds(w, id, def->forceThreshold, def->torqueThreshold);
+	return id;
 }
 
 tbJointId tbCreateDistanceJoint(tbWorldId worldId, const tbDistanceJointDef* def)
@@ -344,7 +459,8 @@ tbJointId tbCreateDistanceJoint(tbWorldId worldId, const tbDistanceJointDef* def
 	    !tbCheckRange(def->enableLimit, def->minLength, def->maxLength, caller,
 	                  "minLength, maxLength") ||
 	    !tbCheckNonNegative(def->hertz, caller, "hertz") ||
-	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio")) {
+	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio") ||
+	    !tbCheckThresholds(def->forceThreshold, def->torqueThreshold, caller)) {
 		if (def == NULL) {
 			tbSetError("%s: def is null (use tbDefaultDistanceJointDef())", caller);
 		} else if (!isfinite(def->length)) {
@@ -365,7 +481,88 @@ tbJointId tbCreateDistanceJoint(tbWorldId worldId, const tbDistanceJointDef* def
 	j->enableSpring = def->enableSpring;
 	j->hertz = def->hertz;
 	j->dampingRatio = def->dampingRatio;
+	tbSetThresholds(w, id, def->forceThreshold, def->torqueThreshold);
 	return id;
+}
+
+tbJointId tbCreateWheelJoint(tbWorldId worldId, const tbWheelJointDef* def)
+{
+	const char* caller = "tbCreateWheelJoint";
+	tbWorld* w = tbGetWorld(worldId, caller);
+	int a, b;
+	vec3s axis;
+	if (w == NULL || def == NULL || !tbJointBodies(w, def->bodyIdA, def->bodyIdB, caller, &a, &b) ||
+	    !tbCheckFinite(def->anchor, caller, "anchor") ||
+	    !tbCheckAxis(def->suspensionAxis, caller, &axis) ||
+	    !tbCheckFinite(def->spinAxis, caller, "spinAxis") ||
+	    !tbCheckRange(def->enableLimit, def->lowerTranslation, def->upperTranslation, caller,
+	                  "lowerTranslation, upperTranslation") ||
+	    !isfinite(def->motorSpeed) || !isfinite(def->steeringAngle) ||
+	    !tbCheckNonNegative(def->maxMotorTorque, caller, "maxMotorTorque") ||
+	    !tbCheckNonNegative(def->hertz, caller, "hertz") ||
+	    !tbCheckNonNegative(def->dampingRatio, caller, "dampingRatio") ||
+	    !tbCheckThresholds(def->forceThreshold, def->torqueThreshold, caller)) {
+		if (def == NULL) {
+			tbSetError("%s: def is null (use tbDefaultWheelJointDef())", caller);
+		} else if (!isfinite(def->motorSpeed) || !isfinite(def->steeringAngle)) {
+			tbSetError("%s: def->motorSpeed and def->steeringAngle must be finite", caller);
+		}
+		return tb_nullJointId;
+	}
+	vec3s across =
+	    glms_vec3_sub(def->spinAxis, glms_vec3_scale(axis, glms_vec3_dot(axis, def->spinAxis)));
+	float len = glms_vec3_norm(across);
+	if (!(len > 1e-3f * glms_vec3_norm(def->spinAxis)) || !(len > 1e-6f)) {
+		tbSetError("%s: def->spinAxis must be a direction across def->suspensionAxis", caller);
+		return tb_nullJointId;
+	}
+	vec3s spin = glms_vec3_scale(across, 1.0f / len);
+	tbJoint* j;
+	tbJointId id = tbAddJoint(w, tb_wheelJoint, a, b, def->anchor, def->anchor, axis,
+	                          def->collideConnected, def->userData, &j);
+	// The axle is the frame's reference (tbAddJoint's any-perpendicular one replaced).
+	versors qa = w->bodies[a].xf.q, qb = w->bodies[b].xf.q;
+	versors conjA = {{-qa.x, -qa.y, -qa.z, qa.w}}, conjB = {{-qb.x, -qb.y, -qb.z, qb.w}};
+	j->localRefA = tbRotateVector(conjA, spin);
+	j->localRefB = tbRotateVector(conjB, spin);
+	j->enableSpring = def->enableSpring;
+	j->hertz = def->hertz;
+	j->dampingRatio = def->dampingRatio;
+	j->enableLimit = def->enableLimit;
+	j->lower = def->lowerTranslation;
+	j->upper = def->upperTranslation;
+	j->enableMotor = def->enableMotor;
+	j->motorSpeed = def->motorSpeed;
+	j->maxMotorForce = def->maxMotorTorque;
+	j->steering = def->steeringAngle;
+	tbSetThresholds(w, id, def->forceThreshold, def->torqueThreshold);
+	return id;
+}
+
+void tbWheelJoint_SetSteering(tbJointId jointId, float angle)
+{
+	if (!isfinite(angle)) {
+		tbSetError("tbWheelJoint_SetSteering: angle must be finite");
+		return;
+	}
+	tbWorld* w;
+	tbJointSlot* s = tbGetJointSlot(jointId, &w, "tbWheelJoint_SetSteering");
+	if (s == NULL) {
+		return;
+	}
+	if (s->joint.type != tb_wheelJoint) {
+		tbSetError("tbWheelJoint_SetSteering: not a wheel joint");
+		return;
+	}
+	s->joint.steering = angle;
+	tbWakeBody(w, s->bodyA);
+	tbWakeBody(w, s->bodyB);
+}
+
+float tbWheelJoint_GetSteering(tbJointId jointId)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbWheelJoint_GetSteering");
+	return s != NULL && s->joint.type == tb_wheelJoint ? s->joint.steering : 0.0f;
 }
 
 static void tbDestroyJointInternal(tbWorld* w, int index)
@@ -462,6 +659,10 @@ float tbJoint_GetAngle(tbJointId jointId)
 
 float tbJoint_GetTranslation(tbJointId jointId)
 {
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_GetTranslation");
+	if (s != NULL && s->joint.type == tb_wheelJoint) {
+		return s->joint.angle;
+	}
 	return tbJointCoordinate(jointId, tb_sliderJoint, "tbJoint_GetTranslation");
 }
 
@@ -497,13 +698,9 @@ static tbJointSlot* tbJointForEdit(tbJointId jointId, const char* caller, bool m
 		return NULL;
 	}
 	tbJointType t = s->joint.type;
-	bool ok = motor ? (t == tb_hingeJoint || t == tb_sliderJoint)
-	                : (t == tb_hingeJoint || t == tb_sliderJoint || t == tb_distanceJoint);
+	bool ok = t != tb_fixedJoint && (!motor || t != tb_distanceJoint);
 	if (!ok) {
-		tbSetError("%s: a %s joint has no %s", caller,
-		           t == tb_ballJoint    ? "ball"
-		           : t == tb_fixedJoint ? "fixed"
-		                                : "distance",
+		tbSetError("%s: a %s joint has no %s", caller, t == tb_fixedJoint ? "fixed" : "distance",
 		           motor ? "motor" : "limits or spring");
 		return NULL;
 	}
@@ -553,6 +750,7 @@ void tbJoint_EnableMotor(tbJointId jointId, bool flag)
 	if (s != NULL) {
 		s->joint.enableMotor = flag;
 		s->joint.motorImpulse = 0.0f;
+		s->joint.motorImpulse3 = glms_vec3_zero();
 	}
 }
 
@@ -563,7 +761,10 @@ void tbJoint_SetMotorSpeed(tbJointId jointId, float speed)
 		return;
 	}
 	tbJointSlot* s = tbJointForEdit(jointId, "tbJoint_SetMotorSpeed", true);
-	if (s != NULL) {
+	if (s != NULL && s->joint.type == tb_ballJoint) {
+		tbSetError("tbJoint_SetMotorSpeed: a ball joint's motor takes a vector "
+		           "(tbBallJoint_SetMotorVelocity)");
+	} else if (s != NULL) {
 		s->joint.motorSpeed = speed;
 	}
 }
@@ -586,6 +787,7 @@ void tbJoint_EnableSpring(tbJointId jointId, bool flag)
 	if (s != NULL) {
 		s->joint.enableSpring = flag;
 		s->joint.springImpulse = 0.0f;
+		s->joint.springImpulse3 = glms_vec3_zero();
 	}
 }
 
@@ -615,6 +817,116 @@ void* tbJoint_GetUserData(tbJointId jointId)
 {
 	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_GetUserData");
 	return s != NULL ? s->userData : NULL;
+}
+
+void tbJoint_SetForceThreshold(tbJointId jointId, float threshold)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_SetForceThreshold");
+	if (s != NULL && tbCheckThreshold(threshold, "tbJoint_SetForceThreshold", "threshold")) {
+		s->forceThreshold = threshold;
+	}
+}
+
+void tbJoint_SetTorqueThreshold(tbJointId jointId, float threshold)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_SetTorqueThreshold");
+	if (s != NULL && tbCheckThreshold(threshold, "tbJoint_SetTorqueThreshold", "threshold")) {
+		s->torqueThreshold = threshold;
+	}
+}
+
+tbJointEvents tbWorld_GetJointEvents(tbWorldId worldId)
+{
+	tbJointEvents e = {NULL, 0};
+	tbWorld* w = tbGetWorld(worldId, "tbWorld_GetJointEvents");
+	if (w != NULL) {
+		e.events = w->jointEvents;
+		e.count = w->jointEventCount;
+	}
+	return e;
+}
+
+// A ball joint for a tbBallJoint_ call; its bodies wake.
+static tbJointSlot* tbBallForEdit(tbJointId jointId, const char* caller)
+{
+	tbWorld* w;
+	tbJointSlot* s = tbGetJointSlot(jointId, &w, caller);
+	if (s == NULL) {
+		return NULL;
+	}
+	if (s->joint.type != tb_ballJoint) {
+		tbSetError("%s: not a ball joint", caller);
+		return NULL;
+	}
+	tbWakeBody(w, s->bodyA);
+	tbWakeBody(w, s->bodyB);
+	return s;
+}
+
+void tbBallJoint_SetCone(tbJointId jointId, bool enable, float coneAngle1, float coneAngle2)
+{
+	const float pi = 3.14159265f;
+	if (!(coneAngle1 > 0.0f && coneAngle1 <= pi && coneAngle2 > 0.0f && coneAngle2 <= pi)) {
+		tbSetError("tbBallJoint_SetCone: the half angles must be in (0, pi], got %g, %g",
+		           (double)coneAngle1, (double)coneAngle2);
+		return;
+	}
+	tbJointSlot* s = tbBallForEdit(jointId, "tbBallJoint_SetCone");
+	if (s != NULL) {
+		s->joint.enableCone = enable;
+		s->joint.coneAngle1 = coneAngle1;
+		s->joint.coneAngle2 = coneAngle2;
+		s->joint.coneImpulse = 0.0f;
+	}
+}
+
+void tbBallJoint_SetMotorVelocity(tbJointId jointId, vec3s velocity)
+{
+	if (!tbIsFiniteVec3(velocity)) {
+		tbSetError("tbBallJoint_SetMotorVelocity: velocity must be finite");
+		return;
+	}
+	tbJointSlot* s = tbBallForEdit(jointId, "tbBallJoint_SetMotorVelocity");
+	if (s != NULL) {
+		s->joint.motorVelocity = velocity;
+	}
+}
+
+void tbBallJoint_SetTarget(tbJointId jointId, versors q, bool motorToTarget)
+{
+	float qn = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+	if (!isfinite(qn) || !(qn > 1e-6f)) {
+		tbSetError("tbBallJoint_SetTarget: rotation must be a finite nonzero quaternion");
+		return;
+	}
+	tbJointSlot* s = tbBallForEdit(jointId, "tbBallJoint_SetTarget");
+	if (s != NULL) {
+		tbSetBallTarget(&s->joint, (versors){{q.x / qn, q.y / qn, q.z / qn, q.w / qn}});
+		s->joint.motorToTarget = motorToTarget;
+	}
+}
+
+void tbBallJoint_SetMaxFrictionTorque(tbJointId jointId, float torque)
+{
+	if (!(torque >= 0.0f) || !isfinite(torque)) {
+		tbSetError("tbBallJoint_SetMaxFrictionTorque: torque must be finite and >= 0");
+		return;
+	}
+	tbJointSlot* s = tbBallForEdit(jointId, "tbBallJoint_SetMaxFrictionTorque");
+	if (s != NULL) {
+		s->joint.maxFrictionTorque = torque;
+	}
+}
+
+float tbBallJoint_GetSwingAngle(tbJointId jointId)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbBallJoint_GetSwingAngle");
+	return s != NULL && s->joint.type == tb_ballJoint ? s->joint.swing : 0.0f;
+}
+
+float tbBallJoint_GetTwistAngle(tbJointId jointId)
+{
+	return tbJointCoordinate(jointId, tb_ballJoint, "tbBallJoint_GetTwistAngle");
 }
 
 static vec3s tbMulAddVec(vec3s p, float s, vec3s v)
@@ -689,6 +1001,7 @@ void tbGatherJoints(tbWorld* w)
 
 void tbScatterJoints(tbWorld* w)
 {
+	w->jointEventCount = 0;
 	for (int k = 0; k < w->solverJointCount; ++k) {
 		tbJointSlot* s = w->joints + w->solverJointSlots[k];
 		const tbJoint* j = w->solverJoints + k;
@@ -700,10 +1013,26 @@ void tbScatterJoints(tbWorld* w)
 		s->joint.upperImpulse = j->upperImpulse;
 		s->joint.motorImpulse = j->motorImpulse;
 		s->joint.springImpulse = j->springImpulse;
+		s->joint.springImpulse3 = j->springImpulse3;
+		s->joint.motorImpulse3 = j->motorImpulse3;
+		s->joint.frictionImpulse3 = j->frictionImpulse3;
+		s->joint.coneImpulse = j->coneImpulse;
+		s->joint.swing = j->swing;
 		s->joint.angle = j->angle;
 		s->joint.speed = j->speed;
 		s->joint.force = j->force;
 		s->joint.torque = j->torque;
+		// Breaking (docs/joints.md): the reaction of the step's last substep against the
+		// thresholds; the array grows to the most joints over at once, then stays.
+		float force = glms_vec3_norm(j->force), torque = glms_vec3_norm(j->torque);
+		if (force > s->forceThreshold || torque > s->torqueThreshold) {
+			tbGrowArray((void**)&w->jointEvents, &w->jointEventCapacity, w->jointEventCount + 1,
+			            sizeof(tbJointEvent));
+			tbJointEvent* e = w->jointEvents + w->jointEventCount++;
+			e->jointId = tbMakeJointId(w, w->solverJointSlots[k]);
+			e->force = force;
+			e->torque = torque;
+		}
 	}
 }
 
@@ -728,7 +1057,8 @@ void tbDrawJoints(const tbWorld* w, const tbDebugDraw* draw)
 		if (draw->DrawPoint != NULL) {
 			draw->DrawPoint(pa, 6.0f, 0xe5e54cu, draw->context);
 		}
-		if (s->joint.type == tb_hingeJoint || s->joint.type == tb_sliderJoint) {
+		if (s->joint.type == tb_hingeJoint || s->joint.type == tb_sliderJoint ||
+		    s->joint.type == tb_wheelJoint) {
 			// The axis, 0.5 m each way from A's anchor; a slider's limits as two ticks.
 			vec3s axis = tbRotateVector(a->xf.q, s->joint.localAxisA);
 			draw->DrawSegment(tbMulAddVec(pa, -0.5f, axis), tbMulAddVec(pa, 0.5f, axis), 0xe5e54cu,

@@ -1,4 +1,5 @@
 // Default definitions: every def struct starts from its default function, so 0 stays a real value.
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -83,6 +84,13 @@ tbBallJointDef tbDefaultBallJointDef(void)
 {
 	tbBallJointDef def;
 	memset(&def, 0, sizeof def);
+	def.twistAxis = (vec3s){{0.0f, 0.0f, 1.0f}};
+	def.swingAxis = (vec3s){{1.0f, 0.0f, 0.0f}};
+	def.coneAngle1 = def.coneAngle2 = 0.25f * 3.14159265f;
+	def.dampingRatio = 1.0f;
+	def.targetRotation = (versors){{0.0f, 0.0f, 0.0f, 1.0f}};
+	def.forceThreshold = FLT_MAX;
+	def.torqueThreshold = FLT_MAX;
 	return def;
 }
 
@@ -90,6 +98,8 @@ tbHingeJointDef tbDefaultHingeJointDef(void)
 {
 	tbHingeJointDef def;
 	memset(&def, 0, sizeof def);
+	def.forceThreshold = FLT_MAX;
+	def.torqueThreshold = FLT_MAX;
 	def.axis = (vec3s){{0.0f, 0.0f, 1.0f}};
 	def.dampingRatio = 1.0f;
 	return def;
@@ -99,6 +109,8 @@ tbSliderJointDef tbDefaultSliderJointDef(void)
 {
 	tbSliderJointDef def;
 	memset(&def, 0, sizeof def);
+	def.forceThreshold = FLT_MAX;
+	def.torqueThreshold = FLT_MAX;
 	def.axis = (vec3s){{1.0f, 0.0f, 0.0f}};
 	def.dampingRatio = 1.0f;
 	return def;
@@ -108,6 +120,8 @@ tbFixedJointDef tbDefaultFixedJointDef(void)
 {
 	tbFixedJointDef def;
 	memset(&def, 0, sizeof def);
+	def.forceThreshold = FLT_MAX;
+	def.torqueThreshold = FLT_MAX;
 	return def;
 }
 
@@ -115,6 +129,22 @@ tbDistanceJointDef tbDefaultDistanceJointDef(void)
 {
 	tbDistanceJointDef def;
 	memset(&def, 0, sizeof def);
+	def.forceThreshold = FLT_MAX;
+	def.torqueThreshold = FLT_MAX;
 	def.dampingRatio = 1.0f;
+	return def;
+}
+
+tbWheelJointDef tbDefaultWheelJointDef(void)
+{
+	tbWheelJointDef def;
+	memset(&def, 0, sizeof def);
+	def.suspensionAxis = (vec3s){{0.0f, 1.0f, 0.0f}};
+	def.spinAxis = (vec3s){{0.0f, 0.0f, 1.0f}};
+	def.enableSpring = true;
+	def.hertz = 4.0f;
+	def.dampingRatio = 0.7f;
+	def.forceThreshold = FLT_MAX;
+	def.torqueThreshold = FLT_MAX;
 	return def;
 }

@@ -234,6 +234,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->endEvents, w->endCapacity, tbContactEndTouchEvent);
 	TB_FREE_ARRAY(w->pendingEndEvents, w->pendingEndCapacity, tbContactEndTouchEvent);
 	TB_FREE_ARRAY(w->moveEvents, w->moveEventCapacity, tbBodyMoveEvent);
+	TB_FREE_ARRAY(w->jointEvents, w->jointEventCapacity, tbJointEvent);
 	tbSensor_DestroyAll(w);
 	tbHitEvents_DestroyAll(w);
 	TB_FREE_ARRAY(w->fastBodies, w->fastCapacity, int);

@@ -176,6 +176,8 @@ typedef struct tbJointSlot
 	int bodyA, bodyB;                   // body slots
 	int edgePrev[2], edgeNext[2];       // joint index * 2 + side, or -1
 	int solverIndex;                    // in this step's joint array, or -1
+	float forceThreshold;               // N: a joint event above it (FLT_MAX: never)
+	float torqueThreshold;              // N m
 	void* userData;
 	bool collideConnected;
 	bool alive;
@@ -258,6 +260,8 @@ typedef struct tbWorld
 	int pendingEndCount, pendingEndCapacity;
 	tbBodyMoveEvent* moveEvents;
 	int moveEventCount, moveEventCapacity;
+	tbJointEvent* jointEvents; // joint.c: joints over their thresholds in the last step
+	int jointEventCount, jointEventCapacity;
 
 	// Bodies that moved far for their size in this step, and their poses at its start
 	// (continuous.c).

@@ -138,6 +138,37 @@ def test_joints_of_every_type():
             hinge.angle
 
 
+def test_joint_limits_wheels_and_joint_events():
+    with tumble.World(enable_sleep=False, gravity=(0, 0, 0)) as world:
+        anchor = world.create_body("static", position=(0, 0, 0))
+        limb = world.create_body(position=(0, -0.5, 0))
+        limb.create_shape(tumble.Box(0.1, 0.5, 0.1))
+        ball = world.create_ball_joint(anchor, limb, anchor=(0, 0, 0), twist_axis=(0, -1, 0), swing_axis=(1, 0, 0),
+                                       enable_cone=True, cone_angle1=0.5, cone_angle2=0.5)
+        limb.angular_velocity = (0, 0, 10)
+        limb.linear_velocity = (5, 0, 0)
+        for _ in range(60):
+            world.step(DT, 4)
+        # Thrown at its cone: it stops on it.
+        assert ball.swing_angle == pytest.approx(0.5, abs=0.02)
+        ball.set_force_threshold(0.0)
+        limb.angular_velocity = (0, 0, 1)
+        world.step(DT, 4)
+        events = world.get_joint_events()
+        assert len(events) == 1 and events[0].joint == ball and events[0].force > 0
+        frame = world.create_body("static", position=(5, 2, 0))
+        wheel = world.create_body(position=(5, 1, 0))
+        wheel.create_shape(tumble.Sphere(0.3))
+        wj = world.create_wheel_joint(frame, wheel, anchor=(5, 1, 0), enable_motor=True, motor_speed=4.0,
+                                      max_motor_torque=20.0)
+        assert wj.type == tumble.JointType.WHEEL
+        wj.steering = 0.25
+        assert wj.steering == pytest.approx(0.25)
+        for _ in range(60):
+            world.step(DT, 4)
+        np.testing.assert_allclose(wheel.angular_velocity, (4 * math.sin(0.25), 0, 4 * math.cos(0.25)), atol=0.02)
+
+
 def test_query_shapes_depth_is_analytic():
     # Two spheres 0.5 + 0.3 apart at 0.6: depth 0.2 along x.
     r = tumble.query_shapes(tumble.Sphere(0.5), (0, 0, 0), tumble.IDENTITY, tumble.Sphere(0.3), (0.6, 0, 0), tumble.IDENTITY)

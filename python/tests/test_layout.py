@@ -29,7 +29,8 @@ STRUCTS = {
     N.BodySnapshot: "tbBodySnapshot", N.MassData: "tbMassData", N.Hull: "tbHull", N.Mesh: "tbMesh",
     N.Heightfield: "tbHeightfield", N.BallJointDef: "tbBallJointDef", N.FixedJointDef: "tbFixedJointDef",
     N.HingeJointDef: "tbHingeJointDef", N.SliderJointDef: "tbSliderJointDef",
-    N.DistanceJointDef: "tbDistanceJointDef", N.SceneError: "tbSceneError", N.SceneBody: "tbSceneBody",
+    N.DistanceJointDef: "tbDistanceJointDef", N.JointEvent: "tbJointEvent", N.WheelJointDef: "tbWheelJointDef",
+    N.JointEvents: "tbJointEvents", N.SceneError: "tbSceneError", N.SceneBody: "tbSceneBody",
     N.SceneJoint: "tbSceneJoint", N.SceneDef: "tbSceneDef", N.Scene: "tbScene", N.Version: "tbVersion",
 }
 RENAMED = {"def_": "def", "f": "radius", "m": "raw"}  # Python field -> C member

@@ -523,13 +523,43 @@ class BallJointDef(Structure):
         ("bodyIdA", BodyId),
         ("bodyIdB", BodyId),
         ("anchor", Vec3),
+        ("twistAxis", Vec3),
+        ("swingAxis", Vec3),
+        ("enableCone", c_bool),
+        ("coneAngle1", c_float),
+        ("coneAngle2", c_float),
+        ("enableTwistLimit", c_bool),
+        ("lowerTwist", c_float),
+        ("upperTwist", c_float),
+        ("enableSpring", c_bool),
+        ("hertz", c_float),
+        ("dampingRatio", c_float),
+        ("_pad", c_float * 2),  # C aligns the quaternion to 16 bytes
+        ("targetRotation", Quat),
+        ("enableMotor", c_bool),
+        ("motorToTarget", c_bool),
+        ("motorVelocity", Vec3),
+        ("maxMotorTorque", c_float),
+        ("maxFrictionTorque", c_float),
         ("collideConnected", c_bool),
+        ("forceThreshold", c_float),
+        ("torqueThreshold", c_float),
         ("userData", c_void_p),
     ]
 
 
-class FixedJointDef(BallJointDef):
-    """``tbFixedJointDef`` (the same fields as a ball joint's)."""
+class FixedJointDef(Structure):
+    """``tbFixedJointDef``."""
+
+    _fields_ = [
+        ("bodyIdA", BodyId),
+        ("bodyIdB", BodyId),
+        ("anchor", Vec3),
+        ("collideConnected", c_bool),
+        ("forceThreshold", c_float),
+        ("torqueThreshold", c_float),
+        ("userData", c_void_p),
+    ]
 
 
 def _axis_joint_fields(limit: str, motor: str) -> list:
@@ -548,6 +578,8 @@ def _axis_joint_fields(limit: str, motor: str) -> list:
         ("hertz", c_float),
         ("dampingRatio", c_float),
         ("collideConnected", c_bool),
+        ("forceThreshold", c_float),
+        ("torqueThreshold", c_float),
         ("userData", c_void_p),
     ]
 
@@ -580,6 +612,46 @@ class DistanceJointDef(Structure):
         ("hertz", c_float),
         ("dampingRatio", c_float),
         ("collideConnected", c_bool),
+        ("forceThreshold", c_float),
+        ("torqueThreshold", c_float),
+        ("userData", c_void_p),
+    ]
+
+
+class JointEvent(Structure):
+    """``tbJointEvent``."""
+
+    _fields_ = [("jointId", JointId), ("force", c_float), ("torque", c_float)]
+
+
+class JointEvents(Structure):
+    """``tbJointEvents``."""
+
+    _fields_ = [("events", POINTER(JointEvent)), ("count", c_int)]
+
+
+class WheelJointDef(Structure):
+    """``tbWheelJointDef``."""
+
+    _fields_ = [
+        ("bodyIdA", BodyId),
+        ("bodyIdB", BodyId),
+        ("anchor", Vec3),
+        ("suspensionAxis", Vec3),
+        ("spinAxis", Vec3),
+        ("enableSpring", c_bool),
+        ("hertz", c_float),
+        ("dampingRatio", c_float),
+        ("enableLimit", c_bool),
+        ("lowerTranslation", c_float),
+        ("upperTranslation", c_float),
+        ("enableMotor", c_bool),
+        ("motorSpeed", c_float),
+        ("maxMotorTorque", c_float),
+        ("steeringAngle", c_float),
+        ("collideConnected", c_bool),
+        ("forceThreshold", c_float),
+        ("torqueThreshold", c_float),
         ("userData", c_void_p),
     ]
 
@@ -608,14 +680,14 @@ class SceneBody(Structure):
 
 
 class SceneJoint(Structure):
-    """``tbSceneJoint``: its name, type and bodies (the rest of its 268 bytes unnamed)."""
+    """``tbSceneJoint``: its name, type and bodies (the rest of its 332 bytes unnamed)."""
 
     _fields_ = [
         ("name", c_char * SCENE_NAME_SIZE),
         ("type", c_int),
         ("bodyA", c_int),
         ("bodyB", c_int),
-        ("_rest", c_uint8 * 192),
+        ("_rest", c_uint8 * 256),
     ]
 
 
@@ -781,11 +853,15 @@ _PROTOTYPES: dict[str, tuple[object, list]] = {
     "tbDefaultSliderJointDef": (SliderJointDef, []),
     "tbDefaultFixedJointDef": (FixedJointDef, []),
     "tbDefaultDistanceJointDef": (DistanceJointDef, []),
+    "tbDefaultWheelJointDef": (WheelJointDef, []),
     "tbCreateBallJoint": (JointId, [WorldId, _P(BallJointDef)]),
     "tbCreateHingeJoint": (JointId, [WorldId, _P(HingeJointDef)]),
     "tbCreateSliderJoint": (JointId, [WorldId, _P(SliderJointDef)]),
     "tbCreateFixedJoint": (JointId, [WorldId, _P(FixedJointDef)]),
     "tbCreateDistanceJoint": (JointId, [WorldId, _P(DistanceJointDef)]),
+    "tbCreateWheelJoint": (JointId, [WorldId, _P(WheelJointDef)]),
+    "tbWheelJoint_SetSteering": (None, [JointId, c_float]),
+    "tbWheelJoint_GetSteering": (c_float, [JointId]),
     "tbDestroyJoint": (None, [JointId]),
     "tbJoint_IsValid": (c_bool, [JointId]),
     "tbJoint_GetType": (c_int, [JointId]),
@@ -805,6 +881,15 @@ _PROTOTYPES: dict[str, tuple[object, list]] = {
     "tbJoint_SetMaxMotorForce": (None, [JointId, c_float]),
     "tbJoint_EnableSpring": (None, [JointId, c_bool]),
     "tbJoint_SetSpring": (None, [JointId, c_float, c_float]),
+    "tbJoint_SetForceThreshold": (None, [JointId, c_float]),
+    "tbJoint_SetTorqueThreshold": (None, [JointId, c_float]),
+    "tbWorld_GetJointEvents": (JointEvents, [WorldId]),
+    "tbBallJoint_SetCone": (None, [JointId, c_bool, c_float, c_float]),
+    "tbBallJoint_SetMotorVelocity": (None, [JointId, Vec3]),
+    "tbBallJoint_SetTarget": (None, [JointId, Quat, c_bool]),
+    "tbBallJoint_SetMaxFrictionTorque": (None, [JointId, c_float]),
+    "tbBallJoint_GetSwingAngle": (c_float, [JointId]),
+    "tbBallJoint_GetTwistAngle": (c_float, [JointId]),
     # shape.h, hull.h, mesh.h, mass.h
     "tbGeometry_Validate": (c_bool, [_P(Geometry), c_char_p, c_int]),
     "tbGeometry_ComputeAABB": (AABB, [_P(Geometry), Transform]),

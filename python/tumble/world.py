@@ -34,6 +34,7 @@ class JointType(IntEnum):
     SLIDER = 2
     FIXED = 3
     DISTANCE = 4
+    WHEEL = 5
 
 
 def _camel(name: str) -> str:
@@ -169,6 +170,15 @@ class SensorEvents:
 
     begin: list[tuple["Shape", "Shape"]]
     end: list[tuple["Shape", "Shape"]]
+
+
+@dataclass
+class JointEvent:
+    """``tbJointEvent``: a joint whose reaction passed its force or torque threshold."""
+
+    joint: "Joint"
+    force: float
+    torque: float
 
 
 @dataclass
@@ -422,7 +432,10 @@ class World:
 
     def create_ball_joint(self, body_a: "Body", body_b: "Body", anchor: Vector, **options: Any) -> "Joint":
         """``tbCreateBallJoint``: the bodies share ``anchor`` (world) and turn freely about it.
-        Options: collide_connected."""
+        Options: twist_axis, swing_axis, enable_cone, cone_angle1, cone_angle2,
+        enable_twist_limit, lower_twist, upper_twist, enable_spring, hertz, damping_ratio,
+        target_rotation, enable_motor, motor_to_target, motor_velocity, max_motor_torque,
+        max_friction_torque, collide_connected, force_threshold, torque_threshold."""
         d = lib.tbDefaultBallJointDef()
         d.bodyIdA, d.bodyIdB = body_a._id, body_b._id
         _fill(d, dict(anchor=anchor, **options), "create_ball_joint")
@@ -463,6 +476,25 @@ class World:
         d.bodyIdA, d.bodyIdB = body_a._id, body_b._id
         _fill(d, dict(anchor_a=anchor_a, anchor_b=anchor_b, **options), "create_distance_joint")
         return self._create_joint(lib.tbCreateDistanceJoint, d)
+
+    def create_wheel_joint(
+        self, body_a: "Body", body_b: "Body", anchor: Vector, suspension_axis: Vector = (0, 1, 0),
+        spin_axis: Vector = (0, 0, 1), **options: Any
+    ) -> "Joint":
+        """``tbCreateWheelJoint``: ``body_b`` (the wheel) spins about ``spin_axis`` and rides on a
+        spring along ``suspension_axis`` of ``body_a`` (the chassis). Options: enable_spring,
+        hertz, damping_ratio, enable_limit, lower_translation, upper_translation, enable_motor,
+        motor_speed, max_motor_torque, steering_angle, collide_connected, force_threshold,
+        torque_threshold."""
+        d = lib.tbDefaultWheelJointDef()
+        d.bodyIdA, d.bodyIdB = body_a._id, body_b._id
+        _fill(d, dict(anchor=anchor, suspension_axis=suspension_axis, spin_axis=spin_axis, **options), "create_wheel_joint")
+        return self._create_joint(lib.tbCreateWheelJoint, d)
+
+    def get_joint_events(self) -> list[JointEvent]:
+        """``tbWorld_GetJointEvents``: the joints over their thresholds in the last step."""
+        e = checked(lib.tbWorld_GetJointEvents, self._id)
+        return [JointEvent(self._joint(e.events[i].jointId), float(e.events[i].force), float(e.events[i].torque)) for i in range(e.count)]
 
     # -- events and contacts
     def get_contact_events(self) -> ContactEvents:
@@ -978,4 +1010,47 @@ class Joint:
     def set_spring(self, hertz: float, damping_ratio: float) -> None:
         """``tbJoint_SetSpring``."""
         checked(lib.tbJoint_SetSpring, self._id, float(hertz), float(damping_ratio))
+
+    def set_force_threshold(self, threshold: float) -> None:
+        """``tbJoint_SetForceThreshold``: N (a joint event above it)."""
+        checked(lib.tbJoint_SetForceThreshold, self._id, float(threshold))
+
+    def set_torque_threshold(self, threshold: float) -> None:
+        """``tbJoint_SetTorqueThreshold``: N m."""
+        checked(lib.tbJoint_SetTorqueThreshold, self._id, float(threshold))
+
+    def set_cone(self, enable: bool, cone_angle1: float, cone_angle2: float) -> None:
+        """``tbBallJoint_SetCone``: rad, in (0, pi]."""
+        checked(lib.tbBallJoint_SetCone, self._id, bool(enable), float(cone_angle1), float(cone_angle2))
+
+    def set_motor_velocity(self, velocity: Vector) -> None:
+        """``tbBallJoint_SetMotorVelocity``: rad/s, A's body axes."""
+        checked(lib.tbBallJoint_SetMotorVelocity, self._id, vec3(velocity))
+
+    def set_target(self, rotation: Any, motor_to_target: bool) -> None:
+        """``tbBallJoint_SetTarget``: the target frame (a quaternion x, y, z, w in A's axes)."""
+        checked(lib.tbBallJoint_SetTarget, self._id, quat(rotation), bool(motor_to_target))
+
+    def set_max_friction_torque(self, torque: float) -> None:
+        """``tbBallJoint_SetMaxFrictionTorque``: N m."""
+        checked(lib.tbBallJoint_SetMaxFrictionTorque, self._id, float(torque))
+
+    @property
+    def swing_angle(self) -> float:
+        """``tbBallJoint_GetSwingAngle``: rad."""
+        return float(checked(lib.tbBallJoint_GetSwingAngle, self._id))
+
+    @property
+    def twist_angle(self) -> float:
+        """``tbBallJoint_GetTwistAngle``: rad."""
+        return float(checked(lib.tbBallJoint_GetTwistAngle, self._id))
+
+    @property
+    def steering(self) -> float:
+        """``tbWheelJoint_GetSteering``: rad; set it to steer (``tbWheelJoint_SetSteering``)."""
+        return float(checked(lib.tbWheelJoint_GetSteering, self._id))
+
+    @steering.setter
+    def steering(self, angle: float) -> None:
+        checked(lib.tbWheelJoint_SetSteering, self._id, float(angle))
 

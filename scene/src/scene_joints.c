@@ -2,6 +2,7 @@
 // path, then created in the world by scene_build.c.
 #include "scene_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,96 @@ static bool tbReadSpring(tbParseContext* ctx, const cJSON* item, const char* pat
 	return true;
 }
 
+// An optional direction (normalised); a zero one is an error naming the key.
+static bool tbReadJointAxis(tbParseContext* ctx, const cJSON* object, const char* path,
+                            const char* key, vec3s* out)
+{
+	const cJSON* item = cJSON_GetObjectItemCaseSensitive(object, key);
+	if (item == NULL) {
+		return true;
+	}
+	char keyPath[TB_SCENE_PATH_SIZE];
+	tbJoinKey(keyPath, path, key);
+	vec3s v;
+	if (!tbReadVec3(ctx, item, keyPath, &tb_coordinate, &v)) {
+		return false;
+	}
+	double x = v.x, y = v.y, z = v.z;
+	double len = sqrt(x * x + y * y + z * z);
+	if (!(len > 0.0) || !isfinite(len)) {
+		return tbSceneFail(ctx, item, keyPath, "a zero axis (give a direction)");
+	}
+	*out = (vec3s){{(float)(x / len), (float)(y / len), (float)(z / len)}};
+	return true;
+}
+
+// A ball joint's "cone", "twist_limits", "friction" and "motor" {"velocity", "max_torque"}.
+static bool tbReadBallLimits(tbParseContext* ctx, const cJSON* object, const char* path,
+                             tbSceneJoint* joint)
+{
+	char keyPath[TB_SCENE_PATH_SIZE];
+	const cJSON* item;
+	const float pi = 3.14159265f;
+	if ((item = cJSON_GetObjectItemCaseSensitive(object, "cone")) != NULL) {
+		tbJoinKey(keyPath, path, "cone");
+		float a[2];
+		if (!tbReadFloats(ctx, item, keyPath, 2, &tb_positive, a)) {
+			return false;
+		}
+		if (a[0] > pi || a[1] > pi) {
+			return tbSceneFail(ctx, item, keyPath, "half angles must be in (0, pi] rad");
+		}
+		joint->enableCone = true;
+		joint->coneAngle1 = a[0];
+		joint->coneAngle2 = a[1];
+	}
+	if ((item = cJSON_GetObjectItemCaseSensitive(object, "twist_limits")) != NULL) {
+		tbJoinKey(keyPath, path, "twist_limits");
+		float range[2];
+		if (!tbReadFloats(ctx, item, keyPath, 2, &tb_anyNumber, range)) {
+			return false;
+		}
+		if (range[0] > range[1] || range[0] < -pi || range[1] > pi) {
+			return tbSceneFail(ctx, item, keyPath, "need -pi <= lower <= upper <= pi, got %g, %g",
+			                   (double)range[0], (double)range[1]);
+		}
+		joint->enableLimit = true;
+		joint->lower = range[0];
+		joint->upper = range[1];
+	}
+	if ((item = cJSON_GetObjectItemCaseSensitive(object, "friction")) != NULL) {
+		tbJoinKey(keyPath, path, "friction");
+		if (!tbReadFloat(ctx, item, keyPath, &tb_nonNegative, &joint->maxFrictionTorque)) {
+			return false;
+		}
+	}
+	if ((item = cJSON_GetObjectItemCaseSensitive(object, "motor")) != NULL) {
+		tbJoinKey(keyPath, path, "motor");
+		static const char* const keys[] = {"velocity", "max_torque"};
+		if (!cJSON_IsObject(item)) {
+			return tbSceneFail(ctx, item, keyPath,
+			                   "expected an object {\"velocity\", \"max_torque\"}, got %s",
+			                   tbJsonKind(item));
+		}
+		if (!tbCheckKeys(ctx, item, keyPath, "a ball motor", keys, 2)) {
+			return false;
+		}
+		char sub[TB_SCENE_PATH_SIZE];
+		const cJSON* v = tbRequire(ctx, item, keyPath, "velocity");
+		tbJoinKey(sub, keyPath, "velocity");
+		if (v == NULL || !tbReadVec3(ctx, v, sub, &tb_anyNumber, &joint->motorVelocity)) {
+			return false;
+		}
+		const cJSON* t = tbRequire(ctx, item, keyPath, "max_torque");
+		tbJoinKey(sub, keyPath, "max_torque");
+		if (t == NULL || !tbReadFloat(ctx, t, sub, &tb_nonNegative, &joint->maxMotorForce)) {
+			return false;
+		}
+		joint->enableMotor = true;
+	}
+	return true;
+}
+
 static bool tbReadJoint(tbParseContext* ctx, const cJSON* object, const char* path, int index)
 {
 	if (!cJSON_IsObject(object)) {
@@ -103,9 +194,30 @@ static bool tbReadJoint(tbParseContext* ctx, const cJSON* object, const char* pa
 		                   tbJsonKind(object));
 	}
 	static const char* const keys[] = {
-	    "name",     "type",     "body_a", "body_b",     "collide_connected",
-	    "anchor",   "axis",     "limits", "motor",      "spring",
-	    "anchor_a", "anchor_b", "length", "min_length", "max_length",
+	    "name",
+	    "type",
+	    "body_a",
+	    "body_b",
+	    "collide_connected",
+	    "anchor",
+	    "axis",
+	    "limits",
+	    "motor",
+	    "spring",
+	    "anchor_a",
+	    "anchor_b",
+	    "length",
+	    "min_length",
+	    "max_length",
+	    "twist_axis",
+	    "swing_axis",
+	    "cone",
+	    "twist_limits",
+	    "friction",
+	    "spin_axis",
+	    "steering",
+	    "force_threshold",
+	    "torque_threshold",
 	};
 	if (!tbCheckKeys(ctx, object, path, "a joint", keys, (int)(sizeof keys / sizeof keys[0]))) {
 		return false;
@@ -121,6 +233,8 @@ static bool tbReadJoint(tbParseContext* ctx, const cJSON* object, const char* pa
 	tbSceneFormat(joint->name, sizeof joint->name, "joint%d", index);
 	joint->line = tbLineOf(&ctx->lines, object);
 	tbSceneFormat(joint->keyPath, sizeof joint->keyPath, "%s", path);
+	joint->forceThreshold = FLT_MAX;
+	joint->torqueThreshold = FLT_MAX;
 	char keyPath[TB_SCENE_PATH_SIZE];
 	const cJSON* item;
 	if ((item = cJSON_GetObjectItemCaseSensitive(object, "name")) != NULL) {
@@ -134,15 +248,15 @@ static bool tbReadJoint(tbParseContext* ctx, const cJSON* object, const char* pa
 	if (type == NULL) {
 		return false;
 	}
-	static const char* const names[tb_jointTypeCount] = {"ball", "hinge", "slider", "fixed",
-	                                                     "distance"};
+	static const char* const names[tb_jointTypeCount] = {"ball",  "hinge",    "slider",
+	                                                     "fixed", "distance", "wheel"};
 	int kind = -1;
 	for (int k = 0; k < tb_jointTypeCount && cJSON_IsString(type); ++k) {
 		kind = strcmp(type->valuestring, names[k]) == 0 ? k : kind;
 	}
 	if (kind < 0) {
 		return tbSceneFail(ctx, type, keyPath,
-		                   "expected a joint type (ball, hinge, slider, fixed or distance)");
+		                   "expected a joint type (ball, hinge, slider, fixed, distance or wheel)");
 	}
 	joint->type = (tbJointType)kind;
 	joint->bodyA = tbJointBody(ctx, object, path, "body_a");
@@ -169,17 +283,31 @@ static bool tbReadJoint(tbParseContext* ctx, const cJSON* object, const char* pa
 			return false;
 		}
 	}
+	static const char* const thresholdKeys[] = {"force_threshold", "torque_threshold"};
+	float* thresholds[] = {&joint->forceThreshold, &joint->torqueThreshold};
+	for (int k = 0; k < 2; ++k) {
+		if ((item = cJSON_GetObjectItemCaseSensitive(object, thresholdKeys[k])) != NULL) {
+			tbJoinKey(keyPath, path, thresholdKeys[k]);
+			if (!tbReadFloat(ctx, item, keyPath, &tb_nonNegative, thresholds[k])) {
+				return false;
+			}
+		}
+	}
 	// Which keys each type takes (anything else is an error, as everywhere in the format).
+	bool ball = joint->type == tb_ballJoint, wheel = joint->type == tb_wheelJoint;
 	bool anchored = joint->type != tb_distanceJoint;
-	bool axial = joint->type == tb_hingeJoint || joint->type == tb_sliderJoint;
+	bool axial = joint->type == tb_hingeJoint || joint->type == tb_sliderJoint || wheel;
 	bool limited = axial;
-	bool driven = axial;
-	bool sprung = axial || joint->type == tb_distanceJoint;
-	const char* only[] = {"anchor",   "axis",     "limits", "motor",      "spring",
-	                      "anchor_a", "anchor_b", "length", "min_length", "max_length"};
-	bool allowed[] = {anchored,  axial,     limited,   driven,    sprung,
-	                  !anchored, !anchored, !anchored, !anchored, !anchored};
-	for (int k = 0; k < 10; ++k) {
+	bool driven = axial || ball;
+	bool sprung = axial || joint->type == tb_distanceJoint || ball;
+	const char* only[] = {"anchor",     "axis",       "limits", "motor",        "spring",
+	                      "anchor_a",   "anchor_b",   "length", "min_length",   "max_length",
+	                      "twist_axis", "swing_axis", "cone",   "twist_limits", "friction",
+	                      "spin_axis",  "steering"};
+	bool allowed[] = {anchored,  axial,     limited,   driven,    sprung, !anchored,
+	                  !anchored, !anchored, !anchored, !anchored, ball,   ball,
+	                  ball,      ball,      ball,      wheel,     wheel};
+	for (int k = 0; k < (int)(sizeof only / sizeof only[0]); ++k) {
 		if (!allowed[k] && (item = cJSON_GetObjectItemCaseSensitive(object, only[k])) != NULL) {
 			tbJoinKey(keyPath, path, only[k]);
 			return tbSceneFail(ctx, item, keyPath, "a %s joint has no %s", names[kind], only[k]);
@@ -188,7 +316,36 @@ static bool tbReadJoint(tbParseContext* ctx, const cJSON* object, const char* pa
 	if (anchored && !tbReadJointVec(ctx, object, path, "anchor", &joint->anchor)) {
 		return false;
 	}
-	if (axial) {
+	if (ball) {
+		joint->twistAxis = (vec3s){{0.0f, 0.0f, 1.0f}};
+		joint->swingAxis = (vec3s){{1.0f, 0.0f, 0.0f}};
+		if (!tbReadJointAxis(ctx, object, path, "twist_axis", &joint->twistAxis) ||
+		    !tbReadJointAxis(ctx, object, path, "swing_axis", &joint->swingAxis) ||
+		    !tbReadBallLimits(ctx, object, path, joint)) {
+			return false;
+		}
+	}
+	if (wheel) {
+		// The suspension axis is `axis` ((0, 1, 0) when not given), the axle `spin_axis`.
+		joint->axis = (vec3s){{0.0f, 1.0f, 0.0f}};
+		joint->swingAxis = (vec3s){{0.0f, 0.0f, 1.0f}};
+		if (!tbReadJointAxis(ctx, object, path, "axis", &joint->axis) ||
+		    !tbReadJointAxis(ctx, object, path, "spin_axis", &joint->swingAxis)) {
+			return false;
+		}
+		if ((item = cJSON_GetObjectItemCaseSensitive(object, "steering")) != NULL) {
+			tbJoinKey(keyPath, path, "steering");
+			if (!tbReadFloat(ctx, item, keyPath, &tb_anyNumber, &joint->steering)) {
+				return false;
+			}
+		}
+		// The wheel's default spring (tbDefaultWheelJointDef) unless "spring" says otherwise.
+		tbWheelJointDef defaults = tbDefaultWheelJointDef();
+		joint->enableSpring = defaults.enableSpring;
+		joint->hertz = defaults.hertz;
+		joint->dampingRatio = defaults.dampingRatio;
+	}
+	if (axial && !wheel) {
 		const cJSON* axisItem = cJSON_GetObjectItemCaseSensitive(object, "axis");
 		if (!tbReadJointVec(ctx, object, path, "axis", &joint->axis)) {
 			return false;
@@ -215,10 +372,10 @@ static bool tbReadJoint(tbParseContext* ctx, const cJSON* object, const char* pa
 		joint->lower = range[0];
 		joint->upper = range[1];
 	}
-	if (driven && (item = cJSON_GetObjectItemCaseSensitive(object, "motor")) != NULL) {
+	if (driven && !ball && (item = cJSON_GetObjectItemCaseSensitive(object, "motor")) != NULL) {
 		tbJoinKey(keyPath, path, "motor");
 		if (!tbReadMotor(ctx, item, keyPath,
-		                 joint->type == tb_hingeJoint ? "max_torque" : "max_force", joint)) {
+		                 joint->type == tb_sliderJoint ? "max_force" : "max_torque", joint)) {
 			return false;
 		}
 	}
@@ -304,8 +461,48 @@ bool tbBuildSceneJoints(const tbSceneDef* d, tbScene* scene, tbSceneError* error
 			def.bodyIdA = a;
 			def.bodyIdB = b;
 			def.anchor = j->anchor;
+			def.twistAxis = j->twistAxis;
+			def.swingAxis = j->swingAxis;
+			def.enableCone = j->enableCone;
+			def.coneAngle1 = j->coneAngle1;
+			def.coneAngle2 = j->coneAngle2;
+			def.enableTwistLimit = j->enableLimit;
+			def.lowerTwist = j->lower;
+			def.upperTwist = j->upper;
+			def.enableSpring = j->enableSpring;
+			def.hertz = j->hertz;
+			def.dampingRatio = j->dampingRatio;
+			def.enableMotor = j->enableMotor;
+			def.motorVelocity = j->motorVelocity;
+			def.maxMotorTorque = j->maxMotorForce;
+			def.maxFrictionTorque = j->maxFrictionTorque;
 			def.collideConnected = j->collideConnected;
+			def.forceThreshold = j->forceThreshold;
+			def.torqueThreshold = j->torqueThreshold;
 			id = tbCreateBallJoint(scene->worldId, &def);
+			break;
+		}
+		case tb_wheelJoint: {
+			tbWheelJointDef def = tbDefaultWheelJointDef();
+			def.bodyIdA = a;
+			def.bodyIdB = b;
+			def.anchor = j->anchor;
+			def.suspensionAxis = j->axis;
+			def.spinAxis = j->swingAxis;
+			def.enableSpring = j->enableSpring;
+			def.hertz = j->hertz;
+			def.dampingRatio = j->dampingRatio;
+			def.enableLimit = j->enableLimit;
+			def.lowerTranslation = j->lower;
+			def.upperTranslation = j->upper;
+			def.enableMotor = j->enableMotor;
+			def.motorSpeed = j->motorSpeed;
+			def.maxMotorTorque = j->maxMotorForce;
+			def.steeringAngle = j->steering;
+			def.collideConnected = j->collideConnected;
+			def.forceThreshold = j->forceThreshold;
+			def.torqueThreshold = j->torqueThreshold;
+			id = tbCreateWheelJoint(scene->worldId, &def);
 			break;
 		}
 		case tb_hingeJoint: {
@@ -324,6 +521,8 @@ bool tbBuildSceneJoints(const tbSceneDef* d, tbScene* scene, tbSceneError* error
 			def.hertz = j->hertz;
 			def.dampingRatio = j->dampingRatio;
 			def.collideConnected = j->collideConnected;
+			def.forceThreshold = j->forceThreshold;
+			def.torqueThreshold = j->torqueThreshold;
 			id = tbCreateHingeJoint(scene->worldId, &def);
 			break;
 		}
@@ -343,6 +542,8 @@ bool tbBuildSceneJoints(const tbSceneDef* d, tbScene* scene, tbSceneError* error
 			def.hertz = j->hertz;
 			def.dampingRatio = j->dampingRatio;
 			def.collideConnected = j->collideConnected;
+			def.forceThreshold = j->forceThreshold;
+			def.torqueThreshold = j->torqueThreshold;
 			id = tbCreateSliderJoint(scene->worldId, &def);
 			break;
 		}
@@ -352,6 +553,8 @@ bool tbBuildSceneJoints(const tbSceneDef* d, tbScene* scene, tbSceneError* error
 			def.bodyIdB = b;
 			def.anchor = j->anchor;
 			def.collideConnected = j->collideConnected;
+			def.forceThreshold = j->forceThreshold;
+			def.torqueThreshold = j->torqueThreshold;
 			id = tbCreateFixedJoint(scene->worldId, &def);
 			break;
 		}
@@ -370,6 +573,8 @@ bool tbBuildSceneJoints(const tbSceneDef* d, tbScene* scene, tbSceneError* error
 			def.hertz = j->hertz;
 			def.dampingRatio = j->dampingRatio;
 			def.collideConnected = j->collideConnected;
+			def.forceThreshold = j->forceThreshold;
+			def.torqueThreshold = j->torqueThreshold;
 			id = tbCreateDistanceJoint(scene->worldId, &def);
 			break;
 		}

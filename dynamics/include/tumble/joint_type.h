@@ -11,5 +11,6 @@ typedef enum tbJointType
 	tb_sliderJoint,   ///< prismatic: translation along one axis only, no rotation
 	tb_fixedJoint,    ///< weld: no relative motion
 	tb_distanceJoint, ///< the anchors keep a distance (rigid, a range, or a spring)
+	tb_wheelJoint,    ///< a wheel on a chassis: suspension along one axis, spin about another
 	tb_jointTypeCount
 } tbJointType;

@@ -30,14 +30,33 @@ typedef struct tbJoint
 	float dampingRatio;  ///< spring damping ratio
 	float length;        ///< distance joint: rest length, m (rigid when no spring and no limit)
 
+	// Ball joint: enableLimit, lower, upper are the twist range (rad), about the twist axis
+	// (localAxisA, localAxisB); the cone is about it too, its first half angle towards the swing
+	// reference (localRefA). enableSpring pulls B's frame to the target frame, enableMotor
+	// drives wB - wA to motorVelocity (or, motorToTarget, B's frame to the target frame) with
+	// at most maxMotorForce (N m).
+	bool enableCone;                         ///< ball: B's twist axis within the cone
+	float coneAngle1, coneAngle2;            ///< ball: half angles, rad, in (0, pi]
+	bool motorToTarget;                      ///< ball: the motor holds the target frame
+	vec3s motorVelocity;                     ///< ball: rad/s, wB - wA, A's body axes
+	float maxFrictionTorque;                 ///< ball: N m (0: none)
+	vec3s localTargetAxisA, localTargetRefA; ///< ball: B's target frame, A's body axes
+	/// Wheel: the steering angle, rad: the spin axis (localRefA) turned about the suspension
+	/// axis (localAxisA).
+	float steering;
+
 	// Accumulated impulses (warm start in, this step's out).
 	vec3s linearImpulse;  ///< point rows (ball, hinge, fixed; slider: the two perpendicular rows)
 	vec3s angularImpulse; ///< angular rows (hinge: the two perpendicular rows; slider, fixed: 3)
 	float axialImpulse;   ///< distance row (rigid or spring)
 	float lowerImpulse, upperImpulse, motorImpulse, springImpulse;
+	vec3s springImpulse3, motorImpulse3, frictionImpulse3; ///< ball: the three-row angular parts
+	float coneImpulse;                                     ///< ball: the cone row
 
 	// Read after a step.
-	float angle;  ///< hinge: rad; slider: translation along the axis, m; distance: length, m
+	float angle;  ///< hinge: rad; slider: translation along the axis, m; distance: length, m;
+	              ///< ball: twist, rad; wheel: suspension translation, m
+	float swing;  ///< ball: the angle between the twist axes, rad
 	float speed;  ///< rad/s or m/s along the same coordinate
 	vec3s force;  ///< reaction force on B, N (impulses of the last substep / its length)
 	vec3s torque; ///< reaction torque on B about its anchor, N m

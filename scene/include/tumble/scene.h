@@ -79,7 +79,7 @@ typedef struct tbSceneJoint
 	int bodyA, bodyB;       ///< indices into tbSceneDef.bodies
 	vec3s anchor;           ///< ball, hinge, slider, fixed: world, m
 	vec3s anchorA, anchorB; ///< distance: a point on each body, world, m
-	vec3s axis;             ///< hinge, slider: unit, world
+	vec3s axis;             ///< hinge, slider, wheel (suspension): unit, world
 	bool enableLimit;       ///< hinge, slider: "limits"; distance: "min_length"/"max_length"
 	float lower, upper;     ///< rad, m, or min and max length, m
 	bool enableMotor;       ///< "motor"
@@ -89,6 +89,16 @@ typedef struct tbSceneJoint
 	float hertz, dampingRatio;
 	float length; ///< distance: rest length, m (0: the start distance)
 	bool collideConnected;
+	/// ball: "twist_axis" (twistAxis) and "swing_axis" (swingAxis); wheel: "spin_axis"
+	/// (swingAxis); the suspension is `axis`. ball twist range: enableLimit, lower, upper.
+	vec3s twistAxis, swingAxis;
+	bool enableCone;                  ///< ball: "cone"
+	float coneAngle1, coneAngle2;     ///< rad
+	vec3s motorVelocity;              ///< ball: "motor" {"velocity", "max_torque"}, rad/s
+	float maxFrictionTorque;          ///< ball: "friction", N m
+	float steering;                   ///< wheel: "steering", rad
+	float forceThreshold;             ///< "force_threshold", N (FLT_MAX: none)
+	float torqueThreshold;            ///< "torque_threshold", N m (FLT_MAX: none)
 	int line;                         ///< of its definition
 	char keyPath[TB_SCENE_PATH_SIZE]; ///< "joints[2]"
 } tbSceneJoint;
