@@ -19,6 +19,8 @@ typedef struct Series
 	int rows;
 	double time[ROWS_MAX], kinetic[ROWS_MAX], potential[ROWS_MAX], total[ROWS_MAX];
 	double linear[ROWS_MAX], angular[ROWS_MAX];
+	// As drawn: potential and total above the lowest potential, the total's change from its start.
+	double raisedPotential[ROWS_MAX], raisedTotal[ROWS_MAX], change[ROWS_MAX];
 	double momentum[ROWS_MAX][3];
 } Series;
 
@@ -54,7 +56,7 @@ static void readEnergy(const char* path, Series* s)
 	fclose(file);
 }
 
-// The layout of docs/scene-format.md: margins 80 / 16 / 36 / 28 px, three panels 36 px apart.
+// The layout of docs/scene-format.md: margins 80 / 16 / 36 / 28 px, four panels 36 px apart.
 static void panelRange(const double* const* curves, int count, int rows, double* lo, double* hi)
 {
 	*lo = INFINITY;
@@ -78,7 +80,7 @@ static bool curveAt(const unsigned char* png, int w, int h, int panel, const Ser
                     const double* const* curves, int count, const double* curve, int i,
                     const unsigned char rgb[3], int* px, int* py)
 {
-	int panelHeight = (h - 36 - 28 - 2 * 36) / 3;
+	int panelHeight = (h - 36 - 28 - 3 * 36) / 4;
 	int top = 36 + panel * (panelHeight + 36);
 	double lo, hi;
 	panelRange(curves, count, s->rows, &lo, &hi);
@@ -128,11 +130,23 @@ Test(plot, png_draws_the_energy_csv)
 	cr_assert_eq(w, 640);
 	cr_assert_eq(h, 480);
 
-	const double* energy[3] = {s->kinetic, s->potential, s->total};
+	// The energies as drawn (docs/scene-format.md): potential and total above the run's lowest
+	// potential, and the total's change from its start.
+	double lowest = INFINITY;
+	for (int i = 0; i < s->rows; ++i) {
+		lowest = fmin(lowest, s->potential[i]);
+	}
+	for (int i = 0; i < s->rows; ++i) {
+		s->raisedPotential[i] = s->potential[i] - lowest;
+		s->raisedTotal[i] = s->total[i] - lowest;
+		s->change[i] = s->total[i] - s->total[0];
+	}
+	const double* energy[3] = {s->kinetic, s->raisedPotential, s->raisedTotal};
+	const double* change[1] = {s->change};
 	const double* linear[1] = {s->linear};
 	const double* angular[1] = {s->angular};
-	static const unsigned char total[3] = {20, 20, 20}, green[3] = {30, 150, 60},
-	                           purple[3] = {150, 40, 170};
+	static const unsigned char total[3] = {20, 20, 20}, orange[3] = {200, 120, 0},
+	                           green[3] = {30, 150, 60}, purple[3] = {150, 40, 170};
 	// The last-drawn curve of each panel, at its largest and smallest sample.
 	struct
 	{
@@ -143,11 +157,12 @@ Test(plot, png_draws_the_energy_csv)
 		const unsigned char* rgb;
 		const char* name;
 	} checks[] = {
-	    {0, energy, 3, s->total, total, "total energy"},
-	    {1, linear, 1, s->linear, green, "|P|"},
-	    {2, angular, 1, s->angular, purple, "|L|"},
+	    {0, energy, 3, s->raisedTotal, total, "total energy"},
+	    {1, change, 1, s->change, orange, "E - E0"},
+	    {2, linear, 1, s->linear, green, "|P|"},
+	    {3, angular, 1, s->angular, purple, "|L|"},
 	};
-	for (int c = 0; c < 3; ++c) {
+	for (int c = 0; c < 4; ++c) {
 		for (int k = 0; k < 2; ++k) {
 			int i = argExtreme(checks[c].curve, s->rows, k == 0);
 			int x, y;

@@ -18,13 +18,16 @@
 #define TB_EXIT_BAD_INPUT 1
 #define TB_EXIT_USAGE 2
 
-// Layout in pixels (docs/scene-format.md): margins, the gap between the three panels.
+// Layout in pixels (docs/scene-format.md): margins, the gap between the panels.
 #define TB_PLOT_LEFT 80
 #define TB_PLOT_RIGHT 16
 #define TB_PLOT_TOP 36
 #define TB_PLOT_BOTTOM 28
 #define TB_PLOT_GAP 36
-#define TB_PLOT_PANELS 3
+#define TB_PLOT_PANELS 4
+// Tick marks outside the plot area, their labels, and the light grid lines inside it.
+#define TB_PLOT_TICK 4
+#define TB_PLOT_MAX_TICKS 8
 // Recorded frames at most: 800 px wide plots gain nothing from more, and the arrays stay small.
 #define TB_PLOT_MAX_ROWS 1000000
 
@@ -36,6 +39,8 @@ static const tbRgb tb_potential = {40, 90, 220};
 static const tbRgb tb_total = {20, 20, 20};
 static const tbRgb tb_linear = {30, 150, 60};
 static const tbRgb tb_angular = {150, 40, 170};
+static const tbRgb tb_grid = {232, 232, 232};
+static const tbRgb tb_change = {200, 120, 0};
 
 typedef struct tbImage
 {
@@ -139,6 +144,40 @@ static int tbPlotY(int top, int panelHeight, double lo, double hi, double value)
 	return top + (int)lround((hi - value) / (hi - lo) * (double)(panelHeight - 1));
 }
 
+// "Nice" tick values over [lo, hi]: multiples of 1, 2 or 5 times a power of ten, the step chosen
+// so that 3 to TB_PLOT_MAX_TICKS of them fall in the range. Returns how many were written.
+static int tbNiceTicks(double lo, double hi, double* ticks)
+{
+	double span = hi - lo;
+	if (!(span > 0.0) || !isfinite(span)) {
+		return 0;
+	}
+	double raw = span / 5.0;
+	double power = pow(10.0, floor(log10(raw)));
+	double unit = raw / power;
+	double step = (unit < 1.5 ? 1.0 : unit < 3.5 ? 2.0 : unit < 7.5 ? 5.0 : 10.0) * power;
+	double first = ceil(lo / step - 1e-9) * step;
+	int count = 0;
+	for (int k = 0; k < 2 * TB_PLOT_MAX_TICKS && count < TB_PLOT_MAX_TICKS; ++k) {
+		double t = first + (double)k * step;
+		if (t > hi + 1e-9 * span) {
+			break;
+		}
+		// A tick that should be zero is not printed as 1e-17.
+		ticks[count++] = fabs(t) < 1e-9 * step ? 0.0 : t;
+	}
+	return count;
+}
+
+// The x position of time t (the same mapping as tbPlotX).
+static int tbPlotXAt(int width, const double* time, int rows, double t)
+{
+	int plotWidth = width - TB_PLOT_LEFT - TB_PLOT_RIGHT;
+	double span = time[rows - 1] - time[0];
+	return TB_PLOT_LEFT +
+	       (span > 0.0 ? (int)lround((t - time[0]) / span * (double)(plotWidth - 1)) : 0);
+}
+
 static void tbDrawPanel(tbImage* image, const tbPanel* panel, int index, int panelCount,
                         const double* time, int rows)
 {
@@ -156,10 +195,28 @@ static void tbDrawPanel(tbImage* image, const tbPanel* panel, int index, int pan
 	double lo, hi;
 	tbPlotPanelRange(panel->curves, panel->curveCount, rows, &lo, &hi);
 	char label[64];
-	snprintf(label, sizeof label, "%.6g", hi);
-	tbText(image, left - 6 - tbTextWidth(label), top, label, tb_text);
-	snprintf(label, sizeof label, "%.6g", lo);
-	tbText(image, left - 6 - tbTextWidth(label), top + panelHeight - 8, label, tb_text);
+	// Value ticks with their labels at the left, and a light grid line across for each.
+	double ticks[TB_PLOT_MAX_TICKS];
+	int tickCount = tbNiceTicks(lo, hi, ticks);
+	for (int k = 0; k < tickCount; ++k) {
+		int y = tbPlotY(top, panelHeight, lo, hi, ticks[k]);
+		tbLine(image, left, y, right, y, tb_grid);
+		tbLine(image, left - 1 - TB_PLOT_TICK, y, left - 2, y, tb_frame);
+		snprintf(label, sizeof label, "%.4g", ticks[k]);
+		tbText(image, left - 6 - TB_PLOT_TICK - tbTextWidth(label), y - 4, label, tb_text);
+	}
+	// Time ticks below the panel, labelled under the last one.
+	int timeTickCount = tbNiceTicks(time[0], time[rows - 1], ticks);
+	for (int k = 0; k < timeTickCount; ++k) {
+		int x = tbPlotXAt(image->width, time, rows, ticks[k]);
+		tbLine(image, x, top, x, top + panelHeight - 1, tb_grid);
+		tbLine(image, x, top + panelHeight + 1, x, top + panelHeight + TB_PLOT_TICK, tb_frame);
+		if (index == panelCount - 1) {
+			snprintf(label, sizeof label, "%.4g", ticks[k]);
+			tbText(image, x - tbTextWidth(label) / 2, top + panelHeight + TB_PLOT_TICK + 3, label,
+			       tb_text);
+		}
+	}
 	tbText(image, left, top - 14, panel->title, tb_text);
 	int x = right;
 	for (int c = panel->curveCount - 1; c >= 0; --c) {
@@ -290,8 +347,8 @@ int tbPlotCommand(int argc, char** argv)
 		tbDestroyScene(&scene);
 		return TB_EXIT_USAGE;
 	}
-	// Columns: time, kinetic, potential, total, |P|, |L|.
-	double* data = malloc(sizeof(double) * 6 * (size_t)rowsWanted);
+	// Columns: time, kinetic, potential, total, |P|, |L|, the total's change.
+	double* data = malloc(sizeof(double) * 7 * (size_t)rowsWanted);
 	tbImage image = {(int)width, (int)height, malloc(3 * (size_t)width * (size_t)height)};
 	if (data == NULL || image.pixels == NULL) {
 		fprintf(stderr, "tumble plot: out of memory\n");
@@ -306,6 +363,7 @@ int tbPlotCommand(int argc, char** argv)
 	double* total = data + 3 * rowsWanted;
 	double* linear = data + 4 * rowsWanted;
 	double* angular = data + 5 * rowsWanted;
+	double* change = data + 6 * rowsWanted;
 	int rows = 0;
 	bool stepped = true;
 	for (long long step = 0; step <= steps && stepped; ++step) {
@@ -348,19 +406,34 @@ int tbPlotCommand(int argc, char** argv)
 		snprintf(title, sizeof title, "%s: %d bodies, %.4g s, dt %.4g s", d->fileName, d->bodyCount,
 		         time[rows - 1], (double)d->dt);
 		tbText(&image, TB_PLOT_LEFT, 6, title, tb_text);
+		// The exchange a student looks for: the potential energy above its lowest value of the
+		// run (and the total with it), so that a pendulum's swing of 0.3 J is not a flat line
+		// under 83 J of potential energy; and the total's change from its start, on a scale of
+		// its own, where drift and losses show.
+		double lowest = INFINITY;
+		for (int i = 0; i < rows; ++i) {
+			lowest = fmin(lowest, potential[i]);
+		}
+		double start = total[0];
+		for (int i = 0; i < rows; ++i) {
+			potential[i] -= lowest;
+			total[i] -= lowest;
+			change[i] = total[i] + lowest - start;
+		}
 		tbPanel panels[TB_PLOT_PANELS] = {
-		    {"energy, J",
+		    {"energy, J (potential above its lowest)",
 		     {"kinetic", "potential", "total"},
 		     {kinetic, potential, total},
 		     {tb_kinetic, tb_potential, tb_total},
 		     3},
+		    {"total energy - its start, J", {"E - E0"}, {change}, {tb_change}, 1},
 		    {"|linear momentum|, kg m/s", {"|P|"}, {linear}, {tb_linear}, 1},
 		    {"|angular momentum| about the origin, kg m^2/s", {"|L|"}, {angular}, {tb_angular}, 1},
 		};
 		for (int p = 0; p < TB_PLOT_PANELS; ++p) {
 			tbDrawPanel(&image, panels + p, p, TB_PLOT_PANELS, time, rows);
 		}
-		tbText(&image, (int)width - TB_PLOT_RIGHT - 60, (int)height - 16, "time, s", tb_text);
+		tbText(&image, 8, (int)height - TB_PLOT_BOTTOM + TB_PLOT_TICK + 3, "time, s", tb_text);
 		if (!stbi_write_png(outPath, (int)width, (int)height, 3, image.pixels, 3 * (int)width)) {
 			fprintf(stderr, "tumble plot: cannot write '%s'\n", outPath);
 			status = TB_EXIT_USAGE;
@@ -389,7 +462,7 @@ bool tbWritePlot(const char* path, int width, int height, const char* title, con
 	for (int p = 0; p < panelCount; ++p) {
 		tbDrawPanel(&image, panels + p, p, panelCount, x, rows);
 	}
-	tbText(&image, width - TB_PLOT_RIGHT - tbTextWidth(xLabel), height - 16, xLabel, tb_text);
+	tbText(&image, 8, height - TB_PLOT_BOTTOM + TB_PLOT_TICK + 3, xLabel, tb_text);
 	bool ok = stbi_write_png(path, width, height, 3, image.pixels, 3 * width) != 0;
 	free(image.pixels);
 	return ok;
