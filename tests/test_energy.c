@@ -14,7 +14,7 @@
 static double termSum(const tbEnergyLedger* e)
 {
 	return e->applied + e->damping + e->warmStart + e->push + e->relax + e->friction +
-	       e->restitution + e->joints;
+	       e->restitution + e->joints + e->rotation;
 }
 
 // Every bundled scene: each step's terms sum to the measured change within 1e-4 of the energy.

@@ -93,7 +93,7 @@ void tbObserveBegin(tbObserver* o, const tbSolverDef* def, tbRigidBody* const* b
 		lb->mass = b->mass;
 	}
 	l->applied = l->damping = l->warmStart = l->push = l->relax = 0.0;
-	l->friction = l->restitution = l->joints = 0.0;
+	l->friction = l->restitution = l->joints = l->rotation = 0.0;
 	tbBodiesEnergy(def, bodies, bodyCount, &l->kineticBefore, &l->potentialBefore);
 }
 
@@ -274,10 +274,26 @@ void tbObserveContacts(tbObserver* o, tbSolverPass pass, tbContactConstraintW* g
 	}
 }
 
-void tbObserveFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount)
+void tbObserveFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
+                     const tbSolverBody* states)
 {
 	tbSolverLedger* l = def->ledger;
-	if (l != NULL) {
-		tbBodiesEnergy(def, bodies, bodyCount, &l->kinetic, &l->potential);
+	if (l == NULL) {
+		return;
 	}
+	tbBodiesEnergy(def, bodies, bodyCount, &l->kinetic, &l->potential);
+	// The passes measured the kinetic energy with the start's inertia I0; the finish turns the
+	// body and holds L = L0 + I0 (w - w0) (or L = I(R) w for a jointed body), so the energy it
+	// leaves is 1/2 L . I(R)^-1 L: the difference is the rotation's (tbFinishBody).
+	const tbLedgerBody* lb = (const tbLedgerBody*)l->scratch;
+	double solver = 0.0, world = 0.0;
+	for (int i = 0; i < bodyCount; ++i) {
+		const tbRigidBody* b = bodies[i];
+		if (b->type != tb_dynamicBody || lb[i].mass == 0.0f) {
+			continue;
+		}
+		solver += tbKinetic(lb + i, states[i].v, states[i].w);
+		world += 0.5 * (tbDotD(b->state.P.raw, b->v.raw) + tbDotD(b->state.L.raw, b->w.raw));
+	}
+	l->rotation = world - solver;
 }

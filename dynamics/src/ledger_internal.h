@@ -32,5 +32,6 @@ void tbObserveBodies(tbObserver* o, const tbSolverBody* states, bool beforeDelta
 // One contact pass over all records, observed: the ledger's terms and the trace's rows.
 void tbObserveContacts(tbObserver* o, tbSolverPass pass, tbContactConstraintW* groups,
                        int groupCount, tbSolverBody* states, float invH);
-// The energy after tbSolverFinish.
-void tbObserveFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount);
+// The energy after tbSolverFinish and the finish's rotation term (`states`: the solver's).
+void tbObserveFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
+                     const tbSolverBody* states);

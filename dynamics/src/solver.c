@@ -1073,7 +1073,7 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		for (int k = 0; k < TB_SOLVER_MAX_WORKERS; ++k) {
 			stopped += task.stopped[k];
 		}
-		tbObserveFinish(def, bodies, bodyCount);
+		tbObserveFinish(def, bodies, bodyCount, states);
 		return stopped;
 	}
 	for (int i = 0; i < bodyCount; ++i) {
@@ -1084,7 +1084,7 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		}
 		tbRigidBody_ClearForces(body);
 	}
-	tbObserveFinish(def, bodies, bodyCount);
+	tbObserveFinish(def, bodies, bodyCount, states);
 	return stopped;
 }
 

@@ -111,8 +111,9 @@ void tbEnergyFinish(tbWorld* w)
 	e->friction = l->friction;
 	e->restitution = l->restitution;
 	e->joints = l->joints;
+	e->rotation = l->rotation;
 	e->residual = e->change - (e->applied + e->damping + e->warmStart + e->push + e->relax +
-	                           e->friction + e->restitution + e->joints);
+	                           e->friction + e->restitution + e->joints + e->rotation);
 	// Energy from nothing: more gained than gravity, forces and torques account for.
 	e->created = e->change - e->applied > TB_ENERGY_CREATED_TOLERANCE * e->scale;
 	if (!e->created) {

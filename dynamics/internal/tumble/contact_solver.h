@@ -129,6 +129,9 @@ typedef struct tbSolverLedger
 	double friction;    ///< friction rows (warm start, relax), twist and rolling resistance, J
 	double restitution; ///< the restitution pass, J
 	double joints;      ///< every joint row in every pass, J
+	/// The finish's rotation: the kinetic energy 1/2 L . I(R)^-1 L it leaves less the passes'
+	/// 1/2 w . I0 w (zero for a spherical inertia), J
+	double rotation;
 	float* contactWork; ///< out, per input contact: its rows' work over the step, J
 	float* jointWork;   ///< out, per solver body: the joint rows' work on it over the step, J
 } tbSolverLedger;

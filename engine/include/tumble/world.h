@@ -207,6 +207,9 @@ typedef struct tbEnergyLedger
 	double friction;    ///< friction, twist and rolling resistance rows, J (dissipated: < 0)
 	double restitution; ///< the restitution pass: energy a bounce returns, J
 	double joints;      ///< all joint rows (points, motors, springs, limits), J
+	/// The finish's rotation of the bodies: their kinetic energy at the new orientation less
+	/// what the passes measured with the step's starting inertia (zero for spheres, cubes), J
+	double rotation;
 	double residual;    ///< change less the sum of the terms above, J
 	/// Energy was created: change - applied > TB_ENERGY_CREATED_TOLERANCE scale.
 	bool created;
