@@ -11,7 +11,7 @@ typedef struct tbLedgerBody
 	mat3s inertia; // I0 = R0 Ibody R0^T, kg m^2 (zero: not dynamic)
 	vec3s gravity; // gravityScale g, m/s^2 (zero: not dynamic)
 	float mass;    // kg (zero: not dynamic)
-	float v[3], w[3];
+	float v[3], w[3], dp[3];
 } tbLedgerBody;
 
 // a . b in double.
@@ -105,6 +105,7 @@ void tbObserveSnapshot(tbObserver* o, const tbSolverBody* states)
 	for (int i = 0; i < o->bodyCount; ++i) {
 		memcpy(o->bodies[i].v, states[i].v, sizeof o->bodies[i].v);
 		memcpy(o->bodies[i].w, states[i].w, sizeof o->bodies[i].w);
+		memcpy(o->bodies[i].dp, states[i].dp, sizeof o->bodies[i].dp);
 	}
 }
 
@@ -158,6 +159,10 @@ void tbObserveBodies(tbObserver* o, const tbSolverBody* states, bool beforeDelta
 		double work = tbKinetic(b, v, states[i].w) - tbKinetic(b, b->v, b->w);
 		double lift = tbDotD(b->gravity.raw, v) - tbDotD(b->gravity.raw, b->v);
 		work -= (double)b->mass * h * lift;
+		// A pass that moves the body itself (a joint's position projection) changes its
+		// potential energy by -m g' . ddp.
+		work -= (double)b->mass *
+		        (tbDotD(b->gravity.raw, states[i].dp) - tbDotD(b->gravity.raw, b->dp));
 		sum += work;
 		if (joints) {
 			l->jointWork[i] += (float)work;
