@@ -1120,9 +1120,10 @@ void tbSetImpactSpeedW(tbContactConstraintW* c, const tbSolverBody* states,
 	}
 }
 
-static inline __attribute__((always_inline)) void
-tbRestitutionBody(tbContactConstraintW* c, tbSolverBody* states, float threshold, float h,
-                  tbRowsSeen* seen)
+static inline __attribute__((always_inline)) void tbRestitutionBody(tbContactConstraintW* c,
+                                                                    tbSolverBody* states,
+                                                                    float threshold, float h,
+                                                                    tbRowsSeen* seen)
 {
 	tbFloatW normalWork = tbZeroW();
 	tbFloatW zero = tbZeroW();
@@ -1184,7 +1185,6 @@ void tbApplyRestitutionSeenW(tbContactConstraintW* c, tbSolverBody* states, floa
 {
 	tbRestitutionBody(c, states, threshold, h, seen);
 }
-
 
 void tbAddStepImpulsesW(tbContactConstraintW* c)
 {

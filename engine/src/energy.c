@@ -114,8 +114,9 @@ void tbEnergyFinish(tbWorld* w)
 	e->rotation = l->rotation;
 	e->residual = e->change - (e->applied + e->damping + e->warmStart + e->push + e->relax +
 	                           e->friction + e->restitution + e->joints + e->rotation);
-	// Energy from nothing: more gained than gravity, forces and torques account for.
-	e->created = e->change - e->applied > TB_ENERGY_CREATED_TOLERANCE * e->scale;
+	// Energy from nothing: the total rose (gravity cannot raise it; forces and kinematic bodies
+	// that push may, and are flagged as well).
+	e->created = e->change > TB_ENERGY_CREATED_TOLERANCE * e->scale;
 	if (!e->created) {
 		return;
 	}

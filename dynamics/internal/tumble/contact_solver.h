@@ -114,7 +114,7 @@ typedef void tbSolverTraceFcn(const tbSolverTraceContact* contact, void* context
 /// gravitational -m g' . x (g' the body's gravity, its gravityScale times the solver's).
 typedef struct tbSolverLedger
 {
-	void* scratch;      ///< in: tbSolverLedgerBytes(bodyCount, contactCount) bytes, 64-aligned
+	void* scratch;          ///< in: tbSolverLedgerBytes(bodyCount, contactCount) bytes, 64-aligned
 	double kineticBefore;   ///< out: at the step's start, J
 	double potentialBefore; ///< out: at the step's start, J
 	double kinetic;         ///< out: after tbSolverFinish, J

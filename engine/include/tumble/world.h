@@ -210,10 +210,11 @@ typedef struct tbEnergyLedger
 	/// The finish's rotation of the bodies: their kinetic energy at the new orientation less
 	/// what the passes measured with the step's starting inertia (zero for spheres, cubes), J
 	double rotation;
-	double residual;    ///< change less the sum of the terms above, J
-	/// Energy was created: change - applied > TB_ENERGY_CREATED_TOLERANCE scale.
+	double residual; ///< change less the sum of the terms above, J
+	/// Energy was created: change > TB_ENERGY_CREATED_TOLERANCE scale (gravity cannot raise the
+	/// total; forces and pushing kinematic bodies may, and are flagged too).
 	bool created;
-	int creatorCount; ///< entries in creators, largest work first
+	int creatorCount;                                 ///< entries in creators, largest work first
 	tbEnergyCreator creators[TB_MAX_ENERGY_CREATORS]; ///< the rows that did positive work
 } tbEnergyLedger;
 
@@ -249,7 +250,7 @@ typedef struct tbContactTrace
 	/// Each normal row's velocity error before its update, J v + bias, m/s (zero where the point
 	/// is apart and not pushing; zero in the warm start and restitution)
 	float speedError[4];
-	float bias[4];          ///< each normal row's bias speed, m/s
+	float bias[4];           ///< each normal row's bias speed, m/s
 	float tangentImpulse[2]; ///< friction impulse at the centre along the two tangents, N s
 	float twistImpulse;      ///< friction impulse about the normal, N m s
 	float tangentError[2];   ///< the friction rows' slip before their update, m/s
