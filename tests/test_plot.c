@@ -38,7 +38,9 @@ static void readEnergy(const char* path, Series* s)
 	cr_assert_not_null(file, "%s", path);
 	char line[1024];
 	cr_assert_not_null(fgets(line, sizeof line, file));
-	cr_assert_str_eq(line, "step,time,kinetic,potential,total,px,py,pz,lx,ly,lz\n");
+	cr_assert_str_eq(
+	    line, "step,time,kinetic,potential,total,px,py,pz,lx,ly,lz,d_total,applied,damping,"
+	          "warm_start,push,relax,friction,restitution,joints,rotation,residual,created\n");
 	s->rows = 0;
 	while (fgets(line, sizeof line, file) != NULL && s->rows < ROWS_MAX) {
 		long long step;

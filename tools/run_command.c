@@ -29,6 +29,8 @@ typedef struct tbRunOptions
 	bool json;
 	const char* outPath;
 	const char* energyPath;
+	const char* tracePath; // --trace-solver: JSON lines of every contact after every pass
+	long long traceBody;   // --trace-contact N: only the contacts of scene body N (-1: all)
 	long long every;
 	long long threads;
 	long long saveAt;        // 0: no save
@@ -74,6 +76,9 @@ void tbRunSceneHelp(FILE* out)
 	        "  --energy FILE  write the world's energy and momentum as CSV, one row per\n"
 	        "                 recorded frame (docs/scene-format.md, \"Energy\"):\n"
 	        "                 step,time,kinetic,potential,total,px,py,pz,lx,ly,lz\n"
+	        "  --trace-solver FILE  write the solver's passes as JSON lines: per step, substep,\n"
+	        "                 pass and iteration, each contact's impulses and row errors\n"
+	        "  --trace-contact N  trace only the contacts of the scene's body N (0-based)\n"
 	        "  --every K      record a frame every K steps (default 1); step 0 and the last\n"
 	        "                 step are always recorded\n"
 	        "  --threads N    worker threads, 1 to 64 (the same results at any count)\n"
@@ -128,6 +133,7 @@ static int tbParseRunOptions(int argc, char** argv, tbRunOptions* o)
 	memset(o, 0, sizeof *o);
 	o->every = 1;
 	o->threads = 1;
+	o->traceBody = -1;
 	for (int i = 1; i < argc; ++i) {
 		const char* arg = argv[i];
 		const char* value = NULL;
@@ -163,6 +169,21 @@ static int tbParseRunOptions(int argc, char** argv, tbRunOptions* o)
 				return TB_EXIT_USAGE;
 			}
 			o->energyPath = value;
+		} else if (tbMatchOption(arg, "--trace-solver", &i, argc, argv, &value)) {
+			if (value == NULL) {
+				fprintf(stderr, "tumble run: --trace-solver: expected a file name\n");
+				return TB_EXIT_USAGE;
+			}
+			o->tracePath = value;
+		} else if (tbMatchOption(arg, "--trace-contact", &i, argc, argv, &value)) {
+			long long n = 0;
+			if (value == NULL || !tbParseCount(value, 1000000000LL, &n)) {
+				if (value == NULL || strcmp(value, "0") != 0) {
+					fprintf(stderr, "tumble run: --trace-contact: expected a body index >= 0\n");
+					return TB_EXIT_USAGE;
+				}
+			}
+			o->traceBody = n;
 		} else if (tbMatchOption(arg, "--every", &i, argc, argv, &value)) {
 			if (!tbParseCount(value, 1000000000LL, &o->every)) {
 				fprintf(stderr, "tumble run: --every: expected a whole number >= 1, got '%s'\n",
@@ -280,11 +301,101 @@ void tbWriteEnergyRow(FILE* out, long long step, double time, const tbEnergyRow*
 	        row->angularMomentum[2]);
 }
 
-static void tbRecordEnergy(FILE* out, const tbScene* scene, long long step)
+// The energy ledger's terms summed over the steps since the last row (docs/energy.md).
+typedef struct tbLedgerSum
+{
+	double change, applied, damping, warmStart, push, relax, friction, restitution, joints,
+	    rotation, residual;
+	int created;
+} tbLedgerSum;
+
+#define TB_LEDGER_COLUMNS                                                                          \
+	",d_total,applied,damping,warm_start,push,relax,friction,restitution,joints,rotation,"         \
+	"residual,created\n"
+
+static void tbAddLedger(tbLedgerSum* sum, const tbEnergyLedger* e)
+{
+	sum->change += e->change;
+	sum->applied += e->applied;
+	sum->damping += e->damping;
+	sum->warmStart += e->warmStart;
+	sum->push += e->push;
+	sum->relax += e->relax;
+	sum->friction += e->friction;
+	sum->restitution += e->restitution;
+	sum->joints += e->joints;
+	sum->rotation += e->rotation;
+	sum->residual += e->residual;
+	sum->created += e->created ? 1 : 0;
+}
+
+// The energy row (tbWriteEnergyRow's columns) and the ledger's since the last row, then cleared.
+static void tbRecordEnergy(FILE* out, const tbScene* scene, long long step, tbLedgerSum* sum)
 {
 	tbEnergyRow row;
 	tbMeasureEnergy(scene, &row);
-	tbWriteEnergyRow(out, step, (double)step * (double)scene->def.dt, &row);
+	fprintf(out, "%lld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", step,
+	        (double)step * (double)scene->def.dt, row.kinetic, row.potential, row.total,
+	        row.momentum[0], row.momentum[1], row.momentum[2], row.angularMomentum[0],
+	        row.angularMomentum[1], row.angularMomentum[2]);
+	fprintf(out, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d\n", sum->change,
+	        sum->applied, sum->damping, sum->warmStart, sum->push, sum->relax, sum->friction,
+	        sum->restitution, sum->joints, sum->rotation, sum->residual, sum->created);
+	memset(sum, 0, sizeof *sum);
+}
+
+// --trace-solver: one JSON line per contact per pass (docs/tool.md, "The solver trace").
+typedef struct tbTraceOutput
+{
+	FILE* out;
+	const tbScene* scene;
+	long long step;
+	long long body; // only this scene body's contacts (-1: all)
+} tbTraceOutput;
+
+static long long tbSceneBodyOf(const tbScene* scene, tbShapeId shape)
+{
+	tbBodyId body = tbShape_GetBody(shape);
+	for (int i = 0; i < scene->def.bodyCount; ++i) {
+		if (TB_ID_EQUALS(scene->bodyIds[i], body)) {
+			return i;
+		}
+	}
+	return -1;
+}
+
+static void tbWriteFloats(FILE* out, const char* key, const float* v, int n)
+{
+	fprintf(out, ", \"%s\": [", key);
+	for (int i = 0; i < n; ++i) {
+		fprintf(out, "%s%.9g", i > 0 ? ", " : "", (double)v[i]);
+	}
+	fputc(']', out);
+}
+
+static void tbTraceRow(const tbContactTrace* t, void* context)
+{
+	const tbTraceOutput* o = context;
+	long long a = tbSceneBodyOf(o->scene, t->shapeA), b = tbSceneBodyOf(o->scene, t->shapeB);
+	if (o->body >= 0 && a != o->body && b != o->body) {
+		return;
+	}
+	static const char* passes[] = {"warm_start", "push", "relax", "restitution"};
+	int n = t->pointCount;
+	fprintf(o->out,
+	        "{\"step\": %lld, \"substep\": %d, \"iteration\": %d, \"pass\": \"%s\", "
+	        "\"body_a\": %lld, \"body_b\": %lld, \"points\": %d",
+	        o->step, t->substep, t->iteration, passes[t->pass], a, b, n);
+	tbWriteFloats(o->out, "normal_impulse", t->normalImpulse, n);
+	tbWriteFloats(o->out, "residual", t->speedError, n);
+	tbWriteFloats(o->out, "bias", t->bias, n);
+	tbWriteFloats(o->out, "friction_impulse", t->tangentImpulse, 2);
+	tbWriteFloats(o->out, "friction_residual", t->tangentError, 2);
+	fprintf(o->out,
+	        ", \"twist_impulse\": %.9g, \"twist_residual\": %.9g, \"clamped\": %s, "
+	        "\"normal_work\": %.9g, \"friction_work\": %.9g}\n",
+	        (double)t->twistImpulse, (double)t->twistError, t->clamped ? "true" : "false",
+	        (double)t->normalWork, (double)t->frictionWork);
 }
 
 // One CSV row per body; returns false when a state is not finite.
@@ -584,7 +695,29 @@ int tbRunSceneCommand(int argc, char** argv)
 			tbDestroyScene(&scene);
 			return TB_EXIT_USAGE;
 		}
-		tbWriteEnergyHeader(energy);
+		// The ledger's columns after the energy's (docs/energy.md); the ledger runs the solver
+		// serially, with the same results.
+		fputs("step,time,kinetic,potential,total,px,py,pz,lx,ly,lz", energy);
+		fputs(TB_LEDGER_COLUMNS, energy);
+		tbWorld_EnableEnergyLedger(scene.worldId, true);
+	}
+	tbLedgerSum ledger;
+	memset(&ledger, 0, sizeof ledger);
+	tbTraceOutput trace = {NULL, &scene, 0, o.traceBody};
+	if (o.tracePath != NULL) {
+		trace.out = fopen(o.tracePath, "w");
+		if (trace.out == NULL) {
+			fprintf(stderr, "tumble run: --trace-solver: cannot write '%s'\n", o.tracePath);
+			if (csv != NULL) {
+				fclose(csv);
+			}
+			if (energy != NULL) {
+				fclose(energy);
+			}
+			tbDestroyScene(&scene);
+			return TB_EXIT_USAGE;
+		}
+		tbWorld_SetSolverTrace(scene.worldId, tbTraceRow, &trace);
 	}
 	double* times = malloc(sizeof *times * (size_t)steps);
 	vec3s* start = malloc(sizeof *start * (size_t)(d->bodyCount > 0 ? d->bodyCount : 1));
@@ -611,7 +744,7 @@ int tbRunSceneCommand(int argc, char** argv)
 		figures.nan = !tbWriteFrame(csv, &scene, 0);
 	}
 	if (energy != NULL) {
-		tbRecordEnergy(energy, &scene, 0);
+		tbRecordEnergy(energy, &scene, 0, &ledger);
 	}
 	bool progress = isatty(fileno(stderr)) != 0;
 	double lastDraw = 0.0;
@@ -622,6 +755,7 @@ int tbRunSceneCommand(int argc, char** argv)
 	tbProfileSum profile;
 	memset(&profile, 0, sizeof profile);
 	for (; done < steps; ++done) {
+		trace.step = done + 1;
 		double t0 = tbNowSeconds();
 		stepped = tbWorld_Step(scene.worldId, d->dt, d->substeps);
 		double t1 = tbNowSeconds();
@@ -643,8 +777,12 @@ int tbRunSceneCommand(int argc, char** argv)
 		if (csv != NULL && record) {
 			figures.nan = !tbWriteFrame(csv, &scene, done + 1) || figures.nan;
 		}
+		if (energy != NULL) {
+			tbEnergyLedger e = tbWorld_GetEnergyLedger(scene.worldId);
+			tbAddLedger(&ledger, &e);
+		}
 		if (energy != NULL && record) {
-			tbRecordEnergy(energy, &scene, done + 1);
+			tbRecordEnergy(energy, &scene, done + 1, &ledger);
 		}
 		if (progress && (t1 - lastDraw > 0.1 || done + 1 == steps)) {
 			tbDrawProgress(done + 1, steps);
@@ -655,6 +793,10 @@ int tbRunSceneCommand(int argc, char** argv)
 		fputs("\r\033[K", stderr); // clear the bar's line
 	}
 	free(contacts);
+	if (trace.out != NULL) {
+		tbWorld_SetSolverTrace(scene.worldId, NULL, NULL);
+		fclose(trace.out);
+	}
 	if (!stepped) {
 		fprintf(stderr, "tumble run: step %lld failed: %s\n", done + 1, tbGetLastError());
 	}

@@ -873,27 +873,98 @@ static inline tbFloatW tbRowSpeedW(const tbBodyW* a, const tbBodyW* b, tbVec3W d
 	return tbSubW(tbAddW(lin, tbDotW(rBxd, b->w)), tbDotW(rAxd, a->w));
 }
 
-void tbWarmStartContactsW(tbContactConstraintW* c, tbSolverBody* states)
+// The moving sides' speed along a row: B's part where B is dynamic less A's where A is (an
+// impulse does work only on the bodies whose energy the ledger holds; static and kinematic
+// bodies are not in it).
+static inline tbFloatW tbMovingSpeedW(const tbBodyW* a, const tbBodyW* b, tbVec3W d, tbVec3W rAxd,
+                                      tbVec3W rBxd, tbFloatW movesA, tbFloatW movesB)
+{
+	tbFloatW sb = tbAddW(tbDotW(d, b->v), tbDotW(rBxd, b->w));
+	tbFloatW sa = tbAddW(tbDotW(d, a->v), tbDotW(rAxd, a->w));
+	return tbSubW(tbKeepW(movesB, sb), tbKeepW(movesA, sa));
+}
+
+// tbApplyW; with `seen`, also the impulse's work added to *work: lambda (u_before + u_after) / 2
+// with u the moving sides' speed along the row (exact: the velocities change linearly in lambda
+// through a constant mass matrix), plus the potential energy its linear part will change in this
+// substep, -h lambda (gB - gA) . d (docs/energy.md). The plain passes pass a null `seen`.
+static inline __attribute__((always_inline)) void
+tbApplySeenW(tbBodyW* a, tbBodyW* b, const tbContactConstraintW* c, tbVec3W d, tbVec3W rAxd,
+             tbVec3W rBxd, tbVec3W sA, tbVec3W sB, tbFloatW lambda, const tbRowsSeen* seen,
+             tbFloatW* work)
+{
+	if (seen == NULL) {
+		tbApplyW(a, b, c->invMassA, c->invMassB, d, sA, sB, lambda);
+		return;
+	}
+	tbFloatW zero = tbZeroW();
+	tbFloatW movesA = tbGreaterW(c->invMassA, zero), movesB = tbGreaterW(c->invMassB, zero);
+	tbFloatW before = tbMovingSpeedW(a, b, d, rAxd, rBxd, movesA, movesB);
+	tbApplyW(a, b, c->invMassA, c->invMassB, d, sA, sB, lambda);
+	tbFloatW after = tbMovingSpeedW(a, b, d, rAxd, rBxd, movesA, movesB);
+	tbFloatW potential = tbMulW(lambda, tbDotW(d, tbVecSubW(seen->gravityHA, seen->gravityHB)));
+	tbFloatW half = tbMulW(tbSplatW(0.5f), tbMulW(lambda, tbAddW(before, after)));
+	*work = tbAddW(*work, tbAddW(half, potential));
+}
+
+// The twist row's impulse dT about n (angular only: no potential part), and its work with `seen`.
+static inline __attribute__((always_inline)) void
+tbApplyTwistSeenW(tbBodyW* a, tbBodyW* b, const tbContactConstraintW* c, tbFloatW dT,
+                  const tbRowsSeen* seen, tbFloatW* work)
+{
+	tbFloatW before = tbZeroW();
+	tbVec3W none = {tbZeroW(), tbZeroW(), tbZeroW()};
+	tbFloatW movesA = before, movesB = before;
+	if (seen != NULL) {
+		movesA = tbGreaterW(c->invMassA, before);
+		movesB = tbGreaterW(c->invMassB, before);
+		before = tbMovingSpeedW(a, b, none, c->normal, c->normal, movesA, movesB);
+	}
+	a->w = tbVecMulSubW(a->w, dT, c->invIAn);
+	b->w = tbVecMulAddW(b->w, dT, c->invIBn);
+	if (seen != NULL) {
+		tbFloatW after = tbMovingSpeedW(a, b, none, c->normal, c->normal, movesA, movesB);
+		*work = tbAddW(*work, tbMulW(tbSplatW(0.5f), tbMulW(dT, tbAddW(before, after))));
+	}
+}
+
+static inline __attribute__((always_inline)) void
+tbWarmStartBody(tbContactConstraintW* c, tbSolverBody* states, tbRowsSeen* seen)
 {
 	tbBodyW a = tbGatherBodies(states, c->bodyA, false);
 	tbBodyW b = tbGatherBodies(states, c->bodyB, false);
+	tbFloatW normalWork = tbZeroW(), frictionWork = tbZeroW();
 	for (int i = 0; i < c->pointCount; ++i) {
 		tbContactPointW* cp = c->points + i;
-		tbApplyW(&a, &b, c->invMassA, c->invMassB, c->normal, cp->invIArAxn, cp->invIBrBxn,
-		         cp->normalImpulse);
+		tbApplySeenW(&a, &b, c, c->normal, cp->rAxn, cp->rBxn, cp->invIArAxn, cp->invIBrBxn,
+		             cp->normalImpulse, seen, &normalWork);
 	}
-	tbApplyW(&a, &b, c->invMassA, c->invMassB, c->tangent1, c->invIArAxt1, c->invIBrBxt1,
-	         c->tangentImpulse1);
-	tbApplyW(&a, &b, c->invMassA, c->invMassB, c->tangent2, c->invIArAxt2, c->invIBrBxt2,
-	         c->tangentImpulse2);
-	a.w = tbVecMulSubW(a.w, c->twistImpulse, c->invIAn);
-	b.w = tbVecMulAddW(b.w, c->twistImpulse, c->invIBn);
+	tbApplySeenW(&a, &b, c, c->tangent1, c->rAxt1, c->rBxt1, c->invIArAxt1, c->invIBrBxt1,
+	             c->tangentImpulse1, seen, &frictionWork);
+	tbApplySeenW(&a, &b, c, c->tangent2, c->rAxt2, c->rBxt2, c->invIArAxt2, c->invIBrBxt2,
+	             c->tangentImpulse2, seen, &frictionWork);
+	tbApplyTwistSeenW(&a, &b, c, c->twistImpulse, seen, &frictionWork);
 	tbScatterBodies(states, c->bodyA, &a);
 	tbScatterBodies(states, c->bodyB, &b);
+	if (seen != NULL) {
+		seen->normalWork = normalWork;
+		seen->frictionWork = frictionWork;
+	}
 }
 
-void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
-                      float pushMaxSpeed)
+void tbWarmStartContactsW(tbContactConstraintW* c, tbSolverBody* states)
+{
+	tbWarmStartBody(c, states, NULL);
+}
+
+void tbWarmStartContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, tbRowsSeen* seen)
+{
+	tbWarmStartBody(c, states, seen);
+}
+
+static inline __attribute__((always_inline)) void
+tbSolveContactsBody(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
+                    float pushMaxSpeed, tbRowsSeen* seen)
 {
 	tbBodyW a = tbGatherBodies(states, c->bodyA, true);
 	tbBodyW b = tbGatherBodies(states, c->bodyB, true);
@@ -902,6 +973,7 @@ void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH,
 	// How far the bodies have moved apart along n since the manifold was made.
 	tbFloatW dpn = tbDotW(c->normal, tbVecSubW(b.dp, a.dp));
 	tbFloatW totalNormal = zero;
+	tbFloatW normalWork = zero, frictionWork = zero;
 
 	// Non-penetration, point by point (Catto 2005: the accumulated impulse is clamped at >= 0).
 	for (int i = 0; i < c->pointCount; ++i) {
@@ -924,6 +996,15 @@ void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH,
 			bias = tbSelectW(apart, zero, bias);
 		}
 		tbFloatW vn = tbRowSpeedW(&a, &b, c->normal, cp->rAxn, cp->rBxn);
+		if (seen != NULL) {
+			// The row's velocity error: what its update drives to zero (a row that is apart and
+			// not pushing has none).
+			tbFloatW error = tbAddW(vn, bias);
+			tbFloatW idle =
+			    tbAndMaskW(tbGreaterW(error, zero), tbLessW(cp->normalImpulse, tbSplatW(1e-30f)));
+			seen->speedError[i] = tbSelectW(idle, error, zero);
+			seen->bias[i] = bias;
+		}
 		tbFloatW impulse =
 		    tbSubW(tbMulW(tbMulW(tbSubW(zero, cp->normalMass), massScale), tbAddW(vn, bias)),
 		           tbMulW(impulseScale, cp->normalImpulse));
@@ -931,8 +1012,8 @@ void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH,
 		impulse = tbSubW(newImpulse, cp->normalImpulse);
 		cp->normalImpulse = newImpulse;
 		cp->maxNormalImpulse = tbMaxW(cp->maxNormalImpulse, impulse);
-		tbApplyW(&a, &b, c->invMassA, c->invMassB, c->normal, cp->invIArAxn, cp->invIBrBxn,
-		         impulse);
+		tbApplySeenW(&a, &b, c, c->normal, cp->rAxn, cp->rBxn, cp->invIArAxn, cp->invIBrBxn,
+		             impulse, seen, &normalWork);
 		totalNormal = tbAddW(totalNormal, newImpulse);
 	}
 
@@ -955,10 +1036,10 @@ void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH,
 		new2 = tbMulW(new2, scale);
 		c->tangentImpulse1 = new1;
 		c->tangentImpulse2 = new2;
-		tbApplyW(&a, &b, c->invMassA, c->invMassB, c->tangent1, c->invIArAxt1, c->invIBrBxt1,
-		         tbSubW(new1, old1));
-		tbApplyW(&a, &b, c->invMassA, c->invMassB, c->tangent2, c->invIArAxt2, c->invIBrBxt2,
-		         tbSubW(new2, old2));
+		tbApplySeenW(&a, &b, c, c->tangent1, c->rAxt1, c->rBxt1, c->invIArAxt1, c->invIBrBxt1,
+		             tbSubW(new1, old1), seen, &frictionWork);
+		tbApplySeenW(&a, &b, c, c->tangent2, c->rAxt2, c->rBxt2, c->invIArAxt2, c->invIBrBxt2,
+		             tbSubW(new2, old2), seen, &frictionWork);
 
 		// Twist: friction torque about n, limited by mu N times the points' mean lever arm.
 		tbFloatW vt = tbDotW(c->normal, tbVecSubW(b.w, a.w));
@@ -968,11 +1049,32 @@ void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH,
 		newT = tbMaxW(tbMinW(newT, maxTwist), tbSubW(zero, maxTwist));
 		c->twistImpulse = newT;
 		tbFloatW dT = tbSubW(newT, oldT);
-		a.w = tbVecMulSubW(a.w, dT, c->invIAn);
-		b.w = tbVecMulAddW(b.w, dT, c->invIBn);
+		tbApplyTwistSeenW(&a, &b, c, dT, seen, &frictionWork);
+		if (seen != NULL) {
+			seen->tangentError1 = tbSubW(vt1, c->tangentSpeed1);
+			seen->tangentError2 = tbSubW(vt2, c->tangentSpeed2);
+			seen->twistError = vt;
+			seen->clamped = sliding;
+		}
 	}
 	tbScatterBodies(states, c->bodyA, &a);
 	tbScatterBodies(states, c->bodyB, &b);
+	if (seen != NULL) {
+		seen->normalWork = normalWork;
+		seen->frictionWork = frictionWork;
+	}
+}
+
+void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
+                      float pushMaxSpeed)
+{
+	tbSolveContactsBody(c, states, invH, useBias, pushMaxSpeed, NULL);
+}
+
+void tbSolveContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
+                          float pushMaxSpeed, tbRowsSeen* seen)
+{
+	tbSolveContactsBody(c, states, invH, useBias, pushMaxSpeed, seen);
 }
 
 void tbSetImpactSpeedW(tbContactConstraintW* c, const tbSolverBody* states,
@@ -1018,8 +1120,12 @@ void tbSetImpactSpeedW(tbContactConstraintW* c, const tbSolverBody* states,
 	}
 }
 
-void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float threshold, float h)
+static inline __attribute__((always_inline)) void tbRestitutionBody(tbContactConstraintW* c,
+                                                                    tbSolverBody* states,
+                                                                    float threshold, float h,
+                                                                    tbRowsSeen* seen)
 {
+	tbFloatW normalWork = tbZeroW();
 	tbFloatW zero = tbZeroW();
 	tbFloatW bounces = tbGreaterW(c->restitution, zero);
 	if (!tbAnyW(bounces)) {
@@ -1059,11 +1165,25 @@ void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float th
 		cp->normalImpulse = tbAddW(cp->normalImpulse, impulse);
 		cp->maxNormalImpulse = tbMaxW(cp->maxNormalImpulse, impulse);
 		cp->stepImpulse = tbAddW(cp->stepImpulse, impulse);
-		tbApplyW(&a, &b, c->invMassA, c->invMassB, c->normal, cp->invIArAxn, cp->invIBrBxn,
-		         impulse);
+		tbApplySeenW(&a, &b, c, c->normal, cp->rAxn, cp->rBxn, cp->invIArAxn, cp->invIBrBxn,
+		             impulse, seen, &normalWork);
 	}
 	tbScatterBodies(states, c->bodyA, &a);
 	tbScatterBodies(states, c->bodyB, &b);
+	if (seen != NULL) {
+		seen->normalWork = normalWork;
+	}
+}
+
+void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float threshold, float h)
+{
+	tbRestitutionBody(c, states, threshold, h, NULL);
+}
+
+void tbApplyRestitutionSeenW(tbContactConstraintW* c, tbSolverBody* states, float threshold,
+                             float h, tbRowsSeen* seen)
+{
+	tbRestitutionBody(c, states, threshold, h, seen);
 }
 
 void tbAddStepImpulsesW(tbContactConstraintW* c)

@@ -6,6 +6,7 @@
 #include "dynamics_math.h"
 #include "integrator_internal.h"
 #include "joint_internal.h"
+#include "ledger_internal.h"
 #include "solver_internal.h"
 
 // Graph colours: the contact constraints of one colour share no dynamic body, so they can be
@@ -623,6 +624,55 @@ static void tbSolveJoints(tbJointRecord* records, int jointCount, const int* ord
 	}
 }
 
+// The passes of one substep after the velocity integration, as the serial step runs them, each
+// observed (the energy ledger and the trace, ledger.c): the joints' and the rolling resistance's
+// work per body from their velocities before and after, the contacts' row by row.
+static void tbObservedSubstep(const tbSolverDef* def, tbObserver* o, tbContactConstraintW* groups,
+                              int groupCount, tbSolverBody* states, float invH,
+                              tbJointRecord* jointRecords, int jointCount, const int* jointOrder,
+                              const int* jointGroupStart, int jointGroups, float* jointWork,
+                              unsigned char* jointSeen, tbContactConstraint* contacts,
+                              const int* rolling, int rollingCount, tbRigidBody* const* bodies)
+{
+	int bodyCount = o->bodyCount;
+	if (def->enableWarmStarting) {
+		tbObserveContacts(o, tb_passWarmStart, groups, groupCount, states, invH);
+	}
+	for (int it = 0; it < def->iterations; ++it) {
+		o->iteration = it;
+		if (jointCount > 0) {
+			tbObserveSnapshot(o, states);
+			tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
+			              states, invH, true, jointWork);
+			tbObserveBodies(o, states, true, true);
+		}
+		tbObserveContacts(o, tb_passPush, groups, groupCount, states, invH);
+	}
+	tbIntegrateDeltas(states, bodyCount, o->h);
+	if (jointCount > 0) {
+		tbJointTurns(jointRecords, jointCount, states, jointSeen);
+	}
+	tbClearRolling(contacts, rolling, rollingCount);
+	for (int it = 0; it < def->relaxIterations; ++it) {
+		o->iteration = it;
+		if (jointCount > 0) {
+			tbObserveSnapshot(o, states);
+			tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
+			              states, invH, false, jointWork);
+			tbObserveBodies(o, states, false, true);
+		}
+		if (rollingCount > 0) {
+			tbObserveSnapshot(o, states);
+			tbSolveRolling(contacts, rolling, rollingCount, groups, bodies, states);
+			tbObserveBodies(o, states, false, false);
+		}
+		tbObserveContacts(o, tb_passRelax, groups, groupCount, states, invH);
+	}
+	for (int g = 0; g < groupCount; ++g) {
+		tbAddStepImpulsesW(groups + g);
+	}
+}
+
 void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
                    tbContactConstraint* contacts, int contactCount, tbJoint* joints, int jointCount,
                    float dt, void* scratch, tbSolverStats* stats)
@@ -660,7 +710,11 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	tbContactConstraintW* groups = (tbContactConstraintW*)(base + layout.groups);
 	int staticBody = bodyCount;
 
-	bool parallel = def->parallelFor != NULL;
+	// The ledger and the trace observe the serial path's passes (docs/energy.md); the plain
+	// passes are never observed.
+	bool observe = def->ledger != NULL || def->trace != NULL;
+	bool parallel = def->parallelFor != NULL && !observe;
+	tbObserver observer;
 	tbSolverTask task;
 	if (parallel) {
 		task.def = def;
@@ -682,6 +736,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		tbParallel(def, tbPrepareBodiesTask, bodyCount, TB_MIN_BODIES, &task);
 	} else {
 		tbPrepareBodies(def, bodies, bodyCount, states, motions, h);
+		if (observe) {
+			tbObserveBegin(&observer, def, bodies, bodyCount, contactCount, h);
+		}
 	}
 	memset(states + bodyCount, 0, sizeof *states); // the static body
 
@@ -860,6 +917,12 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	for (int sub = 0; sub < substeps; ++sub) {
 		if (parallel) {
 			tbParallel(def, tbIntegrateVelocitiesTask, bodyCount, TB_MIN_BODIES, &task);
+		} else if (observe) {
+			observer.substep = sub;
+			observer.iteration = 0;
+			tbObserveSnapshot(&observer, states);
+			tbIntegrateVelocities(states, motions, bodyCount, h, def->maxRotation);
+			tbObserveIntegration(&observer, states, motions);
 		} else {
 			tbIntegrateVelocities(states, motions, bodyCount, h, def->maxRotation);
 		}
@@ -878,8 +941,14 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			tbJointInertias(jointRecords, jointCount, states, jointInertias, jointStiffened,
 			                jointStiffness, jointSeen);
 		}
+		if (observe && jointCount > 0) {
+			tbObserveSnapshot(&observer, states);
+		}
 		for (int i = 0; i < jointCount; ++i) {
 			tbWarmStartJoint(jointRecords + i, states);
+		}
+		if (observe && jointCount > 0) {
+			tbObserveBodies(&observer, states, true, true);
 		}
 		if (parallel) {
 			// The same passes, each colour's records side by side (tbForColors).
@@ -914,6 +983,12 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			}
 			continue;
 		}
+		if (observe) {
+			tbObservedSubstep(def, &observer, groups, groupCount, states, invH, jointRecords,
+			                  jointCount, jointOrder, jointGroupStart, jointGroups, jointWork,
+			                  jointSeen, contacts, rolling, rollingCount, bodies);
+			continue;
+		}
 		if (def->enableWarmStarting) {
 			for (int g = 0; g < groupCount; ++g) {
 				tbWarmStartContactsW(groups + g, states);
@@ -946,6 +1021,12 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	if (parallel) {
 		tbForColors(def, tbRestitutionTask, &task, groupStart, serialColors);
 		tbParallel(def, tbStoreImpulsesTask, groupCount, TB_MIN_RECORDS, &task);
+	} else if (observe) {
+		observer.iteration = 0;
+		tbObserveContacts(&observer, tb_passRestitution, groups, groupCount, states, invH);
+		for (int g = 0; g < groupCount; ++g) {
+			tbStoreContactImpulsesW(groups + g, contacts);
+		}
 	} else {
 		for (int g = 0; g < groupCount; ++g) {
 			tbApplyRestitutionW(groups + g, states, def->restitutionThreshold, h);
@@ -992,6 +1073,7 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		for (int k = 0; k < TB_SOLVER_MAX_WORKERS; ++k) {
 			stopped += task.stopped[k];
 		}
+		tbObserveFinish(def, bodies, bodyCount, states);
 		return stopped;
 	}
 	for (int i = 0; i < bodyCount; ++i) {
@@ -1002,6 +1084,7 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		}
 		tbRigidBody_ClearForces(body);
 	}
+	tbObserveFinish(def, bodies, bodyCount, states);
 	return stopped;
 }
 

@@ -79,6 +79,26 @@ typedef struct tbSoftness
 	float biasRate, massScale, impulseScale;
 } tbSoftness;
 
+// What an observed contact pass saw of one record (the energy ledger and the solver trace,
+// docs/energy.md): per lane, the work its rows did on the moving bodies and, per row, the velocity
+// error before the update. The plain passes take none (a null pointer known at compile time), so
+// their code is unchanged.
+typedef struct tbRowsSeen
+{
+	// In: h times each side's gravity where the body is dynamic (zero where not, and zero in a
+	// pass after the deltas are integrated): a linear impulse moves the body by h dv in this
+	// substep, which changes its potential energy by -m g . h dv.
+	tbVec3W gravityHA, gravityHB;
+	// Out: the work of the normal rows and of the friction rows (2D and twist), J, lane by lane:
+	// lambda . (v_before + v_after) / 2 over the moving bodies, plus the potential-energy part.
+	tbFloatW normalWork, frictionWork;
+	tbFloatW speedError[TB_MAX_MANIFOLD_POINTS]; // J v + bias before the row's update, m/s
+	tbFloatW bias[TB_MAX_MANIFOLD_POINTS];       // the row's bias speed, m/s
+	tbFloatW tangentError1, tangentError2;       // J v - target of the friction rows, m/s
+	tbFloatW twistError;                         // relative spin about the normal, rad/s
+	tbFloatW clamped; // all bits where the friction impulse was cut to the Coulomb disc
+} tbRowsSeen;
+
 // The step's constraint passes (contact_solver.c).
 void tbContactSoftness(const tbSolverDef* def, float h, tbSoftness soft[2]);
 // A lane's bodies, masses, friction and softness; its rows and impulses come with the rest of
@@ -96,6 +116,13 @@ void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH,
 void tbSetImpactSpeedW(tbContactConstraintW* c, const tbSolverBody* states,
                        const tbSolverBodyMotion* motions, int bodyCount, float h);
 void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float threshold, float h);
+// The same three passes, observed (tbRowsSeen): the same arithmetic on the velocities, and the
+// rows' work and errors written to `seen` (cleared here but for its gravity inputs).
+void tbWarmStartContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, tbRowsSeen* seen);
+void tbSolveContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
+                          float pushMaxSpeed, tbRowsSeen* seen);
+void tbApplyRestitutionSeenW(tbContactConstraintW* c, tbSolverBody* states, float threshold,
+                             float h, tbRowsSeen* seen);
 // Adds the substep's accumulated normal and friction impulses to the step's sums (once per
 // substep, after the relax pass: each substep applies its accumulated impulse once).
 void tbAddStepImpulsesW(tbContactConstraintW* c);

@@ -246,6 +246,7 @@ static tbSolverDef tbWorldSolverDef(tbWorld* w, int substeps)
 	// The solver's per-body loops and colours go to the world's tasks (none with one worker).
 	sd.parallelFor = w->parallel ? tbSolverParallelFor : NULL;
 	sd.parallelContext = w;
+	tbEnergySolverDef(w, &sd); // the energy ledger and the solver trace (energy.c): off, nulls
 	return sd;
 }
 
@@ -261,7 +262,9 @@ static void tbSolveStage(tbWorld* w, const tbSolverDef* sd, float dt, void** scr
 	// One scratch block, grown to the scene and kept (64 bytes of slack for the alignment the
 	// wide records want).
 	tbGatherJoints(w);
-	size_t need = tbSolverScratchBytes(bodyCount, contactCount, w->solverJointCount) + 64u;
+	size_t solverBytes = tbSolverScratchBytes(bodyCount, contactCount, w->solverJointCount);
+	solverBytes = (solverBytes + 63u) & ~(size_t)63u;
+	size_t need = solverBytes + tbEnergyScratchBytes(w) + 64u;
 	if (need > w->solverScratchBytes) {
 		size_t grown = need + need / 2u;
 		tbFree(w->solverScratchRaw, w->solverScratchBytes);
@@ -270,6 +273,7 @@ static void tbSolveStage(tbWorld* w, const tbSolverDef* sd, float dt, void** scr
 	}
 	void* aligned = (void*)(((uintptr_t)w->solverScratchRaw + 63u) & ~(uintptr_t)63u);
 	*scratch = aligned;
+	w->solverLedger.scratch = (char*)aligned + solverBytes; // used only with the ledger on
 	tbSolverStats stats;
 	for (int k = 0; k < w->def.workerCount; ++k) {
 		tbWorkerCounts* counts = w->workerCounts + k;
@@ -436,6 +440,7 @@ bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
 	// 4. Finish: Baraff's state update and Gram-Schmidt, poses to shapes, continuous collision
 	//    for the fast bodies (continuous.c), hit and sensor events.
 	tbFinishBodies(w, &sd, timeStep, scratch);
+	tbEnergyFinish(w);
 	tbUpdateShapes(w, timeStep);
 	if (w->fastCount > 0) {
 		tbSolveContinuous(w, timeStep);

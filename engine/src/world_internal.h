@@ -240,6 +240,12 @@ typedef struct tbWorld
 	void* solverScratchRaw; // tbSolverStep's scratch (aligned to 64 bytes inside)
 	size_t solverScratchBytes;
 	tbSolverStats lastSolverStats;
+	// The energy ledger and the solver trace (energy.c; all zero: off).
+	bool energyLedgerOn;
+	tbSolverLedger solverLedger;
+	tbEnergyLedger energyLedger; // the last step's
+	tbContactTraceFcn* contactTrace;
+	void* contactTraceContext;
 	int stoppedBodyCount; // bodies the step's NaN guard stopped, over the world's life
 	tbProfile profile;    // the last step's
 	float lastSubstep;    // s, of the last step (motor forces from impulses)
@@ -469,4 +475,10 @@ float tbBodyMinExtent(const tbWorld* world, int bodyIndex);
 
 // island.c: islands and sleep
 void tbUpdateSleep(tbWorld* world, float dt);
+
+// The energy ledger and the solver trace (energy.c): the scratch bytes the ledger needs this
+// step (0 when off), the solver's settings for them, and the ledger read after the finish.
+size_t tbEnergyScratchBytes(const tbWorld* world);
+void tbEnergySolverDef(tbWorld* world, tbSolverDef* def);
+void tbEnergyFinish(tbWorld* world);
 void tbPutIslandToSleep(tbWorld* world, int headBody);

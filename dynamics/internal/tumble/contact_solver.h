@@ -72,6 +72,73 @@ typedef void tbSolverTaskFcn(int startIndex, int endIndex, int workerIndex, void
 typedef void tbParallelForFcn(tbSolverTaskFcn* task, int itemCount, int minRange, void* taskContext,
                               void* context);
 
+/// The passes of a substep, as the energy ledger and the solver trace name them.
+typedef enum tbSolverPass
+{
+	tb_passWarmStart,   ///< last substep's accumulated impulses applied again
+	tb_passPush,        ///< the biased pass: non-penetration with the soft push-out
+	tb_passRelax,       ///< the relax pass: no bias, with friction
+	tb_passRestitution, ///< once per step, after the substeps
+} tbSolverPass;
+
+/// One contact as one pass left it (tbSolverDef.trace): its rows' impulses after the pass and
+/// each row's velocity error before its update.
+typedef struct tbSolverTraceContact
+{
+	int contact;       ///< index of the input contact
+	int substep;       ///< 0 .. substeps - 1 (the last one for restitution)
+	int iteration;     ///< the pass's iteration within the substep (0 for warm start, restitution)
+	tbSolverPass pass; ///< which pass
+	int pointCount;    ///< the contact's points
+	float normalImpulse[TB_MAX_MANIFOLD_POINTS]; ///< accumulated after the pass, N s
+	/// J v + bias before the row's update, m/s (negative: approaching faster than the bias
+	/// allows; zero for a row apart and not pushing, and in the warm start and restitution)
+	float speedError[TB_MAX_MANIFOLD_POINTS];
+	float bias[TB_MAX_MANIFOLD_POINTS]; ///< the row's bias speed, m/s (push: soft push-out)
+	float tangentImpulse[2];            ///< the friction impulse at the centre, N s (relax)
+	float twistImpulse;                 ///< the friction impulse about the normal, N m s
+	float tangentError[2];              ///< the friction rows' slip before their update, m/s
+	float twistError;                   ///< the relative spin about the normal before, rad/s
+	bool clamped;                       ///< the friction impulse was cut to the Coulomb disc
+	float normalWork;   ///< the normal rows' work in this pass (with its potential part), J
+	float frictionWork; ///< the friction rows' work in this pass, J
+} tbSolverTraceContact;
+
+/// Called for every contact after each of its passes when tbSolverDef.trace is set (the solver
+/// then runs serially). Null by default: the plain passes are untouched.
+typedef void tbSolverTraceFcn(const tbSolverTraceContact* contact, void* context);
+
+/// The energy the passes of one step gave the moving bodies, term by term (docs/energy.md). The
+/// caller gives the memory (tbSolverLedgerBytes) and reads the terms after tbSolverFinish. The
+/// energy is that of the dynamic bodies among the solver's: kinetic 1/2 m v.v + 1/2 w . I w and
+/// gravitational -m g' . x (g' the body's gravity, its gravityScale times the solver's).
+typedef struct tbSolverLedger
+{
+	void* scratch;          ///< in: tbSolverLedgerBytes(bodyCount, contactCount) bytes, 64-aligned
+	double kineticBefore;   ///< out: at the step's start, J
+	double potentialBefore; ///< out: at the step's start, J
+	double kinetic;         ///< out: after tbSolverFinish, J
+	double potential;       ///< out: after tbSolverFinish, J
+	/// Gravity, forces and torques: their work less the potential they changed; for gravity
+	/// alone -1/2 m |g'|^2 h^2 per substep, the semi-implicit Euler step's own error, J.
+	double applied;
+	double damping;     ///< linear and angular damping and the rotation cap, J (<= 0)
+	double warmStart;   ///< the contacts' normal rows in the warm start, J
+	double push;        ///< the contacts' normal rows in the biased passes, J
+	double relax;       ///< the contacts' normal rows in the relax passes, J
+	double friction;    ///< friction rows (warm start, relax), twist and rolling resistance, J
+	double restitution; ///< the restitution pass, J
+	double joints;      ///< every joint row in every pass, J
+	/// The finish's rotation: the kinetic energy 1/2 L . I(R)^-1 L it leaves less the passes'
+	/// 1/2 w . I0 w (zero for a spherical inertia), J
+	double rotation;
+	float* contactWork; ///< out, per input contact: its rows' work over the step, J
+	float* jointWork;   ///< out, per solver body: the joint rows' work on it over the step, J
+} tbSolverLedger;
+
+/// Bytes of tbSolverLedger.scratch for this many bodies and contacts.
+size_t tbSolverLedgerBytes(int bodyCount, int contactCount);
+
 /// Solver settings. Get the defaults from tbDefaultSolverDef() and change what you need.
 typedef struct tbSolverDef
 {
@@ -96,6 +163,11 @@ typedef struct tbSolverDef
 	/// (null: inline, one thread). The joints and the overflow constraints stay serial.
 	tbParallelForFcn* parallelFor;
 	void* parallelContext; ///< passed to parallelFor
+	/// The energy ledger of the step (null: off). With it the step runs serially, its contact
+	/// passes observed row by row (docs/energy.md); without it the passes are the plain ones.
+	tbSolverLedger* ledger;
+	tbSolverTraceFcn* trace; ///< every contact after every pass (null: off; serial when set)
+	void* traceContext;      ///< passed to trace
 } tbSolverDef;
 
 /// The default solver settings.

@@ -173,6 +173,100 @@ typedef struct tbProfile
 /// The profile of the last step (all zero before the first).
 TB_API tbProfile tbWorld_GetProfile(tbWorldId worldId);
 
+/// The most contacts or bodies a tbEnergyLedger names as having created energy.
+#define TB_MAX_ENERGY_CREATORS 8
+
+/// A contact (two bodies) or a jointed body (bodyB null) whose rows did positive work in a step.
+typedef struct tbEnergyCreator
+{
+	tbBodyId bodyA; ///< the contact's first body, or the jointed body
+	tbBodyId bodyB; ///< the contact's second body (null for the ground and for a joint's entry)
+	double work;    ///< the rows' net work over the step, J (> 0)
+	bool joint;     ///< the joint rows on bodyA, not a contact
+} tbEnergyCreator;
+
+/// The last step's energy, term by term (docs/energy.md). The energy is that of the dynamic
+/// bodies the step moved (the awake ones): kinetic 1/2 m v.v + 1/2 w . I w and gravitational
+/// -m g' . x (g' the body's gravity; zero at the origin). The terms and `residual` sum to
+/// `change` exactly; `residual` is what no pass accounts for (the integration error).
+typedef struct tbEnergyLedger
+{
+	bool valid;       ///< the ledger was on for the last step
+	double kinetic;   ///< after the step, J
+	double potential; ///< after the step, J
+	double total;     ///< kinetic + potential after the step, J
+	double change;    ///< total after less total before the step (measured from the states), J
+	double scale;     ///< kinetic + |potential| before the step: the tolerances' scale, J
+	/// Gravity, forces and torques: their work less the potential they changed (for gravity
+	/// alone the semi-implicit Euler step's own -1/2 m |g|^2 h^2 per substep), J.
+	double applied;
+	double damping;     ///< linear and angular damping and the rotation cap, J (<= 0)
+	double warmStart;   ///< contacts' normal rows in the warm starts, J
+	double push;        ///< contacts' normal rows in the biased passes (soft push-out), J
+	double relax;       ///< contacts' normal rows in the relax passes, J
+	double friction;    ///< friction, twist and rolling resistance rows, J (dissipated: < 0)
+	double restitution; ///< the restitution pass: energy a bounce returns, J
+	double joints;      ///< all joint rows (points, motors, springs, limits), J
+	/// The finish's rotation of the bodies: their kinetic energy at the new orientation less
+	/// what the passes measured with the step's starting inertia (zero for spheres, cubes), J
+	double rotation;
+	double residual; ///< change less the sum of the terms above, J
+	/// Energy was created: change > TB_ENERGY_CREATED_TOLERANCE scale (gravity cannot raise the
+	/// total; forces and pushing kinematic bodies may, and are flagged too).
+	bool created;
+	int creatorCount;                                 ///< entries in creators, largest work first
+	tbEnergyCreator creators[TB_MAX_ENERGY_CREATORS]; ///< the rows that did positive work
+} tbEnergyLedger;
+
+/// The part of tbEnergyLedger.scale above which energy gained counts as created.
+#define TB_ENERGY_CREATED_TOLERANCE 1e-4
+
+/// Turns the energy ledger on or off (off by default). On, each step measures its energy term
+/// by term and runs its solver serially (the same result for any worker count); off, the step
+/// costs what it did without it.
+TB_API void tbWorld_EnableEnergyLedger(tbWorldId worldId, bool flag);
+
+/// The energy ledger of the last step (valid false when the ledger was off).
+TB_API tbEnergyLedger tbWorld_GetEnergyLedger(tbWorldId worldId);
+
+/// Which pass of the solver a tbContactTrace row comes from.
+typedef enum tbSolverPassKind
+{
+	tb_traceWarmStart,   ///< the substep's warm start
+	tb_tracePush,        ///< a biased iteration (soft push-out)
+	tb_traceRelax,       ///< a relax iteration (friction)
+	tb_traceRestitution, ///< restitution, once per step
+} tbSolverPassKind;
+
+/// One contact after one pass of the solver (tbWorld_SetSolverTrace).
+typedef struct tbContactTrace
+{
+	tbShapeId shapeA, shapeB; ///< the contact's shapes
+	int substep;              ///< 0 .. substeps - 1
+	int iteration;            ///< the pass's iteration in the substep
+	tbSolverPassKind pass;    ///< which pass
+	int pointCount;           ///< points of the manifold
+	float normalImpulse[4];   ///< accumulated normal impulse per point after the pass, N s
+	/// Each normal row's velocity error before its update, J v + bias, m/s (zero where the point
+	/// is apart and not pushing; zero in the warm start and restitution)
+	float speedError[4];
+	float bias[4];           ///< each normal row's bias speed, m/s
+	float tangentImpulse[2]; ///< friction impulse at the centre along the two tangents, N s
+	float twistImpulse;      ///< friction impulse about the normal, N m s
+	float tangentError[2];   ///< the friction rows' slip before their update, m/s
+	float twistError;        ///< relative spin about the normal before its update, rad/s
+	bool clamped;            ///< the friction impulse was cut to the Coulomb disc
+	float normalWork;        ///< the normal rows' work in this pass, J
+	float frictionWork;      ///< the friction rows' work in this pass, J
+} tbContactTrace;
+
+/// Receives a tbContactTrace for every contact after every pass.
+typedef void tbContactTraceFcn(const tbContactTrace* row, void* context);
+
+/// Calls `fcn` for every contact after every solver pass of each step (null: off, the default).
+/// With it the solver runs serially. For tools and tests: it is slow.
+TB_API void tbWorld_SetSolverTrace(tbWorldId worldId, tbContactTraceFcn* fcn, void* context);
+
 /// FNV-1a hash of every body's position and rotation bits, in creation order: equal for two runs
 /// of the same scene stepped the same way (the determinism test).
 TB_API uint64_t tbWorld_GetStateHash(tbWorldId worldId);
