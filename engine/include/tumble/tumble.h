@@ -5,6 +5,7 @@
 #include "tumble/collision.h"
 #include "tumble/dynamics.h"
 #include "tumble/joint.h"
+#include "tumble/mover.h"
 #include "tumble/scene.h"
 #include "tumble/types.h"
 #include "tumble/world.h"
