@@ -413,7 +413,9 @@ bool tbCharacter_Move(tbWorldId worldId, tbCharacter* character, vec3s walkVeloc
 			c->velocity = glms_vec3_sub(c->velocity, glms_vec3_scale(plane->normal, vn));
 		}
 	}
-	tbMovePush(&m, intended, timeStep);
+	// It pushes with the walk it asked for, before the surfaces it touched took their part: a
+	// body too heavy to move at once is a wall to the walk, yet still pushed every move.
+	tbMovePush(&m, glms_vec3_add(request, c->velocity), timeStep);
 	c->grounded = ground >= 0 && !(c->velocity.y > 0.0f);
 	if (wasGrounded && !c->grounded) {
 		// Leaving a moving platform keeps its velocity.
