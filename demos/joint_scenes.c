@@ -5,6 +5,7 @@
 // because the solver needs it: joint groups are solved directly, and a 1:1000 load on light links
 // holds within float's precision (tests/test_joints.c, docs/joints.md).
 #include "joint_scenes.h"
+#include "mover_scenes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -560,6 +561,7 @@ void dmJointScenes_Control(dmSim* sim)
 			}
 		}
 	}
+	dmMoverScene_Control(sim); // the mover scene's character takes the same keys
 }
 
 void dmJointScenes_Observe(dmSim* sim)

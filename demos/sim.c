@@ -7,6 +7,7 @@
 
 #include "joint_scenes.h"
 #include "material_scenes.h"
+#include "mover_scenes.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -18,13 +19,13 @@
 // Scene list
 
 static const char* const s_builtinNames[dm_builtinCount] = {
-    "falling_boxes", "shapes", "bridge", "chain", "ragdoll", "door", "car", "materials"};
+    "falling_boxes", "shapes", "bridge", "chain", "ragdoll", "door", "car", "materials", "mover"};
 
-// The picker's order: falling boxes (key 1), the joint and materials scenes (keys 2 to 7), then the
-// bundled scene files, then the shapes scene.
+// The picker's order: falling boxes (key 1), the joint, materials and mover scenes (keys 2 to 8),
+// then the bundled scene files, then the shapes scene.
 static const int s_builtinsFirst[] = {dm_builtinFallingBoxes, dm_builtinBridge, dm_builtinChain,
                                       dm_builtinRagdoll,      dm_builtinDoor,   dm_builtinCar,
-                                      dm_builtinMaterials};
+                                      dm_builtinMaterials,    dm_builtinMover};
 static const int s_builtinsLast[] = {dm_builtinShapes};
 
 static int dmCompareEntries(const void* a, const void* b)
@@ -196,6 +197,9 @@ static bool dmBuildBuiltin(dmSim* sim, int which)
 {
 	if (which == dm_builtinMaterials) {
 		return dmBuildMaterialScene(sim);
+	}
+	if (which == dm_builtinMover) {
+		return dmBuildMoverScene(sim);
 	}
 	if (which != dm_builtinFallingBoxes && which != dm_builtinShapes) {
 		return dmBuildJointScene(sim, which);

@@ -23,6 +23,7 @@ typedef enum dmBuiltinScene
 	dm_builtinDoor,      ///< a door on a motorised hinge with limits, and a pendulum
 	dm_builtinCar,       ///< a car: box chassis, four wheels on motorised hinges, ramps
 	dm_builtinMaterials, ///< a conveyor, rolling resistance, a one-way platform, a kinematic lift
+	dm_builtinMover,     ///< a character capsule on stairs and slopes, boxes, a turning platform
 	dm_builtinCount
 } dmBuiltinScene;
 

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tumble/mover.h"
 #include "world_internal.h"
 
 tbWorldDef tbDefaultWorldDef(void)
@@ -146,5 +147,20 @@ tbWheelJointDef tbDefaultWheelJointDef(void)
 	def.dampingRatio = 0.7f;
 	def.forceThreshold = FLT_MAX;
 	def.torqueThreshold = FLT_MAX;
+	return def;
+}
+
+tbCharacterDef tbDefaultCharacterDef(void)
+{
+	tbCharacterDef def;
+	memset(&def, 0, sizeof def);
+	def.radius = 0.3f;
+	def.halfHeight = 0.6f;
+	def.maxSlopeAngle = 0.25f * 3.14159265f;
+	def.stepHeight = 0.35f;
+	def.skinWidth = 0.01f;
+	def.pushStrength = 500.0f;
+	def.gravityScale = 1.0f;
+	def.filter = tbDefaultQueryFilter();
 	return def;
 }

@@ -6,6 +6,7 @@
 #include "tumble/dynamics.h"
 #include "tumble/joint.h"
 #include "tumble/save.h"
+#include "tumble/mover.h"
 #include "tumble/scene.h"
 #include "tumble/types.h"
 #include "tumble/world.h"
