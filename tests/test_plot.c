@@ -21,6 +21,8 @@ typedef struct Series
 	double linear[ROWS_MAX], angular[ROWS_MAX];
 	// As drawn: potential and total above the lowest potential, the total's change from its start.
 	double raisedPotential[ROWS_MAX], raisedTotal[ROWS_MAX], change[ROWS_MAX];
+	// The ledger's columns of each row: d_total, then applied .. residual (10 terms).
+	double ledger[ROWS_MAX][11];
 	double momentum[ROWS_MAX][3];
 } Series;
 
@@ -51,6 +53,17 @@ static void readEnergy(const char* path, Series* s)
 		                    &s->time[i], &s->kinetic[i], &s->potential[i], &s->total[i], &p[0],
 		                    &p[1], &p[2], &l[0], &l[1], &l[2]),
 		             11, "bad row '%s'", line);
+		// The ledger's columns follow the eleventh comma.
+		const char* at = line;
+		for (int comma = 0; comma < 11 && at != NULL; ++comma) {
+			at = strchr(at, ',');
+			at = at != NULL ? at + 1 : NULL;
+		}
+		cr_assert_not_null(at, "no ledger columns in '%s'", line);
+		double* g = s->ledger[i];
+		cr_assert_eq(sscanf(at, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &g[0], &g[1], &g[2],
+		                    &g[3], &g[4], &g[5], &g[6], &g[7], &g[8], &g[9], &g[10]),
+		             11, "bad ledger columns '%s'", at);
 		s->linear[i] = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
 		s->angular[i] = sqrt(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
 		++s->rows;
@@ -191,4 +204,67 @@ Test(plot, png_draws_the_energy_csv)
 		cr_expect(fabs(-s->momentum[i][1] - m * 9.81 * s->time[i]) <= 1e-3 * m * 9.81 * 0.3 + 1e-9,
 		          "free fall: py %g at t = %g", s->momentum[i][1], s->time[i]);
 	}
+}
+
+// `tumble plot --ledger`: two panels (docs/scene-format.md), the first the ledger's terms since the
+// start stacked, the contacts' three normal passes in one band, with the measured change over them
+// in black. Its extremes are found from the CSV of `tumble run --energy` (the same terms, summed
+// here), and the terms add up to the measured change (the ledger's promise, docs/energy.md).
+Test(plot, ledger_stacks_the_terms_under_the_measured_change)
+{
+	const char* csv = TB_TEST_OUT_DIR "/plot_ledger_energy.csv";
+	const char* png = TB_TEST_OUT_DIR "/plot_ledger.png";
+	remove(png);
+	run(TB_TUMBLE " run bounce --steps 180 --energy " TB_TEST_OUT_DIR
+	              "/plot_ledger_energy.csv > /dev/null");
+	run(TB_TUMBLE " plot bounce --steps 180 --ledger --size 640x480 --out " TB_TEST_OUT_DIR
+	              "/plot_ledger.png > /dev/null");
+	Series* s = &s_series;
+	readEnergy(csv, s);
+	cr_assert_eq(s->rows, 181);
+	// Cumulative sums: the measured change and the eight bands of the plot.
+	static double measured[ROWS_MAX];
+	double sum[11] = {0.0};
+	double lo = 0.0, hi = 0.0, worstGap = 0.0;
+	for (int i = 0; i < s->rows; ++i) {
+		for (int k = 0; k < 11; ++k) {
+			sum[k] += s->ledger[i][k];
+		}
+		measured[i] = sum[0];
+		const double b[8] = {sum[1], sum[2], sum[3] + sum[4] + sum[5], sum[6], sum[7], sum[8],
+		                     sum[9], sum[10]};
+		double up = 0.0, down = 0.0, terms = 0.0;
+		for (int k = 0; k < 8; ++k) {
+			up += fmax(b[k], 0.0);
+			down += fmin(b[k], 0.0);
+			terms += b[k];
+		}
+		lo = fmin(lo, fmin(down, measured[i]));
+		hi = fmax(hi, fmax(up, measured[i]));
+		worstGap = fmax(worstGap, fabs(terms - measured[i]));
+	}
+	// The CSV's nine digits: the terms' sum is the measured change to their rounding.
+	cr_expect_lt(worstGap, 1e-6 * (fabs(s->total[0]) + 1.0), "terms - change %g", worstGap);
+	int w, h, channels;
+	unsigned char* pixels = stbi_load(png, &w, &h, &channels, 3);
+	cr_assert_not_null(pixels, "cannot read %s", png);
+	int panelHeight = (h - 36 - 28 - 36) / 2;
+	double span = s->time[s->rows - 1] - s->time[0];
+	static const unsigned char black[3] = {20, 20, 20};
+	for (int k = 0; k < 2; ++k) {
+		int i = argExtreme(measured, s->rows, k == 0);
+		int px = 80 + (int)lround((s->time[i] - s->time[0]) / span * (double)(w - 96 - 1));
+		int py = 36 + (int)lround((hi - measured[i]) / (hi - lo) * (double)(panelHeight - 1));
+		bool found = false;
+		for (int dy = -1; dy <= 1 && !found; ++dy) {
+			for (int dx = -1; dx <= 1 && !found; ++dx) {
+				const unsigned char* p =
+				    pixels + 3 * ((size_t)(py + dy) * (size_t)w + (size_t)(px + dx));
+				found = p[0] == black[0] && p[1] == black[1] && p[2] == black[2];
+			}
+		}
+		cr_expect(found, "the measured change's %s (%g J at t = %g s) is not drawn at (%d, %d)",
+		          k == 0 ? "max" : "min", measured[i], s->time[i], px, py);
+	}
+	stbi_image_free(pixels);
 }

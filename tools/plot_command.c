@@ -238,23 +238,135 @@ static void tbDrawPanel(tbImage* image, const tbPanel* panel, int index, int pan
 	}
 }
 
+// The ledger's terms (docs/energy.md) in the stacked plot's order and colours. The contacts'
+// normal rows are one band: their warm start, biased and relax passes each do large work of
+// opposite signs within a substep, and only their sum says what the contacts did (the CSV of
+// `tumble run --energy` keeps them apart).
+#define TB_LEDGER_TERMS 8
+static const char* const tb_ledgerNames[TB_LEDGER_TERMS] = {
+    "applied",     "damping", "contacts (normal)", "friction",
+    "restitution", "joints",  "rotation",          "residual"};
+static const tbRgb tb_ledgerColours[TB_LEDGER_TERMS] = {
+    {120, 120, 120}, {170, 110, 60}, {40, 90, 220}, {220, 60, 40},
+    {250, 170, 40},  {150, 40, 170}, {90, 180, 90}, {200, 200, 120}};
+
+// A stacked panel: at each sample the terms' cumulative values piled from zero, the positive ones
+// upwards and the negative ones downwards, each band filled in its colour from the sample's
+// column to the next one's; the measured change drawn over them as a black line. The range holds
+// both piles and the line. The picture's title names the panel; its legend is under it.
+static void tbDrawStacked(tbImage* image, const double* const* terms, const double* measured,
+                          int index, int panelCount, const double* time, int rows)
+{
+	int panelHeight =
+	    (image->height - TB_PLOT_TOP - TB_PLOT_BOTTOM - (panelCount - 1) * TB_PLOT_GAP) /
+	    panelCount;
+	int top = TB_PLOT_TOP + index * (panelHeight + TB_PLOT_GAP);
+	int left = TB_PLOT_LEFT, right = image->width - TB_PLOT_RIGHT - 1;
+	double lo = 0.0, hi = 0.0;
+	for (int i = 0; i < rows; ++i) {
+		double up = 0.0, down = 0.0;
+		for (int k = 0; k < TB_LEDGER_TERMS; ++k) {
+			up += fmax(terms[k][i], 0.0);
+			down += fmin(terms[k][i], 0.0);
+		}
+		lo = fmin(lo, fmin(down, measured[i]));
+		hi = fmax(hi, fmax(up, measured[i]));
+	}
+	double floor = 1e-6 * fmax(1.0, fmax(fabs(lo), fabs(hi)));
+	if (!(hi - lo >= floor)) {
+		hi = lo + floor;
+	}
+	// The frame and ticks as the line panels have them (tbDrawPanel); the legend goes under the
+	// title, since ten names do not fit beside it.
+	tbLine(image, left - 1, top - 1, right + 1, top - 1, tb_frame);
+	tbLine(image, left - 1, top + panelHeight, right + 1, top + panelHeight, tb_frame);
+	tbLine(image, left - 1, top - 1, left - 1, top + panelHeight, tb_frame);
+	tbLine(image, right + 1, top - 1, right + 1, top + panelHeight, tb_frame);
+	for (int i = 0; i < rows; ++i) {
+		int x0 = tbPlotX(image->width, time, rows, i);
+		int x1 = i + 1 < rows ? tbPlotX(image->width, time, rows, i + 1) : x0 + 1;
+		double up = 0.0, down = 0.0;
+		for (int k = 0; k < TB_LEDGER_TERMS; ++k) {
+			double v = terms[k][i];
+			double from = v >= 0.0 ? up : down;
+			double to = from + v;
+			if (v >= 0.0) {
+				up = to;
+			} else {
+				down = to;
+			}
+			int ya = tbPlotY(top, panelHeight, lo, hi, from);
+			int yb = tbPlotY(top, panelHeight, lo, hi, to);
+			if (ya == yb) {
+				continue; // a band thinner than a pixel is not drawn
+			}
+			int y0 = ya < yb ? ya + 1 : yb, y1 = ya < yb ? yb : ya - 1;
+			for (int x = x0; x < x1 || x == x0; ++x) {
+				tbLine(image, x, y0, x, y1, tb_ledgerColours[k]);
+			}
+		}
+	}
+	double ticks[TB_PLOT_MAX_TICKS];
+	char label[64];
+	int tickCount = tbNiceTicks(lo, hi, ticks);
+	for (int k = 0; k < tickCount; ++k) {
+		int y = tbPlotY(top, panelHeight, lo, hi, ticks[k]);
+		tbLine(image, left - 1 - TB_PLOT_TICK, y, left - 2, y, tb_frame);
+		snprintf(label, sizeof label, "%.4g", ticks[k]);
+		tbText(image, left - 6 - TB_PLOT_TICK - tbTextWidth(label), y - 4, label, tb_text);
+	}
+	int timeTickCount = tbNiceTicks(time[0], time[rows - 1], ticks);
+	for (int k = 0; k < timeTickCount; ++k) {
+		int x = tbPlotXAt(image->width, time, rows, ticks[k]);
+		tbLine(image, x, top + panelHeight + 1, x, top + panelHeight + TB_PLOT_TICK, tb_frame);
+		if (index == panelCount - 1) {
+			snprintf(label, sizeof label, "%.4g", ticks[k]);
+			tbText(image, x - tbTextWidth(label) / 2, top + panelHeight + TB_PLOT_TICK + 3, label,
+			       tb_text);
+		}
+	}
+	int x = left;
+	for (int k = 0; k < TB_LEDGER_TERMS; ++k) {
+		tbText(image, x, top - 14, tb_ledgerNames[k], tb_ledgerColours[k]);
+		x += tbTextWidth(tb_ledgerNames[k]) + 10;
+	}
+	tbText(image, x, top - 14, "measured", tb_total);
+	// The measured change on top: zero at the start, as the piles are.
+	int px = tbPlotX(image->width, time, rows, 0);
+	int py = tbPlotY(top, panelHeight, lo, hi, measured[0]);
+	tbPut(image, px, py, tb_total);
+	for (int i = 1; i < rows; ++i) {
+		int qx = tbPlotX(image->width, time, rows, i);
+		int qy = tbPlotY(top, panelHeight, lo, hi, measured[i]);
+		tbLine(image, px, py, qx, qy, tb_total);
+		px = qx;
+		py = qy;
+	}
+}
+
 void tbPlotHelp(FILE* out)
 {
-	fprintf(out,
-	        "usage: tumble plot SCENE --out FILE.png [--steps N | --seconds T] [--every K]\n"
-	        "                         [--size WxH]\n"
-	        "\n"
-	        "Simulate a scene (a file or a bundled name) and draw, against time, its kinetic,\n"
-	        "potential and total energy, the magnitude of its linear momentum and of its\n"
-	        "angular momentum about the origin: the numbers of `tumble run --energy`.\n"
-	        "\n"
-	        "options:\n"
-	        "  --out FILE     the PNG to write (required)\n"
-	        "  --steps N      simulate N steps (default: the scene's steps or seconds)\n"
-	        "  --seconds T    simulate T seconds of scene time\n"
-	        "  --every K      plot every K-th step (default 1); step 0 and the last always\n"
-	        "  --size WxH     picture size in pixels (default 800x600; at least 320x240)\n"
-	        "  -h, --help     this text\n");
+	fprintf(
+	    out,
+	    "usage: tumble plot SCENE --out FILE.png [--steps N | --seconds T] [--every K]\n"
+	    "                         [--size WxH] [--ledger]\n"
+	    "\n"
+	    "Simulate a scene (a file or a bundled name) and draw, against time, its kinetic,\n"
+	    "potential and total energy, the magnitude of its linear momentum and of its\n"
+	    "angular momentum about the origin: the numbers of `tumble run --energy`.\n"
+	    "\n"
+	    "options:\n"
+	    "  --out FILE     the PNG to write (required)\n"
+	    "  --steps N      simulate N steps (default: the scene's steps or seconds)\n"
+	    "  --seconds T    simulate T seconds of scene time\n"
+	    "  --every K      plot every K-th step (default 1); step 0 and the last always\n"
+	    "  --size WxH     picture size in pixels (default 800x600; at least 320x240)\n"
+	    "  --ledger       draw the energy ledger instead (docs/energy.md): the change of the\n"
+	    "                 total energy since the start, stacked by cause (gravity and forces,\n"
+	    "                 damping, the contacts' normal rows, friction, restitution, joints,\n"
+	    "                 the finish's rotation, the residual) with the measured change over it,\n"
+	    "                 and the energies; the columns of `tumble run --energy`\n"
+	    "  -h, --help     this text\n");
 }
 
 int tbPlotCommand(int argc, char** argv)
@@ -263,12 +375,15 @@ int tbPlotCommand(int argc, char** argv)
 	const char* outPath = NULL;
 	long long steps = 0, every = 1, width = 800, height = 600;
 	double seconds = 0.0;
+	bool ledger = false;
 	for (int i = 1; i < argc; ++i) {
 		const char* arg = argv[i];
 		const char* value = NULL;
 		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
 			tbPlotHelp(stdout);
 			return 0;
+		} else if (strcmp(arg, "--ledger") == 0) {
+			ledger = true;
 		} else if (tbMatchOption(arg, "--out", &i, argc, argv, &value)) {
 			if (value == NULL || value[0] == '\0') {
 				fprintf(stderr, "tumble plot: --out: expected a file name\n");
@@ -347,8 +462,10 @@ int tbPlotCommand(int argc, char** argv)
 		tbDestroyScene(&scene);
 		return TB_EXIT_USAGE;
 	}
-	// Columns: time, kinetic, potential, total, |P|, |L|, the total's change.
-	double* data = malloc(sizeof(double) * 7 * (size_t)rowsWanted);
+	// Columns: time, kinetic, potential, total, |P|, |L|, the total's change, and with --ledger
+	// the terms' sums since the start and the measured change's.
+	int columns = 7 + (ledger ? TB_LEDGER_TERMS + 1 : 0);
+	double* data = malloc(sizeof(double) * (size_t)columns * (size_t)rowsWanted);
 	tbImage image = {(int)width, (int)height, malloc(3 * (size_t)width * (size_t)height)};
 	if (data == NULL || image.pixels == NULL) {
 		fprintf(stderr, "tumble plot: out of memory\n");
@@ -364,11 +481,31 @@ int tbPlotCommand(int argc, char** argv)
 	double* linear = data + 4 * rowsWanted;
 	double* angular = data + 5 * rowsWanted;
 	double* change = data + 6 * rowsWanted;
+	double* terms[TB_LEDGER_TERMS];
+	for (int k = 0; k < TB_LEDGER_TERMS; ++k) {
+		terms[k] = ledger ? data + (7 + k) * rowsWanted : NULL;
+	}
+	double* measured = ledger ? data + (7 + TB_LEDGER_TERMS) * rowsWanted : NULL;
+	double sums[TB_LEDGER_TERMS + 1] = {0.0};
+	if (ledger) {
+		tbWorld_EnableEnergyLedger(scene.worldId, true);
+	}
 	int rows = 0;
 	bool stepped = true;
 	for (long long step = 0; step <= steps && stepped; ++step) {
 		if (step > 0) {
 			stepped = tbWorld_Step(scene.worldId, d->dt, d->substeps);
+			if (stepped && ledger) {
+				// Every step's terms are summed, the rows plotted or not.
+				tbEnergyLedger e = tbWorld_GetEnergyLedger(scene.worldId);
+				const double values[TB_LEDGER_TERMS + 1] = {
+				    e.applied,  e.damping,     e.warmStart + e.push + e.relax,
+				    e.friction, e.restitution, e.joints,
+				    e.rotation, e.residual,    e.change};
+				for (int k = 0; k <= TB_LEDGER_TERMS; ++k) {
+					sums[k] += values[k];
+				}
+			}
 		}
 		if (stepped && (step % every == 0 || step == steps) && rows < rowsWanted) {
 			tbEnergyRow e;
@@ -376,6 +513,12 @@ int tbPlotCommand(int argc, char** argv)
 			// The time as `tumble run --energy` writes it, so that the two agree to the digit.
 			time[rows] = (double)step * (double)d->dt;
 			kinetic[rows] = e.kinetic;
+			if (ledger) {
+				for (int k = 0; k < TB_LEDGER_TERMS; ++k) {
+					terms[k][rows] = sums[k];
+				}
+				measured[rows] = sums[TB_LEDGER_TERMS];
+			}
 			potential[rows] = e.potential;
 			total[rows] = e.total;
 			linear[rows] = sqrt(e.momentum[0] * e.momentum[0] + e.momentum[1] * e.momentum[1] +
@@ -403,8 +546,9 @@ int tbPlotCommand(int argc, char** argv)
 			image.pixels[i + 2] = tb_white.b;
 		}
 		char title[512];
-		snprintf(title, sizeof title, "%s: %d bodies, %.4g s, dt %.4g s", d->fileName, d->bodyCount,
-		         time[rows - 1], (double)d->dt);
+		snprintf(title, sizeof title, "%s: %d bodies, %.4g s, dt %.4g s%s", d->fileName,
+		         d->bodyCount, time[rows - 1], (double)d->dt,
+		         ledger ? ": energy change since the start by cause, J (stacked)" : "");
 		tbText(&image, TB_PLOT_LEFT, 6, title, tb_text);
 		// The exchange a student looks for: the potential energy above its lowest value of the
 		// run (and the total with it), so that a pendulum's swing of 0.3 J is not a flat line
@@ -430,8 +574,13 @@ int tbPlotCommand(int argc, char** argv)
 		    {"|linear momentum|, kg m/s", {"|P|"}, {linear}, {tb_linear}, 1},
 		    {"|angular momentum| about the origin, kg m^2/s", {"|L|"}, {angular}, {tb_angular}, 1},
 		};
-		for (int p = 0; p < TB_PLOT_PANELS; ++p) {
-			tbDrawPanel(&image, panels + p, p, TB_PLOT_PANELS, time, rows);
+		if (ledger) {
+			tbDrawStacked(&image, (const double* const*)terms, measured, 0, 2, time, rows);
+			tbDrawPanel(&image, panels, 1, 2, time, rows);
+		} else {
+			for (int p = 0; p < TB_PLOT_PANELS; ++p) {
+				tbDrawPanel(&image, panels + p, p, TB_PLOT_PANELS, time, rows);
+			}
 		}
 		tbText(&image, 8, (int)height - TB_PLOT_BOTTOM + TB_PLOT_TICK + 3, "time, s", tb_text);
 		if (!stbi_write_png(outPath, (int)width, (int)height, 3, image.pixels, 3 * (int)width)) {
