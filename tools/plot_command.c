@@ -178,6 +178,49 @@ static int tbPlotXAt(int width, const double* time, int rows, double t)
 	       (span > 0.0 ? (int)lround((t - time[0]) / span * (double)(plotWidth - 1)) : 0);
 }
 
+// A panel's value ticks (labelled at the left) and time ticks (labelled under it when it is the
+// last panel), with light grid lines across the area for each when `grid`.
+static void tbDrawTicks(tbImage* image, int top, int panelHeight, double lo, double hi,
+                        const double* time, int rows, bool timeLabels, bool grid)
+{
+	int left = TB_PLOT_LEFT, right = image->width - TB_PLOT_RIGHT - 1;
+	char label[64];
+	double ticks[TB_PLOT_MAX_TICKS];
+	int tickCount = tbNiceTicks(lo, hi, ticks);
+	for (int k = 0; k < tickCount; ++k) {
+		int y = tbPlotY(top, panelHeight, lo, hi, ticks[k]);
+		if (grid) {
+			tbLine(image, left, y, right, y, tb_grid);
+		}
+		tbLine(image, left - 1 - TB_PLOT_TICK, y, left - 2, y, tb_frame);
+		snprintf(label, sizeof label, "%.4g", ticks[k]);
+		tbText(image, left - 6 - TB_PLOT_TICK - tbTextWidth(label), y - 4, label, tb_text);
+	}
+	int timeTickCount = tbNiceTicks(time[0], time[rows - 1], ticks);
+	for (int k = 0; k < timeTickCount; ++k) {
+		int x = tbPlotXAt(image->width, time, rows, ticks[k]);
+		if (grid) {
+			tbLine(image, x, top, x, top + panelHeight - 1, tb_grid);
+		}
+		tbLine(image, x, top + panelHeight + 1, x, top + panelHeight + TB_PLOT_TICK, tb_frame);
+		if (timeLabels) {
+			snprintf(label, sizeof label, "%.4g", ticks[k]);
+			tbText(image, x - tbTextWidth(label) / 2, top + panelHeight + TB_PLOT_TICK + 3, label,
+			       tb_text);
+		}
+	}
+}
+
+// The frame one pixel outside a panel's area, so that no curve pixel is ever hidden by it.
+static void tbDrawFrame(tbImage* image, int top, int panelHeight)
+{
+	int left = TB_PLOT_LEFT, right = image->width - TB_PLOT_RIGHT - 1;
+	tbLine(image, left - 1, top - 1, right + 1, top - 1, tb_frame);
+	tbLine(image, left - 1, top + panelHeight, right + 1, top + panelHeight, tb_frame);
+	tbLine(image, left - 1, top - 1, left - 1, top + panelHeight, tb_frame);
+	tbLine(image, right + 1, top - 1, right + 1, top + panelHeight, tb_frame);
+}
+
 static void tbDrawPanel(tbImage* image, const tbPanel* panel, int index, int panelCount,
                         const double* time, int rows)
 {
@@ -186,37 +229,11 @@ static void tbDrawPanel(tbImage* image, const tbPanel* panel, int index, int pan
 	    panelCount;
 	int top = TB_PLOT_TOP + index * (panelHeight + TB_PLOT_GAP);
 	int left = TB_PLOT_LEFT, right = image->width - TB_PLOT_RIGHT - 1;
-	// The frame lies one pixel outside the plot area, so no curve pixel is ever hidden by it.
-	tbLine(image, left - 1, top - 1, right + 1, top - 1, tb_frame);
-	tbLine(image, left - 1, top + panelHeight, right + 1, top + panelHeight, tb_frame);
-	tbLine(image, left - 1, top - 1, left - 1, top + panelHeight, tb_frame);
-	tbLine(image, right + 1, top - 1, right + 1, top + panelHeight, tb_frame);
+	tbDrawFrame(image, top, panelHeight);
 
 	double lo, hi;
 	tbPlotPanelRange(panel->curves, panel->curveCount, rows, &lo, &hi);
-	char label[64];
-	// Value ticks with their labels at the left, and a light grid line across for each.
-	double ticks[TB_PLOT_MAX_TICKS];
-	int tickCount = tbNiceTicks(lo, hi, ticks);
-	for (int k = 0; k < tickCount; ++k) {
-		int y = tbPlotY(top, panelHeight, lo, hi, ticks[k]);
-		tbLine(image, left, y, right, y, tb_grid);
-		tbLine(image, left - 1 - TB_PLOT_TICK, y, left - 2, y, tb_frame);
-		snprintf(label, sizeof label, "%.4g", ticks[k]);
-		tbText(image, left - 6 - TB_PLOT_TICK - tbTextWidth(label), y - 4, label, tb_text);
-	}
-	// Time ticks below the panel, labelled under the last one.
-	int timeTickCount = tbNiceTicks(time[0], time[rows - 1], ticks);
-	for (int k = 0; k < timeTickCount; ++k) {
-		int x = tbPlotXAt(image->width, time, rows, ticks[k]);
-		tbLine(image, x, top, x, top + panelHeight - 1, tb_grid);
-		tbLine(image, x, top + panelHeight + 1, x, top + panelHeight + TB_PLOT_TICK, tb_frame);
-		if (index == panelCount - 1) {
-			snprintf(label, sizeof label, "%.4g", ticks[k]);
-			tbText(image, x - tbTextWidth(label) / 2, top + panelHeight + TB_PLOT_TICK + 3, label,
-			       tb_text);
-		}
-	}
+	tbDrawTicks(image, top, panelHeight, lo, hi, time, rows, index == panelCount - 1, true);
 	tbText(image, left, top - 14, panel->title, tb_text);
 	int x = right;
 	for (int c = panel->curveCount - 1; c >= 0; --c) {
@@ -261,7 +278,7 @@ static void tbDrawStacked(tbImage* image, const double* const* terms, const doub
 	    (image->height - TB_PLOT_TOP - TB_PLOT_BOTTOM - (panelCount - 1) * TB_PLOT_GAP) /
 	    panelCount;
 	int top = TB_PLOT_TOP + index * (panelHeight + TB_PLOT_GAP);
-	int left = TB_PLOT_LEFT, right = image->width - TB_PLOT_RIGHT - 1;
+	int left = TB_PLOT_LEFT;
 	double lo = 0.0, hi = 0.0;
 	for (int i = 0; i < rows; ++i) {
 		double up = 0.0, down = 0.0;
@@ -278,10 +295,7 @@ static void tbDrawStacked(tbImage* image, const double* const* terms, const doub
 	}
 	// The frame and ticks as the line panels have them (tbDrawPanel); the legend goes under the
 	// title, since ten names do not fit beside it.
-	tbLine(image, left - 1, top - 1, right + 1, top - 1, tb_frame);
-	tbLine(image, left - 1, top + panelHeight, right + 1, top + panelHeight, tb_frame);
-	tbLine(image, left - 1, top - 1, left - 1, top + panelHeight, tb_frame);
-	tbLine(image, right + 1, top - 1, right + 1, top + panelHeight, tb_frame);
+	tbDrawFrame(image, top, panelHeight);
 	for (int i = 0; i < rows; ++i) {
 		int x0 = tbPlotX(image->width, time, rows, i);
 		int x1 = i + 1 < rows ? tbPlotX(image->width, time, rows, i + 1) : x0 + 1;
@@ -306,25 +320,7 @@ static void tbDrawStacked(tbImage* image, const double* const* terms, const doub
 			}
 		}
 	}
-	double ticks[TB_PLOT_MAX_TICKS];
-	char label[64];
-	int tickCount = tbNiceTicks(lo, hi, ticks);
-	for (int k = 0; k < tickCount; ++k) {
-		int y = tbPlotY(top, panelHeight, lo, hi, ticks[k]);
-		tbLine(image, left - 1 - TB_PLOT_TICK, y, left - 2, y, tb_frame);
-		snprintf(label, sizeof label, "%.4g", ticks[k]);
-		tbText(image, left - 6 - TB_PLOT_TICK - tbTextWidth(label), y - 4, label, tb_text);
-	}
-	int timeTickCount = tbNiceTicks(time[0], time[rows - 1], ticks);
-	for (int k = 0; k < timeTickCount; ++k) {
-		int x = tbPlotXAt(image->width, time, rows, ticks[k]);
-		tbLine(image, x, top + panelHeight + 1, x, top + panelHeight + TB_PLOT_TICK, tb_frame);
-		if (index == panelCount - 1) {
-			snprintf(label, sizeof label, "%.4g", ticks[k]);
-			tbText(image, x - tbTextWidth(label) / 2, top + panelHeight + TB_PLOT_TICK + 3, label,
-			       tb_text);
-		}
-	}
+	tbDrawTicks(image, top, panelHeight, lo, hi, time, rows, index == panelCount - 1, false);
 	int x = left;
 	for (int k = 0; k < TB_LEDGER_TERMS; ++k) {
 		tbText(image, x, top - 14, tb_ledgerNames[k], tb_ledgerColours[k]);
