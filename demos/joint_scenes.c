@@ -26,17 +26,10 @@ static tbBodyId dmMakeBody(dmSim* sim, tbBodyType type, vec3s position, versors 
 	def.type = type;
 	def.position = position;
 	def.rotation = rotation;
-	tbBodyId body = tbCreateBody(sim->worldId, &def);
-	if (TB_IS_NULL(body)) {
-		return tb_nullBodyId;
-	}
 	tbShapeDef shapeDef = tbDefaultShapeDef();
 	shapeDef.density = density;
 	shapeDef.friction = friction;
-	if (TB_IS_NULL(tbCreateShape(body, &shapeDef, shape)) || !dmSim_AddBody(sim, body)) {
-		return tb_nullBodyId;
-	}
-	return body;
+	return dmSim_CreateBody(sim, &def, &shapeDef, shape, NULL);
 }
 
 static tbBodyId dmMakeStatic(dmSim* sim, vec3s position, versors rotation, const tbGeometry* shape)

@@ -22,19 +22,8 @@ static tbBodyId dmAddBody(dmSim* sim, tbBodyType type, vec3s position, vec3s vel
 	def.linearVelocity = velocity;
 	// The balls roll until their resistance stops them: no sleeping while slow.
 	def.sleepThreshold = 0.01f;
-	tbBodyId body = tbCreateBody(sim->worldId, &def);
-	if (TB_IS_NULL(body)) {
-		return body;
-	}
 	tbShapeDef sd = shapeDef != NULL ? *shapeDef : tbDefaultShapeDef();
-	tbShapeId id = tbCreateShape(body, &sd, shape);
-	if (TB_IS_NULL(id) || !dmSim_AddBody(sim, body)) {
-		return tb_nullBodyId;
-	}
-	if (shapeId != NULL) {
-		*shapeId = id;
-	}
-	return body;
+	return dmSim_CreateBody(sim, &def, &sd, shape, shapeId);
 }
 
 // The one-way platform holds what comes down on it: its contact counts only when the normal from

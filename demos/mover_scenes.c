@@ -26,17 +26,10 @@ static tbBodyId dmAddMoverBody(dmSim* sim, tbBodyType type, vec3s position, vers
 	def.type = type;
 	def.position = position;
 	def.rotation = rotation;
-	tbBodyId body = tbCreateBody(sim->worldId, &def);
-	if (TB_IS_NULL(body)) {
-		return body;
-	}
 	tbShapeDef sd = tbDefaultShapeDef();
 	sd.density = density;
 	sd.isSensor = sensor;
-	if (TB_IS_NULL(tbCreateShape(body, &sd, shape)) || !dmSim_AddBody(sim, body)) {
-		return tb_nullBodyId;
-	}
-	return body;
+	return dmSim_CreateBody(sim, &def, &sd, shape, NULL);
 }
 
 static bool dmAddStatic(dmSim* sim, vec3s position, versors rotation, vec3s half)

@@ -164,6 +164,23 @@ bool dmSim_AddJoint(dmSim* sim, tbJointId id, vec3s anchor)
 	return true;
 }
 
+tbBodyId dmSim_CreateBody(dmSim* sim, const tbBodyDef* bodyDef, const tbShapeDef* shapeDef,
+                          const tbGeometry* shape, tbShapeId* shapeId)
+{
+	tbBodyId body = tbCreateBody(sim->worldId, bodyDef);
+	if (TB_IS_NULL(body)) {
+		return tb_nullBodyId;
+	}
+	tbShapeId id = tbCreateShape(body, shapeDef, shape);
+	if (TB_IS_NULL(id) || !dmSim_AddBody(sim, body)) {
+		return tb_nullBodyId;
+	}
+	if (shapeId != NULL) {
+		*shapeId = id;
+	}
+	return body;
+}
+
 static bool dmAddSimpleBody(dmSim* sim, tbBodyType type, vec3s position, versors rotation,
                             const tbGeometry* shape)
 {
@@ -171,10 +188,8 @@ static bool dmAddSimpleBody(dmSim* sim, tbBodyType type, vec3s position, versors
 	def.type = type;
 	def.position = position;
 	def.rotation = rotation;
-	tbBodyId body = tbCreateBody(sim->worldId, &def);
 	tbShapeDef shapeDef = tbDefaultShapeDef();
-	return !TB_IS_NULL(body) && !TB_IS_NULL(tbCreateShape(body, &shapeDef, shape)) &&
-	       dmSim_AddBody(sim, body);
+	return !TB_IS_NULL(dmSim_CreateBody(sim, &def, &shapeDef, shape, NULL));
 }
 
 // A small deterministic generator (Numerical Recipes' LCG) so that the built-in scenes are the

@@ -138,6 +138,12 @@ int dmSim_Advance(dmSim* sim, double frameSeconds);
 /// Add a body to the scene's list (drawn, framed, summarised). False when out of memory or null.
 bool dmSim_AddBody(dmSim* sim, tbBodyId id);
 
+/// Create a body with one shape and add it to the scene's list (dmSim_AddBody): the built-in
+/// scenes' common step. Null when the world refuses either (tbGetLastError says why); the
+/// shape's id in *shapeId when it is not null.
+tbBodyId dmSim_CreateBody(dmSim* sim, const tbBodyDef* bodyDef, const tbShapeDef* shapeDef,
+                          const tbGeometry* shape, tbShapeId* shapeId);
+
 /// Add a ball or hinge joint joined at `anchor` (world, at creation) to the list whose anchors'
 /// distance is measured. False when the joint is null or out of memory.
 bool dmSim_AddJoint(dmSim* sim, tbJointId id, vec3s anchor);
