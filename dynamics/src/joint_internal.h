@@ -30,6 +30,7 @@ typedef struct tbJointRecord
 	const mat3s* inertias;  // per solver body: the inverse inertia of this substep
 	const float* stiffened; // per solver body: how much geometric stiffness it took, 0..1
 	mat3s* turns;           // per solver body: its turn since the step began (tbJointTurns)
+	vec3s* turnedBy;        // per solver body: the dtheta its turn has been composed up to
 	mat3s* turnedInertias;  // per solver body: inertias[] turned by it, zero where it cannot move
 } tbJointRecord;
 
@@ -64,6 +65,27 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 // the substep's start; the solver again after the deltas are integrated. seen as above.
 void tbJointTurns(tbJointRecord* records, int jointCount, const tbSolverBody* states,
                   unsigned char* seen);
+
+// Every jointed body's turn to none (the step's start), before the first tbJointInertias.
+void tbJointStartTurns(tbJointRecord* records, int jointCount);
+
+// Each jointed body's w at the substep's start into spins[body], for tbJointGyroscopic.
+void tbJointSaveSpins(const tbJointRecord* records, int jointCount, const tbSolverBody* states,
+                      vec3s* spins);
+
+// The gyroscopic part of Euler's equations, I dw/dt = -w x (I w), over the substep h for every
+// jointed moving body (their w is primary: tbFinishBody), by the implicit midpoint rule in the
+// body's axes of now, the midpoint between spins[body] (the substep's start) and the end the
+// joints' warm start foresees. After the joints' warm start. bodies are the solver's; seen as
+// above.
+void tbJointGyroscopic(tbJointRecord* records, int jointCount, tbRigidBody* const* bodies,
+                       tbSolverBody* states, const vec3s* spins, float h, unsigned char* seen);
+
+// Each jointed moving body's composed turn of the step written back into its dtheta as the
+// rotation vector of that turn, so that tbFinishBody's Rot(dtheta) R0 is the turn the joints
+// held. After the last pass. seen as above.
+void tbJointTurnsToDeltas(tbJointRecord* records, int jointCount, tbSolverBody* states,
+                          unsigned char* seen);
 
 void tbPrepareJoint(tbJointRecord* record, tbJoint* joint, tbRigidBody* const* bodies,
                     int staticBody, const tbJointSoftness* softness, float h);

@@ -205,17 +205,38 @@ static tbJointNow tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBo
 	return g;
 }
 
+// Body b's turn since the step began with its deltas at s: the composed turn of the record's
+// array (tbComposeTurn) followed by what dtheta has gained since it was composed.
+static mat3s tbTurnAt(const tbJointRecord* r, int b, const tbSolverBody* s)
+{
+	vec3s more = glms_vec3_sub(tbDelta(s->dtheta), r->turnedBy[b]);
+	return tbMat3Mul(tbTurnMatrix(more), r->turns[b]);
+}
+
+// Body b's turn brought up to its dtheta of now. dtheta, the integral of w, is a rotation vector
+// only while w keeps its direction: turning by Rot(dtheta) moves a point at the realized angular
+// velocity J(dtheta) w (J the left Jacobian of the rotation group), not w, and a fast spin about
+// an axle makes J turn the axle's slow motion by up to half the step's spin angle. So each change
+// of dtheta is composed as a turn of its own, turn <- Rot(dtheta - composed) turn, which moves
+// every point at w exactly over a substep (w is constant within it).
+static void tbComposeTurn(tbJointRecord* r, int b, const tbSolverBody* s)
+{
+	r->turns[b] = tbTurnAt(r, b, s);
+	r->turnedBy[b] = tbDelta(s->dtheta);
+}
+
 static tbJointNow tbJointGeometry(const tbJointRecord* r, const tbSolverBody* sa,
                                   const tbSolverBody* sb)
 {
-	mat3s tA = tbTurnMatrix(tbDelta(sa->dtheta)), tB = tbTurnMatrix(tbDelta(sb->dtheta));
+	mat3s tA = tbTurnAt(r, r->indexA, sa), tB = tbTurnAt(r, r->indexB, sb);
 	return tbJointGeometryTurned(r, sa, sb, &tA, &tB, true);
 }
 
-// The anchors and their gap only.
+// The anchors and their gap only, with the bodies' deltas at sa, sb (poses ahead of the
+// composed turns).
 static tbJointNow tbJointGap(const tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb)
 {
-	mat3s tA = tbTurnMatrix(tbDelta(sa->dtheta)), tB = tbTurnMatrix(tbDelta(sb->dtheta));
+	mat3s tA = tbTurnAt(r, r->indexA, sa), tB = tbTurnAt(r, r->indexB, sb);
 	return tbJointGeometryTurned(r, sa, sb, &tA, &tB, false);
 }
 
@@ -911,7 +932,7 @@ static void tbJointTurnsPart(tbJointRecord* records, int jointCount, const tbSol
 			}
 			seen[b] = 1;
 			if (turns) {
-				r->turns[b] = tbTurnMatrix(tbDelta(states[b].dtheta));
+				tbComposeTurn(r, b, states + b);
 			}
 			if (inertias) {
 				r->turnedInertias[b] = masses[side] > 0.0f
@@ -1551,9 +1572,219 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		for (int side = 0; side < 2; ++side) {
 			int b = bodies[side];
 			if (masses[side] > 0.0f) {
-				r->turns[b] = tbTurnMatrix(tbDelta(states[b].dtheta));
+				tbComposeTurn(r, b, states + b);
 				r->turnedInertias[b] = tbTurnInertia(r->turns[b], r->inertias[b]);
 			}
 		}
+	}
+}
+
+// The rotation vector of the rotation M (the inverse of tbTurnMatrix, angle in [0, pi]): M's
+// quaternion by Shepperd's method (the largest of its four squares first), then 2 atan2(|v|, s)
+// about v / |v|.
+static vec3s tbTurnVector(mat3s M)
+{
+	float m00 = M.col[0].x, m11 = M.col[1].y, m22 = M.col[2].z;
+	float trace = m00 + m11 + m22;
+	float q[4]; // x, y, z, s
+	if (trace >= m00 && trace >= m11 && trace >= m22) {
+		float t = sqrtf(1.0f + trace) * 2.0f; // 4 s
+		q[3] = 0.25f * t;
+		q[0] = (M.col[1].z - M.col[2].y) / t;
+		q[1] = (M.col[2].x - M.col[0].z) / t;
+		q[2] = (M.col[0].y - M.col[1].x) / t;
+	} else if (m00 >= m11 && m00 >= m22) {
+		float t = sqrtf(1.0f + m00 - m11 - m22) * 2.0f; // 4 x
+		q[3] = (M.col[1].z - M.col[2].y) / t;
+		q[0] = 0.25f * t;
+		q[1] = (M.col[1].x + M.col[0].y) / t;
+		q[2] = (M.col[2].x + M.col[0].z) / t;
+	} else if (m11 >= m22) {
+		float t = sqrtf(1.0f + m11 - m00 - m22) * 2.0f; // 4 y
+		q[3] = (M.col[2].x - M.col[0].z) / t;
+		q[0] = (M.col[1].x + M.col[0].y) / t;
+		q[1] = 0.25f * t;
+		q[2] = (M.col[2].y + M.col[1].z) / t;
+	} else {
+		float t = sqrtf(1.0f + m22 - m00 - m11) * 2.0f; // 4 z
+		q[3] = (M.col[0].y - M.col[1].x) / t;
+		q[0] = (M.col[2].x + M.col[0].z) / t;
+		q[1] = (M.col[2].y + M.col[1].z) / t;
+		q[2] = 0.25f * t;
+	}
+	float sign = q[3] < 0.0f ? -1.0f : 1.0f;
+	vec3s v = tbV3(sign * q[0], sign * q[1], sign * q[2]);
+	float n = glms_vec3_norm(v), s = sign * q[3];
+	if (!(n > 1e-7f)) {
+		return glms_vec3_scale(v, s > 0.0f ? 2.0f / s : 2.0f);
+	}
+	return glms_vec3_scale(v, 2.0f * atan2f(n, s) / n);
+}
+
+void tbJointStartTurns(tbJointRecord* records, int jointCount)
+{
+	for (int i = 0; i < jointCount; ++i) {
+		tbJointRecord* r = records + i;
+		int bodies[2] = {r->indexA, r->indexB};
+		for (int side = 0; side < 2; ++side) {
+			r->turns[bodies[side]] = glms_mat3_identity();
+			r->turnedBy[bodies[side]] = tbV3(0.0f, 0.0f, 0.0f);
+		}
+	}
+}
+
+void tbJointTurnsToDeltas(tbJointRecord* records, int jointCount, tbSolverBody* states,
+                          unsigned char* seen)
+{
+	for (int i = 0; i < jointCount; ++i) {
+		tbJointRecord* r = records + i;
+		int bodies[2] = {r->indexA, r->indexB};
+		float masses[2] = {r->mA, r->mB};
+		for (int side = 0; side < 2; ++side) {
+			int b = bodies[side];
+			if (masses[side] <= 0.0f || seen[b] != 0) {
+				continue;
+			}
+			seen[b] = 1;
+			tbComposeTurn(r, b, states + b);
+			vec3s t = tbTurnVector(r->turns[b]);
+			if (tbIsFiniteVec3(t)) {
+				states[b].dtheta[0] = t.x;
+				states[b].dtheta[1] = t.y;
+				states[b].dtheta[2] = t.z;
+			}
+		}
+	}
+	for (int i = 0; i < jointCount; ++i) {
+		seen[records[i].indexA] = 0;
+		seen[records[i].indexB] = 0;
+	}
+}
+
+void tbJointSaveSpins(const tbJointRecord* records, int jointCount, const tbSolverBody* states,
+                      vec3s* spins)
+{
+	for (int i = 0; i < jointCount; ++i) {
+		spins[records[i].indexA] = tbGetW(states + records[i].indexA);
+		spins[records[i].indexB] = tbGetW(states + records[i].indexB);
+	}
+}
+
+// Euler's equations for a jointed body, whose w is its primary velocity (tbFinishBody): with
+// L = I(R) w and dI/dt = [w]x I - I [w]x, dL/dt = tau becomes I dw/dt = tau - w x (I w). The
+// passes give the torque's part; this is the gyroscopic part over one substep, by the implicit
+// midpoint rule: the torque tau(wm) = -wm x (I wm) does no work at wm (I the body's inertia of
+// now, R = turn R0), so the step keeps the energy exactly when wm is the midpoint of the
+// substep's constrained velocities, and the joint's rows then carry the change into the rest
+// of the motion (a top turns with its inertia about the pivot). Taken at the midpoint of the
+// body's own velocities instead, the change leaves the anchors apart and the rows' projection
+// removes (1/2) |(1 - P) dw|^2 of energy in every substep: a fast top loses its nutation and
+// sinks. So for a body held by one point (ball, hinge or fixed joint) the end is foreseen with
+// that point's rows, the other body's velocity held: an impulse p at the arm r (p on this body,
+// -p on the other, K the point's mass matrix, u the anchors' relative velocity now)
+//   w1 = w + I^-1 (h tau + r x p),  p = -K^-1 (u + (I^-1 h tau) x r),
+// which is w1 = e + h G tau with e = w - I^-1 [r]x K^-1 u, G = I^-1 + I^-1 [r]x K^-1 [r]x I^-1;
+// then wm = (w0 + w1) / 2 (w0 the substep's start) is solved by Newton's method on
+//   F(wm) = wm - (w0 + e) / 2 - (h / 2) G tau(wm),  F' = 1 - (h / 2) G ([I wm]x - [wm]x I),
+// and the body's w gains h I^-1 tau(wm) for the passes to project. A body on several ball
+// joints takes its own midpoint (G = I^-1, e = w). Torque-free the rule keeps both
+// w . I w and |I w| (Hairer, Lubich and Wanner, "Geometric Numerical Integration", IV.1 and
+// VI.3). Without the term a disc spinning on a ball joint precesses at m g r / (It ws) instead of
+// m g r / (Is ws) (It, Is its inertias across and about the axle).
+void tbJointGyroscopic(tbJointRecord* records, int jointCount, tbRigidBody* const* bodies,
+                       tbSolverBody* states, const vec3s* spins, float h, unsigned char* seen)
+{
+	// seen[b]: 1 + the number of b's ball joints (two counted), or 254 for a body held by any
+	// other joint: its joint's angular rows take the gyroscopic torque and pass it to the other
+	// body, which the point rows' foresight below does not see (left to w held, as before).
+	for (int i = 0; i < jointCount; ++i) {
+		const tbJointRecord* r = records + i;
+		bool ball = r->joint->type == tb_ballJoint;
+		int indices[2] = {r->indexA, r->indexB};
+		float masses[2] = {r->mA, r->mB};
+		for (int side = 0; side < 2; ++side) {
+			unsigned char* mark = seen + indices[side];
+			if (masses[side] <= 0.0f || *mark == 254) {
+				continue;
+			}
+			*mark = !ball ? 254 : *mark == 0 ? 2 : 3;
+		}
+	}
+	for (int pass = 0; pass < 2; ++pass) {
+		// First the bodies held by one point, through that joint; then the rest.
+		for (int i = 0; i < jointCount; ++i) {
+			tbJointRecord* r = records + i;
+			int indices[2] = {r->indexA, r->indexB};
+			float masses[2] = {r->mA, r->mB};
+			for (int side = 0; side < 2; ++side) {
+				int b = indices[side], o = indices[1 - side];
+				bool onePoint = seen[b] == 2;
+				if (masses[side] <= 0.0f || seen[b] >= 254 || (pass == 0 && !onePoint)) {
+					continue;
+				}
+				seen[b] = 255;
+				const tbRigidBody* body = bodies[b];
+				tbSolverBody* s = states + b;
+				mat3s R = tbMat3Mul(tbTurnAt(r, b, s), body->state.R);
+				mat3s I = tbMat3Rotate(R, body->Ibody);
+				mat3s Iinv = tbMat3Rotate(R, body->IbodyInv);
+				vec3s w = tbGetW(s);
+				vec3s e = w;
+				mat3s G = Iinv;
+				if (pass == 0) {
+					vec3s rb = tbMulMV(r->turns + b, side == 0 ? r->rA : r->rB);
+					vec3s ro = tbMulMV(r->turns + o, side == 0 ? r->rB : r->rA);
+					mat3s Sb = tbSkew(rb), So = tbSkew(ro);
+					mat3s K = tbMat3Add(
+					    tbMat3ScaleM(glms_mat3_identity(), masses[0] + masses[1]),
+					    tbMat3ScaleM(tbMat3Add(tbMat3Mul(tbMat3Mul(Sb, Iinv), Sb),
+					                           tbMat3Mul(tbMat3Mul(So, r->turnedInertias[o]), So)),
+					                 -1.0f));
+					mat3s Kinv = tbMat3Inverse(K);
+					vec3s u = glms_vec3_sub(
+					    glms_vec3_add(tbGetV(s), glms_vec3_cross(w, rb)),
+					    glms_vec3_add(tbGetV(states + o), glms_vec3_cross(tbGetW(states + o), ro)));
+					mat3s IS = tbMat3Mul(Iinv, Sb);
+					mat3s IKS = tbMat3Mul(IS, Kinv);
+					if (tbIsFiniteMat(Kinv)) {
+						e = glms_vec3_sub(w, tbMat3MulV(IKS, u));
+						G = tbMat3Add(Iinv, tbMat3Mul(tbMat3Mul(IKS, Sb), Iinv));
+					}
+				}
+				vec3s c = glms_vec3_scale(glms_vec3_add(spins[b], e), 0.5f);
+				vec3s wm = c;
+				float hh = 0.5f * h;
+				// Newton's method from c: at most four iterations (two or three while h |w| is
+				// under the rotation cap).
+				for (int it = 0; it < 4; ++it) {
+					vec3s Iw = tbMat3MulV(I, wm);
+					vec3s tau = glms_vec3_cross(Iw, wm);
+					vec3s F = tbMulAdd(glms_vec3_sub(wm, c), -hh, tbMat3MulV(G, tau));
+					mat3s dtau =
+					    tbMat3Add(tbSkew(Iw), tbMat3ScaleM(tbMat3Mul(tbSkew(wm), I), -1.0f));
+					mat3s J =
+					    tbMat3Add(glms_mat3_identity(), tbMat3ScaleM(tbMat3Mul(G, dtau), -hh));
+					vec3s step = tbMat3MulV(tbMat3Inverse(J), F);
+					if (!tbIsFiniteVec3(step)) {
+						break;
+					}
+					wm = glms_vec3_sub(wm, step);
+					if (glms_vec3_dot(step, step) <= 1e-12f * glms_vec3_dot(wm, wm)) {
+						break;
+					}
+				}
+				vec3s dw =
+				    tbMat3MulV(Iinv, glms_vec3_scale(glms_vec3_cross(tbMat3MulV(I, wm), wm), h));
+				if (tbIsFiniteVec3(dw)) {
+					s->w[0] += dw.x;
+					s->w[1] += dw.y;
+					s->w[2] += dw.z;
+				}
+			}
+		}
+	}
+	for (int i = 0; i < jointCount; ++i) {
+		seen[records[i].indexA] = 0;
+		seen[records[i].indexB] = 0;
 	}
 }

@@ -100,6 +100,8 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 		at += tbAlign64((size_t)(bodyCount + 1) * 4u * sizeof(mat3s));
 		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(float));
 		at += tbAlign64((size_t)(bodyCount + 1));
+		// What the turns composed and the spins of the substep's start.
+		at += tbAlign64((size_t)(bodyCount + 1) * 2u * sizeof(vec3s));
 	}
 	// With parallelFor, each record has a static body of its own: the records of one colour are
 	// solved side by side and every one of them writes its static lanes back.
@@ -699,6 +701,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	float* jointStiffened = (float*)(base + layout.jointInertias + inertiaBytes);
 	unsigned char* jointSeen = (unsigned char*)(base + layout.jointInertias + inertiaBytes +
 	                                            tbAlign64((size_t)(bodyCount + 1) * sizeof(float)));
+	vec3s* jointTurnedBy = (vec3s*)(jointSeen + tbAlign64((size_t)(bodyCount + 1)));
+	vec3s* jointSpins = jointTurnedBy + bodyCount + 1;
 	tbSolverBody* states = (tbSolverBody*)(base + layout.states);
 	tbSolverBodyMotion* motions = (tbSolverBodyMotion*)(base + layout.motions);
 	uint32_t* colorMasks = (uint32_t*)(base + layout.colorMasks);
@@ -889,6 +893,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		jointRecords[i].inertias = jointInertias;
 		jointRecords[i].stiffened = jointStiffened;
 		jointRecords[i].turns = jointTurns;
+		jointRecords[i].turnedBy = jointTurnedBy;
 		jointRecords[i].turnedInertias = jointTurnedInertias;
 		if (!def->enableWarmStarting) {
 			tbJoint* j = joints + i;
@@ -906,6 +911,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	if (jointCount > 0) {
 		memset(jointSeen, 0, (size_t)(bodyCount + 1));
 		jointStiffened[staticBody] = 0.0f;
+		tbJointStartTurns(jointRecords, jointCount);
 	}
 	int jointGroups = jointCount > 0 ? tbGroupJoints(jointRecords, jointCount, bodyCount,
 	                                                 jointParents, jointOrder, jointGroupStart)
@@ -915,6 +921,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	// integrate the deltas, relax without bias (Solver2D, 2024). Joints go first in each pass
 	// (one at a time, as Box2D v3's overflow joints), then the contact colours.
 	for (int sub = 0; sub < substeps; ++sub) {
+		if (jointCount > 0) {
+			tbJointSaveSpins(jointRecords, jointCount, states, jointSpins);
+		}
 		if (parallel) {
 			tbParallel(def, tbIntegrateVelocitiesTask, bodyCount, TB_MIN_BODIES, &task);
 		} else if (observe) {
@@ -940,6 +949,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		if (jointCount > 0) {
 			tbJointInertias(jointRecords, jointCount, states, jointInertias, jointStiffened,
 			                jointStiffness, jointSeen);
+			// Jointed bodies' w is primary: Euler's gyroscopic term.
+			tbJointGyroscopic(jointRecords, jointCount, bodies, states, jointSpins, h, jointSeen);
 		}
 		if (observe && jointCount > 0) {
 			tbObserveSnapshot(&observer, states);
@@ -1037,6 +1048,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	}
 	for (int i = 0; i < jointCount; ++i) {
 		tbFinishJoint(jointRecords + i, states, h);
+	}
+	if (jointCount > 0) {
+		tbJointTurnsToDeltas(jointRecords, jointCount, states, jointSeen);
 	}
 
 	if (stats != NULL) {
