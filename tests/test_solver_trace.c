@@ -1,8 +1,9 @@
-// The solver trace on a stack of ten boxes: the residual (the largest |speed error| over the
-// stack's contacts) falls over the biased iterations of the substep where the column lands, and at
-// rest it is the soft bias, the row's fixed point; and the contact solver
-// debugger's recording (demos/solver_record.c) holds one row per pass of the step, the pass count
-// the solver's loop gives: substeps x (warm start + iterations + relax iterations) + restitution.
+// The solver trace on a stack of ten 0.5 m boxes: the residual (the largest |speed error| over
+// the stack's contacts) falls over the biased iterations of the substep where the column lands, in
+// the API's trace rows and in the JSON lines of `tumble run --trace-solver`; at rest it is the
+// soft bias, the soft row's fixed point, and the impulse update falls instead. The contact solver
+// debugger's recording (demos/solver_record.c) holds one row per pass of the step, the count the
+// solver's loop gives: substeps x (warm start + iterations + relax iterations) + restitution.
 #include "../demos/solver_record.h"
 
 #include <criterion/criterion.h>
@@ -210,3 +211,108 @@ Test(solver_trace, debugger_records_every_pass_and_restores)
 	dmSolverRecord_Free(&record);
 	tbDestroyWorld(world);
 }
+
+#ifdef TB_TUMBLE
+// The same column as a scene file for `tumble run` (scene files keep the default two push
+// iterations), dropped from 1 cm gaps.
+static void writeStackScene(const char* path)
+{
+	FILE* f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fprintf(f,
+	        "{\"dt\": 0.0166666667, \"substeps\": %d, \"sleep\": false, \"bodies\": [\n"
+	        " {\"name\": \"ground\", \"type\": \"static\", \"position\": [0, -0.5, 0],\n"
+	        "  \"shape\": {\"type\": \"box\", \"half_extents\": [20, 0.5, 20]}}",
+	        SUBSTEPS);
+	for (int i = 0; i < BOXES; ++i) {
+		fprintf(f,
+		        ",\n {\"name\": \"box%d\", \"position\": [0, %.4f, 0],\n"
+		        "  \"shape\": {\"type\": \"box\", \"half_extents\": [0.25, 0.25, 0.25]}}",
+		        i, 0.25 + 0.51 * i);
+	}
+	fprintf(f, "\n]}\n");
+	cr_assert_eq(fclose(f), 0);
+}
+
+// A JSON line's number after `key` (its first element when an array), or NAN.
+static double jsonNumber(const char* line, const char* key)
+{
+	const char* at = strstr(line, key);
+	if (at == NULL) {
+		return NAN;
+	}
+	at += strlen(key);
+	while (*at == ' ' || *at == ':' || *at == '[') {
+		++at;
+	}
+	return strtod(at, NULL);
+}
+
+// `tumble run --trace-solver`: the largest |residual| of each step's substep and push iteration
+// over every contact, read back from the JSON lines; where the boxes land on each other the second
+// push sweep leaves less than the first.
+Test(solver_trace, tumble_run_json_lines_show_the_fall)
+{
+	const char* scene = TB_TEST_OUT_DIR "/solver_trace_stack.json";
+	const char* trace = TB_TEST_OUT_DIR "/solver_trace_stack.jsonl";
+	writeStackScene(scene);
+	char command[2048];
+	snprintf(command, sizeof command, "%s run %s --steps 30 --trace-solver %s > /dev/null",
+	         TB_TUMBLE, scene, trace);
+	cr_assert_eq(system(command), 0, "%s", command);
+	FILE* f = fopen(trace, "r");
+	cr_assert_not_null(f, "%s", trace);
+	static float push[31][SUBSTEPS][2];
+	static int rows[31][SUBSTEPS];
+	memset(push, 0, sizeof push);
+	memset(rows, 0, sizeof rows);
+	char line[2048];
+	int lines = 0;
+	while (fgets(line, sizeof line, f) != NULL && lines < 1000000) {
+		++lines;
+		if (strstr(line, "\"pass\": \"push\"") == NULL) {
+			continue;
+		}
+		int step = (int)jsonNumber(line, "\"step\""), s = (int)jsonNumber(line, "\"substep\"");
+		int it = (int)jsonNumber(line, "\"iteration\""), n = (int)jsonNumber(line, "\"points\"");
+		cr_assert(step >= 1 && step <= 30 && s >= 0 && s < SUBSTEPS && it >= 0 && it < 2, "%s",
+		          line);
+		const char* residual = strstr(line, "\"residual\": [");
+		cr_assert_not_null(residual, "%s", line);
+		residual += strlen("\"residual\": [");
+		for (int i = 0; i < n; ++i) {
+			char* end = NULL;
+			float e = fabsf(strtof(residual, &end));
+			cr_assert(end != residual, "%s", line);
+			push[step][s][it] = fmaxf(push[step][s][it], e);
+			residual = end + (*end == ',' ? 1 : 0);
+		}
+		rows[step][s] += it == 0 ? 1 : 0;
+	}
+	fclose(f);
+	cr_assert(lines > 0);
+	// Over the impacts (a first sweep's residual of a tenth of a metre per second or more, every
+	// box on the column), the second sweep leaves less in total, and much less at the hardest.
+	double firstSum = 0.0, secondSum = 0.0;
+	int worstStep = 0, worstSub = 0;
+	for (int step = 1; step <= 30; ++step) {
+		for (int s = 0; s < SUBSTEPS; ++s) {
+			if (rows[step][s] != BOXES || push[step][s][0] <= 0.1f) {
+				continue;
+			}
+			firstSum += (double)push[step][s][0];
+			secondSum += (double)push[step][s][1];
+			if (push[step][s][0] > push[worstStep][worstSub][0]) {
+				worstStep = step, worstSub = s;
+			}
+		}
+	}
+	float first = push[worstStep][worstSub][0], second = push[worstStep][worstSub][1];
+	cr_log_info("tumble run: hardest impact at step %d substep %d, residual %.3g -> %.3g m/s; "
+	            "over the impacts %.3g -> %.3g",
+	            worstStep, worstSub, (double)first, (double)second, firstSum, secondSum);
+	cr_assert(worstStep > 0, "the column never landed with all its contacts");
+	cr_assert(second < 0.5f * first, "%g -> %g", (double)first, (double)second);
+	cr_assert(secondSum < 0.75 * firstSum, "%g -> %g", firstSum, secondSum);
+}
+#endif
