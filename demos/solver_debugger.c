@@ -182,8 +182,8 @@ static void dmRay(const dmWorldView* v, const dmApp* app, vec3s* origin, vec3s* 
 
 void dmSolverDebugger_Update(dmSolverDebugger* d, dmSim* sim, dmWorldView* view, dmApp* app)
 {
-	int count = d->record.count;
 	for (int i = 0; i < app->keyCount; ++i) {
+		int count = d->record.count; // a key before may have recorded another contact
 		bool shift = (app->keys[i].mods & GLFW_MOD_SHIFT) != 0;
 		switch (app->keys[i].key) {
 		case GLFW_KEY_RIGHT:
@@ -237,7 +237,8 @@ void dmSolverDebugger_Update(dmSolverDebugger* d, dmSim* sim, dmWorldView* view,
 		}
 	}
 	// A click (the press, not the hold) on a body keeps to its contacts: its most loaded first.
-	if (app->buttons[0] && !d->wasDown) {
+	// The panel's half of the window is not the scene.
+	if (app->buttons[0] && !d->wasDown && app->mouseX < 0.5f * (float)app->fbWidth) {
 		vec3s origin, direction;
 		dmRay(view, app, &origin, &direction);
 		tbRayResult hit = tbWorld_CastRayClosest(
