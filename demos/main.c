@@ -6,6 +6,7 @@
 #include "renderer.h"
 #include "screenshot.h"
 #include "sim.h"
+#include "solver_debugger.h"
 #include "world_view.h"
 
 #include <stdio.h>
@@ -15,7 +16,9 @@
 typedef struct dmOptions
 {
 	bool debugger;
-	bool headless; // run the scene without a window even when a display exists
+	bool solverDebugger; // the contact solver debugger on the scene (after --steps steps)
+	int solverPass;      // the pass it shows first (-1: the first push)
+	bool headless;       // run the scene without a window even when a display exists
 	bool listScenes;
 	const char* scene; // a scene file or a bundled name; falling boxes by default
 	int steps;         // headless steps; 0: the scene's own length
@@ -41,6 +44,9 @@ static void dmUsage(FILE* out)
 	        "                           hull triangle (default box,box)\n"
 	        "  --algo gjk-epa|uepa      debugger algorithm (default gjk-epa)\n"
 	        "  --debugger-step K|last   show recorded step K (0 is the first; default last)\n"
+	        "  --solver-debugger        the contact solver debugger on the scene, after --steps\n"
+	        "                           steps (its most loaded contact, pass by pass)\n"
+	        "  --solver-pass K          the solver debugger's pass to show first (0: the first)\n"
 	        "  --screenshot FILE.png    render --frames frames, write the picture, exit\n"
 	        "  --frames N               frames before the screenshot (default 3)\n"
 	        "  --size WxH               window size in pixels (default 1280x720)\n"
@@ -48,7 +54,8 @@ static void dmUsage(FILE* out)
 	        "  -h, --help               this text\n"
 	        "\n"
 	        "The falling boxes scene is the default. In the window press H for the keys: 1-9 and\n"
-	        "Tab switch scenes, 0 opens (and closes) the GJK/EPA debugger.\n");
+	        "Tab switch scenes, 0 opens (and closes) the GJK/EPA debugger, - (minus) the contact\n"
+	        "solver debugger on the scene.\n");
 }
 
 static int dmParseOptions(int argc, char** argv, dmOptions* o)
@@ -56,6 +63,7 @@ static int dmParseOptions(int argc, char** argv, dmOptions* o)
 	memset(o, 0, sizeof *o);
 	o->debug = dmDefaultDebuggerOptions();
 	o->frames = 3;
+	o->solverPass = -1;
 	o->width = 1280;
 	o->height = 720;
 	o->samples = 4;
@@ -67,6 +75,8 @@ static int dmParseOptions(int argc, char** argv, dmOptions* o)
 			return -1;
 		} else if (strcmp(arg, "--debugger") == 0) {
 			o->debugger = true;
+		} else if (strcmp(arg, "--solver-debugger") == 0) {
+			o->solverDebugger = true;
 		} else if (strcmp(arg, "--headless") == 0) {
 			o->headless = true;
 		} else if (strcmp(arg, "--list") == 0) {
@@ -118,6 +128,15 @@ static int dmParseOptions(int argc, char** argv, dmOptions* o)
 				        value);
 				return 2;
 			}
+			++i;
+		} else if (strcmp(arg, "--solver-pass") == 0) {
+			char* end = NULL;
+			long k = strtol(value, &end, 10);
+			if (end == value || *end != '\0' || k < 0 || k > 100000) {
+				fprintf(stderr, "tumble-demo: --solver-pass: expected K >= 0, got '%s'\n", value);
+				return 2;
+			}
+			o->solverPass = (int)k;
 			++i;
 		} else if (strcmp(arg, "--screenshot") == 0) {
 			o->screenshot = value;
@@ -198,8 +217,8 @@ static int dmRunHeadless(const dmSceneEntry* entry, int steps)
 // The scene keys for the help overlay: the first nine scenes by number.
 static void dmSceneHelp(const dmSceneEntry* entries, int count, char* out, size_t size)
 {
-	size_t used =
-	    (size_t)snprintf(out, size, "1-9: scene   Tab: next scene   0: GJK/EPA debugger\n");
+	size_t used = (size_t)snprintf(
+	    out, size, "1-9: scene   Tab: next scene   0: GJK/EPA debugger   -: solver debugger\n");
 	for (int i = 0; i < count && i < 9 && used < size; ++i) {
 		used += (size_t)snprintf(out + used, size - used, "%d %s%s", i + 1, entries[i].name,
 		                         i % 5 == 4 ? "\n" : "   ");
@@ -238,7 +257,7 @@ int main(int argc, char** argv)
 
 	// No window to be had: the same scene without one, so that the command still says something
 	// useful on a server.
-	bool canHeadless = !o.debugger && o.screenshot == NULL;
+	bool canHeadless = !o.debugger && !o.solverDebugger && o.screenshot == NULL;
 	if (o.headless || (!dmHasDisplay() && canHeadless)) {
 		if (!o.headless) {
 			printf("tumble-demo: no display (DISPLAY and WAYLAND_DISPLAY are unset); running %s "
@@ -268,6 +287,8 @@ int main(int argc, char** argv)
 	memset(&sim, 0, sizeof sim);
 	dmDebugger* debugger = NULL;
 	bool inDebugger = o.debugger;
+	dmSolverDebugger* solver = NULL;
+	bool inSolver = false, openSolver = o.solverDebugger && !o.debugger;
 	if (!dmSim_Load(&sim, &entry, error, sizeof error)) {
 		fprintf(stderr, "tumble-demo: %s\n", error);
 		dmWorldView_Shutdown(&worldView);
@@ -279,6 +300,9 @@ int main(int argc, char** argv)
 	// A screenshot has no keys to drive the car with: it drives itself, as when headless.
 	sim.control.autopilot = o.screenshot != NULL;
 	dmWorldView_SetScene(&worldView, &sim, true);
+	for (int i = 0; openSolver && i < o.steps; ++i) {
+		dmSim_Step(&sim);
+	}
 	char sceneHelp[1024];
 	dmSceneHelp(entries, entryCount, sceneHelp, sizeof sceneHelp);
 
@@ -304,12 +328,15 @@ int main(int argc, char** argv)
 		int next = -1;
 		for (int i = 0; i < app.keyCount; ++i) {
 			int key = app.keys[i].key;
-			if (key == GLFW_KEY_0) {
+			if (key == GLFW_KEY_0 && !inSolver) {
 				inDebugger = !inDebugger;
-			} else if (!inDebugger && key >= GLFW_KEY_1 && key <= GLFW_KEY_9 &&
+			} else if (key == GLFW_KEY_MINUS && !inDebugger) {
+				openSolver = !inSolver;
+				inSolver = false;
+			} else if (!inDebugger && !inSolver && key >= GLFW_KEY_1 && key <= GLFW_KEY_9 &&
 			           key - GLFW_KEY_1 < entryCount) {
 				next = key - GLFW_KEY_1;
-			} else if (!inDebugger && key == GLFW_KEY_TAB && entryCount > 0) {
+			} else if (!inDebugger && !inSolver && key == GLFW_KEY_TAB && entryCount > 0) {
 				int step = (app.keys[i].mods & GLFW_MOD_SHIFT) != 0 ? entryCount - 1 : 1;
 				next = ((current >= 0 ? current : 0) + step) % entryCount;
 			}
@@ -337,8 +364,24 @@ int main(int argc, char** argv)
 			}
 		}
 
+		if (openSolver) {
+			// The scene stays paused at the recorded step's start while the debugger is shown.
+			solver = solver != NULL ? solver : dmSolverDebugger_Create();
+			inSolver = solver != NULL;
+			if (inSolver) {
+				dmSolverDebugger_Open(solver, &sim, &worldView, o.solverPass);
+			}
+			openSolver = false;
+		}
+
 		dmRenderer_Clear(app.fbWidth, app.fbHeight);
-		if (inDebugger) {
+		if (inSolver) {
+			char title[640];
+			snprintf(title, sizeof title, "Tumble %s   %s", tbVersionString(), sim.entry.name);
+			dmSolverDebugger_Update(solver, &sim, &worldView, &app);
+			dmSolverDebugger_Draw(solver, &sim, &worldView, app.fbWidth, app.fbHeight, frameMs,
+			                      title);
+		} else if (inDebugger) {
 			// Screenshots are of a fixed moment: a constant step keeps them reproducible.
 			dmDebugger_Update(debugger, &app,
 			                  o.screenshot != NULL ? 1.0f / 60.0f : (float)frameSeconds);
@@ -396,7 +439,11 @@ int main(int argc, char** argv)
 				printf("tumble-demo: %d frames at %dx%d, mean frame time %.2f ms\n", frame,
 				       app.fbWidth, app.fbHeight, 1000.0 * elapsed / (double)frame);
 			}
-			if (inDebugger) {
+			if (inSolver) {
+				char line[256];
+				dmSolverDebugger_Describe(solver, line, sizeof line);
+				printf("tumble-demo: solver debugger %s\n", line);
+			} else if (inDebugger) {
 				char line[256];
 				dmDebugger_Describe(debugger, line, sizeof line);
 				printf("tumble-demo: debugger %s\n", line);
@@ -418,6 +465,7 @@ int main(int argc, char** argv)
 		++frame;
 	}
 	dmDebugger_Destroy(debugger);
+	dmSolverDebugger_Destroy(solver);
 	dmSim_Destroy(&sim);
 	dmWorldView_Shutdown(&worldView);
 	dmHud_Shutdown();
