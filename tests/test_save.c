@@ -57,10 +57,11 @@ static int stepTogether(tbWorldId a, tbWorldId b, int steps, float dt, int subst
 	return first;
 }
 
-// Steps after the save: the full 600 in the optimised build, fewer where sanitizers slow it.
+// Steps after the save: the full 600 in the optimised build, fewer where sanitizers slow it
+// (there the test is about memory: every array restored, nothing read past its end).
 static int afterSteps(void)
 {
-	return sceneIsLight() ? 120 : 600;
+	return sceneIsLight() ? 40 : 600;
 }
 
 static bool loadScene(const char* path, int workers, tbScene* scene)
@@ -126,7 +127,7 @@ Test(save, every_bundled_scene_continues_with_the_same_hash, .timeout = 600)
 		}
 		char path[512];
 		snprintf(path, sizeof path, "scenes/%s", e->d_name);
-		checkScene(path, 1, 1, 100);
+		checkScene(path, 1, 1, sceneIsLight() ? 30 : 100);
 		count += 1;
 	}
 	closedir(dir);
