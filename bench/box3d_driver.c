@@ -2,7 +2,8 @@
 // (the scene functions of its shared/benchmarks.c, compiled from the Box3D tree given to
 // bench/suite.sh) on one thread, timed the same way, and prints the same JSON line. Built by
 // bench/suite.sh only (it needs a Box3D build); never by meson.
-// Usage: box3d-suite SCENE [--steps N] [--callgrind-from K] | --list
+// Usage: box3d-suite SCENE [--steps N] [--workers W] [--callgrind-from K] | --list
+// (--workers: Box3D's own threads and scheduler, b3WorldDef.workerCount; 1 by default)
 #define _POSIX_C_SOURCE 200809L
 
 #include "benchmarks.h"
@@ -61,7 +62,7 @@ static double peerNow(void)
 int main(int argc, char** argv)
 {
 	const char* name = NULL;
-	long steps = -1, callgrindFrom = -1;
+	long steps = -1, callgrindFrom = -1, workers = 1;
 	int count = (int)(sizeof peerScenes / sizeof peerScenes[0]);
 	for (int i = 1; i < argc; ++i) {
 		if (strcmp(argv[i], "--list") == 0) {
@@ -73,6 +74,12 @@ int main(int argc, char** argv)
 			steps = strtol(argv[++i], NULL, 10);
 			if (steps < 1 || steps > 10000000) {
 				fprintf(stderr, "box3d-suite: --steps wants an integer in [1, 1e7]\n");
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--workers") == 0 && i + 1 < argc) {
+			workers = strtol(argv[++i], NULL, 10);
+			if (workers < 1 || workers > 64) {
+				fprintf(stderr, "box3d-suite: --workers wants an integer in [1, 64]\n");
 				return 2;
 			}
 		} else if (strcmp(argv[i], "--callgrind-from") == 0 && i + 1 < argc) {
@@ -91,7 +98,9 @@ int main(int argc, char** argv)
 		}
 	}
 	if (scene == NULL) {
-		fprintf(stderr, "usage: box3d-suite SCENE [--steps N] [--callgrind-from K] | --list\n");
+		fprintf(
+		    stderr,
+		    "usage: box3d-suite SCENE [--steps N] [--workers W] [--callgrind-from K] | --list\n");
 		return 2;
 	}
 	if (steps < 0) {
@@ -99,7 +108,8 @@ int main(int argc, char** argv)
 	}
 
 	b3WorldDef def = b3DefaultWorldDef();
-	def.workerCount = 1;
+	// More than one worker: Box3D starts its own threads and runs its in-tree scheduler.
+	def.workerCount = (uint32_t)workers;
 	if (scene->capacity != NULL) {
 		scene->capacity(&def.capacity);
 	}

@@ -15,6 +15,8 @@
 #   --scene-steps S=N  steps of scene S (repeatable), e.g. --scene-steps trees25=60
 #   --cg-from K        callgrind window: first instrumented step (default 30, kept inside the run)
 #   --cg-steps W       callgrind window length in steps (default 10); --no-callgrind skips it
+#   --workers W        timed runs on W worker threads in both engines (default 1; Box3D's own
+#                      scheduler); the instruction counts stay one-thread
 #   --box3d-src DIR    build Box3D from this source tree into $BOX3D_DIR (default
 #                      /tmp/box3d-build) first: cmake, Release, samples and tests off, no network
 #   --out FILE         results file (default bench/results/suite.md)
@@ -32,6 +34,7 @@ maxSteps=0
 cgFrom=30
 cgSteps=10
 callgrind=1
+workers=1
 box3dSrc=""
 out="$root/bench/results/suite.md"
 declare -A sceneSteps=()
@@ -44,11 +47,12 @@ while [ $# -gt 0 ]; do
 	--steps) maxSteps=$2; shift 2 ;;
 	--scene-steps) sceneSteps[${2%%=*}]=${2#*=}; shift 2 ;;
 	--cg-from) cgFrom=$2; shift 2 ;;
+	--workers) workers=$2; shift 2 ;;
 	--cg-steps) cgSteps=$2; shift 2 ;;
 	--no-callgrind) callgrind=0; shift ;;
 	--box3d-src) box3dSrc=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h | --help) sed -n '2,26p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,/^set /{/^#/p}' "$0"; exit 0 ;;
 	-*) echo "suite.sh: unknown option $1" >&2; exit 2 ;;
 	*) scenes+=("$1"); shift ;;
 	esac
@@ -126,6 +130,7 @@ mkdir -p "$(dirname "$out")"
 	echo "events: the pyramids' max_box_drift_m measured on Box3D, one step later)."
 	echo
 	echo "- command: \`$command_line\`${BOX3D_DIR:+ with BOX3D_DIR=$BOX3D_DIR}"
+	echo "- workers: $workers in each engine's timed runs"
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "- machine: \`$(uname -a)\`"
 	echo "- cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores (shared with other jobs)"
@@ -146,10 +151,10 @@ for scene in "${scenes[@]}"; do
 	if [ "$maxSteps" -gt 0 ] && [ "$steps" -gt "$maxSteps" ]; then steps=$maxSteps; fi
 	tbTimes=() b3Times=() tbRss=() b3Rss=() tbLine="" b3Line=""
 	for ((r = 0; r < reps; ++r)); do
-		tbLine=$("$tumble" "$scene" --steps "$steps")
+		tbLine=$("$tumble" "$scene" --steps "$steps" --workers "$workers")
 		tbTimes+=("$(field "$tbLine" ms_per_step)") tbRss+=("$(field "$tbLine" peak_rss_kb)")
 		if [ -n "$box3d" ]; then
-			b3Line=$("$box3d" "$scene" --steps "$steps")
+			b3Line=$("$box3d" "$scene" --steps "$steps" --workers "$workers")
 			b3Times+=("$(field "$b3Line" ms_per_step)") b3Rss+=("$(field "$b3Line" peak_rss_kb)")
 		fi
 	done
