@@ -1,6 +1,6 @@
 // Experiments of a first mechanics course against their closed forms (or a second, independent
-// integration) at the default 60 Hz and 4 substeps: a gyroscope on a ball joint, an elastic ball
-// bouncing, oblique elastic collisions of equal balls.
+// integration) at the default 60 Hz and 4 substeps: a gyroscope on a ball joint, a pendulum's large
+// swing, an elastic ball bouncing, oblique elastic collisions of equal balls.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -265,6 +265,102 @@ Test(textbook, gyroscope_other_rates, .disabled = true)
 Test(textbook, gyroscope_at_120_hz)
 {
 	gyroscope(0.15f, 0.02f, 0.2f, 80.0f, 3.0f, 1.0f / 120.0f);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A large swing: a ball of radius r on a ball joint, its centre L below the pivot, released at
+// rest at amplitude a. A physical pendulum of inertia I = m (L^2 + 2/5 r^2) about the pivot keeps
+// its energy, so it turns back at a every half period, and its exact period is
+// T = 4 sqrt(I / (m g L)) K(sin(a / 2)) (K the complete elliptic integral of the first kind,
+// here by the arithmetic-geometric mean: K(k) = pi / (2 AGM(1, sqrt(1 - k^2)))).
+
+static double ellipticK(double k)
+{
+	double a = 1.0, b = sqrt(1.0 - k * k);
+	for (int i = 0; i < 32 && fabs(a - b) > 1e-15 * a; ++i) {
+		double m = 0.5 * (a + b);
+		b = sqrt(a * b);
+		a = m;
+	}
+	return kPi / (a + b);
+}
+
+// Runs the swing for six periods at dt and checks every turning point's amplitude, from the
+// bob's height (the top of a parabola through the three samples around each highest one),
+// within `slack` degrees of the release, and the period from the zero crossings of its
+// horizontal offset within 0.5 % of the elliptic one.
+static void largeSwing(float degrees, float dt, double slack)
+{
+	const float L = 1.0f, r = 0.05f;
+	vec3s pivot = v3(0.0f, 3.0f, 0.0f);
+	tbWorldId world = makeWorld(false);
+	tbBodyId anchor = makeStaticPoint(world, pivot);
+	double a = (double)degrees * kPi / 180.0;
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tb_dynamicBody;
+	bd.position = glms_vec3_add(pivot, v3(L * (float)sin(a), -L * (float)cos(a), 0.0f));
+	tbBodyId bob = tbCreateBody(world, &bd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbGeometry ball = tbMakeSphere(r);
+	tbCreateShape(bob, &sd, &ball);
+	tbBallJointDef jd = tbDefaultBallJointDef();
+	jd.bodyIdA = anchor;
+	jd.bodyIdB = bob;
+	jd.anchor = pivot;
+	tbJointId joint = tbCreateBallJoint(world, &jd);
+	cr_assert(tbJoint_IsValid(joint), "%s", tbGetLastError());
+
+	double g = -(double)tbWorld_GetGravity(world).y;
+	double inertia = (double)(L * L) + 0.4 * (double)(r * r); // per unit mass
+	double want = 4.0 * sqrt(inertia / (g * (double)L)) * ellipticK(sin(0.5 * a));
+	int steps = (int)ceil(6.0 * want / (double)dt);
+	// Heights above the pivot's lowest point of the last three samples; the offset's sign.
+	double y[3] = {0.0, 0.0, (double)(tbBody_GetPosition(bob).y - pivot.y)};
+	double prev = sin(a), first = 0.0, last = 0.0, worst = 0.0, lowest = 180.0;
+	int crossings = 0, turns = 0;
+	for (int s = 1; s <= steps; ++s) {
+		tbWorld_Step(world, dt, kSubsteps);
+		vec3s p = tbBody_GetPosition(bob);
+		y[0] = y[1], y[1] = y[2], y[2] = (double)(p.y - pivot.y);
+		if (s >= 2 && y[1] > y[0] && y[1] >= y[2]) {
+			// A turning point: the vertex of the parabola through the three heights.
+			double curve = y[0] - 2.0 * y[1] + y[2];
+			double top = curve < 0.0 ? y[1] - 0.125 * (y[2] - y[0]) * (y[2] - y[0]) / curve : y[1];
+			double c = fmax(-1.0, fmin(1.0, -top / (double)L));
+			double amplitude = acos(c) * 180.0 / kPi;
+			worst = fmax(worst, fabs(amplitude - (double)degrees));
+			lowest = fmin(lowest, amplitude);
+			++turns;
+		}
+		double x = (double)(p.x - pivot.x) / (double)L;
+		if ((prev < 0.0) != (x < 0.0)) {
+			double t = (double)(s - 1) * (double)dt + (double)dt * prev / (prev - x);
+			first = crossings == 0 ? t : first;
+			last = t;
+			++crossings;
+		}
+		prev = x;
+	}
+	cr_assert_geq(crossings, 3);
+	double period = 2.0 * (last - first) / (double)(crossings - 1);
+	printf("large swing at %.0f deg, %.0f Hz: %d turning points, amplitude at least %.3f deg "
+	       "(at most %.3f deg off); period %.5f s (elliptic %.5f s, %+.4f %%)\n",
+	       (double)degrees, 1.0 / (double)dt, turns, lowest, worst, period, want,
+	       100.0 * (period / want - 1.0));
+	cr_expect_geq(turns, 11, "%d turning points in six periods", turns);
+	cr_expect_lt(worst, slack, "amplitude %.3f deg off the release's %.0f", worst, (double)degrees);
+	cr_expect_lt(fabs(period / want - 1.0), 0.005, "period %.5f s vs the elliptic %.5f s", period,
+	             want);
+	tbDestroyWorld(world);
+}
+
+// The biased pass's arc correction (tbSolveJointGroup) keeps the energy the relax pass's
+// projection would take from a one-point body; the bob's small spin inertia must not read as a
+// stiff link (tbJointInertias).
+Test(textbook, large_swing_pendulum_keeps_amplitude_and_elliptic_period)
+{
+	largeSwing(130.0f, kDt, 1.0);
+	largeSwing(90.0f, 1.0f / 30.0f, 2.0);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -958,7 +958,7 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 {
 	tbJointTurnsPart(records, jointCount, states, seen, true, false);
 	// Each moving body's geometric stiffness, summed over its joints, from the impulses of the
-	// last substep (warm starting's).
+	// last substep (warm starting's); seen[b] counts the body's joints (1: one, 2: more).
 	for (int i = 0; i < jointCount; ++i) {
 		tbJointRecord* r = records + i;
 		const tbSolverBody* sa = states + r->indexA;
@@ -969,6 +969,8 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 			if (masses[side] > 0.0f && seen[bodies[side]] == 0) {
 				seen[bodies[side]] = 1;
 				stiffness[bodies[side]] = glms_mat3_zero();
+			} else if (masses[side] > 0.0f) {
+				seen[bodies[side]] = 2;
 			}
 		}
 		bool axial = r->joint->type == tb_sliderJoint || r->joint->type == tb_distanceJoint ||
@@ -994,8 +996,8 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 	// implicitly over the substep (backward Euler on it: I + h^2 K) bounds omega h. Only what is
 	// needed is taken: with rho = h^2 tr(I^-1 K) (the sum of (omega h)^2 over the directions),
 	// s = max(0, 1 - 1/rho) of h^2 K is added, so that omega h stays at most 1 (rho / (1 + s rho))
-	// and a body that is stable as it is (rho <= 1: a pendulum bob, the links of an unloaded
-	// chain) keeps its inertia exactly. With F = P / h, h^2 K = h K(P).
+	// and a body that is stable as it is (rho <= 1: the links of an unloaded chain) keeps its
+	// inertia exactly. With F = P / h, h^2 K = h K(P).
 	for (int i = 0; i < jointCount; ++i) {
 		tbJointRecord* r = records + i;
 		int bodies[2] = {r->indexA, r->indexB};
@@ -1003,17 +1005,23 @@ void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody*
 		mat3s starts[2] = {r->iA0, r->iB0};
 		for (int side = 0; side < 2; ++side) {
 			int b = bodies[side];
-			if (masses[side] <= 0.0f || seen[b] != 1) {
+			if (masses[side] <= 0.0f || (seen[b] != 1 && seen[b] != 2)) {
 				continue;
 			}
-			seen[b] = 2;
+			// A body held by one point only (ball, hinge, fixed) turns about that point, where
+			// the joint's force has no arm: its geometric stiffness about the point is zero, and
+			// there is no swing to bound. Measured about the centre instead, a pendulum's bob of
+			// small spin inertia read as a stiff link at the bottom of a large swing, and the
+			// stiffening took its arc's correction away (tbSolveJointGroup).
+			bool onePoint = seen[b] == 1 && r->hasPoint;
+			seen[b] = 3;
 			// Kept in the step's starting axes, as the inertia it stiffens, and turned with the
 			// body for every pass (tbJointTurns): K pulled back by the body's turn so far. rho is
 			// the same in either axes: tr(I^-1 R^T K R) = tr(R I^-1 R^T K).
 			mat3s invI = starts[side];
 			mat3s turned = tbTurnInertia(r->turns[b], invI);
 			float rho = 0.0f;
-			for (int c = 0; c < 3; ++c) {
+			for (int c = 0; c < 3 && !onePoint; ++c) {
 				rho += glms_vec3_dot(turned.col[c], stiffness[b].col[c]); // both symmetric
 			}
 			rho *= r->h;
