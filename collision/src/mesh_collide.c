@@ -162,8 +162,10 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	if ((near & flags) != 0u) {
 		return m;
 	}
+	// Clipped again unless it was above already (the same feature against the same triangle).
 	tbManifold out;
-	if (tbClipFaceManifold(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, &out) > 0) {
+	if (flags != 0u &&
+	    tbClipFaceManifold(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, &out) > 0) {
 		return out;
 	}
 	// Nothing of the shape's facing feature lies over this triangle. Over a flat seam the

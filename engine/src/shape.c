@@ -164,6 +164,14 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	s->alive = true;
 	s->geometry = *geometry;
 	s->radius = tbGeometry_BoundingRadius(geometry);
+	s->middleReach = s->radius;
+	if (!tbGeometry_IsLevel(geometry)) {
+		// The speculative margin follows this point (contact.c, tbPairMargin): a piece of a tall
+		// compound has its origin far from its points.
+		tbAABB own = tbGeometry_ComputeAABB(geometry, tbTransformIdentity());
+		s->localMiddle = glms_vec3_scale(glms_vec3_add(own.lower, own.upper), 0.5f);
+		s->middleReach = tbGeometry_ReachFrom(geometry, s->localMiddle);
+	}
 	s->localPose = tbMakeTransform(def->localPose.p, def->localPose.q);
 	s->density = def->density;
 	s->friction = def->friction;

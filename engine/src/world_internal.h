@@ -105,6 +105,8 @@ typedef struct tbShapeSlot
 	tbAABB fatAABB;        // the broad-phase box (holds aabb)
 	float radius;          // bounding radius of the geometry about the shape's origin, m
 	float spinReach;       // largest distance of its points from the body's centre of mass, m
+	vec3s localMiddle;     // the middle of its box in its own frame (the origin for level shapes)
+	float middleReach;     // largest distance of its points from localMiddle, m
 	float density, friction, restitution;
 	float rollingResistance;
 	vec3s tangentVelocity; // body frame, m/s
