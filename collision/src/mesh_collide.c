@@ -13,13 +13,14 @@
 // shape's feature facing the triangle is clipped against it, so every point's separation is its
 // height over the triangle along the face normal, and points not over the triangle are left to
 // the neighbour they are over (except over a shallow convex fold: see the end of
-// tbCollideLevelTriangle).
+// tbCollideLevelTriangle; and beyond a concave seam: tbLevelConcaveSeamPoint).
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "manifold_internal.h"
 #include "mesh_internal.h"
+#include "tumble/query.h"
 #include "tumble/transform.h"
 
 // A normal within about 0.5 degrees of the face normal is the face normal (float noise of the
@@ -49,6 +50,85 @@ static bool tbLevelHasConvexFold(const tbGeometry* level, int triangle, const ve
 		}
 	}
 	return false;
+}
+
+// Feature id of a concave seam's speculative point (tbLevelConcaveSeamPoint).
+#define TB_LEVEL_SEAM_ID 0x7ffffffeu
+
+// A speculative point across a concave seam. A shape rolling over a concave crease is held to the
+// plane of the triangle it rests on for the whole step; the next triangle's plane, which rises
+// above that plane beyond their shared edge, gives it no point while the shape's lowest point
+// along the next triangle's normal is still over the first (that point is not over the next
+// triangle), so the shape ends the step inside the next triangle by about (v dt)^2 kappa / 2 and
+// the push-out lifts it, gaining m g times that height each step. Beyond an edge whose neighbour
+// rises above the triangle's plane, the triangle's plane extended lies below that neighbour, so
+// the shape's lowest point along the face normal, when within the speculative distance above
+// the plane, is kept as a speculative point on the plane: the solver then stops the shape at the
+// plane within the step instead of after it (Catto, "Contacts and speculative contacts", GDC
+// 2012). Its normal is the triangle's: tbCollideLevel keeps it in a manifold of that normal.
+// `convex` is the convex shape, `t` and `face` the triangle in A's frame, `front` its normal
+// towards the shape.
+static bool tbLevelConcaveSeamPoint(const tbGeometry* level, int triangle, const tbGeometry* convex,
+                                    const vec3s t[3], vec3s face, vec3s front, bool levelIsA,
+                                    tbTransform bInA, float speculativeDistance, tbManifold* out)
+{
+	vec3s low;
+	if (levelIsA) {
+		vec3s d = tbInvRotateInline(bInA.q, glms_vec3_negate(front));
+		low = tbTransformPointInline(bInA, tbGeometry_Support(convex, d, NULL));
+	} else {
+		low = tbGeometry_Support(convex, glms_vec3_negate(front), NULL);
+	}
+	float height = glms_vec3_dot(glms_vec3_sub(low, t[0]), front);
+	if (!(height >= 0.0f && height <= speculativeDistance)) {
+		return false;
+	}
+	float longest = 0.0f;
+	for (int e = 0; e < 3; ++e) {
+		longest = fmaxf(longest, glms_vec3_norm(glms_vec3_sub(t[(e + 1) % 3], t[e])));
+	}
+	float tol = TB_LEVEL_EDGE_TOL * longest;
+	bool concave = false;
+	for (int e = 0; e < 3 && !concave; ++e) {
+		// Beyond edge e: outside its side plane (counter-clockwise about `face`).
+		vec3s side = glms_vec3_cross(glms_vec3_sub(t[(e + 1) % 3], t[e]), face);
+		float len = glms_vec3_norm(side);
+		if (!(len > 0.0f) || glms_vec3_dot(glms_vec3_sub(low, t[e]), side) / len <= tol) {
+			continue;
+		}
+		int other = tbLevelNeighbour(level, triangle, e);
+		vec3s w[3];
+		if (other < 0 || !tbGeometry_GetTriangle(level, other, w, NULL)) {
+			continue;
+		}
+		for (int k = 0; k < 3; ++k) {
+			vec3s p = levelIsA ? w[k] : tbTransformPointInline(bInA, w[k]);
+			concave = concave || glms_vec3_dot(glms_vec3_sub(p, t[0]), front) > tol;
+		}
+	}
+	if (!concave) {
+		return false;
+	}
+	// Only from a triangle within the speculative distance, as every other point (and so none
+	// from one tbCollideLevel's filter skips): the plane is a lower bound of the triangle's
+	// distance, not the distance.
+	tbGeometry tri = tbMakeTriangle(t[0], t[1], t[2]);
+	tbQueryDef def = tbDefaultQueryDef();
+	tbQueryResult q = levelIsA ? tbShapeDistance(&tri, tbTransformIdentity(), convex, bInA, &def)
+	                           : tbShapeDistance(convex, tbTransformIdentity(), &tri,
+	                                             tbTransformIdentity(), &def);
+	if (!(q.distance <= speculativeDistance)) {
+		return false;
+	}
+	vec3s onPlane = glms_vec3_sub(low, glms_vec3_scale(front, height));
+	memset(out, 0, sizeof *out);
+	out->normal = levelIsA ? front : glms_vec3_negate(front);
+	out->pointCount = 1;
+	out->points[0].pointA = levelIsA ? onPlane : low;
+	out->points[0].pointB = levelIsA ? low : onPlane;
+	out->points[0].separation = height;
+	out->points[0].id = TB_LEVEL_SEAM_ID;
+	return true;
 }
 
 tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
@@ -115,9 +195,18 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 		}
 		if (!tbLevelHasConvexFold(level, triangle, t, front, levelIsA, bInA)) {
 			// Nothing over the triangle and no fold: the end below would drop whatever the query
-			// found (a flat or concave seam's neighbour holds it). Nothing closer than the
-			// speculative distance is claimed for the pair's cache: any point that close to this
-			// triangle lies over a neighbour, which reports it.
+			// found (a flat or concave seam's neighbour holds it), except a concave seam's
+			// speculative point on this plane. Otherwise nothing closer than the speculative
+			// distance is claimed for the pair's cache: any point that close to this triangle lies
+			// over a neighbour, which reports it.
+			tbManifold seam;
+			if (tbLevelConcaveSeamPoint(level, triangle, levelIsA ? b : a, t, face, front, levelIsA,
+			                            bInA, speculativeDistance, &seam)) {
+				if (distance != NULL) {
+					*distance = seam.points[0].separation;
+				}
+				return seam;
+			}
 			if (distance != NULL) {
 				*distance = speculativeDistance;
 			}
@@ -297,6 +386,9 @@ int tbReduceManifoldPoints(tbManifoldPoint* points, int count, vec3s normal)
 	return n;
 }
 
+// Concave seams' speculative points a pair keeps while its triangles are collided.
+#define TB_LEVEL_SEAMS 8
+
 typedef struct tbLevelGroup
 {
 	vec3s normal;  // the normal of the deepest point's triangle manifold, A's frame
@@ -318,6 +410,11 @@ typedef struct tbLevelCollide
 	float distance;
 	tbLevelGroup groups[TB_MAX_LEVEL_MANIFOLDS];
 	int groupCount, capacity;
+	// Concave seams' speculative points (tbLevelConcaveSeamPoint), the closest kept, each with its
+	// triangle's normal: they fill the manifolds the contacts leave free.
+	tbManifoldPoint seams[TB_LEVEL_SEAMS];
+	vec3s seamNormals[TB_LEVEL_SEAMS];
+	int seamCount;
 	// The separating-axis filter: the convex shape's vertices and face planes in the level's frame
 	// (a box as its 8 corners and 6 planes), when it is a polytope of at most TB_LEVEL_FILTER_MAX
 	// of each under a uniform scale.
@@ -429,6 +526,27 @@ static bool tbLevelTriangleFound(int triangle, void* context)
 	if (m.pointCount == 0) {
 		return true;
 	}
+	uint32_t mix = (uint32_t)(triangle + 1) * 0x9e3779b1u;
+	if (m.pointCount == 1 && m.points[0].id == TB_LEVEL_SEAM_ID) {
+		// Kept apart: solved along another triangle's normal, it would hold the shape to the
+		// wrong plane. The closest replace the farthest when there are more.
+		int slot = lc->seamCount;
+		if (slot == TB_LEVEL_SEAMS) {
+			slot = 0;
+			for (int k = 1; k < TB_LEVEL_SEAMS; ++k) {
+				slot = lc->seams[k].separation > lc->seams[slot].separation ? k : slot;
+			}
+			if (lc->seams[slot].separation <= m.points[0].separation) {
+				return true;
+			}
+		} else {
+			lc->seamCount += 1;
+		}
+		lc->seams[slot] = m.points[0];
+		lc->seams[slot].id ^= mix;
+		lc->seamNormals[slot] = m.normal;
+		return true;
+	}
 	// The group whose normal is closest; a new one when none is within TB_LEVEL_GROUP_COS and
 	// there is room, else the closest takes it (its points are then measured along their own
 	// triangle's normal, the best the one manifold can hold).
@@ -448,7 +566,6 @@ static bool tbLevelTriangleFound(int triangle, void* context)
 		lc->groups[g].count = 0;
 	}
 	tbLevelGroup* group = lc->groups + g;
-	uint32_t mix = (uint32_t)(triangle + 1) * 0x9e3779b1u;
 	for (int i = 0; i < m.pointCount; ++i) {
 		if (group->count == TB_LEVEL_GATHER) {
 			group->count = tbReduceManifoldPoints(group->points, group->count, group->normal);
@@ -462,6 +579,47 @@ static bool tbLevelTriangleFound(int triangle, void* context)
 		}
 	}
 	return true;
+}
+
+// The concave seams' points join a group of the same normal (within TB_LEVEL_FACE_COS), or make
+// groups of their own, the closest first, while there is room; the rest are dropped.
+static void tbLevelAddSeams(tbLevelCollide* lc)
+{
+	bool used[TB_LEVEL_SEAMS] = {false};
+	for (int pass = 0; pass < TB_LEVEL_SEAMS; ++pass) {
+		int s = -1;
+		for (int k = 0; k < lc->seamCount; ++k) {
+			if (!used[k] && (s < 0 || lc->seams[k].separation < lc->seams[s].separation)) {
+				s = k;
+			}
+		}
+		if (s < 0) {
+			return;
+		}
+		used[s] = true;
+		vec3s n = lc->seamNormals[s];
+		int g = -1;
+		for (int k = 0; k < lc->groupCount && g < 0; ++k) {
+			g = glms_vec3_dot(lc->groups[k].normal, n) >= TB_LEVEL_FACE_COS ? k : -1;
+		}
+		if (g < 0) {
+			if (lc->groupCount == lc->capacity) {
+				continue;
+			}
+			g = lc->groupCount++;
+			lc->groups[g].normal = n;
+			lc->groups[g].deepest = FLT_MAX;
+			lc->groups[g].count = 0;
+		}
+		tbLevelGroup* group = lc->groups + g;
+		if (group->count == TB_LEVEL_GATHER) {
+			group->count = tbReduceManifoldPoints(group->points, group->count, group->normal);
+		}
+		group->points[group->count++] = lc->seams[s];
+		if (lc->seams[s].separation < group->deepest) {
+			group->deepest = lc->seams[s].separation;
+		}
+	}
 }
 
 int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
@@ -496,6 +654,7 @@ int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
 	box.lower = glms_vec3_sub(box.lower, grow);
 	box.upper = glms_vec3_add(box.upper, grow);
 	tbGeometry_QueryTriangles(level, box, tbLevelTriangleFound, &lc);
+	tbLevelAddSeams(&lc);
 	for (int g = 0; g < lc.groupCount; ++g) {
 		tbLevelGroup* group = lc.groups + g;
 		tbManifold* m = manifolds + g;

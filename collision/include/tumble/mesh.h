@@ -123,7 +123,10 @@ TB_API tbCastOutput tbRayCastLevelLocal(const tbGeometry* shape, vec3s origin, v
 /// internal-edge correction: when the normal is not the triangle's face normal and the contact is
 /// on an inactive edge, an inactive vertex or inside the face, the manifold is made again with the
 /// face normal (the convex shape's feature clipped against the triangle), so a shape sliding over
-/// the seams of a flat floor sees only the floor's normal (docs/meshes.md). `distance` as
+/// the seams of a flat floor sees only the floor's normal (docs/meshes.md). When nothing of the
+/// shape lies over the triangle but its lowest point along the face normal lies beyond an edge to a
+/// neighbour rising above the triangle's plane (a concave seam), within the speculative distance
+/// above that plane, that point is kept as one speculative point on the plane. `distance` as
 /// tbCollideShapesLocal.
 TB_API tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                          int triangle, float speculativeDistance, float* distance);
@@ -138,10 +141,11 @@ TB_API tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* 
 /// into at most `capacity` manifolds (no more than TB_MAX_LEVEL_MANIFOLDS), each reduced to at
 /// most TB_MAX_MANIFOLD_POINTS points: the deepest, then those spanning the largest area. A group
 /// takes the normal of its deepest point's triangle; a point's id mixes its triangle into its
-/// feature id. Returns the number of manifolds; `distance` (may be null) gets a lower bound of the
-/// shapes' distance (speculativeDistance when no triangle is near; -FLT_MAX when a query failed).
-/// The cost grows with the triangles near the convex shape, never with the mesh; nothing is
-/// allocated.
+/// feature id. A concave seam's speculative point joins only a group of its own triangle's normal
+/// (within about 0.5 degrees) or makes one while there is room, the closest first. Returns the
+/// number of manifolds; `distance` (may be null) gets a lower bound of the shapes' distance
+/// (speculativeDistance when no triangle is near; -FLT_MAX when a query failed). The cost grows
+/// with the triangles near the convex shape, never with the mesh; nothing is allocated.
 TB_API int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                           float speculativeDistance, tbManifold* manifolds, int capacity,
                           float* distance);
