@@ -25,45 +25,62 @@ typedef struct tbJointRecord
 	float springBiasRate, springMassScale, springImpulseScale; // the user's spring
 	float h;                                                   // the substep, s
 	int staticBody;                                            // the solver's static body index
-	int component;          // its joint group, solved together for the point rows; -1: one by one
-	bool hasPoint;          // ball, hinge, fixed: the anchors coincide (three point rows)
-	const mat3s* inertias;  // per solver body: the inverse inertia of this substep
-	const float* stiffened; // per solver body: how much geometric stiffness it took, 0..1
-	mat3s* turns;           // per solver body: its turn since the step began (tbJointTurns)
-	mat3s* turnedInertias;  // per solver body: inertias[] turned by it, zero where it cannot move
+	bool movesA, movesB;   // dynamic: its velocities are written (never a static or kinematic's)
+	int component;         // its joint group, solved together for the point rows; -1: one by one
+	bool hasPoint;         // ball, hinge, fixed: the anchors coincide (three point rows)
+	mat3s* inertias;       // per solver body: the inverse inertia of this substep
+	float* stiffened;      // per solver body: how much geometric stiffness it took, 0..1
+	mat3s* turns;          // per solver body: its turn since the step began (tbJointBodyTurn)
+	mat3s* turnedInertias; // per solver body: inertias[] turned by it, zero where it cannot move
 } tbJointRecord;
 
 // Joints whose point rows are solved together, exactly (a direct solve of J M^-1 J^T): the joints
-// of one group share moving bodies, at most TB_MAX_DIRECT_JOINTS of them.
+// of one group share moving bodies, at most TB_MAX_DIRECT_JOINTS of them. Groups of at most
+// TB_PARALLEL_DIRECT_JOINTS are solved side by side with other joints (each worker has work
+// memory of that size); larger ones one at a time after them.
 #define TB_MAX_DIRECT_JOINTS 64
+#define TB_PARALLEL_DIRECT_JOINTS 16
 
-// Bytes of work memory tbSolveJointGroup needs.
-size_t tbJointGroupWorkBytes(void);
+// Bytes of work memory tbSolveJointGroup needs for a group of `count` joints.
+size_t tbJointGroupWorkBytes(int count);
 
 // Sort the joints into groups (connected through moving bodies); groups larger than
 // TB_MAX_DIRECT_JOINTS keep solving their point rows one joint at a time. `order` receives the
 // joints group by group; `groupStart` (size jointCount + 1) the groups' first entries. Returns
-// the number of groups. `parent` is scratch of bodyCount + 1 ints.
-int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* parent, int* order,
-                  int* groupStart);
+// the number of groups. `parent` and `rootGroup` are scratch of bodyCount + 1 ints.
+int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* parent,
+                  int* rootGroup, int* order, int* groupStart);
 
 // The point rows of the joints records[order[0..count)] in one direct solve.
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
                        bool useBias, float* work);
 
-// Each jointed moving body's inverse inertia for this substep into inertias[body] (in the step's
-// starting axes): its inertia plus what it needs of the geometric stiffness of its joints' loads
-// taken implicitly, that fraction into stiffened[body]. stiffness and seen are scratch per solver
-// body (seen zero on entry and on exit).
-void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody* states,
-                     mat3s* inertias, float* stiffened, mat3s* stiffness, unsigned char* seen);
+// A body that joints act on, listed once (tbListJointBodies): its solver index and the record
+// and side (0: A, 1: B) that list it, which hold its mass and inertia.
+typedef struct tbJointBody
+{
+	int index, record, side;
+} tbJointBody;
 
-// Each jointed body's turn since the step began, turns[body] (the rotation by its dtheta), and its
-// substep inverse inertia turned by it, turnedInertias[body] (the records' arrays): once for every
-// change of the deltas, instead of in every joint that reads them. tbJointInertias makes them for
-// the substep's start; the solver again after the deltas are integrated. seen as above.
-void tbJointTurns(tbJointRecord* records, int jointCount, const tbSolverBody* states,
-                  unsigned char* seen);
+// The bodies of the joints, each once, in the order the joints name them; returns the count.
+// `seen` is scratch per solver body, zero on entry and on exit.
+int tbListJointBodies(const tbJointRecord* records, int jointCount, unsigned char* seen,
+                      tbJointBody* list);
+
+// A jointed body's turn since the step began, turns[body] (the rotation by its dtheta; the
+// records' arrays): once for every change of the deltas, instead of in every joint that reads it.
+// With `stiffness` (the substep's start) its geometric stiffness is cleared for
+// tbJointAddStiffness and tbJointBodyStiffen; without, its substep inverse inertia is turned by
+// it, turnedInertias[body] (zero where it cannot move). Writes only the body's entries.
+void tbJointBodyTurn(const tbJointRecord* records, const tbJointBody* body,
+                     const tbSolverBody* states, mat3s* stiffness);
+// Adds the geometric stiffness of the joint's load to its moving bodies' stiffness[].
+void tbJointAddStiffness(const tbJointRecord* record, const tbSolverBody* states, mat3s* stiffness);
+// The body's inverse inertia for this substep into inertias[body] (in the step's starting axes):
+// its inertia plus what it needs of its summed geometric stiffness taken implicitly, that fraction
+// into stiffened[body], and turned by its turn into turnedInertias[body].
+void tbJointBodyStiffen(const tbJointRecord* records, const tbJointBody* body,
+                        const mat3s* stiffness);
 
 void tbPrepareJoint(tbJointRecord* record, tbJoint* joint, tbRigidBody* const* bodies,
                     int staticBody, const tbJointSoftness* softness, float h);

@@ -105,6 +105,8 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 	r->indexB = b != NULL ? joint->bodyB : staticBody;
 	bool movesA = a != NULL && a->type == tb_dynamicBody;
 	bool movesB = b != NULL && b->type == tb_dynamicBody;
+	r->movesA = movesA;
+	r->movesB = movesB;
 	r->mA = movesA ? a->invMass : 0.0f;
 	r->mB = movesB ? b->invMass : 0.0f;
 	r->iA = r->iA0 = movesA ? a->Iinv : glms_mat3_zero();
@@ -247,14 +249,6 @@ static vec3s tbGetW(const tbSolverBody* s)
 	return tbV3(s->w[0], s->w[1], s->w[2]);
 }
 
-static void tbAddVelocity(tbSolverBody* s, float m, vec3s p, vec3s dw)
-{
-	for (int k = 0; k < 3; ++k) {
-		s->v[k] += m * p.raw[k];
-		s->w[k] += dw.raw[k];
-	}
-}
-
 // m v for a matrix held by address, written out (the inner loops' products).
 static inline vec3s tbMulMV(const mat3s* m, vec3s v)
 {
@@ -268,34 +262,52 @@ static inline vec3s tbCross(vec3s a, vec3s b)
 	return tbV3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
 
-// A linear impulse P at the arms armA (on A) and armB (on B) through the masses and inverse
-// inertias given: -P to A, +P to B (Baraff II eq. 8-12, 8-13 in velocity form).
-static inline void tbApplyLinearTo(tbSolverBody* sa, tbSolverBody* sb, float mA, float mB,
+// A linear impulse P at the arms armA (on A) and armB (on B) through the record's masses and the
+// inverse inertias given: -P to A, +P to B (Baraff II eq. 8-12, 8-13 in velocity form). A side
+// that cannot move is not written: the static body and a kinematic one are shared by joints
+// solved side by side (solver.c), which only read them.
+static inline void tbApplyLinearTo(const tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
                                    const mat3s* iA, const mat3s* iB, vec3s armA, vec3s armB,
                                    vec3s P)
 {
-	vec3s dwA = tbMulMV(iA, tbCross(armA, P));
-	vec3s dwB = tbMulMV(iB, tbCross(armB, P));
-	for (int k = 0; k < 3; ++k) {
-		sa->v[k] -= mA * P.raw[k];
-		sa->w[k] -= dwA.raw[k];
-		sb->v[k] += mB * P.raw[k];
-		sb->w[k] += dwB.raw[k];
+	if (r->movesA) {
+		vec3s dwA = tbMulMV(iA, tbCross(armA, P));
+		for (int k = 0; k < 3; ++k) {
+			sa->v[k] -= r->mA * P.raw[k];
+			sa->w[k] -= dwA.raw[k];
+		}
+	}
+	if (r->movesB) {
+		vec3s dwB = tbMulMV(iB, tbCross(armB, P));
+		for (int k = 0; k < 3; ++k) {
+			sb->v[k] += r->mB * P.raw[k];
+			sb->w[k] += dwB.raw[k];
+		}
 	}
 }
 
-// The same through the record's masses and inertias of now.
+// The same through the record's inertias of now.
 static void tbApplyLinear(const tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, vec3s armA,
                           vec3s armB, vec3s P)
 {
-	tbApplyLinearTo(sa, sb, r->mA, r->mB, &r->iA, &r->iB, armA, armB, P);
+	tbApplyLinearTo(r, sa, sb, &r->iA, &r->iB, armA, armB, P);
 }
 
-// An angular impulse L: -L to A, +L to B.
+// An angular impulse L: -L to A, +L to B (only to a side that moves).
 static void tbApplyAngular(const tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, vec3s L)
 {
-	tbAddVelocity(sa, 0.0f, L, glms_vec3_scale(tbMat3MulV(r->iA, L), -1.0f));
-	tbAddVelocity(sb, 0.0f, L, tbMat3MulV(r->iB, L));
+	if (r->movesA) {
+		vec3s dw = tbMulMV(&r->iA, L);
+		for (int k = 0; k < 3; ++k) {
+			sa->w[k] -= dw.raw[k];
+		}
+	}
+	if (r->movesB) {
+		vec3s dw = tbMulMV(&r->iB, L);
+		for (int k = 0; k < 3; ++k) {
+			sb->w[k] += dw.raw[k];
+		}
+	}
 }
 
 // 1 / (J M^-1 J^T) of a linear row along u with arms armA, armB.
@@ -444,7 +456,7 @@ static inline void tbSolvePointWith(tbJointRecord* r, tbSolverBody* sa, tbSolver
 		P.raw[k] = -massScale * x.raw[k] - impulseScale * j->linearImpulse.raw[k];
 		j->linearImpulse.raw[k] += P.raw[k];
 	}
-	tbApplyLinearTo(sa, sb, r->mA, r->mB, iA, iB, rA, rB, P);
+	tbApplyLinearTo(r, sa, sb, iA, iB, rA, rB, P);
 }
 
 static void tbSolvePoint(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, const tbJointNow* g,
@@ -896,135 +908,122 @@ static mat3s tbArmStiffness(vec3s r, vec3s F)
 	                 tbMat3ScaleM(tbOuter(r, r), -rf / r2));
 }
 
-// The turns of tbJointTurns (turns), or the inertias turned by them (inertias).
-static void tbJointTurnsPart(tbJointRecord* records, int jointCount, const tbSolverBody* states,
-                             unsigned char* seen, bool turns, bool inertias)
+// The mass and the inverse inertia of the step's start of a jointed body, from the record that
+// listed it.
+static float tbJointBodyMass(const tbJointRecord* records, const tbJointBody* b, mat3s* invI0)
 {
-	for (int i = 0; i < jointCount; ++i) {
-		tbJointRecord* r = records + i;
-		int bodies[2] = {r->indexA, r->indexB};
-		float masses[2] = {r->mA, r->mB};
-		for (int side = 0; side < 2; ++side) {
-			int b = bodies[side];
-			if (seen[b] != 0) {
-				continue;
-			}
-			seen[b] = 1;
-			if (turns) {
-				r->turns[b] = tbTurnMatrix(tbDelta(states[b].dtheta));
-			}
-			if (inertias) {
-				r->turnedInertias[b] = masses[side] > 0.0f
-				                           ? tbTurnInertia(r->turns[b], r->inertias[b])
-				                           : glms_mat3_zero();
-			}
-		}
+	const tbJointRecord* r = records + b->record;
+	*invI0 = b->side == 0 ? r->iA0 : r->iB0;
+	return b->side == 0 ? r->mA : r->mB;
+}
+
+void tbJointBodyTurn(const tbJointRecord* records, const tbJointBody* b, const tbSolverBody* states,
+                     mat3s* stiffness)
+{
+	const tbJointRecord* r = records + b->record;
+	int i = b->index;
+	mat3s invI0;
+	float m = tbJointBodyMass(records, b, &invI0);
+	r->turns[i] = tbTurnMatrix(tbDelta(states[i].dtheta));
+	if (stiffness != NULL) {
+		// The substep's start: the stiffness is summed next (tbJointAddStiffness), the turned
+		// inertia made from it (tbJointBodyStiffen).
+		stiffness[i] = glms_mat3_zero();
+		return;
 	}
-	for (int i = 0; i < jointCount; ++i) {
-		seen[records[i].indexA] = 0;
-		seen[records[i].indexB] = 0;
+	r->turnedInertias[i] = m > 0.0f ? tbTurnInertia(r->turns[i], r->inertias[i]) : glms_mat3_zero();
+}
+
+void tbJointAddStiffness(const tbJointRecord* r, const tbSolverBody* states, mat3s* stiffness)
+{
+	// The body's geometric stiffness, summed over its joints, from the impulses of the last
+	// substep (warm starting's).
+	const tbSolverBody* sa = states + r->indexA;
+	const tbSolverBody* sb = states + r->indexB;
+	bool axial = r->joint->type == tb_sliderJoint || r->joint->type == tb_distanceJoint ||
+	             r->joint->type == tb_wheelJoint;
+	tbJointNow g =
+	    tbJointGeometryTurned(r, sa, sb, r->turns + r->indexA, r->turns + r->indexB, axial);
+	vec3s armA;
+	vec3s P = tbJointLinearImpulse(r, &g, &armA);
+	if (r->mA > 0.0f) {
+		stiffness[r->indexA] =
+		    tbMat3Add(stiffness[r->indexA], tbArmStiffness(armA, glms_vec3_scale(P, -1.0f)));
+	}
+	if (r->mB > 0.0f) {
+		stiffness[r->indexB] = tbMat3Add(stiffness[r->indexB], tbArmStiffness(g.rB, P));
 	}
 }
 
-void tbJointTurns(tbJointRecord* records, int jointCount, const tbSolverBody* states,
-                  unsigned char* seen)
+void tbJointBodyStiffen(const tbJointRecord* records, const tbJointBody* b, const mat3s* stiffness)
 {
-	tbJointTurnsPart(records, jointCount, states, seen, true, true);
-}
-
-void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody* states,
-                     mat3s* inertias, float* stiffened, mat3s* stiffness, unsigned char* seen)
-{
-	tbJointTurnsPart(records, jointCount, states, seen, true, false);
-	// Each moving body's geometric stiffness, summed over its joints, from the impulses of the
-	// last substep (warm starting's).
-	for (int i = 0; i < jointCount; ++i) {
-		tbJointRecord* r = records + i;
-		const tbSolverBody* sa = states + r->indexA;
-		const tbSolverBody* sb = states + r->indexB;
-		int bodies[2] = {r->indexA, r->indexB};
-		float masses[2] = {r->mA, r->mB};
-		for (int side = 0; side < 2; ++side) {
-			if (masses[side] > 0.0f && seen[bodies[side]] == 0) {
-				seen[bodies[side]] = 1;
-				stiffness[bodies[side]] = glms_mat3_zero();
-			}
-		}
-		bool axial = r->joint->type == tb_sliderJoint || r->joint->type == tb_distanceJoint ||
-		             r->joint->type == tb_wheelJoint;
-		tbJointNow g =
-		    tbJointGeometryTurned(r, sa, sb, r->turns + r->indexA, r->turns + r->indexB, axial);
-		vec3s armA;
-		vec3s P = tbJointLinearImpulse(r, &g, &armA);
-		if (r->mA > 0.0f) {
-			stiffness[r->indexA] =
-			    tbMat3Add(stiffness[r->indexA], tbArmStiffness(armA, glms_vec3_scale(P, -1.0f)));
-		}
-		if (r->mB > 0.0f) {
-			stiffness[r->indexB] = tbMat3Add(stiffness[r->indexB], tbArmStiffness(g.rB, P));
-		}
+	const tbJointRecord* r = records + b->record;
+	int i = b->index;
+	mat3s invI;
+	float m = tbJointBodyMass(records, b, &invI);
+	if (m <= 0.0f) {
+		// A side that cannot move has no inertia to turn.
+		r->turnedInertias[i] = glms_mat3_zero();
+		r->stiffened[i] = 0.0f;
+		return;
 	}
 	// A light body pulled hard at its arms swings about them like a pendulum of frequency
 	// omega, omega^2 = k / I (k the stiffness above with F = P / h). A link of a chain carrying a
-	// load is pulled at both ends, omega^2 = T l / I across it (T the tension, l its length): 200
-	// kg on 0.2 kg links of 0.38 m at 1/240 s substeps gives omega h = 2.2 to 4, beyond the
-	// symplectic step's limit of 2, and the links whirled the chain apart in a few steps (the
-	// velocity rows are solved exactly; the instability is in the step). Taking the stiffness
-	// implicitly over the substep (backward Euler on it: I + h^2 K) bounds omega h. Only what is
-	// needed is taken: with rho = h^2 tr(I^-1 K) (the sum of (omega h)^2 over the directions),
-	// s = max(0, 1 - 1/rho) of h^2 K is added, so that omega h stays at most 1 (rho / (1 + s rho))
-	// and a body that is stable as it is (rho <= 1: a pendulum bob, the links of an unloaded
-	// chain) keeps its inertia exactly. With F = P / h, h^2 K = h K(P).
-	for (int i = 0; i < jointCount; ++i) {
-		tbJointRecord* r = records + i;
-		int bodies[2] = {r->indexA, r->indexB};
-		float masses[2] = {r->mA, r->mB};
-		mat3s starts[2] = {r->iA0, r->iB0};
+	// load is pulled at both ends, omega^2 = T l / I across it (T the tension, l its length): a
+	// heavy load on light links gives omega h beyond the symplectic step's limit of 2, and the
+	// links whirled the chain apart in a few steps (the velocity rows are solved exactly; the
+	// instability is in the step). Taking the stiffness implicitly over the substep (backward
+	// Euler on it: I + h^2 K) bounds omega h. Only what is needed is taken: with
+	// rho = h^2 tr(I^-1 K) (the sum of (omega h)^2 over the directions), s = max(0, 1 - 1/rho) of
+	// h^2 K is added, so that omega h stays at most 1 (rho / (1 + s rho)) and a body that is
+	// stable as it is (rho <= 1: a pendulum bob, the links of an unloaded chain) keeps its inertia
+	// exactly. With F = P / h, h^2 K = h K(P).
+	// Kept in the step's starting axes, as the inertia it stiffens, and turned with the body for
+	// every pass (tbJointBodyTurn): K pulled back by the body's turn so far. rho is the same in
+	// either axes: tr(I^-1 R^T K R) = tr(R I^-1 R^T K).
+	mat3s turned = tbTurnInertia(r->turns[i], invI);
+	float rho = 0.0f;
+	for (int c = 0; c < 3; ++c) {
+		rho += glms_vec3_dot(turned.col[c], stiffness[i].col[c]); // both symmetric
+	}
+	rho *= r->h;
+	float s = rho > 1.0f ? 1.0f - 1.0f / rho : 0.0f;
+	if (s > 0.0f) {
+		mat3s hK =
+		    tbMat3ScaleM(tbTurnInertia(glms_mat3_transpose(r->turns[i]), stiffness[i]), r->h);
+		mat3s stiff = tbMat3Inverse(tbMat3MulAdd(tbMat3Inverse(invI), s, hK));
+		if (tbIsFiniteMat(stiff) && tbMat3Det(stiff) > 0.0f) {
+			invI = stiff;
+			turned = tbTurnInertia(r->turns[i], invI);
+		} else {
+			s = 0.0f;
+		}
+	}
+	r->inertias[i] = invI;
+	r->turnedInertias[i] = turned;
+	r->stiffened[i] = s;
+}
+
+int tbListJointBodies(const tbJointRecord* records, int jointCount, unsigned char* seen,
+                      tbJointBody* list)
+{
+	int count = 0;
+	for (int k = 0; k < jointCount; ++k) {
+		int bodies[2] = {records[k].indexA, records[k].indexB};
 		for (int side = 0; side < 2; ++side) {
-			int b = bodies[side];
-			if (masses[side] <= 0.0f || seen[b] != 1) {
-				continue;
+			if (seen[bodies[side]] == 0) {
+				seen[bodies[side]] = 1;
+				list[count].index = bodies[side];
+				list[count].record = k;
+				list[count].side = side;
+				++count;
 			}
-			seen[b] = 2;
-			// Kept in the step's starting axes, as the inertia it stiffens, and turned with the
-			// body for every pass (tbJointTurns): K pulled back by the body's turn so far. rho is
-			// the same in either axes: tr(I^-1 R^T K R) = tr(R I^-1 R^T K).
-			mat3s invI = starts[side];
-			mat3s turned = tbTurnInertia(r->turns[b], invI);
-			float rho = 0.0f;
-			for (int c = 0; c < 3; ++c) {
-				rho += glms_vec3_dot(turned.col[c], stiffness[b].col[c]); // both symmetric
-			}
-			rho *= r->h;
-			float s = rho > 1.0f ? 1.0f - 1.0f / rho : 0.0f;
-			if (s > 0.0f) {
-				mat3s hK = tbMat3ScaleM(
-				    tbTurnInertia(glms_mat3_transpose(r->turns[b]), stiffness[b]), r->h);
-				mat3s stiff = tbMat3Inverse(tbMat3MulAdd(tbMat3Inverse(invI), s, hK));
-				if (tbIsFiniteMat(stiff) && tbMat3Det(stiff) > 0.0f) {
-					invI = stiff;
-					turned = tbTurnInertia(r->turns[b], invI);
-				} else {
-					s = 0.0f;
-				}
-			}
-			inertias[b] = invI;
-			r->turnedInertias[b] = turned;
-			stiffened[b] = s;
 		}
 	}
-	for (int i = 0; i < jointCount; ++i) {
-		tbJointRecord* r = records + i;
-		seen[r->indexA] = 0;
-		seen[r->indexB] = 0;
-		// A side that cannot move has no inertia to turn.
-		if (r->mA <= 0.0f) {
-			r->turnedInertias[r->indexA] = glms_mat3_zero();
-		}
-		if (r->mB <= 0.0f) {
-			r->turnedInertias[r->indexB] = glms_mat3_zero();
-		}
+	for (int k = 0; k < count; ++k) {
+		seen[list[k].index] = 0;
 	}
+	return count;
 }
 
 void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool useBias)
@@ -1129,8 +1128,8 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 		// Its point rows' impulse only, at the anchors turned by this pass's turns.
 		vec3s rA = tbMulMV(r->turns + r->indexA, r->rA);
 		vec3s rB = tbMulMV(r->turns + r->indexB, r->rB);
-		tbApplyLinearTo(sa, sb, r->mA, r->mB, r->turnedInertias + r->indexA,
-		                r->turnedInertias + r->indexB, rA, rB, j->linearImpulse);
+		tbApplyLinearTo(r, sa, sb, r->turnedInertias + r->indexA, r->turnedInertias + r->indexB, rA,
+		                rB, j->linearImpulse);
 		if (tbBallHasAngular(j)) {
 			tbJointNow g = tbJointNowAt(r, sa, sb, true);
 			tbBallAngles a = tbBallAnglesOf(j, &g);
@@ -1238,9 +1237,9 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
 // solves the same system in linear time for trees; a dense Cholesky factorization is plain and
 // fast enough for the TB_MAX_DIRECT_JOINTS joints allowed here).
 
-size_t tbJointGroupWorkBytes(void)
+size_t tbJointGroupWorkBytes(int count)
 {
-	size_t n = 3u * TB_MAX_DIRECT_JOINTS;
+	size_t n = 3u * (size_t)count;
 	return (n * n + 2u * n) * sizeof(float);
 }
 
@@ -1254,11 +1253,12 @@ static int tbRoot(int* parent, int i)
 	return i;
 }
 
-int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* parent, int* order,
-                  int* groupStart)
+int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* parent,
+                  int* rootGroup, int* order, int* groupStart)
 {
 	for (int i = 0; i <= bodyCount; ++i) {
 		parent[i] = i;
+		rootGroup[i] = -1;
 	}
 	// Bodies joined by point joints, through moving bodies only (the static body joins nothing).
 	for (int k = 0; k < jointCount; ++k) {
@@ -1271,37 +1271,23 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 			parent[a < b ? b : a] = a < b ? a : b;
 		}
 	}
-	// Each group is named by the root of its moving body; count, then place, in joint order.
+	// Each group is named by the root of its moving body, numbered as its first joint comes;
+	// counted, then placed in joint order (a counting sort: linear in the joints).
 	int groups = 0;
 	for (int k = 0; k < jointCount; ++k) {
-		records[k].component = -1;
-	}
-	for (int k = 0; k < jointCount; ++k) {
 		tbJointRecord* r = records + k;
-		if (!r->hasPoint || r->component >= 0) {
+		r->component = -1;
+		if (!r->hasPoint) {
 			continue;
 		}
-		int body = r->indexA != r->staticBody ? r->indexA : r->indexB;
-		int root = tbRoot(parent, body);
-		// This joint starts a group: gather every later point joint with the same root.
-		groupStart[groups] = k; // first member, fixed up below
-		int count = 0;
-		for (int m = k; m < jointCount; ++m) {
-			tbJointRecord* q = records + m;
-			if (!q->hasPoint || q->component >= 0) {
-				continue;
-			}
-			int qb = q->indexA != q->staticBody ? q->indexA : q->indexB;
-			if (tbRoot(parent, qb) == root) {
-				q->component = groups;
-				++count;
-			}
+		int root = tbRoot(parent, r->indexA != r->staticBody ? r->indexA : r->indexB);
+		if (rootGroup[root] < 0) {
+			rootGroup[root] = groups;
+			groupStart[groups++] = 0;
 		}
-		groupStart[groups] = count;
-		++groups;
+		r->component = rootGroup[root];
+		groupStart[r->component] += 1;
 	}
-	// groupStart holds counts: turn them into starts and fill `order`; a group too large for the
-	// direct solve goes back to one joint at a time.
 	int at = 0;
 	for (int g = 0; g < groups; ++g) {
 		int count = groupStart[g];
@@ -1309,14 +1295,17 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 		at += count;
 	}
 	groupStart[groups] = at;
-	for (int g = 0, cursor = 0; g < groups; ++g) {
-		cursor = groupStart[g];
-		for (int k = 0; k < jointCount; ++k) {
-			if (records[k].component == g) {
-				order[cursor++] = k;
-			}
+	// Placing moves each group's start to its end, the next one's start: shifted back after.
+	for (int k = 0; k < jointCount; ++k) {
+		if (records[k].component >= 0) {
+			order[groupStart[records[k].component]++] = k;
 		}
 	}
+	for (int g = groups; g > 0; --g) {
+		groupStart[g] = groupStart[g - 1];
+	}
+	groupStart[0] = 0;
+	// A group too large for the direct solve goes back to one joint at a time.
 	for (int g = 0; g < groups; ++g) {
 		if (groupStart[g + 1] - groupStart[g] > TB_MAX_DIRECT_JOINTS) {
 			for (int i = groupStart[g]; i < groupStart[g + 1]; ++i) {
@@ -1536,9 +1525,11 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		tbSolverBody* sb = states + r->indexB;
 		vec3s tA = tbMat3MulV(r->iA, glms_vec3_cross(geo[i].rA, mu));
 		vec3s tB = tbMat3MulV(r->iB, glms_vec3_cross(geo[i].rB, mu));
-		for (int k = 0; k < 3; ++k) {
+		for (int k = 0; k < 3 && r->movesA; ++k) {
 			sa->dp[k] -= r->mA * mu.raw[k];
 			sa->dtheta[k] -= tA.raw[k];
+		}
+		for (int k = 0; k < 3 && r->movesB; ++k) {
 			sb->dp[k] += r->mB * mu.raw[k];
 			sb->dtheta[k] += tB.raw[k];
 		}
