@@ -51,6 +51,11 @@ size_t tbJointGroupWorkBytes(int count);
 int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* parent,
                   int* rootGroup, int* order, int* groupStart);
 
+// The joints of a group put in an order that keeps the envelope of A narrow (Cuthill-McKee,
+// reversed or not, where it is narrower than joint order): the direct solve's factorization keeps
+// to the envelope.
+void tbOrderJointGroup(const tbJointRecord* records, int* joints, int count);
+
 // The point rows of the joints records[order[0..count)] in one direct solve.
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
                        bool useBias, float* work);

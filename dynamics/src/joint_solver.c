@@ -767,8 +767,8 @@ static vec3s tbClampAngular(vec3s* acc, vec3s L, float maxImpulse)
 // limb turns about its anchor, not its centre: solved apart, the point row gave back most of
 // the turn the limit had taken and a thrown limb sank into its cone and bounced off it.
 static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
-                              const tbJointNow* g, vec3s u, float C, float* acc, bool useBias,
-                              float invH)
+                              const tbJointNow* g, const tbSym3* Kpp, vec3s u, float C, float* acc,
+                              bool useBias, float invH)
 {
 	float biasRate, massScale, impulseScale;
 	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
@@ -782,7 +782,7 @@ static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* 
 	}
 	vec3s iAu = tbMulMV(&r->iA, u), iBu = tbMulMV(&r->iB, u);
 	vec3s kpl = glms_vec3_scale(glms_vec3_add(tbCross(g->rA, iAu), tbCross(g->rB, iBu)), -1.0f);
-	vec3s x = tbSym3Solve(tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, g->rA, g->rB), kpl);
+	vec3s x = tbSym3Solve(*Kpp, kpl);
 	float k = glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) - glms_vec3_dot(kpl, x);
 	float mass = k > 1e-9f * glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) ? 1.0f / k : 0.0f;
 	float cdot = glms_vec3_dot(u, glms_vec3_sub(tbGetW(sb), tbGetW(sa)));
@@ -850,15 +850,18 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
 	}
 	if (j->enableLimit || j->enableCone) {
 		tbBallAngles a = tbBallAnglesOf(j, &g);
+		// The point block, the same for every limit row of this pass.
+		tbSym3 Kpp = tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, g.rA, g.rB);
 		if (j->enableLimit) {
-			tbAngularLimitRow(r, sa, sb, &g, a.twistJ, a.twist - j->lower, &j->lowerImpulse,
+			tbAngularLimitRow(r, sa, sb, &g, &Kpp, a.twistJ, a.twist - j->lower, &j->lowerImpulse,
 			                  useBias, invH);
-			tbAngularLimitRow(r, sa, sb, &g, glms_vec3_scale(a.twistJ, -1.0f), j->upper - a.twist,
-			                  &j->upperImpulse, useBias, invH);
+			tbAngularLimitRow(r, sa, sb, &g, &Kpp, glms_vec3_scale(a.twistJ, -1.0f),
+			                  j->upper - a.twist, &j->upperImpulse, useBias, invH);
 		}
 		if (j->enableCone) {
 			if (glms_vec3_dot(a.coneJ, a.coneJ) > 0.0f) {
-				tbAngularLimitRow(r, sa, sb, &g, a.coneJ, a.coneC, &j->coneImpulse, useBias, invH);
+				tbAngularLimitRow(r, sa, sb, &g, &Kpp, a.coneJ, a.coneC, &j->coneImpulse, useBias,
+				                  invH);
 			} else {
 				j->coneImpulse = 0.0f;
 			}
@@ -1316,13 +1319,102 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 	return groups;
 }
 
-// The 3 x 3 block of A for joints i and j sharing body `body` on sides si, sj (-1: A, +1: B):
-// si sj (m 1 - [ri]x I^-1 [rj]x).
-static mat3s tbCouplingBlock(float m, mat3s invI, vec3s ri, vec3s rj, float sign)
+// Whether joints a and b share a body other than the static one (a block of A between them).
+static bool tbJointsShare(const tbJointRecord* a, const tbJointRecord* b)
 {
-	mat3s K = glms_mat3_scale(glms_mat3_identity(), m);
-	K = tbMat3Add(K, tbMat3ScaleM(tbMat3Mul(tbMat3Mul(tbSkew(ri), invI), tbSkew(rj)), -1.0f));
-	return tbMat3ScaleM(K, sign);
+	bool sharesA = a->indexA != a->staticBody && (a->indexA == b->indexA || a->indexA == b->indexB);
+	bool sharesB = a->indexB != a->staticBody && (a->indexB == b->indexA || a->indexB == b->indexB);
+	return sharesA || sharesB;
+}
+
+// The envelope of A in the order joints[0..count): the sum over the joints of how far back the
+// first joint sharing a body with it lies.
+static int tbGroupProfile(const tbJointRecord* records, const int* joints, int count)
+{
+	int profile = 0;
+	for (int i = 0; i < count; ++i) {
+		for (int j = 0; j < i; ++j) {
+			if (tbJointsShare(records + joints[i], records + joints[j])) {
+				profile += i - j;
+				break;
+			}
+		}
+	}
+	return profile;
+}
+
+void tbOrderJointGroup(const tbJointRecord* records, int* joints, int count)
+{
+	TB_ASSERT(count <= TB_MAX_DIRECT_JOINTS);
+	int degree[TB_MAX_DIRECT_JOINTS], cm[TB_MAX_DIRECT_JOINTS];
+	bool placed[TB_MAX_DIRECT_JOINTS];
+	for (int i = 0; i < count; ++i) {
+		degree[i] = 0;
+		placed[i] = false;
+		for (int j = 0; j < count; ++j) {
+			degree[i] += j != i && tbJointsShare(records + joints[i], records + joints[j]) ? 1 : 0;
+		}
+	}
+	// Cuthill-McKee: breadth first from a joint of least degree, each joint's neighbours taken
+	// by rising degree (ties by their place in joint order).
+	int n = 0;
+	while (n < count) {
+		int start = -1;
+		for (int i = 0; i < count; ++i) {
+			if (!placed[i] && (start < 0 || degree[i] < degree[start])) {
+				start = i;
+			}
+		}
+		placed[start] = true;
+		cm[n++] = start;
+		for (int head = n - 1; head < n; ++head) {
+			int from = n;
+			for (int j = 0; j < count; ++j) {
+				if (!placed[j] && tbJointsShare(records + joints[cm[head]], records + joints[j])) {
+					placed[j] = true;
+					// Inserted by degree among this joint's neighbours placed so far.
+					int at = n++;
+					while (at > from && degree[cm[at - 1]] > degree[j]) {
+						cm[at] = cm[at - 1];
+						--at;
+					}
+					cm[at] = j;
+				}
+			}
+		}
+	}
+	// The order, reversed order (RCM) or the joints' own, whichever has the smallest envelope.
+	int forward[TB_MAX_DIRECT_JOINTS], backward[TB_MAX_DIRECT_JOINTS];
+	for (int i = 0; i < count; ++i) {
+		forward[i] = joints[cm[i]];
+		backward[i] = joints[cm[count - 1 - i]];
+	}
+	int own = tbGroupProfile(records, joints, count);
+	int pf = tbGroupProfile(records, forward, count);
+	int pb = tbGroupProfile(records, backward, count);
+	const int* best = pb < pf ? backward : forward;
+	if ((pb < pf ? pb : pf) < own) {
+		memcpy(joints, best, (size_t)count * sizeof *joints);
+	}
+}
+
+// The 3 x 3 block of A for joints i and j sharing a body on sides si, sj (-1: A, +1: B):
+// si sj (m 1 - [ri]x I^-1 [rj]x), written out: G = [ri]x I^-1 column by column (ri x I_c), then
+// G [rj]x column by column (G (rj x e_b)).
+static mat3s tbCouplingBlock(float m, const mat3s* invI, vec3s ri, vec3s rj, float sign)
+{
+	vec3s g0 = tbCross(ri, invI->col[0]), g1 = tbCross(ri, invI->col[1]),
+	      g2 = tbCross(ri, invI->col[2]);
+	mat3s K;
+	for (int a = 0; a < 3; ++a) {
+		K.col[0].raw[a] = sign * (-(rj.z * g1.raw[a] - rj.y * g2.raw[a]));
+		K.col[1].raw[a] = sign * (-(rj.x * g2.raw[a] - rj.z * g0.raw[a]));
+		K.col[2].raw[a] = sign * (-(rj.y * g0.raw[a] - rj.x * g1.raw[a]));
+	}
+	K.col[0].x += sign * m;
+	K.col[1].y += sign * m;
+	K.col[2].z += sign * m;
+	return K;
 }
 
 // L y = b, then L^T x = y, in place, for the envelope factor L of tbSolveJointGroup. Both keep to
@@ -1386,7 +1478,14 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	int first[3 * TB_MAX_DIRECT_JOINTS] = {0};
 	for (int i = 0; i < count; ++i) {
 		int firstBlock = i;
-		for (int j = 0; j <= i; ++j) {
+		for (int j = 0; j < i; ++j) {
+			if (tbJointsShare(cur[i], cur[j])) {
+				firstBlock = j;
+				break;
+			}
+		}
+		// Only the blocks within the envelope are read.
+		for (int j = firstBlock; j <= i; ++j) {
 			mat3s K = glms_mat3_zero();
 			int bodiesI[2] = {cur[i]->indexA, cur[i]->indexB};
 			int bodiesJ[2] = {cur[j]->indexA, cur[j]->indexB};
@@ -1397,12 +1496,11 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 						continue;
 					}
 					float m = si == 0 ? cur[i]->mA : cur[i]->mB;
-					mat3s invI = si == 0 ? cur[i]->iA : cur[i]->iB;
+					const mat3s* invI = si == 0 ? &cur[i]->iA : &cur[i]->iB;
 					vec3s ri = si == 0 ? geo[i].rA : geo[i].rB;
 					vec3s rj = sj == 0 ? geo[j].rA : geo[j].rB;
 					float sign = (si == sj) ? 1.0f : -1.0f;
 					K = tbMat3Add(K, tbCouplingBlock(m, invI, ri, rj, sign));
-					firstBlock = j < firstBlock ? j : firstBlock;
 				}
 			}
 			for (int a = 0; a < 3; ++a) {

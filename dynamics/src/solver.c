@@ -854,6 +854,7 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 		for (int i = groupStart[g]; i < groupStart[g + 1]; ++i) {
 			seq[begin[place] + (i - groupStart[g])] = order[i];
 		}
+		tbOrderJointGroup(t->records, seq + begin[place], groupStart[g + 1] - groupStart[g]);
 	}
 	t->seq = seq;
 	t->begin = begin;
