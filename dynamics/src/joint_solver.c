@@ -1513,6 +1513,18 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			first[3 * i + a] = 3 * firstBlock;
 		}
 	}
+	// reach[k]: the last row whose envelope holds column k (a running maximum over the rows'
+	// first columns), so that the elimination of column k looks at no row past it.
+	int reach[3 * TB_MAX_DIRECT_JOINTS];
+	for (int k = 0; k < n; ++k) {
+		reach[k] = k;
+	}
+	for (int i = 0; i < n; ++i) {
+		reach[first[i]] = i > reach[first[i]] ? i : reach[first[i]];
+	}
+	for (int k = 1; k < n; ++k) {
+		reach[k] = reach[k - 1] > reach[k] ? reach[k - 1] : reach[k];
+	}
 	// Cholesky, A = L L^T in place (lower triangle). A vanishing pivot (a joint that repeats
 	// another) is lifted a little: the solve then splits the load between them.
 	for (int k = 0; k < n; ++k) {
@@ -1525,7 +1537,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		float l = sqrtf(d);
 		A[k * n + k] = l;
 		float inv = 1.0f / l;
-		for (int i = k + 1; i < n; ++i) {
+		for (int i = k + 1; i <= reach[k]; ++i) {
 			if (first[i] > k) {
 				continue; // outside row i's envelope: stays zero
 			}
