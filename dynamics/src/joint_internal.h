@@ -9,29 +9,31 @@
 // the start (turned by the bodies' rotation deltas as the step goes).
 typedef struct tbJointRecord
 {
+	// First what every pass reads (a ball joint's point rows read nothing else): a few cache
+	// lines per joint where the passes stream through many.
 	tbJoint* joint;
+	mat3s* turns;          // per solver body: its turn since the step began (tbJointBodyTurn)
+	mat3s* turnedInertias; // per solver body: inertias[] turned by it, zero where it cannot move
 	int indexA, indexB;
 	float mA, mB;
-	mat3s iA, iB;      // inverse inertias of now (tbJointNowAt), zero for a body that cannot move
-	mat3s iA0, iB0;    // inverse inertias of the step's start
-	vec3s rA, rB;      // anchors from the centres of mass, world, at the start
-	vec3s d0;          // B's anchor minus A's at the start, m
-	vec3s axisA, refA; // A's frame, world, at the start
-	vec3s axisB, refB; // B's frame
+	vec3s rA, rB; // anchors from the centres of mass, world, at the start
+	vec3s d0;     // B's anchor minus A's at the start, m
+	float biasRate, massScale, impulseScale; // rigid rows (joint softness)
+	float h;                                 // the substep, s
+	int staticBody;                          // the solver's static body index
+	int component;       // its joint group, solved together for the point rows; -1: one by one
+	bool movesA, movesB; // dynamic: its velocities are written (never a static or kinematic's)
+	bool hasPoint;       // ball, hinge, fixed: the anchors coincide (three point rows)
+	mat3s* inertias;     // per solver body: the inverse inertia of this substep
+	float* stiffened;    // per solver body: how much geometric stiffness it took, 0..1
+	mat3s iA, iB;        // inverse inertias of now (tbJointNowAt), zero for a body that cannot move
+	mat3s iA0, iB0;      // inverse inertias of the step's start
+	vec3s axisA, refA;   // A's frame, world, at the start
+	vec3s axisB, refB;   // B's frame
 	vec3s targetAxisA, targetRefA; // ball: B's target frame on A, world, at the start
 	vec3s motorVelocity;           // ball: the motor's wB - wA, world, at the start
 	float wheelSpringMass;         // wheel: the suspension row's mass the spring was made for
-	float biasRate, massScale, impulseScale;                   // rigid rows (joint softness)
 	float springBiasRate, springMassScale, springImpulseScale; // the user's spring
-	float h;                                                   // the substep, s
-	int staticBody;                                            // the solver's static body index
-	bool movesA, movesB;   // dynamic: its velocities are written (never a static or kinematic's)
-	int component;         // its joint group, solved together for the point rows; -1: one by one
-	bool hasPoint;         // ball, hinge, fixed: the anchors coincide (three point rows)
-	mat3s* inertias;       // per solver body: the inverse inertia of this substep
-	float* stiffened;      // per solver body: how much geometric stiffness it took, 0..1
-	mat3s* turns;          // per solver body: its turn since the step began (tbJointBodyTurn)
-	mat3s* turnedInertias; // per solver body: inertias[] turned by it, zero where it cannot move
 } tbJointRecord;
 
 // Joints whose point rows are solved together, exactly (a direct solve of J M^-1 J^T): the joints

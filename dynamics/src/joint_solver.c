@@ -1,5 +1,6 @@
 // Joints in the soft step: ball, hinge, slider, fixed and distance constraints with limits,
-// motors and springs, solved one at a time before the contact colours in every pass.
+// motors and springs, solved before the contact colours in every pass, in colours of their own
+// (solver.c: a colour's joints share no dynamic body, so they may be solved side by side).
 //
 // The pattern is the contacts' (Catto, "Solver2D", 2024; Box2D v3's joints): per step the anchors
 // and the inverse inertias of the step's start are set up; per substep each joint reads its
@@ -13,7 +14,7 @@
 // Two exceptions (docs/joints.md): the point rows of joints linked through moving bodies are
 // solved together by a direct solve, rigid, their positions kept by a SHAKE step and a projection
 // (tbSolveJointGroup); and each substep a jointed body acts through its inertia plus what it
-// needs of its joints' geometric stiffness (tbJointInertias), without which light links under a
+// needs of its joints' geometric stiffness (tbJointBodyStiffen), without which light links under a
 // heavy load whirl apart.
 #include <math.h>
 #include <string.h>
@@ -222,11 +223,11 @@ static tbJointNow tbJointGap(const tbJointRecord* r, const tbSolverBody* sa, con
 }
 
 // The record's inverse inertias of now and its geometry, from its bodies' turns of this pass
-// (tbJointTurns). The inertias are turned with the bodies, as the anchors are, and stiffened
-// against the turning of the arms under load (tbJointInertias). Torques of turned lever arms sent
-// through the start's inverse inertia pumped spin into thin links about their old long axes (an
-// 8-link chain of thin capsules reached 390 rad/s and tore). The bodies of joints keep w as their
-// primary velocity for the step (tbFinishBody).
+// (tbJointBodyTurn). The inertias are turned with the bodies, as the anchors are, and stiffened
+// against the turning of the arms under load (tbJointBodyStiffen). Torques of turned lever arms
+// sent through the start's inverse inertia pumped spin into thin links about their old long axes
+// (an 8-link chain of thin capsules reached 390 rad/s and tore). The bodies of joints keep w as
+// their primary velocity for the step (tbFinishBody).
 static tbJointNow tbJointNowAt(tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
                                bool full)
 {
@@ -466,7 +467,7 @@ static void tbSolvePoint(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, c
 }
 
 // A ball joint outside a group, its only rows the point's: the anchors from the bodies' turns of
-// this pass (tbJointTurns) and the inertias read where they lie, nothing else of tbJointNowAt.
+// this pass (tbJointBodyTurn) and the inertias read where they lie, nothing else of tbJointNowAt.
 static void tbSolveBall(tbJointRecord* r, tbSolverBody* states, bool useBias)
 {
 	tbSolverBody* sa = states + r->indexA;
@@ -1570,7 +1571,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		// the same A: an impulse along the same J, so the relax pass keeps it and the energy
 		// stays (without it a pendulum loses amplitude to the relax pass's projection of its
 		// velocity; tests/test_joints.c holds its period and amplitude). The correction, quadratic
-		// in w, feeds on itself where the geometric stiffness had to be taken (tbJointInertias):
+		// in w, feeds on itself where the geometric stiffness had to be taken (tbJointBodyStiffen):
 		// the light links of a loaded chain whirled apart with it. Those joints' gaps are left at
 		// zero weight, the projection below closing them instead.
 		bool any = false;
