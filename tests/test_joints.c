@@ -292,7 +292,7 @@ static void heavyChain(const char* what, int links, float halfLength, float radi
 }
 
 // The case: 200 kg on 8 links of 0.2 kg (1:1000). Without the geometric stiffness
-// (joint_solver.c, tbJointInertias) the links whirled and the chain tore by metres in the first
+// (joint_solver.c, tbJointBodyStiffen) the links whirled and the chain tore by metres in the first
 // second of a swing from 30 degrees.
 Test(joints, heavy_load_on_light_links)
 {

@@ -357,7 +357,7 @@ static void largeSwing(float degrees, float dt, double slack)
 
 // The biased pass's arc correction (tbSolveJointGroup) keeps the energy the relax pass's
 // projection would take from a one-point body; the bob's small spin inertia must not read as a
-// stiff link (tbJointInertias).
+// stiff link (tbJointBodyStiffen).
 Test(textbook, large_swing_pendulum_keeps_amplitude_and_elliptic_period)
 {
 	largeSwing(130.0f, kDt, 1.0);

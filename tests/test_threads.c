@@ -205,6 +205,19 @@ Test(threads, joints_same_hash_at_every_worker_count)
 	checkScene("joints", buildJoints, true, 90);
 }
 
+// Joint colours side by side: chains solved as groups and a net of single joints on a kinematic
+// bar.
+static void buildJointColours(tbWorldId world)
+{
+	addGround(world);
+	makeJointScenes(world);
+}
+
+Test(threads, joint_colours_same_hash_at_every_worker_count)
+{
+	checkScene("joint colours", buildJointColours, false, 60);
+}
+
 // The bundled scene files, 1 and 4 workers (the loader sets the world's worker count).
 Test(threads, bundled_scenes_same_hash_at_4_workers)
 {

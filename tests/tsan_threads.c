@@ -1,6 +1,7 @@
 // The threaded step without Criterion, for ThreadSanitizer (Criterion's process arena does not
-// start under it, Snaipe/Criterion issue 274): a cube rain with sleeping and a pyramid at 1, 2, 4
-// and 8 workers; exits non-zero when a hash differs from one worker's.
+// start under it, Snaipe/Criterion issue 274): a cube rain with sleeping, a pyramid and joint
+// chains and a net (world_scenes.h) at 1, 2, 4 and 8 workers; exits non-zero when a hash differs
+// from one worker's.
 #include <stdio.h>
 
 #include "world_scenes.h"
@@ -19,6 +20,7 @@ static unsigned long long runRain(int workers, int steps)
 			        quatIdentity(), v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.6f);
 		}
 	}
+	makeJointScenes(world);
 	for (int s = 0; s < steps; ++s) {
 		tbWorld_Step(world, 1.0f / 60.0f, 4);
 	}

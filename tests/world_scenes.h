@@ -110,3 +110,49 @@ static inline void makeTumblingCubes(tbWorldId world, int layers)
 		}
 	}
 }
+
+// Joints whose colours run side by side: six chains of five boxes on ball joints (each chain a
+// group solved directly), each hung from a static anchor, and a net of 9 x 9 boxes joined to
+// their neighbours by ball joints (too many for one group: each joint on its own), its top row
+// hung from a kinematic bar that swings the net.
+static inline void makeJointScenes(tbWorldId world)
+{
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.position = v3(0.0f, 12.0f, 0.0f);
+	tbBodyId anchor = tbCreateBody(world, &bd);
+	for (int c = 0; c < 6; ++c) {
+		tbBodyId prev = anchor;
+		for (int i = 0; i < 5; ++i) {
+			vec3s p = v3(-8.0f + 0.6f * (float)(i + 1), 12.0f, 2.0f * (float)c);
+			tbBodyId link = makeBox(world, p, quatIdentity(), v3(0.25f, 0.1f, 0.1f), 500.0f, 0.5f);
+			tbBallJointDef jd = tbDefaultBallJointDef();
+			jd.bodyIdA = prev;
+			jd.bodyIdB = link;
+			jd.anchor = v3(p.x - 0.3f, 12.0f, p.z);
+			tbCreateBallJoint(world, &jd);
+			prev = link;
+		}
+	}
+	bd = tbDefaultBodyDef();
+	bd.type = tb_kinematicBody;
+	bd.position = v3(6.0f, 12.0f, 0.0f);
+	bd.angularVelocity = v3(0.0f, 0.0f, 0.5f);
+	tbBodyId bar = tbCreateBody(world, &bd);
+	tbBodyId net[9][9];
+	for (int i = 0; i < 9; ++i) {
+		for (int k = 0; k < 9; ++k) {
+			vec3s p = v3(6.0f + 0.5f * (float)k, 11.5f - 0.5f * (float)i, 0.0f);
+			net[i][k] = makeBox(world, p, quatIdentity(), v3(0.15f, 0.15f, 0.15f), 200.0f, 0.5f);
+			tbBallJointDef jd = tbDefaultBallJointDef();
+			jd.bodyIdA = i == 0 ? bar : net[i - 1][k];
+			jd.bodyIdB = net[i][k];
+			jd.anchor = v3(p.x, p.y + 0.25f, 0.0f);
+			tbCreateBallJoint(world, &jd);
+			if (k > 0) {
+				jd.bodyIdA = net[i][k - 1];
+				jd.anchor = v3(p.x - 0.25f, p.y, 0.0f);
+				tbCreateBallJoint(world, &jd);
+			}
+		}
+	}
+}

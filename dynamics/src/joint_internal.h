@@ -9,83 +9,109 @@
 // the start (turned by the bodies' rotation deltas as the step goes).
 typedef struct tbJointRecord
 {
+	// First what every pass reads (a ball joint's point rows read nothing else): a few cache
+	// lines per joint where the passes stream through many.
 	tbJoint* joint;
+	mat3s* turns;          // per solver body: its turn since the step began (tbJointBodyTurn)
+	mat3s* turnedInertias; // per solver body: inertias[] turned by it, zero where it cannot move
+	vec3s* turnedBy;       // per solver body: the dtheta its turn has been composed up to
 	int indexA, indexB;
 	float mA, mB;
-	mat3s iA, iB;      // inverse inertias of now (tbJointNowAt), zero for a body that cannot move
-	mat3s iA0, iB0;    // inverse inertias of the step's start
-	vec3s rA, rB;      // anchors from the centres of mass, world, at the start
-	vec3s d0;          // B's anchor minus A's at the start, m
-	vec3s axisA, refA; // A's frame, world, at the start
-	vec3s axisB, refB; // B's frame
+	vec3s rA, rB; // anchors from the centres of mass, world, at the start
+	vec3s d0;     // B's anchor minus A's at the start, m
+	float biasRate, massScale, impulseScale; // rigid rows (joint softness)
+	float h;                                 // the substep, s
+	int staticBody;                          // the solver's static body index
+	int component;       // its joint group, solved together for the point rows; -1: one by one
+	bool movesA, movesB; // dynamic: its velocities are written (never a static or kinematic's)
+	bool hasPoint;       // ball, hinge, fixed: the anchors coincide (three point rows)
+	mat3s* inertias;     // per solver body: the inverse inertia of this substep
+	float* stiffened;    // per solver body: how much geometric stiffness it took, 0..1
+	mat3s iA, iB;        // inverse inertias of now (tbJointNowAt), zero for a body that cannot move
+	mat3s iA0, iB0;      // inverse inertias of the step's start
+	vec3s axisA, refA;   // A's frame, world, at the start
+	vec3s axisB, refB;   // B's frame
 	vec3s targetAxisA, targetRefA; // ball: B's target frame on A, world, at the start
 	vec3s motorVelocity;           // ball: the motor's wB - wA, world, at the start
 	float wheelSpringMass;         // wheel: the suspension row's mass the spring was made for
-	float biasRate, massScale, impulseScale;                   // rigid rows (joint softness)
 	float springBiasRate, springMassScale, springImpulseScale; // the user's spring
-	float h;                                                   // the substep, s
-	int staticBody;                                            // the solver's static body index
-	int component;          // its joint group, solved together for the point rows; -1: one by one
-	bool hasPoint;          // ball, hinge, fixed: the anchors coincide (three point rows)
-	const mat3s* inertias;  // per solver body: the inverse inertia of this substep
-	const float* stiffened; // per solver body: how much geometric stiffness it took, 0..1
-	mat3s* turns;           // per solver body: its turn since the step began (tbJointTurns)
-	vec3s* turnedBy;        // per solver body: the dtheta its turn has been composed up to
-	mat3s* turnedInertias;  // per solver body: inertias[] turned by it, zero where it cannot move
 } tbJointRecord;
 
 // Joints whose point rows are solved together, exactly (a direct solve of J M^-1 J^T): the joints
-// of one group share moving bodies, at most TB_MAX_DIRECT_JOINTS of them.
+// of one group share moving bodies, at most TB_MAX_DIRECT_JOINTS of them. Groups of at most
+// TB_PARALLEL_DIRECT_JOINTS are solved side by side with other joints (each worker has work
+// memory of that size); larger ones one at a time after them.
 #define TB_MAX_DIRECT_JOINTS 64
+#define TB_PARALLEL_DIRECT_JOINTS 16
 
-// Bytes of work memory tbSolveJointGroup needs.
-size_t tbJointGroupWorkBytes(void);
+// Bytes of work memory tbSolveJointGroup needs for a group of `count` joints.
+size_t tbJointGroupWorkBytes(int count);
 
 // Sort the joints into groups (connected through moving bodies); groups larger than
 // TB_MAX_DIRECT_JOINTS keep solving their point rows one joint at a time. `order` receives the
 // joints group by group; `groupStart` (size jointCount + 1) the groups' first entries. Returns
-// the number of groups. `parent` is scratch of bodyCount + 1 ints.
-int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* parent, int* order,
-                  int* groupStart);
+// the number of groups. `parent` and `rootGroup` are scratch of bodyCount + 1 ints.
+int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* parent,
+                  int* rootGroup, int* order, int* groupStart);
+
+// The joints of a group put in an order that keeps the envelope of A narrow (Cuthill-McKee,
+// reversed or not, where it is narrower than joint order): the direct solve's factorization keeps
+// to the envelope.
+void tbOrderJointGroup(const tbJointRecord* records, int* joints, int count);
 
 // The point rows of the joints records[order[0..count)] in one direct solve.
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
                        bool useBias, float* work);
 
-// Each jointed moving body's inverse inertia for this substep into inertias[body] (in the step's
-// starting axes): its inertia plus what it needs of the geometric stiffness of its joints' loads
-// taken implicitly, that fraction into stiffened[body]. stiffness and seen are scratch per solver
-// body (seen zero on entry and on exit).
-void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody* states,
-                     mat3s* inertias, float* stiffened, mat3s* stiffness, unsigned char* seen);
+// A body that joints act on, listed once (tbListJointBodies): its solver index and the record
+// and side (0: A, 1: B) that list it, which hold its mass and inertia.
+typedef struct tbJointBody
+{
+	int index, record, side;
+	bool onePoint;      // its only joint is a point joint (ball, hinge, fixed): never stiffened
+	unsigned char gyro; // moving and on ball joints only: 1 on one (the record's), 2 on several
+} tbJointBody;
 
-// Each jointed body's turn since the step began, turns[body] (the rotation by its dtheta), and its
-// substep inverse inertia turned by it, turnedInertias[body] (the records' arrays): once for every
-// change of the deltas, instead of in every joint that reads them. tbJointInertias makes them for
-// the substep's start; the solver again after the deltas are integrated. seen as above.
-void tbJointTurns(tbJointRecord* records, int jointCount, const tbSolverBody* states,
-                  unsigned char* seen);
+// The bodies of the joints, each once, in the order the joints name them, each marked for the
+// stiffening (onePoint) and the gyroscopic term (gyro); returns the count. After the records are
+// prepared. `seen` is scratch per solver body, zero on entry and on exit.
+int tbListJointBodies(const tbJointRecord* records, int jointCount, unsigned char* seen,
+                      tbJointBody* list);
 
-// Every jointed body's turn to none (the step's start), before the first tbJointInertias.
-void tbJointStartTurns(tbJointRecord* records, int jointCount);
+// A jointed body's turn since the step began, turns[body] (the records' arrays), brought up to
+// its dtheta of now by composing the change since the last call (tbComposeTurn): once for every
+// change of the deltas, instead of in every joint that reads it.
+// With `stiffness` (the substep's start) its geometric stiffness is cleared for
+// tbJointAddStiffness and tbJointBodyStiffen; without, its substep inverse inertia is turned by
+// it, turnedInertias[body] (zero where it cannot move). Writes only the body's entries.
+void tbJointBodyTurn(const tbJointRecord* records, const tbJointBody* body,
+                     const tbSolverBody* states, mat3s* stiffness);
+// Adds the geometric stiffness of the joint's load to its moving bodies' stiffness[].
+void tbJointAddStiffness(const tbJointRecord* record, const tbSolverBody* states, mat3s* stiffness);
+// The body's inverse inertia for this substep into inertias[body] (in the step's starting axes):
+// its inertia plus what it needs of its summed geometric stiffness taken implicitly, that fraction
+// into stiffened[body], and turned by its turn into turnedInertias[body].
+void tbJointBodyStiffen(const tbJointRecord* records, const tbJointBody* body,
+                        const mat3s* stiffness);
 
-// Each jointed body's w at the substep's start into spins[body], for tbJointGyroscopic.
-void tbJointSaveSpins(const tbJointRecord* records, int jointCount, const tbSolverBody* states,
-                      vec3s* spins);
+// The body's turn to none (the step's start), before the first tbJointBodyTurn.
+void tbJointBodyStartTurn(const tbJointRecord* records, const tbJointBody* body);
 
 // The gyroscopic part of Euler's equations, I dw/dt = -w x (I w), over the substep h for every
-// jointed moving body (their w is primary: tbFinishBody), by the implicit midpoint rule in the
-// body's axes of now, the midpoint between spins[body] (the substep's start) and the end the
-// joints' warm start foresees. After the joints' warm start. bodies are the solver's; seen as
-// above.
-void tbJointGyroscopic(tbJointRecord* records, int jointCount, tbRigidBody* const* bodies,
-                       tbSolverBody* states, const vec3s* spins, float h, unsigned char* seen);
+// jointed moving body on ball joints only (their w is primary: tbFinishBody), by the implicit
+// midpoint rule in the body's axes of now, the midpoint between spins[body] (its w at the
+// substep's start) and the end its joint's point rows foresee. After the substep's inertias,
+// before the warm start; one body after another, in list order (a body on one joint reads the
+// other body's velocity). bodies are the solver's.
+void tbJointGyroscopic(const tbJointRecord* records, const tbJointBody* list, int count,
+                       tbRigidBody* const* bodies, tbSolverBody* states, const vec3s* spins,
+                       float h);
 
-// Each jointed moving body's composed turn of the step written back into its dtheta as the
-// rotation vector of that turn, so that tbFinishBody's Rot(dtheta) R0 is the turn the joints
-// held. After the last pass. seen as above.
-void tbJointTurnsToDeltas(tbJointRecord* records, int jointCount, tbSolverBody* states,
-                          unsigned char* seen);
+// The moving body's composed turn of the step written back into its dtheta as the rotation
+// vector of that turn, so that tbFinishBody's Rot(dtheta) R0 is the turn the joints held. After
+// the last pass and the joints' finish.
+void tbJointBodyTurnToDelta(const tbJointRecord* records, const tbJointBody* body,
+                            tbSolverBody* states);
 
 void tbPrepareJoint(tbJointRecord* record, tbJoint* joint, tbRigidBody* const* bodies,
                     int staticBody, const tbJointSoftness* softness, float h);

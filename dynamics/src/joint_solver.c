@@ -1,5 +1,6 @@
 // Joints in the soft step: ball, hinge, slider, fixed and distance constraints with limits,
-// motors and springs, solved one at a time before the contact colours in every pass.
+// motors and springs, solved before the contact colours in every pass, in colours of their own
+// (solver.c: a colour's joints share no dynamic body, so they may be solved side by side).
 //
 // The pattern is the contacts' (Catto, "Solver2D", 2024; Box2D v3's joints): per step the anchors
 // and the inverse inertias of the step's start are set up; per substep each joint reads its
@@ -13,7 +14,7 @@
 // Two exceptions (docs/joints.md): the point rows of joints linked through moving bodies are
 // solved together by a direct solve, rigid, their positions kept by a SHAKE step and a projection
 // (tbSolveJointGroup); and each substep a jointed body acts through its inertia plus what it
-// needs of its joints' geometric stiffness (tbJointInertias), without which light links under a
+// needs of its joints' geometric stiffness (tbJointBodyStiffen), without which light links under a
 // heavy load whirl apart.
 #include <math.h>
 #include <string.h>
@@ -105,6 +106,8 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 	r->indexB = b != NULL ? joint->bodyB : staticBody;
 	bool movesA = a != NULL && a->type == tb_dynamicBody;
 	bool movesB = b != NULL && b->type == tb_dynamicBody;
+	r->movesA = movesA;
+	r->movesB = movesB;
 	r->mA = movesA ? a->invMass : 0.0f;
 	r->mB = movesB ? b->invMass : 0.0f;
 	r->iA = r->iA0 = movesA ? a->Iinv : glms_mat3_zero();
@@ -219,7 +222,7 @@ static mat3s tbTurnAt(const tbJointRecord* r, int b, const tbSolverBody* s)
 // an axle makes J turn the axle's slow motion by up to half the step's spin angle. So each change
 // of dtheta is composed as a turn of its own, turn <- Rot(dtheta - composed) turn, which moves
 // every point at w exactly over a substep (w is constant within it).
-static void tbComposeTurn(tbJointRecord* r, int b, const tbSolverBody* s)
+static void tbComposeTurn(const tbJointRecord* r, int b, const tbSolverBody* s)
 {
 	r->turns[b] = tbTurnAt(r, b, s);
 	r->turnedBy[b] = tbDelta(s->dtheta);
@@ -241,11 +244,11 @@ static tbJointNow tbJointGap(const tbJointRecord* r, const tbSolverBody* sa, con
 }
 
 // The record's inverse inertias of now and its geometry, from its bodies' turns of this pass
-// (tbJointTurns). The inertias are turned with the bodies, as the anchors are, and stiffened
-// against the turning of the arms under load (tbJointInertias). Torques of turned lever arms sent
-// through the start's inverse inertia pumped spin into thin links about their old long axes (an
-// 8-link chain of thin capsules reached 390 rad/s and tore). The bodies of joints keep w as their
-// primary velocity for the step (tbFinishBody).
+// (tbJointBodyTurn). The inertias are turned with the bodies, as the anchors are, and stiffened
+// against the turning of the arms under load (tbJointBodyStiffen). Torques of turned lever arms
+// sent through the start's inverse inertia pumped spin into thin links about their old long axes
+// (an 8-link chain of thin capsules reached 390 rad/s and tore). The bodies of joints keep w as
+// their primary velocity for the step (tbFinishBody).
 static tbJointNow tbJointNowAt(tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
                                bool full)
 {
@@ -268,14 +271,6 @@ static vec3s tbGetW(const tbSolverBody* s)
 	return tbV3(s->w[0], s->w[1], s->w[2]);
 }
 
-static void tbAddVelocity(tbSolverBody* s, float m, vec3s p, vec3s dw)
-{
-	for (int k = 0; k < 3; ++k) {
-		s->v[k] += m * p.raw[k];
-		s->w[k] += dw.raw[k];
-	}
-}
-
 // m v for a matrix held by address, written out (the inner loops' products).
 static inline vec3s tbMulMV(const mat3s* m, vec3s v)
 {
@@ -289,34 +284,52 @@ static inline vec3s tbCross(vec3s a, vec3s b)
 	return tbV3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
 
-// A linear impulse P at the arms armA (on A) and armB (on B) through the masses and inverse
-// inertias given: -P to A, +P to B (Baraff II eq. 8-12, 8-13 in velocity form).
-static inline void tbApplyLinearTo(tbSolverBody* sa, tbSolverBody* sb, float mA, float mB,
+// A linear impulse P at the arms armA (on A) and armB (on B) through the record's masses and the
+// inverse inertias given: -P to A, +P to B (Baraff II eq. 8-12, 8-13 in velocity form). A side
+// that cannot move is not written: the static body and a kinematic one are shared by joints
+// solved side by side (solver.c), which only read them.
+static inline void tbApplyLinearTo(const tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
                                    const mat3s* iA, const mat3s* iB, vec3s armA, vec3s armB,
                                    vec3s P)
 {
-	vec3s dwA = tbMulMV(iA, tbCross(armA, P));
-	vec3s dwB = tbMulMV(iB, tbCross(armB, P));
-	for (int k = 0; k < 3; ++k) {
-		sa->v[k] -= mA * P.raw[k];
-		sa->w[k] -= dwA.raw[k];
-		sb->v[k] += mB * P.raw[k];
-		sb->w[k] += dwB.raw[k];
+	if (r->movesA) {
+		vec3s dwA = tbMulMV(iA, tbCross(armA, P));
+		for (int k = 0; k < 3; ++k) {
+			sa->v[k] -= r->mA * P.raw[k];
+			sa->w[k] -= dwA.raw[k];
+		}
+	}
+	if (r->movesB) {
+		vec3s dwB = tbMulMV(iB, tbCross(armB, P));
+		for (int k = 0; k < 3; ++k) {
+			sb->v[k] += r->mB * P.raw[k];
+			sb->w[k] += dwB.raw[k];
+		}
 	}
 }
 
-// The same through the record's masses and inertias of now.
+// The same through the record's inertias of now.
 static void tbApplyLinear(const tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, vec3s armA,
                           vec3s armB, vec3s P)
 {
-	tbApplyLinearTo(sa, sb, r->mA, r->mB, &r->iA, &r->iB, armA, armB, P);
+	tbApplyLinearTo(r, sa, sb, &r->iA, &r->iB, armA, armB, P);
 }
 
-// An angular impulse L: -L to A, +L to B.
+// An angular impulse L: -L to A, +L to B (only to a side that moves).
 static void tbApplyAngular(const tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, vec3s L)
 {
-	tbAddVelocity(sa, 0.0f, L, glms_vec3_scale(tbMat3MulV(r->iA, L), -1.0f));
-	tbAddVelocity(sb, 0.0f, L, tbMat3MulV(r->iB, L));
+	if (r->movesA) {
+		vec3s dw = tbMulMV(&r->iA, L);
+		for (int k = 0; k < 3; ++k) {
+			sa->w[k] -= dw.raw[k];
+		}
+	}
+	if (r->movesB) {
+		vec3s dw = tbMulMV(&r->iB, L);
+		for (int k = 0; k < 3; ++k) {
+			sb->w[k] += dw.raw[k];
+		}
+	}
 }
 
 // 1 / (J M^-1 J^T) of a linear row along u with arms armA, armB.
@@ -465,7 +478,7 @@ static inline void tbSolvePointWith(tbJointRecord* r, tbSolverBody* sa, tbSolver
 		P.raw[k] = -massScale * x.raw[k] - impulseScale * j->linearImpulse.raw[k];
 		j->linearImpulse.raw[k] += P.raw[k];
 	}
-	tbApplyLinearTo(sa, sb, r->mA, r->mB, iA, iB, rA, rB, P);
+	tbApplyLinearTo(r, sa, sb, iA, iB, rA, rB, P);
 }
 
 static void tbSolvePoint(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, const tbJointNow* g,
@@ -475,7 +488,7 @@ static void tbSolvePoint(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, c
 }
 
 // A ball joint outside a group, its only rows the point's: the anchors from the bodies' turns of
-// this pass (tbJointTurns) and the inertias read where they lie, nothing else of tbJointNowAt.
+// this pass (tbJointBodyTurn) and the inertias read where they lie, nothing else of tbJointNowAt.
 static void tbSolveBall(tbJointRecord* r, tbSolverBody* states, bool useBias)
 {
 	tbSolverBody* sa = states + r->indexA;
@@ -776,8 +789,8 @@ static vec3s tbClampAngular(vec3s* acc, vec3s L, float maxImpulse)
 // limb turns about its anchor, not its centre: solved apart, the point row gave back most of
 // the turn the limit had taken and a thrown limb sank into its cone and bounced off it.
 static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
-                              const tbJointNow* g, vec3s u, float C, float* acc, bool useBias,
-                              float invH)
+                              const tbJointNow* g, const tbSym3* Kpp, vec3s u, float C, float* acc,
+                              bool useBias, float invH)
 {
 	float biasRate, massScale, impulseScale;
 	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
@@ -791,7 +804,7 @@ static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* 
 	}
 	vec3s iAu = tbMulMV(&r->iA, u), iBu = tbMulMV(&r->iB, u);
 	vec3s kpl = glms_vec3_scale(glms_vec3_add(tbCross(g->rA, iAu), tbCross(g->rB, iBu)), -1.0f);
-	vec3s x = tbSym3Solve(tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, g->rA, g->rB), kpl);
+	vec3s x = tbSym3Solve(*Kpp, kpl);
 	float k = glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) - glms_vec3_dot(kpl, x);
 	float mass = k > 1e-9f * glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) ? 1.0f / k : 0.0f;
 	float cdot = glms_vec3_dot(u, glms_vec3_sub(tbGetW(sb), tbGetW(sa)));
@@ -859,15 +872,18 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
 	}
 	if (j->enableLimit || j->enableCone) {
 		tbBallAngles a = tbBallAnglesOf(j, &g);
+		// The point block, the same for every limit row of this pass.
+		tbSym3 Kpp = tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, g.rA, g.rB);
 		if (j->enableLimit) {
-			tbAngularLimitRow(r, sa, sb, &g, a.twistJ, a.twist - j->lower, &j->lowerImpulse,
+			tbAngularLimitRow(r, sa, sb, &g, &Kpp, a.twistJ, a.twist - j->lower, &j->lowerImpulse,
 			                  useBias, invH);
-			tbAngularLimitRow(r, sa, sb, &g, glms_vec3_scale(a.twistJ, -1.0f), j->upper - a.twist,
-			                  &j->upperImpulse, useBias, invH);
+			tbAngularLimitRow(r, sa, sb, &g, &Kpp, glms_vec3_scale(a.twistJ, -1.0f),
+			                  j->upper - a.twist, &j->upperImpulse, useBias, invH);
 		}
 		if (j->enableCone) {
 			if (glms_vec3_dot(a.coneJ, a.coneJ) > 0.0f) {
-				tbAngularLimitRow(r, sa, sb, &g, a.coneJ, a.coneC, &j->coneImpulse, useBias, invH);
+				tbAngularLimitRow(r, sa, sb, &g, &Kpp, a.coneJ, a.coneC, &j->coneImpulse, useBias,
+				                  invH);
 			} else {
 				j->coneImpulse = 0.0f;
 			}
@@ -917,143 +933,136 @@ static mat3s tbArmStiffness(vec3s r, vec3s F)
 	                 tbMat3ScaleM(tbOuter(r, r), -rf / r2));
 }
 
-// The turns of tbJointTurns (turns), or the inertias turned by them (inertias).
-static void tbJointTurnsPart(tbJointRecord* records, int jointCount, const tbSolverBody* states,
-                             unsigned char* seen, bool turns, bool inertias)
+// The mass and the inverse inertia of the step's start of a jointed body, from the record that
+// listed it.
+static float tbJointBodyMass(const tbJointRecord* records, const tbJointBody* b, mat3s* invI0)
 {
-	for (int i = 0; i < jointCount; ++i) {
-		tbJointRecord* r = records + i;
-		int bodies[2] = {r->indexA, r->indexB};
-		float masses[2] = {r->mA, r->mB};
-		for (int side = 0; side < 2; ++side) {
-			int b = bodies[side];
-			if (seen[b] != 0) {
-				continue;
-			}
-			seen[b] = 1;
-			if (turns) {
-				tbComposeTurn(r, b, states + b);
-			}
-			if (inertias) {
-				r->turnedInertias[b] = masses[side] > 0.0f
-				                           ? tbTurnInertia(r->turns[b], r->inertias[b])
-				                           : glms_mat3_zero();
-			}
-		}
+	const tbJointRecord* r = records + b->record;
+	*invI0 = b->side == 0 ? r->iA0 : r->iB0;
+	return b->side == 0 ? r->mA : r->mB;
+}
+
+void tbJointBodyTurn(const tbJointRecord* records, const tbJointBody* b, const tbSolverBody* states,
+                     mat3s* stiffness)
+{
+	const tbJointRecord* r = records + b->record;
+	int i = b->index;
+	mat3s invI0;
+	float m = tbJointBodyMass(records, b, &invI0);
+	tbComposeTurn(r, i, states + i);
+	if (stiffness != NULL) {
+		// The substep's start: the stiffness is summed next (tbJointAddStiffness), the turned
+		// inertia made from it (tbJointBodyStiffen).
+		stiffness[i] = glms_mat3_zero();
+		return;
 	}
-	for (int i = 0; i < jointCount; ++i) {
-		seen[records[i].indexA] = 0;
-		seen[records[i].indexB] = 0;
+	r->turnedInertias[i] = m > 0.0f ? tbTurnInertia(r->turns[i], r->inertias[i]) : glms_mat3_zero();
+}
+
+void tbJointAddStiffness(const tbJointRecord* r, const tbSolverBody* states, mat3s* stiffness)
+{
+	// The body's geometric stiffness, summed over its joints, from the impulses of the last
+	// substep (warm starting's).
+	const tbSolverBody* sa = states + r->indexA;
+	const tbSolverBody* sb = states + r->indexB;
+	bool axial = r->joint->type == tb_sliderJoint || r->joint->type == tb_distanceJoint ||
+	             r->joint->type == tb_wheelJoint;
+	tbJointNow g =
+	    tbJointGeometryTurned(r, sa, sb, r->turns + r->indexA, r->turns + r->indexB, axial);
+	vec3s armA;
+	vec3s P = tbJointLinearImpulse(r, &g, &armA);
+	if (r->mA > 0.0f) {
+		stiffness[r->indexA] =
+		    tbMat3Add(stiffness[r->indexA], tbArmStiffness(armA, glms_vec3_scale(P, -1.0f)));
+	}
+	if (r->mB > 0.0f) {
+		stiffness[r->indexB] = tbMat3Add(stiffness[r->indexB], tbArmStiffness(g.rB, P));
 	}
 }
 
-void tbJointTurns(tbJointRecord* records, int jointCount, const tbSolverBody* states,
-                  unsigned char* seen)
+void tbJointBodyStiffen(const tbJointRecord* records, const tbJointBody* b, const mat3s* stiffness)
 {
-	tbJointTurnsPart(records, jointCount, states, seen, true, true);
-}
-
-void tbJointInertias(tbJointRecord* records, int jointCount, const tbSolverBody* states,
-                     mat3s* inertias, float* stiffened, mat3s* stiffness, unsigned char* seen)
-{
-	tbJointTurnsPart(records, jointCount, states, seen, true, false);
-	// Each moving body's geometric stiffness, summed over its joints, from the impulses of the
-	// last substep (warm starting's); seen[b] counts the body's joints (1: one, 2: more).
-	for (int i = 0; i < jointCount; ++i) {
-		tbJointRecord* r = records + i;
-		const tbSolverBody* sa = states + r->indexA;
-		const tbSolverBody* sb = states + r->indexB;
-		int bodies[2] = {r->indexA, r->indexB};
-		float masses[2] = {r->mA, r->mB};
-		for (int side = 0; side < 2; ++side) {
-			if (masses[side] > 0.0f && seen[bodies[side]] == 0) {
-				seen[bodies[side]] = 1;
-				stiffness[bodies[side]] = glms_mat3_zero();
-			} else if (masses[side] > 0.0f) {
-				seen[bodies[side]] = 2;
-			}
-		}
-		bool axial = r->joint->type == tb_sliderJoint || r->joint->type == tb_distanceJoint ||
-		             r->joint->type == tb_wheelJoint;
-		tbJointNow g =
-		    tbJointGeometryTurned(r, sa, sb, r->turns + r->indexA, r->turns + r->indexB, axial);
-		vec3s armA;
-		vec3s P = tbJointLinearImpulse(r, &g, &armA);
-		if (r->mA > 0.0f) {
-			stiffness[r->indexA] =
-			    tbMat3Add(stiffness[r->indexA], tbArmStiffness(armA, glms_vec3_scale(P, -1.0f)));
-		}
-		if (r->mB > 0.0f) {
-			stiffness[r->indexB] = tbMat3Add(stiffness[r->indexB], tbArmStiffness(g.rB, P));
-		}
+	const tbJointRecord* r = records + b->record;
+	int i = b->index;
+	mat3s invI;
+	float m = tbJointBodyMass(records, b, &invI);
+	if (m <= 0.0f) {
+		// A side that cannot move has no inertia to turn.
+		r->turnedInertias[i] = glms_mat3_zero();
+		r->stiffened[i] = 0.0f;
+		return;
 	}
 	// A light body pulled hard at its arms swings about them like a pendulum of frequency
 	// omega, omega^2 = k / I (k the stiffness above with F = P / h). A link of a chain carrying a
-	// load is pulled at both ends, omega^2 = T l / I across it (T the tension, l its length): 200
-	// kg on 0.2 kg links of 0.38 m at 1/240 s substeps gives omega h = 2.2 to 4, beyond the
-	// symplectic step's limit of 2, and the links whirled the chain apart in a few steps (the
-	// velocity rows are solved exactly; the instability is in the step). Taking the stiffness
-	// implicitly over the substep (backward Euler on it: I + h^2 K) bounds omega h. Only what is
-	// needed is taken: with rho = h^2 tr(I^-1 K) (the sum of (omega h)^2 over the directions),
-	// s = max(0, 1 - 1/rho) of h^2 K is added, so that omega h stays at most 1 (rho / (1 + s rho))
-	// and a body that is stable as it is (rho <= 1: the links of an unloaded chain) keeps its
-	// inertia exactly. With F = P / h, h^2 K = h K(P).
-	for (int i = 0; i < jointCount; ++i) {
-		tbJointRecord* r = records + i;
-		int bodies[2] = {r->indexA, r->indexB};
-		float masses[2] = {r->mA, r->mB};
-		mat3s starts[2] = {r->iA0, r->iB0};
+	// load is pulled at both ends, omega^2 = T l / I across it (T the tension, l its length): a
+	// heavy load on light links gives omega h beyond the symplectic step's limit of 2, and the
+	// links whirled the chain apart in a few steps (the velocity rows are solved exactly; the
+	// instability is in the step). Taking the stiffness implicitly over the substep (backward
+	// Euler on it: I + h^2 K) bounds omega h. Only what is needed is taken: with
+	// rho = h^2 tr(I^-1 K) (the sum of (omega h)^2 over the directions), s = max(0, 1 - 1/rho) of
+	// h^2 K is added, so that omega h stays at most 1 (rho / (1 + s rho)) and a body that is
+	// stable as it is (rho <= 1: the links of an unloaded chain) keeps its inertia exactly. With F
+	// = P / h, h^2 K = h K(P). Kept in the step's starting axes, as the inertia it stiffens, and
+	// turned with the body for every pass (tbJointBodyTurn): K pulled back by the body's turn so
+	// far. rho is the same in either axes: tr(I^-1 R^T K R) = tr(R I^-1 R^T K). A body held by one
+	// point only (ball, hinge, fixed) turns about that point, where the joint's force has no arm:
+	// its geometric stiffness about the point is zero, and there is no swing to bound. Measured
+	// about the centre instead, a pendulum's bob of small spin inertia read as a stiff link at the
+	// bottom of a large swing, and the stiffening took its arc's correction away
+	// (tbSolveJointGroup).
+	mat3s turned = tbTurnInertia(r->turns[i], invI);
+	float rho = 0.0f;
+	for (int c = 0; c < 3 && !b->onePoint; ++c) {
+		rho += glms_vec3_dot(turned.col[c], stiffness[i].col[c]); // both symmetric
+	}
+	rho *= r->h;
+	float s = rho > 1.0f ? 1.0f - 1.0f / rho : 0.0f;
+	if (s > 0.0f) {
+		mat3s hK =
+		    tbMat3ScaleM(tbTurnInertia(glms_mat3_transpose(r->turns[i]), stiffness[i]), r->h);
+		mat3s stiff = tbMat3Inverse(tbMat3MulAdd(tbMat3Inverse(invI), s, hK));
+		if (tbIsFiniteMat(stiff) && tbMat3Det(stiff) > 0.0f) {
+			invI = stiff;
+			turned = tbTurnInertia(r->turns[i], invI);
+		} else {
+			s = 0.0f;
+		}
+	}
+	r->inertias[i] = invI;
+	r->turnedInertias[i] = turned;
+	r->stiffened[i] = s;
+}
+
+int tbListJointBodies(const tbJointRecord* records, int jointCount, unsigned char* seen,
+                      tbJointBody* list)
+{
+	// seen[b]: bit 0 listed, bit 1 more than one joint, bit 2 a joint that is not a ball joint.
+	int count = 0;
+	for (int k = 0; k < jointCount; ++k) {
+		int bodies[2] = {records[k].indexA, records[k].indexB};
+		unsigned char other = records[k].joint->type == tb_ballJoint ? 0 : 4;
 		for (int side = 0; side < 2; ++side) {
-			int b = bodies[side];
-			if (masses[side] <= 0.0f || (seen[b] != 1 && seen[b] != 2)) {
-				continue;
+			if (seen[bodies[side]] == 0) {
+				seen[bodies[side]] = (unsigned char)(1 | other);
+				list[count].index = bodies[side];
+				list[count].record = k;
+				list[count].side = side;
+				++count;
+			} else {
+				seen[bodies[side]] |= (unsigned char)(2 | other);
 			}
-			// A body held by one point only (ball, hinge, fixed) turns about that point, where
-			// the joint's force has no arm: its geometric stiffness about the point is zero, and
-			// there is no swing to bound. Measured about the centre instead, a pendulum's bob of
-			// small spin inertia read as a stiff link at the bottom of a large swing, and the
-			// stiffening took its arc's correction away (tbSolveJointGroup).
-			bool onePoint = seen[b] == 1 && r->hasPoint;
-			seen[b] = 3;
-			// Kept in the step's starting axes, as the inertia it stiffens, and turned with the
-			// body for every pass (tbJointTurns): K pulled back by the body's turn so far. rho is
-			// the same in either axes: tr(I^-1 R^T K R) = tr(R I^-1 R^T K).
-			mat3s invI = starts[side];
-			mat3s turned = tbTurnInertia(r->turns[b], invI);
-			float rho = 0.0f;
-			for (int c = 0; c < 3 && !onePoint; ++c) {
-				rho += glms_vec3_dot(turned.col[c], stiffness[b].col[c]); // both symmetric
-			}
-			rho *= r->h;
-			float s = rho > 1.0f ? 1.0f - 1.0f / rho : 0.0f;
-			if (s > 0.0f) {
-				mat3s hK = tbMat3ScaleM(
-				    tbTurnInertia(glms_mat3_transpose(r->turns[b]), stiffness[b]), r->h);
-				mat3s stiff = tbMat3Inverse(tbMat3MulAdd(tbMat3Inverse(invI), s, hK));
-				if (tbIsFiniteMat(stiff) && tbMat3Det(stiff) > 0.0f) {
-					invI = stiff;
-					turned = tbTurnInertia(r->turns[b], invI);
-				} else {
-					s = 0.0f;
-				}
-			}
-			inertias[b] = invI;
-			r->turnedInertias[b] = turned;
-			stiffened[b] = s;
 		}
 	}
-	for (int i = 0; i < jointCount; ++i) {
-		tbJointRecord* r = records + i;
-		seen[r->indexA] = 0;
-		seen[r->indexB] = 0;
-		// A side that cannot move has no inertia to turn.
-		if (r->mA <= 0.0f) {
-			r->turnedInertias[r->indexA] = glms_mat3_zero();
-		}
-		if (r->mB <= 0.0f) {
-			r->turnedInertias[r->indexB] = glms_mat3_zero();
-		}
+	for (int k = 0; k < count; ++k) {
+		tbJointBody* b = list + k;
+		const tbJointRecord* r = records + b->record;
+		unsigned char marks = seen[b->index];
+		bool moves = (b->side == 0 ? r->mA : r->mB) > 0.0f;
+		b->onePoint = (marks & 2) == 0 && r->hasPoint;
+		b->gyro = !moves || (marks & 4) != 0 ? 0 : (marks & 2) == 0 ? 1 : 2;
+		seen[b->index] = 0;
 	}
+	return count;
 }
 
 void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool useBias)
@@ -1158,8 +1167,8 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 		// Its point rows' impulse only, at the anchors turned by this pass's turns.
 		vec3s rA = tbMulMV(r->turns + r->indexA, r->rA);
 		vec3s rB = tbMulMV(r->turns + r->indexB, r->rB);
-		tbApplyLinearTo(sa, sb, r->mA, r->mB, r->turnedInertias + r->indexA,
-		                r->turnedInertias + r->indexB, rA, rB, j->linearImpulse);
+		tbApplyLinearTo(r, sa, sb, r->turnedInertias + r->indexA, r->turnedInertias + r->indexB, rA,
+		                rB, j->linearImpulse);
 		if (tbBallHasAngular(j)) {
 			tbJointNow g = tbJointNowAt(r, sa, sb, true);
 			tbBallAngles a = tbBallAnglesOf(j, &g);
@@ -1267,9 +1276,9 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
 // solves the same system in linear time for trees; a dense Cholesky factorization is plain and
 // fast enough for the TB_MAX_DIRECT_JOINTS joints allowed here).
 
-size_t tbJointGroupWorkBytes(void)
+size_t tbJointGroupWorkBytes(int count)
 {
-	size_t n = 3u * TB_MAX_DIRECT_JOINTS;
+	size_t n = 3u * (size_t)count;
 	return (n * n + 2u * n) * sizeof(float);
 }
 
@@ -1283,11 +1292,12 @@ static int tbRoot(int* parent, int i)
 	return i;
 }
 
-int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* parent, int* order,
-                  int* groupStart)
+int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* parent,
+                  int* rootGroup, int* order, int* groupStart)
 {
 	for (int i = 0; i <= bodyCount; ++i) {
 		parent[i] = i;
+		rootGroup[i] = -1;
 	}
 	// Bodies joined by point joints, through moving bodies only (the static body joins nothing).
 	for (int k = 0; k < jointCount; ++k) {
@@ -1300,37 +1310,23 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 			parent[a < b ? b : a] = a < b ? a : b;
 		}
 	}
-	// Each group is named by the root of its moving body; count, then place, in joint order.
+	// Each group is named by the root of its moving body, numbered as its first joint comes;
+	// counted, then placed in joint order (a counting sort: linear in the joints).
 	int groups = 0;
 	for (int k = 0; k < jointCount; ++k) {
-		records[k].component = -1;
-	}
-	for (int k = 0; k < jointCount; ++k) {
 		tbJointRecord* r = records + k;
-		if (!r->hasPoint || r->component >= 0) {
+		r->component = -1;
+		if (!r->hasPoint) {
 			continue;
 		}
-		int body = r->indexA != r->staticBody ? r->indexA : r->indexB;
-		int root = tbRoot(parent, body);
-		// This joint starts a group: gather every later point joint with the same root.
-		groupStart[groups] = k; // first member, fixed up below
-		int count = 0;
-		for (int m = k; m < jointCount; ++m) {
-			tbJointRecord* q = records + m;
-			if (!q->hasPoint || q->component >= 0) {
-				continue;
-			}
-			int qb = q->indexA != q->staticBody ? q->indexA : q->indexB;
-			if (tbRoot(parent, qb) == root) {
-				q->component = groups;
-				++count;
-			}
+		int root = tbRoot(parent, r->indexA != r->staticBody ? r->indexA : r->indexB);
+		if (rootGroup[root] < 0) {
+			rootGroup[root] = groups;
+			groupStart[groups++] = 0;
 		}
-		groupStart[groups] = count;
-		++groups;
+		r->component = rootGroup[root];
+		groupStart[r->component] += 1;
 	}
-	// groupStart holds counts: turn them into starts and fill `order`; a group too large for the
-	// direct solve goes back to one joint at a time.
 	int at = 0;
 	for (int g = 0; g < groups; ++g) {
 		int count = groupStart[g];
@@ -1338,14 +1334,17 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 		at += count;
 	}
 	groupStart[groups] = at;
-	for (int g = 0, cursor = 0; g < groups; ++g) {
-		cursor = groupStart[g];
-		for (int k = 0; k < jointCount; ++k) {
-			if (records[k].component == g) {
-				order[cursor++] = k;
-			}
+	// Placing moves each group's start to its end, the next one's start: shifted back after.
+	for (int k = 0; k < jointCount; ++k) {
+		if (records[k].component >= 0) {
+			order[groupStart[records[k].component]++] = k;
 		}
 	}
+	for (int g = groups; g > 0; --g) {
+		groupStart[g] = groupStart[g - 1];
+	}
+	groupStart[0] = 0;
+	// A group too large for the direct solve goes back to one joint at a time.
 	for (int g = 0; g < groups; ++g) {
 		if (groupStart[g + 1] - groupStart[g] > TB_MAX_DIRECT_JOINTS) {
 			for (int i = groupStart[g]; i < groupStart[g + 1]; ++i) {
@@ -1356,13 +1355,102 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 	return groups;
 }
 
-// The 3 x 3 block of A for joints i and j sharing body `body` on sides si, sj (-1: A, +1: B):
-// si sj (m 1 - [ri]x I^-1 [rj]x).
-static mat3s tbCouplingBlock(float m, mat3s invI, vec3s ri, vec3s rj, float sign)
+// Whether joints a and b share a body other than the static one (a block of A between them).
+static bool tbJointsShare(const tbJointRecord* a, const tbJointRecord* b)
 {
-	mat3s K = glms_mat3_scale(glms_mat3_identity(), m);
-	K = tbMat3Add(K, tbMat3ScaleM(tbMat3Mul(tbMat3Mul(tbSkew(ri), invI), tbSkew(rj)), -1.0f));
-	return tbMat3ScaleM(K, sign);
+	bool sharesA = a->indexA != a->staticBody && (a->indexA == b->indexA || a->indexA == b->indexB);
+	bool sharesB = a->indexB != a->staticBody && (a->indexB == b->indexA || a->indexB == b->indexB);
+	return sharesA || sharesB;
+}
+
+// The envelope of A in the order joints[0..count): the sum over the joints of how far back the
+// first joint sharing a body with it lies.
+static int tbGroupProfile(const tbJointRecord* records, const int* joints, int count)
+{
+	int profile = 0;
+	for (int i = 0; i < count; ++i) {
+		for (int j = 0; j < i; ++j) {
+			if (tbJointsShare(records + joints[i], records + joints[j])) {
+				profile += i - j;
+				break;
+			}
+		}
+	}
+	return profile;
+}
+
+void tbOrderJointGroup(const tbJointRecord* records, int* joints, int count)
+{
+	TB_ASSERT(count <= TB_MAX_DIRECT_JOINTS);
+	int degree[TB_MAX_DIRECT_JOINTS], cm[TB_MAX_DIRECT_JOINTS];
+	bool placed[TB_MAX_DIRECT_JOINTS];
+	for (int i = 0; i < count; ++i) {
+		degree[i] = 0;
+		placed[i] = false;
+		for (int j = 0; j < count; ++j) {
+			degree[i] += j != i && tbJointsShare(records + joints[i], records + joints[j]) ? 1 : 0;
+		}
+	}
+	// Cuthill-McKee: breadth first from a joint of least degree, each joint's neighbours taken
+	// by rising degree (ties by their place in joint order).
+	int n = 0;
+	while (n < count) {
+		int start = -1;
+		for (int i = 0; i < count; ++i) {
+			if (!placed[i] && (start < 0 || degree[i] < degree[start])) {
+				start = i;
+			}
+		}
+		placed[start] = true;
+		cm[n++] = start;
+		for (int head = n - 1; head < n; ++head) {
+			int from = n;
+			for (int j = 0; j < count; ++j) {
+				if (!placed[j] && tbJointsShare(records + joints[cm[head]], records + joints[j])) {
+					placed[j] = true;
+					// Inserted by degree among this joint's neighbours placed so far.
+					int at = n++;
+					while (at > from && degree[cm[at - 1]] > degree[j]) {
+						cm[at] = cm[at - 1];
+						--at;
+					}
+					cm[at] = j;
+				}
+			}
+		}
+	}
+	// The order, reversed order (RCM) or the joints' own, whichever has the smallest envelope.
+	int forward[TB_MAX_DIRECT_JOINTS], backward[TB_MAX_DIRECT_JOINTS];
+	for (int i = 0; i < count; ++i) {
+		forward[i] = joints[cm[i]];
+		backward[i] = joints[cm[count - 1 - i]];
+	}
+	int own = tbGroupProfile(records, joints, count);
+	int pf = tbGroupProfile(records, forward, count);
+	int pb = tbGroupProfile(records, backward, count);
+	const int* best = pb < pf ? backward : forward;
+	if ((pb < pf ? pb : pf) < own) {
+		memcpy(joints, best, (size_t)count * sizeof *joints);
+	}
+}
+
+// The 3 x 3 block of A for joints i and j sharing a body on sides si, sj (-1: A, +1: B):
+// si sj (m 1 - [ri]x I^-1 [rj]x), written out: G = [ri]x I^-1 column by column (ri x I_c), then
+// G [rj]x column by column (G (rj x e_b)).
+static mat3s tbCouplingBlock(float m, const mat3s* invI, vec3s ri, vec3s rj, float sign)
+{
+	vec3s g0 = tbCross(ri, invI->col[0]), g1 = tbCross(ri, invI->col[1]),
+	      g2 = tbCross(ri, invI->col[2]);
+	mat3s K;
+	for (int a = 0; a < 3; ++a) {
+		K.col[0].raw[a] = sign * (-(rj.z * g1.raw[a] - rj.y * g2.raw[a]));
+		K.col[1].raw[a] = sign * (-(rj.x * g2.raw[a] - rj.z * g0.raw[a]));
+		K.col[2].raw[a] = sign * (-(rj.y * g0.raw[a] - rj.x * g1.raw[a]));
+	}
+	K.col[0].x += sign * m;
+	K.col[1].y += sign * m;
+	K.col[2].z += sign * m;
+	return K;
 }
 
 // L y = b, then L^T x = y, in place, for the envelope factor L of tbSolveJointGroup. Both keep to
@@ -1426,7 +1514,14 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	int first[3 * TB_MAX_DIRECT_JOINTS] = {0};
 	for (int i = 0; i < count; ++i) {
 		int firstBlock = i;
-		for (int j = 0; j <= i; ++j) {
+		for (int j = 0; j < i; ++j) {
+			if (tbJointsShare(cur[i], cur[j])) {
+				firstBlock = j;
+				break;
+			}
+		}
+		// Only the blocks within the envelope are read.
+		for (int j = firstBlock; j <= i; ++j) {
 			mat3s K = glms_mat3_zero();
 			int bodiesI[2] = {cur[i]->indexA, cur[i]->indexB};
 			int bodiesJ[2] = {cur[j]->indexA, cur[j]->indexB};
@@ -1437,12 +1532,11 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 						continue;
 					}
 					float m = si == 0 ? cur[i]->mA : cur[i]->mB;
-					mat3s invI = si == 0 ? cur[i]->iA : cur[i]->iB;
+					const mat3s* invI = si == 0 ? &cur[i]->iA : &cur[i]->iB;
 					vec3s ri = si == 0 ? geo[i].rA : geo[i].rB;
 					vec3s rj = sj == 0 ? geo[j].rA : geo[j].rB;
 					float sign = (si == sj) ? 1.0f : -1.0f;
 					K = tbMat3Add(K, tbCouplingBlock(m, invI, ri, rj, sign));
-					firstBlock = j < firstBlock ? j : firstBlock;
 				}
 			}
 			for (int a = 0; a < 3; ++a) {
@@ -1454,6 +1548,18 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		for (int a = 0; a < 3; ++a) {
 			first[3 * i + a] = 3 * firstBlock;
 		}
+	}
+	// reach[k]: the last row whose envelope holds column k (a running maximum over the rows'
+	// first columns), so that the elimination of column k looks at no row past it.
+	int reach[3 * TB_MAX_DIRECT_JOINTS];
+	for (int k = 0; k < n; ++k) {
+		reach[k] = k;
+	}
+	for (int i = 0; i < n; ++i) {
+		reach[first[i]] = i > reach[first[i]] ? i : reach[first[i]];
+	}
+	for (int k = 1; k < n; ++k) {
+		reach[k] = reach[k - 1] > reach[k] ? reach[k - 1] : reach[k];
 	}
 	// Cholesky, A = L L^T in place (lower triangle). A vanishing pivot (a joint that repeats
 	// another) is lifted a little: the solve then splits the load between them.
@@ -1467,7 +1573,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		float l = sqrtf(d);
 		A[k * n + k] = l;
 		float inv = 1.0f / l;
-		for (int i = k + 1; i < n; ++i) {
+		for (int i = k + 1; i <= reach[k]; ++i) {
 			if (first[i] > k) {
 				continue; // outside row i's envelope: stays zero
 			}
@@ -1500,7 +1606,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		// the same A: an impulse along the same J, so the relax pass keeps it and the energy
 		// stays (without it a pendulum loses amplitude to the relax pass's projection of its
 		// velocity; tests/test_joints.c holds its period and amplitude). The correction, quadratic
-		// in w, feeds on itself where the geometric stiffness had to be taken (tbJointInertias):
+		// in w, feeds on itself where the geometric stiffness had to be taken (tbJointBodyStiffen):
 		// the light links of a loaded chain whirled apart with it. Those joints' gaps are left at
 		// zero weight, the projection below closing them instead.
 		bool any = false;
@@ -1565,9 +1671,11 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		tbSolverBody* sb = states + r->indexB;
 		vec3s tA = tbMat3MulV(r->iA, glms_vec3_cross(geo[i].rA, mu));
 		vec3s tB = tbMat3MulV(r->iB, glms_vec3_cross(geo[i].rB, mu));
-		for (int k = 0; k < 3; ++k) {
+		for (int k = 0; k < 3 && r->movesA; ++k) {
 			sa->dp[k] -= r->mA * mu.raw[k];
 			sa->dtheta[k] -= tA.raw[k];
+		}
+		for (int k = 0; k < 3 && r->movesB; ++k) {
 			sb->dp[k] += r->mB * mu.raw[k];
 			sb->dtheta[k] += tB.raw[k];
 		}
@@ -1629,52 +1737,27 @@ static vec3s tbTurnVector(mat3s M)
 	return glms_vec3_scale(v, 2.0f * atan2f(n, s) / n);
 }
 
-void tbJointStartTurns(tbJointRecord* records, int jointCount)
+void tbJointBodyStartTurn(const tbJointRecord* records, const tbJointBody* b)
 {
-	for (int i = 0; i < jointCount; ++i) {
-		tbJointRecord* r = records + i;
-		int bodies[2] = {r->indexA, r->indexB};
-		for (int side = 0; side < 2; ++side) {
-			r->turns[bodies[side]] = glms_mat3_identity();
-			r->turnedBy[bodies[side]] = tbV3(0.0f, 0.0f, 0.0f);
-		}
-	}
+	const tbJointRecord* r = records + b->record;
+	r->turns[b->index] = glms_mat3_identity();
+	r->turnedBy[b->index] = tbV3(0.0f, 0.0f, 0.0f);
 }
 
-void tbJointTurnsToDeltas(tbJointRecord* records, int jointCount, tbSolverBody* states,
-                          unsigned char* seen)
+void tbJointBodyTurnToDelta(const tbJointRecord* records, const tbJointBody* b,
+                            tbSolverBody* states)
 {
-	for (int i = 0; i < jointCount; ++i) {
-		tbJointRecord* r = records + i;
-		int bodies[2] = {r->indexA, r->indexB};
-		float masses[2] = {r->mA, r->mB};
-		for (int side = 0; side < 2; ++side) {
-			int b = bodies[side];
-			if (masses[side] <= 0.0f || seen[b] != 0) {
-				continue;
-			}
-			seen[b] = 1;
-			tbComposeTurn(r, b, states + b);
-			vec3s t = tbTurnVector(r->turns[b]);
-			if (tbIsFiniteVec3(t)) {
-				states[b].dtheta[0] = t.x;
-				states[b].dtheta[1] = t.y;
-				states[b].dtheta[2] = t.z;
-			}
-		}
+	const tbJointRecord* r = records + b->record;
+	int i = b->index;
+	if ((b->side == 0 ? r->mA : r->mB) <= 0.0f) {
+		return;
 	}
-	for (int i = 0; i < jointCount; ++i) {
-		seen[records[i].indexA] = 0;
-		seen[records[i].indexB] = 0;
-	}
-}
-
-void tbJointSaveSpins(const tbJointRecord* records, int jointCount, const tbSolverBody* states,
-                      vec3s* spins)
-{
-	for (int i = 0; i < jointCount; ++i) {
-		spins[records[i].indexA] = tbGetW(states + records[i].indexA);
-		spins[records[i].indexB] = tbGetW(states + records[i].indexB);
+	tbComposeTurn(r, i, states + i);
+	vec3s t = tbTurnVector(r->turns[i]);
+	if (tbIsFiniteVec3(t)) {
+		states[i].dtheta[0] = t.x;
+		states[i].dtheta[1] = t.y;
+		states[i].dtheta[2] = t.z;
 	}
 }
 
@@ -1699,100 +1782,78 @@ void tbJointSaveSpins(const tbJointRecord* records, int jointCount, const tbSolv
 // w . I w and |I w| (Hairer, Lubich and Wanner, "Geometric Numerical Integration", IV.1 and
 // VI.3). Without the term a disc spinning on a ball joint precesses at m g r / (It ws) instead of
 // m g r / (Is ws) (It, Is its inertias across and about the axle).
-void tbJointGyroscopic(tbJointRecord* records, int jointCount, tbRigidBody* const* bodies,
-                       tbSolverBody* states, const vec3s* spins, float h, unsigned char* seen)
+void tbJointGyroscopic(const tbJointRecord* records, const tbJointBody* list, int count,
+                       tbRigidBody* const* bodies, tbSolverBody* states, const vec3s* spins,
+                       float h)
 {
-	// seen[b]: 1 + the number of b's ball joints (two counted), or 254 for a body held by any
-	// other joint: its joint's angular rows take the gyroscopic torque and pass it to the other
-	// body, which the point rows' foresight below does not see (left to w held, as before).
-	for (int i = 0; i < jointCount; ++i) {
-		const tbJointRecord* r = records + i;
-		bool ball = r->joint->type == tb_ballJoint;
-		int indices[2] = {r->indexA, r->indexB};
-		float masses[2] = {r->mA, r->mB};
-		for (int side = 0; side < 2; ++side) {
-			unsigned char* mark = seen + indices[side];
-			if (masses[side] <= 0.0f || *mark == 254) {
-				continue;
-			}
-			*mark = !ball ? 254 : *mark == 0 ? 2 : 3;
-		}
-	}
+	// Only bodies on ball joints alone (tbListJointBodies): a body held by any other joint has
+	// its joint's angular rows take the gyroscopic torque and pass it to the other body, which
+	// the point rows' foresight below does not see (left to w held, as before).
 	for (int pass = 0; pass < 2; ++pass) {
 		// First the bodies held by one point, through that joint; then the rest.
-		for (int i = 0; i < jointCount; ++i) {
-			tbJointRecord* r = records + i;
-			int indices[2] = {r->indexA, r->indexB};
+		for (int k = 0; k < count; ++k) {
+			const tbJointBody* jb = list + k;
+			if (jb->gyro != pass + 1) {
+				continue;
+			}
+			const tbJointRecord* r = records + jb->record;
+			int side = jb->side;
+			int b = jb->index, o = side == 0 ? r->indexB : r->indexA;
 			float masses[2] = {r->mA, r->mB};
-			for (int side = 0; side < 2; ++side) {
-				int b = indices[side], o = indices[1 - side];
-				bool onePoint = seen[b] == 2;
-				if (masses[side] <= 0.0f || seen[b] >= 254 || (pass == 0 && !onePoint)) {
-					continue;
-				}
-				seen[b] = 255;
-				const tbRigidBody* body = bodies[b];
-				tbSolverBody* s = states + b;
-				mat3s R = tbMat3Mul(tbTurnAt(r, b, s), body->state.R);
-				mat3s I = tbMat3Rotate(R, body->Ibody);
-				mat3s Iinv = tbMat3Rotate(R, body->IbodyInv);
-				vec3s w = tbGetW(s);
-				vec3s e = w;
-				mat3s G = Iinv;
-				if (pass == 0) {
-					vec3s rb = tbMulMV(r->turns + b, side == 0 ? r->rA : r->rB);
-					vec3s ro = tbMulMV(r->turns + o, side == 0 ? r->rB : r->rA);
-					mat3s Sb = tbSkew(rb), So = tbSkew(ro);
-					mat3s K = tbMat3Add(
-					    tbMat3ScaleM(glms_mat3_identity(), masses[0] + masses[1]),
-					    tbMat3ScaleM(tbMat3Add(tbMat3Mul(tbMat3Mul(Sb, Iinv), Sb),
-					                           tbMat3Mul(tbMat3Mul(So, r->turnedInertias[o]), So)),
-					                 -1.0f));
-					mat3s Kinv = tbMat3Inverse(K);
-					vec3s u = glms_vec3_sub(
-					    glms_vec3_add(tbGetV(s), glms_vec3_cross(w, rb)),
-					    glms_vec3_add(tbGetV(states + o), glms_vec3_cross(tbGetW(states + o), ro)));
-					mat3s IS = tbMat3Mul(Iinv, Sb);
-					mat3s IKS = tbMat3Mul(IS, Kinv);
-					if (tbIsFiniteMat(Kinv)) {
-						e = glms_vec3_sub(w, tbMat3MulV(IKS, u));
-						G = tbMat3Add(Iinv, tbMat3Mul(tbMat3Mul(IKS, Sb), Iinv));
-					}
-				}
-				vec3s c = glms_vec3_scale(glms_vec3_add(spins[b], e), 0.5f);
-				vec3s wm = c;
-				float hh = 0.5f * h;
-				// Newton's method from c: at most four iterations (two or three while h |w| is
-				// under the rotation cap).
-				for (int it = 0; it < 4; ++it) {
-					vec3s Iw = tbMat3MulV(I, wm);
-					vec3s tau = glms_vec3_cross(Iw, wm);
-					vec3s F = tbMulAdd(glms_vec3_sub(wm, c), -hh, tbMat3MulV(G, tau));
-					mat3s dtau =
-					    tbMat3Add(tbSkew(Iw), tbMat3ScaleM(tbMat3Mul(tbSkew(wm), I), -1.0f));
-					mat3s J =
-					    tbMat3Add(glms_mat3_identity(), tbMat3ScaleM(tbMat3Mul(G, dtau), -hh));
-					vec3s step = tbMat3MulV(tbMat3Inverse(J), F);
-					if (!tbIsFiniteVec3(step)) {
-						break;
-					}
-					wm = glms_vec3_sub(wm, step);
-					if (glms_vec3_dot(step, step) <= 1e-12f * glms_vec3_dot(wm, wm)) {
-						break;
-					}
-				}
-				vec3s dw =
-				    tbMat3MulV(Iinv, glms_vec3_scale(glms_vec3_cross(tbMat3MulV(I, wm), wm), h));
-				if (tbIsFiniteVec3(dw)) {
-					s->w[0] += dw.x;
-					s->w[1] += dw.y;
-					s->w[2] += dw.z;
+			const tbRigidBody* body = bodies[b];
+			tbSolverBody* s = states + b;
+			mat3s R = tbMat3Mul(tbTurnAt(r, b, s), body->state.R);
+			mat3s I = tbMat3Rotate(R, body->Ibody);
+			mat3s Iinv = tbMat3Rotate(R, body->IbodyInv);
+			vec3s w = tbGetW(s);
+			vec3s e = w;
+			mat3s G = Iinv;
+			if (pass == 0) {
+				vec3s rb = tbMulMV(r->turns + b, side == 0 ? r->rA : r->rB);
+				vec3s ro = tbMulMV(r->turns + o, side == 0 ? r->rB : r->rA);
+				mat3s Sb = tbSkew(rb), So = tbSkew(ro);
+				mat3s K = tbMat3Add(
+				    tbMat3ScaleM(glms_mat3_identity(), masses[0] + masses[1]),
+				    tbMat3ScaleM(tbMat3Add(tbMat3Mul(tbMat3Mul(Sb, Iinv), Sb),
+				                           tbMat3Mul(tbMat3Mul(So, r->turnedInertias[o]), So)),
+				                 -1.0f));
+				mat3s Kinv = tbMat3Inverse(K);
+				vec3s u = glms_vec3_sub(
+				    glms_vec3_add(tbGetV(s), glms_vec3_cross(w, rb)),
+				    glms_vec3_add(tbGetV(states + o), glms_vec3_cross(tbGetW(states + o), ro)));
+				mat3s IS = tbMat3Mul(Iinv, Sb);
+				mat3s IKS = tbMat3Mul(IS, Kinv);
+				if (tbIsFiniteMat(Kinv)) {
+					e = glms_vec3_sub(w, tbMat3MulV(IKS, u));
+					G = tbMat3Add(Iinv, tbMat3Mul(tbMat3Mul(IKS, Sb), Iinv));
 				}
 			}
+			vec3s c = glms_vec3_scale(glms_vec3_add(spins[b], e), 0.5f);
+			vec3s wm = c;
+			float hh = 0.5f * h;
+			// Newton's method from c: at most four iterations (two or three while h |w| is
+			// under the rotation cap).
+			for (int it = 0; it < 4; ++it) {
+				vec3s Iw = tbMat3MulV(I, wm);
+				vec3s tau = glms_vec3_cross(Iw, wm);
+				vec3s F = tbMulAdd(glms_vec3_sub(wm, c), -hh, tbMat3MulV(G, tau));
+				mat3s dtau = tbMat3Add(tbSkew(Iw), tbMat3ScaleM(tbMat3Mul(tbSkew(wm), I), -1.0f));
+				mat3s J = tbMat3Add(glms_mat3_identity(), tbMat3ScaleM(tbMat3Mul(G, dtau), -hh));
+				vec3s step = tbMat3MulV(tbMat3Inverse(J), F);
+				if (!tbIsFiniteVec3(step)) {
+					break;
+				}
+				wm = glms_vec3_sub(wm, step);
+				if (glms_vec3_dot(step, step) <= 1e-12f * glms_vec3_dot(wm, wm)) {
+					break;
+				}
+			}
+			vec3s dw = tbMat3MulV(Iinv, glms_vec3_scale(glms_vec3_cross(tbMat3MulV(I, wm), wm), h));
+			if (tbIsFiniteVec3(dw)) {
+				s->w[0] += dw.x;
+				s->w[1] += dw.y;
+				s->w[2] += dw.z;
+			}
 		}
-	}
-	for (int i = 0; i < jointCount; ++i) {
-		seen[records[i].indexA] = 0;
-		seen[records[i].indexB] = 0;
 	}
 }

@@ -15,6 +15,12 @@
 // solved one at a time after the colours.
 #define TB_GRAPH_COLORS 24
 
+// The joints' own colours, solved colour by colour before the contacts' in every pass: the units
+// of one colour (a joint, or a group of joints solved together) share no dynamic body. A unit
+// that finds none, or a group too large for a worker's work memory, is solved after them, one at
+// a time.
+#define TB_JOINT_COLORS 24
+
 tbSolverDef tbDefaultSolverDef(void)
 {
 	tbSolverDef def;
@@ -85,12 +91,19 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 	at += (size_t)l.groupCapacity * sizeof(tbContactConstraintW);
 	l.joints = at;
 	at += tbAlign64((size_t)jointCount * sizeof(tbJointRecord));
-	// Joint groups: union-find parents, the order and starts of the groups, the direct solve's
-	// matrix.
+	// Joint groups and colours: union-find parents and each root's group, the order and starts
+	// of the groups, the units in joint order and their colours, the joints unit by unit in
+	// colour order and where each unit begins, each body's joint colours, the jointed bodies; the
+	// direct solve's matrix (one per worker, or one of the largest size for the units solved one
+	// at a time).
 	l.jointGroups = at;
 	if (jointCount > 0) {
-		at += tbAlign64((size_t)(bodyCount + 1 + 2 * jointCount + 1) * sizeof(int));
-		at += tbAlign64(tbJointGroupWorkBytes());
+		at += tbAlign64((size_t)(3 * (bodyCount + 1) + 6 * jointCount + 2) * sizeof(int));
+		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(tbJointBody));
+		size_t one = tbJointGroupWorkBytes(TB_MAX_DIRECT_JOINTS);
+		size_t each = tbJointGroupWorkBytes(TB_PARALLEL_DIRECT_JOINTS);
+		size_t all = (size_t)TB_SOLVER_MAX_WORKERS * each;
+		at += tbAlign64(one > all ? one : all);
 	}
 	// Jointed bodies' inverse inertias of the substep, their geometric stiffness, their turns
 	// and their turned inverse inertias (four mat3s per body), the fraction of the stiffness taken
@@ -609,21 +622,258 @@ static bool tbMovesWithContacts(const tbRigidBody* body)
 	return body != NULL && body->type == tb_dynamicBody;
 }
 
-// One pass over the joints: each joint's own rows (limits, motor, spring, angular rows, and the
-// point rows of joints outside a group), then each group's point rows in one direct solve.
-static void tbSolveJoints(tbJointRecord* records, int jointCount, const int* order,
-                          const int* groupStart, int groups, tbSolverBody* states, float invH,
-                          bool useBias, float* work)
+// ---------------------------------------------------------------------------------------------
+// The joint passes. A unit is a joint, or a group of joints whose point rows are solved together
+// (tbSolveJointGroup) with the joints' own rows before; the units are coloured as the contacts
+// are (greedy, over their dynamic bodies), and each pass runs colour by colour, a colour's units
+// side by side where parallelFor is given, then the uncoloured units one at a time. The serial
+// step runs the same units in the same order, so every worker count gives the same bits. A joint
+// writes only its dynamic bodies (the static and kinematic ones it reads are shared).
+
+#define TB_MIN_JOINT_UNITS 4
+#define TB_MIN_JOINTS 32
+
+typedef enum tbJointMode
 {
-	for (int i = 0; i < jointCount; ++i) {
-		tbSolveJoint(records + i, states, invH, useBias);
-	}
-	for (int g = 0; g < groups; ++g) {
-		int first = groupStart[g], count = groupStart[g + 1] - first;
-		if (count > 0 && records[order[first]].component >= 0) {
-			tbSolveJointGroup(records, order + first, count, states, useBias, work);
+	tb_jointPrepare,   // per joint: its record for the step
+	tb_jointFinish,    // per joint: its reaction and coordinates
+	tb_jointTurnsNone, // per body: its turn to none (the step's start)
+	tb_jointSaveSpin,  // per body: its w at the substep's start (tbJointGyroscopic)
+	tb_jointTurnStart, // per body: its turn, its stiffness cleared
+	tb_jointStiffen,   // per body: its stiffened, turned inertia
+	tb_jointTurn,      // per body: its turn and turned inertia after the deltas moved
+	tb_jointTurnDelta, // per body: its composed turn written back into its dtheta
+	tb_jointStiffness, // per unit: the joints' geometric stiffness summed on their bodies
+	tb_jointWarmStart, // per unit
+	tb_jointSolve,     // per unit: rows, then the group's direct solve
+} tbJointMode;
+
+typedef struct tbJointTask
+{
+	const tbSolverDef* def;
+	bool parallel;
+	tbJointMode mode;
+	bool useBias;
+	float h, invH;
+	tbJointRecord* records;
+	tbJoint* joints;
+	tbRigidBody* const* bodies;
+	tbSolverBody* states;
+	int staticBody;
+	// The step's arrays per solver body the records point to (tb_jointPrepare).
+	mat3s *inertias, *turns, *turnedInertias;
+	vec3s* turnedBy;
+	float* stiffened;
+	mat3s* stiffness;
+	vec3s* spins; // per solver body: w at the substep's start
+	const tbJointBody* jointBodies;
+	int jointBodyCount;
+	const int* seq;                      // the joints unit by unit, colour by colour
+	const int* begin;                    // each unit's first entry of seq (units + 1)
+	int colorStart[TB_JOINT_COLORS + 2]; // each colour's first unit; the last: the uncoloured
+	int first;                           // the first unit of the colour being run
+	float* work;                         // the direct solves' work, one slice per worker
+	size_t workStride;                   // floats per slice
+} tbJointTask;
+
+static void tbJointsTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbJointTask* t = context;
+	for (int i = start; i < end; ++i) {
+		tbJointRecord* r = t->records + i;
+		if (t->mode == tb_jointFinish) {
+			tbFinishJoint(r, t->states, t->h);
+			continue;
+		}
+		tbPrepareJoint(r, t->joints + i, t->bodies, t->staticBody, &t->def->jointSoftness, t->h);
+		r->inertias = t->inertias;
+		r->stiffened = t->stiffened;
+		r->turns = t->turns;
+		r->turnedInertias = t->turnedInertias;
+		r->turnedBy = t->turnedBy;
+		if (!t->def->enableWarmStarting) {
+			tbJoint* j = t->joints + i;
+			j->linearImpulse = j->angularImpulse = tbV3(0.0f, 0.0f, 0.0f);
+			j->axialImpulse = j->lowerImpulse = j->upperImpulse = 0.0f;
+			j->motorImpulse = j->springImpulse = 0.0f;
 		}
 	}
+}
+
+static void tbJointBodiesTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbJointTask* t = context;
+	for (int i = start; i < end; ++i) {
+		const tbJointBody* b = t->jointBodies + i;
+		if (t->mode == tb_jointStiffen) {
+			tbJointBodyStiffen(t->records, b, t->stiffness);
+		} else if (t->mode == tb_jointTurnsNone) {
+			tbJointBodyStartTurn(t->records, b);
+		} else if (t->mode == tb_jointSaveSpin) {
+			const float* w = t->states[b->index].w;
+			t->spins[b->index] = tbV3(w[0], w[1], w[2]);
+		} else if (t->mode == tb_jointTurnDelta) {
+			tbJointBodyTurnToDelta(t->records, b, t->states);
+		} else {
+			tbJointBodyTurn(t->records, b, t->states,
+			                t->mode == tb_jointTurnStart ? t->stiffness : NULL);
+		}
+	}
+}
+
+static void tbJointUnitsTask(int start, int end, int worker, void* context)
+{
+	TB_ASSERT(worker >= 0 && worker < TB_SOLVER_MAX_WORKERS);
+	tbJointTask* t = context;
+	for (int u = t->first + start; u < t->first + end; ++u) {
+		int from = t->begin[u], to = t->begin[u + 1];
+		for (int at = from; at < to; ++at) {
+			tbJointRecord* r = t->records + t->seq[at];
+			if (t->mode == tb_jointSolve) {
+				tbSolveJoint(r, t->states, t->invH, t->useBias);
+			} else if (t->mode == tb_jointWarmStart) {
+				tbWarmStartJoint(r, t->states);
+			} else {
+				tbJointAddStiffness(r, t->states, t->stiffness);
+			}
+		}
+		if (t->mode == tb_jointSolve && t->records[t->seq[from]].component >= 0) {
+			tbSolveJointGroup(t->records, t->seq + from, to - from, t->states, t->useBias,
+			                  t->work + (size_t)worker * t->workStride);
+		}
+	}
+}
+
+// A per-joint or per-body pass over `count` items.
+static void tbRunJoints(tbJointTask* t, tbJointMode mode, int count)
+{
+	t->mode = mode;
+	bool perJoint = mode == tb_jointPrepare || mode == tb_jointFinish;
+	tbSolverTaskFcn* task = perJoint ? tbJointsTask : tbJointBodiesTask;
+	if (t->parallel) {
+		t->def->parallelFor(task, count, perJoint ? TB_MIN_JOINTS : TB_MIN_BODIES, t,
+		                    t->def->parallelContext);
+	} else {
+		task(0, count, 0, t);
+	}
+}
+
+// A pass over the units, colour by colour, then the uncoloured ones one at a time.
+static void tbRunJointUnits(tbJointTask* t, tbJointMode mode, bool useBias)
+{
+	t->mode = mode;
+	t->useBias = useBias;
+	for (int k = 0; k <= TB_JOINT_COLORS; ++k) {
+		int n = t->colorStart[k + 1] - t->colorStart[k];
+		if (n == 0) {
+			continue;
+		}
+		t->first = t->colorStart[k];
+		if (t->parallel && k < TB_JOINT_COLORS) {
+			t->def->parallelFor(tbJointUnitsTask, n, TB_MIN_JOINT_UNITS, t,
+			                    t->def->parallelContext);
+		} else {
+			tbJointUnitsTask(0, n, 0, t);
+		}
+	}
+}
+
+// The units and their colours. Each point-joint group of at most TB_MAX_DIRECT_JOINTS is one
+// unit, every other joint a unit of its own, listed in joint order; each takes the first colour
+// none of its dynamic bodies has yet (a group larger than a worker's work memory, or a unit that
+// finds no colour, is left uncoloured). Then the joints unit by unit, colour by colour, each
+// colour's units in that order (a counting sort). `ints` holds the scratch of tbLayout's joint
+// part. Returns the unit count.
+static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* ints)
+{
+	tbJointRecord* records = t->records;
+	int* parent = ints;
+	int* rootGroup = parent + bodyCount + 1;
+	uint32_t* masks = (uint32_t*)(rootGroup + bodyCount + 1);
+	int* order = (int*)(masks + bodyCount + 1);
+	int* groupStart = order + jointCount;
+	int* unitKey = groupStart + jointCount + 1;
+	int* unitColor = unitKey + jointCount;
+	int* begin = unitColor + jointCount;
+	int* seq = begin + jointCount + 1;
+	tbGroupJoints(records, jointCount, bodyCount, parent, rootGroup, order, groupStart);
+	memset(masks, 0, (size_t)(bodyCount + 1) * sizeof *masks);
+	int colorCounts[TB_JOINT_COLORS + 1];
+	memset(colorCounts, 0, sizeof colorCounts);
+	int units = 0;
+	for (int k = 0; k < jointCount; ++k) {
+		int g = records[k].component;
+		int from = k, to = k + 1; // the unit's joints: k alone, or its group's in order[]
+		if (g >= 0) {
+			if (order[groupStart[g]] != k) {
+				continue; // a later joint of a group listed at its first
+			}
+			from = groupStart[g];
+			to = groupStart[g + 1];
+		}
+		uint32_t used = 0u;
+		for (int at = from; at < to; ++at) {
+			const tbJointRecord* r = records + (g >= 0 ? order[at] : at);
+			used |= (r->movesA ? masks[r->indexA] : 0u) | (r->movesB ? masks[r->indexB] : 0u);
+		}
+		uint32_t freeColors = ~used & ((1u << TB_JOINT_COLORS) - 1u);
+		int color = TB_JOINT_COLORS;
+		if (freeColors != 0u && (g < 0 || to - from <= TB_PARALLEL_DIRECT_JOINTS)) {
+			color = __builtin_ctz(freeColors);
+			for (int at = from; at < to; ++at) {
+				const tbJointRecord* r = records + (g >= 0 ? order[at] : at);
+				if (r->movesA) {
+					masks[r->indexA] |= 1u << color;
+				}
+				if (r->movesB) {
+					masks[r->indexB] |= 1u << color;
+				}
+			}
+		}
+		unitKey[units] = g >= 0 ? -(g + 1) : k;
+		unitColor[units] = color;
+		colorCounts[color] += 1;
+		++units;
+	}
+	// Each colour's first unit, then each unit's joints placed (seq) and its start (begin).
+	int filled[TB_JOINT_COLORS + 1];
+	t->colorStart[0] = 0;
+	for (int k = 0; k <= TB_JOINT_COLORS; ++k) {
+		filled[k] = t->colorStart[k];
+		t->colorStart[k + 1] = t->colorStart[k] + colorCounts[k];
+	}
+	// Units' sizes by their place, then their starts.
+	for (int u = 0; u < units; ++u) {
+		int g = unitKey[u] < 0 ? -unitKey[u] - 1 : -1;
+		begin[filled[unitColor[u]]++] = g >= 0 ? groupStart[g + 1] - groupStart[g] : 1;
+	}
+	int at = 0;
+	for (int u = 0; u < units; ++u) {
+		int n = begin[u];
+		begin[u] = at;
+		at += n;
+	}
+	begin[units] = at;
+	for (int k = 0; k <= TB_JOINT_COLORS; ++k) {
+		filled[k] = t->colorStart[k];
+	}
+	for (int u = 0; u < units; ++u) {
+		int place = filled[unitColor[u]]++;
+		int g = unitKey[u] < 0 ? -unitKey[u] - 1 : -1;
+		if (g < 0) {
+			seq[begin[place]] = unitKey[u];
+			continue;
+		}
+		for (int i = groupStart[g]; i < groupStart[g + 1]; ++i) {
+			seq[begin[place] + (i - groupStart[g])] = order[i];
+		}
+		tbOrderJointGroup(t->records, seq + begin[place], groupStart[g + 1] - groupStart[g]);
+	}
+	t->seq = seq;
+	t->begin = begin;
+	return units;
 }
 
 // The passes of one substep after the velocity integration, as the serial step runs them, each
@@ -631,10 +881,9 @@ static void tbSolveJoints(tbJointRecord* records, int jointCount, const int* ord
 // work per body from their velocities before and after, the contacts' row by row.
 static void tbObservedSubstep(const tbSolverDef* def, tbObserver* o, tbContactConstraintW* groups,
                               int groupCount, tbSolverBody* states, float invH,
-                              tbJointRecord* jointRecords, int jointCount, const int* jointOrder,
-                              const int* jointGroupStart, int jointGroups, float* jointWork,
-                              unsigned char* jointSeen, tbContactConstraint* contacts,
-                              const int* rolling, int rollingCount, tbRigidBody* const* bodies)
+                              tbJointTask* jointTask, int jointCount, int jointBodyCount,
+                              tbContactConstraint* contacts, const int* rolling, int rollingCount,
+                              tbRigidBody* const* bodies)
 {
 	int bodyCount = o->bodyCount;
 	if (def->enableWarmStarting) {
@@ -644,23 +893,21 @@ static void tbObservedSubstep(const tbSolverDef* def, tbObserver* o, tbContactCo
 		o->iteration = it;
 		if (jointCount > 0) {
 			tbObserveSnapshot(o, states);
-			tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
-			              states, invH, true, jointWork);
+			tbRunJointUnits(jointTask, tb_jointSolve, true);
 			tbObserveBodies(o, states, true, true);
 		}
 		tbObserveContacts(o, tb_passPush, groups, groupCount, states, invH);
 	}
 	tbIntegrateDeltas(states, bodyCount, o->h);
 	if (jointCount > 0) {
-		tbJointTurns(jointRecords, jointCount, states, jointSeen);
+		tbRunJoints(jointTask, tb_jointTurn, jointBodyCount);
 	}
 	tbClearRolling(contacts, rolling, rollingCount);
 	for (int it = 0; it < def->relaxIterations; ++it) {
 		o->iteration = it;
 		if (jointCount > 0) {
 			tbObserveSnapshot(o, states);
-			tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
-			              states, invH, false, jointWork);
+			tbRunJointUnits(jointTask, tb_jointSolve, false);
 			tbObserveBodies(o, states, false, true);
 		}
 		if (rollingCount > 0) {
@@ -687,12 +934,12 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	tbScratchLayout layout = tbLayout(bodyCount, contactCount, jointCount);
 	char* base = scratch;
 	tbJointRecord* jointRecords = (tbJointRecord*)(base + layout.joints);
-	int* jointParents = (int*)(base + layout.jointGroups);
-	int* jointOrder = jointParents + bodyCount + 1;
-	int* jointGroupStart = jointOrder + jointCount;
-	float* jointWork =
-	    (float*)(base + layout.jointGroups +
-	             tbAlign64((size_t)(bodyCount + 1 + 2 * jointCount + 1) * sizeof(int)));
+	int* jointInts = (int*)(base + layout.jointGroups);
+	size_t jointIntBytes =
+	    tbAlign64((size_t)(3 * (bodyCount + 1) + 6 * jointCount + 2) * sizeof(int));
+	tbJointBody* jointBodies = (tbJointBody*)(base + layout.jointGroups + jointIntBytes);
+	float* jointWork = (float*)(base + layout.jointGroups + jointIntBytes +
+	                            tbAlign64((size_t)(bodyCount + 1) * sizeof(tbJointBody)));
 	mat3s* jointInertias = (mat3s*)(base + layout.jointInertias);
 	mat3s* jointStiffness = jointInertias + bodyCount + 1;
 	mat3s* jointTurns = jointStiffness + bodyCount + 1;
@@ -889,17 +1136,39 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		if (joints[i].bodyB != TB_NULL_BODY) {
 			colorMasks[joints[i].bodyB] |= (1u << 31) | (1u << 30);
 		}
-		tbPrepareJoint(jointRecords + i, joints + i, bodies, staticBody, &def->jointSoftness, h);
-		jointRecords[i].inertias = jointInertias;
-		jointRecords[i].stiffened = jointStiffened;
-		jointRecords[i].turns = jointTurns;
-		jointRecords[i].turnedBy = jointTurnedBy;
-		jointRecords[i].turnedInertias = jointTurnedInertias;
-		if (!def->enableWarmStarting) {
-			tbJoint* j = joints + i;
-			j->linearImpulse = j->angularImpulse = tbV3(0.0f, 0.0f, 0.0f);
-			j->axialImpulse = j->lowerImpulse = j->upperImpulse = 0.0f;
-			j->motorImpulse = j->springImpulse = 0.0f;
+	}
+	// The joints' records (side by side), their bodies, units and colours.
+	tbJointTask jointTask;
+	memset(&jointTask, 0, sizeof jointTask);
+	jointTask.def = def;
+	jointTask.parallel = parallel;
+	jointTask.h = h;
+	jointTask.invH = invH;
+	jointTask.records = jointRecords;
+	jointTask.joints = joints;
+	jointTask.bodies = bodies;
+	jointTask.states = states;
+	jointTask.staticBody = staticBody;
+	jointTask.inertias = jointInertias;
+	jointTask.turns = jointTurns;
+	jointTask.turnedInertias = jointTurnedInertias;
+	jointTask.turnedBy = jointTurnedBy;
+	jointTask.spins = jointSpins;
+	jointTask.stiffened = jointStiffened;
+	jointTask.stiffness = jointStiffness;
+	jointTask.jointBodies = jointBodies;
+	jointTask.work = jointWork;
+	jointTask.workStride = tbJointGroupWorkBytes(TB_PARALLEL_DIRECT_JOINTS) / sizeof(float);
+	int jointBodyCount = 0, gyroBodies = 0;
+	if (jointCount > 0) {
+		tbRunJoints(&jointTask, tb_jointPrepare, jointCount);
+		memset(jointSeen, 0, (size_t)(bodyCount + 1));
+		jointBodyCount = tbListJointBodies(jointRecords, jointCount, jointSeen, jointBodies);
+		jointTask.jointBodyCount = jointBodyCount;
+		tbColorJoints(&jointTask, jointCount, bodyCount, jointInts);
+		tbRunJoints(&jointTask, tb_jointTurnsNone, jointBodyCount);
+		for (int k = 0; k < jointBodyCount; ++k) {
+			gyroBodies += jointBodies[k].gyro != 0;
 		}
 	}
 
@@ -908,21 +1177,12 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	int rollingCount =
 	    def->enableRollingResistance ? tbListRollingContacts(contacts, contactCount, rolling) : 0;
 
-	if (jointCount > 0) {
-		memset(jointSeen, 0, (size_t)(bodyCount + 1));
-		jointStiffened[staticBody] = 0.0f;
-		tbJointStartTurns(jointRecords, jointCount);
-	}
-	int jointGroups = jointCount > 0 ? tbGroupJoints(jointRecords, jointCount, bodyCount,
-	                                                 jointParents, jointOrder, jointGroupStart)
-	                                 : 0;
-
 	// Catto's soft step: per substep integrate velocities, warm start, solve with bias,
 	// integrate the deltas, relax without bias (Solver2D, 2024). Joints go first in each pass
 	// (one at a time, as Box2D v3's overflow joints), then the contact colours.
 	for (int sub = 0; sub < substeps; ++sub) {
-		if (jointCount > 0) {
-			tbJointSaveSpins(jointRecords, jointCount, states, jointSpins);
+		if (gyroBodies > 0) {
+			tbRunJoints(&jointTask, tb_jointSaveSpin, jointBodyCount);
 		}
 		if (parallel) {
 			tbParallel(def, tbIntegrateVelocitiesTask, bodyCount, TB_MIN_BODIES, &task);
@@ -947,19 +1207,23 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			             refreshTurns + r, 0);
 		}
 		if (jointCount > 0) {
-			tbJointInertias(jointRecords, jointCount, states, jointInertias, jointStiffened,
-			                jointStiffness, jointSeen);
-			// Jointed bodies' w is primary: Euler's gyroscopic term.
-			tbJointGyroscopic(jointRecords, jointCount, bodies, states, jointSpins, h, jointSeen);
-		}
-		if (observe && jointCount > 0) {
-			tbObserveSnapshot(&observer, states);
-		}
-		for (int i = 0; i < jointCount; ++i) {
-			tbWarmStartJoint(jointRecords + i, states);
-		}
-		if (observe && jointCount > 0) {
-			tbObserveBodies(&observer, states, true, true);
+			// Each jointed body's inertia of the substep: turned, stiffened by its joints' loads.
+			tbRunJoints(&jointTask, tb_jointTurnStart, jointBodyCount);
+			tbRunJointUnits(&jointTask, tb_jointStiffness, false);
+			tbRunJoints(&jointTask, tb_jointStiffen, jointBodyCount);
+			if (gyroBodies > 0) {
+				// Jointed bodies' w is primary: Euler's gyroscopic term, one body after another
+				// (a body on one ball joint reads the other's velocity).
+				tbJointGyroscopic(jointRecords, jointBodies, jointBodyCount, bodies, states,
+				                  jointSpins, h);
+			}
+			if (observe) {
+				tbObserveSnapshot(&observer, states);
+			}
+			tbRunJointUnits(&jointTask, tb_jointWarmStart, false);
+			if (observe) {
+				tbObserveBodies(&observer, states, true, true);
+			}
 		}
 		if (parallel) {
 			// The same passes, each colour's records side by side (tbForColors).
@@ -968,19 +1232,17 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			}
 			task.useBias = true;
 			for (int it = 0; it < def->iterations; ++it) {
-				tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
-				              states, invH, true, jointWork);
+				tbRunJointUnits(&jointTask, tb_jointSolve, true);
 				tbForColors(def, tbSolveTask, &task, groupStart, serialColors);
 			}
 			tbParallel(def, tbIntegrateDeltasTask, bodyCount, TB_MIN_BODIES, &task);
 			if (jointCount > 0) {
-				tbJointTurns(jointRecords, jointCount, states, jointSeen);
+				tbRunJoints(&jointTask, tb_jointTurn, jointBodyCount);
 			}
 			task.useBias = false;
 			tbClearRolling(contacts, rolling, rollingCount);
 			for (int it = 0; it < def->relaxIterations; ++it) {
-				tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
-				              states, invH, false, jointWork);
+				tbRunJointUnits(&jointTask, tb_jointSolve, false);
 				// The last relax pass sums each record's impulses right after solving it.
 				// Rolling first: the contacts' friction then keeps the rolling bodies from
 				// slipping under its torque within the same pass.
@@ -995,9 +1257,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			continue;
 		}
 		if (observe) {
-			tbObservedSubstep(def, &observer, groups, groupCount, states, invH, jointRecords,
-			                  jointCount, jointOrder, jointGroupStart, jointGroups, jointWork,
-			                  jointSeen, contacts, rolling, rollingCount, bodies);
+			tbObservedSubstep(def, &observer, groups, groupCount, states, invH, &jointTask,
+			                  jointCount, jointBodyCount, contacts, rolling, rollingCount, bodies);
 			continue;
 		}
 		if (def->enableWarmStarting) {
@@ -1006,20 +1267,18 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			}
 		}
 		for (int it = 0; it < def->iterations; ++it) {
-			tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
-			              states, invH, true, jointWork);
+			tbRunJointUnits(&jointTask, tb_jointSolve, true);
 			for (int g = 0; g < groupCount; ++g) {
 				tbSolveContactsW(groups + g, states, invH, true, def->contactPushMaxSpeed);
 			}
 		}
 		tbIntegrateDeltas(states, bodyCount, h);
 		if (jointCount > 0) {
-			tbJointTurns(jointRecords, jointCount, states, jointSeen);
+			tbRunJoints(&jointTask, tb_jointTurn, jointBodyCount);
 		}
 		tbClearRolling(contacts, rolling, rollingCount);
 		for (int it = 0; it < def->relaxIterations; ++it) {
-			tbSolveJoints(jointRecords, jointCount, jointOrder, jointGroupStart, jointGroups,
-			              states, invH, false, jointWork);
+			tbRunJointUnits(&jointTask, tb_jointSolve, false);
 			tbSolveRolling(contacts, rolling, rollingCount, groups, bodies, states);
 			for (int g = 0; g < groupCount; ++g) {
 				tbSolveContactsW(groups + g, states, invH, false, def->contactPushMaxSpeed);
@@ -1046,11 +1305,10 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			tbStoreContactImpulsesW(groups + g, contacts);
 		}
 	}
-	for (int i = 0; i < jointCount; ++i) {
-		tbFinishJoint(jointRecords + i, states, h);
-	}
 	if (jointCount > 0) {
-		tbJointTurnsToDeltas(jointRecords, jointCount, states, jointSeen);
+		// The joints' finish reads the composed turns before they become the deltas.
+		tbRunJoints(&jointTask, tb_jointFinish, jointCount);
+		tbRunJoints(&jointTask, tb_jointTurnDelta, jointBodyCount);
 	}
 
 	if (stats != NULL) {
