@@ -415,6 +415,25 @@ static inline vec3s tbSym3Solve(tbSym3 k, vec3s b)
 	            inv * (a02 * b.x + a12 * b.y + a22 * b.z));
 }
 
+// A one-sided limit row's bias and soft coefficients, like a contact's: while the coordinate is
+// inside (C > 0) the row is speculative, closing the gap in this substep and no more (bias C / h,
+// rigid); past it, soft in the biased pass (biasRate C) and rigid without bias in the relax pass.
+static inline void tbLimitSoftness(float C, float invH, bool useBias, float biasRate,
+                                   float massScale, float impulseScale, float* bias, float* ms,
+                                   float* is)
+{
+	*bias = 0.0f;
+	*ms = 1.0f;
+	*is = 0.0f;
+	if (C > 0.0f) {
+		*bias = C * invH;
+	} else if (useBias) {
+		*bias = biasRate * C;
+		*ms = massScale;
+		*is = impulseScale;
+	}
+}
+
 // The soft coefficients of the rigid rows for this pass.
 static void tbRigidSoftness(const tbJointRecord* r, bool useBias, float* biasRate, float* massScale,
                             float* impulseScale)
@@ -664,14 +683,8 @@ static void tbSolveAxial(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
 			float sign = side == 0 ? 1.0f : -1.0f;
 			float C = side == 0 ? q - j->lower : j->upper - q;
 			float* acc = side == 0 ? &j->lowerImpulse : &j->upperImpulse;
-			float bias = 0.0f, ms = 1.0f, is = 0.0f;
-			if (C > 0.0f) {
-				bias = C * invH;
-			} else if (useBias) {
-				bias = biasRate * C;
-				ms = massScale;
-				is = impulseScale;
-			}
+			float bias, ms, is;
+			tbLimitSoftness(C, invH, useBias, biasRate, massScale, impulseScale, &bias, &ms, &is);
 			float cdot = sign * tbAxialSpeed(row, sa, sb);
 			float lambda = -ms * row->mass * (cdot + bias) - is * *acc;
 			float next = *acc + lambda;
@@ -794,14 +807,8 @@ static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* 
 {
 	float biasRate, massScale, impulseScale;
 	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
-	float bias = 0.0f, ms = 1.0f, is = 0.0f;
-	if (C > 0.0f) {
-		bias = C * invH;
-	} else if (useBias) {
-		bias = biasRate * C;
-		ms = massScale;
-		is = impulseScale;
-	}
+	float bias, ms, is;
+	tbLimitSoftness(C, invH, useBias, biasRate, massScale, impulseScale, &bias, &ms, &is);
 	vec3s iAu = tbMulMV(&r->iA, u), iBu = tbMulMV(&r->iB, u);
 	vec3s kpl = glms_vec3_scale(glms_vec3_add(tbCross(g->rA, iAu), tbCross(g->rB, iBu)), -1.0f);
 	vec3s x = tbSym3Solve(*Kpp, kpl);
