@@ -69,7 +69,7 @@ typedef struct tbJointBody
 {
 	int index, record, side;
 	bool onePoint;      // its only joint is a point joint (ball, hinge, fixed): never stiffened
-	unsigned char gyro; // moving and on ball joints only: 1 on one (the record's), 2 on several
+	unsigned char gyro; // 1: moving and on one ball joint only (the record's), else 0
 } tbJointBody;
 
 // The bodies of the joints, each once, in the order the joints name them, each marked for the

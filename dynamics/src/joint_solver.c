@@ -1066,7 +1066,8 @@ int tbListJointBodies(const tbJointRecord* records, int jointCount, unsigned cha
 		unsigned char marks = seen[b->index];
 		bool moves = (b->side == 0 ? r->mA : r->mB) > 0.0f;
 		b->onePoint = (marks & 2) == 0 && r->hasPoint;
-		b->gyro = !moves || (marks & 4) != 0 ? 0 : (marks & 2) == 0 ? 1 : 2;
+		// The gyroscopic term for a body on one ball joint only (see tbJointGyroscopic).
+		b->gyro = moves && (marks & 4) == 0 && (marks & 2) == 0 ? 1 : 0;
 		seen[b->index] = 0;
 	}
 	return count;
@@ -1784,8 +1785,10 @@ void tbJointBodyTurnToDelta(const tbJointRecord* records, const tbJointBody* b,
 // which is w1 = e + h G tau with e = w - I^-1 [r]x K^-1 u, G = I^-1 + I^-1 [r]x K^-1 [r]x I^-1;
 // then wm = (w0 + w1) / 2 (w0 the substep's start) is solved by Newton's method on
 //   F(wm) = wm - (w0 + e) / 2 - (h / 2) G tau(wm),  F' = 1 - (h / 2) G ([I wm]x - [wm]x I),
-// and the body's w gains h I^-1 tau(wm) for the passes to project. A body on several ball
-// joints takes its own midpoint (G = I^-1, e = w). Torque-free the rule keeps both
+// and the body's w gains h I^-1 tau(wm) for the passes to project. A body on several joints
+// gets no term: taken at its own midpoint (G = I^-1, e = w), before its joints act, the term
+// is partly undone by them each substep and drains energy, as it did on the one-joint disc
+// before the foresight above; its w is held, as before. Torque-free the rule keeps both
 // w . I w and |I w| (Hairer, Lubich and Wanner, "Geometric Numerical Integration", IV.1 and
 // VI.3). Without the term a disc spinning on a ball joint precesses at m g r / (It ws) instead of
 // m g r / (Is ws) (It, Is its inertias across and about the axle).
