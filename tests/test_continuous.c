@@ -814,6 +814,40 @@ Test(continuous, mixed_rain_from_8_m_lands_without_sinking)
 	cr_expect_lt(worst, 0.05f, "deepest overlap %.4f m", (double)worst);
 }
 
+// A free plate (half thickness `half` along x, 1 m square, `plateMass` kg) at the origin, no
+// gravity, and a bullet ball of radius r and `mass` kg at (x, y, 0) flying at `speed` along +x.
+typedef struct BulletRun
+{
+	tbWorldId world;
+	tbBodyId plate, ball;
+	tbGeometry box, sphere;
+} BulletRun;
+
+static BulletRun bulletRun(float plateMass, float half, float mass, float r, float speed, float x,
+                           float y)
+{
+	BulletRun run;
+	run.world = zeroGravityWorld(true);
+	tbBodyDef pd = tbDefaultBodyDef();
+	pd.type = tb_dynamicBody;
+	run.plate = tbCreateBody(run.world, &pd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	run.box = tbMakeBox(half, 0.5f, 0.5f);
+	sd.density = plateMass / (8.0f * half * 0.25f);
+	tbCreateShape(run.plate, &sd, &run.box);
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tb_dynamicBody;
+	bd.isBullet = true;
+	bd.position = (vec3s){{x, y, 0.0f}};
+	bd.linearVelocity = (vec3s){{speed, 0.0f, 0.0f}};
+	run.ball = tbCreateBody(run.world, &bd);
+	run.sphere = tbMakeSphere(r);
+	tbShapeDef bs = tbDefaultShapeDef();
+	bs.density = mass / (4.0f / 3.0f * 3.14159265f * r * r * r);
+	tbCreateShape(run.ball, &bs, &run.sphere);
+	return run;
+}
+
 // A game's bullet: 50 g at 150 m/s into a free 2 kg plate 4 cm thick, no gravity, balls of 5 mm
 // to 5 cm, struck at every phase of a step, through the plate's centre and 10 cm off it (the plate
 // then spins: a point of its face moves faster than its centre). Along the whole run the ball is
@@ -832,24 +866,11 @@ Test(continuous, bullet_of_50_g_into_a_2_kg_plate_stays_in_front)
 		for (int k = 0; k < 8; ++k) {
 			for (int off = 0; off < 2; ++off) {
 				float r = radii[a], y = off == 0 ? 0.0f : 0.1f;
-				tbWorldId world = zeroGravityWorld(true);
-				tbBodyDef pd = tbDefaultBodyDef();
-				pd.type = tb_dynamicBody;
-				tbBodyId plate = tbCreateBody(world, &pd);
-				tbShapeDef sd = tbDefaultShapeDef();
-				tbGeometry box = tbMakeBox(half, 0.5f, 0.5f);
-				sd.density = plateMass / (8.0f * half * 0.25f);
-				tbCreateShape(plate, &sd, &box);
-				tbBodyDef bd = tbDefaultBodyDef();
-				bd.type = tb_dynamicBody;
-				bd.isBullet = true;
-				bd.position = (vec3s){{-1.0f - speed * kDt * (float)k / 8.0f, y, 0.0f}};
-				bd.linearVelocity = (vec3s){{speed, 0.0f, 0.0f}};
-				tbBodyId ball = tbCreateBody(world, &bd);
-				tbGeometry sphere = tbMakeSphere(r);
-				tbShapeDef bs = tbDefaultShapeDef();
-				bs.density = mass / (4.0f / 3.0f * 3.14159265f * r * r * r);
-				tbCreateShape(ball, &bs, &sphere);
+				BulletRun run = bulletRun(plateMass, half, mass, r, speed,
+				                          -1.0f - speed * kDt * (float)k / 8.0f, y);
+				tbWorldId world = run.world;
+				tbBodyId plate = run.plate, ball = run.ball;
+				tbGeometry box = run.box, sphere = run.sphere;
 				float energy0 = 0.5f * mass * speed * speed;
 				for (int s = 0; s < 90; ++s) {
 					tbWorld_Step(world, kDt, 4);
@@ -902,24 +923,11 @@ Test(continuous, bullets_of_50_to_500_m_s_into_plates_of_any_thickness_and_mass)
 			for (int c = 0; c < 3; ++c) {
 				for (int k = 0; k < 4; ++k) {
 					float speed = speeds[a], half = halves[b], plateMass = ratios[c] * mass;
-					tbWorldId world = zeroGravityWorld(true);
-					tbBodyDef pd = tbDefaultBodyDef();
-					pd.type = tb_dynamicBody;
-					tbBodyId plate = tbCreateBody(world, &pd);
-					tbShapeDef sd = tbDefaultShapeDef();
-					tbGeometry box = tbMakeBox(half, 0.5f, 0.5f);
-					sd.density = plateMass / (8.0f * half * 0.25f);
-					tbCreateShape(plate, &sd, &box);
-					tbBodyDef bd = tbDefaultBodyDef();
-					bd.type = tb_dynamicBody;
-					bd.isBullet = true;
-					bd.position = (vec3s){{-1.0f - speed * kDt * (float)k / 4.0f, 0.0f, 0.0f}};
-					bd.linearVelocity = (vec3s){{speed, 0.0f, 0.0f}};
-					tbBodyId ball = tbCreateBody(world, &bd);
-					tbGeometry sphere = tbMakeSphere(r);
-					tbShapeDef bs = tbDefaultShapeDef();
-					bs.density = mass / (4.0f / 3.0f * 3.14159265f * r * r * r);
-					tbCreateShape(ball, &bs, &sphere);
+					BulletRun run = bulletRun(plateMass, half, mass, r, speed,
+					                          -1.0f - speed * kDt * (float)k / 4.0f, 0.0f);
+					tbWorldId world = run.world;
+					tbBodyId plate = run.plate, ball = run.ball;
+					tbGeometry box = run.box, sphere = run.sphere;
 					float inside = 0.0f, worstP = 0.0f;
 					bool past = false;
 					for (int s = 0; s < 60; ++s) {
