@@ -13,6 +13,8 @@
 
 #include <stb_image.h>
 
+#include "png_check.h"
+
 #define OUT_SIZE 65536
 
 // Run a command; its stdout and stderr in `out`, its exit status returned.
@@ -104,27 +106,7 @@ static bool drawnAt(const unsigned char* png, int w, int h, int panel, const Swe
 	int px = 80 + (int)lround((s->x[i] - s->x[0]) / (s->x[s->rows - 1] - s->x[0]) *
 	                          (double)(w - 96 - 1));
 	int py = top + (int)lround((hi - curve[i]) / (hi - lo) * (double)(panelHeight - 1));
-	for (int dy = -1; dy <= 1; ++dy) {
-		for (int dx = -1; dx <= 1; ++dx) {
-			int x = px + dx, y = py + dy;
-			if (x >= 0 && y >= 0 && x < w && y < h) {
-				const unsigned char* p = png + 3 * ((size_t)y * (size_t)w + (size_t)x);
-				if (p[0] == rgb[0] && p[1] == rgb[1] && p[2] == rgb[2]) {
-					return true;
-				}
-			}
-		}
-	}
-	return false;
-}
-
-static int argExtreme(const double* v, int n, bool max)
-{
-	int best = 0;
-	for (int i = 1; i < n; ++i) {
-		best = (max ? v[i] > v[best] : v[i] < v[best]) ? i : best;
-	}
-	return best;
+	return pngColourNear(png, w, h, px, py, rgb);
 }
 
 Test(lab, sweep_writes_a_csv_and_a_png_that_draws_it)

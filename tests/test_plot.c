@@ -12,6 +12,8 @@
 
 #include <stb_image.h>
 
+#include "png_check.h"
+
 #define ROWS_MAX 4096
 
 typedef struct Series
@@ -102,28 +104,7 @@ static bool curveAt(const unsigned char* png, int w, int h, int panel, const Ser
 	double span = s->time[s->rows - 1] - s->time[0];
 	*px = 80 + (int)lround((s->time[i] - s->time[0]) / span * (double)(w - 96 - 1));
 	*py = top + (int)lround((hi - curve[i]) / (hi - lo) * (double)(panelHeight - 1));
-	for (int dy = -1; dy <= 1; ++dy) {
-		for (int dx = -1; dx <= 1; ++dx) {
-			int x = *px + dx, y = *py + dy;
-			if (x < 0 || y < 0 || x >= w || y >= h) {
-				continue;
-			}
-			const unsigned char* p = png + 3 * ((size_t)y * (size_t)w + (size_t)x);
-			if (p[0] == rgb[0] && p[1] == rgb[1] && p[2] == rgb[2]) {
-				return true;
-			}
-		}
-	}
-	return false;
-}
-
-static int argExtreme(const double* v, int n, bool max)
-{
-	int best = 0;
-	for (int i = 1; i < n; ++i) {
-		best = (max ? v[i] > v[best] : v[i] < v[best]) ? i : best;
-	}
-	return best;
+	return pngColourNear(png, w, h, *px, *py, rgb);
 }
 
 Test(plot, png_draws_the_energy_csv)
@@ -255,15 +236,8 @@ Test(plot, ledger_stacks_the_terms_under_the_measured_change)
 		int i = argExtreme(measured, s->rows, k == 0);
 		int px = 80 + (int)lround((s->time[i] - s->time[0]) / span * (double)(w - 96 - 1));
 		int py = 36 + (int)lround((hi - measured[i]) / (hi - lo) * (double)(panelHeight - 1));
-		bool found = false;
-		for (int dy = -1; dy <= 1 && !found; ++dy) {
-			for (int dx = -1; dx <= 1 && !found; ++dx) {
-				const unsigned char* p =
-				    pixels + 3 * ((size_t)(py + dy) * (size_t)w + (size_t)(px + dx));
-				found = p[0] == black[0] && p[1] == black[1] && p[2] == black[2];
-			}
-		}
-		cr_expect(found, "the measured change's %s (%g J at t = %g s) is not drawn at (%d, %d)",
+		cr_expect(pngColourNear(pixels, w, h, px, py, black),
+		          "the measured change's %s (%g J at t = %g s) is not drawn at (%d, %d)",
 		          k == 0 ? "max" : "min", measured[i], s->time[i], px, py);
 	}
 	stbi_image_free(pixels);
