@@ -11,27 +11,6 @@
 static const float kDt = 1.0f / 60.0f;
 static const int kSubsteps = 4;
 
-static tbBodyId makeStaticAt(tbWorldId world, vec3s p)
-{
-	tbBodyDef bd = tbDefaultBodyDef();
-	bd.position = p;
-	return tbCreateBody(world, &bd);
-}
-
-static tbBodyId makeBody(tbWorldId world, vec3s p, versors q, const tbGeometry* shape,
-                         float density)
-{
-	tbBodyDef bd = tbDefaultBodyDef();
-	bd.type = tb_dynamicBody;
-	bd.position = p;
-	bd.rotation = q;
-	tbBodyId body = tbCreateBody(world, &bd);
-	tbShapeDef sd = tbDefaultShapeDef();
-	sd.density = density;
-	tbCreateShape(body, &sd, shape);
-	return body;
-}
-
 // A ball hangs on a ball joint and a downward force grows by dF every step. The joint holds the
 // ball at rest, so its reaction is m g + F (statics); the first event must come on the first
 // step whose m g + F passes the threshold, none before, and repeat after.
@@ -39,9 +18,9 @@ Test(joint_features, a_growing_load_breaks_the_joint_on_time)
 {
 	tbWorldId world = makeWorld(false);
 	vec3s pivot = v3(0.0f, 3.0f, 0.0f);
-	tbBodyId anchor = makeStaticAt(world, pivot);
+	tbBodyId anchor = makeStatic(world, pivot);
 	tbGeometry ball = tbMakeSphere(0.2f);
-	tbBodyId bob = makeBody(world, v3(0.0f, 2.0f, 0.0f), quatIdentity(), &ball, 1000.0f);
+	tbBodyId bob = makeDynamic(world, v3(0.0f, 2.0f, 0.0f), quatIdentity(), &ball, 1000.0f);
 	float m = tbBody_GetMass(bob);
 	float g = -tbWorld_GetGravity(world).y;
 	tbBallJointDef jd = tbDefaultBallJointDef();
@@ -95,7 +74,7 @@ Test(joint_features, a_growing_load_breaks_the_joint_on_time)
 	cr_assert_eq(tbWorld_GetJointEvents(world).count, 0);
 	// Bad thresholds are refused.
 	tbBallJointDef bad = jd;
-	bad.bodyIdB = makeBody(world, v3(5.0f, 2.0f, 0.0f), quatIdentity(), &ball, 1000.0f);
+	bad.bodyIdB = makeDynamic(world, v3(5.0f, 2.0f, 0.0f), quatIdentity(), &ball, 1000.0f);
 	bad.torqueThreshold = -1.0f;
 	cr_assert(!tbJoint_IsValid(tbCreateBallJoint(world, &bad)));
 	cr_assert(strstr(tbGetLastError(), "torqueThreshold") != NULL, "%s", tbGetLastError());
@@ -108,9 +87,9 @@ Test(joint_features, a_growing_torque_breaks_a_hinge_on_time)
 {
 	tbWorldId world = makeWorld(false);
 	tbWorld_SetGravity(world, v3(0.0f, 0.0f, 0.0f));
-	tbBodyId anchor = makeStaticAt(world, v3(0.0f, 0.0f, 0.0f));
+	tbBodyId anchor = makeStatic(world, v3(0.0f, 0.0f, 0.0f));
 	tbGeometry box = tbMakeBox(0.5f, 0.1f, 0.1f);
-	tbBodyId arm = makeBody(world, v3(0.5f, 0.0f, 0.0f), quatIdentity(), &box, 500.0f);
+	tbBodyId arm = makeDynamic(world, v3(0.5f, 0.0f, 0.0f), quatIdentity(), &box, 500.0f);
 	tbHingeJointDef jd = tbDefaultHingeJointDef();
 	jd.bodyIdA = anchor;
 	jd.bodyIdB = arm;
@@ -162,9 +141,9 @@ static Limb makeLimb(bool gravity, tbBallJointDef* jd)
 	if (!gravity) {
 		tbWorld_SetGravity(L.world, v3(0.0f, 0.0f, 0.0f));
 	}
-	L.anchor = makeStaticAt(L.world, v3(0.0f, 0.0f, 0.0f));
+	L.anchor = makeStatic(L.world, v3(0.0f, 0.0f, 0.0f));
 	tbGeometry box = tbMakeBox(0.1f, 0.5f, 0.1f);
-	L.limb = makeBody(L.world, v3(0.0f, -0.5f, 0.0f), quatIdentity(), &box, 500.0f);
+	L.limb = makeDynamic(L.world, v3(0.0f, -0.5f, 0.0f), quatIdentity(), &box, 500.0f);
 	jd->bodyIdA = L.anchor;
 	jd->bodyIdB = L.limb;
 	jd->anchor = v3(0.0f, 0.0f, 0.0f);
@@ -374,11 +353,11 @@ Test(joint_features, ball_motor_and_friction)
 		tbBallJointDef jd = tbDefaultBallJointDef();
 		Limb L;
 		L.world = makeWorld(false);
-		L.anchor = makeStaticAt(L.world, v3(0.0f, 0.0f, 0.0f));
+		L.anchor = makeStatic(L.world, v3(0.0f, 0.0f, 0.0f));
 		tbGeometry box = tbMakeBox(0.1f, 0.5f, 0.1f);
 		float a = 30.0f * kPi / 180.0f;
 		versors q = glms_quatv(a, v3(0.0f, 0.0f, 1.0f));
-		L.limb = makeBody(L.world, v3(0.5f * sinf(a), -0.5f * cosf(a), 0.0f), q, &box, 500.0f);
+		L.limb = makeDynamic(L.world, v3(0.5f * sinf(a), -0.5f * cosf(a), 0.0f), q, &box, 500.0f);
 		float m = tbBody_GetMass(L.limb);
 		float load = m * 9.81f * 0.5f * sinf(a);
 		jd.bodyIdA = L.anchor;
@@ -424,7 +403,7 @@ static Car makeCar(float hertz, float damping, bool slider)
 	car.world = makeWorld(false);
 	tbBodyId ground = makeGround(car.world, 50.0f, 0.9f);
 	tbGeometry body = tbMakeBox(1.5f, 0.25f, 0.8f);
-	car.chassis = makeBody(car.world, v3(0.0f, 0.65f, 0.0f), quatIdentity(), &body, 200.0f);
+	car.chassis = makeDynamic(car.world, v3(0.0f, 0.65f, 0.0f), quatIdentity(), &body, 200.0f);
 	car.M = tbBody_GetMass(car.chassis);
 	float Ixx = car.M * (0.25f + 2.56f) / 12.0f, Izz = car.M * (9.0f + 0.25f) / 12.0f;
 	float ms = 1.0f / (1.0f / car.M + 0.81f / Ixx + 1.44f / Izz);
@@ -433,7 +412,7 @@ static Car makeCar(float hertz, float damping, bool slider)
 	tbGeometry wheel = tbMakeSphere(0.35f);
 	for (int i = 0; i < 4; ++i) {
 		vec3s at = v3(i < 2 ? 1.2f : -1.2f, 0.35f, (i & 1) ? 0.9f : -0.9f);
-		car.wheels[i] = makeBody(car.world, at, quatIdentity(), &wheel, 100.0f);
+		car.wheels[i] = makeDynamic(car.world, at, quatIdentity(), &wheel, 100.0f);
 		tbWheelJointDef wd = tbDefaultWheelJointDef();
 		wd.bodyIdA = car.chassis;
 		wd.bodyIdB = car.wheels[i];
@@ -522,9 +501,9 @@ Test(joint_features, a_car_held_level_bounces_at_its_frequency)
 Test(joint_features, a_wheel_motor_reaches_its_speed_and_steers)
 {
 	tbWorldId world = makeWorld(false);
-	tbBodyId frame = makeStaticAt(world, v3(0.0f, 2.0f, 0.0f));
+	tbBodyId frame = makeStatic(world, v3(0.0f, 2.0f, 0.0f));
 	tbGeometry wheel = tbMakeSphere(0.35f);
-	tbBodyId w = makeBody(world, v3(0.0f, 1.0f, 0.0f), quatIdentity(), &wheel, 100.0f);
+	tbBodyId w = makeDynamic(world, v3(0.0f, 1.0f, 0.0f), quatIdentity(), &wheel, 100.0f);
 	tbWheelJointDef wd = tbDefaultWheelJointDef();
 	wd.bodyIdA = frame;
 	wd.bodyIdB = w;
@@ -567,7 +546,7 @@ Test(joint_features, a_wheel_motor_reaches_its_speed_and_steers)
 	          fabsf(spin.z - 10.0f * cosf(steer)) < 0.05f);
 	// Bad definitions: an axle along the suspension, a NaN steering angle.
 	tbWheelJointDef bad = wd;
-	bad.bodyIdB = makeBody(world, v3(3.0f, 1.0f, 0.0f), quatIdentity(), &wheel, 100.0f);
+	bad.bodyIdB = makeDynamic(world, v3(3.0f, 1.0f, 0.0f), quatIdentity(), &wheel, 100.0f);
 	bad.spinAxis = v3(0.0f, 2.0f, 0.0f);
 	cr_assert(!tbJoint_IsValid(tbCreateWheelJoint(world, &bad)));
 	cr_assert(strstr(tbGetLastError(), "spinAxis") != NULL, "%s", tbGetLastError());

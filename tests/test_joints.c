@@ -10,27 +10,6 @@
 static const float kDt = 1.0f / 60.0f;
 static const int kSubsteps = 4;
 
-static tbBodyId makeStatic(tbWorldId world, vec3s p)
-{
-	tbBodyDef bd = tbDefaultBodyDef();
-	bd.position = p;
-	return tbCreateBody(world, &bd);
-}
-
-static tbBodyId makeDynamic(tbWorldId world, vec3s p, versors q, const tbGeometry* shape,
-                            float density)
-{
-	tbBodyDef bd = tbDefaultBodyDef();
-	bd.type = tb_dynamicBody;
-	bd.position = p;
-	bd.rotation = q;
-	tbBodyId body = tbCreateBody(world, &bd);
-	tbShapeDef sd = tbDefaultShapeDef();
-	sd.density = density;
-	tbCreateShape(body, &sd, shape);
-	return body;
-}
-
 // The period of a physical pendulum: a ball of radius r whose centre is d from the pivot,
 // released at amplitude a: T0 = 2 pi sqrt((d^2 + 2/5 r^2) / (g d)), times the large-amplitude
 // series 1 + a^2/16 + 11 a^4/3072.

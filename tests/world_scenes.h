@@ -69,6 +69,29 @@ static inline tbBodyId makeBox(tbWorldId world, vec3s p, versors q, vec3s half, 
 	return body;
 }
 
+// A static body at p with no shape: a joint's fixed end.
+static inline tbBodyId makeStatic(tbWorldId world, vec3s p)
+{
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.position = p;
+	return tbCreateBody(world, &bd);
+}
+
+// A dynamic body at (p, q) with one shape of the given density.
+static inline tbBodyId makeDynamic(tbWorldId world, vec3s p, versors q, const tbGeometry* shape,
+                                   float density)
+{
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tb_dynamicBody;
+	bd.position = p;
+	bd.rotation = q;
+	tbBodyId body = tbCreateBody(world, &bd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.density = density;
+	tbCreateShape(body, &sd, shape);
+	return body;
+}
+
 static inline float dist3(vec3s a, vec3s b)
 {
 	return glms_vec3_norm(glms_vec3_sub(a, b));
