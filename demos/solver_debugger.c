@@ -166,20 +166,6 @@ static void dmCycleContact(dmSolverDebugger* d, dmSim* sim, int direction)
 	}
 }
 
-// The mouse ray: from the eye through the cursor (framebuffer pixels from the top left).
-static void dmRay(const dmWorldView* v, const dmApp* app, vec3s* origin, vec3s* direction)
-{
-	float aspect = (float)app->fbWidth / (float)(app->fbHeight > 0 ? app->fbHeight : 1);
-	mat4s inverse = glms_mat4_inv(
-	    glms_mat4_mul(dmCamera_Projection(&v->camera, aspect), dmCamera_View(&v->camera)));
-	float x = 2.0f * app->mouseX / (float)(app->fbWidth > 0 ? app->fbWidth : 1) - 1.0f;
-	float y = 1.0f - 2.0f * app->mouseY / (float)(app->fbHeight > 0 ? app->fbHeight : 1);
-	vec4s farPoint = glms_mat4_mulv(inverse, (vec4s){{x, y, 1.0f, 1.0f}});
-	vec3s far = glms_vec3_scale(glms_vec3(farPoint), 1.0f / farPoint.w);
-	*origin = dmCamera_Eye(&v->camera);
-	*direction = glms_vec3_normalize(glms_vec3_sub(far, *origin));
-}
-
 void dmSolverDebugger_Update(dmSolverDebugger* d, dmSim* sim, dmWorldView* view, dmApp* app)
 {
 	for (int i = 0; i < app->keyCount; ++i) {
@@ -240,7 +226,7 @@ void dmSolverDebugger_Update(dmSolverDebugger* d, dmSim* sim, dmWorldView* view,
 	// The panel's half of the window is not the scene.
 	if (app->buttons[0] && !d->wasDown && app->mouseX < 0.5f * (float)app->fbWidth) {
 		vec3s origin, direction;
-		dmRay(view, app, &origin, &direction);
+		dmWorldView_MouseRay(view, app, &origin, &direction);
 		tbRayResult hit = tbWorld_CastRayClosest(
 		    sim->worldId, origin, glms_vec3_scale(direction, 1000.0f), tbDefaultQueryFilter());
 		tbBodyId body = hit.hit ? tbShape_GetBody(hit.shapeId) : (tbBodyId){0};

@@ -202,7 +202,7 @@ void dmWorldView_SetScene(dmWorldView* v, const dmSim* sim, bool fitCamera)
 }
 
 // The mouse ray: from the eye through the cursor (framebuffer pixels from the top left).
-static void dmMouseRay(const dmWorldView* v, const dmApp* app, vec3s* origin, vec3s* direction)
+void dmWorldView_MouseRay(const dmWorldView* v, const dmApp* app, vec3s* origin, vec3s* direction)
 {
 	float aspect = (float)app->fbWidth / (float)(app->fbHeight > 0 ? app->fbHeight : 1);
 	mat4s inverse = glms_mat4_inv(
@@ -295,7 +295,7 @@ bool dmWorldView_Update(dmWorldView* v, dmSim* sim, dmApp* app)
 	// Left button: on a dynamic body it picks, elsewhere it orbits; the right button always
 	// orbits, the middle one pans.
 	vec3s origin, direction;
-	dmMouseRay(v, app, &origin, &direction);
+	dmWorldView_MouseRay(v, app, &origin, &direction);
 	if (app->buttons[0] && !v->picking && !v->orbiting) {
 		float hit = dmSim_Pick(sim, origin, direction, 1000.0f);
 		v->picking = hit >= 0.0f;

@@ -42,6 +42,10 @@ void dmWorldView_SetScene(dmWorldView* view, const dmSim* sim, bool fitCamera);
 /// scene had to be rebuilt and failed.
 bool dmWorldView_Update(dmWorldView* view, dmSim* sim, dmApp* app);
 
+/// The mouse ray: from the eye through the cursor (framebuffer pixels from the top left).
+void dmWorldView_MouseRay(const dmWorldView* view, const dmApp* app, vec3s* origin,
+                          vec3s* direction);
+
 /// Draw the scene, the HUD (`title` on its first line) and the plot; `sceneHelp` lists the scene
 /// keys in the help overlay.
 void dmWorldView_Draw(dmWorldView* view, const dmSim* sim, int width, int height, float frameMs,
