@@ -23,8 +23,8 @@ typedef struct Series
 	double linear[ROWS_MAX], angular[ROWS_MAX];
 	// As drawn: potential and total above the lowest potential, the total's change from its start.
 	double raisedPotential[ROWS_MAX], raisedTotal[ROWS_MAX], change[ROWS_MAX];
-	// The ledger's columns of each row: d_total, then applied .. residual (10 terms).
-	double ledger[ROWS_MAX][11];
+	// The ledger's columns of each row: d_total, then applied .. residual (8 terms).
+	double ledger[ROWS_MAX][9];
 	double momentum[ROWS_MAX][3];
 } Series;
 
@@ -42,9 +42,9 @@ static void readEnergy(const char* path, Series* s)
 	cr_assert_not_null(file, "%s", path);
 	char line[1024];
 	cr_assert_not_null(fgets(line, sizeof line, file));
-	cr_assert_str_eq(
-	    line, "step,time,kinetic,potential,total,px,py,pz,lx,ly,lz,d_total,applied,damping,"
-	          "warm_start,push,relax,friction,restitution,joints,rotation,residual,created\n");
+	cr_assert_str_eq(line,
+	                 "step,time,kinetic,potential,total,px,py,pz,lx,ly,lz,d_total,applied,damping,"
+	                 "position_correction,friction,restitution,joints,rotation,residual,created\n");
 	s->rows = 0;
 	while (fgets(line, sizeof line, file) != NULL && s->rows < ROWS_MAX) {
 		long long step;
@@ -63,9 +63,9 @@ static void readEnergy(const char* path, Series* s)
 		}
 		cr_assert_not_null(at, "no ledger columns in '%s'", line);
 		double* g = s->ledger[i];
-		cr_assert_eq(sscanf(at, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &g[0], &g[1], &g[2],
-		                    &g[3], &g[4], &g[5], &g[6], &g[7], &g[8], &g[9], &g[10]),
-		             11, "bad ledger columns '%s'", at);
+		cr_assert_eq(sscanf(at, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &g[0], &g[1], &g[2], &g[3],
+		                    &g[4], &g[5], &g[6], &g[7], &g[8]),
+		             9, "bad ledger columns '%s'", at);
 		s->linear[i] = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
 		s->angular[i] = sqrt(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
 		++s->rows;
@@ -188,9 +188,9 @@ Test(plot, png_draws_the_energy_csv)
 }
 
 // `tumble plot --ledger`: two panels (docs/scene-format.md), the first the ledger's terms since the
-// start stacked, the contacts' three normal passes in one band, with the measured change over them
-// in black. Its extremes are found from the CSV of `tumble run --energy` (the same terms, summed
-// here), and the terms add up to the measured change (the ledger's promise, docs/energy.md).
+// start stacked, with the measured change over them in black. Its extremes are found from the CSV
+// of `tumble run --energy` (the same terms, summed here), and the terms add up to the measured
+// change (the ledger's promise, docs/energy.md).
 Test(plot, ledger_stacks_the_terms_under_the_measured_change)
 {
 	const char* csv = TB_TEST_OUT_DIR "/plot_ledger_energy.csv";
@@ -205,15 +205,14 @@ Test(plot, ledger_stacks_the_terms_under_the_measured_change)
 	cr_assert_eq(s->rows, 181);
 	// Cumulative sums: the measured change and the eight bands of the plot.
 	static double measured[ROWS_MAX];
-	double sum[11] = {0.0};
+	double sum[9] = {0.0};
 	double lo = 0.0, hi = 0.0, worstGap = 0.0;
 	for (int i = 0; i < s->rows; ++i) {
-		for (int k = 0; k < 11; ++k) {
+		for (int k = 0; k < 9; ++k) {
 			sum[k] += s->ledger[i][k];
 		}
 		measured[i] = sum[0];
-		const double b[8] = {sum[1], sum[2], sum[3] + sum[4] + sum[5], sum[6], sum[7], sum[8],
-		                     sum[9], sum[10]};
+		const double b[8] = {sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7], sum[8]};
 		double up = 0.0, down = 0.0, terms = 0.0;
 		for (int k = 0; k < 8; ++k) {
 			up += fmax(b[k], 0.0);

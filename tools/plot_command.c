@@ -255,14 +255,12 @@ static void tbDrawPanel(tbImage* image, const tbPanel* panel, int index, int pan
 	}
 }
 
-// The ledger's terms (docs/energy.md) in the stacked plot's order and colours. The contacts'
-// normal rows are one band: their warm start, biased and relax passes each do large work of
-// opposite signs within a substep, and only their sum says what the contacts did (the CSV of
-// `tumble run --energy` keeps them apart).
+// The ledger's terms (docs/energy.md) in the stacked plot's order and colours, as the CSV of
+// `tumble run --energy` names them.
 #define TB_LEDGER_TERMS 8
 static const char* const tb_ledgerNames[TB_LEDGER_TERMS] = {
-    "applied",     "damping", "contacts (normal)", "friction",
-    "restitution", "joints",  "rotation",          "residual"};
+    "applied",  "damping", "position correction", "friction", "restitution", "joints",
+    "rotation", "residual"};
 static const tbRgb tb_ledgerColours[TB_LEDGER_TERMS] = {
     {120, 120, 120}, {170, 110, 60}, {40, 90, 220}, {220, 60, 40},
     {250, 170, 40},  {150, 40, 170}, {90, 180, 90}, {200, 200, 120}};
@@ -359,9 +357,9 @@ void tbPlotHelp(FILE* out)
 	    "  --size WxH     picture size in pixels (default 800x600; at least 320x240)\n"
 	    "  --ledger       draw the energy ledger instead (docs/energy.md): the change of the\n"
 	    "                 total energy since the start, stacked by cause (gravity and forces,\n"
-	    "                 damping, the contacts' normal rows, friction, restitution, joints,\n"
-	    "                 the finish's rotation, the residual) with the measured change over it,\n"
-	    "                 and the energies; the columns of `tumble run --energy`\n"
+	    "                 damping, position correction, friction, impacts and restitution,\n"
+	    "                 joints, the finish's rotation, the residual) with the measured change\n"
+	    "                 over it, and the energies; the columns of `tumble run --energy`\n"
 	    "  -h, --help     this text\n");
 }
 
@@ -495,9 +493,8 @@ int tbPlotCommand(int argc, char** argv)
 				// Every step's terms are summed, the rows plotted or not.
 				tbEnergyLedger e = tbWorld_GetEnergyLedger(scene.worldId);
 				const double values[TB_LEDGER_TERMS + 1] = {
-				    e.applied,  e.damping,     e.warmStart + e.push + e.relax,
-				    e.friction, e.restitution, e.joints,
-				    e.rotation, e.residual,    e.change};
+				    e.applied, e.damping,  e.positionCorrection, e.friction, e.restitution,
+				    e.joints,  e.rotation, e.residual,           e.change};
 				for (int k = 0; k <= TB_LEDGER_TERMS; ++k) {
 					sums[k] += values[k];
 				}

@@ -304,23 +304,21 @@ void tbWriteEnergyRow(FILE* out, long long step, double time, const tbEnergyRow*
 // The energy ledger's terms summed over the steps since the last row (docs/energy.md).
 typedef struct tbLedgerSum
 {
-	double change, applied, damping, warmStart, push, relax, friction, restitution, joints,
-	    rotation, residual;
+	double change, applied, damping, positionCorrection, friction, restitution, joints, rotation,
+	    residual;
 	int created;
 } tbLedgerSum;
 
 #define TB_LEDGER_COLUMNS                                                                          \
-	",d_total,applied,damping,warm_start,push,relax,friction,restitution,joints,rotation,"         \
-	"residual,created\n"
+	",d_total,applied,damping,position_correction,friction,restitution,joints,rotation,residual,"  \
+	"created\n"
 
 static void tbAddLedger(tbLedgerSum* sum, const tbEnergyLedger* e)
 {
 	sum->change += e->change;
 	sum->applied += e->applied;
 	sum->damping += e->damping;
-	sum->warmStart += e->warmStart;
-	sum->push += e->push;
-	sum->relax += e->relax;
+	sum->positionCorrection += e->positionCorrection;
 	sum->friction += e->friction;
 	sum->restitution += e->restitution;
 	sum->joints += e->joints;
@@ -338,9 +336,9 @@ static void tbRecordEnergy(FILE* out, const tbScene* scene, long long step, tbLe
 	        (double)step * (double)scene->def.dt, row.kinetic, row.potential, row.total,
 	        row.momentum[0], row.momentum[1], row.momentum[2], row.angularMomentum[0],
 	        row.angularMomentum[1], row.angularMomentum[2]);
-	fprintf(out, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d\n", sum->change,
-	        sum->applied, sum->damping, sum->warmStart, sum->push, sum->relax, sum->friction,
-	        sum->restitution, sum->joints, sum->rotation, sum->residual, sum->created);
+	fprintf(out, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d\n", sum->change, sum->applied,
+	        sum->damping, sum->positionCorrection, sum->friction, sum->restitution, sum->joints,
+	        sum->rotation, sum->residual, sum->created);
 	memset(sum, 0, sizeof *sum);
 }
 

@@ -884,33 +884,58 @@ static inline tbFloatW tbMovingSpeedW(const tbBodyW* a, const tbBodyW* b, tbVec3
 	return tbSubW(tbKeepW(movesB, sb), tbKeepW(movesA, sa));
 }
 
-// tbApplyW; with `seen`, also the impulse's work added to *work: lambda (u_before + u_after) / 2
-// with u the moving sides' speed along the row (exact: the velocities change linearly in lambda
-// through a constant mass matrix), plus the potential energy its linear part will change in this
-// substep, -h lambda (gB - gA) . d (docs/energy.md). The plain passes pass a null `seen`.
+// tbApplyW; with `seen`, also the impulse's work, split between two causes: its first `first`
+// (added to *firstWork) and the rest (*secondWork), as if applied one after the other. The
+// velocities change linearly in lambda through a constant mass matrix, so an impulse's kinetic
+// work is exactly lambda (u_before + u_after) / 2, u the moving sides' speed along the row, and
+// the speed between the two parts is u_before + first k, k = sum over the moving sides of
+// m^-1 + (r x d) . I^-1 (r x d) (Baraff II eq. 8-18). To the kinetic work comes the gravity part of
+// the sampled energy (docs/energy.md, "Gravity's half substep"): +-h lambda (g'_B - g'_A) . d / 2,
+// minus before the substep's deltas are integrated and plus after, the other half being
+// gravity's (seen->gravityWork). The impulse is applied whole, as the plain pass applies it (the
+// same bits); the plain passes pass a null `seen`.
 static inline __attribute__((always_inline)) void
-tbApplySeenW(tbBodyW* a, tbBodyW* b, const tbContactConstraintW* c, tbVec3W d, tbVec3W rAxd,
-             tbVec3W rBxd, tbVec3W sA, tbVec3W sB, tbFloatW lambda, const tbRowsSeen* seen,
-             tbFloatW* work)
+tbApplySplitSeenW(tbBodyW* a, tbBodyW* b, const tbContactConstraintW* c, tbVec3W d, tbVec3W rAxd,
+                  tbVec3W rBxd, tbVec3W sA, tbVec3W sB, tbFloatW lambda, tbFloatW first,
+                  tbRowsSeen* seen, tbFloatW* firstWork, tbFloatW* secondWork)
 {
 	if (seen == NULL) {
 		tbApplyW(a, b, c->invMassA, c->invMassB, d, sA, sB, lambda);
 		return;
 	}
-	tbFloatW zero = tbZeroW();
+	tbFloatW zero = tbZeroW(), half = tbSplatW(0.5f);
 	tbFloatW movesA = tbGreaterW(c->invMassA, zero), movesB = tbGreaterW(c->invMassB, zero);
 	tbFloatW before = tbMovingSpeedW(a, b, d, rAxd, rBxd, movesA, movesB);
 	tbApplyW(a, b, c->invMassA, c->invMassB, d, sA, sB, lambda);
 	tbFloatW after = tbMovingSpeedW(a, b, d, rAxd, rBxd, movesA, movesB);
-	tbFloatW potential = tbMulW(lambda, tbDotW(d, tbVecSubW(seen->gravityHA, seen->gravityHB)));
-	tbFloatW half = tbMulW(tbSplatW(0.5f), tbMulW(lambda, tbAddW(before, after)));
-	*work = tbAddW(*work, tbAddW(half, potential));
+	tbFloatW k = tbAddW(tbKeepW(movesA, tbAddW(c->invMassA, tbDotW(rAxd, sA))),
+	                    tbKeepW(movesB, tbAddW(c->invMassB, tbDotW(rBxd, sB))));
+	tbFloatW between = tbMulAddW(before, first, k);
+	tbFloatW second = tbSubW(lambda, first);
+	// h (g'_A - g'_B) . d / 2 per unit impulse (gravityHA, gravityHB hold h g' / 2).
+	tbFloatW lift = tbDotW(d, tbVecSubW(seen->gravityHA, seen->gravityHB));
+	tbFloatW sign = tbSplatW(seen->afterDeltas ? -1.0f : 1.0f);
+	tbFloatW w1 = tbMulW(tbMulW(half, first), tbAddW(before, between));
+	tbFloatW w2 = tbMulW(tbMulW(half, second), tbAddW(between, after));
+	*firstWork = tbAddW(*firstWork, tbMulAddW(w1, tbMulW(sign, first), lift));
+	*secondWork = tbAddW(*secondWork, tbMulAddW(w2, tbMulW(sign, second), lift));
+	seen->gravityWork = tbMulAddW(seen->gravityWork, lambda, lift);
+}
+
+// tbApplySplitSeenW with the whole impulse to one cause.
+static inline __attribute__((always_inline)) void
+tbApplySeenW(tbBodyW* a, tbBodyW* b, const tbContactConstraintW* c, tbVec3W d, tbVec3W rAxd,
+             tbVec3W rBxd, tbVec3W sA, tbVec3W sB, tbFloatW lambda, tbRowsSeen* seen,
+             tbFloatW* work)
+{
+	tbApplySplitSeenW(a, b, c, d, rAxd, rBxd, sA, sB, lambda, lambda, seen, work, work);
 }
 
 // The twist row's impulse dT about n (angular only: no potential part), and its work with `seen`.
-static inline __attribute__((always_inline)) void
-tbApplyTwistSeenW(tbBodyW* a, tbBodyW* b, const tbContactConstraintW* c, tbFloatW dT,
-                  const tbRowsSeen* seen, tbFloatW* work)
+static inline __attribute__((always_inline)) void tbApplyTwistSeenW(tbBodyW* a, tbBodyW* b,
+                                                                    const tbContactConstraintW* c,
+                                                                    tbFloatW dT, tbRowsSeen* seen,
+                                                                    tbFloatW* work)
 {
 	tbFloatW before = tbZeroW();
 	tbVec3W none = {tbZeroW(), tbZeroW(), tbZeroW()};
@@ -973,7 +998,7 @@ tbSolveContactsBody(tbContactConstraintW* c, tbSolverBody* states, float invH, b
 	// How far the bodies have moved apart along n since the manifold was made.
 	tbFloatW dpn = tbDotW(c->normal, tbVecSubW(b.dp, a.dp));
 	tbFloatW totalNormal = zero;
-	tbFloatW normalWork = zero, frictionWork = zero;
+	tbFloatW normalWork = zero, biasWork = zero, frictionWork = zero;
 
 	// Non-penetration, point by point (Catto 2005: the accumulated impulse is clamped at >= 0).
 	for (int i = 0; i < c->pointCount; ++i) {
@@ -1005,15 +1030,36 @@ tbSolveContactsBody(tbContactConstraintW* c, tbSolverBody* states, float invH, b
 			seen->speedError[i] = tbSelectW(idle, error, zero);
 			seen->bias[i] = bias;
 		}
+		tbFloatW mass = tbMulW(tbSubW(zero, cp->normalMass), massScale);
 		tbFloatW impulse =
-		    tbSubW(tbMulW(tbMulW(tbSubW(zero, cp->normalMass), massScale), tbAddW(vn, bias)),
-		           tbMulW(impulseScale, cp->normalImpulse));
+		    tbSubW(tbMulW(mass, tbAddW(vn, bias)), tbMulW(impulseScale, cp->normalImpulse));
 		tbFloatW newImpulse = tbMaxW(tbAddW(cp->normalImpulse, impulse), zero);
 		impulse = tbSubW(newImpulse, cp->normalImpulse);
+		// Observed, the impulse in two parts (docs/energy.md, "Position correction"). Biased
+		// pass: first a rigid contact's update, -m (J v) (with the speculative gap's bias where
+		// apart), clamped as the row clamps: the impact, which stops the approach; then the rest,
+		// by which the soft row differs from it (its bias, mass and impulse scales): the
+		// position correction. Relax pass: first what takes back this substep's position
+		// correction impulse (up to it, of the opposite sign), then the impact's rest.
+		tbFloatW first = impulse;
+		tbFloatW* firstWork = &normalWork;
+		tbFloatW* secondWork = &biasWork;
+		if (seen != NULL && useBias) {
+			tbFloatW speculative = tbSelectW(apart, zero, bias);
+			tbFloatW rigid = tbMulW(tbSubW(zero, cp->normalMass), tbAddW(vn, speculative));
+			first = tbSubW(tbMaxW(tbAddW(cp->normalImpulse, rigid), zero), cp->normalImpulse);
+			seen->biasImpulse[i] = tbAddW(seen->biasImpulse[i], tbSubW(impulse, first));
+		} else if (seen != NULL) {
+			tbFloatW back = tbSubW(zero, seen->biasImpulse[i]);
+			first = tbMinW(tbMaxW(impulse, tbMinW(back, zero)), tbMaxW(back, zero));
+			seen->biasImpulse[i] = tbAddW(seen->biasImpulse[i], first);
+			firstWork = &biasWork;
+			secondWork = &normalWork;
+		}
 		cp->normalImpulse = newImpulse;
 		cp->maxNormalImpulse = tbMaxW(cp->maxNormalImpulse, impulse);
-		tbApplySeenW(&a, &b, c, c->normal, cp->rAxn, cp->rBxn, cp->invIArAxn, cp->invIBrBxn,
-		             impulse, seen, &normalWork);
+		tbApplySplitSeenW(&a, &b, c, c->normal, cp->rAxn, cp->rBxn, cp->invIArAxn, cp->invIBrBxn,
+		                  impulse, first, seen, firstWork, secondWork);
 		totalNormal = tbAddW(totalNormal, newImpulse);
 	}
 
@@ -1061,6 +1107,7 @@ tbSolveContactsBody(tbContactConstraintW* c, tbSolverBody* states, float invH, b
 	tbScatterBodies(states, c->bodyB, &b);
 	if (seen != NULL) {
 		seen->normalWork = normalWork;
+		seen->biasWork = biasWork;
 		seen->frictionWork = frictionWork;
 	}
 }

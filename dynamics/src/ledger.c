@@ -29,7 +29,8 @@ size_t tbSolverLedgerBytes(int bodyCount, int contactCount)
 {
 	return tbAlignLedger((size_t)(bodyCount + 1) * sizeof(tbLedgerBody)) +
 	       tbAlignLedger((size_t)contactCount * sizeof(float)) +
-	       tbAlignLedger((size_t)(bodyCount + 1) * sizeof(float));
+	       tbAlignLedger((size_t)(bodyCount + 1) * sizeof(float)) +
+	       tbAlignLedger((size_t)contactCount * TB_MAX_MANIFOLD_POINTS * sizeof(float));
 }
 
 // Kinetic energy 1/2 m v.v + 1/2 w . I w of a ledger body at velocities v, w (double: a sum of
@@ -78,6 +79,10 @@ void tbObserveBegin(tbObserver* o, const tbSolverDef* def, tbRigidBody* const* b
 	l->contactWork = (float*)at;
 	at += tbAlignLedger((size_t)contactCount * sizeof(float));
 	l->jointWork = (float*)at;
+	at += tbAlignLedger((size_t)(bodyCount + 1) * sizeof(float));
+	o->biasImpulse = (float*)at;
+	o->contactCount = contactCount;
+	memset(o->biasImpulse, 0, (size_t)contactCount * TB_MAX_MANIFOLD_POINTS * sizeof(float));
 	memset(l->contactWork, 0, (size_t)contactCount * sizeof(float));
 	memset(l->jointWork, 0, (size_t)(bodyCount + 1) * sizeof(float));
 	memset(o->bodies, 0, (size_t)(bodyCount + 1) * sizeof(tbLedgerBody));
@@ -92,7 +97,7 @@ void tbObserveBegin(tbObserver* o, const tbSolverDef* def, tbRigidBody* const* b
 		lb->gravity = glms_vec3_scale(def->gravity, b->gravityScale);
 		lb->mass = b->mass;
 	}
-	l->applied = l->damping = l->warmStart = l->push = l->relax = 0.0;
+	l->applied = l->damping = l->positionCorrection = 0.0;
 	l->friction = l->restitution = l->joints = l->rotation = 0.0;
 	tbBodiesEnergy(def, bodies, bodyCount, &l->kineticBefore, &l->potentialBefore);
 }
@@ -147,18 +152,22 @@ void tbObserveBodies(tbObserver* o, const tbSolverBody* states, bool beforeDelta
 	if (l == NULL) {
 		return;
 	}
-	double sum = 0.0, h = beforeDeltas ? (double)o->h : 0.0;
+	double sum = 0.0, gravity = 0.0, h = (double)o->h;
 	for (int i = 0; i < o->bodyCount; ++i) {
 		const tbLedgerBody* b = o->bodies + i;
 		if (b->mass == 0.0f) {
 			continue;
 		}
 		const float* v = states[i].v;
-		// Kinetic change, and the potential the velocity change moves it by before the substep
-		// ends (a pass before the deltas are integrated): -m g' . h dv.
+		// Kinetic change, and the velocity change's part of the sampled energy (docs/energy.md,
+		// "Gravity's half substep"): -m g' . h dv / 2 before the deltas are integrated (they move
+		// the body by h dv in this substep), +m g' . h dv / 2 after; the other -m g' . h dv / 2 is
+		// gravity's.
 		double work = tbKinetic(b, v, states[i].w) - tbKinetic(b, b->v, b->w);
-		double lift = tbDotD(b->gravity.raw, v) - tbDotD(b->gravity.raw, b->v);
-		work -= (double)b->mass * h * lift;
+		double lift =
+		    (double)b->mass * h * 0.5 * (tbDotD(b->gravity.raw, v) - tbDotD(b->gravity.raw, b->v));
+		work += beforeDeltas ? -lift : lift;
+		gravity -= lift;
 		// A pass that moves the body itself (a joint's position projection) changes its
 		// potential energy by -m g' . ddp.
 		work -= (double)b->mass *
@@ -168,6 +177,7 @@ void tbObserveBodies(tbObserver* o, const tbSolverBody* states, bool beforeDelta
 			l->jointWork[i] += (float)work;
 		}
 	}
+	l->applied += gravity;
 	if (joints) {
 		l->joints += sum;
 	} else {
@@ -202,15 +212,30 @@ void tbObserveContacts(tbObserver* o, tbSolverPass pass, tbContactConstraintW* g
 {
 	const tbSolverDef* def = o->def;
 	tbSolverLedger* l = o->ledger;
-	// Impulses before the deltas are integrated move the bodies in this substep.
-	float h = pass == tb_passWarmStart || pass == tb_passPush ? o->h : 0.0f;
-	double normal = 0.0, friction = 0.0;
+	bool solve = pass == tb_passPush || pass == tb_passRelax;
+	if (l != NULL && pass == tb_passPush && o->iteration == 0) {
+		// A new substep: no push-out impulse yet to take back.
+		memset(o->biasImpulse, 0, (size_t)o->contactCount * TB_MAX_MANIFOLD_POINTS * sizeof(float));
+	}
+	double normal = 0.0, bias = 0.0, friction = 0.0, gravity = 0.0;
 	for (int g = 0; g < groupCount; ++g) {
 		tbContactConstraintW* c = groups + g;
 		tbRowsSeen seen;
 		memset(&seen, 0, sizeof seen);
-		tbGravityW(o, c->bodyA, h, &seen.gravityHA);
-		tbGravityW(o, c->bodyB, h, &seen.gravityHB);
+		tbGravityW(o, c->bodyA, 0.5f * o->h, &seen.gravityHA);
+		tbGravityW(o, c->bodyB, 0.5f * o->h, &seen.gravityHB);
+		seen.afterDeltas = pass == tb_passRelax || pass == tb_passRestitution;
+		_Alignas(32) float held[TB_MAX_MANIFOLD_POINTS][TB_SIMD_WIDTH];
+		if (solve && l != NULL) {
+			for (int i = 0; i < TB_MAX_MANIFOLD_POINTS; ++i) {
+				for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+					int index = c->contact[lane];
+					held[i][lane] =
+					    index >= 0 ? o->biasImpulse[index * TB_MAX_MANIFOLD_POINTS + i] : 0.0f;
+				}
+				seen.biasImpulse[i] = tbLoadW(held[i]);
+			}
+		}
 		if (pass == tb_passWarmStart) {
 			tbWarmStartContactsSeenW(c, states, &seen);
 		} else if (pass == tb_passRestitution) {
@@ -219,16 +244,30 @@ void tbObserveContacts(tbObserver* o, tbSolverPass pass, tbContactConstraintW* g
 			tbSolveContactsSeenW(c, states, invH, pass == tb_passPush, def->contactPushMaxSpeed,
 			                     &seen);
 		}
+		if (solve && l != NULL) {
+			for (int i = 0; i < TB_MAX_MANIFOLD_POINTS; ++i) {
+				tbStoreW(held[i], seen.biasImpulse[i]);
+				for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+					int index = c->contact[lane];
+					if (index >= 0) {
+						o->biasImpulse[index * TB_MAX_MANIFOLD_POINTS + i] = held[i][lane];
+					}
+				}
+			}
+		}
 		for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
 			int index = c->contact[lane];
 			if (index < 0) {
 				continue;
 			}
-			float nw = tbLaneOf(seen.normalWork, lane), fw = tbLaneOf(seen.frictionWork, lane);
+			float nw = tbLaneOf(seen.normalWork, lane), bw = tbLaneOf(seen.biasWork, lane);
+			float fw = tbLaneOf(seen.frictionWork, lane);
 			normal += (double)nw;
+			bias += (double)bw;
 			friction += (double)fw;
+			gravity += (double)tbLaneOf(seen.gravityWork, lane);
 			if (l != NULL) {
-				l->contactWork[index] += nw + fw;
+				l->contactWork[index] += nw + bw + fw;
 			}
 			if (def->trace == NULL) {
 				continue;
@@ -259,7 +298,7 @@ void tbObserveContacts(tbObserver* o, tbSolverPass pass, tbContactConstraintW* g
 			uint32_t bits;
 			memcpy(&bits, &mask, sizeof bits);
 			t.clamped = pass == tb_passRelax && bits != 0u;
-			t.normalWork = nw;
+			t.normalWork = nw + bw;
 			t.frictionWork = fw;
 			def->trace(&t, def->traceContext);
 		}
@@ -267,16 +306,12 @@ void tbObserveContacts(tbObserver* o, tbSolverPass pass, tbContactConstraintW* g
 	if (l == NULL) {
 		return;
 	}
+	// Every pass's impact part with the restitution pass's: what stops an approach and what a
+	// bounce returns are one term (docs/energy.md, "The terms").
 	l->friction += friction;
-	if (pass == tb_passWarmStart) {
-		l->warmStart += normal;
-	} else if (pass == tb_passPush) {
-		l->push += normal;
-	} else if (pass == tb_passRelax) {
-		l->relax += normal;
-	} else {
-		l->restitution += normal;
-	}
+	l->restitution += normal;
+	l->positionCorrection += bias;
+	l->applied += gravity;
 }
 
 void tbObserveFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,

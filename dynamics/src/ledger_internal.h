@@ -13,7 +13,10 @@ typedef struct tbObserver
 	const tbSolverDef* def;
 	tbSolverLedger* ledger;
 	tbLedgerBody* bodies;
-	int bodyCount;
+	int bodyCount, contactCount;
+	// Per contact and point: the biased passes' push-out impulse of this substep not yet taken
+	// back by a relax pass, N s (tbRowsSeen.biasImpulse).
+	float* biasImpulse;
 	float h;
 	int substep, iteration;
 } tbObserver;

@@ -80,18 +80,25 @@ typedef struct tbSoftness
 } tbSoftness;
 
 // What an observed contact pass saw of one record (the energy ledger and the solver trace,
-// docs/energy.md): per lane, the work its rows did on the moving bodies and, per row, the velocity
-// error before the update. The plain passes take none (a null pointer known at compile time), so
-// their code is unchanged.
+// docs/energy.md): per lane, the work its rows did on the moving bodies, split by cause, and, per
+// row, the velocity error before the update. The plain passes take none (a null pointer known at
+// compile time), so their code is unchanged.
 typedef struct tbRowsSeen
 {
-	// In: h times each side's gravity where the body is dynamic (zero where not, and zero in a
-	// pass after the deltas are integrated): a linear impulse moves the body by h dv in this
-	// substep, which changes its potential energy by -m g . h dv.
+	// In: h/2 times each side's gravity where the body is dynamic (zero where not). A linear
+	// impulse changes the energy the ledger measures along the sampled parabola by -m g . h dv / 2
+	// before the deltas are integrated and by +m g . h dv / 2 after (docs/energy.md, "Gravity's
+	// half substep"); the other -m g . h dv / 2 is gravity's (gravityWork).
 	tbVec3W gravityHA, gravityHB;
-	// Out: the work of the normal rows and of the friction rows (2D and twist), J, lane by lane:
-	// lambda . (v_before + v_after) / 2 over the moving bodies, plus the potential-energy part.
-	tbFloatW normalWork, frictionWork;
+	bool afterDeltas; // in: the pass comes after the substep's deltas are integrated
+	// In and out, per point: the biased passes' position correction impulse of this substep not
+	// yet taken back by a relax pass, N s (ledger.c keeps it per contact between the passes).
+	tbFloatW biasImpulse[TB_MAX_MANIFOLD_POINTS];
+	// Out: the work of the normal rows' impact part (a rigid contact's update), of their position
+	// correction part (the soft row's bias and softness), of the friction rows (2D and twist), and
+	// gravity's share, J, lane by lane: lambda (u_before + u_after) / 2 over the moving bodies plus
+	// the gravity part.
+	tbFloatW normalWork, biasWork, frictionWork, gravityWork;
 	tbFloatW speedError[TB_MAX_MANIFOLD_POINTS]; // J v + bias before the row's update, m/s
 	tbFloatW bias[TB_MAX_MANIFOLD_POINTS];       // the row's bias speed, m/s
 	tbFloatW tangentError1, tangentError2;       // J v - target of the friction rows, m/s
@@ -117,7 +124,7 @@ void tbSetImpactSpeedW(tbContactConstraintW* c, const tbSolverBody* states,
                        const tbSolverBodyMotion* motions, int bodyCount, float h);
 void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float threshold, float h);
 // The same three passes, observed (tbRowsSeen): the same arithmetic on the velocities, and the
-// rows' work and errors written to `seen` (cleared here but for its gravity inputs).
+// rows' work and errors written to `seen` (which the caller clears and fills with its inputs).
 void tbWarmStartContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, tbRowsSeen* seen);
 void tbSolveContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
                           float pushMaxSpeed, tbRowsSeen* seen);

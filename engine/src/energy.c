@@ -105,15 +105,13 @@ void tbEnergyFinish(tbWorld* w)
 	e->scale = l->kineticBefore + fabs(l->potentialBefore);
 	e->applied = l->applied;
 	e->damping = l->damping;
-	e->warmStart = l->warmStart;
-	e->push = l->push;
-	e->relax = l->relax;
+	e->positionCorrection = l->positionCorrection;
 	e->friction = l->friction;
 	e->restitution = l->restitution;
 	e->joints = l->joints;
 	e->rotation = l->rotation;
-	e->residual = e->change - (e->applied + e->damping + e->warmStart + e->push + e->relax +
-	                           e->friction + e->restitution + e->joints + e->rotation);
+	e->residual = e->change - (e->applied + e->damping + e->positionCorrection + e->friction +
+	                           e->restitution + e->joints + e->rotation);
 	// Energy from nothing: the total rose (gravity cannot raise it; forces and kinematic bodies
 	// that push may, and are flagged as well).
 	e->created = e->change > TB_ENERGY_CREATED_TOLERANCE * e->scale;

@@ -100,7 +100,7 @@ typedef struct tbSolverTraceContact
 	float tangentError[2];              ///< the friction rows' slip before their update, m/s
 	float twistError;                   ///< the relative spin about the normal before, rad/s
 	bool clamped;                       ///< the friction impulse was cut to the Coulomb disc
-	float normalWork;   ///< the normal rows' work in this pass (with its potential part), J
+	float normalWork;   ///< the normal rows' work in this pass (with their gravity part), J
 	float frictionWork; ///< the friction rows' work in this pass, J
 } tbSolverTraceContact;
 
@@ -119,16 +119,19 @@ typedef struct tbSolverLedger
 	double potentialBefore; ///< out: at the step's start, J
 	double kinetic;         ///< out: after tbSolverFinish, J
 	double potential;       ///< out: after tbSolverFinish, J
-	/// Gravity, forces and torques: their work less the potential they changed; for gravity
-	/// alone -1/2 m |g'|^2 h^2 per substep, the semi-implicit Euler step's own error, J.
+	/// Gravity, forces and torques: their work less the potential they changed, with the half of
+	/// every row's gravity part that is gravity's (docs/energy.md); for gravity alone
+	/// -1/2 m |g'|^2 h^2 per substep of free flight, J.
 	double applied;
-	double damping;     ///< linear and angular damping and the rotation cap, J (<= 0)
-	double warmStart;   ///< the contacts' normal rows in the warm start, J
-	double push;        ///< the contacts' normal rows in the biased passes, J
-	double relax;       ///< the contacts' normal rows in the relax passes, J
-	double friction;    ///< friction rows (warm start, relax), twist and rolling resistance, J
-	double restitution; ///< the restitution pass, J
-	double joints;      ///< every joint row in every pass, J
+	double damping; ///< linear and angular damping and the rotation cap, J (<= 0)
+	/// The contacts' normal rows' bias part (the soft push-out of an overlap) and what the relax
+	/// passes take back of it, J
+	double positionCorrection;
+	double friction; ///< friction rows (warm start, relax), twist and rolling resistance, J
+	/// The contacts' normal rows' impact part in every pass (all but the bias's) and the
+	/// restitution pass: what stops an approach and what a bounce returns, J
+	double restitution;
+	double joints; ///< every joint row in every pass, J
 	/// The finish's rotation: the kinetic energy 1/2 L . I(R)^-1 L it leaves less the passes'
 	/// 1/2 w . I0 w (zero for a spherical inertia), J
 	double rotation;

@@ -197,16 +197,20 @@ typedef struct tbEnergyLedger
 	double total;     ///< kinetic + potential after the step, J
 	double change;    ///< total after less total before the step (measured from the states), J
 	double scale;     ///< kinetic + |potential| before the step: the tolerances' scale, J
-	/// Gravity, forces and torques: their work less the potential they changed (for gravity
-	/// alone the semi-implicit Euler step's own -1/2 m |g|^2 h^2 per substep), J.
+	/// Gravity, forces and torques: their work less the potential they changed, with the half of
+	/// every constraint's gravity part that is gravity's (docs/energy.md); for gravity alone the
+	/// semi-implicit Euler step's own -1/2 m |g|^2 h^2 per substep of free flight, J.
 	double applied;
-	double damping;     ///< linear and angular damping and the rotation cap, J (<= 0)
-	double warmStart;   ///< contacts' normal rows in the warm starts, J
-	double push;        ///< contacts' normal rows in the biased passes (soft push-out), J
-	double relax;       ///< contacts' normal rows in the relax passes, J
-	double friction;    ///< friction, twist and rolling resistance rows, J (dissipated: < 0)
-	double restitution; ///< the restitution pass: energy a bounce returns, J
-	double joints;      ///< all joint rows (points, motors, springs, limits), J
+	double damping; ///< linear and angular damping and the rotation cap, J (<= 0)
+	/// Contacts' position correction: the soft push-out of an overlap (the normal rows' bias
+	/// part) and what the relax passes take back of it, J
+	double positionCorrection;
+	double friction; ///< friction, twist and rolling resistance rows, J (dissipated: < 0)
+	/// Impact and restitution: the contacts' normal rows but for their bias part (they stop an
+	/// approach and hold bodies up) and the restitution pass (a bounce's return); an impact of
+	/// restitution e loses (1 - e^2) of its approach energy here, J
+	double restitution;
+	double joints; ///< all joint rows (points, motors, springs, limits), J
 	/// The finish's rotation of the bodies: their kinetic energy at the new orientation less
 	/// what the passes measured with the step's starting inertia (zero for spheres, cubes), J
 	double rotation;
