@@ -216,8 +216,7 @@ void tbObserveContacts(tbObserver* o, tbSolverPass pass, tbContactConstraintW* g
 		} else if (pass == tb_passRestitution) {
 			tbApplyRestitutionSeenW(c, states, def->restitutionThreshold, o->h, &seen);
 		} else {
-			tbSolveContactsSeenW(c, states, invH, pass == tb_passPush, def->contactPushMaxSpeed,
-			                     &seen);
+			tbSolveContactsSeenW(c, states, invH, pass == tb_passPush, &seen);
 		}
 		for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
 			int index = c->contact[lane];

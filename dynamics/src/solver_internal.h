@@ -61,6 +61,7 @@ typedef struct tbContactConstraintW
 	tbVec3W normal, tangent1, tangent2;
 	tbFloatW friction, restitution;
 	tbFloatW biasRate, massScale, impulseScale; // soft contact (Catto, GDC 2011)
+	tbFloatW maxPush; // minus the largest push-out speed of an overlapping row, m/s
 	tbContactPointW points[TB_MAX_MANIFOLD_POINTS];
 	tbVec3W rAxt1, rBxt1, invIArAxt1, invIBrBxt1; // tangent row 1 at the centre
 	tbVec3W rAxt2, rBxt2, invIArAxt2, invIBrBxt2; // tangent row 2
@@ -77,6 +78,7 @@ typedef struct tbContactConstraintW
 typedef struct tbSoftness
 {
 	float biasRate, massScale, impulseScale;
+	float pushMaxSpeed; // the solver's contactPushMaxSpeed, m/s
 } tbSoftness;
 
 // What an observed contact pass saw of one record (the energy ledger and the solver trace,
@@ -109,8 +111,7 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContactCons
 void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContactConstraint* contacts,
                            tbRigidBody* const* bodies, const tbSolverDef* def);
 void tbWarmStartContactsW(tbContactConstraintW* c, tbSolverBody* states);
-void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
-                      float pushMaxSpeed);
+void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias);
 // Each point's normal speed at the moment of impact, from the bodies' velocities and
 // accelerations at the step's start and its gap (restitution's speed).
 void tbSetImpactSpeedW(tbContactConstraintW* c, const tbSolverBody* states,
@@ -120,7 +121,7 @@ void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float th
 // rows' work and errors written to `seen` (cleared here but for its gravity inputs).
 void tbWarmStartContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, tbRowsSeen* seen);
 void tbSolveContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
-                          float pushMaxSpeed, tbRowsSeen* seen);
+                          tbRowsSeen* seen);
 void tbApplyRestitutionSeenW(tbContactConstraintW* c, tbSolverBody* states, float threshold,
                              float h, tbRowsSeen* seen);
 // Adds the substep's accumulated normal and friction impulses to the step's sums (once per
