@@ -647,7 +647,7 @@ static void tbAnticipateTurn(tbContactConstraintW* c, int lane, const tbContactC
 tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
                                      tbContactConstraint* contact, tbRigidBody* const* bodies,
                                      const tbSolverBody* states, const tbSolverDef* def, float h,
-                                     int worker, float* along)
+                                     bool ahead, int worker, float* along)
 {
 	const tbRigidBody* a = contact->bodyA != TB_NULL_BODY ? bodies[contact->bodyA] : NULL;
 	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
@@ -667,6 +667,7 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
 	anchors.normal = tbGetLaneV(&c->normal, lane);
 	anchors.pointCount = contact->manifold.pointCount;
 	anchors.gap = anchors.gapNext = anchors.along = anchors.ahead = FLT_MAX;
+	anchors.lookAhead = ahead;
 	anchors.nextA = tbMovedAfter(sA, h);
 	anchors.nextB = tbMovedAfter(sB, h);
 	anchors.held = &contact->manifold;

@@ -219,7 +219,7 @@ static mat3s tbRotationFromVector(vec3s t)
 static inline __attribute__((always_inline)) float tbSurfaceSpeed(const tbSolverBody* a,
                                                                   const tbSolverBody* b,
                                                                   float reachA, float reachB,
-                                                                  float* turn)
+                                                                  float* turn, float* spins)
 {
 	float dv[3] = {b->v[0] - a->v[0], b->v[1] - a->v[1], b->v[2] - a->v[2]};
 	float dw[3] = {b->w[0] - a->w[0], b->w[1] - a->w[1], b->w[2] - a->w[2]};
@@ -227,6 +227,7 @@ static inline __attribute__((always_inline)) float tbSurfaceSpeed(const tbSolver
 	float wb = sqrtf(b->w[0] * b->w[0] + b->w[1] * b->w[1] + b->w[2] * b->w[2]);
 	*turn =
 	    sqrtf(dw[0] * dw[0] + dw[1] * dw[1] + dw[2] * dw[2]) * (reachA > reachB ? reachA : reachB);
+	*spins = wa + wb;
 	return sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]) + wa * reachA + wb * reachB;
 }
 
@@ -253,8 +254,9 @@ static inline void tbRefreshOne(const tbSolverDef* def, tbContactConstraintW* gr
 	tbContactConstraintW* g = groups + at / TB_SIMD_WIDTH;
 	int lane = at % TB_SIMD_WIDTH;
 	tbContactConstraint* contact = contacts + g->contact[lane];
-	float spin, speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane],
-	                                   contact->spinReachA, contact->spinReachB, &spin);
+	float spin, spins,
+	    speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane],
+	                           contact->spinReachA, contact->spinReachB, &spin, &spins);
 	// How far the turns may have carried the surfaces from the anchored points since the last
 	// narrow phase (translation leaves anchored points exact). `gap` is a lower bound of the gap
 	// now: the gap then less what the surfaces could close in each substep since, at the speed
@@ -271,8 +273,12 @@ static inline void tbRefreshOne(const tbSolverDef* def, tbContactConstraintW* gr
 	}
 	tbManifold before = contact->manifold;
 	float along;
+	// A face turning under a sliding point closes on it by up to (h speed) (h spins) beyond what
+	// the rows see (tbAnticipateTurn); where that is within the turn allowed between looks the
+	// engine need not look ahead.
+	bool ahead = h * speed * h * spins > refreshTurn;
 	tbRefreshResult result =
-	    tbRefreshContactLane(g, lane, contact, bodies, states, def, h, worker, &along);
+	    tbRefreshContactLane(g, lane, contact, bodies, states, def, h, ahead, worker, &along);
 	if (result == tb_refreshKept) {
 		// The anchored points still hold the deepest features: they go on, and the shapes'
 		// separation along the normal bounds the gap from below.
@@ -299,8 +305,9 @@ static float tbRefreshStartGap(const tbContactConstraintW* groups,
 	const tbContactConstraintW* g = groups + at / TB_SIMD_WIDTH;
 	int lane = at % TB_SIMD_WIDTH;
 	const tbContactConstraint* contact = contacts + g->contact[lane];
-	float spin, speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane],
-	                                   contact->spinReachA, contact->spinReachB, &spin);
+	float spin, spins,
+	    speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane],
+	                           contact->spinReachA, contact->spinReachB, &spin, &spins);
 	return tbManifoldGap(&contact->manifold, contact->margin) - h * speed;
 }
 

@@ -142,8 +142,10 @@ void tbSolveRolling(tbContactConstraint* contacts, const int* list, int count,
 // bodies' poses of now and its rows rebuilt there, impulses carried over by feature id; or kept
 // when the callback finds its anchored points still hold the deepest features (`along`: the
 // shapes' separation along the lane's normal then). The lane is unchanged unless made.
-// `worker`: the calling range's worker index, passed to the callback.
+// `ahead`: whether the turn may close on the new points beyond the rows' forecast enough to ask
+// the callback where they will be (tbAnticipateTurn). `worker`: the calling range's worker index,
+// passed to the callback.
 tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
                                      tbContactConstraint* contact, tbRigidBody* const* bodies,
                                      const tbSolverBody* states, const tbSolverDef* def, float h,
-                                     int worker, float* along);
+                                     bool ahead, int worker, float* along);

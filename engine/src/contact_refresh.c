@@ -533,7 +533,7 @@ tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* mo
 	const tbContactSlot* c = w->contacts + w->solverContactSlots[contactIndex];
 	tbRefreshResult result =
 	    tbRefreshManifold(w, c, movedA, movedB, anchors, manifold, workerIndex);
-	if (result == tb_refreshMade && anchors != NULL && c->child < 0) {
+	if (result == tb_refreshMade && anchors != NULL && anchors->lookAhead && c->child < 0) {
 		// Where the new points will be at the substep's end (tbAnticipateTurn in the solver);
 		// convex pairs only (a level shape's support is the whole mesh's).
 		anchors->ahead = tbSeparationAhead(w, w->shapes + c->shapeA, movedA, w->shapes + c->shapeB,
