@@ -146,6 +146,7 @@ void tbContactSoftness(const tbSolverDef* def, float h, tbSoftness soft[2])
 		hertz = hertz < maxHertz ? hertz : maxHertz;
 		tbMakeSoft(hertz, def->contactDampingRatio, h, &soft[k].biasRate, &soft[k].massScale,
 		           &soft[k].impulseScale);
+		soft[k].pushMaxSpeed = def->contactPushMaxSpeed;
 	}
 }
 
@@ -470,6 +471,7 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContactCons
 	tbSetLane(&c->biasRate, lane, s->biasRate);
 	tbSetLane(&c->massScale, lane, s->massScale);
 	tbSetLane(&c->impulseScale, lane, s->impulseScale);
+	tbSetLane(&c->maxPush, lane, -s->pushMaxSpeed);
 }
 
 // A lane's manifold and bodies for tbSetRowsW, as the step began.
@@ -595,10 +597,57 @@ static float tbAnchoredMotion(vec3s n, tbSolverDelta movedA, tbSolverDelta moved
 	return s;
 }
 
+// The rows follow a point's separation to first order, s(t) = s + t (vB - vA) . n + (the
+// spins' terms), with n held. A point sliding at u over a face that turns at w meets the face
+// sooner: d^2 s / dt^2 = 2 u . (w x n) + (the centripetal terms), which over a substep h closes it
+// by up to h^2 (u . (w x n)) more than the rows see, a gap no row pushes against. `ahead` is the
+// shapes' separation at the substep's end at the velocities now along the normal turned with
+// either body (tbContactRefreshFcn); where it is below the rows' linear forecast by `drift`, the
+// points' separations are lowered by it, so that the passes close the real gap, and the lane's
+// rows made rigid for the rest of the step: the soft push-out (contactHertz) would let the drift
+// in at each substep and take it out only over many (a light plate that a bullet spins sweeps
+// its face over the ball and sinks it by centimetres). Its push-out cap gains the drift's speed.
+static void tbAnticipateTurn(tbContactConstraintW* c, int lane, const tbContactConstraint* contact,
+                             const tbManifold* m, const tbSolverBody* sA, const tbSolverBody* sB,
+                             float ahead, float h, float pushMaxSpeed)
+{
+	if (!(ahead < FLT_MAX) || m->pointCount == 0) {
+		return;
+	}
+	vec3s n = m->normal, zero = tbV3(0.0f, 0.0f, 0.0f);
+	vec3s vA = sA != NULL ? tbV3(sA->v[0], sA->v[1], sA->v[2]) : zero;
+	vec3s wA = sA != NULL ? tbV3(sA->w[0], sA->w[1], sA->w[2]) : zero;
+	vec3s vB = sB != NULL ? tbV3(sB->v[0], sB->v[1], sB->v[2]) : zero;
+	vec3s wB = sB != NULL ? tbV3(sB->w[0], sB->w[1], sB->w[2]) : zero;
+	float vn = glms_vec3_dot(n, glms_vec3_sub(vB, vA));
+	float linear = FLT_MAX;
+	for (int i = 0; i < m->pointCount; ++i) {
+		const tbContactPointW* cp = c->points + i;
+		float rate = vn + glms_vec3_dot(wB, tbGetLaneV(&cp->rBxn, lane)) -
+		             glms_vec3_dot(wA, tbGetLaneV(&cp->rAxn, lane));
+		linear = fminf(linear, m->points[i].separation + h * rate);
+	}
+	// At most the contact's margin: what the pair's speculative distance allowed for in a step.
+	float drift = fminf(linear - ahead, contact->margin);
+	if (!(drift > 0.0f)) {
+		tbSetLane(&c->maxPush, lane, -pushMaxSpeed); // the cap of an earlier drift goes
+		return;
+	}
+	for (int i = 0; i < m->pointCount; ++i) {
+		tbContactPointW* cp = c->points + i;
+		tbSetLane(&cp->separation, lane, tbGetLane(&cp->separation, lane) - drift);
+	}
+	float invH = 1.0f / h;
+	tbSetLane(&c->biasRate, lane, invH);
+	tbSetLane(&c->massScale, lane, 1.0f);
+	tbSetLane(&c->impulseScale, lane, 0.0f);
+	tbSetLane(&c->maxPush, lane, -(pushMaxSpeed + drift * invH));
+}
+
 tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
                                      tbContactConstraint* contact, tbRigidBody* const* bodies,
                                      const tbSolverBody* states, const tbSolverDef* def, float h,
-                                     int worker, float* along)
+                                     bool ahead, int worker, float* along)
 {
 	const tbRigidBody* a = contact->bodyA != TB_NULL_BODY ? bodies[contact->bodyA] : NULL;
 	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
@@ -617,7 +666,8 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
 	tbSolverAnchors anchors;
 	anchors.normal = tbGetLaneV(&c->normal, lane);
 	anchors.pointCount = contact->manifold.pointCount;
-	anchors.gap = anchors.gapNext = anchors.along = FLT_MAX;
+	anchors.gap = anchors.gapNext = anchors.along = anchors.ahead = FLT_MAX;
+	anchors.lookAhead = ahead;
 	anchors.nextA = tbMovedAfter(sA, h);
 	anchors.nextB = tbMovedAfter(sB, h);
 	anchors.held = &contact->manifold;
@@ -732,6 +782,8 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
 	contact->manifold = m;
 	contact->madeA = movedA;
 	contact->madeB = movedB;
+	tbAnticipateTurn(c, lane, contact, &m, a != NULL ? sA : NULL, b != NULL ? sB : NULL,
+	                 anchors.ahead, h, def->contactPushMaxSpeed);
 	return tb_refreshMade;
 }
 
@@ -987,14 +1039,15 @@ void tbWarmStartContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, tbR
 	tbWarmStartBody(c, states, seen);
 }
 
-static inline __attribute__((always_inline)) void
-tbSolveContactsBody(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
-                    float pushMaxSpeed, tbRowsSeen* seen)
+static inline __attribute__((always_inline)) void tbSolveContactsBody(tbContactConstraintW* c,
+                                                                      tbSolverBody* states,
+                                                                      float invH, bool useBias,
+                                                                      tbRowsSeen* seen)
 {
 	tbBodyW a = tbGatherBodies(states, c->bodyA, true);
 	tbBodyW b = tbGatherBodies(states, c->bodyB, true);
 	tbFloatW zero = tbZeroW(), one = tbSplatW(1.0f);
-	tbFloatW invHW = tbSplatW(invH), maxPush = tbSplatW(-pushMaxSpeed);
+	tbFloatW invHW = tbSplatW(invH), maxPush = c->maxPush;
 	// How far the bodies have moved apart along n since the manifold was made.
 	tbFloatW dpn = tbDotW(c->normal, tbVecSubW(b.dp, a.dp));
 	tbFloatW totalNormal = zero;
@@ -1112,16 +1165,15 @@ tbSolveContactsBody(tbContactConstraintW* c, tbSolverBody* states, float invH, b
 	}
 }
 
-void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
-                      float pushMaxSpeed)
+void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias)
 {
-	tbSolveContactsBody(c, states, invH, useBias, pushMaxSpeed, NULL);
+	tbSolveContactsBody(c, states, invH, useBias, NULL);
 }
 
 void tbSolveContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
-                          float pushMaxSpeed, tbRowsSeen* seen)
+                          tbRowsSeen* seen)
 {
-	tbSolveContactsBody(c, states, invH, useBias, pushMaxSpeed, seen);
+	tbSolveContactsBody(c, states, invH, useBias, seen);
 }
 
 void tbSetImpactSpeedW(tbContactConstraintW* c, const tbSolverBody* states,

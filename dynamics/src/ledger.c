@@ -241,8 +241,7 @@ void tbObserveContacts(tbObserver* o, tbSolverPass pass, tbContactConstraintW* g
 		} else if (pass == tb_passRestitution) {
 			tbApplyRestitutionSeenW(c, states, def->restitutionThreshold, o->h, &seen);
 		} else {
-			tbSolveContactsSeenW(c, states, invH, pass == tb_passPush, def->contactPushMaxSpeed,
-			                     &seen);
+			tbSolveContactsSeenW(c, states, invH, pass == tb_passPush, &seen);
 		}
 		if (solve && l != NULL) {
 			for (int i = 0; i < TB_MAX_MANIFOLD_POINTS; ++i) {

@@ -219,7 +219,7 @@ static mat3s tbRotationFromVector(vec3s t)
 static inline __attribute__((always_inline)) float tbSurfaceSpeed(const tbSolverBody* a,
                                                                   const tbSolverBody* b,
                                                                   float reachA, float reachB,
-                                                                  float* turn)
+                                                                  float* turn, float* spins)
 {
 	float dv[3] = {b->v[0] - a->v[0], b->v[1] - a->v[1], b->v[2] - a->v[2]};
 	float dw[3] = {b->w[0] - a->w[0], b->w[1] - a->w[1], b->w[2] - a->w[2]};
@@ -227,6 +227,7 @@ static inline __attribute__((always_inline)) float tbSurfaceSpeed(const tbSolver
 	float wb = sqrtf(b->w[0] * b->w[0] + b->w[1] * b->w[1] + b->w[2] * b->w[2]);
 	*turn =
 	    sqrtf(dw[0] * dw[0] + dw[1] * dw[1] + dw[2] * dw[2]) * (reachA > reachB ? reachA : reachB);
+	*spins = wa + wb;
 	return sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]) + wa * reachA + wb * reachB;
 }
 
@@ -253,15 +254,18 @@ static inline void tbRefreshOne(const tbSolverDef* def, tbContactConstraintW* gr
 	tbContactConstraintW* g = groups + at / TB_SIMD_WIDTH;
 	int lane = at % TB_SIMD_WIDTH;
 	tbContactConstraint* contact = contacts + g->contact[lane];
-	float spin, speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane],
-	                                   contact->spinReachA, contact->spinReachB, &spin);
+	float spin, spins,
+	    speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane],
+	                           contact->spinReachA, contact->spinReachB, &spin, &spins);
 	// How far the turns may have carried the surfaces from the anchored points since the last
-	// narrow phase (translation leaves anchored points exact), and a lower bound of the gap now:
-	// the gap then less what the surfaces' speed may have closed since.
+	// narrow phase (translation leaves anchored points exact). `gap` is a lower bound of the gap
+	// now: the gap then less what the surfaces could close in each substep since, at the speed
+	// the substep began with (the positions move with the biased pass's velocities, which the
+	// relax pass then lowers: the speed now may be far below the one that moved them).
 	float refreshTurn = contact->refreshTurn;
-	float turned = *turn + h * spin, closed = *gap - h * speed;
+	float turned = *turn + h * spin, closed = *gap;
 	*turn = turned;
-	*gap = closed;
+	*gap = closed - h * speed;
 	// Made again only when the anchors would be off by the end of this substep and the pair can
 	// close its gap in it: one still far apart, moving apart or barely turning is left as it is.
 	if (closed > h * speed || turned + h * spin < refreshTurn) {
@@ -269,15 +273,19 @@ static inline void tbRefreshOne(const tbSolverDef* def, tbContactConstraintW* gr
 	}
 	tbManifold before = contact->manifold;
 	float along;
+	// A face turning under a sliding point closes on it by up to (h speed) (h spins) beyond what
+	// the rows see (tbAnticipateTurn); where that is within the turn allowed between looks the
+	// engine need not look ahead.
+	bool ahead = h * speed * h * spins > refreshTurn;
 	tbRefreshResult result =
-	    tbRefreshContactLane(g, lane, contact, bodies, states, def, h, worker, &along);
+	    tbRefreshContactLane(g, lane, contact, bodies, states, def, h, ahead, worker, &along);
 	if (result == tb_refreshKept) {
 		// The anchored points still hold the deepest features: they go on, and the shapes'
 		// separation along the normal bounds the gap from below.
-		*gap = along;
+		*gap = along - h * speed;
 		*turn = -contact->refreshTurn;
 	} else if (result == tb_refreshMade) {
-		*gap = tbManifoldGap(&contact->manifold, contact->margin);
+		*gap = tbManifoldGap(&contact->manifold, contact->margin) - h * speed;
 		bool same = before.pointCount == contact->manifold.pointCount;
 		for (int k = 0; same && k < before.pointCount; ++k) {
 			same = before.points[k].id == contact->manifold.points[k].id;
@@ -286,6 +294,21 @@ static inline void tbRefreshOne(const tbSolverDef* def, tbContactConstraintW* gr
 		// may turn twice as far before the next look.
 		*turn = same ? -contact->refreshTurn : 0.0f;
 	}
+}
+
+// The running bound of tbRefreshOne for a refreshed lane before the first substep: the step's
+// manifold's gap less what the surfaces may close in that substep at the step's velocities.
+static float tbRefreshStartGap(const tbContactConstraintW* groups,
+                               const tbContactConstraint* contacts, const tbSolverBody* states,
+                               float h, int at)
+{
+	const tbContactConstraintW* g = groups + at / TB_SIMD_WIDTH;
+	int lane = at % TB_SIMD_WIDTH;
+	const tbContactConstraint* contact = contacts + g->contact[lane];
+	float spin, spins,
+	    speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane],
+	                           contact->spinReachA, contact->spinReachB, &spin, &spins);
+	return tbManifoldGap(&contact->manifold, contact->margin) - h * speed;
 }
 
 // GCC would turn the loop back into a memset call.
@@ -515,8 +538,7 @@ static void tbSolveTask(int start, int end, int worker, void* context)
 	(void)worker;
 	tbSolverTask* t = context;
 	for (int g = t->first + start; g < t->first + end; ++g) {
-		tbSolveContactsW(t->groups + g, t->states, t->invH, t->useBias,
-		                 t->def->contactPushMaxSpeed);
+		tbSolveContactsW(t->groups + g, t->states, t->invH, t->useBias);
 		if (t->addStepImpulses) {
 			// The record's own sums, as the serial step's pass over all records after the
 			// relax pass (no other record reads them).
@@ -1078,11 +1100,11 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				for (int at = task.colorBase[k]; at < task.colorBase[k + 1]; ++at) {
 					int i = order[at], slot = at - task.colorBase[k];
 					if (contacts[i].refresh) {
+						int lane = (groupStart[k] + slot / width) * TB_SIMD_WIDTH + slot % width;
 						refreshGaps[refreshCount] =
-						    tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
+						    tbRefreshStartGap(groups, contacts, states, h, lane);
 						refreshTurns[refreshCount] = 0.0f;
-						refreshes[refreshCount++] =
-						    (groupStart[k] + slot / width) * TB_SIMD_WIDTH + slot % width;
+						refreshes[refreshCount++] = lane;
 					}
 				}
 			}
@@ -1114,10 +1136,10 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				contacts[i].record = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;
 			}
 			if (contacts[i].refresh && listRefreshes) {
-				refreshGaps[refreshCount] =
-				    tbManifoldGap(&contacts[i].manifold, contacts[i].margin);
+				int lane = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;
+				refreshGaps[refreshCount] = tbRefreshStartGap(groups, contacts, states, h, lane);
 				refreshTurns[refreshCount] = 0.0f;
-				refreshes[refreshCount++] = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;
+				refreshes[refreshCount++] = lane;
 			}
 		}
 		// The rows of a record's lanes at once (wide, as the passes).
@@ -1269,7 +1291,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		for (int it = 0; it < def->iterations; ++it) {
 			tbRunJointUnits(&jointTask, tb_jointSolve, true);
 			for (int g = 0; g < groupCount; ++g) {
-				tbSolveContactsW(groups + g, states, invH, true, def->contactPushMaxSpeed);
+				tbSolveContactsW(groups + g, states, invH, true);
 			}
 		}
 		tbIntegrateDeltas(states, bodyCount, h);
@@ -1281,7 +1303,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			tbRunJointUnits(&jointTask, tb_jointSolve, false);
 			tbSolveRolling(contacts, rolling, rollingCount, groups, bodies, states);
 			for (int g = 0; g < groupCount; ++g) {
-				tbSolveContactsW(groups + g, states, invH, false, def->contactPushMaxSpeed);
+				tbSolveContactsW(groups + g, states, invH, false);
 			}
 		}
 		for (int g = 0; g < groupCount; ++g) {

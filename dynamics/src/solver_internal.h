@@ -61,6 +61,7 @@ typedef struct tbContactConstraintW
 	tbVec3W normal, tangent1, tangent2;
 	tbFloatW friction, restitution;
 	tbFloatW biasRate, massScale, impulseScale; // soft contact (Catto, GDC 2011)
+	tbFloatW maxPush; // minus the largest push-out speed of an overlapping row, m/s
 	tbContactPointW points[TB_MAX_MANIFOLD_POINTS];
 	tbVec3W rAxt1, rBxt1, invIArAxt1, invIBrBxt1; // tangent row 1 at the centre
 	tbVec3W rAxt2, rBxt2, invIArAxt2, invIBrBxt2; // tangent row 2
@@ -77,6 +78,7 @@ typedef struct tbContactConstraintW
 typedef struct tbSoftness
 {
 	float biasRate, massScale, impulseScale;
+	float pushMaxSpeed; // the solver's contactPushMaxSpeed, m/s
 } tbSoftness;
 
 // What an observed contact pass saw of one record (the energy ledger and the solver trace,
@@ -116,8 +118,7 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContactCons
 void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContactConstraint* contacts,
                            tbRigidBody* const* bodies, const tbSolverDef* def);
 void tbWarmStartContactsW(tbContactConstraintW* c, tbSolverBody* states);
-void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
-                      float pushMaxSpeed);
+void tbSolveContactsW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias);
 // Each point's normal speed at the moment of impact, from the bodies' velocities and
 // accelerations at the step's start and its gap (restitution's speed).
 void tbSetImpactSpeedW(tbContactConstraintW* c, const tbSolverBody* states,
@@ -127,7 +128,7 @@ void tbApplyRestitutionW(tbContactConstraintW* c, tbSolverBody* states, float th
 // rows' work and errors written to `seen` (which the caller clears and fills with its inputs).
 void tbWarmStartContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, tbRowsSeen* seen);
 void tbSolveContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, float invH, bool useBias,
-                          float pushMaxSpeed, tbRowsSeen* seen);
+                          tbRowsSeen* seen);
 void tbApplyRestitutionSeenW(tbContactConstraintW* c, tbSolverBody* states, float threshold,
                              float h, tbRowsSeen* seen);
 // Adds the substep's accumulated normal and friction impulses to the step's sums (once per
@@ -148,8 +149,10 @@ void tbSolveRolling(tbContactConstraint* contacts, const int* list, int count,
 // bodies' poses of now and its rows rebuilt there, impulses carried over by feature id; or kept
 // when the callback finds its anchored points still hold the deepest features (`along`: the
 // shapes' separation along the lane's normal then). The lane is unchanged unless made.
-// `worker`: the calling range's worker index, passed to the callback.
+// `ahead`: whether the turn may close on the new points beyond the rows' forecast enough to ask
+// the callback where they will be (tbAnticipateTurn). `worker`: the calling range's worker index,
+// passed to the callback.
 tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
                                      tbContactConstraint* contact, tbRigidBody* const* bodies,
                                      const tbSolverBody* states, const tbSolverDef* def, float h,
-                                     int worker, float* along);
+                                     bool ahead, int worker, float* along);

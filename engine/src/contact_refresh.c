@@ -404,17 +404,38 @@ static const tbLevelMemo* tbCollideLevelMemo(tbWorld* w, const tbContactSlot* c,
 	return memo;
 }
 
-tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
-                                       const tbSolverDelta* movedB, tbSolverAnchors* anchors,
-                                       tbManifold* manifold, int workerIndex, void* context)
+// The pair's separation at the substep's end if the bodies keep their velocities (anchors'
+// nextA, nextB), along n turned with A's turn over the substep and along n turned with B's: the
+// larger. The anchored rows see a point's separation change to first order only; a point sliding
+// over a face that turns closes on it by a second-order term (2 (vB - vA) . (wA x n) h^2 / 2) that
+// they miss.
+static float tbSeparationAhead(const tbWorld* w, const tbShapeSlot* sa, const tbSolverDelta* movedA,
+                               const tbShapeSlot* sb, const tbSolverDelta* movedB,
+                               const tbSolverAnchors* anchors, vec3s n)
 {
-	tbWorld* w = context;
-	// With workers, several contacts are looked at side by side: each worker counts in its own
-	// line, summed into the profile after the solve (step.c).
-	if (contactIndex < 0 || contactIndex >= w->solverContactCount) {
-		return tb_refreshFailed;
+	const tbSolverDelta* nextA = movedA != NULL ? &anchors->nextA : NULL;
+	const tbSolverDelta* nextB = movedB != NULL ? &anchors->nextB : NULL;
+	float best = -FLT_MAX;
+	for (int k = 0; k < 2; ++k) {
+		const tbSolverDelta* now = k == 0 ? movedA : movedB;
+		const tbSolverDelta* next = k == 0 ? nextA : nextB;
+		vec3s turned = n;
+		if (now != NULL) {
+			turned = tbRotateInline(tbTurnQuat(glms_vec3_sub(next->dtheta, now->dtheta)), n);
+		} else if (k == 1) {
+			break;
+		}
+		best = fmaxf(best, tbSeparationAlong(w, sa, nextA, sb, nextB, turned));
 	}
-	const tbContactSlot* c = w->contacts + w->solverContactSlots[contactIndex];
+	return best;
+}
+
+// The pair's manifold at the poses of now, or the anchored points kept (tbRefreshSolverContact).
+static tbRefreshResult tbRefreshManifold(tbWorld* w, const tbContactSlot* c,
+                                         const tbSolverDelta* movedA, const tbSolverDelta* movedB,
+                                         tbSolverAnchors* anchors, tbManifold* manifold,
+                                         int workerIndex)
+{
 	const tbShapeSlot* sa = w->shapes + c->shapeA;
 	const tbShapeSlot* sb = w->shapes + c->shapeB;
 	// First the cheap look, for shapes whose contact features are fixed in their bodies
@@ -497,4 +518,26 @@ tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* mo
 		out->id = mp->id;
 	}
 	return tb_refreshMade;
+}
+
+tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
+                                       const tbSolverDelta* movedB, tbSolverAnchors* anchors,
+                                       tbManifold* manifold, int workerIndex, void* context)
+{
+	tbWorld* w = context;
+	// With workers, several contacts are looked at side by side: each worker counts in its own
+	// line, summed into the profile after the solve (step.c).
+	if (contactIndex < 0 || contactIndex >= w->solverContactCount) {
+		return tb_refreshFailed;
+	}
+	const tbContactSlot* c = w->contacts + w->solverContactSlots[contactIndex];
+	tbRefreshResult result =
+	    tbRefreshManifold(w, c, movedA, movedB, anchors, manifold, workerIndex);
+	if (result == tb_refreshMade && anchors != NULL && anchors->lookAhead && c->child < 0) {
+		// Where the new points will be at the substep's end (tbAnticipateTurn in the solver);
+		// convex pairs only (a level shape's support is the whole mesh's).
+		anchors->ahead = tbSeparationAhead(w, w->shapes + c->shapeA, movedA, w->shapes + c->shapeB,
+		                                   movedB, anchors, manifold->normal);
+	}
+	return result;
 }

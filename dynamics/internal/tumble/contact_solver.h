@@ -33,6 +33,8 @@ typedef struct tbSolverAnchors
 	tbSolverDelta nextB;    ///< the same for B
 	int pointCount;         ///< the points the lane holds (0: the pair was beyond the margin)
 	float along;            ///< out, with tb_refreshKept: the shapes' separation along normal, m
+	bool lookAhead;         ///< whether the solver wants `ahead` (see below)
+	float ahead;            ///< out, tb_refreshMade: their separation at nextA, nextB (see below)
 	const tbManifold* held; ///< the manifold the lane holds, in the world at the deltas below
 	tbSolverDelta heldA;    ///< A's deltas when `held` was made (zero: at the step's start)
 	tbSolverDelta heldB;    ///< the same for B
@@ -54,7 +56,11 @@ typedef enum tbRefreshResult
 /// the contacts marked `refresh` whose gap the bodies' surfaces may close in that substep: the
 /// narrow phase inside the step, for pairs that turn too fast for one manifold. With
 /// parallelFor it is called for several contacts at once (never twice for one at the same time):
-/// `workerIndex` is the calling range's (tbSolverTaskFcn), 0 without parallelFor.
+/// `workerIndex` is the calling range's (tbSolverTaskFcn), 0 without parallelFor. With
+/// tb_refreshMade and `anchors->lookAhead` it may set `anchors->ahead` (left FLT_MAX: not known):
+/// the shapes' separation at the deltas nextA, nextB along the new normal turned with A's or B's
+/// turn over the substep (the larger), from which the solver sees how far a turning face closes on
+/// a point sliding over it beyond the rows' first-order forecast.
 typedef tbRefreshResult tbContactRefreshFcn(int contactIndex, const tbSolverDelta* movedA,
                                             const tbSolverDelta* movedB, tbSolverAnchors* anchors,
                                             tbManifold* manifold, int workerIndex, void* context);
