@@ -1186,6 +1186,131 @@ void tbApplyRestitutionSeenW(tbContactConstraintW* c, tbSolverBody* states, floa
 	tbRestitutionBody(c, states, threshold, h, seen);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The collision phase (docs/solver.md, "Collisions before the solve"; Guendelman, Bridson and
+// Fedkiw 2003, "Nonconvex rigid bodies with stacking"): once per step, before the substeps,
+// pairwise collision impulses with restitution at the points that meet within the step faster
+// than the threshold, swept Gauss-Seidel over the records by the caller (solver.c).
+
+// Lanes where the mask is clear (all bits) or set (zero).
+static inline tbFloatW tbNotW(tbFloatW mask)
+{
+	tbFloatW zero = tbZeroW();
+	return tbSelectW(mask, tbGreaterW(tbSplatW(1.0f), zero), zero);
+}
+
+// Inner passes over a record's struck points per visit: a manifold's points share the impulse
+// (a box landing flat on four corners gets four equal impulses and no spin), as the soft passes'
+// accumulated, clamped impulses do. The same count for every record, so that a lane's bits do
+// not depend on the other lanes of its record (the scalar, SSE2 and AVX2 builds agree).
+#define TB_COLLISION_PASSES 8
+
+static inline __attribute__((always_inline)) bool tbCollideBody(tbContactConstraintW* c,
+                                                                tbSolverBody* states, float window,
+                                                                float h, float threshold,
+                                                                tbRowsSeen* seen)
+{
+	tbFloatW zero = tbZeroW();
+	tbFloatW bounces = tbGreaterW(c->restitution, zero);
+	if (!tbAnyW(bounces)) {
+		return false;
+	}
+	tbBodyW a = tbGatherBodies(states, c->bodyA, false);
+	tbBodyW b = tbGatherBodies(states, c->bodyB, false);
+	tbFloatW halfH = tbSplatW(0.5f * h), two = tbSplatW(2.0f), reach = tbSplatW(window);
+	tbFloatW fast = tbSplatW(threshold);
+	tbFloatW strike[TB_MAX_MANIFOLD_POINTS], target[TB_MAX_MANIFOLD_POINTS];
+	tbFloatW any = zero;
+	for (int i = 0; i < c->pointCount; ++i) {
+		const tbContactPointW* cp = c->points + i;
+		// As tbSetImpactSpeedW, with the velocities of now: the substeps' semi-implicit Euler
+		// samples the parabola s(t) = s0 + u0 t + a t^2 / 2 with u0 = v + a h / 2 (v the
+		// velocity before the first substep's kick), which meets the surface at the speed
+		// u = -sqrt(u0^2 - 2 a s0).
+		tbFloatW acc = cp->approachAccel;
+		tbFloatW vn = tbRowSpeedW(&a, &b, c->normal, cp->rAxn, cp->rBxn);
+		tbFloatW u0 = tbAddW(vn, tbMulW(halfH, acc));
+		tbFloatW s = tbMaxW(cp->separation, zero);
+		tbFloatW u2 = tbSubW(tbMulW(u0, u0), tbMulW(two, tbMulW(acc, s)));
+		tbFloatW root = tbSqrtW(tbMaxW(u2, zero));
+		// It meets within the window W = dt + h (the soft step's speculative rows stop a pair
+		// up to one substep past the step's end) at t = 2 s0 / (sqrt(u^2) - u0) when it closes
+		// now (u0 <= 0), or, pulled back, at t = (sqrt(u^2) + u0) / -a: t <= W without dividing.
+		tbFloatW apart = tbGreaterW(u0, zero);
+		tbFloatW lhs = tbSelectW(apart, tbMulW(two, s), tbAddW(root, u0));
+		tbFloatW rhs =
+		    tbSelectW(apart, tbMulW(reach, tbSubW(root, u0)), tbMulW(tbSubW(zero, acc), reach));
+		tbFloatW hit = tbAndMaskW(tbNotW(tbLessW(rhs, lhs)), tbGreaterW(root, fast));
+		hit = tbAndMaskW(tbAndMaskW(hit, bounces), tbGreaterW(cp->normalMass, zero));
+		strike[i] = hit;
+		any = tbSelectW(hit, any, hit);
+		// Newton's impact law (Baraff II eq. 8-5) on that parabola: the pair leaves the surface
+		// at e |u| and is put on the outgoing parabola at its gap of now, where its speed is
+		// sqrt(e^2 u^2 + 2 a s0); the velocity that samples it is a h / 2 less.
+		tbFloatW e = c->restitution;
+		tbFloatW out2 = tbAddW(tbMulW(tbMulW(e, e), u2), tbMulW(two, tbMulW(acc, s)));
+		target[i] = tbSubW(tbSqrtW(tbMaxW(out2, zero)), tbMulW(halfH, acc));
+	}
+	if (!tbAnyW(any)) {
+		return false;
+	}
+	// The collision impulse j = -(1 + e) v / K of Baraff II eq. 8-18 where the pair meets at
+	// its speed of now (no gap, no acceleration); in general the impulse that takes the row to its
+	// target, -m (v - v_out), summed per point and clamped at >= 0 over the passes.
+	tbFloatW normalWork = zero;
+	tbFloatW total[TB_MAX_MANIFOLD_POINTS];
+	for (int i = 0; i < c->pointCount; ++i) {
+		total[i] = zero;
+	}
+	for (int pass = 0; pass < TB_COLLISION_PASSES; ++pass) {
+		for (int i = 0; i < c->pointCount; ++i) {
+			tbContactPointW* cp = c->points + i;
+			tbFloatW vn = tbRowSpeedW(&a, &b, c->normal, cp->rAxn, cp->rBxn);
+			tbFloatW impulse = tbMulW(tbSubW(zero, cp->normalMass), tbSubW(vn, target[i]));
+			tbFloatW next = tbMaxW(tbAddW(total[i], impulse), zero);
+			impulse = tbKeepW(strike[i], tbSubW(next, total[i]));
+			total[i] = tbAddW(total[i], impulse);
+			tbApplySeenW(&a, &b, c, c->normal, cp->rAxn, cp->rBxn, cp->invIArAxn, cp->invIBrBxn,
+			             impulse, seen, &normalWork);
+		}
+	}
+	// The step's impulse (tbContactData) includes the collision's; the accumulated impulse, the
+	// next step's warm start, does not (the soft passes never held it).
+	for (int i = 0; i < c->pointCount; ++i) {
+		c->points[i].stepImpulse = tbAddW(c->points[i].stepImpulse, total[i]);
+	}
+	tbScatterBodies(states, c->bodyA, &a);
+	tbScatterBodies(states, c->bodyB, &b);
+	if (seen != NULL) {
+		seen->normalWork = normalWork;
+	}
+	return true;
+}
+
+bool tbCollideContactsW(tbContactConstraintW* c, tbSolverBody* states, float window, float h,
+                        float threshold)
+{
+	return tbCollideBody(c, states, window, h, threshold, NULL);
+}
+
+bool tbCollideContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, float window, float h,
+                            float threshold, tbRowsSeen* seen)
+{
+	return tbCollideBody(c, states, window, h, threshold, seen);
+}
+
+void tbEndCollisionsW(tbContactConstraintW* c)
+{
+	// A struck point (its step impulse is the phase's alone so far) has had its restitution:
+	// impact speed zero, so that tbApplyRestitutionW leaves it alone.
+	tbFloatW zero = tbZeroW();
+	for (int i = 0; i < c->pointCount; ++i) {
+		tbContactPointW* cp = c->points + i;
+		cp->relativeVelocity =
+		    tbSelectW(tbGreaterW(cp->stepImpulse, zero), cp->relativeVelocity, zero);
+	}
+}
+
 void tbAddStepImpulsesW(tbContactConstraintW* c)
 {
 	// A substep applies its accumulated impulse once (warm start plus the passes' changes), so

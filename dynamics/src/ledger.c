@@ -279,6 +279,33 @@ void tbObserveContacts(tbObserver* o, tbSolverPass pass, tbContactConstraintW* g
 	}
 }
 
+bool tbObserveCollisions(tbObserver* o, tbContactConstraintW* groups, int groupCount,
+                         tbSolverBody* states, float window, float threshold)
+{
+	tbSolverLedger* l = o->ledger;
+	bool any = false;
+	double work = 0.0;
+	for (int g = 0; g < groupCount; ++g) {
+		tbContactConstraintW* c = groups + g;
+		// No potential part: the phase comes before the first substep's kick, whose lift term
+		// (tbObserveIntegration) counts the new velocities.
+		tbRowsSeen seen;
+		memset(&seen, 0, sizeof seen);
+		any |= tbCollideContactsSeenW(c, states, window, o->h, threshold, &seen);
+		for (int lane = 0; lane < TB_SIMD_WIDTH && l != NULL; ++lane) {
+			if (c->contact[lane] >= 0) {
+				float nw = tbLaneOf(seen.normalWork, lane);
+				work += (double)nw;
+				l->contactWork[c->contact[lane]] += nw;
+			}
+		}
+	}
+	if (l != NULL) {
+		l->restitution += work;
+	}
+	return any;
+}
+
 void tbObserveFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
                      const tbSolverBody* states)
 {
