@@ -1205,6 +1205,13 @@ static inline tbFloatW tbNotW(tbFloatW mask)
 // not depend on the other lanes of its record (the scalar, SSE2 and AVX2 builds agree).
 #define TB_COLLISION_PASSES 8
 
+// The deltas change too in the collision phase: a struck body's dp and dtheta.
+static inline void tbScatterDeltas(tbSolverBody* s, const int* index, const tbBodyW* b)
+{
+	tbScatterRow(s, index, offsetof(tbSolverBody, dp), b->dp);
+	tbScatterRow(s, index, offsetof(tbSolverBody, dtheta), b->dtheta);
+}
+
 static inline __attribute__((always_inline)) bool tbCollideBody(tbContactConstraintW* c,
                                                                 tbSolverBody* states, float window,
                                                                 float h, float threshold,
@@ -1215,53 +1222,63 @@ static inline __attribute__((always_inline)) bool tbCollideBody(tbContactConstra
 	if (!tbAnyW(bounces)) {
 		return false;
 	}
-	tbBodyW a = tbGatherBodies(states, c->bodyA, false);
-	tbBodyW b = tbGatherBodies(states, c->bodyB, false);
+	tbBodyW a = tbGatherBodies(states, c->bodyA, true);
+	tbBodyW b = tbGatherBodies(states, c->bodyB, true);
 	tbFloatW halfH = tbSplatW(0.5f * h), two = tbSplatW(2.0f), reach = tbSplatW(window);
-	tbFloatW fast = tbSplatW(threshold);
+	tbFloatW fast = tbSplatW(threshold), tiny = tbSplatW(FLT_MIN);
+	tbFloatW dpn = tbDotW(c->normal, tbVecSubW(b.dp, a.dp));
 	tbFloatW strike[TB_MAX_MANIFOLD_POINTS], target[TB_MAX_MANIFOLD_POINTS];
+	tbFloatW when[TB_MAX_MANIFOLD_POINTS];
 	tbFloatW any = zero;
 	for (int i = 0; i < c->pointCount; ++i) {
 		const tbContactPointW* cp = c->points + i;
-		// As tbSetImpactSpeedW, with the velocities of now: the substeps' semi-implicit Euler
-		// samples the parabola s(t) = s0 + u0 t + a t^2 / 2 with u0 = v + a h / 2 (v the
-		// velocity before the first substep's kick), which meets the surface at the speed
-		// u = -sqrt(u0^2 - 2 a s0).
+		// As tbSetImpactSpeedW, with the velocities and deltas of now: the substeps'
+		// semi-implicit Euler samples the parabola s(t) = s0 + u0 t + a t^2 / 2 with
+		// u0 = v + a h / 2 (v the velocity before the first substep's kick), which meets the
+		// surface at the speed u = -sqrt(u0^2 - 2 a s0). The gap s0 follows the deltas that
+		// earlier strikes of this phase gave (s = s0 + J . (dp, dtheta), as the soft passes).
 		tbFloatW acc = cp->approachAccel;
 		tbFloatW vn = tbRowSpeedW(&a, &b, c->normal, cp->rAxn, cp->rBxn);
 		tbFloatW u0 = tbAddW(vn, tbMulW(halfH, acc));
-		tbFloatW s = tbMaxW(cp->separation, zero);
+		tbFloatW gap = tbAddW(tbAddW(cp->separation, dpn),
+		                      tbSubW(tbDotW(b.dtheta, cp->rBxn), tbDotW(a.dtheta, cp->rAxn)));
+		tbFloatW s = tbMaxW(gap, zero);
 		tbFloatW u2 = tbSubW(tbMulW(u0, u0), tbMulW(two, tbMulW(acc, s)));
 		tbFloatW root = tbSqrtW(tbMaxW(u2, zero));
 		// It meets within the window W = dt + h (the soft step's speculative rows stop a pair
 		// up to one substep past the step's end) at t = 2 s0 / (sqrt(u^2) - u0) when it closes
-		// now (u0 <= 0), or, pulled back, at t = (sqrt(u^2) + u0) / -a: t <= W without dividing.
+		// now (u0 <= 0), or, pulled back, at t = (sqrt(u^2) + u0) / -a.
 		tbFloatW apart = tbGreaterW(u0, zero);
 		tbFloatW lhs = tbSelectW(apart, tbMulW(two, s), tbAddW(root, u0));
-		tbFloatW rhs =
-		    tbSelectW(apart, tbMulW(reach, tbSubW(root, u0)), tbMulW(tbSubW(zero, acc), reach));
-		tbFloatW hit = tbAndMaskW(tbNotW(tbLessW(rhs, lhs)), tbGreaterW(root, fast));
+		tbFloatW den = tbSelectW(apart, tbSubW(root, u0), tbSubW(zero, acc));
+		tbFloatW hit = tbAndMaskW(tbNotW(tbLessW(tbMulW(reach, den), lhs)), tbGreaterW(root, fast));
 		hit = tbAndMaskW(tbAndMaskW(hit, bounces), tbGreaterW(cp->normalMass, zero));
 		strike[i] = hit;
 		any = tbSelectW(hit, any, hit);
-		// Newton's impact law (Baraff II eq. 8-5) on that parabola: the pair leaves the surface
-		// at e |u| and is put on the outgoing parabola at its gap of now, where its speed is
-		// sqrt(e^2 u^2 + 2 a s0); the velocity that samples it is a h / 2 less.
-		tbFloatW e = c->restitution;
-		tbFloatW out2 = tbAddW(tbMulW(tbMulW(e, e), u2), tbMulW(two, tbMulW(acc, s)));
-		target[i] = tbSubW(tbSqrtW(tbMaxW(out2, zero)), tbMulW(halfH, acc));
+		// (A struck lane's denominator is positive; the others' quotient is not used.)
+		tbFloatW t = tbKeepW(hit, tbDivW(lhs, tbMaxW(den, tiny)));
+		when[i] = t;
+		// Newton's impact law (Baraff II eq. 8-5) at that moment: the pair leaves the surface at
+		// e |u| on the outgoing parabola, whose speed at the step's start (run back from t) is
+		// e |u| - a t; the velocity that samples it is a h / 2 less.
+		target[i] = tbSubW(tbMulW(c->restitution, root), tbMulW(acc, tbAddW(t, halfH)));
 	}
 	if (!tbAnyW(any)) {
 		return false;
 	}
 	// The collision impulse j = -(1 + e) v / K of Baraff II eq. 8-18 where the pair meets at
 	// its speed of now (no gap, no acceleration); in general the impulse that takes the row to its
-	// target, -m (v - v_out), summed per point and clamped at >= 0 over the passes.
+	// target, -m (v - v_out), summed per point and clamped at >= 0 over the passes. It acts at
+	// the moment of impact t, not at the step's start: until then the bodies kept their old
+	// velocities, so each is moved back by t times its change of velocity (dp -= t dv,
+	// dtheta -= t dw), and the substeps then sample the outgoing trajectory at its own times
+	// (the bounce keeps its period, a cradle's first ball stops on the second's surface).
 	tbFloatW normalWork = zero;
 	tbFloatW total[TB_MAX_MANIFOLD_POINTS];
 	for (int i = 0; i < c->pointCount; ++i) {
 		total[i] = zero;
 	}
+	tbRowsSeen moved;
 	for (int pass = 0; pass < TB_COLLISION_PASSES; ++pass) {
 		for (int i = 0; i < c->pointCount; ++i) {
 			tbContactPointW* cp = c->points + i;
@@ -1270,8 +1287,28 @@ static inline __attribute__((always_inline)) bool tbCollideBody(tbContactConstra
 			tbFloatW next = tbMaxW(tbAddW(total[i], impulse), zero);
 			impulse = tbKeepW(strike[i], tbSubW(next, total[i]));
 			total[i] = tbAddW(total[i], impulse);
+			const tbRowsSeen* rowSeen = NULL;
+			if (seen != NULL) {
+				// The potential the shift changes: the body moves by -t dv, as a pass before
+				// the deltas moves it by h dv (tbApplySeenW with gravity times -t).
+				tbFloatW back = tbSubW(zero, when[i]);
+				moved.gravityHA.x = tbMulW(back, seen->gravityHA.x);
+				moved.gravityHA.y = tbMulW(back, seen->gravityHA.y);
+				moved.gravityHA.z = tbMulW(back, seen->gravityHA.z);
+				moved.gravityHB.x = tbMulW(back, seen->gravityHB.x);
+				moved.gravityHB.y = tbMulW(back, seen->gravityHB.y);
+				moved.gravityHB.z = tbMulW(back, seen->gravityHB.z);
+				rowSeen = &moved;
+			}
 			tbApplySeenW(&a, &b, c, c->normal, cp->rAxn, cp->rBxn, cp->invIArAxn, cp->invIBrBxn,
-			             impulse, seen, &normalWork);
+			             impulse, rowSeen, &normalWork);
+			// The same impulse on the deltas, times -t.
+			tbFloatW shift = tbMulW(tbSubW(zero, when[i]), impulse);
+			tbFloatW la = tbMulW(c->invMassA, shift), lb = tbMulW(c->invMassB, shift);
+			a.dp = tbVecMulSubW(a.dp, la, c->normal);
+			a.dtheta = tbVecMulSubW(a.dtheta, shift, cp->invIArAxn);
+			b.dp = tbVecMulAddW(b.dp, lb, c->normal);
+			b.dtheta = tbVecMulAddW(b.dtheta, shift, cp->invIBrBxn);
 		}
 	}
 	// The step's impulse (tbContactData) includes the collision's; the accumulated impulse, the
@@ -1281,6 +1318,8 @@ static inline __attribute__((always_inline)) bool tbCollideBody(tbContactConstra
 	}
 	tbScatterBodies(states, c->bodyA, &a);
 	tbScatterBodies(states, c->bodyB, &b);
+	tbScatterDeltas(states, c->bodyA, &a);
+	tbScatterDeltas(states, c->bodyB, &b);
 	if (seen != NULL) {
 		seen->normalWork = normalWork;
 	}

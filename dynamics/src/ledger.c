@@ -287,10 +287,13 @@ bool tbObserveCollisions(tbObserver* o, tbContactConstraintW* groups, int groupC
 	double work = 0.0;
 	for (int g = 0; g < groupCount; ++g) {
 		tbContactConstraintW* c = groups + g;
-		// No potential part: the phase comes before the first substep's kick, whose lift term
-		// (tbObserveIntegration) counts the new velocities.
+		// The phase comes before the first substep's kick, whose lift term
+		// (tbObserveIntegration) counts the new velocities; its potential part is the shift of
+		// the bodies to the moment of impact (gravity per unit time here, scaled there).
 		tbRowsSeen seen;
 		memset(&seen, 0, sizeof seen);
+		tbGravityW(o, c->bodyA, 1.0f, &seen.gravityHA);
+		tbGravityW(o, c->bodyB, 1.0f, &seen.gravityHB);
 		any |= tbCollideContactsSeenW(c, states, window, o->h, threshold, &seen);
 		for (int lane = 0; lane < TB_SIMD_WIDTH && l != NULL; ++lane) {
 			if (c->contact[lane] >= 0) {

@@ -951,8 +951,10 @@ static bool tbAnyBounces(const tbContactConstraint* contacts, int contactCount)
 //
 // Before the first substep's kick, v1 = v0 + a h: the phase reads and writes v0, the velocity
 // the substeps start from, and converts it to the parabola's speed at the step's start,
-// u0 = v0 + a h / 2, and back (tbCollideContactsW). So a bounce keeps the sampled trajectory
-// on one mirrored parabola (its apex), whatever the step rate. The sweeps run serially in record
+// u0 = v0 + a h / 2, and back (tbCollideContactsW). Each impulse acts at its moment of impact
+// t within the step: the struck bodies are moved back by t dv (their deltas), so the substeps
+// sample the outgoing parabola at its own times and a bounce keeps its apex and its period,
+// whatever the step rate. The sweeps run serially in record
 // order in every build and at any worker count: the same bits (tests/test_threads.c).
 static void tbCollisionPhase(const tbSolverDef* def, tbContactConstraintW* groups, int groupCount,
                              tbSolverBody* states, const tbSolverBodyMotion* motions, int bodyCount,

@@ -125,13 +125,14 @@ void tbApplyRestitutionSeenW(tbContactConstraintW* c, tbSolverBody* states, floa
                              float h, tbRowsSeen* seen);
 // The collision phase (Guendelman, Bridson, Fedkiw 2003): one visit of a record, before the
 // substeps. Each point with e > 0 that meets within `window` seconds (dt + h) at a speed above
-// `threshold` gets the collision impulse that sends it off on its outgoing parabola; its impulse
-// is added to the step's. Returns whether any lane was struck. The caller sweeps the records
-// until none is.
+// `threshold` gets the collision impulse that sends it off on its outgoing parabola at the moment
+// of impact t, and its bodies' deltas are moved back by t times their change of velocity; its
+// impulse is added to the step's. Returns whether any lane was struck. The caller sweeps the
+// records until none is.
 bool tbCollideContactsW(tbContactConstraintW* c, tbSolverBody* states, float window, float h,
                         float threshold);
-// The same, observed: the normal rows' work in `seen` (its gravity inputs zero: the phase comes
-// before the first substep's kick, which counts the new velocity's lift).
+// The same, observed: the normal rows' work in `seen`, its gravity inputs the bodies' gravity
+// (per second: the move back by t changes the potential by t lambda n . (gB - gA)).
 bool tbCollideContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, float window, float h,
                             float threshold, tbRowsSeen* seen);
 // After the phase and tbSetImpactSpeedW again: the struck points' impact speed set to zero, so
