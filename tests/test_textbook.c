@@ -921,6 +921,10 @@ Test(textbook, newtons_cradle_of_other_sizes_masses_and_speeds)
 	fast.speed = 10.0f;
 	fast.radius = 0.05f;
 	expectCradle(fast);
+	// At the default threshold itself (1 m/s: below it nothing bounces, at it the balls do).
+	CradleSetup edge = cradle(5, kDt);
+	edge.speed = 1.0f;
+	expectCradle(edge);
 	// Below the default threshold with the threshold at zero.
 	CradleSetup slow = cradle(5, kDt);
 	slow.speed = 0.3f;

@@ -1251,13 +1251,13 @@ static inline __attribute__((always_inline)) bool tbCollideBody(tbContactConstra
 		tbFloatW apart = tbGreaterW(u0, zero);
 		tbFloatW lhs = tbSelectW(apart, tbMulW(two, s), tbAddW(root, u0));
 		tbFloatW den = tbSelectW(apart, tbSubW(root, u0), tbSubW(zero, acc));
-		// Faster than the threshold and than one step of the acceleration, |a| dt: a pair
-		// resting under gravity meets at |a| h / 2, and one that a step's fall brings to its
-		// surface is left to the soft passes (and the end-of-step restitution) even at a
-		// threshold of zero.
-		tbFloatW floor = tbMaxW(fast, tbMulW(tbMaxW(acc, tbSubW(zero, acc)), tbSplatW(window - h)));
-		tbFloatW hit =
-		    tbAndMaskW(tbNotW(tbLessW(tbMulW(reach, den), lhs)), tbGreaterW(root, floor));
+		// Not below the threshold (tbSolverDef.restitutionThreshold: below it nothing bounces)
+		// and faster than one step of the acceleration, |a| dt: a pair resting under gravity
+		// meets at |a| h / 2, and one that a step's fall brings to its surface is left to the
+		// soft passes (and the end-of-step restitution) even at a threshold of zero.
+		tbFloatW slow = tbMulW(tbMaxW(acc, tbSubW(zero, acc)), tbSplatW(window - h));
+		tbFloatW hit = tbAndMaskW(tbNotW(tbLessW(tbMulW(reach, den), lhs)),
+		                          tbAndMaskW(tbNotW(tbLessW(root, fast)), tbGreaterW(root, slow)));
 		hit = tbAndMaskW(tbAndMaskW(hit, bounces), tbGreaterW(cp->normalMass, zero));
 		strike[i] = hit;
 		any = tbSelectW(hit, any, hit);
