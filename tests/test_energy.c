@@ -172,6 +172,43 @@ Test(energy, frictionless_elastic_ball)
 	tbDestroyWorld(world);
 }
 
+// A frictionless e = 1/2 ball (radius 0.5 m) dropped from 1 m: its impact, struck by the collision
+// phase, loses (1 - e^2) of the approach energy 1/2 m u^2, u = sqrt(2 g 1 m) (Newton's impact law;
+// Baraff II eq. 8-5), and the ledger's restitution term reads exactly that loss at the impact.
+Test(energy, half_elastic_impact_loses_one_minus_e_squared)
+{
+	tbWorldDef wd = tbDefaultWorldDef();
+	tbWorldId world = tbCreateWorld(&wd);
+	makeLedgerBox(world, tbV3(0, -0.5f, 0), tbV3(5, 0.5f, 5), 0.0f, 0.5f, tb_staticBody);
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tb_dynamicBody;
+	bd.position = tbV3(0, 1.5f, 0);
+	tbBodyId ball = tbCreateBody(world, &bd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.density = 1000.0f;
+	sd.friction = 0.0f;
+	sd.restitution = 0.5f;
+	tbGeometry sphere = tbMakeSphere(0.5f);
+	tbCreateShape(ball, &sd, &sphere);
+	tbWorld_EnableEnergyLedger(world, true);
+	double m = (double)tbBody_GetMass(ball), e = 0.5;
+	double expected = -(1.0 - e * e) * 0.5 * m * 2.0 * 9.81 * 1.0;
+	double restitution = 0.0, positionCorrection = 0.0;
+	for (int s = 0; s < 40; ++s) {
+		cr_assert(tbWorld_Step(world, 1.0f / 60.0f, 4));
+		tbEnergyLedger l = tbWorld_GetEnergyLedger(world);
+		restitution += l.restitution;
+		positionCorrection += l.positionCorrection;
+	}
+	printf("half elastic impact: restitution %.6g J, -(1 - e^2) m g h %.6g J, position correction "
+	       "%.3g J\n",
+	       restitution, expected, positionCorrection);
+	cr_expect(fabs(restitution / expected - 1.0) < 0.01, "restitution %g J, expected %g J",
+	          restitution, expected);
+	cr_expect_leq(fabs(positionCorrection), 1e-3 * fabs(expected));
+	tbDestroyWorld(world);
+}
+
 // A box resting on the ground: gravity pulls it down every substep and the contact's warm start
 // holds it up again. The support does no work on a body that does not move, and gravity none on
 // it: every term stays near zero, far below m g times the box's size (its energy scale here).

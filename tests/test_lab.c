@@ -72,6 +72,27 @@ Test(lab, every_experiment_at_its_defaults_matches_its_closed_form)
 	cr_expect_leq(known, 2);
 }
 
+// The cradle at the other step rates and sizes a course would try: the last ball leaves at v0
+// (elastic collisions of equal masses, pair after pair) within the experiment's 2 %.
+Test(lab, cradle_at_30_and_120_hz_and_other_rows)
+{
+	static char out[OUT_SIZE];
+	const char* args[] = {"--rate 30",
+	                      "--rate 120",
+	                      "--balls 3 --rate 30",
+	                      "--balls 7 --rate 120",
+	                      "--balls 7 --speed 4 --radius 0.05",
+	                      "--balls 3 --speed 0.3 --radius 0.5"};
+	for (size_t i = 0; i < sizeof args / sizeof args[0]; ++i) {
+		char command[256];
+		snprintf(command, sizeof command, TB_TUMBLE " lab cradle %s", args[i]);
+		int status = capture(command, out);
+		cr_expect_eq(status, 0, "cradle %s exited %d:\n%s", args[i], status, out);
+		double measured = field(out, "measured");
+		cr_expect(fabs(measured - 1.0) <= 0.02, "cradle %s: last ball %g v0", args[i], measured);
+	}
+}
+
 // The sweep's CSV rows, read back.
 typedef struct Sweep
 {

@@ -1,6 +1,6 @@
 // Experiments of a first mechanics course against their closed forms (or a second, independent
 // integration) at the default 60 Hz and 4 substeps: a gyroscope on a ball joint, a pendulum's large
-// swing, an elastic ball bouncing, oblique elastic collisions of equal balls.
+// swing, an elastic ball bouncing, oblique elastic collisions of equal balls, Newton's cradle.
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
@@ -775,6 +775,242 @@ Test(textbook, slow_oblique_elastic_collisions_with_threshold_zero)
 {
 	const float slow[] = {0.2f, 0.5f, 1.0f};
 	obliqueSweep(slow, 3, 0.0f);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Newton's cradle: n equal balls (radius r, density rho) in a touching row, e = 1, no friction; the
+// first arrives at v0. Taken pair by pair, each impact is the elastic collision of equal masses,
+// which exchanges their velocities (momentum and energy kept: v1' = v2, v2' = v1), so the
+// velocity passes down the row: the last ball leaves at v0, the others stay at rest, and the
+// kinetic energy is the first ball's 1/2 m v0^2.
+
+typedef struct CradleSetup
+{
+	int balls;
+	float radius, density, speed, dt;
+	float threshold; // the world's restitution threshold, m/s
+	bool onGround;   // resting on frictionless ground under gravity (else no gravity)
+	float offset;    // where in a step the first ball arrives, as a fraction of the step
+} CradleSetup;
+
+typedef struct CradleResult
+{
+	double last;   // last ball's speed along the row / v0
+	double others; // the largest speed of the other balls / v0
+	double energy; // kinetic energy after / 1/2 m v0^2
+} CradleResult;
+
+static CradleResult runCradle(CradleSetup c)
+{
+	tbWorldDef wd = tbDefaultWorldDef();
+	wd.enableSleep = false;
+	wd.restitutionThreshold = c.threshold;
+	wd.gravity = c.onGround ? v3(0.0f, -9.81f, 0.0f) : v3(0.0f, 0.0f, 0.0f);
+	tbWorldId world = tbCreateWorld(&wd);
+	if (c.onGround) {
+		// e = 1 on the ground too (the larger of the two is taken): the row rests on it.
+		tbBodyDef gd = tbDefaultBodyDef();
+		gd.position = v3(0.0f, -0.5f, 0.0f);
+		tbBodyId ground = tbCreateBody(world, &gd);
+		tbShapeDef sd = tbDefaultShapeDef();
+		sd.friction = 0.0f;
+		sd.restitution = 1.0f;
+		tbGeometry floor = tbMakeBox(50.0f, 0.5f, 5.0f);
+		tbCreateShape(ground, &sd, &floor);
+	}
+	double r = (double)c.radius;
+	// The first ball arrives after 10 steps plus the offset.
+	double gap = (double)c.speed * (10.0 + (double)c.offset) * (double)c.dt;
+	tbBodyId balls[8];
+	cr_assert(c.balls >= 2 && c.balls <= 8);
+	for (int i = 0; i < c.balls; ++i) {
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.type = tb_dynamicBody;
+		double x = i == 0 ? -2.0 * r - gap : 2.0 * r * (double)(i - 1);
+		bd.position = v3((float)x, c.onGround ? c.radius : 0.0f, 0.0f);
+		bd.linearVelocity = v3(i == 0 ? c.speed : 0.0f, 0.0f, 0.0f);
+		balls[i] = tbCreateBody(world, &bd);
+		tbShapeDef sd = tbDefaultShapeDef();
+		sd.friction = 0.0f;
+		sd.restitution = 1.0f;
+		sd.density = c.density;
+		tbGeometry sphere = tbMakeSphere(c.radius);
+		cr_assert(tbShape_IsValid(tbCreateShape(balls[i], &sd, &sphere)), "%s", tbGetLastError());
+	}
+	// Until the last ball has left by a radius.
+	int steps = 10 + (int)ceilf(c.radius / (c.speed * c.dt)) + 5;
+	for (int s = 0; s < steps; ++s) {
+		cr_assert(tbWorld_Step(world, c.dt, kSubsteps));
+	}
+	double m = (double)tbBody_GetMass(balls[0]), v0 = (double)c.speed;
+	CradleResult out = {0.0, 0.0, 0.0};
+	double kinetic = 0.0;
+	for (int i = 0; i < c.balls; ++i) {
+		vec3s v = tbBody_GetLinearVelocity(balls[i]);
+		vec3s w = tbBody_GetAngularVelocity(balls[i]);
+		double I = 0.4 * m * r * r; // a solid ball's inertia, 2/5 m r^2
+		kinetic += 0.5 * m * (double)glms_vec3_dot(v, v) + 0.5 * I * (double)glms_vec3_dot(w, w);
+		if (i == c.balls - 1) {
+			out.last = (double)v.x / v0;
+		} else {
+			out.others = fmax(out.others, (double)glms_vec3_norm(v) / v0);
+		}
+	}
+	out.energy = kinetic / (0.5 * m * v0 * v0);
+	tbDestroyWorld(world);
+	return out;
+}
+
+static void expectCradle(CradleSetup c)
+{
+	CradleResult r = runCradle(c);
+	printf("cradle of %d, r %.3g m, rho %.4g, v0 %.3g m/s, %.0f Hz%s, offset %.2f: last %.5f v0, "
+	       "others below %.5f v0, energy %.5f\n",
+	       c.balls, (double)c.radius, (double)c.density, (double)c.speed, 1.0 / (double)c.dt,
+	       c.onGround ? " on the ground" : "", (double)c.offset, r.last, r.others, r.energy);
+	cr_expect(fabs(r.last - 1.0) < 0.05, "cradle of %d at %.0f Hz: last ball %.4f v0", c.balls,
+	          1.0 / (double)c.dt, r.last);
+	cr_expect(r.others < 0.05, "cradle of %d at %.0f Hz: another ball at %.4f v0", c.balls,
+	          1.0 / (double)c.dt, r.others);
+	cr_expect(fabs(r.energy - 1.0) < 0.05, "cradle of %d at %.0f Hz: energy %.4f of the first's",
+	          c.balls, 1.0 / (double)c.dt, r.energy);
+}
+
+static CradleSetup cradle(int balls, float dt)
+{
+	CradleSetup c = {balls, 0.1f, 1000.0f, 2.0f, dt, 1.0f, false, 0.37f};
+	return c;
+}
+
+Test(textbook, newtons_cradle_passes_the_velocity_to_the_last_ball)
+{
+	for (int n = 3; n <= 7; n += 2) {
+		expectCradle(cradle(n, kDt));
+	}
+}
+
+Test(textbook, newtons_cradle_at_30_and_120_hz)
+{
+	const float rates[] = {1.0f / 30.0f, 1.0f / 120.0f};
+	for (int k = 0; k < 2; ++k) {
+		for (int n = 3; n <= 7; n += 2) {
+			expectCradle(cradle(n, rates[k]));
+		}
+	}
+}
+
+Test(textbook, newtons_cradle_of_other_sizes_masses_and_speeds)
+{
+	const float offsets[] = {0.0f, 0.5f, 0.99f};
+	for (int k = 0; k < 3; ++k) {
+		CradleSetup c = cradle(4, kDt);
+		c.offset = offsets[k];
+		expectCradle(c);
+	}
+	CradleSetup big = cradle(6, kDt);
+	big.radius = 0.5f;
+	big.density = 7800.0f; // steel balls of half a metre
+	big.speed = 5.0f;
+	expectCradle(big);
+	CradleSetup small = cradle(5, 1.0f / 30.0f);
+	small.radius = 0.02f;
+	small.density = 50.0f;
+	small.speed = 1.5f;
+	expectCradle(small);
+	CradleSetup fast = cradle(3, 1.0f / 120.0f);
+	fast.speed = 10.0f;
+	fast.radius = 0.05f;
+	expectCradle(fast);
+	// At the default threshold itself (1 m/s: below it nothing bounces, at it the balls do).
+	CradleSetup edge = cradle(5, kDt);
+	edge.speed = 1.0f;
+	expectCradle(edge);
+	// Below the default threshold with the threshold at zero.
+	CradleSetup slow = cradle(5, kDt);
+	slow.speed = 0.3f;
+	slow.threshold = 0.0f;
+	expectCradle(slow);
+	// On frictionless ground under gravity (e = 1 there too): the row rests on it.
+	for (int n = 3; n <= 7; n += 2) {
+		CradleSetup ground = cradle(n, kDt);
+		ground.onGround = true;
+		expectCradle(ground);
+	}
+}
+
+// A hanging cradle: each ball on a rigid massless rod (a ball joint at the anchor L above its
+// centre), the first released from theta0. It arrives at the bottom at v0 with
+// 1/2 (m L^2 + 2/5 m r^2) (v0 / L)^2 = m g L (1 - cos theta0) (a compound pendulum), and the
+// velocity passes down the row as above: the last ball leaves at v0 (less the little its rod takes
+// to set its spin going, 2/5 (r / L)^2 of it), the others stay.
+static CradleResult runHangingCradle(int balls, float dt, double* v0Out)
+{
+	tbWorldDef wd = tbDefaultWorldDef();
+	wd.enableSleep = false;
+	tbWorldId world = tbCreateWorld(&wd);
+	const float r = 0.1f, L = 1.0f, height = 2.0f;
+	const double theta0 = 0.6;
+	tbBodyId ids[8];
+	for (int i = 0; i < balls; ++i) {
+		float ax = 2.0f * r * (float)i;
+		tbBodyDef bd = tbDefaultBodyDef();
+		tbBodyId anchor = tbCreateBody(world, &bd); // static
+		bd.type = tb_dynamicBody;
+		bd.position = i == 0
+		                  ? v3(ax - L * (float)sin(theta0), height - L * (float)cos(theta0), 0.0f)
+		                  : v3(ax, height - L, 0.0f);
+		ids[i] = tbCreateBody(world, &bd);
+		tbShapeDef sd = tbDefaultShapeDef();
+		sd.friction = 0.0f;
+		sd.restitution = 1.0f;
+		tbGeometry sphere = tbMakeSphere(r);
+		tbCreateShape(ids[i], &sd, &sphere);
+		tbBallJointDef jd = tbDefaultBallJointDef();
+		jd.bodyIdA = anchor;
+		jd.bodyIdB = ids[i];
+		jd.anchor = v3(ax, height, 0.0f);
+		tbCreateBallJoint(world, &jd);
+	}
+	double g = 9.81;
+	*v0Out = sqrt(2.0 * g * (double)L * (1.0 - cos(theta0)) /
+	              (1.0 + 0.4 * (double)(r * r) / (double)(L * L)));
+	// Until the last ball's speed has peaked (the step after it stops growing).
+	double best = 0.0;
+	CradleResult out = {0.0, 0.0, 0.0};
+	for (int s = 0; s < (int)(2.0f / dt); ++s) {
+		cr_assert(tbWorld_Step(world, dt, kSubsteps));
+		double last = (double)glms_vec3_norm(tbBody_GetLinearVelocity(ids[balls - 1]));
+		if (last < best && best > 0.5 * *v0Out) {
+			break;
+		}
+		best = last;
+		out.last = (double)tbBody_GetLinearVelocity(ids[balls - 1]).x / *v0Out;
+		out.others = 0.0;
+		for (int i = 0; i + 1 < balls; ++i) {
+			out.others =
+			    fmax(out.others, (double)glms_vec3_norm(tbBody_GetLinearVelocity(ids[i])) / *v0Out);
+		}
+	}
+	tbDestroyWorld(world);
+	return out;
+}
+
+Test(textbook, hanging_newtons_cradle)
+{
+	const float rates[] = {1.0f / 60.0f, 1.0f / 30.0f, 1.0f / 120.0f};
+	for (int k = 0; k < 3; ++k) {
+		for (int n = 3; n <= 7; n += 2) {
+			double v0;
+			CradleResult r = runHangingCradle(n, rates[k], &v0);
+			printf("hanging cradle of %d at %.0f Hz: v0 %.4f m/s, last %.5f v0, others below %.5f "
+			       "v0\n",
+			       n, 1.0 / (double)rates[k], v0, r.last, r.others);
+			cr_expect(fabs(r.last - 1.0) < 0.05, "hanging cradle of %d at %.0f Hz: last %.4f v0", n,
+			          1.0 / (double)rates[k], r.last);
+			cr_expect(r.others < 0.05, "hanging cradle of %d at %.0f Hz: another at %.4f v0", n,
+			          1.0 / (double)rates[k], r.others);
+		}
+	}
 }
 
 // ---------------------------------------------------------------------------------------------

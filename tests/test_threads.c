@@ -218,6 +218,49 @@ Test(threads, joint_colours_same_hash_at_every_worker_count)
 	checkScene("joint colours", buildJointColours, false, 60);
 }
 
+// Bouncing balls (e = 0.8) dropped in a heap onto ground with e = 0.5, and three Newton's cradles
+// (e = 1) struck at once: the collision phase before the substeps runs serially in record order,
+// so its impulses are the same bits at any worker count.
+static void buildBouncy(tbWorldId world)
+{
+	tbBodyDef gd = tbDefaultBodyDef();
+	gd.position = v3(0.0f, -0.5f, 0.0f);
+	tbBodyId ground = tbCreateBody(world, &gd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.restitution = 0.5f;
+	tbGeometry floor = tbMakeBox(40.0f, 0.5f, 40.0f);
+	tbCreateShape(ground, &sd, &floor);
+	tbGeometry ball = tbMakeSphere(0.25f);
+	for (int i = 0; i < 80; ++i) {
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.type = tb_dynamicBody;
+		bd.position = v3(-2.0f + 0.55f * (float)(i % 4) + 0.05f * (float)((i / 4) % 3),
+		                 0.3f + 0.6f * (float)(i / 8), -1.0f + 0.55f * (float)((i / 4) % 2));
+		tbBodyId b = tbCreateBody(world, &bd);
+		sd.restitution = 0.8f;
+		sd.friction = 0.3f;
+		tbCreateShape(b, &sd, &ball);
+	}
+	for (int row = 0; row < 3; ++row) {
+		for (int i = 0; i < 6; ++i) {
+			tbBodyDef bd = tbDefaultBodyDef();
+			bd.type = tb_dynamicBody;
+			bd.position =
+			    v3(i == 0 ? 4.0f : 4.8f + 0.5f * (float)(i - 1), 0.25f, 3.0f + (float)row);
+			bd.linearVelocity = v3(i == 0 ? 3.0f + (float)row : 0.0f, 0.0f, 0.0f);
+			tbBodyId b = tbCreateBody(world, &bd);
+			sd.restitution = 1.0f;
+			sd.friction = 0.0f;
+			tbCreateShape(b, &sd, &ball);
+		}
+	}
+}
+
+Test(threads, bouncy_same_hash_at_every_worker_count)
+{
+	checkScene("bouncy", buildBouncy, false, 90);
+}
+
 // The bundled scene files, 1 and 4 workers (the loader sets the world's worker count).
 Test(threads, bundled_scenes_same_hash_at_4_workers)
 {

@@ -1285,6 +1285,189 @@ void tbApplyRestitutionSeenW(tbContactConstraintW* c, tbSolverBody* states, floa
 	tbRestitutionBody(c, states, threshold, h, seen);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The collision phase (docs/solver.md, "Collisions before the solve"; Guendelman, Bridson and
+// Fedkiw 2003, "Nonconvex rigid bodies with stacking"): once per step, before the substeps,
+// pairwise collision impulses with restitution at the points that meet within the step faster
+// than the threshold, swept Gauss-Seidel over the records by the caller (solver.c).
+
+// Lanes where the mask is clear (all bits) or set (zero).
+static inline tbFloatW tbNotW(tbFloatW mask)
+{
+	tbFloatW zero = tbZeroW();
+	return tbSelectW(mask, tbGreaterW(tbSplatW(1.0f), zero), zero);
+}
+
+// Inner passes over a record's struck points per visit: a manifold's points share the impulse
+// (a box landing flat on four corners gets four equal impulses and no spin), as the soft passes'
+// accumulated, clamped impulses do. The same count for every record, so that a lane's bits do
+// not depend on the other lanes of its record (the scalar, SSE2 and AVX2 builds agree).
+#define TB_COLLISION_PASSES 8
+
+// The deltas change too in the collision phase: a struck body's dp and dtheta.
+static inline void tbScatterDeltas(tbSolverBody* s, const int* index, const tbBodyW* b)
+{
+	tbScatterRow(s, index, offsetof(tbSolverBody, dp), b->dp);
+	tbScatterRow(s, index, offsetof(tbSolverBody, dtheta), b->dtheta);
+}
+
+static inline __attribute__((always_inline)) bool tbCollideBody(tbContactConstraintW* c,
+                                                                tbSolverBody* states, float window,
+                                                                float h, float threshold,
+                                                                tbRowsSeen* seen)
+{
+	tbFloatW zero = tbZeroW();
+	tbFloatW bounces = tbGreaterW(c->restitution, zero);
+	if (!tbAnyW(bounces)) {
+		return false;
+	}
+	tbBodyW a = tbGatherBodies(states, c->bodyA, true);
+	tbBodyW b = tbGatherBodies(states, c->bodyB, true);
+	tbFloatW halfH = tbSplatW(0.5f * h), two = tbSplatW(2.0f), reach = tbSplatW(window);
+	tbFloatW fast = tbSplatW(threshold), tiny = tbSplatW(FLT_MIN);
+	tbFloatW dpn = tbDotW(c->normal, tbVecSubW(b.dp, a.dp));
+	tbFloatW strike[TB_MAX_MANIFOLD_POINTS], target[TB_MAX_MANIFOLD_POINTS];
+	tbFloatW when[TB_MAX_MANIFOLD_POINTS], speed[TB_MAX_MANIFOLD_POINTS];
+	tbFloatW any = zero;
+	for (int i = 0; i < c->pointCount; ++i) {
+		const tbContactPointW* cp = c->points + i;
+		// As tbSetImpactSpeedW, with the velocities and deltas of now: the substeps'
+		// semi-implicit Euler samples the parabola s(t) = s0 + u0 t + a t^2 / 2 with
+		// u0 = v + a h / 2 (v the velocity before the first substep's kick), which meets the
+		// surface at the speed u = -sqrt(u0^2 - 2 a s0). The gap s0 follows the deltas that
+		// earlier strikes of this phase gave (s = s0 + J . (dp, dtheta), as the soft passes).
+		tbFloatW acc = cp->approachAccel;
+		tbFloatW vn = tbRowSpeedW(&a, &b, c->normal, cp->rAxn, cp->rBxn);
+		tbFloatW u0 = tbAddW(vn, tbMulW(halfH, acc));
+		tbFloatW gap = tbAddW(tbAddW(cp->separation, dpn),
+		                      tbSubW(tbDotW(b.dtheta, cp->rBxn), tbDotW(a.dtheta, cp->rAxn)));
+		tbFloatW s = tbMaxW(gap, zero);
+		tbFloatW u2 = tbSubW(tbMulW(u0, u0), tbMulW(two, tbMulW(acc, s)));
+		tbFloatW root = tbSqrtW(tbMaxW(u2, zero));
+		// It meets within the window W = dt + h (the soft step's speculative rows stop a pair
+		// up to one substep past the step's end) at t = 2 s0 / (sqrt(u^2) - u0) when it closes
+		// now (u0 <= 0), or, pulled back, at t = (sqrt(u^2) + u0) / -a.
+		tbFloatW apart = tbGreaterW(u0, zero);
+		tbFloatW lhs = tbSelectW(apart, tbMulW(two, s), tbAddW(root, u0));
+		tbFloatW den = tbSelectW(apart, tbSubW(root, u0), tbSubW(zero, acc));
+		// Not below the threshold (tbSolverDef.restitutionThreshold: below it nothing bounces)
+		// and faster than one step of the acceleration, |a| dt: a pair resting under gravity
+		// meets at |a| h / 2, and one that a step's fall brings to its surface is left to the
+		// soft passes (and the end-of-step restitution) even at a threshold of zero.
+		tbFloatW slow = tbMulW(tbMaxW(acc, tbSubW(zero, acc)), tbSplatW(window - h));
+		tbFloatW hit = tbAndMaskW(tbNotW(tbLessW(tbMulW(reach, den), lhs)),
+		                          tbAndMaskW(tbNotW(tbLessW(root, fast)), tbGreaterW(root, slow)));
+		hit = tbAndMaskW(tbAndMaskW(hit, bounces), tbGreaterW(cp->normalMass, zero));
+		strike[i] = hit;
+		any = tbSelectW(hit, any, hit);
+		// (A struck lane's denominator is positive; the others' quotient is not used.)
+		tbFloatW t = tbKeepW(hit, tbDivW(lhs, tbMaxW(den, tiny)));
+		when[i] = t;
+		speed[i] = root;
+		// Newton's impact law (Baraff II eq. 8-5) at that moment: the pair leaves the surface at
+		// e |u| on the outgoing parabola, whose speed at the step's start (run back from t) is
+		// e |u| - a t; the velocity that samples it is a h / 2 less.
+		target[i] = tbSubW(tbMulW(c->restitution, root), tbMulW(acc, tbAddW(t, halfH)));
+	}
+	if (!tbAnyW(any)) {
+		return false;
+	}
+	// The collision impulse j = -(1 + e) v / K of Baraff II eq. 8-18 where the pair meets at
+	// its speed of now (no gap, no acceleration); in general the impulse that takes the row to its
+	// target, -m (v - v_out), summed per point and clamped at >= 0 over the passes. It acts at
+	// the moment of impact t, not at the step's start: until then the bodies kept their old
+	// velocities, so each is moved back by t times its change of velocity (dp -= t dv,
+	// dtheta -= t dw), and the substeps then sample the outgoing trajectory at its own times
+	// (the bounce keeps its period, a cradle's first ball stops on the second's surface).
+	tbFloatW normalWork = zero;
+	tbFloatW total[TB_MAX_MANIFOLD_POINTS];
+	for (int i = 0; i < c->pointCount; ++i) {
+		total[i] = zero;
+	}
+	tbRowsSeen moved;
+	memset(&moved, 0, sizeof moved);
+	moved.afterDeltas = false;
+	for (int pass = 0; pass < TB_COLLISION_PASSES; ++pass) {
+		for (int i = 0; i < c->pointCount; ++i) {
+			tbContactPointW* cp = c->points + i;
+			tbFloatW vn = tbRowSpeedW(&a, &b, c->normal, cp->rAxn, cp->rBxn);
+			tbFloatW impulse = tbMulW(tbSubW(zero, cp->normalMass), tbSubW(vn, target[i]));
+			tbFloatW next = tbMaxW(tbAddW(total[i], impulse), zero);
+			impulse = tbKeepW(strike[i], tbSubW(next, total[i]));
+			total[i] = tbAddW(total[i], impulse);
+			tbRowsSeen* rowSeen = NULL;
+			if (seen != NULL) {
+				// The potential the shift changes: the body moves by -t dv, as a pass before
+				// the deltas moves it by h dv (tbApplySeenW with gravity times -t).
+				tbFloatW back = tbSubW(zero, when[i]);
+				moved.gravityHA.x = tbMulW(back, seen->gravityHA.x);
+				moved.gravityHA.y = tbMulW(back, seen->gravityHA.y);
+				moved.gravityHA.z = tbMulW(back, seen->gravityHA.z);
+				moved.gravityHB.x = tbMulW(back, seen->gravityHB.x);
+				moved.gravityHB.y = tbMulW(back, seen->gravityHB.y);
+				moved.gravityHB.z = tbMulW(back, seen->gravityHB.z);
+				rowSeen = &moved;
+			}
+			tbApplySeenW(&a, &b, c, c->normal, cp->rAxn, cp->rBxn, cp->invIArAxn, cp->invIBrBxn,
+			             impulse, rowSeen, &normalWork);
+			// The same impulse on the deltas, times -t.
+			tbFloatW shift = tbMulW(tbSubW(zero, when[i]), impulse);
+			tbFloatW la = tbMulW(c->invMassA, shift), lb = tbMulW(c->invMassB, shift);
+			a.dp = tbVecMulSubW(a.dp, la, c->normal);
+			a.dtheta = tbVecMulSubW(a.dtheta, shift, cp->invIArAxn);
+			b.dp = tbVecMulAddW(b.dp, lb, c->normal);
+			b.dtheta = tbVecMulAddW(b.dtheta, shift, cp->invIBrBxn);
+		}
+	}
+	// The step's impulse (tbContactData) includes the collision's; the accumulated impulse, the
+	// next step's warm start, does not (the soft passes never held it).
+	for (int i = 0; i < c->pointCount; ++i) {
+		c->points[i].stepImpulse = tbAddW(c->points[i].stepImpulse, total[i]);
+	}
+	tbScatterBodies(states, c->bodyA, &a);
+	tbScatterBodies(states, c->bodyB, &b);
+	tbScatterDeltas(states, c->bodyA, &a);
+	tbScatterDeltas(states, c->bodyB, &b);
+	if (seen != NULL) {
+		// The impact's own work, at the moment of impact: each point's impulse P times the mean
+		// of its normal speeds before and after, P (-|u| + e |u|) / 2 (zero for e = 1, the loss
+		// (1 - e^2) of the approach energy otherwise). The rest of the phase's work is the
+		// shift to the moment of impact along gravity's parabola: gravity's (docs/energy.md).
+		tbFloatW impact = zero, half = tbSplatW(0.5f);
+		tbFloatW kept = tbSubW(c->restitution, tbSplatW(1.0f));
+		for (int i = 0; i < c->pointCount; ++i) {
+			impact = tbMulAddW(impact, tbMulW(half, tbMulW(total[i], speed[i])), kept);
+		}
+		seen->normalWork = impact;
+		seen->gravityWork = tbSubW(normalWork, impact);
+	}
+	return true;
+}
+
+bool tbCollideContactsW(tbContactConstraintW* c, tbSolverBody* states, float window, float h,
+                        float threshold)
+{
+	return tbCollideBody(c, states, window, h, threshold, NULL);
+}
+
+bool tbCollideContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, float window, float h,
+                            float threshold, tbRowsSeen* seen)
+{
+	return tbCollideBody(c, states, window, h, threshold, seen);
+}
+
+void tbEndCollisionsW(tbContactConstraintW* c)
+{
+	// A struck point (its step impulse is the phase's alone so far) has had its restitution:
+	// impact speed zero, so that tbApplyRestitutionW leaves it alone.
+	tbFloatW zero = tbZeroW();
+	for (int i = 0; i < c->pointCount; ++i) {
+		tbContactPointW* cp = c->points + i;
+		cp->relativeVelocity =
+		    tbSelectW(tbGreaterW(cp->stepImpulse, zero), cp->relativeVelocity, zero);
+	}
+}
+
 void tbAddStepImpulsesW(tbContactConstraintW* c)
 {
 	// A substep applies its accumulated impulse once (warm start plus the passes' changes), so

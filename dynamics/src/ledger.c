@@ -313,6 +313,38 @@ void tbObserveContacts(tbObserver* o, tbSolverPass pass, tbContactConstraintW* g
 	l->applied += gravity;
 }
 
+bool tbObserveCollisions(tbObserver* o, tbContactConstraintW* groups, int groupCount,
+                         tbSolverBody* states, float window, float threshold)
+{
+	tbSolverLedger* l = o->ledger;
+	bool any = false;
+	double work = 0.0, gravity = 0.0;
+	for (int g = 0; g < groupCount; ++g) {
+		tbContactConstraintW* c = groups + g;
+		// The phase comes before the first substep's kick, whose lift term
+		// (tbObserveIntegration) counts the new velocities; its potential part is the shift of
+		// the bodies to the moment of impact (gravity per unit time here, scaled there).
+		tbRowsSeen seen;
+		memset(&seen, 0, sizeof seen);
+		tbGravityW(o, c->bodyA, 1.0f, &seen.gravityHA);
+		tbGravityW(o, c->bodyB, 1.0f, &seen.gravityHB);
+		any |= tbCollideContactsSeenW(c, states, window, o->h, threshold, &seen);
+		for (int lane = 0; lane < TB_SIMD_WIDTH && l != NULL; ++lane) {
+			if (c->contact[lane] >= 0) {
+				float nw = tbLaneOf(seen.normalWork, lane);
+				work += (double)nw;
+				gravity += (double)tbLaneOf(seen.gravityWork, lane);
+				l->contactWork[c->contact[lane]] += nw;
+			}
+		}
+	}
+	if (l != NULL) {
+		l->restitution += work;
+		l->applied += gravity;
+	}
+	return any;
+}
+
 void tbObserveFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
                      const tbSolverBody* states)
 {

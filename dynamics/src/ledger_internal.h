@@ -35,6 +35,10 @@ void tbObserveBodies(tbObserver* o, const tbSolverBody* states, bool beforeDelta
 // One contact pass over all records, observed: the ledger's terms and the trace's rows.
 void tbObserveContacts(tbObserver* o, tbSolverPass pass, tbContactConstraintW* groups,
                        int groupCount, tbSolverBody* states, float invH);
+// One sweep of the collision phase over all records, observed: the work of its impulses charged
+// to the restitution term. Returns whether any point was struck.
+bool tbObserveCollisions(tbObserver* o, tbContactConstraintW* groups, int groupCount,
+                         tbSolverBody* states, float window, float threshold);
 // The energy after tbSolverFinish and the finish's rotation term (`states`: the solver's).
 void tbObserveFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
                      const tbSolverBody* states);

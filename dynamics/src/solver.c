@@ -47,6 +47,7 @@ tbSolverDef tbDefaultSolverDef(void)
 	def.jointSoftness.dampingRatio = 2.0f;
 	def.enableWarmStarting = true;
 	def.enableRollingResistance = true;
+	def.enableRestitution = true;
 	def.integrator = TB_DEFAULT_INTEGRATOR;
 	def.orthonormalizer = tb_orthoGramSchmidt;
 	return def;
@@ -944,6 +945,70 @@ static void tbObservedSubstep(const tbSolverDef* def, tbObserver* o, tbContactCo
 	}
 }
 
+// Whether some contact has e > 0 (the collision phase runs).
+static bool tbAnyBounces(const tbContactConstraint* contacts, int contactCount)
+{
+	for (int i = 0; i < contactCount; ++i) {
+		if (contacts[i].restitution > 0.0f) {
+			return true;
+		}
+	}
+	return false;
+}
+
+// The most sweeps of the collision phase in one step: a row of touching balls passes the impulse
+// on by at least one pair a sweep (two colours: two pairs), so a cradle of up to this many balls
+// hands it to the last one; after the cap the soft passes finish what is left.
+#define TB_COLLISION_SWEEPS 32
+
+// The collision phase (docs/solver.md, "Collisions before the solve"): Guendelman, Bridson and
+// Fedkiw's collision step (2003) before the soft step's substeps, on the velocities of the step's
+// start. Every point with e > 0 that will meet within the step faster than the restitution
+// threshold gets the collision impulse of Newton's law, record after record in their fixed
+// order (Gauss-Seidel), and the records are swept again until no point is struck: in a row of
+// touching balls the first pair's impulse stops the first ball and sets the second moving, whose
+// own contact is then struck in turn, so the impulse passes from pair to pair instead of being
+// shared by one simultaneous solve. A struck pair leaves separating, so the soft passes, whose
+// rows only push, leave it alone, and its restitution is marked done (tbEndCollisionsW).
+//
+// Before the first substep's kick, v1 = v0 + a h: the phase reads and writes v0, the velocity
+// the substeps start from, and converts it to the parabola's speed at the step's start,
+// u0 = v0 + a h / 2, and back (tbCollideContactsW). Each impulse acts at its moment of impact
+// t within the step: the struck bodies are moved back by t dv (their deltas), so the substeps
+// sample the outgoing parabola at its own times and a bounce keeps its apex and its period,
+// whatever the step rate. The sweeps run serially in record
+// order in every build and at any worker count: the same bits (tests/test_threads.c).
+static void tbCollisionPhase(const tbSolverDef* def, tbContactConstraintW* groups, int groupCount,
+                             tbSolverBody* states, const tbSolverBodyMotion* motions, int bodyCount,
+                             float dt, float h, tbObserver* observer)
+{
+	float window = dt + h, threshold = def->restitutionThreshold;
+	bool struck = false;
+	for (int sweep = 0; sweep < TB_COLLISION_SWEEPS; ++sweep) {
+		bool any = false;
+		if (observer != NULL) {
+			any = tbObserveCollisions(observer, groups, groupCount, states, window, threshold);
+		} else {
+			for (int g = 0; g < groupCount; ++g) {
+				any |= tbCollideContactsW(groups + g, states, window, h, threshold);
+			}
+		}
+		struck |= any;
+		if (!any) {
+			break;
+		}
+	}
+	if (!struck) {
+		return;
+	}
+	// The impact speeds of the end-of-step restitution from the velocities the phase left
+	// (tbApplyRestitutionW), the struck points' set to zero.
+	for (int g = 0; g < groupCount; ++g) {
+		tbSetImpactSpeedW(groups + g, states, motions, bodyCount, h);
+		tbEndCollisionsW(groups + g);
+	}
+}
+
 void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
                    tbContactConstraint* contacts, int contactCount, tbJoint* joints, int jointCount,
                    float dt, void* scratch, tbSolverStats* stats)
@@ -1147,6 +1212,11 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			tbPrepareContactRowsW(groups + g, contacts, bodies, def);
 			tbSetImpactSpeedW(groups + g, states, motions, bodyCount, h);
 		}
+	}
+
+	if (def->enableRestitution && tbAnyBounces(contacts, contactCount)) {
+		tbCollisionPhase(def, groups, groupCount, states, motions, bodyCount, dt, h,
+		                 observe ? &observer : NULL);
 	}
 
 	for (int i = 0; i < jointCount; ++i) {

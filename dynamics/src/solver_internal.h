@@ -131,6 +131,21 @@ void tbSolveContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, float i
                           tbRowsSeen* seen);
 void tbApplyRestitutionSeenW(tbContactConstraintW* c, tbSolverBody* states, float threshold,
                              float h, tbRowsSeen* seen);
+// The collision phase (Guendelman, Bridson, Fedkiw 2003): one visit of a record, before the
+// substeps. Each point with e > 0 that meets within `window` seconds (dt + h) at a speed above
+// `threshold` gets the collision impulse that sends it off on its outgoing parabola at the moment
+// of impact t, and its bodies' deltas are moved back by t times their change of velocity; its
+// impulse is added to the step's. Returns whether any lane was struck. The caller sweeps the
+// records until none is.
+bool tbCollideContactsW(tbContactConstraintW* c, tbSolverBody* states, float window, float h,
+                        float threshold);
+// The same, observed: the normal rows' work in `seen`, its gravity inputs the bodies' gravity
+// (per second: the move back by t changes the potential by t lambda n . (gB - gA)).
+bool tbCollideContactsSeenW(tbContactConstraintW* c, tbSolverBody* states, float window, float h,
+                            float threshold, tbRowsSeen* seen);
+// After the phase and tbSetImpactSpeedW again: the struck points' impact speed set to zero, so
+// that restitution is not applied to them a second time.
+void tbEndCollisionsW(tbContactConstraintW* c);
 // Adds the substep's accumulated normal and friction impulses to the step's sums (once per
 // substep, after the relax pass: each substep applies its accumulated impulse once).
 void tbAddStepImpulsesW(tbContactConstraintW* c);

@@ -115,10 +115,12 @@ void tbHitEvents_Finish(tbWorld* w)
 			if (h->speed[j] <= 0.0f || (best >= 0 && h->speed[j] <= h->speed[best])) {
 				continue;
 			}
-			// The point pushed in this solve (its impulse is kept by feature id).
+			// The point pushed in this solve (its impulse is kept by feature id), or was struck
+			// by the solver's collision phase (an impulse in the step's sum only).
 			for (int q = 0; q < c->impulses.pointCount; ++q) {
 				if (c->impulses.points[q].id == h->id[j] &&
-				    c->impulses.points[q].normalImpulse > 0.0f) {
+				    (c->impulses.points[q].normalImpulse > 0.0f ||
+				     c->impulses.points[q].stepNormalImpulse > 0.0f)) {
 					best = j;
 					break;
 				}

@@ -784,9 +784,10 @@ static bool tbRestore(tbWorld* w, const void* data, size_t size, const char* cal
 #undef TB_TAKE
 	// Counted from the shapes rather than saved. The game's callbacks (world.h) are the
 	// restoring world's own: a save holds no function pointers.
-	w->rollingShapeCount = 0;
+	w->rollingShapeCount = w->bouncyShapeCount = 0;
 	for (int i = 0; i < w->shapeCount; ++i) {
 		w->rollingShapeCount += w->shapes[i].alive && w->shapes[i].rollingResistance > 0.0f ? 1 : 0;
+		w->bouncyShapeCount += w->shapes[i].alive && w->shapes[i].restitution > 0.0f ? 1 : 0;
 	}
 	// Per-step memos and scratch counts start empty, as after any step.
 	memset(w->levelMemo, 0, (size_t)w->def.workerCount * TB_LEVEL_MEMO * sizeof(tbLevelMemo));

@@ -185,6 +185,7 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	s->enableHitEvents = def->enableHitEvents;
 	w->hitShapeCount += s->enableHitEvents ? 1 : 0;
 	w->rollingShapeCount += s->rollingResistance > 0.0f ? 1 : 0;
+	w->bouncyShapeCount += s->restitution > 0.0f ? 1 : 0;
 	s->surface = s->moving || s->rollingResistance > 0.0f;
 	s->userData = def->userData;
 	s->body = bodyIndex;
@@ -241,6 +242,7 @@ void tbDestroyShapeInternal(tbWorld* w, int shapeIndex, bool updateMass)
 	w->liveShapes -= 1;
 	w->hitShapeCount -= s->enableHitEvents ? 1 : 0;
 	w->rollingShapeCount -= s->rollingResistance > 0.0f ? 1 : 0;
+	w->bouncyShapeCount -= s->restitution > 0.0f ? 1 : 0;
 	if (updateMass) {
 		tbUpdateBodyMass(w, s->body);
 	}
@@ -339,7 +341,8 @@ float tbShape_GetFriction(tbShapeId shapeId)
 
 void tbShape_SetRestitution(tbShapeId shapeId, float restitution)
 {
-	tbShapeSlot* s = tbGetShapeSlot(shapeId, NULL, "tbShape_SetRestitution");
+	tbWorld* w;
+	tbShapeSlot* s = tbGetShapeSlot(shapeId, &w, "tbShape_SetRestitution");
 	if (s == NULL) {
 		return;
 	}
@@ -348,6 +351,7 @@ void tbShape_SetRestitution(tbShapeId shapeId, float restitution)
 		           (double)restitution);
 		return;
 	}
+	w->bouncyShapeCount += (restitution > 0.0f ? 1 : 0) - (s->restitution > 0.0f ? 1 : 0);
 	s->restitution = restitution;
 	tbRemixShapeContacts(shapeId);
 }

@@ -239,6 +239,9 @@ static tbSolverDef tbWorldSolverDef(tbWorld* w, int substeps)
 	sd.restitutionThreshold = w->def.restitutionThreshold;
 	// The pre-solve callback may give any contact rolling resistance.
 	sd.enableRollingResistance = w->rollingShapeCount > 0 || w->preSolve != NULL;
+	// Likewise restitution, and the mixing callback (the collision phase, solver.c).
+	sd.enableRestitution =
+	    w->bouncyShapeCount > 0 || w->preSolve != NULL || w->restitutionCallback != NULL;
 	sd.enableWarmStarting = w->def.enableWarmStarting;
 	sd.integrator = w->def.integrator;
 	sd.refreshContact = w->def.enableContactRefresh ? tbRefreshSolverContact : NULL;

@@ -285,6 +285,7 @@ typedef struct tbWorld
 	int hitCount, hitCapacity;
 	int hitShapeCount;     // live shapes with enableHitEvents: none, and the step skips the pass
 	int rollingShapeCount; // live shapes with rolling resistance: none, and the solver skips it
+	int bouncyShapeCount;  // live shapes with restitution > 0: none, no collision phase
 	struct tbHitCandidate* hitCandidates; // hit_event.c: points that may strike in this solve
 	int hitCandidateCount, hitCandidateCapacity;
 

@@ -164,6 +164,8 @@ typedef struct tbSolverDef
 	bool enableWarmStarting;       ///< start from the previous step's impulses (true)
 	/// Some contact may have rollingResistance > 0 (true); false: the solver does not look.
 	bool enableRollingResistance;
+	/// Some contact may have restitution > 0 (true); false: the collision phase does not look.
+	bool enableRestitution;
 	tbIntegrator integrator; ///< how R follows L for bodies in free flight (TB_DEFAULT_INTEGRATOR)
 	tbOrthonormalizer orthonormalizer;   ///< applied to R once per step (Gram-Schmidt)
 	tbContactRefreshFcn* refreshContact; ///< remakes marked contacts per substep (null: never)
