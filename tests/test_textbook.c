@@ -269,6 +269,13 @@ Test(textbook, gyroscope_large_disc_at_30_hz)
 	gyroscope(0.25f, 0.02f, 0.3f, 90.0f, 3.0f, 1.0f / 30.0f);
 }
 
+// Past the solver's rotation cap (0.83 rad per substep; `tumble lab gyroscope --rate 30`): the
+// cap holds the turn of the disc's axis, not its spin about it (tbJointGyroscopic).
+Test(textbook, gyroscope_spin_past_the_rotation_cap)
+{
+	gyroscope(0.2f, 0.01f, 0.15f, 100.0f, 4.0f, 1.0f / 30.0f);
+}
+
 Test(textbook, gyroscope_at_120_hz)
 {
 	gyroscope(0.15f, 0.02f, 0.2f, 80.0f, 3.0f, 1.0f / 120.0f);

@@ -118,9 +118,11 @@ void tbJointBodyStartTurn(const tbJointRecord* records, const tbJointBody* body)
 // torque-free motion with its inverse inertia at the joint, as its turn of the substep (composed
 // by the turns) and half of its velocities' change (and the other body's answer); the other half
 // by tbJointGyroscopicEnd. After the substep's inertias, before the warm start; one body after
-// another, in list order. bodies are the solver's.
+// another, in list order. bodies are the solver's. The rotation cap, maxRotation a substep, is
+// taken here for these bodies (on the flow's turn about L, not on the spin about their axis).
 void tbJointGyroscopic(const tbJointRecord* records, const tbJointBody* list, int count,
-                       tbRigidBody* const* bodies, tbSolverBody* states, float h);
+                       tbRigidBody* const* bodies, tbSolverBody* states, float h,
+                       float maxRotation);
 // The second half of the velocities' change, after the substep's turn (tb_jointTurn), before the
 // relax pass; one body after another.
 void tbJointGyroscopicEnd(const tbJointRecord* records, const tbJointBody* list, int count,

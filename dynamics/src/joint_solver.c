@@ -1852,9 +1852,10 @@ static vec3s tbEigenvector(mat3s S, float g)
 // turned by half the substep's spin angle and the spin leaks into it. Eigenvalues by the
 // trigonometric solution of the characteristic cubic (Smith, "Eigenvalues of a symmetric 3 x 3
 // matrix", CACM 4, 1961).
-static mat3s tbTorqueFreeTurn(mat3s G, vec3s w, float h, vec3s* w1)
+static mat3s tbTorqueFreeTurn(mat3s G, vec3s w, float h, vec3s* w1, float* rate)
 {
 	*w1 = w;
+	*rate = glms_vec3_norm(w);
 	mat3s plain = tbTurnMatrixOut(glms_vec3_scale(w, h));
 	float a00 = G.col[0].x, a11 = G.col[1].y, a22 = G.col[2].z;
 	float a01 = 0.5f * (G.col[1].x + G.col[0].y), a02 = 0.5f * (G.col[2].x + G.col[0].z);
@@ -1932,6 +1933,8 @@ static mat3s tbTorqueFreeTurn(mat3s G, vec3s w, float h, vec3s* w1)
 		return plain;
 	}
 	*w1 = end;
+	// How fast the distinct axis itself turns (the rest is spin about it).
+	*rate = gm * glms_vec3_norm(glms_vec3_cross(L, mid)) + fabsf(cSide * glms_vec3_dot(L, side));
 	return F;
 }
 
@@ -1961,7 +1964,7 @@ static mat3s tbTorqueFreeTurn(mat3s G, vec3s w, float h, vec3s* w1)
 // on a ball joint precesses at m g r / (It ws) instead of m g r / (Is ws) (It, Is its inertias
 // across and about the axle).
 void tbJointGyroscopic(const tbJointRecord* records, const tbJointBody* list, int count,
-                       tbRigidBody* const* bodies, tbSolverBody* states, float h)
+                       tbRigidBody* const* bodies, tbSolverBody* states, float h, float maxRotation)
 {
 	// Only bodies on ball joints alone (tbListJointBodies): a body held by any other joint has
 	// its joint's angular rows take the gyroscopic torque and pass it to the other body, which
@@ -1989,18 +1992,31 @@ void tbJointGyroscopic(const tbJointRecord* records, const tbJointBody* list, in
 		    tbMat3Add(tbMat3ScaleM(glms_mat3_identity(), mb + mo),
 		              tbMat3ScaleM(tbMat3Add(tbMat3Mul(tbMat3Mul(Sb, Iinv), Sb), SoIoSo), -1.0f));
 		mat3s Kinv = tbMat3Inverse(K);
-		vec3s u = glms_vec3_sub(
-		    glms_vec3_add(tbGetV(s), glms_vec3_cross(w, rb)),
-		    glms_vec3_add(tbGetV(states + o), glms_vec3_cross(tbGetW(states + o), ro)));
-		vec3s e = w;
-		mat3s G = Iinv;
-		if (tbIsFiniteMat(Kinv)) {
-			mat3s IKS = tbMat3Mul(tbMat3Mul(Iinv, Sb), Kinv);
-			e = glms_vec3_sub(w, tbMat3MulV(IKS, u));
+		vec3s e = w, w1 = w;
+		mat3s G = Iinv, IKS = glms_mat3_zero(), flow = glms_mat3_identity();
+		bool held = tbIsFiniteMat(Kinv);
+		if (held) {
+			IKS = tbMat3Mul(tbMat3Mul(Iinv, Sb), Kinv);
 			G = tbMat3Add(Iinv, tbMat3Mul(tbMat3Mul(IKS, Sb), Iinv));
 		}
-		vec3s w1;
-		mat3s flow = tbTorqueFreeTurn(G, e, h, &w1);
+		// The rotation cap (tbIntegrateVelocities) on the flow's turn of everything off the
+		// body's axis; its spin about the axis moves nothing and is not capped.
+		for (int pass = 0; pass < 2; ++pass) {
+			vec3s u = glms_vec3_sub(
+			    glms_vec3_add(tbGetV(s), glms_vec3_cross(w, rb)),
+			    glms_vec3_add(tbGetV(states + o), glms_vec3_cross(tbGetW(states + o), ro)));
+			e = held ? glms_vec3_sub(w, tbMat3MulV(IKS, u)) : w;
+			float rate;
+			flow = tbTorqueFreeTurn(G, e, h, &w1, &rate);
+			if (pass > 0 || !(h * rate > maxRotation)) {
+				break;
+			}
+			float scale = maxRotation / (h * rate);
+			for (int c = 0; c < 3; ++c) {
+				s->w[c] *= scale;
+			}
+			w = tbGetW(s);
+		}
 		vec3s r1 = tbMat3MulV(flow, rb);
 		mat3s Kp =
 		    tbMat3Add(tbMat3ScaleM(glms_mat3_identity(), mb + mo), tbMat3ScaleM(SoIoSo, -1.0f));

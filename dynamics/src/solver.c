@@ -142,6 +142,7 @@ static void tbPrepareBodies(const tbSolverDef* def, tbRigidBody* const* bodies, 
 		memcpy(s->v, body->v.raw, sizeof body->v.raw);
 		memcpy(s->w, body->w.raw, sizeof body->w.raw);
 		tbSolverBodyMotion* m = motions + i;
+		m->flowTurned = false;
 		if (body->type == tb_dynamicBody) {
 			// dP/dt = F + M g - c P and dL/dt = tau - c L (Baraff I: Y'), in velocity form with
 			// the step's inertia: dv/dt = F / M + g, dw/dt = I^-1 tau; damping implicit.
@@ -172,7 +173,7 @@ static void tbIntegrateVelocities(tbSolverBody* states, const tbSolverBodyMotion
 			s->w[k] = (s->w[k] + h * m->angularAcceleration.raw[k]) * m->angularDamping;
 			w2 += s->w[k] * s->w[k];
 		}
-		if (w2 > maxW2) {
+		if (w2 > maxW2 && !m->flowTurned) {
 			// Box2D's rotation cap: a body never turns more than maxRotation in a substep, so a
 			// huge finite spin stays a rotation (and the deltas stay small).
 			float scale = sqrtf(maxW2 / w2);
@@ -1176,6 +1177,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		tbRunJoints(&jointTask, tb_jointTurnsNone, jointBodyCount);
 		for (int k = 0; k < jointBodyCount; ++k) {
 			gyroBodies += jointBodies[k].gyro != 0;
+			motions[jointBodies[k].index].flowTurned = jointBodies[k].gyro != 0;
 		}
 		jointTask.gyroBodies = gyroBodies;
 	}
@@ -1223,7 +1225,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			if (gyroBodies > 0) {
 				// Jointed bodies' w is primary: Euler's gyroscopic term, one body after another
 				// (a body on one ball joint reads and writes the other's velocity).
-				tbJointGyroscopic(jointRecords, jointBodies, jointBodyCount, bodies, states, h);
+				tbJointGyroscopic(jointRecords, jointBodies, jointBodyCount, bodies, states, h,
+				                  def->maxRotation);
 			}
 			tbRunJointUnits(&jointTask, tb_jointWarmStart, false);
 			if (observe) {
