@@ -1809,28 +1809,57 @@ static void tbSpinKick(const tbSpinFlow* f, tbSolverBody* states, int b)
 	}
 }
 
-// The unit eigenvector of the symmetric S for its eigenvalue g (a cross product of two rows of
-// S - g 1, the longest of the three), or zero where g is not a simple eigenvalue.
-static vec3s tbEigenvector(mat3s S, float g)
+// The eigenvalues g[] and unit eigenvectors (the columns of V) of the symmetric S by Jacobi's
+// method: cyclic sweeps of plane rotations, each zeroing one off-diagonal entry (Golub and Van
+// Loan, "Matrix Computations", 8.5), at most six sweeps (a 3 x 3 converges quadratically in two
+// or three). Only + - * / and sqrt: the same bits wherever IEEE arithmetic is (the C libraries'
+// trigonometric functions differ in the last bit between builds), and accurate to a rounding of
+// |S| for every eigenvalue, close pairs included.
+static void tbSymEigen(mat3s S, float g[3], mat3s* V)
 {
-	vec3s r0 = tbV3(S.col[0].x - g, S.col[1].x, S.col[2].x);
-	vec3s r1 = tbV3(S.col[0].y, S.col[1].y - g, S.col[2].y);
-	vec3s r2 = tbV3(S.col[0].z, S.col[1].z, S.col[2].z - g);
-	vec3s c[3] = {glms_vec3_cross(r0, r1), glms_vec3_cross(r0, r2), glms_vec3_cross(r1, r2)};
-	int best = 0;
-	float n2 = glms_vec3_dot(c[0], c[0]);
-	for (int i = 1; i < 3; ++i) {
-		float d = glms_vec3_dot(c[i], c[i]);
-		if (d > n2) {
-			n2 = d;
-			best = i;
+	float a[3][3];
+	for (int r = 0; r < 3; ++r) {
+		for (int c = 0; c < 3; ++c) {
+			a[r][c] = 0.5f * (S.col[c].raw[r] + S.col[r].raw[c]);
 		}
 	}
-	float rows = glms_vec3_dot(r0, r0) + glms_vec3_dot(r1, r1) + glms_vec3_dot(r2, r2);
-	if (!(n2 > 1e-12f * rows * rows)) {
-		return tbV3(0.0f, 0.0f, 0.0f);
+	float v[3][3] = {{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}};
+	static const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+	for (int sweep = 0; sweep < 6; ++sweep) {
+		float off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+		float diag = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2];
+		if (!(off > 1e-15f * diag)) {
+			break;
+		}
+		for (int k = 0; k < 3; ++k) {
+			int p = pairs[k][0], q = pairs[k][1], o = 3 - p - q;
+			float apq = a[p][q];
+			if (apq == 0.0f) {
+				continue;
+			}
+			// t = tan of the rotation's angle, the smaller root of t^2 + 2 theta t - 1 = 0.
+			float theta = (a[q][q] - a[p][p]) / (2.0f * apq);
+			float t = fabsf(theta) > 1e6f
+			              ? 0.5f / theta
+			              : copysignf(1.0f, theta) / (fabsf(theta) + sqrtf(theta * theta + 1.0f));
+			float c = 1.0f / sqrtf(t * t + 1.0f), sn = t * c;
+			a[p][p] -= t * apq;
+			a[q][q] += t * apq;
+			a[p][q] = a[q][p] = 0.0f;
+			float aop = a[o][p], aoq = a[o][q];
+			a[o][p] = a[p][o] = c * aop - sn * aoq;
+			a[o][q] = a[q][o] = sn * aop + c * aoq;
+			for (int r = 0; r < 3; ++r) {
+				float vp = v[r][p], vq = v[r][q];
+				v[r][p] = c * vp - sn * vq;
+				v[r][q] = sn * vp + c * vq;
+			}
+		}
 	}
-	return glms_vec3_scale(c[best], 1.0f / sqrtf(n2));
+	for (int c = 0; c < 3; ++c) {
+		g[c] = a[c][c];
+		V->col[c] = tbV3(v[0][c], v[1][c], v[2][c]);
+	}
 }
 
 // The torque-free turn over h of a body whose inverse inertia is G (symmetric, world, turning
@@ -1849,60 +1878,31 @@ static vec3s tbEigenvector(mat3s S, float g)
 // a spin about the body's axis, which moves nothing the axis carries, and a slow turn about L
 // (a heavy top's nutation about its pivot, G the inverse of its inertia there; Goldstein,
 // ch. 5). Turned by Rot(t w) instead, a spinning axis cones about w: the nutation's motion is
-// turned by half the substep's spin angle and the spin leaks into it. Eigenvalues by the
-// trigonometric solution of the characteristic cubic (Smith, "Eigenvalues of a symmetric 3 x 3
-// matrix", CACM 4, 1961).
+// turned by half the substep's spin angle and the spin leaks into it. G's axes by tbSymEigen.
 static mat3s tbTorqueFreeTurn(mat3s G, vec3s w, float h, vec3s* w1, float* rate)
 {
 	*w1 = w;
 	*rate = glms_vec3_norm(w);
-	mat3s plain = tbTurnMatrixOut(glms_vec3_scale(w, h));
-	float a00 = G.col[0].x, a11 = G.col[1].y, a22 = G.col[2].z;
-	float a01 = 0.5f * (G.col[1].x + G.col[0].y), a02 = 0.5f * (G.col[2].x + G.col[0].z);
-	float a12 = 0.5f * (G.col[2].y + G.col[1].z);
-	float q = (a00 + a11 + a22) / 3.0f;
-	float b00 = a00 - q, b11 = a11 - q, b22 = a22 - q;
-	float p2 =
-	    (b00 * b00 + b11 * b11 + b22 * b22 + 2.0f * (a01 * a01 + a02 * a02 + a12 * a12)) / 6.0f;
-	if (!(q > 0.0f) || !(p2 > 1e-10f * q * q)) {
-		return plain; // a sphere's inertia: w is held, the turn is Rot(h w)
+	float e[3];
+	mat3s V;
+	tbSymEigen(G, e, &V);
+	// Sorted: hi >= mi >= lo.
+	int hi = 0, lo = 0;
+	for (int k = 1; k < 3; ++k) {
+		hi = e[k] > e[hi] ? k : hi;
+		lo = e[k] < e[lo] ? k : lo;
 	}
-	float p = sqrtf(p2);
-	float det = b00 * (b11 * b22 - a12 * a12) - a01 * (a01 * b22 - a12 * a02) +
-	            a02 * (a01 * a12 - b11 * a02);
-	float c = 0.5f * det / (p2 * p); // det((G - q 1) / p) / 2
-	c = c < -1.0f ? -1.0f : (c > 1.0f ? 1.0f : c);
-	float phi = acosf(c) / 3.0f;
-	float gh = q + 2.0f * p * cosf(phi);
-	float gl = q + 2.0f * p * cosf(phi + 2.0f * TB_PI_F / 3.0f);
-	float gm = 3.0f * q - gh - gl;
-	if (!(gl > 0.0f)) {
-		return plain;
+	int mi = 3 - hi - lo;
+	if (hi == lo || !(e[lo] > 0.0f) || !(e[hi] - e[lo] > 1e-5f * e[hi])) {
+		// A sphere's inertia (or none to read): w is held, the turn is Rot(h w).
+		return tbTurnMatrixOut(glms_vec3_scale(w, h));
 	}
-	// The eigenvalue that stands furthest apart is well conditioned, and so is its axis. The
-	// other two, which may be (nearly) equal, from G in the plane across that axis (a 2 x 2
-	// problem solved exactly): the cubic's roots are not accurate enough to tell them apart.
-	bool high = gh - gm >= gm - gl;
-	vec3s mid = tbEigenvector(G, high ? gh : gl);
-	if (glms_vec3_dot(mid, mid) == 0.0f) {
-		return plain;
-	}
-	float gd = glms_vec3_dot(mid, tbMat3MulV(G, mid));
-	vec3s u1, u2;
-	tbPerpendiculars(mid, &u1, &u2);
-	vec3s Gu1 = tbMat3MulV(G, u1), Gu2 = tbMat3MulV(G, u2);
-	float g11 = glms_vec3_dot(u1, Gu1), g12 = glms_vec3_dot(u1, Gu2), g22 = glms_vec3_dot(u2, Gu2);
-	float mean = 0.5f * (g11 + g22), half = 0.5f * (g11 - g22);
-	float radius = sqrtf(half * half + g12 * g12);
-	float theta = 0.5f * atan2f(g12, half); // the larger root's direction from u1
-	vec3s upper = tbMulAdd(glms_vec3_scale(u1, cosf(theta)), sinf(theta), u2);
-	vec3s lower = tbMulAdd(glms_vec3_scale(u1, -sinf(theta)), cosf(theta), u2);
-	// The middle eigenvalue gm is the pair's root nearer gd; the other root's axis turns by
-	// the pair's split (zero for an axis of symmetry), the distinct axis by gd - gm: the
-	// faster turn in the middle, the slower one in halves around it.
-	gm = high ? mean + radius : mean - radius;
-	vec3s side = high ? lower : upper, other = high ? upper : lower;
-	float gSide = high ? mean - radius : mean + radius;
+	// The eigenvalue that stands furthest from the middle one turns its axis in the middle of
+	// the composition (the faster turn), the other in halves around it; gm the middle one.
+	bool high = e[hi] - e[mi] >= e[mi] - e[lo];
+	int d = high ? hi : lo, sd = high ? lo : hi;
+	vec3s mid = V.col[d], side = V.col[sd], other = V.col[mi];
+	float gd = e[d], gSide = e[sd], gm = e[mi];
 	float cSide = gSide - gm, cMid = gd - gm;
 	// L = G^-1 w in G's axes (G^-1 itself is ill conditioned for a thin body on an arm).
 	vec3s axes[3] = {mid, side, other};
@@ -1911,8 +1911,8 @@ static mat3s tbTorqueFreeTurn(mat3s G, vec3s w, float h, vec3s* w1, float* rate)
 	for (int i = 0; i < 3; ++i) {
 		L = tbMulAdd(L, glms_vec3_dot(w, axes[i]) / g[i], axes[i]);
 	}
-	if (!(gSide > 0.0f) || !(gm > 0.0f) || !tbIsFiniteVec3(L)) {
-		return plain;
+	if (!tbIsFiniteVec3(L)) {
+		return tbTurnMatrixOut(glms_vec3_scale(w, h));
 	}
 	mat3s F = glms_mat3_identity();
 	vec3s axis = side;
@@ -1930,7 +1930,7 @@ static mat3s tbTorqueFreeTurn(mat3s G, vec3s w, float h, vec3s* w1, float* rate)
 		end = tbMulAdd(end, g[i] * glms_vec3_dot(turned, L), turned);
 	}
 	if (!tbIsFiniteMat(F) || !tbIsFiniteVec3(end)) {
-		return plain;
+		return tbTurnMatrixOut(glms_vec3_scale(w, h));
 	}
 	*w1 = end;
 	// How fast the distinct axis itself turns (the rest is spin about it).
