@@ -1326,7 +1326,7 @@ const tbLabExperiment tb_labExperiments[] = {
       TB_LAB_STEP_PARAMS},
      6,
      0.02,
-     "a disc turning over half a radian a substep drifts from the top's nutation (issue 29)",
+     NULL,
      gyroScene,
      gyroSeconds,
      gyroMeasure,

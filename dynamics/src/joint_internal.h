@@ -4,6 +4,20 @@
 #include "solver_internal.h"
 #include "tumble/joint_solver.h"
 
+// A jointed body's torque-free turn over the substep (tbJointGyroscopic): while pending, its
+// turn of the substep is `flow` followed by a plain rotation by what its deltas moved beyond
+// `drift`; the velocities' change is given in two halves (dw, dv to the body, dwOther, dvOther to
+// the other body of its joint), the second after the substep's turn (tbJointGyroscopicEnd).
+typedef struct tbSpinFlow
+{
+	mat3s flow;
+	vec3s drift; // h times the velocity the flow turns the body by
+	vec3s dw, dv, dwOther, dvOther;
+	int other;     // the other body's solver index, -1 where it cannot move
+	float pending; // 1: the flow is not yet composed into the turn
+	float kick;    // 1: the second half is not yet given
+} tbSpinFlow;
+
 // What a joint needs in every substep, set up once per step: its bodies' solver indices, their
 // masses and inverse inertias of the step's start, and the anchors and frames in world axes at
 // the start (turned by the bodies' rotation deltas as the step goes).
@@ -12,9 +26,10 @@ typedef struct tbJointRecord
 	// First what every pass reads (a ball joint's point rows read nothing else): a few cache
 	// lines per joint where the passes stream through many.
 	tbJoint* joint;
-	mat3s* turns;          // per solver body: its turn since the step began (tbJointBodyTurn)
-	mat3s* turnedInertias; // per solver body: inertias[] turned by it, zero where it cannot move
-	vec3s* turnedBy;       // per solver body: the dtheta its turn has been composed up to
+	mat3s* turns;             // per solver body: its turn since the step began (tbJointBodyTurn)
+	mat3s* turnedInertias;    // per solver body: inertias[] turned by it, zero where it cannot move
+	vec3s* turnedBy;          // per solver body: the dtheta its turn has been composed up to
+	struct tbSpinFlow* flows; // per solver body: its torque-free turn of the substep
 	int indexA, indexB;
 	float mA, mB;
 	vec3s rA, rB; // anchors from the centres of mass, world, at the start
@@ -25,6 +40,7 @@ typedef struct tbJointRecord
 	int component;       // its joint group, solved together for the point rows; -1: one by one
 	bool movesA, movesB; // dynamic: its velocities are written (never a static or kinematic's)
 	bool hasPoint;       // ball, hinge, fixed: the anchors coincide (three point rows)
+	bool spinFlow;       // a body of its turns by a torque-free flow (tbSpinFlow)
 	mat3s* inertias;     // per solver body: the inverse inertia of this substep
 	float* stiffened;    // per solver body: how much geometric stiffness it took, 0..1
 	mat3s iA, iB;        // inverse inertias of now (tbJointNowAt), zero for a body that cannot move
@@ -75,7 +91,7 @@ typedef struct tbJointBody
 // The bodies of the joints, each once, in the order the joints name them, each marked for the
 // stiffening (onePoint) and the gyroscopic term (gyro); returns the count. After the records are
 // prepared. `seen` is scratch per solver body, zero on entry and on exit.
-int tbListJointBodies(const tbJointRecord* records, int jointCount, unsigned char* seen,
+int tbListJointBodies(tbJointRecord* records, int jointCount, unsigned char* seen,
                       tbJointBody* list);
 
 // A jointed body's turn since the step began, turns[body] (the records' arrays), brought up to
@@ -98,14 +114,19 @@ void tbJointBodyStiffen(const tbJointRecord* records, const tbJointBody* body,
 void tbJointBodyStartTurn(const tbJointRecord* records, const tbJointBody* body);
 
 // The gyroscopic part of Euler's equations, I dw/dt = -w x (I w), over the substep h for every
-// jointed moving body on ball joints only (their w is primary: tbFinishBody), by the implicit
-// midpoint rule in the body's axes of now, the midpoint between spins[body] (its w at the
-// substep's start) and the end its joint's point rows foresee. After the substep's inertias,
-// before the warm start; one body after another, in list order (a body on one joint reads the
-// other body's velocity). bodies are the solver's.
+// jointed moving body on one ball joint only (their w is primary: tbFinishBody): the body's
+// torque-free motion with its inverse inertia at the joint, as its turn of the substep (composed
+// by the turns) and half of its velocities' change (and the other body's answer); the other half
+// by tbJointGyroscopicEnd. After the substep's inertias, before the warm start; one body after
+// another, in list order. bodies are the solver's. The rotation cap, maxRotation a substep, is
+// taken here for these bodies (on the flow's turn about L, not on the spin about their axis).
 void tbJointGyroscopic(const tbJointRecord* records, const tbJointBody* list, int count,
-                       tbRigidBody* const* bodies, tbSolverBody* states, const vec3s* spins,
-                       float h);
+                       tbRigidBody* const* bodies, tbSolverBody* states, float h,
+                       float maxRotation);
+// The second half of the velocities' change, after the substep's turn (tb_jointTurn), before the
+// relax pass; one body after another.
+void tbJointGyroscopicEnd(const tbJointRecord* records, const tbJointBody* list, int count,
+                          tbSolverBody* states);
 
 // The moving body's composed turn of the step written back into its dtheta as the rotation
 // vector of that turn, so that tbFinishBody's Rot(dtheta) R0 is the turn the joints held. After

@@ -27,7 +27,7 @@
 // The rotation by the rotation vector t (Rodrigues): v cos + (k x v) sin + k (k . v)(1 - cos)
 // for every v, k = t / |t|; to first order where the angle is tiny. One sine and cosine for all
 // the vectors a body turns.
-static mat3s tbTurnMatrix(vec3s t)
+static inline __attribute__((always_inline)) mat3s tbTurnMatrix(vec3s t)
 {
 	float angle2 = glms_vec3_dot(t, t);
 	mat3s W = tbSkew(t);
@@ -37,6 +37,13 @@ static mat3s tbTurnMatrix(vec3s t)
 	float angle = sqrtf(angle2);
 	float a = sinf(angle) / angle, b = (1.0f - cosf(angle)) / angle2;
 	return tbMat3MulAdd(tbMat3MulAdd(glms_mat3_identity(), a, W), b, tbMat3Mul(W, W));
+}
+
+// The same, out of line, for the few bodies whose turns are torque-free flows (tbTurnByFlow,
+// tbTorqueFreeTurn): the one hot call, in tbTurnAt, stays inline.
+static __attribute__((noinline)) mat3s tbTurnMatrixOut(vec3s t)
+{
+	return tbTurnMatrix(t);
 }
 
 // I^-1 of a body turned by the rotation rot since the step began: rot I0^-1 rot^T.
@@ -208,11 +215,24 @@ static tbJointNow tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBo
 	return g;
 }
 
+// The turn of a body whose substep is a torque-free flow (tbJointGyroscopic): the flow, then
+// what the deltas moved beyond it. Out of line: only bodies on one ball joint take it.
+static __attribute__((noinline)) mat3s tbTurnByFlow(const tbJointRecord* r, int b, vec3s more)
+{
+	const tbSpinFlow* f = r->flows + b;
+	mat3s turn = tbMat3Mul(f->flow, r->turns[b]);
+	return tbMat3Mul(tbTurnMatrixOut(glms_vec3_sub(more, f->drift)), turn);
+}
+
 // Body b's turn since the step began with its deltas at s: the composed turn of the record's
-// array (tbComposeTurn) followed by what dtheta has gained since it was composed.
+// array (tbComposeTurn) followed by what dtheta has gained since it was composed (after the
+// substep's flow where one is pending).
 static mat3s tbTurnAt(const tbJointRecord* r, int b, const tbSolverBody* s)
 {
 	vec3s more = glms_vec3_sub(tbDelta(s->dtheta), r->turnedBy[b]);
+	if (r->spinFlow && r->flows[b].pending != 0.0f) {
+		return tbTurnByFlow(r, b, more);
+	}
 	return tbMat3Mul(tbTurnMatrix(more), r->turns[b]);
 }
 
@@ -222,10 +242,13 @@ static mat3s tbTurnAt(const tbJointRecord* r, int b, const tbSolverBody* s)
 // an axle makes J turn the axle's slow motion by up to half the step's spin angle. So each change
 // of dtheta is composed as a turn of its own, turn <- Rot(dtheta - composed) turn, which moves
 // every point at w exactly over a substep (w is constant within it).
-static void tbComposeTurn(const tbJointRecord* r, int b, const tbSolverBody* s)
+static inline void tbComposeTurn(const tbJointRecord* r, int b, const tbSolverBody* s)
 {
 	r->turns[b] = tbTurnAt(r, b, s);
 	r->turnedBy[b] = tbDelta(s->dtheta);
+	if (r->spinFlow) {
+		r->flows[b].pending = 0.0f;
+	}
 }
 
 static tbJointNow tbJointGeometry(const tbJointRecord* r, const tbSolverBody* sa,
@@ -1040,12 +1063,13 @@ void tbJointBodyStiffen(const tbJointRecord* records, const tbJointBody* b, cons
 	r->stiffened[i] = s;
 }
 
-int tbListJointBodies(const tbJointRecord* records, int jointCount, unsigned char* seen,
+int tbListJointBodies(tbJointRecord* records, int jointCount, unsigned char* seen,
                       tbJointBody* list)
 {
 	// seen[b]: bit 0 listed, bit 1 more than one joint, bit 2 a joint that is not a ball joint.
 	int count = 0;
 	for (int k = 0; k < jointCount; ++k) {
+		records[k].spinFlow = false;
 		int bodies[2] = {records[k].indexA, records[k].indexB};
 		unsigned char other = records[k].joint->type == tb_ballJoint ? 0 : 4;
 		for (int side = 0; side < 2; ++side) {
@@ -1068,6 +1092,7 @@ int tbListJointBodies(const tbJointRecord* records, int jointCount, unsigned cha
 		b->onePoint = (marks & 2) == 0 && r->hasPoint;
 		// The gyroscopic term for a body on one ball joint only (see tbJointGyroscopic).
 		b->gyro = moves && (marks & 4) == 0 && (marks & 2) == 0 ? 1 : 0;
+		records[b->record].spinFlow = records[b->record].spinFlow || b->gyro != 0;
 		seen[b->index] = 0;
 	}
 	return count;
@@ -1750,6 +1775,7 @@ void tbJointBodyStartTurn(const tbJointRecord* records, const tbJointBody* b)
 	const tbJointRecord* r = records + b->record;
 	r->turns[b->index] = glms_mat3_identity();
 	r->turnedBy[b->index] = tbV3(0.0f, 0.0f, 0.0f);
+	r->flows[b->index].pending = 0.0f;
 }
 
 void tbJointBodyTurnToDelta(const tbJointRecord* records, const tbJointBody* b,
@@ -1769,101 +1795,261 @@ void tbJointBodyTurnToDelta(const tbJointRecord* records, const tbJointBody* b,
 	}
 }
 
+// Half of a body's torque-free change of the substep (tbJointGyroscopic): its own and the other
+// body's of its joint (a side that cannot move has none).
+static void tbSpinKick(const tbSpinFlow* f, tbSolverBody* states, int b)
+{
+	for (int k = 0; k < 3; ++k) {
+		states[b].w[k] += f->dw.raw[k];
+		states[b].v[k] += f->dv.raw[k];
+	}
+	for (int k = 0; k < 3 && f->other >= 0; ++k) {
+		states[f->other].w[k] += f->dwOther.raw[k];
+		states[f->other].v[k] += f->dvOther.raw[k];
+	}
+}
+
+// The eigenvalues g[] and unit eigenvectors (the columns of V) of the symmetric S by Jacobi's
+// method: cyclic sweeps of plane rotations, each zeroing one off-diagonal entry (Golub and Van
+// Loan, "Matrix Computations", 8.5), at most six sweeps (a 3 x 3 converges quadratically in two
+// or three). Only + - * / and sqrt: the same bits wherever IEEE arithmetic is (the C libraries'
+// trigonometric functions differ in the last bit between builds), and accurate to a rounding of
+// |S| for every eigenvalue, close pairs included.
+static void tbSymEigen(mat3s S, float g[3], mat3s* V)
+{
+	float a[3][3];
+	for (int r = 0; r < 3; ++r) {
+		for (int c = 0; c < 3; ++c) {
+			a[r][c] = 0.5f * (S.col[c].raw[r] + S.col[r].raw[c]);
+		}
+	}
+	float v[3][3] = {{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}};
+	static const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+	for (int sweep = 0; sweep < 6; ++sweep) {
+		float off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+		float diag = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2];
+		if (!(off > 1e-15f * diag)) {
+			break;
+		}
+		for (int k = 0; k < 3; ++k) {
+			int p = pairs[k][0], q = pairs[k][1], o = 3 - p - q;
+			float apq = a[p][q];
+			if (apq == 0.0f) {
+				continue;
+			}
+			// t = tan of the rotation's angle, the smaller root of t^2 + 2 theta t - 1 = 0.
+			float theta = (a[q][q] - a[p][p]) / (2.0f * apq);
+			float t = fabsf(theta) > 1e6f
+			              ? 0.5f / theta
+			              : copysignf(1.0f, theta) / (fabsf(theta) + sqrtf(theta * theta + 1.0f));
+			float c = 1.0f / sqrtf(t * t + 1.0f), sn = t * c;
+			a[p][p] -= t * apq;
+			a[q][q] += t * apq;
+			a[p][q] = a[q][p] = 0.0f;
+			float aop = a[o][p], aoq = a[o][q];
+			a[o][p] = a[p][o] = c * aop - sn * aoq;
+			a[o][q] = a[q][o] = sn * aop + c * aoq;
+			for (int r = 0; r < 3; ++r) {
+				float vp = v[r][p], vq = v[r][q];
+				v[r][p] = c * vp - sn * vq;
+				v[r][q] = sn * vp + c * vq;
+			}
+		}
+	}
+	for (int c = 0; c < 3; ++c) {
+		g[c] = a[c][c];
+		V->col[c] = tbV3(v[0][c], v[1][c], v[2][c]);
+	}
+}
+
+// The torque-free turn over h of a body whose inverse inertia is G (symmetric, world, turning
+// with the body) and whose velocity is w now, and its velocity w1 at the end. L = G^-1 w is held
+// in world axes. With G's eigenvalues gh >= gm >= gl along the axes ah, am, al, the energy
+//   (1/2) L . G L = (1/2) gm |L|^2 + (1/2) (gh - gm) (L . ah)^2 + (1/2) (gl - gm) (L . al)^2
+// is a sum of flows each solved exactly: |L|^2 is a Casimir of the rigid body (its flow, the
+// turn Rot(t gm L) about L, commutes with every other), and (1/2) c (L . a)^2 turns the body
+// about its own axis a at the rate c (L . a). The two turns about the body's axes are composed
+// symmetrically (al for h/2, ah for h, al for h/2: Strang's splitting; the free rigid body's
+// splitting of McLachlan, "Explicit Lie-Poisson integration and the Euler equations", Phys.
+// Rev. Lett. 71, 1993, and Dullweber, Leimkuhler and McLachlan, J. Chem. Phys. 107, 1997):
+// |L| is kept exactly, the energy to the splitting's order without drift, and exactly where
+// G has an axis of symmetry (gh = gm or gm = gl), where the turn is
+//   R(t) = Rot(t gm L) Rot(t (g - gm) (L . a) a) R0,
+// a spin about the body's axis, which moves nothing the axis carries, and a slow turn about L
+// (a heavy top's nutation about its pivot, G the inverse of its inertia there; Goldstein,
+// ch. 5). Turned by Rot(t w) instead, a spinning axis cones about w: the nutation's motion is
+// turned by half the substep's spin angle and the spin leaks into it. G's axes by tbSymEigen.
+static mat3s tbTorqueFreeTurn(mat3s G, vec3s w, float h, vec3s* w1, float* rate)
+{
+	*w1 = w;
+	*rate = glms_vec3_norm(w);
+	float e[3];
+	mat3s V;
+	tbSymEigen(G, e, &V);
+	// Sorted: hi >= mi >= lo.
+	int hi = 0, lo = 0;
+	for (int k = 1; k < 3; ++k) {
+		hi = e[k] > e[hi] ? k : hi;
+		lo = e[k] < e[lo] ? k : lo;
+	}
+	int mi = 3 - hi - lo;
+	if (hi == lo || !(e[lo] > 0.0f) || !(e[hi] - e[lo] > 1e-5f * e[hi])) {
+		// A sphere's inertia (or none to read): w is held, the turn is Rot(h w).
+		return tbTurnMatrixOut(glms_vec3_scale(w, h));
+	}
+	// The eigenvalue that stands furthest from the middle one turns its axis in the middle of
+	// the composition (the faster turn), the other in halves around it; gm the middle one.
+	bool high = e[hi] - e[mi] >= e[mi] - e[lo];
+	int d = high ? hi : lo, sd = high ? lo : hi;
+	vec3s mid = V.col[d], side = V.col[sd], other = V.col[mi];
+	float gd = e[d], gSide = e[sd], gm = e[mi];
+	float cSide = gSide - gm, cMid = gd - gm;
+	// L = G^-1 w in G's axes (G^-1 itself is ill conditioned for a thin body on an arm).
+	vec3s axes[3] = {mid, side, other};
+	float g[3] = {gd, gSide, gm};
+	vec3s L = tbV3(0.0f, 0.0f, 0.0f);
+	for (int i = 0; i < 3; ++i) {
+		L = tbMulAdd(L, glms_vec3_dot(w, axes[i]) / g[i], axes[i]);
+	}
+	if (!tbIsFiniteVec3(L)) {
+		return tbTurnMatrixOut(glms_vec3_scale(w, h));
+	}
+	mat3s F = glms_mat3_identity();
+	vec3s axis = side;
+	F = tbTurnMatrixOut(glms_vec3_scale(axis, 0.5f * h * cSide * glms_vec3_dot(L, axis)));
+	axis = tbMat3MulV(F, mid);
+	F = tbMat3Mul(tbTurnMatrixOut(glms_vec3_scale(axis, h * cMid * glms_vec3_dot(L, axis))), F);
+	axis = tbMat3MulV(F, side);
+	F = tbMat3Mul(tbTurnMatrixOut(glms_vec3_scale(axis, 0.5f * h * cSide * glms_vec3_dot(L, axis))),
+	              F);
+	F = tbMat3Mul(tbTurnMatrixOut(glms_vec3_scale(L, h * gm)), F);
+	// w1 = G1 L with G1 = F G F^T, the inverse inertia turned with the body.
+	vec3s end = tbV3(0.0f, 0.0f, 0.0f);
+	for (int i = 0; i < 3; ++i) {
+		vec3s turned = tbMat3MulV(F, axes[i]);
+		end = tbMulAdd(end, g[i] * glms_vec3_dot(turned, L), turned);
+	}
+	if (!tbIsFiniteMat(F) || !tbIsFiniteVec3(end)) {
+		return tbTurnMatrixOut(glms_vec3_scale(w, h));
+	}
+	*w1 = end;
+	// How fast the distinct axis itself turns (the rest is spin about it).
+	*rate = gm * glms_vec3_norm(glms_vec3_cross(L, mid)) + fabsf(cSide * glms_vec3_dot(L, side));
+	return F;
+}
+
 // Euler's equations for a jointed body, whose w is its primary velocity (tbFinishBody): with
 // L = I(R) w and dI/dt = [w]x I - I [w]x, dL/dt = tau becomes I dw/dt = tau - w x (I w). The
-// passes give the torque's part; this is the gyroscopic part over one substep, by the implicit
-// midpoint rule: the torque tau(wm) = -wm x (I wm) does no work at wm (I the body's inertia of
-// now, R = turn R0), so the step keeps the energy exactly when wm is the midpoint of the
-// substep's constrained velocities, and the joint's rows then carry the change into the rest
-// of the motion (a top turns with its inertia about the pivot). Taken at the midpoint of the
-// body's own velocities instead, the change leaves the anchors apart and the rows' projection
-// removes (1/2) |(1 - P) dw|^2 of energy in every substep: a fast top loses its nutation and
-// sinks. So for a body held by one point (ball, hinge or fixed joint) the end is foreseen with
-// that point's rows, the other body's velocity held: an impulse p at the arm r (p on this body,
-// -p on the other, K the point's mass matrix, u the anchors' relative velocity now)
+// passes give the torque's part; this is the gyroscopic part over one substep, taken as the
+// torque-free motion of the body held at its joint. The joint's point rows, the other body's
+// velocity held, answer a torque impulse h tau with an impulse p at the arm r (p on this body,
+// -p on the other, K the point's mass matrix, u the anchors' relative velocity now):
 //   w1 = w + I^-1 (h tau + r x p),  p = -K^-1 (u + (I^-1 h tau) x r),
-// which is w1 = e + h G tau with e = w - I^-1 [r]x K^-1 u, G = I^-1 + I^-1 [r]x K^-1 [r]x I^-1;
-// then wm = (w0 + w1) / 2 (w0 the substep's start) is solved by Newton's method on
-//   F(wm) = wm - (w0 + e) / 2 - (h / 2) G tau(wm),  F' = 1 - (h / 2) G ([I wm]x - [wm]x I),
-// and the body's w gains h I^-1 tau(wm) for the passes to project. A body on several joints
-// gets no term: taken at its own midpoint (G = I^-1, e = w), before its joints act, the term
-// is partly undone by them each substep and drains energy, as it did on the one-joint disc
-// before the foresight above; its w is held, as before. Torque-free the rule keeps both
-// w . I w and |I w| (Hairer, Lubich and Wanner, "Geometric Numerical Integration", IV.1 and
-// VI.3). Without the term a disc spinning on a ball joint precesses at m g r / (It ws) instead of
-// m g r / (Is ws) (It, Is its inertias across and about the axle).
+// which is w1 = e + h G tau with e = w - I^-1 [r]x K^-1 u (the rows' projection of w) and
+// G = I^-1 + I^-1 [r]x K^-1 [r]x I^-1, the body's inverse inertia at the joint (the inverse of
+// its inertia about the pivot for a body on a fixed point). Torque-free with that inertia,
+// L = G^-1 e is held and the body turns by F = tbTorqueFreeTurn(G, e, h), exactly for a G with
+// an axis of symmetry (a spin about the body's own axis and a slow turn of everything about L:
+// a heavy top's nutation about its pivot), its velocity going from e to w1 = F G F^T L. The
+// turn is the substep's (tbSpinFlow, composed by tbTurnAt when the deltas move) and v follows
+// w so that the anchors' relative velocity is kept as the arm r turns to r1 = F r (the other
+// body answering: its mass mo, its inverse inertia Io, its arm ro):
+//   ((m + mo) 1 - [ro]x Io [ro]x) p = e x r - w1 x r1.
+// The change is given half before the substep's passes and half after its turn (kick, drift,
+// kick: Strang's splitting, which keeps the vertical angular momentum of a top that either half
+// alone lets drift); the deltas turn the body by the flow and its mean velocity (e + w1) / 2,
+// and what the passes add beyond that as a plain rotation. A body on several joints gets no
+// term: taken at its own G = I^-1 before its joints act, the term is partly undone by them
+// each substep and drains energy; its w is held, as before. Without the term a disc spinning
+// on a ball joint precesses at m g r / (It ws) instead of m g r / (Is ws) (It, Is its inertias
+// across and about the axle).
 void tbJointGyroscopic(const tbJointRecord* records, const tbJointBody* list, int count,
-                       tbRigidBody* const* bodies, tbSolverBody* states, const vec3s* spins,
-                       float h)
+                       tbRigidBody* const* bodies, tbSolverBody* states, float h, float maxRotation)
 {
 	// Only bodies on ball joints alone (tbListJointBodies): a body held by any other joint has
 	// its joint's angular rows take the gyroscopic torque and pass it to the other body, which
-	// the point rows' foresight below does not see (left to w held, as before).
-	for (int pass = 0; pass < 2; ++pass) {
-		// First the bodies held by one point, through that joint; then the rest.
-		for (int k = 0; k < count; ++k) {
-			const tbJointBody* jb = list + k;
-			if (jb->gyro != pass + 1) {
-				continue;
+	// the point rows' foresight below does not see (left to w held, as before). One body after
+	// another: each writes the other body of its joint.
+	for (int k = 0; k < count; ++k) {
+		const tbJointBody* jb = list + k;
+		if (jb->gyro == 0) {
+			continue;
+		}
+		const tbJointRecord* r = records + jb->record;
+		int side = jb->side;
+		int b = jb->index, o = side == 0 ? r->indexB : r->indexA;
+		float mb = side == 0 ? r->mA : r->mB, mo = side == 0 ? r->mB : r->mA;
+		const tbRigidBody* body = bodies[b];
+		tbSolverBody* s = states + b;
+		mat3s Iinv = tbMat3Rotate(tbMat3Mul(tbTurnAt(r, b, s), body->state.R), body->IbodyInv);
+		vec3s w = tbGetW(s);
+		vec3s rb = tbMulMV(r->turns + b, side == 0 ? r->rA : r->rB);
+		vec3s ro = tbMulMV(r->turns + o, side == 0 ? r->rB : r->rA);
+		const mat3s* Io = r->turnedInertias + o;
+		mat3s Sb = tbSkew(rb), So = tbSkew(ro);
+		mat3s SoIoSo = tbMat3Mul(tbMat3Mul(So, *Io), So);
+		mat3s K =
+		    tbMat3Add(tbMat3ScaleM(glms_mat3_identity(), mb + mo),
+		              tbMat3ScaleM(tbMat3Add(tbMat3Mul(tbMat3Mul(Sb, Iinv), Sb), SoIoSo), -1.0f));
+		mat3s Kinv = tbMat3Inverse(K);
+		vec3s e = w, w1 = w;
+		mat3s G = Iinv, IKS = glms_mat3_zero(), flow = glms_mat3_identity();
+		bool held = tbIsFiniteMat(Kinv);
+		if (held) {
+			IKS = tbMat3Mul(tbMat3Mul(Iinv, Sb), Kinv);
+			G = tbMat3Add(Iinv, tbMat3Mul(tbMat3Mul(IKS, Sb), Iinv));
+		}
+		// The rotation cap (tbIntegrateVelocities) on the flow's turn of everything off the
+		// body's axis; its spin about the axis moves nothing and is not capped.
+		for (int pass = 0; pass < 2; ++pass) {
+			vec3s u = glms_vec3_sub(
+			    glms_vec3_add(tbGetV(s), glms_vec3_cross(w, rb)),
+			    glms_vec3_add(tbGetV(states + o), glms_vec3_cross(tbGetW(states + o), ro)));
+			e = held ? glms_vec3_sub(w, tbMat3MulV(IKS, u)) : w;
+			float rate;
+			flow = tbTorqueFreeTurn(G, e, h, &w1, &rate);
+			if (pass > 0 || !(h * rate > maxRotation)) {
+				break;
 			}
-			const tbJointRecord* r = records + jb->record;
-			int side = jb->side;
-			int b = jb->index, o = side == 0 ? r->indexB : r->indexA;
-			float masses[2] = {r->mA, r->mB};
-			const tbRigidBody* body = bodies[b];
-			tbSolverBody* s = states + b;
-			mat3s R = tbMat3Mul(tbTurnAt(r, b, s), body->state.R);
-			mat3s I = tbMat3Rotate(R, body->Ibody);
-			mat3s Iinv = tbMat3Rotate(R, body->IbodyInv);
-			vec3s w = tbGetW(s);
-			vec3s e = w;
-			mat3s G = Iinv;
-			if (pass == 0) {
-				vec3s rb = tbMulMV(r->turns + b, side == 0 ? r->rA : r->rB);
-				vec3s ro = tbMulMV(r->turns + o, side == 0 ? r->rB : r->rA);
-				mat3s Sb = tbSkew(rb), So = tbSkew(ro);
-				mat3s K = tbMat3Add(
-				    tbMat3ScaleM(glms_mat3_identity(), masses[0] + masses[1]),
-				    tbMat3ScaleM(tbMat3Add(tbMat3Mul(tbMat3Mul(Sb, Iinv), Sb),
-				                           tbMat3Mul(tbMat3Mul(So, r->turnedInertias[o]), So)),
-				                 -1.0f));
-				mat3s Kinv = tbMat3Inverse(K);
-				vec3s u = glms_vec3_sub(
-				    glms_vec3_add(tbGetV(s), glms_vec3_cross(w, rb)),
-				    glms_vec3_add(tbGetV(states + o), glms_vec3_cross(tbGetW(states + o), ro)));
-				mat3s IS = tbMat3Mul(Iinv, Sb);
-				mat3s IKS = tbMat3Mul(IS, Kinv);
-				if (tbIsFiniteMat(Kinv)) {
-					e = glms_vec3_sub(w, tbMat3MulV(IKS, u));
-					G = tbMat3Add(Iinv, tbMat3Mul(tbMat3Mul(IKS, Sb), Iinv));
-				}
+			float scale = maxRotation / (h * rate);
+			for (int c = 0; c < 3; ++c) {
+				s->w[c] *= scale;
 			}
-			vec3s c = glms_vec3_scale(glms_vec3_add(spins[b], e), 0.5f);
-			vec3s wm = c;
-			float hh = 0.5f * h;
-			// Newton's method from c: at most four iterations (two or three while h |w| is
-			// under the rotation cap).
-			for (int it = 0; it < 4; ++it) {
-				vec3s Iw = tbMat3MulV(I, wm);
-				vec3s tau = glms_vec3_cross(Iw, wm);
-				vec3s F = tbMulAdd(glms_vec3_sub(wm, c), -hh, tbMat3MulV(G, tau));
-				mat3s dtau = tbMat3Add(tbSkew(Iw), tbMat3ScaleM(tbMat3Mul(tbSkew(wm), I), -1.0f));
-				mat3s J = tbMat3Add(glms_mat3_identity(), tbMat3ScaleM(tbMat3Mul(G, dtau), -hh));
-				vec3s step = tbMat3MulV(tbMat3Inverse(J), F);
-				if (!tbIsFiniteVec3(step)) {
-					break;
-				}
-				wm = glms_vec3_sub(wm, step);
-				if (glms_vec3_dot(step, step) <= 1e-12f * glms_vec3_dot(wm, wm)) {
-					break;
-				}
-			}
-			vec3s dw = tbMat3MulV(Iinv, glms_vec3_scale(glms_vec3_cross(tbMat3MulV(I, wm), wm), h));
-			if (tbIsFiniteVec3(dw)) {
-				s->w[0] += dw.x;
-				s->w[1] += dw.y;
-				s->w[2] += dw.z;
-			}
+			w = tbGetW(s);
+		}
+		vec3s r1 = tbMat3MulV(flow, rb);
+		mat3s Kp =
+		    tbMat3Add(tbMat3ScaleM(glms_mat3_identity(), mb + mo), tbMat3ScaleM(SoIoSo, -1.0f));
+		vec3s p = tbMat3MulV(tbMat3Inverse(Kp),
+		                     glms_vec3_sub(glms_vec3_cross(e, rb), glms_vec3_cross(w1, r1)));
+		// Halves: this body's dw, dv and the other's.
+		tbSpinFlow* f = r->flows + b;
+		f->dw = glms_vec3_scale(glms_vec3_sub(w1, e), 0.5f);
+		f->dv = glms_vec3_scale(p, 0.5f * mb);
+		f->dvOther = glms_vec3_scale(p, -0.5f * mo);
+		f->dwOther = glms_vec3_scale(tbMat3MulV(*Io, glms_vec3_cross(ro, p)), -0.5f);
+		f->other = (side == 0 ? r->movesB : r->movesA) ? o : -1;
+		if (!tbIsFiniteMat(flow) || !tbIsFiniteVec3(f->dw) || !tbIsFiniteVec3(f->dv) ||
+		    !tbIsFiniteVec3(f->dwOther)) {
+			continue;
+		}
+		f->flow = flow;
+		f->drift = glms_vec3_scale(glms_vec3_add(e, w1), 0.5f * h);
+		f->pending = 1.0f;
+		f->kick = 1.0f;
+		tbSpinKick(f, states, b);
+	}
+}
+
+void tbJointGyroscopicEnd(const tbJointRecord* records, const tbJointBody* list, int count,
+                          tbSolverBody* states)
+{
+	for (int k = 0; k < count; ++k) {
+		const tbJointBody* jb = list + k;
+		tbSpinFlow* f = records[jb->record].flows + jb->index;
+		if (jb->gyro != 0 && f->kick != 0.0f) {
+			f->kick = 0.0f;
+			tbSpinKick(f, states, jb->index);
 		}
 	}
 }

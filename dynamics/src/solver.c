@@ -114,8 +114,9 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 		at += tbAlign64((size_t)(bodyCount + 1) * 4u * sizeof(mat3s));
 		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(float));
 		at += tbAlign64((size_t)(bodyCount + 1));
-		// What the turns composed and the spins of the substep's start.
-		at += tbAlign64((size_t)(bodyCount + 1) * 2u * sizeof(vec3s));
+		// What the turns composed; the torque-free turns of the substep.
+		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(vec3s));
+		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(tbSpinFlow));
 	}
 	// With parallelFor, each record has a static body of its own: the records of one colour are
 	// solved side by side and every one of them writes its static lanes back.
@@ -142,6 +143,7 @@ static void tbPrepareBodies(const tbSolverDef* def, tbRigidBody* const* bodies, 
 		memcpy(s->v, body->v.raw, sizeof body->v.raw);
 		memcpy(s->w, body->w.raw, sizeof body->w.raw);
 		tbSolverBodyMotion* m = motions + i;
+		m->flowTurned = false;
 		if (body->type == tb_dynamicBody) {
 			// dP/dt = F + M g - c P and dL/dt = tau - c L (Baraff I: Y'), in velocity form with
 			// the step's inertia: dv/dt = F / M + g, dw/dt = I^-1 tau; damping implicit.
@@ -172,7 +174,7 @@ static void tbIntegrateVelocities(tbSolverBody* states, const tbSolverBodyMotion
 			s->w[k] = (s->w[k] + h * m->angularAcceleration.raw[k]) * m->angularDamping;
 			w2 += s->w[k] * s->w[k];
 		}
-		if (w2 > maxW2) {
+		if (w2 > maxW2 && !m->flowTurned) {
 			// Box2D's rotation cap: a body never turns more than maxRotation in a substep, so a
 			// huge finite spin stays a rotation (and the deltas stay small).
 			float scale = sqrtf(maxW2 / w2);
@@ -661,7 +663,6 @@ typedef enum tbJointMode
 	tb_jointPrepare,   // per joint: its record for the step
 	tb_jointFinish,    // per joint: its reaction and coordinates
 	tb_jointTurnsNone, // per body: its turn to none (the step's start)
-	tb_jointSaveSpin,  // per body: its w at the substep's start (tbJointGyroscopic)
 	tb_jointTurnStart, // per body: its turn, its stiffness cleared
 	tb_jointStiffen,   // per body: its stiffened, turned inertia
 	tb_jointTurn,      // per body: its turn and turned inertia after the deltas moved
@@ -686,9 +687,10 @@ typedef struct tbJointTask
 	// The step's arrays per solver body the records point to (tb_jointPrepare).
 	mat3s *inertias, *turns, *turnedInertias;
 	vec3s* turnedBy;
+	tbSpinFlow* flows;
+	int gyroBodies; // bodies with the gyroscopic term (tbJointGyroscopic)
 	float* stiffened;
 	mat3s* stiffness;
-	vec3s* spins; // per solver body: w at the substep's start
 	const tbJointBody* jointBodies;
 	int jointBodyCount;
 	const int* seq;                      // the joints unit by unit, colour by colour
@@ -715,6 +717,7 @@ static void tbJointsTask(int start, int end, int worker, void* context)
 		r->turns = t->turns;
 		r->turnedInertias = t->turnedInertias;
 		r->turnedBy = t->turnedBy;
+		r->flows = t->flows;
 		if (!t->def->enableWarmStarting) {
 			tbJoint* j = t->joints + i;
 			j->linearImpulse = j->angularImpulse = tbV3(0.0f, 0.0f, 0.0f);
@@ -734,9 +737,6 @@ static void tbJointBodiesTask(int start, int end, int worker, void* context)
 			tbJointBodyStiffen(t->records, b, t->stiffness);
 		} else if (t->mode == tb_jointTurnsNone) {
 			tbJointBodyStartTurn(t->records, b);
-		} else if (t->mode == tb_jointSaveSpin) {
-			const float* w = t->states[b->index].w;
-			t->spins[b->index] = tbV3(w[0], w[1], w[2]);
 		} else if (t->mode == tb_jointTurnDelta) {
 			tbJointBodyTurnToDelta(t->records, b, t->states);
 		} else {
@@ -780,6 +780,10 @@ static void tbRunJoints(tbJointTask* t, tbJointMode mode, int count)
 		                    t->def->parallelContext);
 	} else {
 		task(0, count, 0, t);
+	}
+	if (mode == tb_jointTurn && t->gyroBodies > 0) {
+		// The second half of the gyroscopic term, once the bodies turned; one after another.
+		tbJointGyroscopicEnd(t->records, t->jointBodies, t->jointBodyCount, t->states);
 	}
 }
 
@@ -923,7 +927,10 @@ static void tbObservedSubstep(const tbSolverDef* def, tbObserver* o, tbContactCo
 	}
 	tbIntegrateDeltas(states, bodyCount, o->h);
 	if (jointCount > 0) {
+		// The gyroscopic term's second half (tbJointGyroscopicEnd) is joint work.
+		tbObserveSnapshot(o, states);
 		tbRunJoints(jointTask, tb_jointTurn, jointBodyCount);
+		tbObserveBodies(o, states, false, true);
 	}
 	tbClearRolling(contacts, rolling, rollingCount);
 	for (int it = 0; it < def->relaxIterations; ++it) {
@@ -1036,7 +1043,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	unsigned char* jointSeen = (unsigned char*)(base + layout.jointInertias + inertiaBytes +
 	                                            tbAlign64((size_t)(bodyCount + 1) * sizeof(float)));
 	vec3s* jointTurnedBy = (vec3s*)(jointSeen + tbAlign64((size_t)(bodyCount + 1)));
-	vec3s* jointSpins = jointTurnedBy + bodyCount + 1;
+	tbSpinFlow* jointFlows =
+	    (tbSpinFlow*)((char*)jointTurnedBy + tbAlign64((size_t)(bodyCount + 1) * sizeof(vec3s)));
 	tbSolverBody* states = (tbSolverBody*)(base + layout.states);
 	tbSolverBodyMotion* motions = (tbSolverBodyMotion*)(base + layout.motions);
 	uint32_t* colorMasks = (uint32_t*)(base + layout.colorMasks);
@@ -1245,7 +1253,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	jointTask.turns = jointTurns;
 	jointTask.turnedInertias = jointTurnedInertias;
 	jointTask.turnedBy = jointTurnedBy;
-	jointTask.spins = jointSpins;
+	jointTask.flows = jointFlows;
 	jointTask.stiffened = jointStiffened;
 	jointTask.stiffness = jointStiffness;
 	jointTask.jointBodies = jointBodies;
@@ -1261,7 +1269,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		tbRunJoints(&jointTask, tb_jointTurnsNone, jointBodyCount);
 		for (int k = 0; k < jointBodyCount; ++k) {
 			gyroBodies += jointBodies[k].gyro != 0;
+			motions[jointBodies[k].index].flowTurned = jointBodies[k].gyro != 0;
 		}
+		jointTask.gyroBodies = gyroBodies;
 	}
 
 	// The contacts with rolling resistance, listed where the colours were (no longer read).
@@ -1273,9 +1283,6 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	// integrate the deltas, relax without bias (Solver2D, 2024). Joints go first in each pass
 	// (one at a time, as Box2D v3's overflow joints), then the contact colours.
 	for (int sub = 0; sub < substeps; ++sub) {
-		if (gyroBodies > 0) {
-			tbRunJoints(&jointTask, tb_jointSaveSpin, jointBodyCount);
-		}
 		if (parallel) {
 			tbParallel(def, tbIntegrateVelocitiesTask, bodyCount, TB_MIN_BODIES, &task);
 		} else if (observe) {
@@ -1303,14 +1310,15 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			tbRunJoints(&jointTask, tb_jointTurnStart, jointBodyCount);
 			tbRunJointUnits(&jointTask, tb_jointStiffness, false);
 			tbRunJoints(&jointTask, tb_jointStiffen, jointBodyCount);
+			if (observe) {
+				// The gyroscopic term's first half is the joints' work with the warm start's.
+				tbObserveSnapshot(&observer, states);
+			}
 			if (gyroBodies > 0) {
 				// Jointed bodies' w is primary: Euler's gyroscopic term, one body after another
-				// (a body on one ball joint reads the other's velocity).
-				tbJointGyroscopic(jointRecords, jointBodies, jointBodyCount, bodies, states,
-				                  jointSpins, h);
-			}
-			if (observe) {
-				tbObserveSnapshot(&observer, states);
+				// (a body on one ball joint reads and writes the other's velocity).
+				tbJointGyroscopic(jointRecords, jointBodies, jointBodyCount, bodies, states, h,
+				                  def->maxRotation);
 			}
 			tbRunJointUnits(&jointTask, tb_jointWarmStart, false);
 			if (observe) {

@@ -1,9 +1,8 @@
 """A gyroscope: a disc (radius 0.2 m, 2 cm thick) spinning at 100 rad/s about its axle, the axle
 held horizontal on a ball joint 0.15 m from the disc's centre, then released. The textbook's
-steady precession rate is m g r / (Is ws). Tumble's precession of a body on a joint is known to be
-off (its jointed bodies lack a gyroscopic term that keeps the pivot's energy: the C test of this
-experiment is disabled until that is fixed), so the figure shows the measured azimuth against the
-formula as they are. Writes gyroscope.png."""
+steady precession rate is m g r / (Is ws); Tumble turns a body on one ball joint by its
+torque-free motion about the joint in each substep (docs/joints.md), and the figure shows the
+measured azimuth against the formula. Writes gyroscope.png."""
 
 import math
 
@@ -40,8 +39,7 @@ def run(out_dir=None, a=0.2, hh=0.01, r=0.15, ws=100.0, seconds=4.0):
     a1.plot(t, np.degrees(azimuth), label="Tumble (ball joint)")
     a1.plot(t, np.degrees(rate_formula * t), "--", label="m g r / (Is ws) t")
     a1.set_ylabel("precession azimuth (deg)")
-    a1.set_title(f"Gyroscope: {rate:.3f} rad/s measured, {rate_formula:.3f} rad/s by the formula\n"
-                 "(known issue: Tumble's precession on joints is off)", fontsize=10)
+    a1.set_title(f"Gyroscope: {rate:.3f} rad/s measured, {rate_formula:.3f} rad/s by the formula", fontsize=10)
     a1.legend(loc="upper left")
     a2.plot(t, dip)
     a2.set_xlabel("time (s)")
@@ -56,4 +54,4 @@ def run(out_dir=None, a=0.2, hh=0.01, r=0.15, ws=100.0, seconds=4.0):
 if __name__ == "__main__":
     r = run()
     print(f"gyroscope: precession {r['rate']:.4f} rad/s, formula m g r / (Is ws) = {r['formula']:.4f} rad/s "
-          f"(ratio {r['rate'] / r['formula']:.3f}; known to be off on joints); axle dips at most {r['max_dip']:.2f} deg; {r['png']}")
+          f"(ratio {r['rate'] / r['formula']:.3f}); axle dips at most {r['max_dip']:.2f} deg; {r['png']}")
