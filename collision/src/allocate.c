@@ -1,6 +1,7 @@
 // Allocation hooks with a byte counter (Box2D v3's b2SetAllocator / b2GetByteCount).
 #include "tumble/allocate_internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +73,28 @@ void tbFree(void* memory, size_t size)
 
 void* tbGrowAlloc(void* memory, size_t oldSize, size_t newSize)
 {
+	if (s_allocFcn == NULL && memory != NULL && newSize > 0) {
+		// The C library's own blocks: realloc may grow one in place or move a large one's pages
+		// (mremap) instead of copying them into a new block while the old one is still held, so
+		// a large array's growth does not need its old and new sizes resident at once. realloc
+		// promises only malloc's alignment: a block it returns off the 16 bytes tbTryAlloc asks
+		// of aligned_alloc is copied into an aligned one.
+		size_t rounded = (newSize + 15u) & ~(size_t)15u;
+		void* p = realloc(memory, rounded);
+		TB_ASSERT(p != NULL);
+		if (p == NULL) {
+			tbFree(memory, oldSize);
+			return NULL;
+		}
+		s_byteCount += (long long)newSize - (long long)oldSize;
+		s_allocCount += 1;
+		if (((uintptr_t)p & 15u) == 0) {
+			return p;
+		}
+		// Counted below as the old block, which it now holds.
+		s_byteCount -= (long long)newSize - (long long)oldSize;
+		memory = p;
+	}
 	void* p = tbAlloc(newSize);
 	if (p != NULL && memory != NULL) {
 		memcpy(p, memory, oldSize < newSize ? oldSize : newSize);

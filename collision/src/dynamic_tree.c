@@ -164,17 +164,34 @@ static int tbBalance(tbDynamicTree* tree, int iA)
 	return iA;
 }
 
-// Walk up from `index` refitting boxes and heights, rebalancing on the way.
+static bool tbSameBox(tbAABB a, tbAABB b)
+{
+	return a.lower.x == b.lower.x && a.lower.y == b.lower.y && a.lower.z == b.lower.z &&
+	       a.upper.x == b.upper.x && a.upper.y == b.upper.y && a.upper.z == b.upper.z;
+}
+
+// Walk up from `index` refitting boxes and heights, rebalancing on the way. Above the first node,
+// the walk stops at a node that kept its box and height without a rotation: every node above it
+// is made from it and nodes that did not change, so it stays as it was (a leaf moved within its
+// neighbourhood refits a few levels, not the whole path to the root).
 static void tbRefit(tbDynamicTree* tree, int index)
 {
 	int guard = 0;
+	bool first = true;
 	while (index != TB_NULL_NODE && guard++ < 4 * TB_TREE_STACK) {
-		index = tbBalance(tree, index);
-		tbTreeNode* node = tree->nodes + index;
+		int top = tbBalance(tree, index);
+		tbTreeNode* node = tree->nodes + top;
 		const tbTreeNode* c1 = tree->nodes + node->child1;
 		const tbTreeNode* c2 = tree->nodes + node->child2;
-		node->height = 1 + tbMaxInt(c1->height, c2->height);
-		node->aabb = tbAABB_Union(c1->aabb, c2->aabb);
+		int height = 1 + tbMaxInt(c1->height, c2->height);
+		tbAABB box = tbAABB_Union(c1->aabb, c2->aabb);
+		bool kept = !first && top == index && height == node->height && tbSameBox(box, node->aabb);
+		if (kept) {
+			return;
+		}
+		node->height = height;
+		node->aabb = box;
+		first = false;
 		index = node->parent;
 	}
 }

@@ -38,8 +38,9 @@ void tbCreateContact(tbWorld* w, int shapeA, int shapeB, int child)
 		index = w->freeContact;
 		w->freeContact = w->contacts[index].nextFree;
 	} else {
-		tbGrowArray((void**)&w->contacts, &w->contactCapacity, w->contactCount + 1,
-		            sizeof(tbContactSlot));
+		// Each slot is cleared when it is taken (below).
+		tbGrowArrayUncleared((void**)&w->contacts, &w->contactCapacity, w->contactCount + 1,
+		                     sizeof(tbContactSlot));
 		index = w->contactCount++;
 	}
 	tbContactSlot* c = w->contacts + index;

@@ -54,6 +54,19 @@ void tbGrowArray(void** array, int* capacity, int need, size_t elem)
 	*capacity = newCapacity;
 }
 
+void tbGrowArrayUncleared(void** array, int* capacity, int need, size_t elem)
+{
+	if (need <= *capacity) {
+		return;
+	}
+	int newCapacity = *capacity > 0 ? *capacity : 16;
+	while (newCapacity < need) {
+		newCapacity = newCapacity > INT_MAX / 2 ? need : 2 * newCapacity;
+	}
+	*array = tbGrowAlloc(*array, (size_t)*capacity * elem, (size_t)newCapacity * elem);
+	*capacity = newCapacity;
+}
+
 bool tbFiniteQuat(versors q)
 {
 	return isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w) &&

@@ -166,10 +166,16 @@ static void tbPrepareContacts(tbWorld* w, float dt, int substeps)
 {
 	int contactCount = 0, candidates = 0;
 	if (w->parallel) {
-		if (w->activeCount > w->solverContactCapacity) {
+		// Room for the contacts the solver takes (the touching ones), not for every active pair.
+		int need = 0;
+		for (int k = 0; k < w->activeCount; ++k) {
+			int ia, ib;
+			need += tbSolverContactBodies(w, w->contacts + w->activeContacts[k], &ia, &ib) ? 1 : 0;
+		}
+		if (need > w->solverContactCapacity) {
 			int old = w->solverContactCapacity;
-			tbGrowArray((void**)&w->solverContacts, &w->solverContactCapacity, w->activeCount,
-			            sizeof(tbContactConstraint));
+			tbGrowArrayUncleared((void**)&w->solverContacts, &w->solverContactCapacity, need,
+			                     sizeof(tbContactConstraint));
 			w->solverContactSlots = tbGrowAlloc(w->solverContactSlots, (size_t)old * sizeof(int),
 			                                    (size_t)w->solverContactCapacity * sizeof(int));
 		}
@@ -202,8 +208,8 @@ static void tbPrepareContacts(tbWorld* w, float dt, int substeps)
 			}
 			if (contactCount + 1 > w->solverContactCapacity) {
 				int old = w->solverContactCapacity;
-				tbGrowArray((void**)&w->solverContacts, &w->solverContactCapacity, contactCount + 1,
-				            sizeof(tbContactConstraint));
+				tbGrowArrayUncleared((void**)&w->solverContacts, &w->solverContactCapacity,
+				                     contactCount + 1, sizeof(tbContactConstraint));
 				w->solverContactSlots =
 				    tbGrowAlloc(w->solverContactSlots, (size_t)old * sizeof(int),
 				                (size_t)w->solverContactCapacity * sizeof(int));

@@ -300,6 +300,10 @@ typedef struct tbWorld
 void tbSetError(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // Grow an array of `elem`-byte items to hold `need`; capacities double.
 void tbGrowArray(void** array, int* capacity, int need, size_t elem);
+// tbGrowArray without clearing the new items: for the large arrays whose items are written whole
+// before they are read (contacts, the solver's contacts), so that the capacity not yet used is
+// never touched and takes no resident memory.
+void tbGrowArrayUncleared(void** array, int* capacity, int need, size_t elem);
 bool tbFiniteQuat(versors q);
 // Finite and within +-TB_MAX_COORDINATE on every axis.
 bool tbCoordinatesInRange(vec3s v);
