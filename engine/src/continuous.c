@@ -248,18 +248,19 @@ static void tbPrepareShapeSweep(tbContinuousContext* cc)
 	cc->prepared = true;
 }
 
-// Whether the step solved a touching contact between shape `fast` and convex shape `other`: its
+// Whether the step solved a touching contact between shape `fast` and shape `other`: its
 // speculative points (margin from the pair's speed and spin, made again each substep for pairs
-// that turn fast: contact_refresh.c) already kept the two apart through the step.
+// that turn fast: contact_refresh.c) already kept the two apart through the step. For level
+// geometry any of the pair's slots: the pair's narrow phase took every triangle within that
+// margin, one the shape's motion in the step could reach, so the slots hold what it may hit.
 static bool tbSolvedTogether(const tbWorld* w, int body, int fast, int other)
 {
 	const tbBodySlot* b = w->bodies + body;
 	int guard = 0;
 	for (int edge = b->contactList; edge >= 0 && guard++ <= b->contactCount;) {
 		const tbContactSlot* c = w->contacts + (edge >> 1);
-		if (c->touching && c->child < 0 &&
-		    ((c->shapeA == fast && c->shapeB == other) ||
-		     (c->shapeA == other && c->shapeB == fast))) {
+		if (c->touching && ((c->shapeA == fast && c->shapeB == other) ||
+		                    (c->shapeA == other && c->shapeB == fast))) {
 			return true;
 		}
 		edge = c->edgeNext[edge & 1];
@@ -288,8 +289,7 @@ static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
 	if (!tbBodiesMayCollide(w, cc->body, other->body)) {
 		return true; // jointed bodies that do not collide
 	}
-	if (!tbGeometry_IsLevel(&other->geometry) &&
-	    tbSolvedTogether(w, cc->body, cc->shape, shapeIndex)) {
+	if (tbSolvedTogether(w, cc->body, cc->shape, shapeIndex)) {
 		// Moved back to an impact the solver had already handled, the body would only move
 		// away from its neighbours' poses (a spinning box moved back from the ground it rolled
 		// on leaves a falling ball inside it).
