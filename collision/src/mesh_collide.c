@@ -131,8 +131,93 @@ static bool tbLevelConcaveSeamPoint(const tbGeometry* level, int triangle, const
 	return true;
 }
 
-tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
-                                  int triangle, float speculativeDistance, float* distance)
+// The convex shape's incident features of one tbCollideLevel, by face: a box's or a hull's
+// incident feature along a direction is the whole face chosen for it (tbGetFeature), so the
+// triangles under one face of the shape share it; each is placed in A's frame once.
+#define TB_LEVEL_FEATURES 4
+
+typedef struct tbLevelFeatures
+{
+	int face[TB_LEVEL_FEATURES]; // -1: free
+	tbFeature feature[TB_LEVEL_FEATURES];
+	int next;         // the entry replaced next
+	float convexSize; // the convex shape's bounding radius (tbClipFaceManifold's size)
+} tbLevelFeatures;
+
+static void tbLevelFeatures_Init(tbLevelFeatures* lf, const tbGeometry* convex)
+{
+	for (int i = 0; i < TB_LEVEL_FEATURES; ++i) {
+		lf->face[i] = -1;
+	}
+	lf->next = 0;
+	lf->convexSize = tbGeometry_BoundingRadius(convex);
+}
+
+// The face tbGetFeature takes for a box or a solid or flat hull along d (the shape's frame), the
+// same comparisons; -1 for other shapes.
+static int tbLevelFeatureFace(const tbGeometry* convex, vec3s d)
+{
+	if (convex->type == tb_boxShape) {
+		vec3s ad = {{fabsf(d.x), fabsf(d.y), fabsf(d.z)}};
+		int a = ad.x >= ad.y ? (ad.x >= ad.z ? 0 : 2) : (ad.y >= ad.z ? 1 : 2);
+		return 2 * a + (d.raw[a] < 0.0f ? 1 : 0);
+	}
+	const tbHull* hull = convex->hull;
+	if (convex->type != tb_hullShape || hull == NULL ||
+	    (hull->kind != tb_hullSolid && hull->kind != tb_hullPolygon)) {
+		return -1;
+	}
+	vec3s sd = glms_vec3_mul(d, convex->scale);
+	int best = 0;
+	float bestDot = -FLT_MAX;
+	for (int i = 0; i < hull->faceCount; ++i) {
+		float dot = glms_vec3_dot(hull->faces[i].normal, sd);
+		if (dot > bestDot) {
+			bestDot = dot;
+			best = i;
+		}
+	}
+	return best;
+}
+
+// tbClipFaceManifold of the triangle `tri` as the reference face `ref` and the convex shape, with
+// the convex shape's incident feature taken from `lf` where it has it (null: none kept).
+static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                       const tbFeature* ref, bool flip, float speculativeDistance,
+                       tbLevelFeatures* lf, tbManifold* m)
+{
+	const tbGeometry* convex = flip ? a : b;
+	vec3s d = glms_vec3_negate(ref->normal);
+	int face =
+	    lf != NULL ? tbLevelFeatureFace(convex, flip ? d : tbInvRotateVector(bInA.q, d)) : -1;
+	if (face < 0) {
+		return tbClipFaceManifold(a, b, bInA, ref, flip, speculativeDistance, m);
+	}
+	int slot = -1;
+	for (int i = 0; i < TB_LEVEL_FEATURES && slot < 0; ++i) {
+		slot = lf->face[i] == face ? i : -1;
+	}
+	if (slot < 0) {
+		slot = lf->next;
+		lf->next = (lf->next + 1) % TB_LEVEL_FEATURES;
+		lf->face[slot] = face;
+		if (flip) {
+			tbGetFeature(a, d, lf->feature + slot);
+		} else {
+			tbFeatureInA(b, bInA, d, lf->feature + slot);
+		}
+	}
+	float triangleSize = tbGeometry_BoundingRadius(flip ? b : a);
+	memset(m, 0, sizeof *m);
+	return tbClipFeatures(ref, lf->feature + slot, flip,
+	                      lf->convexSize < triangleSize ? lf->convexSize : triangleSize,
+	                      speculativeDistance, m);
+}
+
+static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeometry* b,
+                                             tbTransform bInA, int triangle,
+                                             float speculativeDistance, float* distance,
+                                             tbLevelFeatures* lf)
 {
 	bool levelIsA = tbGeometry_IsLevel(a);
 	const tbGeometry* level = levelIsA ? a : b;
@@ -183,7 +268,7 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 		// triangle within the speculative distance of its plane is that close to the triangle,
 		// so the query would have found the pair close too.
 		tbManifold out;
-		if (tbClipFaceManifold(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, &out) > 0) {
+		if (tbLevelClip(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, lf, &out) > 0) {
 			if (distance != NULL) {
 				float d = out.points[0].separation;
 				for (int i = 1; i < out.pointCount; ++i) {
@@ -254,7 +339,7 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	// Clipped again unless it was above already (the same feature against the same triangle).
 	tbManifold out;
 	if (flags != 0u &&
-	    tbClipFaceManifold(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, &out) > 0) {
+	    tbLevelClip(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, lf, &out) > 0) {
 		return out;
 	}
 	// Nothing of the shape's facing feature lies over this triangle. Over a flat seam the
@@ -293,6 +378,12 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	}
 	empty.normal = levelIsA ? front : glms_vec3_negate(front);
 	return empty;
+}
+
+tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                  int triangle, float speculativeDistance, float* distance)
+{
+	return tbCollideLevelTriangleWith(a, b, bInA, triangle, speculativeDistance, distance, NULL);
 }
 
 // Contact normals of two triangles within this cosine (about 5 degrees) share one manifold: a
@@ -424,6 +515,7 @@ typedef struct tbLevelCollide
 	vec3s vertices[TB_LEVEL_FILTER_MAX];
 	vec3s normals[TB_LEVEL_FILTER_MAX];
 	float offsets[TB_LEVEL_FILTER_MAX];
+	tbLevelFeatures features; // the convex shape's incident features met so far
 } tbLevelCollide;
 
 // The convex shape's vertices and face planes placed in the level's frame for the filter; false
@@ -520,8 +612,8 @@ static bool tbLevelTriangleFound(int triangle, void* context)
 		}
 	}
 	float d;
-	tbManifold m =
-	    tbCollideLevelTriangle(lc->a, lc->b, lc->bInA, triangle, lc->speculativeDistance, &d);
+	tbManifold m = tbCollideLevelTriangleWith(lc->a, lc->b, lc->bInA, triangle,
+	                                          lc->speculativeDistance, &d, &lc->features);
 	lc->distance = fminf(lc->distance, d);
 	if (m.pointCount == 0) {
 		return true;
@@ -649,6 +741,7 @@ int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
 	lc.level = level;
 	lc.twoSided = level->type == tb_meshShape;
 	lc.filter = tbLevelFilterSetup(&lc, convex, convexInLevel);
+	tbLevelFeatures_Init(&lc.features, convex);
 	tbAABB box = tbGeometry_ComputeAABB(convex, convexInLevel);
 	vec3s grow = {{speculativeDistance, speculativeDistance, speculativeDistance}};
 	box.lower = glms_vec3_sub(box.lower, grow);
