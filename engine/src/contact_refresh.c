@@ -385,10 +385,14 @@ static bool tbCarryHeld(const tbWorld* w, const tbShapeSlot* sa, const tbSolverD
 // the rows' second-order error has grown), and the convex shape's lowest point along the normal
 // must be within `keep` of the lowest held point (else a vertex the manifold lacks has swung in).
 // The points must also have slid less than `slide` over the level since the manifold was made:
-// the triangles under them are then still those the planes stand for. Writes the exact gap.
+// the triangles under them are then still those the planes stand for. The pair's other slots
+// (manifolds of further normals, `siblings`, as the step made them) hold vertices too: a shape on
+// a curved level touches it under several normals, and its lowest point along this slot's normal
+// may be one of theirs. Writes the exact gap.
 static bool tbLevelHeldLooks(const tbWorld* w, const tbShapeSlot* convex,
                              const tbSolverDelta* moved, const tbSolverAnchors* anchors,
-                             bool levelIsA, float forecast, float keep, float slide, float* exact)
+                             bool levelIsA, float forecast, float keep, float slide,
+                             const int* siblings, int siblingCount, float* exact)
 {
 	const tbManifold* held = anchors->held;
 	tbHeldMove m = tbHeldMoveOf(w, convex, moved, levelIsA ? &anchors->heldB : &anchors->heldA);
@@ -411,6 +415,17 @@ static bool tbLevelHeldLooks(const tbWorld* w, const tbShapeSlot* convex,
 	}
 	if (!(fabsf(gap - forecast) <= keep)) {
 		return false;
+	}
+	// The other slots' convex points, carried from the step's start.
+	tbSolverDelta start;
+	memset(&start, 0, sizeof start);
+	tbHeldMove fromStart = tbHeldMoveOf(w, convex, moved, &start);
+	for (int k = 0; k < siblingCount; ++k) {
+		const tbManifold* other = &w->contacts[siblings[k]].manifold;
+		for (int i = 0; i < other->pointCount; ++i) {
+			vec3s p = levelIsA ? other->points[i].pointB : other->points[i].pointA;
+			lowHeld = fminf(lowHeld, glms_vec3_dot(up, tbMoveHeld(&fromStart, p)));
+		}
 	}
 	float lowest = -tbReachAlong(w, convex, moved, glms_vec3_negate(up));
 	*exact = gap;
@@ -517,11 +532,18 @@ static tbRefreshResult tbRefreshManifold(tbWorld* w, const tbContactSlot* c,
 		if (still && moved != NULL && (type == tb_boxShape || type == tb_hullShape)) {
 			float keep = TB_REFRESH_KEEP * convex->middleReach;
 			float slide = TB_CARRY_SLIDE * convex->middleReach;
+			int siblings[TB_MAX_LEVEL_MANIFOLDS], siblingCount = 0;
+			for (int k = 0; k < TB_MAX_LEVEL_MANIFOLDS; ++k) {
+				int other = k != c->child ? tbPairFind(w, c->shapeA, c->shapeB, k) : -1;
+				if (other >= 0) {
+					siblings[siblingCount++] = other;
+				}
+			}
 			float now, ahead;
 			if (tbLevelHeldLooks(w, convex, moved, anchors, levelIsA, anchors->gap, keep, slide,
-			                     &now) &&
+			                     siblings, siblingCount, &now) &&
 			    tbLevelHeldLooks(w, convex, next, anchors, levelIsA, anchors->gapNext, keep, slide,
-			                     &ahead)) {
+			                     siblings, siblingCount, &ahead)) {
 				anchors->along = fminf(now, anchors->gap);
 				w->workerCounts[workerIndex].keptContacts += 1;
 				return tb_refreshKept;
