@@ -20,6 +20,7 @@
 
 #include "manifold_internal.h"
 #include "mesh_internal.h"
+#include "sat.h"
 #include "tumble/query.h"
 #include "tumble/transform.h"
 
@@ -29,6 +30,10 @@
 // A triangle-side contact point within this fraction of the triangle's longest edge of an edge
 // lies on it (GJK's points on an edge are on it to rounding; EPA's to its tolerance).
 #define TB_LEVEL_EDGE_TOL 1e-3f
+// The query's manifold of a convex shape and a triangle takes a face's normal within this cosine
+// of the query's normal (TB_FACE_COS less TB_REFERENCE_BIAS of manifold.c: the reference face is
+// the better aligned of two within that bias).
+#define TB_LEVEL_QUERY_FACE_COS 0.9912f
 
 // Whether a neighbour of the triangle (A's frame: corners t, normal `front`) folds away below its
 // plane across an edge: only there can the end of tbCollideLevelTriangle keep a point that lies
@@ -50,6 +55,32 @@ static bool tbLevelHasConvexFold(const tbGeometry* level, int triangle, const ve
 		}
 	}
 	return false;
+}
+
+// The smallest cosine between the triangle's normal towards the shape (`front`, A's frame) and a
+// neighbour's normal oriented the same way (`back`: front is the face normal reversed), over the
+// neighbours that fold away below its plane: the widest convex fold, 1 when there is none.
+static float tbLevelWidestFoldCos(const tbGeometry* level, int triangle, const vec3s t[3],
+                                  vec3s front, bool back, bool levelIsA, tbTransform bInA)
+{
+	float widest = 1.0f;
+	for (int e = 0; e < 3; ++e) {
+		int other = tbLevelNeighbour(level, triangle, e);
+		vec3s w[3];
+		if (other < 0 || !tbGeometry_GetTriangle(level, other, w, NULL)) {
+			continue;
+		}
+		bool below = false;
+		for (int k = 0; k < 3; ++k) {
+			w[k] = levelIsA ? w[k] : tbTransformPointInline(bInA, w[k]);
+			below = below || glms_vec3_dot(glms_vec3_sub(w[k], t[0]), front) < 0.0f;
+		}
+		if (below) {
+			vec3s n = tbTriangleNormal(w[0], w[1], w[2]);
+			widest = fminf(widest, glms_vec3_dot(front, back ? glms_vec3_negate(n) : n));
+		}
+	}
+	return widest;
 }
 
 // Feature id of a concave seam's speculative point (tbLevelConcaveSeamPoint).
@@ -299,6 +330,32 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 			memset(&none, 0, sizeof none);
 			none.normal = levelIsA ? front : glms_vec3_negate(front);
 			return none;
+		}
+	}
+	if (flags == 0u && lf != NULL && !tbSat_Applies(sa, sb, bInA)) {
+		// Nothing of the facing feature over the triangle and no active edge: the query's
+		// manifold is kept below only with a normal within the face's tolerance of the face
+		// normal or between it and a convexly folded neighbour's. Its normal is the query's, or a
+		// face's within TB_FACE_COS of it (tbCollideShapesByQuery): a query normal farther from
+		// the face normal than those angles together gives nothing, and the manifold is not made.
+		tbQueryDef def = tbDefaultQueryDef();
+		tbQueryResult r = tbQueryShapesLocal(sa, sb, bInA, &def);
+		if (r.status != tb_queryInvalidInput && !isnan(r.distance)) {
+			vec3s toConvex = levelIsA ? r.normal : glms_vec3_negate(r.normal);
+			float foldCos = tbLevelWidestFoldCos(level, triangle, t, front, back, levelIsA, bInA);
+			float keptAngle = acosf(fminf(fmaxf(foldCos - 1e-5f, -1.0f), TB_LEVEL_FACE_COS));
+			float limit = keptAngle + acosf(TB_LEVEL_QUERY_FACE_COS) + 1e-3f;
+			float angle = acosf(fminf(fmaxf(glms_vec3_dot(toConvex, front), -1.0f), 1.0f));
+			if (!(r.distance <= speculativeDistance) || angle > limit) {
+				if (distance != NULL) {
+					*distance = r.distance;
+				}
+				if (!(r.distance <= speculativeDistance)) {
+					return empty; // as the query's manifold: no point, the default normal
+				}
+				empty.normal = levelIsA ? front : glms_vec3_negate(front);
+				return empty;
+			}
 		}
 	}
 	tbManifold m = tbCollideShapesCached(sa, sb, bInA, speculativeDistance, distance, NULL);
