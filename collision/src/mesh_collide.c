@@ -20,6 +20,7 @@
 
 #include "manifold_internal.h"
 #include "mesh_internal.h"
+#include "sat.h"
 #include "tumble/query.h"
 #include "tumble/transform.h"
 
@@ -29,6 +30,10 @@
 // A triangle-side contact point within this fraction of the triangle's longest edge of an edge
 // lies on it (GJK's points on an edge are on it to rounding; EPA's to its tolerance).
 #define TB_LEVEL_EDGE_TOL 1e-3f
+// The query's manifold of a convex shape and a triangle takes a face's normal within this cosine
+// of the query's normal (TB_FACE_COS less TB_REFERENCE_BIAS of manifold.c: the reference face is
+// the better aligned of two within that bias).
+#define TB_LEVEL_QUERY_FACE_COS 0.9912f
 
 // Whether a neighbour of the triangle (A's frame: corners t, normal `front`) folds away below its
 // plane across an edge: only there can the end of tbCollideLevelTriangle keep a point that lies
@@ -50,6 +55,32 @@ static bool tbLevelHasConvexFold(const tbGeometry* level, int triangle, const ve
 		}
 	}
 	return false;
+}
+
+// The smallest cosine between the triangle's normal towards the shape (`front`, A's frame) and a
+// neighbour's normal oriented the same way (`back`: front is the face normal reversed), over the
+// neighbours that fold away below its plane: the widest convex fold, 1 when there is none.
+static float tbLevelWidestFoldCos(const tbGeometry* level, int triangle, const vec3s t[3],
+                                  vec3s front, bool back, bool levelIsA, tbTransform bInA)
+{
+	float widest = 1.0f;
+	for (int e = 0; e < 3; ++e) {
+		int other = tbLevelNeighbour(level, triangle, e);
+		vec3s w[3];
+		if (other < 0 || !tbGeometry_GetTriangle(level, other, w, NULL)) {
+			continue;
+		}
+		bool below = false;
+		for (int k = 0; k < 3; ++k) {
+			w[k] = levelIsA ? w[k] : tbTransformPointInline(bInA, w[k]);
+			below = below || glms_vec3_dot(glms_vec3_sub(w[k], t[0]), front) < 0.0f;
+		}
+		if (below) {
+			vec3s n = tbTriangleNormal(w[0], w[1], w[2]);
+			widest = fminf(widest, glms_vec3_dot(front, back ? glms_vec3_negate(n) : n));
+		}
+	}
+	return widest;
 }
 
 // Feature id of a concave seam's speculative point (tbLevelConcaveSeamPoint).
@@ -131,8 +162,93 @@ static bool tbLevelConcaveSeamPoint(const tbGeometry* level, int triangle, const
 	return true;
 }
 
-tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
-                                  int triangle, float speculativeDistance, float* distance)
+// The convex shape's incident features of one tbCollideLevel, by face: a box's or a hull's
+// incident feature along a direction is the whole face chosen for it (tbGetFeature), so the
+// triangles under one face of the shape share it; each is placed in A's frame once.
+#define TB_LEVEL_FEATURES 4
+
+typedef struct tbLevelFeatures
+{
+	int face[TB_LEVEL_FEATURES]; // -1: free
+	tbFeature feature[TB_LEVEL_FEATURES];
+	int next;         // the entry replaced next
+	float convexSize; // the convex shape's bounding radius (tbClipFaceManifold's size)
+} tbLevelFeatures;
+
+static void tbLevelFeatures_Init(tbLevelFeatures* lf, const tbGeometry* convex)
+{
+	for (int i = 0; i < TB_LEVEL_FEATURES; ++i) {
+		lf->face[i] = -1;
+	}
+	lf->next = 0;
+	lf->convexSize = tbGeometry_BoundingRadius(convex);
+}
+
+// The face tbGetFeature takes for a box or a solid or flat hull along d (the shape's frame), the
+// same comparisons; -1 for other shapes.
+static int tbLevelFeatureFace(const tbGeometry* convex, vec3s d)
+{
+	if (convex->type == tb_boxShape) {
+		vec3s ad = {{fabsf(d.x), fabsf(d.y), fabsf(d.z)}};
+		int a = ad.x >= ad.y ? (ad.x >= ad.z ? 0 : 2) : (ad.y >= ad.z ? 1 : 2);
+		return 2 * a + (d.raw[a] < 0.0f ? 1 : 0);
+	}
+	const tbHull* hull = convex->hull;
+	if (convex->type != tb_hullShape || hull == NULL ||
+	    (hull->kind != tb_hullSolid && hull->kind != tb_hullPolygon)) {
+		return -1;
+	}
+	vec3s sd = glms_vec3_mul(d, convex->scale);
+	int best = 0;
+	float bestDot = -FLT_MAX;
+	for (int i = 0; i < hull->faceCount; ++i) {
+		float dot = glms_vec3_dot(hull->faces[i].normal, sd);
+		if (dot > bestDot) {
+			bestDot = dot;
+			best = i;
+		}
+	}
+	return best;
+}
+
+// tbClipFaceManifold of the triangle `tri` as the reference face `ref` and the convex shape, with
+// the convex shape's incident feature taken from `lf` where it has it (null: none kept).
+static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                       const tbFeature* ref, bool flip, float speculativeDistance,
+                       tbLevelFeatures* lf, tbManifold* m)
+{
+	const tbGeometry* convex = flip ? a : b;
+	vec3s d = glms_vec3_negate(ref->normal);
+	int face =
+	    lf != NULL ? tbLevelFeatureFace(convex, flip ? d : tbInvRotateVector(bInA.q, d)) : -1;
+	if (face < 0) {
+		return tbClipFaceManifold(a, b, bInA, ref, flip, speculativeDistance, m);
+	}
+	int slot = -1;
+	for (int i = 0; i < TB_LEVEL_FEATURES && slot < 0; ++i) {
+		slot = lf->face[i] == face ? i : -1;
+	}
+	if (slot < 0) {
+		slot = lf->next;
+		lf->next = (lf->next + 1) % TB_LEVEL_FEATURES;
+		lf->face[slot] = face;
+		if (flip) {
+			tbGetFeature(a, d, lf->feature + slot);
+		} else {
+			tbFeatureInA(b, bInA, d, lf->feature + slot);
+		}
+	}
+	float triangleSize = tbGeometry_BoundingRadius(flip ? b : a);
+	memset(m, 0, sizeof *m);
+	return tbClipFeatures(ref, lf->feature + slot, flip,
+	                      lf->convexSize < triangleSize ? lf->convexSize : triangleSize,
+	                      speculativeDistance, m);
+}
+
+static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeometry* b,
+                                             tbTransform bInA, int triangle,
+                                             float speculativeDistance, float* distance,
+                                             tbLevelFeatures* lf)
 {
 	bool levelIsA = tbGeometry_IsLevel(a);
 	const tbGeometry* level = levelIsA ? a : b;
@@ -183,7 +299,7 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 		// triangle within the speculative distance of its plane is that close to the triangle,
 		// so the query would have found the pair close too.
 		tbManifold out;
-		if (tbClipFaceManifold(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, &out) > 0) {
+		if (tbLevelClip(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, lf, &out) > 0) {
 			if (distance != NULL) {
 				float d = out.points[0].separation;
 				for (int i = 1; i < out.pointCount; ++i) {
@@ -214,6 +330,32 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 			memset(&none, 0, sizeof none);
 			none.normal = levelIsA ? front : glms_vec3_negate(front);
 			return none;
+		}
+	}
+	if (flags == 0u && lf != NULL && !tbSat_Applies(sa, sb, bInA)) {
+		// Nothing of the facing feature over the triangle and no active edge: the query's
+		// manifold is kept below only with a normal within the face's tolerance of the face
+		// normal or between it and a convexly folded neighbour's. Its normal is the query's, or a
+		// face's within TB_FACE_COS of it (tbCollideShapesByQuery): a query normal farther from
+		// the face normal than those angles together gives nothing, and the manifold is not made.
+		tbQueryDef def = tbDefaultQueryDef();
+		tbQueryResult r = tbQueryShapesLocal(sa, sb, bInA, &def);
+		if (r.status != tb_queryInvalidInput && !isnan(r.distance)) {
+			vec3s toConvex = levelIsA ? r.normal : glms_vec3_negate(r.normal);
+			float foldCos = tbLevelWidestFoldCos(level, triangle, t, front, back, levelIsA, bInA);
+			float keptAngle = acosf(fminf(fmaxf(foldCos - 1e-5f, -1.0f), TB_LEVEL_FACE_COS));
+			float limit = keptAngle + acosf(TB_LEVEL_QUERY_FACE_COS) + 1e-3f;
+			float angle = acosf(fminf(fmaxf(glms_vec3_dot(toConvex, front), -1.0f), 1.0f));
+			if (!(r.distance <= speculativeDistance) || angle > limit) {
+				if (distance != NULL) {
+					*distance = r.distance;
+				}
+				if (!(r.distance <= speculativeDistance)) {
+					return empty; // as the query's manifold: no point, the default normal
+				}
+				empty.normal = levelIsA ? front : glms_vec3_negate(front);
+				return empty;
+			}
 		}
 	}
 	tbManifold m = tbCollideShapesCached(sa, sb, bInA, speculativeDistance, distance, NULL);
@@ -254,7 +396,7 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	// Clipped again unless it was above already (the same feature against the same triangle).
 	tbManifold out;
 	if (flags != 0u &&
-	    tbClipFaceManifold(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, &out) > 0) {
+	    tbLevelClip(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, lf, &out) > 0) {
 		return out;
 	}
 	// Nothing of the shape's facing feature lies over this triangle. Over a flat seam the
@@ -293,6 +435,12 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 	}
 	empty.normal = levelIsA ? front : glms_vec3_negate(front);
 	return empty;
+}
+
+tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                  int triangle, float speculativeDistance, float* distance)
+{
+	return tbCollideLevelTriangleWith(a, b, bInA, triangle, speculativeDistance, distance, NULL);
 }
 
 // Contact normals of two triangles within this cosine (about 5 degrees) share one manifold: a
@@ -424,6 +572,7 @@ typedef struct tbLevelCollide
 	vec3s vertices[TB_LEVEL_FILTER_MAX];
 	vec3s normals[TB_LEVEL_FILTER_MAX];
 	float offsets[TB_LEVEL_FILTER_MAX];
+	tbLevelFeatures features; // the convex shape's incident features met so far
 } tbLevelCollide;
 
 // The convex shape's vertices and face planes placed in the level's frame for the filter; false
@@ -520,8 +669,8 @@ static bool tbLevelTriangleFound(int triangle, void* context)
 		}
 	}
 	float d;
-	tbManifold m =
-	    tbCollideLevelTriangle(lc->a, lc->b, lc->bInA, triangle, lc->speculativeDistance, &d);
+	tbManifold m = tbCollideLevelTriangleWith(lc->a, lc->b, lc->bInA, triangle,
+	                                          lc->speculativeDistance, &d, &lc->features);
 	lc->distance = fminf(lc->distance, d);
 	if (m.pointCount == 0) {
 		return true;
@@ -649,6 +798,7 @@ int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
 	lc.level = level;
 	lc.twoSided = level->type == tb_meshShape;
 	lc.filter = tbLevelFilterSetup(&lc, convex, convexInLevel);
+	tbLevelFeatures_Init(&lc.features, convex);
 	tbAABB box = tbGeometry_ComputeAABB(convex, convexInLevel);
 	vec3s grow = {{speculativeDistance, speculativeDistance, speculativeDistance}};
 	box.lower = glms_vec3_sub(box.lower, grow);

@@ -351,6 +351,16 @@ static void tbCollideLevelPair(tbWorld* w, int index, float margin,
 		// How far the convex shape's points moved in the level's frame (a point of it and the
 		// level's fixed surface close by at most that much).
 		float drift = levelIsA ? tbPairDrift(cc, rel, size) : tbPairDriftOfA(cc, rel, size);
+		// Or its middle's move plus the turn times its points' reach about the middle: the
+		// smaller for a piece of a compound far from its body's origin.
+		const tbShapeSlot* convex = levelIsA ? sb : sa;
+		tbTransform now = levelIsA ? rel : tbInvMulTransforms(rel, tbTransformIdentity());
+		tbTransform then =
+		    levelIsA ? cc->bInA : tbInvMulTransforms(cc->bInA, tbTransformIdentity());
+		vec3s moved = glms_vec3_sub(tbTransformPointInline(now, convex->localMiddle),
+		                            tbTransformPointInline(then, convex->localMiddle));
+		drift =
+		    fminf(drift, glms_vec3_norm(moved) + tbTurnBound(then.q, now.q) * convex->middleReach);
 		// Apart by `distance` then, so by at least distance - drift now; or every slot's points
 		// placed again, any point left out having been beyond cc->margin then.
 		apart = total == 0 && cc->distance - drift > margin;

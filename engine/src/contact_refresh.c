@@ -376,6 +376,62 @@ static bool tbCarryHeld(const tbWorld* w, const tbShapeSlot* sa, const tbSolverD
 	return fabsf(tbSeparationAlong(w, sa, movedA, sb, movedB, n) - gap) <= keep;
 }
 
+// Whether a level pair's slot may keep its anchored points (tbRefreshManifold): the cheap look of
+// convex pairs, with the level's side taken from the points themselves (a mesh's support is the
+// whole mesh's). The level does not move; the convex shape is a polytope (its contact features are
+// vertices fixed in it). Each held point's convex side is carried rigidly to the deltas given and
+// measured against the plane through its level side along the normal: the exact separations,
+// whose smallest must agree with the rows' first-order forecast (`forecast`) within `keep` (else
+// the rows' second-order error has grown), and the convex shape's lowest point along the normal
+// must be within `keep` of the lowest held point (else a vertex the manifold lacks has swung in).
+// The points must also have slid less than `slide` over the level since the manifold was made:
+// the triangles under them are then still those the planes stand for. The pair's other slots
+// (manifolds of further normals, `siblings`, as the step made them) hold vertices too: a shape on
+// a curved level touches it under several normals, and its lowest point along this slot's normal
+// may be one of theirs. Writes the exact gap.
+static bool tbLevelHeldLooks(const tbWorld* w, const tbShapeSlot* convex,
+                             const tbSolverDelta* moved, const tbSolverAnchors* anchors,
+                             bool levelIsA, float forecast, float keep, float slide,
+                             const int* siblings, int siblingCount, float* exact)
+{
+	const tbManifold* held = anchors->held;
+	tbHeldMove m = tbHeldMoveOf(w, convex, moved, levelIsA ? &anchors->heldB : &anchors->heldA);
+	// Along `up`, from the level towards the convex shape.
+	vec3s up = levelIsA ? held->normal : glms_vec3_negate(held->normal);
+	float gap = FLT_MAX, lowHeld = FLT_MAX;
+	for (int i = 0; i < held->pointCount; ++i) {
+		const tbManifoldPoint* p = held->points + i;
+		vec3s onLevel = levelIsA ? p->pointA : p->pointB;
+		vec3s then = levelIsA ? p->pointB : p->pointA;
+		vec3s now = tbMoveHeld(&m, then);
+		if (glms_vec3_norm2(glms_vec3_sub(now, then)) > slide * slide) {
+			return false;
+		}
+		float h = glms_vec3_dot(up, now);
+		// The point's own offset from its plane (zero for a clipped point) carries over.
+		float offset = p->separation - glms_vec3_dot(glms_vec3_sub(then, onLevel), up);
+		gap = fminf(gap, h - glms_vec3_dot(up, onLevel) + offset);
+		lowHeld = fminf(lowHeld, h);
+	}
+	if (!(fabsf(gap - forecast) <= keep)) {
+		return false;
+	}
+	// The other slots' convex points, carried from the step's start.
+	tbSolverDelta start;
+	memset(&start, 0, sizeof start);
+	tbHeldMove fromStart = tbHeldMoveOf(w, convex, moved, &start);
+	for (int k = 0; k < siblingCount; ++k) {
+		const tbManifold* other = &w->contacts[siblings[k]].manifold;
+		for (int i = 0; i < other->pointCount; ++i) {
+			vec3s p = levelIsA ? other->points[i].pointB : other->points[i].pointA;
+			lowHeld = fminf(lowHeld, glms_vec3_dot(up, tbMoveHeld(&fromStart, p)));
+		}
+	}
+	float lowest = -tbReachAlong(w, convex, moved, glms_vec3_negate(up));
+	*exact = gap;
+	return lowHeld - lowest <= keep;
+}
+
 // The level pair's tbCollideLevel at these poses: the one a slot of the same pair made in this
 // substep when there is one (the same shapes, step, margin and pose bit for bit give the same
 // answer), else made now and kept for the pair's other slots.
@@ -462,6 +518,36 @@ static tbRefreshResult tbRefreshManifold(tbWorld* w, const tbContactSlot* c,
 		if (tbCarryHeld(w, sa, movedA, sb, movedB, anchors, c->cache.margin, keep, manifold)) {
 			w->workerCounts[workerIndex].carriedContacts += 1;
 			return tb_refreshMade;
+		}
+	}
+	if (anchors != NULL && anchors->pointCount > 0 && c->child >= 0 && anchors->held != NULL &&
+	    anchors->held->pointCount > 0) {
+		// A level pair's slot: the same look, the level's side from the held points.
+		bool levelIsA = tbGeometry_IsLevel(&sa->geometry);
+		const tbShapeSlot* convex = levelIsA ? sb : sa;
+		const tbSolverDelta* moved = levelIsA ? movedB : movedA;
+		const tbSolverDelta* next = levelIsA ? &anchors->nextB : &anchors->nextA;
+		bool still = levelIsA ? movedA == NULL : movedB == NULL;
+		tbShapeType type = convex->geometry.type;
+		if (still && moved != NULL && (type == tb_boxShape || type == tb_hullShape)) {
+			float keep = TB_REFRESH_KEEP * convex->middleReach;
+			float slide = TB_CARRY_SLIDE * convex->middleReach;
+			int siblings[TB_MAX_LEVEL_MANIFOLDS], siblingCount = 0;
+			for (int k = 0; k < TB_MAX_LEVEL_MANIFOLDS; ++k) {
+				int other = k != c->child ? tbPairFind(w, c->shapeA, c->shapeB, k) : -1;
+				if (other >= 0) {
+					siblings[siblingCount++] = other;
+				}
+			}
+			float now, ahead;
+			if (tbLevelHeldLooks(w, convex, moved, anchors, levelIsA, anchors->gap, keep, slide,
+			                     siblings, siblingCount, &now) &&
+			    tbLevelHeldLooks(w, convex, next, anchors, levelIsA, anchors->gapNext, keep, slide,
+			                     siblings, siblingCount, &ahead)) {
+				anchors->along = fminf(now, anchors->gap);
+				w->workerCounts[workerIndex].keptContacts += 1;
+				return tb_refreshKept;
+			}
 		}
 	}
 	tbTransform xfA = tbShapePoseAt(w, sa, movedA), xfB = tbShapePoseAt(w, sb, movedB);

@@ -248,23 +248,63 @@ static void tbPrepareShapeSweep(tbContinuousContext* cc)
 	cc->prepared = true;
 }
 
-// Whether the step solved a touching contact between shape `fast` and convex shape `other`: its
+// Whether the step solved a touching contact between shape `fast` and shape `other`: its
 // speculative points (margin from the pair's speed and spin, made again each substep for pairs
-// that turn fast: contact_refresh.c) already kept the two apart through the step.
+// that turn fast: contact_refresh.c) already kept the two apart through the step. For level
+// geometry any of the pair's slots: the pair's narrow phase took every triangle within that
+// margin, one the shape's motion in the step could reach, so the slots hold what it may hit.
 static bool tbSolvedTogether(const tbWorld* w, int body, int fast, int other)
 {
 	const tbBodySlot* b = w->bodies + body;
 	int guard = 0;
 	for (int edge = b->contactList; edge >= 0 && guard++ <= b->contactCount;) {
 		const tbContactSlot* c = w->contacts + (edge >> 1);
-		if (c->touching && c->child < 0 &&
-		    ((c->shapeA == fast && c->shapeB == other) ||
-		     (c->shapeA == other && c->shapeB == fast))) {
+		if (c->touching && ((c->shapeA == fast && c->shapeB == other) ||
+		                    (c->shapeA == other && c->shapeB == fast))) {
 			return true;
 		}
 		edge = c->edgeNext[edge & 1];
 	}
 	return false;
+}
+
+// A bound on how far any point of a shape with middle m (its frame) and reach r about it moves
+// from pose `from` to pose `to`: the middle's move plus the turn's, r pi sin(theta / 2) >= r
+// theta (cos(theta / 2) = |q0 . q1|).
+static float tbShapeMoveBound(tbTransform from, tbTransform to, vec3s m, float r)
+{
+	vec3s d = glms_vec3_sub(tbTransformPointInline(to, m), tbTransformPointInline(from, m));
+	float c = fminf(fabsf(glms_quat_dot(from.q, to.q)), 1.0f);
+	return glms_vec3_norm(d) + r * GLM_PIf * sqrtf(1.0f - c * c);
+}
+
+// Whether the swept shape cannot reach level shape `levelIndex` in this step: the pair's last
+// narrow phase (its cache) found every triangle at least its distance away (those beyond its
+// margin unasked: the distance is at most that margin), and the shape has moved less than that,
+// less the separation the sweep stops at, from its pose then to this step's start and on to its
+// end (the sweep's own path: its middle in a line, a steady turn).
+static bool tbLevelOutOfReach(const tbWorld* w, const tbContinuousContext* cc, int levelIndex)
+{
+	bool levelIsA = levelIndex < cc->shape;
+	int index =
+	    tbPairFind(w, levelIsA ? levelIndex : cc->shape, levelIsA ? cc->shape : levelIndex, 0);
+	if (index < 0) {
+		return false;
+	}
+	const tbContactCache* cache = &w->contacts[index].cache;
+	if (!cache->valid || w->contacts[index].touching) {
+		return false;
+	}
+	const tbShapeSlot* fast = w->shapes + cc->shape;
+	const tbShapeSlot* level = w->shapes + levelIndex;
+	// The shape's poses in the level's frame.
+	tbTransform then =
+	    levelIsA ? cache->bInA : tbInvMulTransforms(cache->bInA, tbTransformIdentity());
+	tbTransform start = tbInvMulTransforms(level->xf, tbMulTransforms(cc->start, fast->localPose));
+	tbTransform end = tbInvMulTransforms(level->xf, tbMulTransforms(cc->end, fast->localPose));
+	float moved = tbShapeMoveBound(then, start, fast->localMiddle, fast->middleReach) +
+	              tbShapeMoveBound(start, end, fast->localMiddle, fast->middleReach);
+	return moved + cc->target < cache->distance;
 }
 
 static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
@@ -288,11 +328,13 @@ static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
 	if (!tbBodiesMayCollide(w, cc->body, other->body)) {
 		return true; // jointed bodies that do not collide
 	}
-	if (!tbGeometry_IsLevel(&other->geometry) &&
-	    tbSolvedTogether(w, cc->body, cc->shape, shapeIndex)) {
+	if (tbSolvedTogether(w, cc->body, cc->shape, shapeIndex)) {
 		// Moved back to an impact the solver had already handled, the body would only move
 		// away from its neighbours' poses (a spinning box moved back from the ground it rolled
 		// on leaves a falling ball inside it).
+		return true;
+	}
+	if (tbGeometry_IsLevel(&other->geometry) && tbLevelOutOfReach(w, cc, shapeIndex)) {
 		return true;
 	}
 	if (!cc->prepared) {
