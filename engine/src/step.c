@@ -60,6 +60,29 @@ static int tbTurnSubsteps(float turn, float dt, int substeps)
 	return need < most ? (int)need : (int)most;
 }
 
+// A step taken in another number of substeps than the last (tbTurnSubsteps cut one of them): the
+// warm start's impulses are those of the last substep, lambda = F h for a steady force F, so they
+// are scaled by h / h_last = n_last / n (docs/solver.md, "Measuring contact forces").
+static void tbRescaleWarmStart(tbWorld* w, int substeps)
+{
+	if (!(w->lastSubstep > 0.0f) || !(w->lastTimeStep > 0.0f)) {
+		return;
+	}
+	float last = roundf(w->lastTimeStep / w->lastSubstep);
+	if (last == (float)substeps || !(last >= 1.0f)) {
+		return;
+	}
+	float scale = last / (float)substeps;
+	for (int i = 0; i < w->solverContactCount; ++i) {
+		tbContactImpulses* impulses = &w->solverContacts[i].impulses;
+		for (int k = 0; k < impulses->pointCount && k < TB_MAX_MANIFOLD_POINTS; ++k) {
+			impulses->points[k].normalImpulse *= scale;
+		}
+		impulses->frictionImpulse = glms_vec3_scale(impulses->frictionImpulse, scale);
+		impulses->twistImpulse *= scale;
+	}
+}
+
 // Whether the active contact goes to the solver, with its bodies' solver indices.
 static inline bool tbSolverContactBodies(const tbWorld* w, const tbContactSlot* c, int* ia, int* ib)
 {
@@ -467,6 +490,7 @@ bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
 	// later aim is still never early.
 	float turn = tbPrepareContacts(w, timeStep, substeps);
 	substeps = tbTurnSubsteps(turn, timeStep, substeps);
+	tbRescaleWarmStart(w, substeps);
 	tbSolverDef sd = tbWorldSolverDef(w, substeps);
 	void* scratch = NULL;
 	tbSolveStage(w, &sd, timeStep, &scratch);
