@@ -38,6 +38,51 @@ static void tbPrepareBodies(tbWorld* w)
 	w->solverBodyCount = bodyCount;
 }
 
+// The most a contact's surfaces may turn in one substep, rad, and how many times the caller's
+// substeps a step may be cut into to keep to it (tbTurnSubsteps).
+#define TB_SUBSTEP_TURN 0.25f
+#define TB_MAX_SUBSTEP_FACTOR 16
+
+// The substeps for a step: the caller's, or more where a candidate pair's surfaces may turn by
+// more than TB_SUBSTEP_TURN in one of them (`turn`, rad/s, the largest tbContactTurn). The
+// solver's rows follow each contact point to first order within a substep, p + dtheta x r, while
+// the body turns it on a circle: the two part by |r| theta^2 / 2 (docs/continuous.md,
+// "Fast-turning pairs: cutting the step finer"), and a thin plate turning half a radian a substep
+// sweeps through a ball between two looks. n substeps turn it by turn dt / n; n is raised to
+// ceil(turn dt / TB_SUBSTEP_TURN), at most TB_MAX_SUBSTEP_FACTOR times the caller's.
+static int tbTurnSubsteps(float turn, float dt, int substeps)
+{
+	if (!(turn * dt > TB_SUBSTEP_TURN * (float)substeps)) {
+		return substeps;
+	}
+	float need = ceilf(turn * dt / TB_SUBSTEP_TURN);
+	float most = (float)(TB_MAX_SUBSTEP_FACTOR * substeps);
+	return need < most ? (int)need : (int)most;
+}
+
+// A step taken in another number of substeps than the last (tbTurnSubsteps cut one of them): the
+// warm start's impulses are those of the last substep, lambda = F h for a steady force F, so they
+// are scaled by h / h_last = n_last / n (docs/solver.md, "Measuring contact forces").
+static void tbRescaleWarmStart(tbWorld* w, int substeps)
+{
+	if (!(w->lastSubstep > 0.0f) || !(w->lastTimeStep > 0.0f)) {
+		return;
+	}
+	float last = roundf(w->lastTimeStep / w->lastSubstep);
+	if (last == (float)substeps || !(last >= 1.0f)) {
+		return;
+	}
+	float scale = last / (float)substeps;
+	for (int i = 0; i < w->solverContactCount; ++i) {
+		tbContactImpulses* impulses = &w->solverContacts[i].impulses;
+		for (int k = 0; k < impulses->pointCount && k < TB_MAX_MANIFOLD_POINTS; ++k) {
+			impulses->points[k].normalImpulse *= scale;
+		}
+		impulses->frictionImpulse = glms_vec3_scale(impulses->frictionImpulse, scale);
+		impulses->twistImpulse *= scale;
+	}
+}
+
 // Whether the active contact goes to the solver, with its bodies' solver indices.
 static inline bool tbSolverContactBodies(const tbWorld* w, const tbContactSlot* c, int* ia, int* ib)
 {
@@ -162,9 +207,11 @@ static void tbPreSolve(tbWorld* w)
 // writes solverContacts (warm started) and solverContactSlots; marks the contacts the solver may
 // refresh inside the step (contact_refresh.c). With workers: the contacts listed in order, then
 // made side by side, then the candidates' bodies marked in order.
-static void tbPrepareContacts(tbWorld* w, float dt, int substeps)
+// Returns the largest turn rate of a candidate's surfaces (tbContactTurn), rad/s.
+static float tbPrepareContacts(tbWorld* w, float dt, int substeps)
 {
 	int contactCount = 0, candidates = 0;
+	float turn = 0.0f;
 	if (w->parallel) {
 		// Room for the contacts the solver takes (the touching ones), not for every active pair.
 		int need = 0;
@@ -196,7 +243,9 @@ static void tbPrepareContacts(tbWorld* w, float dt, int substeps)
 		}
 		for (int n = 0; candidates > 0 && n < contactCount; ++n) {
 			if (w->solverContacts[n].refresh) {
-				tbMarkRefreshBodies(w, w->contacts + w->solverContactSlots[n]);
+				const tbContactSlot* c = w->contacts + w->solverContactSlots[n];
+				tbMarkRefreshBodies(w, c);
+				turn = fmaxf(turn, tbContactTurn(w, c, w->solverContacts + n));
 			}
 		}
 	} else {
@@ -216,6 +265,7 @@ static void tbPrepareContacts(tbWorld* w, float dt, int substeps)
 			}
 			if (tbMakeSolverContact(w, c, ia, ib, dt, substeps, w->solverContacts + contactCount)) {
 				tbMarkRefreshBodies(w, c);
+				turn = fmaxf(turn, tbContactTurn(w, c, w->solverContacts + contactCount));
 				candidates += 1;
 			}
 			w->solverContactSlots[contactCount] = i;
@@ -229,6 +279,7 @@ static void tbPrepareContacts(tbWorld* w, float dt, int substeps)
 	if (candidates > 0) {
 		tbSpreadContactRefresh(w);
 	}
+	return turn;
 }
 
 // The solver's settings, from the world's.
@@ -440,7 +491,12 @@ bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
 	//    write the impulses back (dynamics/solver.c through step.c's stages).
 	tbHitEvents_Prepare(w);
 	tbPrepareBodies(w);
-	tbPrepareContacts(w, timeStep, substeps);
+	// The contacts are made with the caller's substeps; only the ball pairs aimed at their
+	// moment of impact read them (tbAimAtImpact: at most one substep past the step's end), and a
+	// later aim is still never early.
+	float turn = tbPrepareContacts(w, timeStep, substeps);
+	substeps = tbTurnSubsteps(turn, timeStep, substeps);
+	tbRescaleWarmStart(w, substeps);
 	tbSolverDef sd = tbWorldSolverDef(w, substeps);
 	void* scratch = NULL;
 	tbSolveStage(w, &sd, timeStep, &scratch);

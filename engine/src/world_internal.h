@@ -353,6 +353,12 @@ static inline tbBodyBounds tbGetBodyBounds(const tbWorld* w, const tbBodySlot* b
 // the caller marks its bodies (refreshStep) for tbSpreadContactRefresh.
 bool tbMarkContactRefresh(const tbWorld* world, const tbContactSlot* contact, float dt,
                           tbContactConstraint* solverContact);
+// A bound of how fast a bullet's contact's surfaces may turn in this step, rad/s (0 for a pair
+// without a bullet): the larger spin of its two bodies plus the most the normal impulse of a
+// perfectly inelastic impact at one of its points would add to it. For the step's substeps (step.c,
+// tbTurnSubsteps).
+float tbContactTurn(const tbWorld* world, const tbContactSlot* contact,
+                    const tbContactConstraint* solverContact);
 // Every other contact of a body with a candidate becomes a candidate too (after all are marked).
 void tbSpreadContactRefresh(tbWorld* world);
 tbRefreshResult tbRefreshSolverContact(int contactIndex, const tbSolverDelta* movedA,
