@@ -61,8 +61,9 @@ static int tbTurnSubsteps(float turn, float dt, int substeps)
 }
 
 // A step taken in another number of substeps than the last (tbTurnSubsteps cut one of them): the
-// warm start's impulses are those of the last substep, lambda = F h for a steady force F, so they
-// are scaled by h / h_last = n_last / n (docs/solver.md, "Measuring contact forces").
+// warm start's impulses (contacts' and joints') are those of the last substep, lambda = F h for a
+// steady force F, so they are scaled by h / h_last = n_last / n (docs/solver.md, "Measuring contact
+// forces").
 static void tbRescaleWarmStart(tbWorld* w, int substeps)
 {
 	if (!(w->lastSubstep > 0.0f) || !(w->lastTimeStep > 0.0f)) {
@@ -80,6 +81,24 @@ static void tbRescaleWarmStart(tbWorld* w, int substeps)
 		}
 		impulses->frictionImpulse = glms_vec3_scale(impulses->frictionImpulse, scale);
 		impulses->twistImpulse *= scale;
+	}
+	// The joints' accumulated impulses are per substep too.
+	for (int i = 0; i < w->jointCount; ++i) {
+		tbJoint* j = &w->joints[i].joint;
+		if (!w->joints[i].alive) {
+			continue;
+		}
+		j->linearImpulse = glms_vec3_scale(j->linearImpulse, scale);
+		j->angularImpulse = glms_vec3_scale(j->angularImpulse, scale);
+		j->axialImpulse *= scale;
+		j->lowerImpulse *= scale;
+		j->upperImpulse *= scale;
+		j->motorImpulse *= scale;
+		j->springImpulse *= scale;
+		j->springImpulse3 = glms_vec3_scale(j->springImpulse3, scale);
+		j->motorImpulse3 = glms_vec3_scale(j->motorImpulse3, scale);
+		j->frictionImpulse3 = glms_vec3_scale(j->frictionImpulse3, scale);
+		j->coneImpulse *= scale;
 	}
 }
 
