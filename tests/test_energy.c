@@ -86,6 +86,22 @@ static tbBodyId makeLedgerBox(tbWorldId world, vec3s at, vec3s half, float frict
 	return body;
 }
 
+// A frictionless ball of radius 0.5 m and 1000 kg/m^3 whose lowest point is 1 m above y = 0.
+static tbBodyId makeLedgerBall(tbWorldId world, float restitution)
+{
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tb_dynamicBody;
+	bd.position = tbV3(0, 1.5f, 0);
+	tbBodyId ball = tbCreateBody(world, &bd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.density = 1000.0f;
+	sd.friction = 0.0f;
+	sd.restitution = restitution;
+	tbGeometry sphere = tbMakeSphere(0.5f);
+	tbCreateShape(ball, &sd, &sphere);
+	return ball;
+}
+
 // The terms summed over steps.
 typedef struct LedgerSums
 {
@@ -118,16 +134,7 @@ Test(energy, frictionless_elastic_ball)
 	tbWorldDef wd = tbDefaultWorldDef();
 	tbWorldId world = tbCreateWorld(&wd);
 	makeLedgerBox(world, tbV3(0, -0.5f, 0), tbV3(5, 0.5f, 5), 0.0f, 1.0f, tb_staticBody);
-	tbBodyDef bd = tbDefaultBodyDef();
-	bd.type = tb_dynamicBody;
-	bd.position = tbV3(0, 1.5f, 0);
-	tbBodyId ball = tbCreateBody(world, &bd);
-	tbShapeDef sd = tbDefaultShapeDef();
-	sd.density = 1000.0f;
-	sd.friction = 0.0f;
-	sd.restitution = 1.0f;
-	tbGeometry sphere = tbMakeSphere(0.5f);
-	tbCreateShape(ball, &sd, &sphere);
+	tbBodyId ball = makeLedgerBall(world, 1.0f);
 	tbWorld_EnableEnergyLedger(world, true);
 	double mgh = (double)tbBody_GetMass(ball) * 9.81 * 1.0;
 	LedgerSums sum;
@@ -180,16 +187,7 @@ Test(energy, half_elastic_impact_loses_one_minus_e_squared)
 	tbWorldDef wd = tbDefaultWorldDef();
 	tbWorldId world = tbCreateWorld(&wd);
 	makeLedgerBox(world, tbV3(0, -0.5f, 0), tbV3(5, 0.5f, 5), 0.0f, 0.5f, tb_staticBody);
-	tbBodyDef bd = tbDefaultBodyDef();
-	bd.type = tb_dynamicBody;
-	bd.position = tbV3(0, 1.5f, 0);
-	tbBodyId ball = tbCreateBody(world, &bd);
-	tbShapeDef sd = tbDefaultShapeDef();
-	sd.density = 1000.0f;
-	sd.friction = 0.0f;
-	sd.restitution = 0.5f;
-	tbGeometry sphere = tbMakeSphere(0.5f);
-	tbCreateShape(ball, &sd, &sphere);
+	tbBodyId ball = makeLedgerBall(world, 0.5f);
 	tbWorld_EnableEnergyLedger(world, true);
 	double m = (double)tbBody_GetMass(ball), e = 0.5;
 	double expected = -(1.0 - e * e) * 0.5 * m * 2.0 * 9.81 * 1.0;

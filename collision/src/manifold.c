@@ -120,6 +120,20 @@ static void tbBoxFeature(vec3s h, vec3s d, tbFeature* f)
 	tbOrientPolygon(f); // the corner order above is counter-clockwise for the + faces only
 }
 
+int tbHullBestFace(const tbHull* hull, vec3s d)
+{
+	int best = 0;
+	float bestDot = -FLT_MAX;
+	for (int i = 0; i < hull->faceCount; ++i) {
+		float dot = glms_vec3_dot(hull->faces[i].normal, d);
+		if (dot > bestDot) {
+			bestDot = dot;
+			best = i;
+		}
+	}
+	return best;
+}
+
 static void tbHullFeature(const tbGeometry* s, vec3s d, tbFeature* f)
 {
 	const tbHull* hull = s->hull;
@@ -130,15 +144,7 @@ static void tbHullFeature(const tbGeometry* s, vec3s d, tbFeature* f)
 	// Faces live in the unscaled frame: the face of S*hull best along d is the face of hull best
 	// along S d, and its normal maps by S^-1 (S diagonal).
 	vec3s sd = tbMulComp(d, s->scale);
-	int best = 0;
-	float bestDot = -FLT_MAX;
-	for (int i = 0; i < hull->faceCount; ++i) {
-		float dot = glms_vec3_dot(hull->faces[i].normal, sd);
-		if (dot > bestDot) {
-			bestDot = dot;
-			best = i;
-		}
-	}
+	int best = tbHullBestFace(hull, sd);
 	const tbHullFace* face = hull->faces + best;
 	int count = face->indexCount < TB_MAX_FEATURE_POINTS ? face->indexCount : TB_MAX_FEATURE_POINTS;
 	for (int i = 0; i < count; ++i) {

@@ -22,6 +22,9 @@ typedef struct tbFeature
 
 /// The supporting feature of shape s along local direction d (unit).
 void tbGetFeature(const tbGeometry* s, vec3s d, tbFeature* f);
+/// The index of the hull's face whose normal lies farthest along d (the hull's unscaled frame);
+/// the first of equals.
+int tbHullBestFace(const tbHull* hull, vec3s d);
 
 /// The feature of B, found along a direction in A's frame, mapped into A's frame.
 void tbFeatureInA(const tbGeometry* b, tbTransform bInA, vec3s dInA, tbFeature* f);

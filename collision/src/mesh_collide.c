@@ -199,16 +199,7 @@ static int tbLevelFeatureFace(const tbGeometry* convex, vec3s d)
 		return -1;
 	}
 	vec3s sd = glms_vec3_mul(d, convex->scale);
-	int best = 0;
-	float bestDot = -FLT_MAX;
-	for (int i = 0; i < hull->faceCount; ++i) {
-		float dot = glms_vec3_dot(hull->faces[i].normal, sd);
-		if (dot > bestDot) {
-			bestDot = dot;
-			best = i;
-		}
-	}
-	return best;
+	return tbHullBestFace(hull, sd);
 }
 
 // tbClipFaceManifold of the triangle `tri` as the reference face `ref` and the convex shape, with
