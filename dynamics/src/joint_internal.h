@@ -70,9 +70,9 @@ size_t tbJointGroupWorkBytes(int count);
 int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* parent,
                   int* rootGroup, int* order, int* groupStart);
 
-// The joints of a group put in an order that keeps the envelope of A narrow (Cuthill-McKee,
-// reversed or not, where it is narrower than joint order): the direct solve's factorization keeps
-// to the envelope.
+// The joints of a group put in an elimination order that keeps the fill of A's factor small
+// (greedy minimum fill; none for a tree of bodies): the direct solve's factorization keeps to
+// A's blocks and the fill.
 void tbOrderJointGroup(const tbJointRecord* records, int* joints, int count);
 
 // The point rows of the joints records[order[0..count)] in one direct solve.

@@ -17,6 +17,7 @@
 // needs of its joints' geometric stiffness (tbJointBodyStiffen), without which light links under a
 // heavy load whirl apart.
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "dynamics_math.h"
@@ -1306,8 +1307,8 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
 // chain apart within two seconds. The point rows of every joint of the group are one linear
 // system A lambda = -(Cdot + bias C), A = J M^-1 J^T, with a 3 x 3 block for each pair of joints
 // that share a moving body (Baraff, "Linear-time dynamics using Lagrange multipliers", 1996,
-// solves the same system in linear time for trees; a dense Cholesky factorization is plain and
-// fast enough for the TB_MAX_DIRECT_JOINTS joints allowed here).
+// solves the same system in linear time for trees; here a Cholesky factorization by 3 x 3 blocks
+// that keeps to A's blocks and the fill its elimination order leaves, none for a tree).
 
 size_t tbJointGroupWorkBytes(int count)
 {
@@ -1396,75 +1397,59 @@ static bool tbJointsShare(const tbJointRecord* a, const tbJointRecord* b)
 	return sharesA || sharesB;
 }
 
-// The envelope of A in the order joints[0..count): the sum over the joints of how far back the
-// first joint sharing a body with it lies.
-static int tbGroupProfile(const tbJointRecord* records, const int* joints, int count)
+// Joint indices of a group as bits of a 64-bit mask: the bits below k.
+_Static_assert(TB_MAX_DIRECT_JOINTS <= 64, "a group's joints are bits of a uint64_t");
+static inline uint64_t tbBitsBelow(int k)
 {
-	int profile = 0;
-	for (int i = 0; i < count; ++i) {
-		for (int j = 0; j < i; ++j) {
-			if (tbJointsShare(records + joints[i], records + joints[j])) {
-				profile += i - j;
-				break;
-			}
-		}
-	}
-	return profile;
+	return k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << k) - 1u);
 }
 
 void tbOrderJointGroup(const tbJointRecord* records, int* joints, int count)
 {
 	TB_ASSERT(count <= TB_MAX_DIRECT_JOINTS);
-	int degree[TB_MAX_DIRECT_JOINTS], cm[TB_MAX_DIRECT_JOINTS];
-	bool placed[TB_MAX_DIRECT_JOINTS];
+	// The joints' graph (an edge where two share a moving body), a bit per joint.
+	uint64_t adj[TB_MAX_DIRECT_JOINTS];
 	for (int i = 0; i < count; ++i) {
-		degree[i] = 0;
-		placed[i] = false;
+		adj[i] = 0u;
 		for (int j = 0; j < count; ++j) {
-			degree[i] += j != i && tbJointsShare(records + joints[i], records + joints[j]) ? 1 : 0;
-		}
-	}
-	// Cuthill-McKee: breadth first from a joint of least degree, each joint's neighbours taken
-	// by rising degree (ties by their place in joint order).
-	int n = 0;
-	while (n < count) {
-		int start = -1;
-		for (int i = 0; i < count; ++i) {
-			if (!placed[i] && (start < 0 || degree[i] < degree[start])) {
-				start = i;
-			}
-		}
-		placed[start] = true;
-		cm[n++] = start;
-		for (int head = n - 1; head < n; ++head) {
-			int from = n;
-			for (int j = 0; j < count; ++j) {
-				if (!placed[j] && tbJointsShare(records + joints[cm[head]], records + joints[j])) {
-					placed[j] = true;
-					// Inserted by degree among this joint's neighbours placed so far.
-					int at = n++;
-					while (at > from && degree[cm[at - 1]] > degree[j]) {
-						cm[at] = cm[at - 1];
-						--at;
-					}
-					cm[at] = j;
-				}
+			if (j != i && tbJointsShare(records + joints[i], records + joints[j])) {
+				adj[i] |= (uint64_t)1 << j;
 			}
 		}
 	}
-	// The order, reversed order (RCM) or the joints' own, whichever has the smallest envelope.
-	int forward[TB_MAX_DIRECT_JOINTS], backward[TB_MAX_DIRECT_JOINTS];
-	for (int i = 0; i < count; ++i) {
-		forward[i] = joints[cm[i]];
-		backward[i] = joints[cm[count - 1 - i]];
+	// Greedy minimum fill (Markowitz; Rose, Tarjan and Lueker 1976 for the graphs that admit no
+	// fill): each time the joint whose elimination couples the fewest pairs of its remaining
+	// neighbours not coupled yet (ties: fewest neighbours, then joint order), its neighbours then
+	// made a clique as the factorization fills them. A tree of bodies gives a graph of cliques
+	// (the joints at each body), eliminated leaves first with no fill at all.
+	int picked[TB_MAX_DIRECT_JOINTS];
+	uint64_t left = tbBitsBelow(count);
+	for (int n = 0; n < count; ++n) {
+		int best = -1, bestFill = 0, bestDegree = 0;
+		for (uint64_t m = left; m != 0u; m &= m - 1u) {
+			int i = __builtin_ctzll(m);
+			uint64_t near = adj[i] & left;
+			int fill = 0;
+			for (uint64_t q = near; q != 0u; q &= q - 1u) {
+				int j = __builtin_ctzll(q);
+				fill += __builtin_popcountll(near & ~adj[j] & ~((uint64_t)1 << j));
+			}
+			int degree = __builtin_popcountll(near);
+			if (best < 0 || fill < bestFill || (fill == bestFill && degree < bestDegree)) {
+				best = i;
+				bestFill = fill;
+				bestDegree = degree;
+			}
+		}
+		picked[n] = joints[best];
+		left &= ~((uint64_t)1 << best);
+		uint64_t near = adj[best] & left;
+		for (uint64_t q = near; q != 0u; q &= q - 1u) {
+			int j = __builtin_ctzll(q);
+			adj[j] |= near & ~((uint64_t)1 << j);
+		}
 	}
-	int own = tbGroupProfile(records, joints, count);
-	int pf = tbGroupProfile(records, forward, count);
-	int pb = tbGroupProfile(records, backward, count);
-	const int* best = pb < pf ? backward : forward;
-	if ((pb < pf ? pb : pf) < own) {
-		memcpy(joints, best, (size_t)count * sizeof *joints);
-	}
+	memcpy(joints, picked, (size_t)count * sizeof *joints);
 }
 
 // The 3 x 3 block of A for joints i and j sharing a body on sides si, sj (-1: A, +1: B):
@@ -1486,23 +1471,65 @@ static mat3s tbCouplingBlock(float m, const mat3s* invI, vec3s ri, vec3s rj, flo
 	return K;
 }
 
-// L y = b, then L^T x = y, in place, for the envelope factor L of tbSolveJointGroup. Both keep to
-// the envelope: the second goes up the rows of L (row i's entries from first[i] take x[i] out of
-// the earlier unknowns), so a chain costs O(n).
-static void tbCholeskySubstitute(const float* A, const int* first, int n, float* x)
+// T -= a b^T for 3 x 3 blocks.
+static inline __attribute__((always_inline)) void tbSubMulT(mat3s* T, const mat3s* a,
+                                                            const mat3s* b)
 {
-	for (int i = 0; i < n; ++i) {
-		float v = x[i];
-		for (int p = first[i]; p < i; ++p) {
-			v -= A[i * n + p] * x[p];
+	for (int c = 0; c < 3; ++c) {
+		for (int r = 0; r < 3; ++r) {
+			T->col[c].raw[r] -= a->col[0].raw[r] * b->col[0].raw[c] +
+			                    a->col[1].raw[r] * b->col[1].raw[c] +
+			                    a->col[2].raw[r] * b->col[2].raw[c];
 		}
-		x[i] = v / A[i * n + i];
 	}
-	for (int i = n - 1; i >= 0; --i) {
-		float xi = x[i] / A[i * n + i];
-		x[i] = xi;
-		for (int p = first[i]; p < i; ++p) {
-			x[p] -= A[i * n + p] * xi;
+}
+
+// m^T v for a block.
+static inline vec3s tbMulTV(const mat3s* m, vec3s v)
+{
+	return tbV3(glms_vec3_dot(m->col[0], v), glms_vec3_dot(m->col[1], v),
+	            glms_vec3_dot(m->col[2], v));
+}
+
+// L y = b, then L^T x = y, in place, for the block factor L of tbSolveJointGroup (block (I, J)
+// at L[I * count + J], the diagonal blocks lower triangular with their pivots' inverses in
+// invDiag). Both keep to L's blocks: row block I holds the column blocks `lower[I]` (bits of the
+// blocks before I) and its own, so a tree of joints costs a few 3 x 3 products per joint.
+static void tbCholeskySubstitute(const mat3s* L, const float* invDiag, const uint64_t* lower,
+                                 int count, float* x)
+{
+	for (int I = 0; I < count; ++I) {
+		vec3s v = tbV3(x[3 * I], x[3 * I + 1], x[3 * I + 2]);
+		for (uint64_t m = lower[I]; m != 0u; m &= m - 1u) {
+			int P = __builtin_ctzll(m);
+			v = glms_vec3_sub(v, tbMulMV(L + (size_t)I * (size_t)count + P,
+			                             tbV3(x[3 * P], x[3 * P + 1], x[3 * P + 2])));
+		}
+		const mat3s* D = L + (size_t)I * (size_t)count + I;
+		const float* inv = invDiag + 3 * I;
+		float y0 = v.x * inv[0];
+		float y1 = (v.y - D->col[0].y * y0) * inv[1];
+		float y2 = (v.z - D->col[0].z * y0 - D->col[1].z * y1) * inv[2];
+		x[3 * I] = y0;
+		x[3 * I + 1] = y1;
+		x[3 * I + 2] = y2;
+	}
+	for (int I = count - 1; I >= 0; --I) {
+		const mat3s* D = L + (size_t)I * (size_t)count + I;
+		const float* inv = invDiag + 3 * I;
+		float x2 = x[3 * I + 2] * inv[2];
+		float x1 = (x[3 * I + 1] - D->col[1].z * x2) * inv[1];
+		float x0 = (x[3 * I] - D->col[0].y * x1 - D->col[0].z * x2) * inv[0];
+		x[3 * I] = x0;
+		x[3 * I + 1] = x1;
+		x[3 * I + 2] = x2;
+		vec3s xi = tbV3(x0, x1, x2);
+		for (uint64_t m = lower[I]; m != 0u; m &= m - 1u) {
+			int P = __builtin_ctzll(m);
+			vec3s d = tbMulTV(L + (size_t)I * (size_t)count + P, xi);
+			x[3 * P] -= d.x;
+			x[3 * P + 1] -= d.y;
+			x[3 * P + 2] -= d.z;
 		}
 	}
 }
@@ -1516,7 +1543,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 {
 	TB_ASSERT(count <= TB_MAX_DIRECT_JOINTS);
 	int n = 3 * count;
-	float* A = work;         // n x n, row-major, lower triangle used
+	mat3s* A = (mat3s*)work; // count x count blocks, row by row, the lower ones used
 	float* x = work + n * n; // right-hand side, then the solution
 	float* gap = x + n;      // the anchors' gaps, then the position correction's multipliers
 	tbJointRecord* cur[TB_MAX_DIRECT_JOINTS];
@@ -1540,87 +1567,124 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		gap[3 * i + 1] = geo[i].d.y;
 		gap[3 * i + 2] = geo[i].d.z;
 	}
-	// A: a block for every pair of joints (i >= j) that share a moving body. first[row] is the
-	// row's first nonzero column: the factorization keeps to this envelope (Cholesky fills in
-	// nothing before a row's first nonzero), so a chain, whose joints come in order along it,
-	// costs O(n) instead of O(n^3). Zeroed: GCC at -O3 cannot see that the loop fills rows 0..n-1.
-	int first[3 * TB_MAX_DIRECT_JOINTS] = {0};
+	// A: a 3 x 3 block for every pair of joints (i >= j) that share a moving body. Its factor L
+	// has those blocks and the ones the elimination fills in: eliminating joint k couples every
+	// later joint coupled to it (symbolic Cholesky on the joints' graph, a bit per joint).
+	// lower[i]: the blocks of row block i before its diagonal, in A's pattern and then in L's; a
+	// tree of joints in an order that eliminates its leaves first fills in none
+	// (tbOrderJointGroup), so the factorization and the solves cost O(count), not O(n^3).
+	// Zeroed: GCC cannot see that the loops fill the first count entries.
+	uint64_t shares[TB_MAX_DIRECT_JOINTS] = {0}, lower[TB_MAX_DIRECT_JOINTS] = {0};
 	for (int i = 0; i < count; ++i) {
-		int firstBlock = i;
+		shares[i] = 0u;
 		for (int j = 0; j < i; ++j) {
 			if (tbJointsShare(cur[i], cur[j])) {
-				firstBlock = j;
-				break;
+				shares[i] |= (uint64_t)1 << j;
 			}
 		}
-		// Only the blocks within the envelope are read.
-		for (int j = firstBlock; j <= i; ++j) {
+		lower[i] = shares[i];
+	}
+	for (int k = 0; k < count; ++k) {
+		// The later joints coupled to k, found in their rows.
+		uint64_t later = 0u;
+		for (int i = k + 1; i < count; ++i) {
+			later |= (lower[i] >> k & 1u) << i;
+		}
+		for (uint64_t m = later; m != 0u; m &= m - 1u) {
+			int i = __builtin_ctzll(m);
+			lower[i] |= later & tbBitsBelow(i);
+		}
+	}
+	for (int i = 0; i < count; ++i) {
+		// The blocks of row i: coupling blocks where the joints share a body, zero where only
+		// the factor fills in; then the diagonal block.
+		for (uint64_t bits = lower[i] | ((uint64_t)1 << i); bits != 0u; bits &= bits - 1u) {
+			int j = __builtin_ctzll(bits);
 			mat3s K = glms_mat3_zero();
-			int bodiesI[2] = {cur[i]->indexA, cur[i]->indexB};
-			int bodiesJ[2] = {cur[j]->indexA, cur[j]->indexB};
-			for (int si = 0; si < 2; ++si) {
-				for (int sj = 0; sj < 2; ++sj) {
-					int body = bodiesI[si];
-					if (body != bodiesJ[sj] || body == cur[i]->staticBody) {
-						continue;
+			if (j == i || (shares[i] >> j & 1u) != 0u) {
+				int bodiesI[2] = {cur[i]->indexA, cur[i]->indexB};
+				int bodiesJ[2] = {cur[j]->indexA, cur[j]->indexB};
+				for (int si = 0; si < 2; ++si) {
+					for (int sj = 0; sj < 2; ++sj) {
+						int body = bodiesI[si];
+						if (body != bodiesJ[sj] || body == cur[i]->staticBody) {
+							continue;
+						}
+						float m = si == 0 ? cur[i]->mA : cur[i]->mB;
+						const mat3s* invI = si == 0 ? &cur[i]->iA : &cur[i]->iB;
+						vec3s ri = si == 0 ? geo[i].rA : geo[i].rB;
+						vec3s rj = sj == 0 ? geo[j].rA : geo[j].rB;
+						float sign = (si == sj) ? 1.0f : -1.0f;
+						K = tbMat3Add(K, tbCouplingBlock(m, invI, ri, rj, sign));
 					}
-					float m = si == 0 ? cur[i]->mA : cur[i]->mB;
-					const mat3s* invI = si == 0 ? &cur[i]->iA : &cur[i]->iB;
-					vec3s ri = si == 0 ? geo[i].rA : geo[i].rB;
-					vec3s rj = sj == 0 ? geo[j].rA : geo[j].rB;
-					float sign = (si == sj) ? 1.0f : -1.0f;
-					K = tbMat3Add(K, tbCouplingBlock(m, invI, ri, rj, sign));
 				}
 			}
-			for (int a = 0; a < 3; ++a) {
-				for (int b = 0; b < 3; ++b) {
-					A[(3 * i + a) * n + (3 * j + b)] = K.col[b].raw[a];
-				}
-			}
+			A[(size_t)i * (size_t)count + j] = K;
 		}
+	}
+	// Cholesky, A = L L^T in place, block column by block column within L's blocks: the diagonal
+	// block D = A_KK - sum L_KP L_KP^T factored as a 3 x 3, then every row block I below that
+	// holds block K, L_IK = (A_IK - sum L_IP L_KP^T) L_KK^-T over the blocks P both hold. A
+	// vanishing pivot (a joint that repeats another) is lifted a little: the solve then splits
+	// the load between them.
+	float invDiag[3 * TB_MAX_DIRECT_JOINTS] = {0};
+	for (int K = 0; K < count; ++K) {
+		mat3s* rowK = A + (size_t)K * (size_t)count;
+		mat3s D = rowK[K];
+		float floors[3] = {1e-6f * D.col[0].x, 1e-6f * D.col[1].y, 1e-6f * D.col[2].z};
+		for (uint64_t m = lower[K]; m != 0u; m &= m - 1u) {
+			int P = __builtin_ctzll(m);
+			tbSubMulT(&D, rowK + P, rowK + P);
+		}
+		float* inv = invDiag + 3 * K;
 		for (int a = 0; a < 3; ++a) {
-			first[3 * i + a] = 3 * firstBlock;
-		}
-	}
-	// reach[k]: the last row whose envelope holds column k (a running maximum over the rows'
-	// first columns), so that the elimination of column k looks at no row past it.
-	int reach[3 * TB_MAX_DIRECT_JOINTS];
-	for (int k = 0; k < n; ++k) {
-		reach[k] = k;
-	}
-	for (int i = 0; i < n; ++i) {
-		reach[first[i]] = i > reach[first[i]] ? i : reach[first[i]];
-	}
-	for (int k = 1; k < n; ++k) {
-		reach[k] = reach[k - 1] > reach[k] ? reach[k - 1] : reach[k];
-	}
-	// Cholesky, A = L L^T in place (lower triangle). A vanishing pivot (a joint that repeats
-	// another) is lifted a little: the solve then splits the load between them.
-	for (int k = 0; k < n; ++k) {
-		float d = A[k * n + k];
-		for (int p = first[k]; p < k; ++p) {
-			d -= A[k * n + p] * A[k * n + p];
-		}
-		float floor = 1e-6f * A[k * n + k];
-		d = d > floor ? d : (floor > 0.0f ? floor : 1e-12f);
-		float l = sqrtf(d);
-		A[k * n + k] = l;
-		float inv = 1.0f / l;
-		for (int i = k + 1; i <= reach[k]; ++i) {
-			if (first[i] > k) {
-				continue; // outside row i's envelope: stays zero
+			// Column a of the 3 x 3 factor (the entries of D above it are done).
+			float d = D.col[a].raw[a];
+			for (int c = 0; c < a; ++c) {
+				d -= D.col[c].raw[a] * D.col[c].raw[a];
 			}
-			float v = A[i * n + k];
-			int from = first[i] > first[k] ? first[i] : first[k];
-			for (int p = from; p < k; ++p) {
-				v -= A[i * n + p] * A[k * n + p];
+			float f = floors[a];
+			d = d > f ? d : (f > 0.0f ? f : 1e-12f);
+			float l = sqrtf(d);
+			D.col[a].raw[a] = l;
+			inv[a] = 1.0f / l;
+			for (int r = a + 1; r < 3; ++r) {
+				float v = D.col[a].raw[r];
+				for (int c = 0; c < a; ++c) {
+					v -= D.col[c].raw[r] * D.col[c].raw[a];
+				}
+				D.col[a].raw[r] = v * inv[a];
 			}
-			A[i * n + k] = v * inv;
+			for (int r = 0; r < a; ++r) {
+				D.col[a].raw[r] = 0.0f;
+			}
+		}
+		rowK[K] = D;
+		for (int I = K + 1; I < count; ++I) {
+			if ((lower[I] >> K & 1u) == 0u) {
+				continue;
+			}
+			mat3s* rowI = A + (size_t)I * (size_t)count;
+			mat3s T = rowI[K];
+			for (uint64_t m = lower[I] & lower[K]; m != 0u; m &= m - 1u) {
+				int P = __builtin_ctzll(m);
+				tbSubMulT(&T, rowI + P, rowK + P);
+			}
+			// T L_KK^-T: each row t of T solves L_KK x = t.
+			for (int r = 0; r < 3; ++r) {
+				float x0 = T.col[0].raw[r] * inv[0];
+				float x1 = (T.col[1].raw[r] - D.col[0].y * x0) * inv[1];
+				float x2 = (T.col[2].raw[r] - D.col[0].z * x0 - D.col[1].z * x1) * inv[2];
+				T.col[0].raw[r] = x0;
+				T.col[1].raw[r] = x1;
+				T.col[2].raw[r] = x2;
+			}
+			rowI[K] = T;
 		}
 	}
-	tbCholeskySubstitute(A, first, n, x);
+	tbCholeskySubstitute(A, invDiag, lower, count, x);
 	if (!useBias) {
-		tbCholeskySubstitute(A, first, n, gap);
+		tbCholeskySubstitute(A, invDiag, lower, count, gap);
 	}
 	// lambda = -x for every joint, all from the same velocities, then applied.
 	for (int i = 0; i < count; ++i) {
@@ -1668,7 +1732,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		if (!any) {
 			return;
 		}
-		tbCholeskySubstitute(A, first, n, gap);
+		tbCholeskySubstitute(A, invDiag, lower, count, gap);
 		for (int i = 0; i < count; ++i) {
 			tbJointRecord* r = cur[i];
 			tbJoint* j = r->joint;
