@@ -259,14 +259,6 @@ static tbJointNow tbJointGeometry(const tbJointRecord* r, const tbSolverBody* sa
 	return tbJointGeometryTurned(r, sa, sb, &tA, &tB, true);
 }
 
-// The anchors and their gap only, with the bodies' deltas at sa, sb (poses ahead of the
-// composed turns).
-static tbJointNow tbJointGap(const tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb)
-{
-	mat3s tA = tbTurnAt(r, r->indexA, sa), tB = tbTurnAt(r, r->indexB, sb);
-	return tbJointGeometryTurned(r, sa, sb, &tA, &tB, false);
-}
-
 // The record's inverse inertias of now and its geometry, from its bodies' turns of this pass
 // (tbJointBodyTurn). The inertias are turned with the bodies, as the anchors are, and stiffened
 // against the turning of the arms under load (tbJointBodyStiffen). Torques of turned lever arms
@@ -1538,6 +1530,23 @@ static void tbCholeskySubstitute(const mat3s* L, const float* invDiag, const uin
 #define TB_PROJECT_TURN 0.1f
 #endif
 
+// Body b's turn (tbTurnAt) at the deltas s, looked up among the `count` bodies whose turns were
+// made already (a body's turn depends on the body only), or made and added.
+static mat3s tbTurnAhead(const tbJointRecord* r, int b, const tbSolverBody* s, int* bodies,
+                         mat3s* turns, int* count)
+{
+	for (int k = 0; k < *count; ++k) {
+		if (bodies[k] == b) {
+			return turns[k];
+		}
+	}
+	mat3s t = tbTurnAt(r, b, s);
+	bodies[*count] = b;
+	turns[*count] = t;
+	*count += 1;
+	return t;
+}
+
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
                        bool useBias, float* work)
 {
@@ -1584,12 +1593,15 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		}
 		lower[i] = shares[i];
 	}
+	uint64_t column[TB_MAX_DIRECT_JOINTS] = {0}; // the later joints coupled to each, in L
 	for (int k = 0; k < count; ++k) {
-		// The later joints coupled to k, found in their rows.
+		// The later joints coupled to k, found in their rows (final: only the elimination of an
+		// earlier joint adds bit k to a row).
 		uint64_t later = 0u;
 		for (int i = k + 1; i < count; ++i) {
 			later |= (lower[i] >> k & 1u) << i;
 		}
+		column[k] = later;
 		for (uint64_t m = later; m != 0u; m &= m - 1u) {
 			int i = __builtin_ctzll(m);
 			lower[i] |= later & tbBitsBelow(i);
@@ -1660,10 +1672,8 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			}
 		}
 		rowK[K] = D;
-		for (int I = K + 1; I < count; ++I) {
-			if ((lower[I] >> K & 1u) == 0u) {
-				continue;
-			}
+		for (uint64_t below = column[K]; below != 0u; below &= below - 1u) {
+			int I = __builtin_ctzll(below);
 			mat3s* rowI = A + (size_t)I * (size_t)count;
 			mat3s T = rowI[K];
 			for (uint64_t m = lower[I] & lower[K]; m != 0u; m &= m - 1u) {
@@ -1707,6 +1717,10 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		// the light links of a loaded chain whirled apart with it. Those joints' gaps are left at
 		// zero weight, the projection below closing them instead.
 		bool any = false;
+		// Each body's turn ahead, made once for all its joints.
+		int aheadBodies[2 * TB_MAX_DIRECT_JOINTS];
+		mat3s aheadTurns[2 * TB_MAX_DIRECT_JOINTS];
+		int aheadCount = 0;
 		for (int i = 0; i < count; ++i) {
 			tbJointRecord* r = cur[i];
 			float sA = r->mA > 0.0f ? r->stiffened[r->indexA] : 0.0f;
@@ -1723,8 +1737,10 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			// Only what the substep's motion adds to the gap: a gap already there is the
 			// projection's (closed at a bounded rate; closed by an impulse here, in one
 			// substep, a body moved 10 m by hand flung the chain about).
-			vec3s ahead =
-			    glms_vec3_scale(glms_vec3_sub(tbJointGap(r, &pa, &pb).d, geo[i].d), weight);
+			mat3s tA = tbTurnAhead(r, r->indexA, &pa, aheadBodies, aheadTurns, &aheadCount);
+			mat3s tB = tbTurnAhead(r, r->indexB, &pb, aheadBodies, aheadTurns, &aheadCount);
+			tbJointNow gap1 = tbJointGeometryTurned(r, &pa, &pb, &tA, &tB, false);
+			vec3s ahead = glms_vec3_scale(glms_vec3_sub(gap1.d, geo[i].d), weight);
 			gap[3 * i + 0] = ahead.x;
 			gap[3 * i + 1] = ahead.y;
 			gap[3 * i + 2] = ahead.z;
