@@ -37,7 +37,11 @@ typedef struct tbJointRecord
 	float biasRate, massScale, impulseScale; // rigid rows (joint softness)
 	float h;                                 // the substep, s
 	int staticBody;                          // the solver's static body index
-	int component;       // its joint group, solved together for the point rows; -1: one by one
+	int component; // its joint group, solved together for the point rows; -1: one by one
+	// In its group's order (tbOrderJointGroup), a bit per joint: the joints before it that share
+	// a body with it, its row's blocks before the diagonal in the factor, the later joints whose
+	// rows hold its column there.
+	uint64_t groupShares, groupLower, groupColumn;
 	bool movesA, movesB; // dynamic: its velocities are written (never a static or kinematic's)
 	bool hasPoint;       // ball, hinge, fixed: the anchors coincide (three point rows)
 	bool spinFlow;       // a body of its turns by a torque-free flow (tbSpinFlow)
@@ -71,9 +75,9 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
                   int* rootGroup, int* order, int* groupStart);
 
 // The joints of a group put in an elimination order that keeps the fill of A's factor small
-// (greedy minimum fill; none for a tree of bodies): the direct solve's factorization keeps to
-// A's blocks and the fill.
-void tbOrderJointGroup(const tbJointRecord* records, int* joints, int count);
+// (greedy minimum fill; none for a tree of bodies), and the blocks of A and of its factor in that
+// order (the records' group masks): the direct solve's factorization keeps to them.
+void tbOrderJointGroup(tbJointRecord* records, int* joints, int count);
 
 // The point rows of the joints records[order[0..count)] in one direct solve.
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,

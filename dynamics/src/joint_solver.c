@@ -1396,7 +1396,7 @@ static inline uint64_t tbBitsBelow(int k)
 	return k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << k) - 1u);
 }
 
-void tbOrderJointGroup(const tbJointRecord* records, int* joints, int count)
+void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 {
 	TB_ASSERT(count <= TB_MAX_DIRECT_JOINTS);
 	// The joints' graph (an edge where two share a moving body), a bit per joint.
@@ -1442,6 +1442,30 @@ void tbOrderJointGroup(const tbJointRecord* records, int* joints, int count)
 		}
 	}
 	memcpy(joints, picked, (size_t)count * sizeof *joints);
+	// A's blocks in this order, then the factor's: eliminating joint k couples every later joint
+	// coupled to it (symbolic Cholesky on the joints' graph). A bit k of a row is final once the
+	// joints before k are eliminated, so each column is read off the rows at its turn.
+	for (int i = 0; i < count; ++i) {
+		tbJointRecord* r = records + joints[i];
+		r->groupShares = 0u;
+		for (int j = 0; j < i; ++j) {
+			if (tbJointsShare(r, records + joints[j])) {
+				r->groupShares |= (uint64_t)1 << j;
+			}
+		}
+		r->groupLower = r->groupShares;
+	}
+	for (int k = 0; k < count; ++k) {
+		uint64_t later = 0u;
+		for (int i = k + 1; i < count; ++i) {
+			later |= (records[joints[i]].groupLower >> k & 1u) << i;
+		}
+		records[joints[k]].groupColumn = later;
+		for (uint64_t m = later; m != 0u; m &= m - 1u) {
+			int i = __builtin_ctzll(m);
+			records[joints[i]].groupLower |= later & tbBitsBelow(i);
+		}
+	}
 }
 
 // The 3 x 3 block of A for joints i and j sharing a body on sides si, sj (-1: A, +1: B):
@@ -1577,35 +1601,16 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		gap[3 * i + 2] = geo[i].d.z;
 	}
 	// A: a 3 x 3 block for every pair of joints (i >= j) that share a moving body. Its factor L
-	// has those blocks and the ones the elimination fills in: eliminating joint k couples every
-	// later joint coupled to it (symbolic Cholesky on the joints' graph, a bit per joint).
-	// lower[i]: the blocks of row block i before its diagonal, in A's pattern and then in L's; a
-	// tree of joints in an order that eliminates its leaves first fills in none
-	// (tbOrderJointGroup), so the factorization and the solves cost O(count), not O(n^3).
-	// Zeroed: GCC cannot see that the loops fill the first count entries.
+	// has those blocks and the ones the elimination fills in (tbOrderJointGroup put the joints in
+	// an order of least fill and marked both in the records). lower[i]: the blocks of row block i
+	// before its diagonal in L; a tree of joints fills in none, so the factorization and the solves
+	// cost O(count), not O(n^3). Zeroed: GCC cannot see that the loop fills the first count.
 	uint64_t shares[TB_MAX_DIRECT_JOINTS] = {0}, lower[TB_MAX_DIRECT_JOINTS] = {0};
+	uint64_t column[TB_MAX_DIRECT_JOINTS] = {0};
 	for (int i = 0; i < count; ++i) {
-		shares[i] = 0u;
-		for (int j = 0; j < i; ++j) {
-			if (tbJointsShare(cur[i], cur[j])) {
-				shares[i] |= (uint64_t)1 << j;
-			}
-		}
-		lower[i] = shares[i];
-	}
-	uint64_t column[TB_MAX_DIRECT_JOINTS] = {0}; // the later joints coupled to each, in L
-	for (int k = 0; k < count; ++k) {
-		// The later joints coupled to k, found in their rows (final: only the elimination of an
-		// earlier joint adds bit k to a row).
-		uint64_t later = 0u;
-		for (int i = k + 1; i < count; ++i) {
-			later |= (lower[i] >> k & 1u) << i;
-		}
-		column[k] = later;
-		for (uint64_t m = later; m != 0u; m &= m - 1u) {
-			int i = __builtin_ctzll(m);
-			lower[i] |= later & tbBitsBelow(i);
-		}
+		shares[i] = cur[i]->groupShares;
+		lower[i] = cur[i]->groupLower;
+		column[i] = cur[i]->groupColumn;
 	}
 	for (int i = 0; i < count; ++i) {
 		// The blocks of row i: coupling blocks where the joints share a body, zero where only
