@@ -42,6 +42,10 @@ typedef struct tbJointRecord
 	// a body with it, its row's blocks before the diagonal in the factor, the later joints whose
 	// rows hold its column there.
 	uint64_t groupShares, groupLower, groupColumn;
+	// A grouped joint's anchors and gap of now as its own rows made them in this pass, for its
+	// group's solve right after (at the same turns): valid while nowFresh.
+	vec3s nowRA, nowRB, nowD;
+	bool nowFresh;
 	bool movesA, movesB; // dynamic: its velocities are written (never a static or kinematic's)
 	bool hasPoint;       // ball, hinge, fixed: the anchors coincide (three point rows)
 	bool spinFlow;       // a body of its turns by a torque-free flow (tbSpinFlow)

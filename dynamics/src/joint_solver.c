@@ -277,6 +277,18 @@ static tbJointNow tbJointNowAt(tbJointRecord* r, const tbSolverBody* sa, const t
 	return tbJointGeometryTurned(r, sa, sb, r->turns + r->indexA, r->turns + r->indexB, full);
 }
 
+// Keeps a grouped joint's anchors and gap of now for its group's solve in the same pass
+// (tbSolveJointGroup reads them instead of making them again).
+static inline void tbKeepNow(tbJointRecord* r, const tbJointNow* g)
+{
+	if (r->component >= 0) {
+		r->nowRA = g->rA;
+		r->nowRB = g->rB;
+		r->nowD = g->d;
+		r->nowFresh = true;
+	}
+}
+
 static vec3s tbGetV(const tbSolverBody* s)
 {
 	return tbV3(s->v[0], s->v[1], s->v[2]);
@@ -855,6 +867,7 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
 {
 	tbJoint* j = r->joint;
 	tbJointNow g = tbJointNowAt(r, sa, sb, true);
+	tbKeepNow(r, &g);
 	mat3s Kinv = tbMat3Inverse(tbMat3Add(r->iA, r->iB));
 	if (!tbIsFiniteMat(Kinv)) {
 		return; // a body that cannot turn (both fixed rotation): nothing to drive
@@ -1108,6 +1121,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 	tbJointRecord* r = record;
 	tbJoint* j = r->joint;
 	tbJointNow g = tbJointNowAt(r, sa, sb, j->type != tb_ballJoint);
+	tbKeepNow(r, &g);
 	switch (j->type) {
 	case tb_ballJoint:
 		if (r->component < 0) {
@@ -1586,7 +1600,16 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		tbSolverBody* sa = states + r->indexA;
 		tbSolverBody* sb = states + r->indexB;
 		cur[i] = r;
-		geo[i] = tbJointNowAt(r, sa, sb, false);
+		if (r->nowFresh) {
+			// Made by the joint's own rows just before, at the same turns (the rows change
+			// velocities only); their inertias of now are in the record as well.
+			geo[i].rA = r->nowRA;
+			geo[i].rB = r->nowRB;
+			geo[i].d = r->nowD;
+			r->nowFresh = false;
+		} else {
+			geo[i] = tbJointNowAt(r, sa, sb, false);
+		}
 		// Rigid rows, Cdot = 0, in both passes: the positions are kept by the SHAKE step and
 		// the projection below, not by a soft bias (a direct solve has no iterations to
 		// soften; the soft rows' spring of 60 Hz let 200 kg stretch its links).
