@@ -837,12 +837,17 @@ static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* 
 	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
 	float bias, ms, is;
 	tbLimitSoftness(C, invH, useBias, biasRate, massScale, impulseScale, &bias, &ms, &is);
+	float cdot = glms_vec3_dot(u, glms_vec3_sub(tbGetW(sb), tbGetW(sa)));
+	if (*acc == 0.0f && cdot + bias >= 0.0f) {
+		// A limit not reached this substep and holding nothing: the row's impulse, -ms m (cdot +
+		// bias) with ms and m at least zero, clamps to zero, whatever its mass.
+		return;
+	}
 	vec3s iAu = tbMulMV(&r->iA, u), iBu = tbMulMV(&r->iB, u);
 	vec3s kpl = glms_vec3_scale(glms_vec3_add(tbCross(g->rA, iAu), tbCross(g->rB, iBu)), -1.0f);
 	vec3s x = tbSym3Solve(*Kpp, kpl);
 	float k = glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) - glms_vec3_dot(kpl, x);
 	float mass = k > 1e-9f * glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) ? 1.0f / k : 0.0f;
-	float cdot = glms_vec3_dot(u, glms_vec3_sub(tbGetW(sb), tbGetW(sa)));
 	float lambda = -ms * mass * (cdot + bias) - is * *acc;
 	float next = *acc + lambda > 0.0f ? *acc + lambda : 0.0f;
 	lambda = next - *acc;
