@@ -35,6 +35,21 @@
 // the better aligned of two within that bias).
 #define TB_LEVEL_QUERY_FACE_COS 0.9912f
 
+// The corners of the triangle across edge e of `triangle` in A's frame; false where the edge has
+// no neighbour.
+static bool tbLevelNeighbourInA(const tbGeometry* level, int triangle, int e, bool levelIsA,
+                                tbTransform bInA, vec3s w[3])
+{
+	int other = tbLevelNeighbour(level, triangle, e);
+	if (other < 0 || !tbGeometry_GetTriangle(level, other, w, NULL)) {
+		return false;
+	}
+	for (int k = 0; k < 3 && !levelIsA; ++k) {
+		w[k] = tbTransformPointInline(bInA, w[k]);
+	}
+	return true;
+}
+
 // Whether a neighbour of the triangle (A's frame: corners t, normal `front`) folds away below its
 // plane across an edge: only there can the end of tbCollideLevelTriangle keep a point that lies
 // over neither face (the test there, without the query's normal).
@@ -42,14 +57,12 @@ static bool tbLevelHasConvexFold(const tbGeometry* level, int triangle, const ve
                                  vec3s front, bool levelIsA, tbTransform bInA)
 {
 	for (int e = 0; e < 3; ++e) {
-		int other = tbLevelNeighbour(level, triangle, e);
 		vec3s w[3];
-		if (other < 0 || !tbGeometry_GetTriangle(level, other, w, NULL)) {
+		if (!tbLevelNeighbourInA(level, triangle, e, levelIsA, bInA, w)) {
 			continue;
 		}
 		for (int k = 0; k < 3; ++k) {
-			vec3s p = levelIsA ? w[k] : tbTransformPointInline(bInA, w[k]);
-			if (glms_vec3_dot(glms_vec3_sub(p, t[0]), front) < 0.0f) {
+			if (glms_vec3_dot(glms_vec3_sub(w[k], t[0]), front) < 0.0f) {
 				return true;
 			}
 		}
@@ -127,14 +140,12 @@ static bool tbLevelConcaveSeamPoint(const tbGeometry* level, int triangle, const
 		if (!(len > 0.0f) || glms_vec3_dot(glms_vec3_sub(low, t[e]), side) / len <= tol) {
 			continue;
 		}
-		int other = tbLevelNeighbour(level, triangle, e);
 		vec3s w[3];
-		if (other < 0 || !tbGeometry_GetTriangle(level, other, w, NULL)) {
+		if (!tbLevelNeighbourInA(level, triangle, e, levelIsA, bInA, w)) {
 			continue;
 		}
 		for (int k = 0; k < 3; ++k) {
-			vec3s p = levelIsA ? w[k] : tbTransformPointInline(bInA, w[k]);
-			concave = concave || glms_vec3_dot(glms_vec3_sub(p, t[0]), front) > tol;
+			concave = concave || glms_vec3_dot(glms_vec3_sub(w[k], t[0]), front) > tol;
 		}
 	}
 	if (!concave) {
