@@ -222,6 +222,20 @@ static void tbPreSolve(tbWorld* w)
 	w->solverContactCount = kept;
 }
 
+// Room for `count` solver contacts and their slots (grown together; each item is written in full
+// when taken, so the new capacity is left uncleared).
+static void tbReserveSolverContacts(tbWorld* w, int count)
+{
+	if (count <= w->solverContactCapacity) {
+		return;
+	}
+	int old = w->solverContactCapacity;
+	tbGrowArrayUncleared((void**)&w->solverContacts, &w->solverContactCapacity, count,
+	                     sizeof(tbContactConstraint));
+	w->solverContactSlots = tbGrowAlloc(w->solverContactSlots, (size_t)old * sizeof(int),
+	                                    (size_t)w->solverContactCapacity * sizeof(int));
+}
+
 // Stage: the solver's contacts. Reads the active contacts' manifolds and last step's impulses;
 // writes solverContacts (warm started) and solverContactSlots; marks the contacts the solver may
 // refresh inside the step (contact_refresh.c). With workers: the contacts listed in order, then
@@ -232,24 +246,15 @@ static float tbPrepareContacts(tbWorld* w, float dt, int substeps)
 	int contactCount = 0, candidates = 0;
 	float turn = 0.0f;
 	if (w->parallel) {
-		// Room for the contacts the solver takes (the touching ones), not for every active pair.
-		int need = 0;
-		for (int k = 0; k < w->activeCount; ++k) {
-			int ia, ib;
-			need += tbSolverContactBodies(w, w->contacts + w->activeContacts[k], &ia, &ib) ? 1 : 0;
-		}
-		if (need > w->solverContactCapacity) {
-			int old = w->solverContactCapacity;
-			tbGrowArrayUncleared((void**)&w->solverContacts, &w->solverContactCapacity, need,
-			                     sizeof(tbContactConstraint));
-			w->solverContactSlots = tbGrowAlloc(w->solverContactSlots, (size_t)old * sizeof(int),
-			                                    (size_t)w->solverContactCapacity * sizeof(int));
-		}
+		// Listed in order, with room grown for the contacts the solver takes (the touching ones),
+		// not for every active pair.
 		for (int k = 0; k < w->activeCount; ++k) {
 			int i = w->activeContacts[k], ia, ib;
-			if (tbSolverContactBodies(w, w->contacts + i, &ia, &ib)) {
-				w->solverContactSlots[contactCount++] = i;
+			if (!tbSolverContactBodies(w, w->contacts + i, &ia, &ib)) {
+				continue;
 			}
+			tbReserveSolverContacts(w, contactCount + 1);
+			w->solverContactSlots[contactCount++] = i;
 		}
 		tbPrepareContactsTask task;
 		task.world = w;
@@ -274,14 +279,7 @@ static float tbPrepareContacts(tbWorld* w, float dt, int substeps)
 			if (!tbSolverContactBodies(w, c, &ia, &ib)) {
 				continue;
 			}
-			if (contactCount + 1 > w->solverContactCapacity) {
-				int old = w->solverContactCapacity;
-				tbGrowArrayUncleared((void**)&w->solverContacts, &w->solverContactCapacity,
-				                     contactCount + 1, sizeof(tbContactConstraint));
-				w->solverContactSlots =
-				    tbGrowAlloc(w->solverContactSlots, (size_t)old * sizeof(int),
-				                (size_t)w->solverContactCapacity * sizeof(int));
-			}
+			tbReserveSolverContacts(w, contactCount + 1);
 			if (tbMakeSolverContact(w, c, ia, ib, dt, substeps, w->solverContacts + contactCount)) {
 				tbMarkRefreshBodies(w, c);
 				turn = fmaxf(turn, tbContactTurn(w, c, w->solverContacts + contactCount));
