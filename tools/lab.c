@@ -283,8 +283,7 @@ static void tbLabList(void)
 {
 	for (int i = 0; i < tb_labExperimentCount; ++i) {
 		const tbLabExperiment* e = tb_labExperiments + i;
-		printf("%-14s %s%s\n", e->name, e->summary,
-		       e->knownFailure != NULL ? " [known failure]" : "");
+		printf("%-14s %s\n", e->name, e->summary);
 	}
 	printf("\nrun one with: tumble lab NAME [--KEY VALUE ...]; its keys: tumble lab NAME --help\n");
 }
@@ -293,9 +292,6 @@ static void tbLabExperimentHelp(const tbLabExperiment* e)
 {
 	printf("tumble lab %s: %s\nfigure: %s; tolerance %.3g %%\n", e->name, e->summary, e->figureName,
 	       100.0 * e->tolerance);
-	if (e->knownFailure != NULL) {
-		printf("known failure: %s\n", e->knownFailure);
-	}
 	printf("parameters (default, range):\n");
 	for (int i = 0; i < e->paramCount; ++i) {
 		const tbLabParam* q = e->params + i;
@@ -323,8 +319,6 @@ static void tbPrintOutcome(const tbLabExperiment* e, const double* p, const tbLa
 	printf("  note         %s\n", o->measure.note);
 	if (o->pass) {
 		printf("  result       pass\n");
-	} else if (e->knownFailure != NULL) {
-		printf("  result       KNOWN FAILURE: %s\n", e->knownFailure);
 	} else {
 		printf("  result       FAIL\n");
 	}

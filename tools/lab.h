@@ -85,8 +85,6 @@ typedef struct tbLabExperiment
 	tbLabParam params[TB_LAB_MAX_PARAMS];
 	int paramCount;
 	double tolerance; ///< relative error accepted against the closed form
-	/// Non-null: the engine is known to fail this experiment today; the reason (docs/lab.md).
-	const char* knownFailure;
 	/// Write the scene's keys after the head (dt, substeps, sleep): ", \"gravity\": ...,
 	/// \"bodies\": [...]".
 	void (*writeScene)(const double* p, tbLabText* t);
