@@ -16,10 +16,12 @@
 #include <tumble/scene.h>
 #include <tumble/tumble.h>
 
-#define TB_STAGES 5
+#define TB_STAGES 9
 #define TB_MAX_COUNTS 8
 
-static const char* tb_stageNames[TB_STAGES] = {"pairs", "collide", "solve", "finish", "sleep"};
+// The step's stages as tbProfile splits them: the solve in four parts, the integration in two.
+static const char* tb_stageNames[TB_STAGES] = {"pairs", "collide", "gather", "prepare", "substeps",
+                                               "store", "finish",  "shapes", "sleep"};
 
 typedef struct tbStepTimes
 {
@@ -90,7 +92,8 @@ static bool tbRun(const char* name, int size, int workers, int warm, int steps, 
 		tbProfile p = tbWorld_GetProfile(scene.worldId);
 		int k = s - warm;
 		v[k] = p.step;
-		double stage[TB_STAGES] = {p.pairs, p.collide, p.solve, p.integrate, p.sleep};
+		double stage[TB_STAGES] = {p.pairs, p.collide, p.gather, p.prepare, p.substeps,
+		                           p.store, p.finish,  p.shapes, p.sleep};
 		for (int i = 0; i < TB_STAGES; ++i) {
 			v[(size_t)(i + 1) * (size_t)steps + (size_t)k] = stage[i];
 		}
@@ -202,6 +205,22 @@ int main(int argc, char** argv)
 				        best[k].step, best[0].step / best[k].step);
 			}
 		}
+		// Each stage's median ms at every count: where the time goes as workers are added.
+		printf("\n%-9s", "stage ms");
+		for (int k = 0; k < countN; ++k) {
+			printf(" %8d", counts[k]);
+		}
+		for (int i = 0; i < TB_STAGES; ++i) {
+			printf("\n%-9s", tb_stageNames[i]);
+			for (int k = 0; k < countN; ++k) {
+				printf(" %8.3f", best[k].stage[i]);
+				if (csv != NULL && k > 0) {
+					fprintf(csv, "%s,%d,%d,%s,%.4f,%.3f\n", list[c].name, list[c].bodies, counts[k],
+					        tb_stageNames[i], best[k].stage[i],
+					        best[0].stage[i] / (best[k].stage[i] > 0.0 ? best[k].stage[i] : 1.0));
+				}
+			}
+		}
 		bool same = true;
 		for (int k = 1; k < countN; ++k) {
 			same = same && hashes[k] == hashes[0];
@@ -222,10 +241,6 @@ int main(int argc, char** argv)
 			total += t1;
 			printf("%-9s %8.3f %8.3f %7.1f%% %7.1f%% %7.2fx %7.2fx\n", tb_stageNames[i], t1, tn,
 			       100.0 * t1 / best[0].step, 100.0 * s, tbAmdahl(s, 8.0), tbAmdahl(s, 16.0));
-			if (csv != NULL) {
-				fprintf(csv, "%s,%d,%d,%s,%.4f,%.3f\n", list[c].name, list[c].bodies, counts[1],
-				        tb_stageNames[i], tn, t1 / (tn > 0.0 ? tn : 1.0));
-			}
 		}
 		// What the stages do not cover (events, the profile's own clock) counts as serial.
 		double rest = best[0].step - total;

@@ -1,7 +1,10 @@
 // The soft step: solver bodies, graph colouring, the substep loop, and Baraff's state brought up
 // to date once per step.
+#define _POSIX_C_SOURCE 200809L // clock_gettime for the stage times in tbSolverStats
+
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "dynamics_math.h"
 #include "integrator_internal.h"
@@ -131,12 +134,22 @@ size_t tbSolverScratchBytes(int bodyCount, int contactCount, int jointCount)
 	return tbLayout(bodyCount, contactCount, jointCount).total;
 }
 
-// Velocities, accelerations and damping of every body for the step; zero deltas.
+// A body's colour mask before the colouring: no colour taken; its type in bits the colours do
+// not use, so that the colouring reads one word per body (tbColorContacts).
+#define TB_MASK_STILL (1u << 28)     // does not move with contacts (static or kinematic)
+#define TB_MASK_KINEMATIC (1u << 29) // kinematic: may sit in many records of a colour
+
+// Velocities, accelerations and damping of every body for the step; zero deltas; each body's
+// colour mask cleared to its type.
 static void tbPrepareBodies(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                            tbSolverBody* states, tbSolverBodyMotion* motions, float h)
+                            tbSolverBody* states, tbSolverBodyMotion* motions, uint32_t* masks,
+                            float h)
 {
 	for (int i = 0; i < bodyCount; ++i) {
 		const tbRigidBody* body = bodies[i];
+		masks[i] = body->type == tb_dynamicBody     ? 0u
+		           : body->type == tb_kinematicBody ? TB_MASK_STILL | TB_MASK_KINEMATIC
+		                                            : TB_MASK_STILL;
 		tbSolverBody* s = states + i;
 		memset(s, 0, sizeof *s);
 		// Baraff's auxiliary variables are current: v = P / M, w = I^-1 L (kinematic: set).
@@ -440,6 +453,8 @@ typedef struct tbSolverTask
 	tbContactConstraintW* groups;
 	tbContactConstraint* contacts;
 	const uint32_t* colorMasks;
+	uint32_t* masks;    // the same, written by tbPrepareBodiesTask
+	int *pairA, *pairB; // each contact's bodies, listed for the colouring (tbListPairsTask)
 	// tbFillRecordsTask: the contacts by colour (order), where each colour's contacts and
 	// records begin, the records' first static body and the two softnesses.
 	const int* order;
@@ -460,7 +475,8 @@ typedef struct tbSolverTask
 } tbSolverTask;
 
 static void tbPrepareBodies(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                            tbSolverBody* states, tbSolverBodyMotion* motions, float h);
+                            tbSolverBody* states, tbSolverBodyMotion* motions, uint32_t* masks,
+                            float h);
 static void tbIntegrateVelocities(tbSolverBody* states, const tbSolverBodyMotion* motions,
                                   int bodyCount, float h, float maxRotation);
 static void tbIntegrateDeltas(tbSolverBody* states, int bodyCount, float h);
@@ -472,7 +488,17 @@ static void tbPrepareBodiesTask(int start, int end, int worker, void* context)
 	(void)worker;
 	tbSolverTask* t = context;
 	tbPrepareBodies(t->def, t->bodies + start, end - start, t->states + start, t->motions + start,
-	                t->h);
+	                t->masks + start, t->h);
+}
+
+static void tbListPairsTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbSolverTask* t = context;
+	for (int i = start; i < end; ++i) {
+		t->pairA[i] = t->contacts[i].bodyA;
+		t->pairB[i] = t->contacts[i].bodyB;
+	}
 }
 
 static void tbIntegrateVelocitiesTask(int start, int end, int worker, void* context)
@@ -640,11 +666,6 @@ static void tbForColors(const tbSolverDef* def, tbSolverTaskFcn* task, tbSolverT
 			task(0, n, 0, t);
 		}
 	}
-}
-
-static bool tbMovesWithContacts(const tbRigidBody* body)
-{
-	return body != NULL && body->type == tb_dynamicBody;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1016,10 +1037,82 @@ static void tbCollisionPhase(const tbSolverDef* def, tbContactConstraintW* group
 	}
 }
 
+// The colour of a contact between solver bodies a and b (TB_NULL_BODY: none), greedy (Box2D v3):
+// the first colour neither dynamic body uses yet, colour 0 skipped by a contact with something
+// that cannot move; TB_GRAPH_COLORS (the overflow) when none is left. Marks the bodies' masks
+// (bit 31 for the overflow). `serialColors` (or NULL) gets the colour's bit when a kinematic body
+// is in the contact.
+static inline int tbColorContact(int a, int b, uint32_t* masks, uint32_t* serialColors)
+{
+	uint32_t maskA = a != TB_NULL_BODY ? masks[a] : TB_MASK_STILL;
+	uint32_t maskB = b != TB_NULL_BODY ? masks[b] : TB_MASK_STILL;
+	bool dynA = (maskA & TB_MASK_STILL) == 0u;
+	bool dynB = (maskB & TB_MASK_STILL) == 0u;
+	uint32_t used = (dynA ? maskA : 0u) | (dynB ? maskB : 0u);
+	if (!(dynA && dynB)) {
+		used |= 1u; // a contact with something that cannot move skips colour 0
+	}
+	uint32_t freeColors = ~used & ((1u << TB_GRAPH_COLORS) - 1u);
+	int color = TB_GRAPH_COLORS; // overflow
+	uint32_t mark = 0u;
+	if (freeColors != 0u && (dynA || dynB)) {
+		color = __builtin_ctz(freeColors);
+		mark = 1u << color;
+	} else if (dynA || dynB) {
+		mark = 1u << 31; // no colour left: held by the overflow (bit 31, not a colour)
+	}
+	if (dynA) {
+		masks[a] |= mark;
+	}
+	if (dynB) {
+		masks[b] |= mark;
+	}
+	if (serialColors != NULL && ((maskA | maskB) & TB_MASK_KINEMATIC) != 0u) {
+		*serialColors |= 1u << (color & 31);
+	}
+	return color;
+}
+
+// Greedy graph colouring (Box2D v3) of the contacts, in order (tbColorContact): each one's colour
+// to `colors`, the count of each colour (the overflow last) to `counts`. The bodies come from
+// `contacts`, or where it is NULL from the lists pairA and pairB. The masks hold each body's type
+// (tbPrepareBodies), read here instead of the bodies. A contact with the ground never takes
+// colour 0, so that the ground's contacts come after some of the contacts above them (Box2D's
+// heuristic; it helps stacks converge). Kept out of line: the colouring is one tight loop.
+static __attribute__((noinline)) void
+tbColorContacts(const tbContactConstraint* contacts, const int* pairA, const int* pairB,
+                int contactCount, uint32_t* masks, int* colors, int* counts, uint32_t* serialColors)
+{
+	memset(counts, 0, (TB_GRAPH_COLORS + 1) * sizeof(int));
+	if (contacts != NULL) {
+		for (int i = 0; i < contactCount; ++i) {
+			int color = tbColorContact(contacts[i].bodyA, contacts[i].bodyB, masks, serialColors);
+			colors[i] = color;
+			counts[color] += 1;
+		}
+		return;
+	}
+	for (int i = 0; i < contactCount; ++i) {
+		int color = tbColorContact(pairA[i], pairB[i], masks, serialColors);
+		colors[i] = color;
+		counts[color] += 1;
+	}
+}
+
+// A monotonic clock in milliseconds for the stage times of tbSolverStats (never for the
+// simulation itself).
+static double tbSolverClock(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
+}
+
 void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
                    tbContactConstraint* contacts, int contactCount, tbJoint* joints, int jointCount,
                    float dt, void* scratch, tbSolverStats* stats)
 {
+	double clockStart = tbSolverClock();
 	TB_ASSERT(def != NULL && dt > 0.0f && bodyCount >= 0 && contactCount >= 0);
 	int substeps = def->substeps > 0 ? def->substeps : 1;
 	float h = dt / (float)substeps;
@@ -1070,6 +1163,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		task.groups = groups;
 		task.contacts = contacts;
 		task.colorMasks = colorMasks;
+		task.masks = colorMasks;
 		task.first = 0;
 		task.bodyCount = bodyCount;
 		task.h = h;
@@ -1081,54 +1175,29 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		task.useBias = task.addStepImpulses = false;
 		tbParallel(def, tbPrepareBodiesTask, bodyCount, TB_MIN_BODIES, &task);
 	} else {
-		tbPrepareBodies(def, bodies, bodyCount, states, motions, h);
+		tbPrepareBodies(def, bodies, bodyCount, states, motions, colorMasks, h);
 		if (observe) {
 			tbObserveBegin(&observer, def, bodies, bodyCount, contactCount, h);
 		}
 	}
 	memset(states + bodyCount, 0, sizeof *states); // the static body
 
-	// Greedy graph colouring (Box2D v3): the first colour neither dynamic body uses yet. A
-	// contact with the ground never takes colour 0, so that the ground's contacts come after
-	// some of the contacts above them (Box2D's heuristic; it helps stacks converge).
-	memset(colorMasks, 0, (size_t)bodyCount * sizeof(uint32_t));
 	int colorCounts[TB_GRAPH_COLORS + 1];
-	memset(colorCounts, 0, sizeof colorCounts);
 	uint32_t serialColors = 0u; // colours holding a kinematic body (parallel only)
-	for (int i = 0; i < contactCount; ++i) {
-		const tbContactConstraint* c = contacts + i;
-		int a = c->bodyA, b = c->bodyB;
-		bool dynA = a != TB_NULL_BODY && tbMovesWithContacts(bodies[a]);
-		bool dynB = b != TB_NULL_BODY && tbMovesWithContacts(bodies[b]);
-		uint32_t used = (dynA ? colorMasks[a] : 0u) | (dynB ? colorMasks[b] : 0u);
-		if (!(dynA && dynB)) {
-			used |= 1u; // a contact with something that cannot move skips colour 0
-		}
-		uint32_t freeColors = ~used & ((1u << TB_GRAPH_COLORS) - 1u);
-		int color = TB_GRAPH_COLORS; // overflow
-		if (freeColors != 0u && (dynA || dynB)) {
-			color = __builtin_ctz(freeColors);
-			if (dynA) {
-				colorMasks[a] |= 1u << color;
-			}
-			if (dynB) {
-				colorMasks[b] |= 1u << color;
-			}
-		} else if (dynA || dynB) {
-			// No colour left: mark the bodies (bit 31, not a colour) as held by the overflow.
-			if (dynA) {
-				colorMasks[a] |= 1u << 31;
-			}
-			if (dynB) {
-				colorMasks[b] |= 1u << 31;
-			}
-		}
-		contactColors[i] = color;
-		colorCounts[color] += 1;
-		if (parallel && ((a != TB_NULL_BODY && bodies[a]->type == tb_kinematicBody) ||
-		                 (b != TB_NULL_BODY && bodies[b]->type == tb_kinematicBody))) {
-			serialColors |= 1u << (color & 31);
-		}
+	if (parallel) {
+		// The bodies of each contact first, side by side, into two int lists (the colours' and
+		// the order's, not used yet): the colouring then reads them in sequence, not one
+		// constraint after another.
+		task.pairA = contactColors;
+		task.pairB = (int*)(base + layout.order);
+		tbParallel(def, tbListPairsTask, contactCount, TB_MIN_BODIES, &task);
+	}
+	if (parallel) {
+		tbColorContacts(NULL, task.pairA, task.pairB, contactCount, colorMasks, contactColors,
+		                colorCounts, &serialColors);
+	} else {
+		tbColorContacts(contacts, NULL, NULL, contactCount, colorMasks, contactColors, colorCounts,
+		                NULL);
 	}
 	// Records: each colour's constraints in input order, TB_SIMD_WIDTH to a record; the
 	// overflow one to a record.
@@ -1282,6 +1351,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	// Catto's soft step: per substep integrate velocities, warm start, solve with bias,
 	// integrate the deltas, relax without bias (Solver2D, 2024). Joints go first in each pass
 	// (one at a time, as Box2D v3's overflow joints), then the contact colours.
+	double clockSubsteps = tbSolverClock();
 	for (int sub = 0; sub < substeps; ++sub) {
 		if (parallel) {
 			tbParallel(def, tbIntegrateVelocitiesTask, bodyCount, TB_MIN_BODIES, &task);
@@ -1388,6 +1458,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			tbAddStepImpulsesW(groups + g);
 		}
 	}
+	double clockStore = tbSolverClock();
 	if (parallel) {
 		tbForColors(def, tbRestitutionTask, &task, groupStart, serialColors);
 		tbParallel(def, tbStoreImpulsesTask, groupCount, TB_MIN_RECORDS, &task);
@@ -1421,6 +1492,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		stats->constraintGroups = groupCount;
 		stats->simdWidth = TB_SIMD_WIDTH;
 		stats->stoppedBodies = 0;
+		stats->prepareMs = (float)(clockSubsteps - clockStart);
+		stats->substepMs = (float)(clockStore - clockSubsteps);
+		stats->storeMs = (float)(tbSolverClock() - clockStore);
 	}
 }
 

@@ -4,8 +4,27 @@
 
 #include "continuous.h"
 
-// Solver contacts per range: below this the loop runs inline.
+// Solver contacts and bodies per range: below these the loops run inline.
 #define TB_MIN_PREPARE_CONTACTS 64
+#define TB_MIN_PREPARE_BODIES 256
+
+// With workers the active contacts are listed for the solver in blocks of this many, a count per
+// block first: the blocks are the same at any worker count, so is the list.
+#define TB_LIST_BLOCK 256
+
+// The solver's bodies [start, end) of the awake set: each body's own slot only.
+static void tbPrepareBodiesRange(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbWorld* w = context;
+	for (int k = start; k < end; ++k) {
+		int i = w->awakeBodies[k];
+		tbBodySlot* b = w->bodies + i;
+		b->solverIndex = k;
+		w->solverBodies[k] = &b->rb;
+		w->solverBodySlots[k] = i;
+	}
+}
 
 // Stage: the solver's bodies. Reads the awake set; writes solverBodies and solverBodySlots (the
 // awake bodies in awake-set order) and each body's solverIndex. Static and sleeping bodies are
@@ -28,12 +47,10 @@ static void tbPrepareBodies(tbWorld* w)
 		    tbGrowAlloc(w->islandHead, (size_t)old * sizeof(int), (size_t)capacity * sizeof(int));
 		w->islandCapacity = capacity;
 	}
-	for (int k = 0; k < bodyCount; ++k) {
-		int i = w->awakeBodies[k];
-		tbBodySlot* b = w->bodies + i;
-		b->solverIndex = k;
-		w->solverBodies[k] = &b->rb;
-		w->solverBodySlots[k] = i;
+	if (w->parallel) {
+		tbParallelFor(w, tbPrepareBodiesRange, bodyCount, TB_MIN_PREPARE_BODIES, w);
+	} else {
+		tbPrepareBodiesRange(0, bodyCount, 0, w);
 	}
 	w->solverBodyCount = bodyCount;
 }
@@ -168,18 +185,46 @@ typedef struct tbPrepareContactsTask
 	_Alignas(64) int candidates[TB_MAX_WORKERS]; // per worker, summed after the loop
 } tbPrepareContactsTask;
 
-// The solver contacts [start, end) of the listed active contacts (solverContactSlots).
-static void tbPrepareContactsRange(int start, int end, int worker, void* context)
+// Blocks [start, end) of the active contacts: how many of each go to the solver.
+static void tbCountSolverContactsRange(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbWorld* w = context;
+	for (int block = start; block < end; ++block) {
+		int from = block * TB_LIST_BLOCK;
+		int to = from + TB_LIST_BLOCK < w->activeCount ? from + TB_LIST_BLOCK : w->activeCount;
+		int count = 0;
+		for (int k = from; k < to; ++k) {
+			int ia, ib;
+			count += tbSolverContactBodies(w, w->contacts + w->activeContacts[k], &ia, &ib) ? 1 : 0;
+		}
+		w->listBlockCounts[block] = count;
+	}
+}
+
+// Blocks [start, end) of the active contacts: each solver contact listed at its block's offset
+// (listBlockCounts, summed) and made.
+static void tbMakeSolverContactsRange(int start, int end, int worker, void* context)
 {
 	tbPrepareContactsTask* t = context;
-	const tbWorld* w = t->world;
+	tbWorld* w = t->world;
 	int candidates = 0;
-	for (int n = start; n < end; ++n) {
-		const tbContactSlot* c = w->contacts + w->solverContactSlots[n];
-		int ia = TB_NULL_BODY, ib = TB_NULL_BODY;
-		tbSolverContactBodies(w, c, &ia, &ib);
-		candidates +=
-		    tbMakeSolverContact(w, c, ia, ib, t->dt, t->substeps, w->solverContacts + n) ? 1 : 0;
+	for (int block = start; block < end; ++block) {
+		int from = block * TB_LIST_BLOCK;
+		int to = from + TB_LIST_BLOCK < w->activeCount ? from + TB_LIST_BLOCK : w->activeCount;
+		int n = w->listBlockCounts[block];
+		for (int k = from; k < to; ++k) {
+			int i = w->activeContacts[k], ia, ib;
+			const tbContactSlot* c = w->contacts + i;
+			if (!tbSolverContactBodies(w, c, &ia, &ib)) {
+				continue;
+			}
+			w->solverContactSlots[n] = i;
+			candidates +=
+			    tbMakeSolverContact(w, c, ia, ib, t->dt, t->substeps, w->solverContacts + n) ? 1
+			                                                                                 : 0;
+			++n;
+		}
 	}
 	t->candidates[worker] += candidates;
 }
@@ -240,28 +285,32 @@ static void tbReserveSolverContacts(tbWorld* w, int count)
 // writes solverContacts (warm started) and solverContactSlots; marks the contacts the solver may
 // refresh inside the step (contact_refresh.c). With workers: the contacts listed in order, then
 // made side by side, then the candidates' bodies marked in order.
-// Returns the largest turn rate of a candidate's surfaces (tbContactTurn), rad/s.
-static float tbPrepareContacts(tbWorld* w, float dt, int substeps)
+// Returns the largest turn rate of a candidate's surfaces (tbContactTurn), rad/s; `marked` gets
+// whether any contact is marked for the refresh.
+static float tbPrepareContacts(tbWorld* w, float dt, int substeps, bool* marked)
 {
 	int contactCount = 0, candidates = 0;
 	float turn = 0.0f;
 	if (w->parallel) {
-		// Listed in order, with room grown for the contacts the solver takes (the touching ones),
-		// not for every active pair.
-		for (int k = 0; k < w->activeCount; ++k) {
-			int i = w->activeContacts[k], ia, ib;
-			if (!tbSolverContactBodies(w, w->contacts + i, &ia, &ib)) {
-				continue;
-			}
-			tbReserveSolverContacts(w, contactCount + 1);
-			w->solverContactSlots[contactCount++] = i;
+		// Counted block by block, the blocks' offsets summed in order, room grown for the
+		// contacts the solver takes (the touching ones, not every active pair), then each block
+		// listed and made at its offset: the list of the serial path below.
+		int blocks = (w->activeCount + TB_LIST_BLOCK - 1) / TB_LIST_BLOCK;
+		tbGrowArray((void**)&w->listBlockCounts, &w->listBlockCapacity, blocks, sizeof(int));
+		tbParallelFor(w, tbCountSolverContactsRange, blocks, 1, w);
+		for (int block = 0; block < blocks; ++block) {
+			int count = w->listBlockCounts[block];
+			w->listBlockCounts[block] = contactCount;
+			contactCount += count;
 		}
+		tbReserveSolverContacts(w, contactCount);
 		tbPrepareContactsTask task;
 		task.world = w;
 		task.dt = dt;
 		task.substeps = substeps;
 		memset(task.candidates, 0, sizeof task.candidates);
-		tbParallelFor(w, tbPrepareContactsRange, contactCount, TB_MIN_PREPARE_CONTACTS, &task);
+		tbParallelFor(w, tbMakeSolverContactsRange, blocks,
+		              TB_MIN_PREPARE_CONTACTS / TB_LIST_BLOCK + 1, &task);
 		for (int k = 0; k < w->def.workerCount; ++k) {
 			candidates += task.candidates[k];
 		}
@@ -296,11 +345,13 @@ static float tbPrepareContacts(tbWorld* w, float dt, int substeps)
 	if (candidates > 0) {
 		tbSpreadContactRefresh(w);
 	}
+	*marked = candidates > 0;
 	return turn;
 }
 
-// The solver's settings, from the world's.
-static tbSolverDef tbWorldSolverDef(tbWorld* w, int substeps)
+// The solver's settings, from the world's; `refresh`: some contact is marked for the refresh
+// (without one the solver lists none).
+static tbSolverDef tbWorldSolverDef(tbWorld* w, int substeps, bool refresh)
 {
 	tbSolverDef sd = tbDefaultSolverDef();
 	sd.gravity = w->def.gravity;
@@ -318,13 +369,25 @@ static tbSolverDef tbWorldSolverDef(tbWorld* w, int substeps)
 	    w->bouncyShapeCount > 0 || w->preSolve != NULL || w->restitutionCallback != NULL;
 	sd.enableWarmStarting = w->def.enableWarmStarting;
 	sd.integrator = w->def.integrator;
-	sd.refreshContact = w->def.enableContactRefresh ? tbRefreshSolverContact : NULL;
+	sd.refreshContact = w->def.enableContactRefresh && refresh ? tbRefreshSolverContact : NULL;
 	sd.refreshContext = w;
 	// The solver's per-body loops and colours go to the world's tasks (none with one worker).
 	sd.parallelFor = w->parallel ? tbSolverParallelFor : NULL;
 	sd.parallelContext = w;
 	tbEnergySolverDef(w, &sd); // the energy ledger and the solver trace (energy.c): off, nulls
 	return sd;
+}
+
+// The solver contacts' impulses [start, end) kept in their contacts for the next step's warm
+// start.
+static void tbKeepImpulsesRange(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbWorld* w = context;
+	for (int i = start; i < end; ++i) {
+		tbContactSlot* c = w->contacts + w->solverContactSlots[i];
+		c->impulses = tbContactConstraint_GetImpulses(w->solverContacts + i);
+	}
 }
 
 // Stage: solve and integrate (dynamics/solver.c). Reads the solver's bodies, contacts and joints;
@@ -368,9 +431,10 @@ static void tbSolveStage(tbWorld* w, const tbSolverDef* sd, float dt, void** scr
 	}
 	w->lastSubstep = dt / (float)sd->substeps;
 	w->lastTimeStep = dt;
-	for (int i = 0; i < contactCount; ++i) {
-		tbContactSlot* c = w->contacts + w->solverContactSlots[i];
-		c->impulses = tbContactConstraint_GetImpulses(w->solverContacts + i);
+	if (w->parallel) {
+		tbParallelFor(w, tbKeepImpulsesRange, contactCount, TB_MIN_PREPARE_CONTACTS, w);
+	} else {
+		tbKeepImpulsesRange(0, contactCount, 0, w);
 	}
 	w->lastSolverStats = stats;
 }
@@ -507,21 +571,25 @@ bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
 	// 3. Solve and integrate: gather bodies, contacts and joints, run the soft step's substeps,
 	//    write the impulses back (dynamics/solver.c through step.c's stages).
 	tbHitEvents_Prepare(w);
+	double tGather = tbMilliseconds();
 	tbPrepareBodies(w);
 	// The contacts are made with the caller's substeps; only the ball pairs aimed at their
 	// moment of impact read them (tbAimAtImpact: at most one substep past the step's end), and a
 	// later aim is still never early.
-	float turn = tbPrepareContacts(w, timeStep, substeps);
+	bool refresh = false;
+	float turn = tbPrepareContacts(w, timeStep, substeps, &refresh);
 	substeps = tbTurnSubsteps(turn, timeStep, substeps);
 	tbRescaleWarmStart(w, substeps);
-	tbSolverDef sd = tbWorldSolverDef(w, substeps);
+	tbSolverDef sd = tbWorldSolverDef(w, substeps, refresh);
 	void* scratch = NULL;
+	double tPrepare = tbMilliseconds();
 	tbSolveStage(w, &sd, timeStep, &scratch);
 	double tSolve = tbMilliseconds();
 
 	// 4. Finish: Baraff's state update and Gram-Schmidt, poses to shapes, continuous collision
 	//    for the fast bodies (continuous.c), hit and sensor events.
 	tbFinishBodies(w, &sd, timeStep, scratch);
+	double tFinish = tbMilliseconds();
 	tbEnergyFinish(w);
 	tbUpdateShapes(w, timeStep);
 	if (w->fastCount > 0) {
@@ -546,6 +614,16 @@ bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
 	p->collide = (float)(t2 - t1);
 	p->integrate = (float)(t3 - t2) - p->solve;
 	p->sleep = (float)(t4 - t3);
+	// The solve's parts: the solver's bodies and contacts made (with the joints' gathering and
+	// the impulses written back after the passes), then the solver's own stages.
+	const tbSolverStats* st = &w->lastSolverStats;
+	p->prepare = st->prepareMs;
+	p->substeps = st->substepMs;
+	p->store = st->storeMs;
+	p->gather = (float)(tPrepare - tGather) +
+	            fmaxf((float)(tSolve - tPrepare) - p->prepare - p->substeps - p->store, 0.0f);
+	p->finish = (float)(tFinish - tSolve);
+	p->shapes = (float)(t3 - tFinish);
 	p->awakeBodies = w->solverBodyCount;
 	p->activeContacts = w->activeCount;
 	p->solvedContacts = w->solverContactCount;

@@ -224,6 +224,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->solverBodySlots, w->solverBodyCapacity, int);
 	TB_FREE_ARRAY(w->solverContacts, w->solverContactCapacity, tbContactConstraint);
 	TB_FREE_ARRAY(w->solverContactSlots, w->solverContactCapacity, int);
+	TB_FREE_ARRAY(w->listBlockCounts, w->listBlockCapacity, int);
 	TB_FREE_ARRAY(w->islandParent, w->islandCapacity, int);
 	TB_FREE_ARRAY(w->islandSleep, w->islandCapacity, float);
 	TB_FREE_ARRAY(w->islandHead, w->islandCapacity, int);

@@ -236,6 +236,8 @@ typedef struct tbWorld
 	tbContactConstraint* solverContacts;
 	int* solverContactSlots;
 	int solverContactCapacity, solverContactCount;
+	int* listBlockCounts; // with workers: per block of active contacts, the solver's (step.c)
+	int listBlockCapacity;
 	tbJoint* solverJoints; // copies of the awake joints, written back after the solve
 	int* solverJointSlots;
 	int solverJointCapacity, solverJointCount;

@@ -421,7 +421,10 @@ class WorldCounters(Structure):
 class Profile(Structure):
     """``tbProfile``."""
 
-    _fields_ = [(n, c_float) for n in ("step", "pairs", "collide", "solve", "integrate", "sleep")] + [
+    _fields_ = [(n, c_float) for n in (
+        "step", "pairs", "collide", "solve", "integrate", "sleep",
+        "gather", "prepare", "substeps", "store", "finish", "shapes",
+    )] + [
         (n, c_int)
         for n in (
             "awakeBodies",

@@ -269,6 +269,9 @@ typedef struct tbSolverStats
 	int constraintGroups; ///< wide constraint records (TB_SIMD_WIDTH manifolds each)
 	int simdWidth;        ///< manifolds per wide record: 1 (scalar), 4 (SSE2) or 8 (AVX2)
 	int stoppedBodies;    ///< bodies whose new state was not finite: left where they were, at rest
+	float prepareMs;      ///< colouring, records and joint units (before the first substep), ms
+	float substepMs;      ///< the substeps' passes, ms
+	float storeMs;        ///< restitution, stored impulses and the joints' finish, ms
 } tbSolverStats;
 
 /// The first part of tbSolverStep: everything but bringing the bodies' state up to date (the
