@@ -508,7 +508,8 @@ static int tbCompareDoubles(const void* left, const void* right)
 // The per-stage profile of every step, summed over the run (tbWorld_GetProfile).
 typedef struct tbProfileSum
 {
-	double pairs, collide, solve, integrate, sleep, step; // ms
+	double pairs, collide, solve, integrate, sleep, step;    // ms
+	double gather, prepare, substeps, store, finish, shapes; // ms, the parts
 	double narrowPhaseRuns, cachedManifolds, solvedContacts, awakeBodies, colors, refreshed, kept,
 	    carried;
 	int simdWidth;
@@ -522,6 +523,12 @@ static void tbAddProfile(tbProfileSum* sum, tbProfile p)
 	sum->integrate += (double)p.integrate;
 	sum->sleep += (double)p.sleep;
 	sum->step += (double)p.step;
+	sum->gather += (double)p.gather;
+	sum->prepare += (double)p.prepare;
+	sum->substeps += (double)p.substeps;
+	sum->store += (double)p.store;
+	sum->finish += (double)p.finish;
+	sum->shapes += (double)p.shapes;
 	sum->narrowPhaseRuns += p.narrowPhaseRuns;
 	sum->cachedManifolds += p.cachedManifolds;
 	sum->solvedContacts += p.solvedContacts;
@@ -542,6 +549,11 @@ static void tbPrintProfile(FILE* out, const tbProfileSum* s, long long steps)
 	        s->pairs / n, s->collide / n, s->solve / n, s->integrate / n, s->sleep / n,
 	        s->step / n);
 	fprintf(out,
+	        "                  solve: gather %.3f  prepare %.3f  substeps %.3f  store %.3f;  "
+	        "integrate: finish %.3f  shapes %.3f\n",
+	        s->gather / n, s->prepare / n, s->substeps / n, s->store / n, s->finish / n,
+	        s->shapes / n);
+	fprintf(out,
 	        "                  mean per step: %.1f awake bodies, %.1f narrow phases, %.1f "
 	        "cached manifolds, %.1f solved contacts in %.1f colours, %d lanes, %.1f manifolds "
 	        "made again inside the step (%.1f kept, %.1f carried)\n",
@@ -555,12 +567,15 @@ static void tbWriteProfileJson(FILE* out, const tbProfileSum* s, long long steps
 	double n = steps > 0 ? (double)steps : 1.0;
 	fprintf(out,
 	        "{\"ms\": {\"pairs\": %.6g, \"collide\": %.6g, \"solve\": %.6g, \"integrate\": %.6g, "
-	        "\"sleep\": %.6g, \"step\": %.6g}, \"awake_bodies\": %.6g, \"narrow_phases\": %.6g, "
+	        "\"sleep\": %.6g, \"step\": %.6g, \"gather\": %.6g, \"prepare\": %.6g, "
+	        "\"substeps\": %.6g, \"store\": %.6g, \"finish\": %.6g, \"shapes\": %.6g}, "
+	        "\"awake_bodies\": %.6g, \"narrow_phases\": %.6g, "
 	        "\"cached_manifolds\": %.6g, \"solved_contacts\": %.6g, \"colors\": %.6g, "
 	        "\"simd_width\": %d, \"refreshed_contacts\": %.6g, \"kept_contacts\": %.6g, "
 	        "\"carried_contacts\": %.6g}",
 	        s->pairs / n, s->collide / n, s->solve / n, s->integrate / n, s->sleep / n, s->step / n,
-	        s->awakeBodies / n, s->narrowPhaseRuns / n, s->cachedManifolds / n,
+	        s->gather / n, s->prepare / n, s->substeps / n, s->store / n, s->finish / n,
+	        s->shapes / n, s->awakeBodies / n, s->narrowPhaseRuns / n, s->cachedManifolds / n,
 	        s->solvedContacts / n, s->colors / n, s->simdWidth, s->refreshed / n, s->kept / n,
 	        s->carried / n);
 }

@@ -421,10 +421,7 @@ class WorldCounters(Structure):
 class Profile(Structure):
     """``tbProfile``."""
 
-    _fields_ = [(n, c_float) for n in (
-        "step", "pairs", "collide", "solve", "integrate", "sleep",
-        "gather", "prepare", "substeps", "store", "finish", "shapes",
-    )] + [
+    _fields_ = [(n, c_float) for n in ("step", "pairs", "collide", "solve", "integrate", "sleep")] + [
         (n, c_int)
         for n in (
             "awakeBodies",
@@ -443,7 +440,7 @@ class Profile(Structure):
             "keptContacts",
             "carriedContacts",
         )
-    ]
+    ] + [(n, c_float) for n in ("gather", "prepare", "substeps", "store", "finish", "shapes")]
 
 
 class BodySnapshot(Structure):

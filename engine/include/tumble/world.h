@@ -147,25 +147,19 @@ TB_API tbWorldCounters tbWorld_GetCounters(tbWorldId worldId);
 /// Where the last step's time went, by stage, and what each stage worked on.
 typedef struct tbProfile
 {
-	float step;      ///< the whole tbWorld_Step, ms
-	float pairs;     ///< broad phase: moved proxies and new pairs, ms
-	float collide;   ///< narrow phase of the active contacts (or their cached manifolds), ms
-	float solve;     ///< contact constraints: colouring, prepare, substeps, restitution, ms
-	float integrate; ///< Baraff's state from the solver, Gram-Schmidt, poses and AABBs, ms
-	float sleep;     ///< islands, sleep timers and move events, ms
-	float gather; ///< solve, first part: the solver's bodies and contacts made from the world's, ms
-	float prepare;   ///< solve, second part: graph colouring, constraint records, joint units, ms
-	float substeps;  ///< solve, third part: the substeps' passes, ms
-	float store;     ///< solve, last part: restitution, impulses kept for the warm start, ms
-	float finish;    ///< integrate, first part: Baraff's state update and Gram-Schmidt, ms
-	float shapes;    ///< integrate, second part: poses to shapes, boxes, continuous collision, ms
-	int awakeBodies; ///< bodies the step moved (the awake set)
-	int activeContacts;      ///< contacts with an awake body (the ones collided)
-	int solvedContacts;      ///< touching manifolds in the solver
-	int narrowPhaseRuns;     ///< pairs that ran the narrow phase
-	int cachedManifolds;     ///< pairs that reused their last manifold (moved too little)
-	int newPairs;            ///< pairs the broad phase created
-	int colors;              ///< graph colours of the contact constraints
+	float step;          ///< the whole tbWorld_Step, ms
+	float pairs;         ///< broad phase: moved proxies and new pairs, ms
+	float collide;       ///< narrow phase of the active contacts (or their cached manifolds), ms
+	float solve;         ///< contact constraints: colouring, prepare, substeps, restitution, ms
+	float integrate;     ///< Baraff's state from the solver, Gram-Schmidt, poses and AABBs, ms
+	float sleep;         ///< islands, sleep timers and move events, ms
+	int awakeBodies;     ///< bodies the step moved (the awake set)
+	int activeContacts;  ///< contacts with an awake body (the ones collided)
+	int solvedContacts;  ///< touching manifolds in the solver
+	int narrowPhaseRuns; ///< pairs that ran the narrow phase
+	int cachedManifolds; ///< pairs that reused their last manifold (moved too little)
+	int newPairs;        ///< pairs the broad phase created
+	int colors;          ///< graph colours of the contact constraints
 	int overflowConstraints; ///< constraints solved one at a time (no colour left)
 	int simdWidth;           ///< manifolds per wide constraint record (1, 4 or 8)
 	int stoppedBodies;       ///< bodies stopped by the NaN guard in this step
@@ -174,6 +168,12 @@ typedef struct tbProfile
 	int refreshedContacts;   ///< manifolds made again inside the step (fast-turning pairs)
 	int keptContacts;        ///< of those looked at inside the step, kept (their points still held)
 	int carriedContacts;     ///< of those, carried to the poses of now without the narrow phase
+	float gather; ///< solve, first part: the solver's bodies and contacts made from the world's, ms
+	float prepare;  ///< solve, second part: graph colouring, constraint records, joint units, ms
+	float substeps; ///< solve, third part: the substeps' passes, ms
+	float store;    ///< solve, last part: restitution, impulses kept for the warm start, ms
+	float finish;   ///< integrate, first part: Baraff's state update and Gram-Schmidt, ms
+	float shapes;   ///< integrate, second part: poses to shapes, boxes, continuous collision, ms
 } tbProfile;
 
 /// The profile of the last step (all zero before the first).
