@@ -210,6 +210,14 @@ int main(int argc, char** argv)
 	}
 	tbWorld_Step(worldId, TB_SUITE_DT, TB_SUITE_SUBSTEPS);
 	double firstMs = 1e3 * (tbSuiteNow() - t0);
+	// The stages' ms summed over the timed steps (tbProfile), as in the step's order.
+	enum
+	{
+		tb_suiteStages = 9
+	};
+	static const char* stageNames[tb_suiteStages] = {
+	    "pairs", "collide", "gather", "prepare", "substeps", "store", "finish", "shapes", "sleep"};
+	double stageMs[tb_suiteStages] = {0.0};
 	t0 = tbSuiteNow();
 	for (long s = 1; s < steps; ++s) {
 		if (s == callgrindFrom) {
@@ -219,6 +227,12 @@ int main(int argc, char** argv)
 			scene->step(state, worldId, (int)s);
 		}
 		tbWorld_Step(worldId, TB_SUITE_DT, TB_SUITE_SUBSTEPS);
+		tbProfile p = tbWorld_GetProfile(worldId);
+		float stage[tb_suiteStages] = {p.pairs, p.collide, p.gather, p.prepare, p.substeps,
+		                               p.store, p.finish,  p.shapes, p.sleep};
+		for (int k = 0; k < tb_suiteStages; ++k) {
+			stageMs[k] += (double)stage[k];
+		}
 		if (profileEvery > 0 && s % profileEvery == 0) {
 			tbSuitePrintProfile(worldId, s);
 		}
@@ -244,10 +258,16 @@ int main(int argc, char** argv)
 	       "\"workers\": %ld, "
 	       "\"ms_per_step\": %.4f, \"first_step_ms\": %.3f, \"create_ms\": %.1f, "
 	       "\"peak_rss_kb\": %ld, \"bodies\": %d, \"shapes\": %d, \"contacts\": %d, "
-	       "\"touching\": %d, \"awake\": %d, \"joints\": %d, \"checks\": {",
+	       "\"touching\": %d, \"awake\": %d, \"joints\": %d, ",
 	       scene->name, steps, (double)scale, workers, msPerStep, firstMs, createMs,
 	       usage.ru_maxrss, counters.bodyCount, counters.shapeCount, counters.contactCount,
 	       counters.touchingCount, counters.awakeBodyCount, counters.jointCount);
+	printf("\"stage_ms\": {");
+	for (int k = 0; k < tb_suiteStages; ++k) {
+		printf("%s\"%s\": %.4f", k > 0 ? ", " : "", stageNames[k],
+		       steps > 1 ? stageMs[k] / (double)(steps - 1) : 0.0);
+	}
+	printf("}, \"checks\": {");
 	for (int i = 0; i < checks.figureCount; ++i) {
 		const tbSuiteFigure* f = checks.figures + i;
 		// JSON has no NaN: a non-finite figure is written as null (and has failed).

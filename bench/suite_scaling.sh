@@ -4,10 +4,11 @@
 # each, and each count's speed-up over 1 worker, written to a results file with the machine, date
 # and command.
 # Usage: bench/suite_scaling.sh [--build DIR | --tumble BINARY] [--box3d BINARY] [--workers 2,4,8]
-#                               [--reps N] [--steps N] [--out FILE] [SCENE...]
+#                               [--reps N] [--steps N] [--out FILE] [--raw FILE] [SCENE...]
 #   --build DIR      a release build of Tumble (default build-rel; bench/tumble-suite is built)
 #   --tumble BINARY  a tumble-suite binary already built (nothing is built)
 #   --box3d BINARY   a box3d-suite binary (bench/suite.sh builds one from a Box3D build)
+#   --raw FILE       every run's JSON line appended here (Tumble's has each stage's ms)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build-rel"
@@ -17,6 +18,7 @@ workers=2
 reps=3
 steps=120
 out="$root/bench/results/suite_scaling.md"
+raw=/dev/null
 scenes=()
 command_line="bench/suite_scaling.sh $*"
 while [ $# -gt 0 ]; do
@@ -28,6 +30,7 @@ while [ $# -gt 0 ]; do
 	--reps) reps=$2; shift 2 ;;
 	--steps) steps=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--raw) raw=$2; shift 2 ;;
 	-h | --help) sed -n '2,/^set /{/^#/p}' "$0"; exit 0 ;;
 	-*) echo "suite_scaling.sh: unknown option $1" >&2; exit 2 ;;
 	*) scenes+=("$1"); shift ;;
@@ -39,7 +42,7 @@ if [ -z "$suite" ]; then
 	suite="$build/bench/tumble-suite"
 fi
 IFS=, read -r -a counts <<<"1,$workers"
-ms() { "$1" "$2" --steps "$steps" --workers "$3" | grep -o '"ms_per_step": [0-9.]*' | awk '{print $2}'; }
+ms() { "$1" "$2" --steps "$steps" --workers "$3" | tee -a "$raw" | grep -o '"ms_per_step": [0-9.]*' | awk '{print $2}'; }
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 engines=(tumble)
 [ -z "$box3d" ] || engines+=(box3d)
