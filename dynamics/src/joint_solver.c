@@ -175,16 +175,6 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 	}
 }
 
-// The joint's current geometry from its bodies' deltas.
-typedef struct tbJointNow
-{
-	vec3s rA, rB;      // anchors turned by the bodies' rotation deltas
-	vec3s d;           // B's anchor minus A's, m
-	vec3s axisA, refA; // A's frame
-	vec3s axisB, refB; // B's frame
-	float angle;       // hinge angle, rad
-} tbJointNow;
-
 // The same with the bodies' turns since the step began already made (tbTurnMatrix).
 static tbJointNow tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBody* sa,
                                         const tbSolverBody* sb, const mat3s* tA, const mat3s* tB,
@@ -739,19 +729,6 @@ static bool tbBallHasAngular(const tbJoint* j)
 	       j->enableMotor || j->maxFrictionTorque > 0.0f;
 }
 
-// The swing and twist of B's frame against A's: the swing turns A's twist axis bA onto B's, bB,
-// about n = bA x bB / |bA x bB| by theta; the twist psi is what is left about bB (B's reference
-// turned back by the swing, against A's reference).
-typedef struct tbBallAngles
-{
-	float swing;  // theta, rad
-	vec3s n;      // the swing's axis (zero when theta is tiny)
-	float twist;  // psi, rad, in (-pi, pi]
-	vec3s twistJ; // dpsi/dt = twistJ . (wB - wA): (bA + bB) / (1 + cos theta)
-	vec3s coneJ;  // dC/dt = coneJ . (wB - wA) for the cone's C (zero: no row)
-	float coneC;  // how far inside the cone, rad (< 0: outside)
-} tbBallAngles;
-
 static tbBallAngles tbBallAnglesOf(const tbJoint* j, const tbJointNow* g)
 {
 	tbBallAngles a;
@@ -793,6 +770,33 @@ static tbBallAngles tbBallAnglesOf(const tbJoint* j, const tbJointNow* g)
 		a.coneC = limit - a.swing;
 	}
 	return a;
+}
+
+// The joint's full geometry of now for a pass, and a ball joint's angles where `angles` asks for
+// them: made and held at the warm start (`warm`), read back in the biased passes while held
+// (nothing moves the bodies' deltas or turns until the deltas are integrated: the same bits),
+// made and let go in the relax pass, which comes after the bodies moved.
+static tbJointNow tbJointNowFor(tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
+                                bool warm, bool useBias, tbBallAngles* angles)
+{
+	if (!warm && useBias && r->held) {
+		if (angles != NULL) {
+			*angles = r->heldAngles;
+		}
+		return r->heldNow;
+	}
+	tbJointNow g = tbJointNowAt(r, sa, sb, true);
+	if (angles != NULL) {
+		*angles = tbBallAnglesOf(r->joint, &g);
+	}
+	r->held = warm || useBias;
+	if (r->held) {
+		r->heldNow = g;
+		if (angles != NULL) {
+			r->heldAngles = *angles;
+		}
+	}
+	return g;
 }
 
 // B's rotation away from the target frame on A (small-angle, e = 1/2 sum_k tA_k x fB_k, as the
@@ -871,7 +875,9 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
                                float invH)
 {
 	tbJoint* j = r->joint;
-	tbJointNow g = tbJointNowAt(r, sa, sb, true);
+	bool limits = j->enableLimit || j->enableCone;
+	tbBallAngles a;
+	tbJointNow g = tbJointNowFor(r, sa, sb, false, useBias, limits ? &a : NULL);
 	tbKeepNow(r, &g);
 	mat3s Kinv = tbMat3Inverse(tbMat3Add(r->iA, r->iB));
 	if (!tbIsFiniteMat(Kinv)) {
@@ -911,8 +917,7 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
 		tbApplyAngular(r, sa, sb,
 		               tbClampAngular(&j->frictionImpulse3, L, j->maxFrictionTorque / invH));
 	}
-	if (j->enableLimit || j->enableCone) {
-		tbBallAngles a = tbBallAnglesOf(j, &g);
+	if (limits) {
 		// The point block, the same for every limit row of this pass.
 		tbSym3 Kpp = tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, g.rA, g.rB);
 		if (j->enableLimit) {
@@ -1125,7 +1130,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 	tbSolverBody* sb = states + record->indexB;
 	tbJointRecord* r = record;
 	tbJoint* j = r->joint;
-	tbJointNow g = tbJointNowAt(r, sa, sb, j->type != tb_ballJoint);
+	tbJointNow g = tbJointNowFor(r, sa, sb, false, useBias, NULL);
 	tbKeepNow(r, &g);
 	switch (j->type) {
 	case tb_ballJoint:
@@ -1204,6 +1209,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 
 void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 {
+	record->factorHeld = false; // the substep's first biased pass makes its group's factor
 	tbSolverBody* sa = states + record->indexA;
 	tbSolverBody* sb = states + record->indexB;
 	tbJointRecord* r = record;
@@ -1215,13 +1221,13 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 		tbApplyLinearTo(r, sa, sb, r->turnedInertias + r->indexA, r->turnedInertias + r->indexB, rA,
 		                rB, j->linearImpulse);
 		if (tbBallHasAngular(j)) {
-			tbJointNow g = tbJointNowAt(r, sa, sb, true);
-			tbBallAngles a = tbBallAnglesOf(j, &g);
+			tbBallAngles a;
+			tbJointNowFor(r, sa, sb, true, false, &a);
 			tbApplyAngular(r, sa, sb, tbBallAngularImpulse(j, &a));
 		}
 		return;
 	}
-	tbJointNow g = tbJointNowAt(r, sa, sb, true);
+	tbJointNow g = tbJointNowFor(r, sa, sb, true, false, NULL);
 	if (j->type == tb_wheelJoint) {
 		// As the hinge's below, about the steered axle; then the suspension's rows along A's
 		// axis (the slider's arm) and the motor about the axle.
@@ -1590,56 +1596,12 @@ static mat3s tbTurnAhead(const tbJointRecord* r, int b, const tbSolverBody* s, i
 	return t;
 }
 
-void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
-                       bool useBias, float* work)
+// A's blocks for the group's joints cur[0..count) at their anchors geo (row by row in A, the
+// lower ones), factored in place, A = L L^T, with the pivots' inverses in invDiag.
+static void tbFactorJointGroup(tbJointRecord* const* cur, const tbJointNow* geo, int count,
+                               const uint64_t* shares, const uint64_t* lower,
+                               const uint64_t* column, mat3s* A, float* invDiag)
 {
-	TB_ASSERT(count <= TB_MAX_DIRECT_JOINTS);
-	int n = 3 * count;
-	mat3s* A = (mat3s*)work; // count x count blocks, row by row, the lower ones used
-	float* x = work + n * n; // right-hand side, then the solution
-	float* gap = x + n;      // the anchors' gaps, then the position correction's multipliers
-	tbJointRecord* cur[TB_MAX_DIRECT_JOINTS];
-	tbJointNow geo[TB_MAX_DIRECT_JOINTS];
-	for (int i = 0; i < count; ++i) {
-		tbJointRecord* r = records + order[i];
-		tbSolverBody* sa = states + r->indexA;
-		tbSolverBody* sb = states + r->indexB;
-		cur[i] = r;
-		if (r->nowFresh) {
-			// Made by the joint's own rows just before, at the same turns (the rows change
-			// velocities only); their inertias of now are in the record as well.
-			geo[i].rA = r->nowRA;
-			geo[i].rB = r->nowRB;
-			geo[i].d = r->nowD;
-			r->nowFresh = false;
-		} else {
-			geo[i] = tbJointNowAt(r, sa, sb, false);
-		}
-		// Rigid rows, Cdot = 0, in both passes: the positions are kept by the SHAKE step and
-		// the projection below, not by a soft bias (a direct solve has no iterations to
-		// soften; the soft rows' spring of 60 Hz let 200 kg stretch its links).
-		vec3s vA = glms_vec3_add(tbGetV(sa), glms_vec3_cross(tbGetW(sa), geo[i].rA));
-		vec3s vB = glms_vec3_add(tbGetV(sb), glms_vec3_cross(tbGetW(sb), geo[i].rB));
-		vec3s rhs = glms_vec3_sub(vB, vA);
-		x[3 * i + 0] = rhs.x;
-		x[3 * i + 1] = rhs.y;
-		x[3 * i + 2] = rhs.z;
-		gap[3 * i + 0] = geo[i].d.x;
-		gap[3 * i + 1] = geo[i].d.y;
-		gap[3 * i + 2] = geo[i].d.z;
-	}
-	// A: a 3 x 3 block for every pair of joints (i >= j) that share a moving body. Its factor L
-	// has those blocks and the ones the elimination fills in (tbOrderJointGroup put the joints in
-	// an order of least fill and marked both in the records). lower[i]: the blocks of row block i
-	// before its diagonal in L; a tree of joints fills in none, so the factorization and the solves
-	// cost O(count), not O(n^3). Zeroed: GCC cannot see that the loop fills the first count.
-	uint64_t shares[TB_MAX_DIRECT_JOINTS] = {0}, lower[TB_MAX_DIRECT_JOINTS] = {0};
-	uint64_t column[TB_MAX_DIRECT_JOINTS] = {0};
-	for (int i = 0; i < count; ++i) {
-		shares[i] = cur[i]->groupShares;
-		lower[i] = cur[i]->groupLower;
-		column[i] = cur[i]->groupColumn;
-	}
 	for (int i = 0; i < count; ++i) {
 		// The blocks of row i: coupling blocks where the joints share a body, zero where only
 		// the factor fills in; then the diagonal block.
@@ -1672,7 +1634,6 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	// holds block K, L_IK = (A_IK - sum L_IP L_KP^T) L_KK^-T over the blocks P both hold. A
 	// vanishing pivot (a joint that repeats another) is lifted a little: the solve then splits
 	// the load between them.
-	float invDiag[3 * TB_MAX_DIRECT_JOINTS] = {0};
 	for (int K = 0; K < count; ++K) {
 		mat3s* rowK = A + (size_t)K * (size_t)count;
 		mat3s D = rowK[K];
@@ -1723,6 +1684,96 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 				T.col[2].raw[r] = x2;
 			}
 			rowI[K] = T;
+		}
+	}
+}
+
+void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
+                       bool useBias, float* work)
+{
+	TB_ASSERT(count >= 1 && count <= TB_MAX_DIRECT_JOINTS);
+	int n = 3 * count;
+	mat3s* A = (mat3s*)work; // count x count blocks, row by row, the lower ones used
+	float* x = work + n * n; // right-hand side, then the solution
+	float* gap = x + n;      // the anchors' gaps, then the position correction's multipliers
+	tbJointRecord* cur[TB_MAX_DIRECT_JOINTS];
+	tbJointNow geo[TB_MAX_DIRECT_JOINTS];
+	for (int i = 0; i < count; ++i) {
+		tbJointRecord* r = records + order[i];
+		tbSolverBody* sa = states + r->indexA;
+		tbSolverBody* sb = states + r->indexB;
+		cur[i] = r;
+		if (r->nowFresh) {
+			// Made by the joint's own rows just before, at the same turns (the rows change
+			// velocities only); their inertias of now are in the record as well.
+			geo[i].rA = r->nowRA;
+			geo[i].rB = r->nowRB;
+			geo[i].d = r->nowD;
+			r->nowFresh = false;
+		} else {
+			geo[i] = tbJointNowAt(r, sa, sb, false);
+		}
+		// Rigid rows, Cdot = 0, in both passes: the positions are kept by the SHAKE step and
+		// the projection below, not by a soft bias (a direct solve has no iterations to
+		// soften; the soft rows' spring of 60 Hz let 200 kg stretch its links).
+		vec3s vA = glms_vec3_add(tbGetV(sa), glms_vec3_cross(tbGetW(sa), geo[i].rA));
+		vec3s vB = glms_vec3_add(tbGetV(sb), glms_vec3_cross(tbGetW(sb), geo[i].rB));
+		vec3s rhs = glms_vec3_sub(vB, vA);
+		x[3 * i + 0] = rhs.x;
+		x[3 * i + 1] = rhs.y;
+		x[3 * i + 2] = rhs.z;
+		gap[3 * i + 0] = geo[i].d.x;
+		gap[3 * i + 1] = geo[i].d.y;
+		gap[3 * i + 2] = geo[i].d.z;
+	}
+	// A: a 3 x 3 block for every pair of joints (i >= j) that share a moving body. Its factor L
+	// has those blocks and the ones the elimination fills in (tbOrderJointGroup put the joints in
+	// an order of least fill and marked both in the records). lower[i]: the blocks of row block i
+	// before its diagonal in L; a tree of joints fills in none, so the factorization and the solves
+	// cost O(count), not O(n^3). Zeroed: GCC cannot see that the loop fills the first count.
+	uint64_t shares[TB_MAX_DIRECT_JOINTS] = {0}, lower[TB_MAX_DIRECT_JOINTS] = {0};
+	uint64_t column[TB_MAX_DIRECT_JOINTS] = {0};
+	for (int i = 0; i < count; ++i) {
+		shares[i] = cur[i]->groupShares;
+		lower[i] = cur[i]->groupLower;
+		column[i] = cur[i]->groupColumn;
+	}
+	float invDiag[3 * TB_MAX_DIRECT_JOINTS] = {0};
+	tbJointRecord* first = records + order[0]; // holds factorHeld for the group
+	if (useBias && first->factorHeld) {
+		// A later biased pass of the substep: the bodies' deltas and turns are those the first
+		// one made its factor at (only velocities changed since), so the factor is the same.
+		for (int i = 0; i < count; ++i) {
+			const tbJointRecord* r = cur[i];
+			mat3s* row = A + (size_t)i * (size_t)count;
+			row[i] = r->factorDiag;
+			invDiag[3 * i] = r->factorInv[0];
+			invDiag[3 * i + 1] = r->factorInv[1];
+			invDiag[3 * i + 2] = r->factorInv[2];
+			int k = 0;
+			for (uint64_t m = lower[i]; m != 0u; m &= m - 1u) {
+				row[__builtin_ctzll(m)] = r->factorLower[k++];
+			}
+		}
+	} else {
+		tbFactorJointGroup(cur, geo, count, shares, lower, column, A, invDiag);
+		// Held for the substep's other biased passes where every row fits its record.
+		bool fits = useBias;
+		for (int i = 0; i < count && fits; ++i) {
+			fits = __builtin_popcountll(lower[i]) <= TB_HELD_FACTOR_BLOCKS;
+		}
+		first->factorHeld = fits;
+		for (int i = 0; i < count && fits; ++i) {
+			tbJointRecord* r = cur[i];
+			const mat3s* row = A + (size_t)i * (size_t)count;
+			r->factorDiag = row[i];
+			r->factorInv[0] = invDiag[3 * i];
+			r->factorInv[1] = invDiag[3 * i + 1];
+			r->factorInv[2] = invDiag[3 * i + 2];
+			int k = 0;
+			for (uint64_t m = lower[i]; m != 0u; m &= m - 1u) {
+				r->factorLower[k++] = row[__builtin_ctzll(m)];
+			}
 		}
 	}
 	tbCholeskySubstitute(A, invDiag, lower, count, x);
