@@ -87,6 +87,9 @@ typedef struct tbJointRecord
 	float factorInv[3];
 	mat3s factorLower[TB_HELD_FACTOR_BLOCKS];
 	bool factorHeld;
+	bool factorFits;     // in the group's first record: every row fits (tbOrderJointGroup)
+	short groupSlot[2];  // its bodies' (A, B) slots among its group's bodies
+	bool groupFirst[2];  // it is the first joint of its group's order to name the body
 	bool movesA, movesB; // dynamic: its velocities are written (never a static or kinematic's)
 	bool hasPoint;       // ball, hinge, fixed: the anchors coincide (three point rows)
 	bool spinFlow;       // a body of its turns by a torque-free flow (tbSpinFlow)

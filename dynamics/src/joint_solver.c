@@ -834,8 +834,8 @@ static vec3s tbClampAngular(vec3s* acc, vec3s L, float maxImpulse)
 // limb turns about its anchor, not its centre: solved apart, the point row gave back most of
 // the turn the limit had taken and a thrown limb sank into its cone and bounced off it.
 static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
-                              const tbJointNow* g, const tbSym3* Kpp, vec3s u, float C, float* acc,
-                              bool useBias, float invH)
+                              const tbJointNow* g, tbSym3* Kpp, bool* made, vec3s u, float C,
+                              float* acc, bool useBias, float invH)
 {
 	float biasRate, massScale, impulseScale;
 	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
@@ -849,6 +849,12 @@ static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* 
 	}
 	vec3s iAu = tbMulMV(&r->iA, u), iBu = tbMulMV(&r->iB, u);
 	vec3s kpl = glms_vec3_scale(glms_vec3_add(tbCross(g->rA, iAu), tbCross(g->rB, iBu)), -1.0f);
+	if (!*made) {
+		// The point block, the same for every limit row of this pass: made by the first row
+		// that acts.
+		*Kpp = tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, g->rA, g->rB);
+		*made = true;
+	}
 	vec3s x = tbSym3Solve(*Kpp, kpl);
 	float k = glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) - glms_vec3_dot(kpl, x);
 	float mass = k > 1e-9f * glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) ? 1.0f / k : 0.0f;
@@ -918,18 +924,18 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
 		               tbClampAngular(&j->frictionImpulse3, L, j->maxFrictionTorque / invH));
 	}
 	if (limits) {
-		// The point block, the same for every limit row of this pass.
-		tbSym3 Kpp = tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, g.rA, g.rB);
+		tbSym3 Kpp; // the point block, made by the first row that acts
+		bool made = false;
 		if (j->enableLimit) {
-			tbAngularLimitRow(r, sa, sb, &g, &Kpp, a.twistJ, a.twist - j->lower, &j->lowerImpulse,
-			                  useBias, invH);
-			tbAngularLimitRow(r, sa, sb, &g, &Kpp, glms_vec3_scale(a.twistJ, -1.0f),
+			tbAngularLimitRow(r, sa, sb, &g, &Kpp, &made, a.twistJ, a.twist - j->lower,
+			                  &j->lowerImpulse, useBias, invH);
+			tbAngularLimitRow(r, sa, sb, &g, &Kpp, &made, glms_vec3_scale(a.twistJ, -1.0f),
 			                  j->upper - a.twist, &j->upperImpulse, useBias, invH);
 		}
 		if (j->enableCone) {
 			if (glms_vec3_dot(a.coneJ, a.coneJ) > 0.0f) {
-				tbAngularLimitRow(r, sa, sb, &g, &Kpp, a.coneJ, a.coneC, &j->coneImpulse, useBias,
-				                  invH);
+				tbAngularLimitRow(r, sa, sb, &g, &Kpp, &made, a.coneJ, a.coneC, &j->coneImpulse,
+				                  useBias, invH);
 			} else {
 				j->coneImpulse = 0.0f;
 			}
@@ -1491,6 +1497,30 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 			records[joints[i]].groupLower |= later & tbBitsBelow(i);
 		}
 	}
+	// Each body of the group gets a slot, first taken by the first joint in this order that
+	// names it (the direct solve makes a body's turn there once, for all its joints), and the
+	// group's factor is held between the biased passes where every row fits its record.
+	int bodies[2 * TB_MAX_DIRECT_JOINTS];
+	int bodyCount = 0;
+	bool fits = true;
+	for (int i = 0; i < count; ++i) {
+		tbJointRecord* r = records + joints[i];
+		int sides[2] = {r->indexA, r->indexB};
+		for (int side = 0; side < 2; ++side) {
+			int slot = 0;
+			while (slot < bodyCount && bodies[slot] != sides[side]) {
+				++slot;
+			}
+			bool first = slot == bodyCount;
+			if (first) {
+				bodies[bodyCount++] = sides[side];
+			}
+			r->groupSlot[side] = (short)slot;
+			r->groupFirst[side] = first;
+		}
+		fits = fits && __builtin_popcountll(r->groupLower) <= TB_HELD_FACTOR_BLOCKS;
+	}
+	records[joints[0]].factorFits = fits;
 }
 
 // The 3 x 3 block of A for joints i and j sharing a body on sides si, sj (-1: A, +1: B):
@@ -1578,23 +1608,6 @@ static void tbCholeskySubstitute(const mat3s* L, const float* invDiag, const uin
 #ifndef TB_PROJECT_TURN
 #define TB_PROJECT_TURN 0.1f
 #endif
-
-// Body b's turn (tbTurnAt) at the deltas s, looked up among the `count` bodies whose turns were
-// made already (a body's turn depends on the body only), or made and added.
-static mat3s tbTurnAhead(const tbJointRecord* r, int b, const tbSolverBody* s, int* bodies,
-                         mat3s* turns, int* count)
-{
-	for (int k = 0; k < *count; ++k) {
-		if (bodies[k] == b) {
-			return turns[k];
-		}
-	}
-	mat3s t = tbTurnAt(r, b, s);
-	bodies[*count] = b;
-	turns[*count] = t;
-	*count += 1;
-	return t;
-}
 
 // A's blocks for the group's joints cur[0..count) at their anchors geo (row by row in A, the
 // lower ones), factored in place, A = L L^T, with the pivots' inverses in invDiag.
@@ -1758,10 +1771,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	} else {
 		tbFactorJointGroup(cur, geo, count, shares, lower, column, A, invDiag);
 		// Held for the substep's other biased passes where every row fits its record.
-		bool fits = useBias;
-		for (int i = 0; i < count && fits; ++i) {
-			fits = __builtin_popcountll(lower[i]) <= TB_HELD_FACTOR_BLOCKS;
-		}
+		bool fits = useBias && first->factorFits;
 		first->factorHeld = fits;
 		for (int i = 0; i < count && fits; ++i) {
 			tbJointRecord* r = cur[i];
@@ -1801,10 +1811,8 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		// the light links of a loaded chain whirled apart with it. Those joints' gaps are left at
 		// zero weight, the projection below closing them instead.
 		bool any = false;
-		// Each body's turn ahead, made once for all its joints.
-		int aheadBodies[2 * TB_MAX_DIRECT_JOINTS];
+		// Each body's turn ahead, made once for all its joints (by the first that names it).
 		mat3s aheadTurns[2 * TB_MAX_DIRECT_JOINTS];
-		int aheadCount = 0;
 		for (int i = 0; i < count; ++i) {
 			tbJointRecord* r = cur[i];
 			float sA = r->mA > 0.0f ? r->stiffened[r->indexA] : 0.0f;
@@ -1821,9 +1829,14 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			// Only what the substep's motion adds to the gap: a gap already there is the
 			// projection's (closed at a bounded rate; closed by an impulse here, in one
 			// substep, a body moved 10 m by hand flung the chain about).
-			mat3s tA = tbTurnAhead(r, r->indexA, &pa, aheadBodies, aheadTurns, &aheadCount);
-			mat3s tB = tbTurnAhead(r, r->indexB, &pb, aheadBodies, aheadTurns, &aheadCount);
-			tbJointNow gap1 = tbJointGeometryTurned(r, &pa, &pb, &tA, &tB, false);
+			if (r->groupFirst[0]) {
+				aheadTurns[r->groupSlot[0]] = tbTurnAt(r, r->indexA, &pa);
+			}
+			if (r->groupFirst[1]) {
+				aheadTurns[r->groupSlot[1]] = tbTurnAt(r, r->indexB, &pb);
+			}
+			tbJointNow gap1 = tbJointGeometryTurned(r, &pa, &pb, aheadTurns + r->groupSlot[0],
+			                                        aheadTurns + r->groupSlot[1], false);
 			vec3s ahead = glms_vec3_scale(glms_vec3_sub(gap1.d, geo[i].d), weight);
 			gap[3 * i + 0] = ahead.x;
 			gap[3 * i + 1] = ahead.y;
@@ -1877,14 +1890,15 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			sb->dtheta[k] += tB.raw[k];
 		}
 	}
-	// The bodies turned: their turns and inertias of now follow, for a later relax iteration.
+	// The bodies turned: their turns and inertias of now follow, for a later relax iteration
+	// (each body's once, at the first joint that names it).
 	for (int i = 0; i < count; ++i) {
 		tbJointRecord* r = cur[i];
 		int bodies[2] = {r->indexA, r->indexB};
 		float masses[2] = {r->mA, r->mB};
 		for (int side = 0; side < 2; ++side) {
 			int b = bodies[side];
-			if (masses[side] > 0.0f) {
+			if (masses[side] > 0.0f && r->groupFirst[side]) {
 				tbComposeTurn(r, b, states + b);
 				r->turnedInertias[b] = tbTurnInertia(r->turns[b], r->inertias[b]);
 			}
