@@ -235,6 +235,11 @@ static mat3s tbTurnAt(const tbJointRecord* r, int b, const tbSolverBody* s)
 // every point at w exactly over a substep (w is constant within it).
 static inline void tbComposeTurn(const tbJointRecord* r, int b, const tbSolverBody* s)
 {
+	const vec3s* by = r->turnedBy + b;
+	if (s->dtheta[0] == by->x && s->dtheta[1] == by->y && s->dtheta[2] == by->z &&
+	    !(r->spinFlow && r->flows[b].pending != 0.0f)) {
+		return; // composed up to these deltas already (a group's projection did it)
+	}
 	r->turns[b] = tbTurnAt(r, b, s);
 	r->turnedBy[b] = tbDelta(s->dtheta);
 	if (r->spinFlow) {
@@ -1427,6 +1432,16 @@ static inline uint64_t tbBitsBelow(int k)
 	return k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << k) - 1u);
 }
 
+// The set bits of m (a SWAR count: the builtin is a library call without a popcount
+// instruction in the target).
+static inline int tbBitCount(uint64_t m)
+{
+	m = m - ((m >> 1) & 0x5555555555555555u);
+	m = (m & 0x3333333333333333u) + ((m >> 2) & 0x3333333333333333u);
+	m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+	return (int)((m * 0x0101010101010101u) >> 56);
+}
+
 void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 {
 	TB_ASSERT(count <= TB_MAX_DIRECT_JOINTS);
@@ -1455,9 +1470,9 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 			int fill = 0;
 			for (uint64_t q = near; q != 0u; q &= q - 1u) {
 				int j = __builtin_ctzll(q);
-				fill += __builtin_popcountll(near & ~adj[j] & ~((uint64_t)1 << j));
+				fill += tbBitCount(near & ~adj[j] & ~((uint64_t)1 << j));
 			}
-			int degree = __builtin_popcountll(near);
+			int degree = tbBitCount(near);
 			if (best < 0 || fill < bestFill || (fill == bestFill && degree < bestDegree)) {
 				best = i;
 				bestFill = fill;
@@ -1518,7 +1533,7 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 			r->groupSlot[side] = (short)slot;
 			r->groupFirst[side] = first;
 		}
-		fits = fits && __builtin_popcountll(r->groupLower) <= TB_HELD_FACTOR_BLOCKS;
+		fits = fits && tbBitCount(r->groupLower) <= TB_HELD_FACTOR_BLOCKS;
 	}
 	records[joints[0]].factorFits = fits;
 }
