@@ -1467,13 +1467,20 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 		for (uint64_t m = left; m != 0u; m &= m - 1u) {
 			int i = __builtin_ctzll(m);
 			uint64_t near = adj[i] & left;
+			int degree = tbBitCount(near);
+			// The fill is counted only while i can still win: beyond bestFill, or at it
+			// without fewer neighbours, it cannot (the same pick, fewer counts).
 			int fill = 0;
-			for (uint64_t q = near; q != 0u; q &= q - 1u) {
+			bool beaten = false;
+			for (uint64_t q = near; q != 0u && !beaten; q &= q - 1u) {
 				int j = __builtin_ctzll(q);
 				fill += tbBitCount(near & ~adj[j] & ~((uint64_t)1 << j));
+				beaten =
+				    best >= 0 && (fill > bestFill || (fill == bestFill && degree >= bestDegree));
 			}
-			int degree = tbBitCount(near);
-			if (best < 0 || fill < bestFill || (fill == bestFill && degree < bestDegree)) {
+			beaten = beaten || (best >= 0 && fill == bestFill && degree >= bestDegree);
+			if (!beaten &&
+			    (best < 0 || fill < bestFill || (fill == bestFill && degree < bestDegree))) {
 				best = i;
 				bestFill = fill;
 				bestDegree = degree;
