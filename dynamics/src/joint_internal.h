@@ -18,6 +18,33 @@ typedef struct tbSpinFlow
 	float kick;    // 1: the second half is not yet given
 } tbSpinFlow;
 
+// The joint's current geometry from its bodies' deltas.
+typedef struct tbJointNow
+{
+	vec3s rA, rB;      // anchors turned by the bodies' rotation deltas
+	vec3s d;           // B's anchor minus A's, m
+	vec3s axisA, refA; // A's frame
+	vec3s axisB, refB; // B's frame
+	float angle;       // hinge angle, rad
+} tbJointNow;
+
+// The swing and twist of a ball joint's B frame against A's (tbBallAnglesOf): the swing turns
+// A's twist axis bA onto B's, bB, about n = bA x bB / |bA x bB| by theta; the twist psi is what
+// is left about bB (B's reference turned back by the swing, against A's reference).
+typedef struct tbBallAngles
+{
+	float swing;  // theta, rad
+	vec3s n;      // the swing's axis (zero when theta is tiny)
+	float twist;  // psi, rad, in (-pi, pi]
+	vec3s twistJ; // dpsi/dt = twistJ . (wB - wA): (bA + bB) / (1 + cos theta)
+	vec3s coneJ;  // dC/dt = coneJ . (wB - wA) for the cone's C (zero: no row)
+	float coneC;  // how far inside the cone, rad (< 0: outside)
+} tbBallAngles;
+
+// The most blocks before the diagonal a joint's row of its group's factor may have for the
+// factor to be held between the biased passes (a ragdoll's joints have at most four).
+#define TB_HELD_FACTOR_BLOCKS 4
+
 // What a joint needs in every substep, set up once per step: its bodies' solver indices, their
 // masses and inverse inertias of the step's start, and the anchors and frames in world axes at
 // the start (turned by the bodies' rotation deltas as the step goes).
@@ -46,6 +73,23 @@ typedef struct tbJointRecord
 	// group's solve right after (at the same turns): valid while nowFresh.
 	vec3s nowRA, nowRB, nowD;
 	bool nowFresh;
+	// The joint's geometry of now and a ball joint's angles, made by its warm start and kept
+	// through the substep's biased passes (until the deltas are integrated only velocities
+	// change, so they would come out the same); the relax pass makes its own: valid while held.
+	tbJointNow heldNow;
+	tbBallAngles heldAngles;
+	bool held;
+	// A grouped joint's row of its group's factor (tbSolveJointGroup), made in the substep's
+	// first biased pass and read back in the others (A is made at the same poses): its diagonal
+	// block with its pivots' inverses and its blocks before the diagonal, in the order of the
+	// bits of groupLower. factorHeld, in the group's first record: every row is held.
+	mat3s factorDiag;
+	float factorInv[3];
+	mat3s factorLower[TB_HELD_FACTOR_BLOCKS];
+	bool factorHeld;
+	bool factorFits;     // in the group's first record: every row fits (tbOrderJointGroup)
+	short groupSlot[2];  // its bodies' (A, B) slots among its group's bodies
+	bool groupFirst[2];  // it is the first joint of its group's order to name the body
 	bool movesA, movesB; // dynamic: its velocities are written (never a static or kinematic's)
 	bool hasPoint;       // ball, hinge, fixed: the anchors coincide (three point rows)
 	bool spinFlow;       // a body of its turns by a torque-free flow (tbSpinFlow)

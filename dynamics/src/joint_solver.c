@@ -175,16 +175,6 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 	}
 }
 
-// The joint's current geometry from its bodies' deltas.
-typedef struct tbJointNow
-{
-	vec3s rA, rB;      // anchors turned by the bodies' rotation deltas
-	vec3s d;           // B's anchor minus A's, m
-	vec3s axisA, refA; // A's frame
-	vec3s axisB, refB; // B's frame
-	float angle;       // hinge angle, rad
-} tbJointNow;
-
 // The same with the bodies' turns since the step began already made (tbTurnMatrix).
 static tbJointNow tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBody* sa,
                                         const tbSolverBody* sb, const mat3s* tA, const mat3s* tB,
@@ -245,6 +235,11 @@ static mat3s tbTurnAt(const tbJointRecord* r, int b, const tbSolverBody* s)
 // every point at w exactly over a substep (w is constant within it).
 static inline void tbComposeTurn(const tbJointRecord* r, int b, const tbSolverBody* s)
 {
+	const vec3s* by = r->turnedBy + b;
+	if (s->dtheta[0] == by->x && s->dtheta[1] == by->y && s->dtheta[2] == by->z &&
+	    !(r->spinFlow && r->flows[b].pending != 0.0f)) {
+		return; // composed up to these deltas already (a group's projection did it)
+	}
 	r->turns[b] = tbTurnAt(r, b, s);
 	r->turnedBy[b] = tbDelta(s->dtheta);
 	if (r->spinFlow) {
@@ -739,19 +734,6 @@ static bool tbBallHasAngular(const tbJoint* j)
 	       j->enableMotor || j->maxFrictionTorque > 0.0f;
 }
 
-// The swing and twist of B's frame against A's: the swing turns A's twist axis bA onto B's, bB,
-// about n = bA x bB / |bA x bB| by theta; the twist psi is what is left about bB (B's reference
-// turned back by the swing, against A's reference).
-typedef struct tbBallAngles
-{
-	float swing;  // theta, rad
-	vec3s n;      // the swing's axis (zero when theta is tiny)
-	float twist;  // psi, rad, in (-pi, pi]
-	vec3s twistJ; // dpsi/dt = twistJ . (wB - wA): (bA + bB) / (1 + cos theta)
-	vec3s coneJ;  // dC/dt = coneJ . (wB - wA) for the cone's C (zero: no row)
-	float coneC;  // how far inside the cone, rad (< 0: outside)
-} tbBallAngles;
-
 static tbBallAngles tbBallAnglesOf(const tbJoint* j, const tbJointNow* g)
 {
 	tbBallAngles a;
@@ -795,6 +777,33 @@ static tbBallAngles tbBallAnglesOf(const tbJoint* j, const tbJointNow* g)
 	return a;
 }
 
+// The joint's full geometry of now for a pass, and a ball joint's angles where `angles` asks for
+// them: made and held at the warm start (`warm`), read back in the biased passes while held
+// (nothing moves the bodies' deltas or turns until the deltas are integrated: the same bits),
+// made and let go in the relax pass, which comes after the bodies moved.
+static tbJointNow tbJointNowFor(tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
+                                bool warm, bool useBias, tbBallAngles* angles)
+{
+	if (!warm && useBias && r->held) {
+		if (angles != NULL) {
+			*angles = r->heldAngles;
+		}
+		return r->heldNow;
+	}
+	tbJointNow g = tbJointNowAt(r, sa, sb, true);
+	if (angles != NULL) {
+		*angles = tbBallAnglesOf(r->joint, &g);
+	}
+	r->held = warm || useBias;
+	if (r->held) {
+		r->heldNow = g;
+		if (angles != NULL) {
+			r->heldAngles = *angles;
+		}
+	}
+	return g;
+}
+
 // B's rotation away from the target frame on A (small-angle, e = 1/2 sum_k tA_k x fB_k, as the
 // fixed joint's; e is B's turn from the target when small).
 static vec3s tbBallTargetError(const tbJointRecord* r, const tbJointNow* g)
@@ -830,8 +839,8 @@ static vec3s tbClampAngular(vec3s* acc, vec3s L, float maxImpulse)
 // limb turns about its anchor, not its centre: solved apart, the point row gave back most of
 // the turn the limit had taken and a thrown limb sank into its cone and bounced off it.
 static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
-                              const tbJointNow* g, const tbSym3* Kpp, vec3s u, float C, float* acc,
-                              bool useBias, float invH)
+                              const tbJointNow* g, tbSym3* Kpp, bool* made, vec3s u, float C,
+                              float* acc, bool useBias, float invH)
 {
 	float biasRate, massScale, impulseScale;
 	tbRigidSoftness(r, useBias, &biasRate, &massScale, &impulseScale);
@@ -845,6 +854,12 @@ static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* 
 	}
 	vec3s iAu = tbMulMV(&r->iA, u), iBu = tbMulMV(&r->iB, u);
 	vec3s kpl = glms_vec3_scale(glms_vec3_add(tbCross(g->rA, iAu), tbCross(g->rB, iBu)), -1.0f);
+	if (!*made) {
+		// The point block, the same for every limit row of this pass: made by the first row
+		// that acts.
+		*Kpp = tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, g->rA, g->rB);
+		*made = true;
+	}
 	vec3s x = tbSym3Solve(*Kpp, kpl);
 	float k = glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) - glms_vec3_dot(kpl, x);
 	float mass = k > 1e-9f * glms_vec3_dot(u, glms_vec3_add(iAu, iBu)) ? 1.0f / k : 0.0f;
@@ -871,7 +886,9 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
                                float invH)
 {
 	tbJoint* j = r->joint;
-	tbJointNow g = tbJointNowAt(r, sa, sb, true);
+	bool limits = j->enableLimit || j->enableCone;
+	tbBallAngles a;
+	tbJointNow g = tbJointNowFor(r, sa, sb, false, useBias, limits ? &a : NULL);
 	tbKeepNow(r, &g);
 	mat3s Kinv = tbMat3Inverse(tbMat3Add(r->iA, r->iB));
 	if (!tbIsFiniteMat(Kinv)) {
@@ -911,20 +928,19 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
 		tbApplyAngular(r, sa, sb,
 		               tbClampAngular(&j->frictionImpulse3, L, j->maxFrictionTorque / invH));
 	}
-	if (j->enableLimit || j->enableCone) {
-		tbBallAngles a = tbBallAnglesOf(j, &g);
-		// The point block, the same for every limit row of this pass.
-		tbSym3 Kpp = tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, g.rA, g.rB);
+	if (limits) {
+		tbSym3 Kpp; // the point block, made by the first row that acts
+		bool made = false;
 		if (j->enableLimit) {
-			tbAngularLimitRow(r, sa, sb, &g, &Kpp, a.twistJ, a.twist - j->lower, &j->lowerImpulse,
-			                  useBias, invH);
-			tbAngularLimitRow(r, sa, sb, &g, &Kpp, glms_vec3_scale(a.twistJ, -1.0f),
+			tbAngularLimitRow(r, sa, sb, &g, &Kpp, &made, a.twistJ, a.twist - j->lower,
+			                  &j->lowerImpulse, useBias, invH);
+			tbAngularLimitRow(r, sa, sb, &g, &Kpp, &made, glms_vec3_scale(a.twistJ, -1.0f),
 			                  j->upper - a.twist, &j->upperImpulse, useBias, invH);
 		}
 		if (j->enableCone) {
 			if (glms_vec3_dot(a.coneJ, a.coneJ) > 0.0f) {
-				tbAngularLimitRow(r, sa, sb, &g, &Kpp, a.coneJ, a.coneC, &j->coneImpulse, useBias,
-				                  invH);
+				tbAngularLimitRow(r, sa, sb, &g, &Kpp, &made, a.coneJ, a.coneC, &j->coneImpulse,
+				                  useBias, invH);
 			} else {
 				j->coneImpulse = 0.0f;
 			}
@@ -1125,7 +1141,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 	tbSolverBody* sb = states + record->indexB;
 	tbJointRecord* r = record;
 	tbJoint* j = r->joint;
-	tbJointNow g = tbJointNowAt(r, sa, sb, j->type != tb_ballJoint);
+	tbJointNow g = tbJointNowFor(r, sa, sb, false, useBias, NULL);
 	tbKeepNow(r, &g);
 	switch (j->type) {
 	case tb_ballJoint:
@@ -1204,6 +1220,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 
 void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 {
+	record->factorHeld = false; // the substep's first biased pass makes its group's factor
 	tbSolverBody* sa = states + record->indexA;
 	tbSolverBody* sb = states + record->indexB;
 	tbJointRecord* r = record;
@@ -1215,13 +1232,13 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 		tbApplyLinearTo(r, sa, sb, r->turnedInertias + r->indexA, r->turnedInertias + r->indexB, rA,
 		                rB, j->linearImpulse);
 		if (tbBallHasAngular(j)) {
-			tbJointNow g = tbJointNowAt(r, sa, sb, true);
-			tbBallAngles a = tbBallAnglesOf(j, &g);
+			tbBallAngles a;
+			tbJointNowFor(r, sa, sb, true, false, &a);
 			tbApplyAngular(r, sa, sb, tbBallAngularImpulse(j, &a));
 		}
 		return;
 	}
-	tbJointNow g = tbJointNowAt(r, sa, sb, true);
+	tbJointNow g = tbJointNowFor(r, sa, sb, true, false, NULL);
 	if (j->type == tb_wheelJoint) {
 		// As the hinge's below, about the steered axle; then the suspension's rows along A's
 		// axis (the slider's arm) and the motor about the axle.
@@ -1415,6 +1432,16 @@ static inline uint64_t tbBitsBelow(int k)
 	return k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << k) - 1u);
 }
 
+// The set bits of m (a SWAR count: the builtin is a library call without a popcount
+// instruction in the target).
+static inline int tbBitCount(uint64_t m)
+{
+	m = m - ((m >> 1) & 0x5555555555555555u);
+	m = (m & 0x3333333333333333u) + ((m >> 2) & 0x3333333333333333u);
+	m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+	return (int)((m * 0x0101010101010101u) >> 56);
+}
+
 void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 {
 	TB_ASSERT(count <= TB_MAX_DIRECT_JOINTS);
@@ -1440,13 +1467,20 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 		for (uint64_t m = left; m != 0u; m &= m - 1u) {
 			int i = __builtin_ctzll(m);
 			uint64_t near = adj[i] & left;
+			int degree = tbBitCount(near);
+			// The fill is counted only while i can still win: beyond bestFill, or at it
+			// without fewer neighbours, it cannot (the same pick, fewer counts).
 			int fill = 0;
-			for (uint64_t q = near; q != 0u; q &= q - 1u) {
+			bool beaten = false;
+			for (uint64_t q = near; q != 0u && !beaten; q &= q - 1u) {
 				int j = __builtin_ctzll(q);
-				fill += __builtin_popcountll(near & ~adj[j] & ~((uint64_t)1 << j));
+				fill += tbBitCount(near & ~adj[j] & ~((uint64_t)1 << j));
+				beaten =
+				    best >= 0 && (fill > bestFill || (fill == bestFill && degree >= bestDegree));
 			}
-			int degree = __builtin_popcountll(near);
-			if (best < 0 || fill < bestFill || (fill == bestFill && degree < bestDegree)) {
+			beaten = beaten || (best >= 0 && fill == bestFill && degree >= bestDegree);
+			if (!beaten &&
+			    (best < 0 || fill < bestFill || (fill == bestFill && degree < bestDegree))) {
 				best = i;
 				bestFill = fill;
 				bestDegree = degree;
@@ -1485,6 +1519,30 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 			records[joints[i]].groupLower |= later & tbBitsBelow(i);
 		}
 	}
+	// Each body of the group gets a slot, first taken by the first joint in this order that
+	// names it (the direct solve makes a body's turn there once, for all its joints), and the
+	// group's factor is held between the biased passes where every row fits its record.
+	int bodies[2 * TB_MAX_DIRECT_JOINTS];
+	int bodyCount = 0;
+	bool fits = true;
+	for (int i = 0; i < count; ++i) {
+		tbJointRecord* r = records + joints[i];
+		int sides[2] = {r->indexA, r->indexB};
+		for (int side = 0; side < 2; ++side) {
+			int slot = 0;
+			while (slot < bodyCount && bodies[slot] != sides[side]) {
+				++slot;
+			}
+			bool first = slot == bodyCount;
+			if (first) {
+				bodies[bodyCount++] = sides[side];
+			}
+			r->groupSlot[side] = (short)slot;
+			r->groupFirst[side] = first;
+		}
+		fits = fits && tbBitCount(r->groupLower) <= TB_HELD_FACTOR_BLOCKS;
+	}
+	records[joints[0]].factorFits = fits;
 }
 
 // The 3 x 3 block of A for joints i and j sharing a body on sides si, sj (-1: A, +1: B):
@@ -1573,73 +1631,12 @@ static void tbCholeskySubstitute(const mat3s* L, const float* invDiag, const uin
 #define TB_PROJECT_TURN 0.1f
 #endif
 
-// Body b's turn (tbTurnAt) at the deltas s, looked up among the `count` bodies whose turns were
-// made already (a body's turn depends on the body only), or made and added.
-static mat3s tbTurnAhead(const tbJointRecord* r, int b, const tbSolverBody* s, int* bodies,
-                         mat3s* turns, int* count)
+// A's blocks for the group's joints cur[0..count) at their anchors geo (row by row in A, the
+// lower ones), factored in place, A = L L^T, with the pivots' inverses in invDiag.
+static void tbFactorJointGroup(tbJointRecord* const* cur, const tbJointNow* geo, int count,
+                               const uint64_t* shares, const uint64_t* lower,
+                               const uint64_t* column, mat3s* A, float* invDiag)
 {
-	for (int k = 0; k < *count; ++k) {
-		if (bodies[k] == b) {
-			return turns[k];
-		}
-	}
-	mat3s t = tbTurnAt(r, b, s);
-	bodies[*count] = b;
-	turns[*count] = t;
-	*count += 1;
-	return t;
-}
-
-void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
-                       bool useBias, float* work)
-{
-	TB_ASSERT(count <= TB_MAX_DIRECT_JOINTS);
-	int n = 3 * count;
-	mat3s* A = (mat3s*)work; // count x count blocks, row by row, the lower ones used
-	float* x = work + n * n; // right-hand side, then the solution
-	float* gap = x + n;      // the anchors' gaps, then the position correction's multipliers
-	tbJointRecord* cur[TB_MAX_DIRECT_JOINTS];
-	tbJointNow geo[TB_MAX_DIRECT_JOINTS];
-	for (int i = 0; i < count; ++i) {
-		tbJointRecord* r = records + order[i];
-		tbSolverBody* sa = states + r->indexA;
-		tbSolverBody* sb = states + r->indexB;
-		cur[i] = r;
-		if (r->nowFresh) {
-			// Made by the joint's own rows just before, at the same turns (the rows change
-			// velocities only); their inertias of now are in the record as well.
-			geo[i].rA = r->nowRA;
-			geo[i].rB = r->nowRB;
-			geo[i].d = r->nowD;
-			r->nowFresh = false;
-		} else {
-			geo[i] = tbJointNowAt(r, sa, sb, false);
-		}
-		// Rigid rows, Cdot = 0, in both passes: the positions are kept by the SHAKE step and
-		// the projection below, not by a soft bias (a direct solve has no iterations to
-		// soften; the soft rows' spring of 60 Hz let 200 kg stretch its links).
-		vec3s vA = glms_vec3_add(tbGetV(sa), glms_vec3_cross(tbGetW(sa), geo[i].rA));
-		vec3s vB = glms_vec3_add(tbGetV(sb), glms_vec3_cross(tbGetW(sb), geo[i].rB));
-		vec3s rhs = glms_vec3_sub(vB, vA);
-		x[3 * i + 0] = rhs.x;
-		x[3 * i + 1] = rhs.y;
-		x[3 * i + 2] = rhs.z;
-		gap[3 * i + 0] = geo[i].d.x;
-		gap[3 * i + 1] = geo[i].d.y;
-		gap[3 * i + 2] = geo[i].d.z;
-	}
-	// A: a 3 x 3 block for every pair of joints (i >= j) that share a moving body. Its factor L
-	// has those blocks and the ones the elimination fills in (tbOrderJointGroup put the joints in
-	// an order of least fill and marked both in the records). lower[i]: the blocks of row block i
-	// before its diagonal in L; a tree of joints fills in none, so the factorization and the solves
-	// cost O(count), not O(n^3). Zeroed: GCC cannot see that the loop fills the first count.
-	uint64_t shares[TB_MAX_DIRECT_JOINTS] = {0}, lower[TB_MAX_DIRECT_JOINTS] = {0};
-	uint64_t column[TB_MAX_DIRECT_JOINTS] = {0};
-	for (int i = 0; i < count; ++i) {
-		shares[i] = cur[i]->groupShares;
-		lower[i] = cur[i]->groupLower;
-		column[i] = cur[i]->groupColumn;
-	}
 	for (int i = 0; i < count; ++i) {
 		// The blocks of row i: coupling blocks where the joints share a body, zero where only
 		// the factor fills in; then the diagonal block.
@@ -1672,7 +1669,6 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	// holds block K, L_IK = (A_IK - sum L_IP L_KP^T) L_KK^-T over the blocks P both hold. A
 	// vanishing pivot (a joint that repeats another) is lifted a little: the solve then splits
 	// the load between them.
-	float invDiag[3 * TB_MAX_DIRECT_JOINTS] = {0};
 	for (int K = 0; K < count; ++K) {
 		mat3s* rowK = A + (size_t)K * (size_t)count;
 		mat3s D = rowK[K];
@@ -1725,6 +1721,93 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			rowI[K] = T;
 		}
 	}
+}
+
+void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
+                       bool useBias, float* work)
+{
+	TB_ASSERT(count >= 1 && count <= TB_MAX_DIRECT_JOINTS);
+	int n = 3 * count;
+	mat3s* A = (mat3s*)work; // count x count blocks, row by row, the lower ones used
+	float* x = work + n * n; // right-hand side, then the solution
+	float* gap = x + n;      // the anchors' gaps, then the position correction's multipliers
+	tbJointRecord* cur[TB_MAX_DIRECT_JOINTS];
+	tbJointNow geo[TB_MAX_DIRECT_JOINTS];
+	for (int i = 0; i < count; ++i) {
+		tbJointRecord* r = records + order[i];
+		tbSolverBody* sa = states + r->indexA;
+		tbSolverBody* sb = states + r->indexB;
+		cur[i] = r;
+		if (r->nowFresh) {
+			// Made by the joint's own rows just before, at the same turns (the rows change
+			// velocities only); their inertias of now are in the record as well.
+			geo[i].rA = r->nowRA;
+			geo[i].rB = r->nowRB;
+			geo[i].d = r->nowD;
+			r->nowFresh = false;
+		} else {
+			geo[i] = tbJointNowAt(r, sa, sb, false);
+		}
+		// Rigid rows, Cdot = 0, in both passes: the positions are kept by the SHAKE step and
+		// the projection below, not by a soft bias (a direct solve has no iterations to
+		// soften; the soft rows' spring of 60 Hz let 200 kg stretch its links).
+		vec3s vA = glms_vec3_add(tbGetV(sa), glms_vec3_cross(tbGetW(sa), geo[i].rA));
+		vec3s vB = glms_vec3_add(tbGetV(sb), glms_vec3_cross(tbGetW(sb), geo[i].rB));
+		vec3s rhs = glms_vec3_sub(vB, vA);
+		x[3 * i + 0] = rhs.x;
+		x[3 * i + 1] = rhs.y;
+		x[3 * i + 2] = rhs.z;
+		gap[3 * i + 0] = geo[i].d.x;
+		gap[3 * i + 1] = geo[i].d.y;
+		gap[3 * i + 2] = geo[i].d.z;
+	}
+	// A: a 3 x 3 block for every pair of joints (i >= j) that share a moving body. Its factor L
+	// has those blocks and the ones the elimination fills in (tbOrderJointGroup put the joints in
+	// an order of least fill and marked both in the records). lower[i]: the blocks of row block i
+	// before its diagonal in L; a tree of joints fills in none, so the factorization and the solves
+	// cost O(count), not O(n^3). Zeroed: GCC cannot see that the loop fills the first count.
+	uint64_t shares[TB_MAX_DIRECT_JOINTS] = {0}, lower[TB_MAX_DIRECT_JOINTS] = {0};
+	uint64_t column[TB_MAX_DIRECT_JOINTS] = {0};
+	for (int i = 0; i < count; ++i) {
+		shares[i] = cur[i]->groupShares;
+		lower[i] = cur[i]->groupLower;
+		column[i] = cur[i]->groupColumn;
+	}
+	float invDiag[3 * TB_MAX_DIRECT_JOINTS] = {0};
+	tbJointRecord* first = records + order[0]; // holds factorHeld for the group
+	if (useBias && first->factorHeld) {
+		// A later biased pass of the substep: the bodies' deltas and turns are those the first
+		// one made its factor at (only velocities changed since), so the factor is the same.
+		for (int i = 0; i < count; ++i) {
+			const tbJointRecord* r = cur[i];
+			mat3s* row = A + (size_t)i * (size_t)count;
+			row[i] = r->factorDiag;
+			invDiag[3 * i] = r->factorInv[0];
+			invDiag[3 * i + 1] = r->factorInv[1];
+			invDiag[3 * i + 2] = r->factorInv[2];
+			int k = 0;
+			for (uint64_t m = lower[i]; m != 0u; m &= m - 1u) {
+				row[__builtin_ctzll(m)] = r->factorLower[k++];
+			}
+		}
+	} else {
+		tbFactorJointGroup(cur, geo, count, shares, lower, column, A, invDiag);
+		// Held for the substep's other biased passes where every row fits its record.
+		bool fits = useBias && first->factorFits;
+		first->factorHeld = fits;
+		for (int i = 0; i < count && fits; ++i) {
+			tbJointRecord* r = cur[i];
+			const mat3s* row = A + (size_t)i * (size_t)count;
+			r->factorDiag = row[i];
+			r->factorInv[0] = invDiag[3 * i];
+			r->factorInv[1] = invDiag[3 * i + 1];
+			r->factorInv[2] = invDiag[3 * i + 2];
+			int k = 0;
+			for (uint64_t m = lower[i]; m != 0u; m &= m - 1u) {
+				r->factorLower[k++] = row[__builtin_ctzll(m)];
+			}
+		}
+	}
 	tbCholeskySubstitute(A, invDiag, lower, count, x);
 	if (!useBias) {
 		tbCholeskySubstitute(A, invDiag, lower, count, gap);
@@ -1750,10 +1833,8 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		// the light links of a loaded chain whirled apart with it. Those joints' gaps are left at
 		// zero weight, the projection below closing them instead.
 		bool any = false;
-		// Each body's turn ahead, made once for all its joints.
-		int aheadBodies[2 * TB_MAX_DIRECT_JOINTS];
+		// Each body's turn ahead, made once for all its joints (by the first that names it).
 		mat3s aheadTurns[2 * TB_MAX_DIRECT_JOINTS];
-		int aheadCount = 0;
 		for (int i = 0; i < count; ++i) {
 			tbJointRecord* r = cur[i];
 			float sA = r->mA > 0.0f ? r->stiffened[r->indexA] : 0.0f;
@@ -1770,9 +1851,14 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			// Only what the substep's motion adds to the gap: a gap already there is the
 			// projection's (closed at a bounded rate; closed by an impulse here, in one
 			// substep, a body moved 10 m by hand flung the chain about).
-			mat3s tA = tbTurnAhead(r, r->indexA, &pa, aheadBodies, aheadTurns, &aheadCount);
-			mat3s tB = tbTurnAhead(r, r->indexB, &pb, aheadBodies, aheadTurns, &aheadCount);
-			tbJointNow gap1 = tbJointGeometryTurned(r, &pa, &pb, &tA, &tB, false);
+			if (r->groupFirst[0]) {
+				aheadTurns[r->groupSlot[0]] = tbTurnAt(r, r->indexA, &pa);
+			}
+			if (r->groupFirst[1]) {
+				aheadTurns[r->groupSlot[1]] = tbTurnAt(r, r->indexB, &pb);
+			}
+			tbJointNow gap1 = tbJointGeometryTurned(r, &pa, &pb, aheadTurns + r->groupSlot[0],
+			                                        aheadTurns + r->groupSlot[1], false);
 			vec3s ahead = glms_vec3_scale(glms_vec3_sub(gap1.d, geo[i].d), weight);
 			gap[3 * i + 0] = ahead.x;
 			gap[3 * i + 1] = ahead.y;
@@ -1826,14 +1912,15 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			sb->dtheta[k] += tB.raw[k];
 		}
 	}
-	// The bodies turned: their turns and inertias of now follow, for a later relax iteration.
+	// The bodies turned: their turns and inertias of now follow, for a later relax iteration
+	// (each body's once, at the first joint that names it).
 	for (int i = 0; i < count; ++i) {
 		tbJointRecord* r = cur[i];
 		int bodies[2] = {r->indexA, r->indexB};
 		float masses[2] = {r->mA, r->mB};
 		for (int side = 0; side < 2; ++side) {
 			int b = bodies[side];
-			if (masses[side] > 0.0f) {
+			if (masses[side] > 0.0f && r->groupFirst[side]) {
 				tbComposeTurn(r, b, states + b);
 				r->turnedInertias[b] = tbTurnInertia(r->turns[b], r->inertias[b]);
 			}
