@@ -327,6 +327,18 @@ static tbSolverDef tbWorldSolverDef(tbWorld* w, int substeps)
 	return sd;
 }
 
+// The solver contacts [start, end)'s impulses back to their contacts (next step's warm start):
+// each writes its own contact.
+static inline void tbStoreImpulsesRange(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbWorld* w = context;
+	for (int i = start; i < end; ++i) {
+		tbContactSlot* c = w->contacts + w->solverContactSlots[i];
+		c->impulses = tbContactConstraint_GetImpulses(w->solverContacts + i);
+	}
+}
+
 // Stage: solve and integrate (dynamics/solver.c). Reads the solver's bodies, contacts and joints;
 // writes the bodies' state vectors, the contacts' impulses (for next step's warm start) and the
 // joints' impulses. The solver calls back into the engine only through sd->refreshContact, to
@@ -368,9 +380,10 @@ static void tbSolveStage(tbWorld* w, const tbSolverDef* sd, float dt, void** scr
 	}
 	w->lastSubstep = dt / (float)sd->substeps;
 	w->lastTimeStep = dt;
-	for (int i = 0; i < contactCount; ++i) {
-		tbContactSlot* c = w->contacts + w->solverContactSlots[i];
-		c->impulses = tbContactConstraint_GetImpulses(w->solverContacts + i);
+	if (w->parallel) {
+		tbParallelFor(w, tbStoreImpulsesRange, contactCount, TB_MIN_PREPARE_CONTACTS, w);
+	} else {
+		tbStoreImpulsesRange(0, contactCount, 0, w);
 	}
 	w->lastSolverStats = stats;
 }
