@@ -580,6 +580,26 @@ static void tbCollideAheadTask(int start, int end, int worker, void* context)
 	counts->narrowPhaseRuns += profile.narrowPhaseRuns;
 }
 
+// The awake bodies [start, end)'s bounds of this step (each writes its own).
+static inline void tbBodyBoundsRange(tbWorld* w, int start, int end, float dt)
+{
+	for (int k = start; k < end; ++k) {
+		const tbBodySlot* b = w->bodies + w->awakeBodies[k];
+		tbBodyBounds* bounds = w->bodyBounds + k;
+		bounds->turn = glms_vec3_norm(b->rb.w);
+		bounds->spin = bounds->turn * b->maxExtent;
+		bounds->surface = glms_vec3_norm(b->rb.v) + bounds->spin;
+		bounds->swing = w->def.enableContactRefresh ? tbSwingReach(w, b, dt) : 0.0f;
+	}
+}
+
+static void tbBodyBoundsTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbCollideTask* t = context;
+	tbBodyBoundsRange(t->world, start, end, t->dt);
+}
+
 // One visit of the serial pass at position `at` of the active set: destroys the pair if its boxes
 // parted, makes the manifold the parallel pass left (`ahead` inlines to false with one worker:
 // the pass does all), and does what touches shared state: touch events, and waking a sleeping
@@ -693,11 +713,13 @@ static void tbCollideFlagged(tbWorld* w, float dt, int count)
 // the one-worker pass keeps the code it had.
 static __attribute__((noinline)) void tbCollideParallel(tbWorld* w, float dt)
 {
+	tbCollideTask task = {w, dt};
+	tbParallelFor(w, tbBodyBoundsTask, w->awakeCount, 512, &task);
+	w->bodyBoundCount = w->awakeCount;
 	int count = w->activeCount;
 	if (count > w->collideVisitCapacity) {
 		tbGrowArray((void**)&w->collideVisits, &w->collideVisitCapacity, count, sizeof(uint8_t));
 	}
-	tbCollideTask task = {w, dt};
 	for (int k = 0; k < TB_MAX_WORKERS; ++k) {
 		w->workerCounts[k].cachedManifolds = 0;
 		w->workerCounts[k].narrowPhaseRuns = 0;
@@ -715,16 +737,9 @@ void tbCollide(tbWorld* w, float dt)
 	// The active set only: contacts between sleeping or static bodies keep the manifold they had
 	// when they fell asleep.
 	tbGrowArray((void**)&w->bodyBounds, &w->bodyBoundCapacity, w->awakeCount, sizeof(tbBodyBounds));
-	for (int k = 0; k < w->awakeCount; ++k) {
-		const tbBodySlot* b = w->bodies + w->awakeBodies[k];
-		tbBodyBounds* bounds = w->bodyBounds + k;
-		bounds->turn = glms_vec3_norm(b->rb.w);
-		bounds->spin = bounds->turn * b->maxExtent;
-		bounds->surface = glms_vec3_norm(b->rb.v) + bounds->spin;
-		bounds->swing = w->def.enableContactRefresh ? tbSwingReach(w, b, dt) : 0.0f;
-	}
-	w->bodyBoundCount = w->awakeCount;
 	if (!w->parallel) {
+		tbBodyBoundsRange(w, 0, w->awakeCount, dt);
+		w->bodyBoundCount = w->awakeCount;
 		tbCollideInOrder(w, dt);
 		return;
 	}

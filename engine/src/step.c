@@ -7,6 +7,24 @@
 // Solver contacts per range: below this the loop runs inline.
 #define TB_MIN_PREPARE_CONTACTS 64
 
+// Bodies per range of the light per-body loops (a few dozen instructions each): below this the
+// loop runs inline.
+#define TB_MIN_BODIES 512
+
+// The solver's bodies [start, end) of the awake set: each writes its own items.
+static inline void tbPrepareBodiesRange(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbWorld* w = context;
+	for (int k = start; k < end; ++k) {
+		int i = w->awakeBodies[k];
+		tbBodySlot* b = w->bodies + i;
+		b->solverIndex = k;
+		w->solverBodies[k] = &b->rb;
+		w->solverBodySlots[k] = i;
+	}
+}
+
 // Stage: the solver's bodies. Reads the awake set; writes solverBodies and solverBodySlots (the
 // awake bodies in awake-set order) and each body's solverIndex. Static and sleeping bodies are
 // never visited.
@@ -28,12 +46,10 @@ static void tbPrepareBodies(tbWorld* w)
 		    tbGrowAlloc(w->islandHead, (size_t)old * sizeof(int), (size_t)capacity * sizeof(int));
 		w->islandCapacity = capacity;
 	}
-	for (int k = 0; k < bodyCount; ++k) {
-		int i = w->awakeBodies[k];
-		tbBodySlot* b = w->bodies + i;
-		b->solverIndex = k;
-		w->solverBodies[k] = &b->rb;
-		w->solverBodySlots[k] = i;
+	if (w->parallel) {
+		tbParallelFor(w, tbPrepareBodiesRange, bodyCount, TB_MIN_BODIES, w);
+	} else {
+		tbPrepareBodiesRange(0, bodyCount, 0, w);
 	}
 	w->solverBodyCount = bodyCount;
 }
