@@ -373,7 +373,7 @@ void tbBroadPhase_FreeScratch(tbWorld* w)
 	tbFree(w->moveQueries, (size_t)w->moveQueryCapacity * sizeof(tbMoveQuery));
 	w->moveQueries = NULL;
 	w->moveQueryCapacity = 0;
-	tbFree(w->collideVisits, (size_t)w->collideVisitCapacity);
-	w->collideVisits = NULL;
-	w->collideVisitCapacity = 0;
+	tbFree(w->activeFlags, (size_t)w->activeFlagCapacity);
+	w->activeFlags = NULL;
+	w->activeFlagCapacity = 0;
 }

@@ -549,7 +549,7 @@ static void tbCollideAheadTask(int start, int end, int worker, void* context)
 {
 	tbCollideTask* t = context;
 	tbWorld* w = t->world;
-	uint8_t* visits = w->collideVisits;
+	uint8_t* visits = w->activeFlags;
 	tbWorkerCounts* counts = w->workerCounts + worker;
 	tbProfile profile;
 	profile.cachedManifolds = 0;
@@ -689,7 +689,7 @@ static int tbNextVisit(const uint8_t* visits, int from, int count)
 // gives up is flagged, since a contact that joins later takes it.
 static void tbCollideFlagged(tbWorld* w, float dt, int count)
 {
-	uint8_t* visits = w->collideVisits;
+	uint8_t* visits = w->activeFlags;
 	for (int at = tbNextVisit(visits, 0, count); at < w->activeCount;) {
 		if (tbCollideAt(w, at, dt, true)) {
 			at = at + 1 < count ? tbNextVisit(visits, at + 1, count) : at + 1;
@@ -717,8 +717,8 @@ static __attribute__((noinline)) void tbCollideParallel(tbWorld* w, float dt)
 	tbParallelFor(w, tbBodyBoundsTask, w->awakeCount, 512, &task);
 	w->bodyBoundCount = w->awakeCount;
 	int count = w->activeCount;
-	if (count > w->collideVisitCapacity) {
-		tbGrowArray((void**)&w->collideVisits, &w->collideVisitCapacity, count, sizeof(uint8_t));
+	if (count > w->activeFlagCapacity) {
+		tbGrowArray((void**)&w->activeFlags, &w->activeFlagCapacity, count, sizeof(uint8_t));
 	}
 	for (int k = 0; k < TB_MAX_WORKERS; ++k) {
 		w->workerCounts[k].cachedManifolds = 0;

@@ -238,6 +238,18 @@ static void tbPreSolve(tbWorld* w)
 	w->solverContactCount = kept;
 }
 
+// Whether the active contacts [start, end) go to the solver, into their flags (activeFlags).
+static void tbTakeContactsRange(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbWorld* w = context;
+	for (int k = start; k < end; ++k) {
+		int ia, ib;
+		w->activeFlags[k] =
+		    tbSolverContactBodies(w, w->contacts + w->activeContacts[k], &ia, &ib) ? 1 : 0;
+	}
+}
+
 // Room for `count` solver contacts and their slots (grown together; each item is written in full
 // when taken, so the new capacity is left uncleared).
 static void tbReserveSolverContacts(tbWorld* w, int count)
@@ -262,15 +274,20 @@ static float tbPrepareContacts(tbWorld* w, float dt, int substeps)
 	int contactCount = 0, candidates = 0;
 	float turn = 0.0f;
 	if (w->parallel) {
-		// Listed in order, with room grown for the contacts the solver takes (the touching ones),
-		// not for every active pair.
-		for (int k = 0; k < w->activeCount; ++k) {
-			int i = w->activeContacts[k], ia, ib;
-			if (!tbSolverContactBodies(w, w->contacts + i, &ia, &ib)) {
-				continue;
+		// Which active contacts the solver takes (the touching ones) side by side, then listed
+		// in order, with room grown for those, not for every active pair.
+		int activeCount = w->activeCount;
+		if (activeCount > w->activeFlagCapacity) {
+			tbGrowArray((void**)&w->activeFlags, &w->activeFlagCapacity, activeCount,
+			            sizeof(uint8_t));
+		}
+		tbParallelFor(w, tbTakeContactsRange, activeCount, TB_MIN_PREPARE_CONTACTS * 4, w);
+		const uint8_t* taken = w->activeFlags;
+		for (int k = 0; k < activeCount; ++k) {
+			if (taken[k] != 0) {
+				tbReserveSolverContacts(w, contactCount + 1);
+				w->solverContactSlots[contactCount++] = w->activeContacts[k];
 			}
-			tbReserveSolverContacts(w, contactCount + 1);
-			w->solverContactSlots[contactCount++] = i;
 		}
 		tbPrepareContactsTask task;
 		task.world = w;

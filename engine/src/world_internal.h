@@ -244,8 +244,10 @@ typedef struct tbWorld
 	int moveCount, moveCapacity;
 	tbMoveQuery* moveQueries; // with workers: per moved proxy (broad_phase.c)
 	int moveQueryCapacity;
-	uint8_t* collideVisits; // with workers: per active contact, the narrow phase's serial work
-	int collideVisitCapacity;
+	// With workers: a flag per active contact, written by a parallel pass for the serial pass
+	// after it (the narrow phase's serial work, the solver's contacts).
+	uint8_t* activeFlags;
+	int activeFlagCapacity;
 
 	// Step scratch, grown to the scene and then reused (no allocation after warm-up).
 	tbRigidBody** solverBodies; // the awake bodies' Baraff records, solved in place
