@@ -294,13 +294,15 @@ static void tbQueryMovesTask(int start, int end, int worker, void* context)
 static __attribute__((noinline)) void tbUpdatePairsParallel(tbWorld* w)
 {
 	tbGrowArray((void**)&w->moveQueries, &w->moveQueryCapacity, w->moveCount, sizeof(tbMoveQuery));
-	// A first guess of the candidates' room (a scene's first step finds all its pairs); what
-	// did not fit is counted and grown for after the pass.
-	for (int k = 0; k < w->def.workerCount; ++k) {
+	// A first guess of the candidates' room: a few for each move of an even share (a scene's
+	// first step, when every pair is new, finds more); what did not fit is counted and grown for
+	// after the pass.
+	int workers = w->def.workerCount;
+	int guess = 4 * (w->moveCount / workers) + 64;
+	for (int k = 0; k < workers; ++k) {
 		tbWorkerCounts* counts = w->workerCounts + k;
-		if (counts->pairCapacity < 2 * w->moveCount) {
-			tbGrowArray((void**)&counts->pairs, &counts->pairCapacity, 2 * w->moveCount,
-			            sizeof(int));
+		if (counts->pairCapacity < guess) {
+			tbGrowArray((void**)&counts->pairs, &counts->pairCapacity, guess, sizeof(int));
 		}
 		counts->pairCount = 0;
 		counts->pairWant = 0;
@@ -321,13 +323,15 @@ static __attribute__((noinline)) void tbUpdatePairsParallel(tbWorld* w)
 			tbMakePair(w, s, pairs[n]);
 		}
 	}
-	// Room for next step's candidates: any worker may meet all of them.
-	int want = 0;
-	for (int k = 0; k < w->def.workerCount; ++k) {
-		want += w->workerCounts[k].pairCount + w->workerCounts[k].pairWant;
+	// Room for next step's candidates: each worker what it met, plus an even share of all of
+	// them (the split of the moves between workers changes from step to step).
+	int total = 0;
+	for (int k = 0; k < workers; ++k) {
+		total += w->workerCounts[k].pairCount + w->workerCounts[k].pairWant;
 	}
-	for (int k = 0; k < w->def.workerCount; ++k) {
+	for (int k = 0; k < workers; ++k) {
 		tbWorkerCounts* counts = w->workerCounts + k;
+		int want = counts->pairCount + counts->pairWant + total / workers;
 		if (want > counts->pairCapacity) {
 			tbGrowArray((void**)&counts->pairs, &counts->pairCapacity, want, sizeof(int));
 		}
