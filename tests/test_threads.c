@@ -2,6 +2,7 @@
 // (the built-in pool and the game's own task callbacks), and no allocation in the step.
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tumble/scene.h>
@@ -259,6 +260,138 @@ static void buildBouncy(tbWorldId world)
 Test(threads, bouncy_same_hash_at_every_worker_count)
 {
 	checkScene("bouncy", buildBouncy, false, 90);
+}
+
+// Many new pairs every step, found by the broad phase's parallel queries: a block of 5 x 5 x 4
+// cubes packed 1 cm apart (every neighbour a new pair on the first step), on a heightfield with
+// bumps (level pairs), with a rain of boxes and balls added over it every other step, and a
+// custom filter that turns some pairs down. Besides the state, the order of every step's begin and
+// end touch events must be the same at any worker count.
+static tbHeightfield s_field;
+
+static bool filterSome(tbShapeId a, tbShapeId b, void* context)
+{
+	(void)context;
+	return (a.index1 + b.index1) % 11 != 0;
+}
+
+static void buildPileRain(tbWorldId world)
+{
+	enum
+	{
+		cells = 16
+	};
+	float heights[(cells + 1) * (cells + 1)];
+	for (int r = 0; r <= cells; ++r) {
+		for (int c = 0; c <= cells; ++c) {
+			heights[r * (cells + 1) + c] = 0.15f * sinf(0.9f * (float)r) * cosf(0.7f * (float)c);
+		}
+	}
+	char message[256];
+	cr_assert(tbBuildHeightfield(heights, cells + 1, cells + 1, 1.0f, 1.0f, &s_field, message,
+	                             (int)sizeof message),
+	          "%s", message);
+	tbBodyDef gd = tbDefaultBodyDef();
+	tbBodyId ground = tbCreateBody(world, &gd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbGeometry level = tbMakeHeightfieldShape(&s_field);
+	tbCreateShape(ground, &sd, &level);
+	for (int y = 0; y < 4; ++y) {
+		for (int z = 0; z < 5; ++z) {
+			for (int x = 0; x < 5; ++x) {
+				makeBox(
+				    world,
+				    v3(0.81f * (float)x - 1.6f, 0.6f + 0.81f * (float)y, 0.81f * (float)z - 1.6f),
+				    quatIdentity(), v3(0.4f, 0.4f, 0.4f), 800.0f, 0.5f);
+			}
+		}
+	}
+	tbWorld_SetCustomFilterCallback(world, filterSome, NULL);
+}
+
+static void rainOnPile(tbWorldId world, int step)
+{
+	if (step % 2 != 0 || step >= 80) {
+		return;
+	}
+	tbGeometry ball = tbMakeSphere(0.3f);
+	for (int i = 0; i < 6; ++i) {
+		float a = 1.7f * (float)(step + i), x = 2.5f * sinf(a), z = 2.5f * cosf(1.3f * a);
+		vec3s p = v3(x, 7.0f + 0.2f * (float)i, z);
+		tbBodyId b;
+		if (i % 2 == 0) {
+			b = makeDynamic(world, p, quatIdentity(), &ball, 600.0f);
+		} else {
+			versors q = glms_quat_normalize((versors){{sinf(a), cosf(a), 0.3f, 1.0f}});
+			b = makeBox(world, p, q, v3(0.3f, 0.2f, 0.25f), 700.0f, 0.5f);
+		}
+		tbBody_SetLinearVelocity(b, v3(0.0f, -6.0f, 0.0f));
+	}
+}
+
+static uint64_t mixId(uint64_t h, tbShapeId id)
+{
+	return (h ^ (uint64_t)(uint32_t)id.index1 ^ ((uint64_t)id.generation << 32)) * 1099511628211ull;
+}
+
+// The state hash after `steps`, and in *events a hash of every step's begin and end events in
+// their order.
+static uint64_t runPileRain(int workers, Runner runner, int steps, uint64_t* events,
+                            int* eventCount)
+{
+	tbWorldDef def = worldDef(workers, runner, true);
+	tbWorldId world = tbCreateWorld(&def);
+	cr_assert(tbWorld_IsValid(world), "%s", tbGetLastError());
+	buildPileRain(world);
+	uint64_t h = 14695981039346656037ull;
+	int count = 0;
+	for (int s = 0; s < steps; ++s) {
+		rainOnPile(world, s);
+		tbWorld_Step(world, kDt, 4);
+		tbContactEvents e = tbWorld_GetContactEvents(world);
+		for (int k = 0; k < e.beginCount; ++k) {
+			h = mixId(mixId(h, e.beginEvents[k].shapeIdA), e.beginEvents[k].shapeIdB);
+		}
+		h = (h ^ 0xb5u) * 1099511628211ull;
+		for (int k = 0; k < e.endCount; ++k) {
+			h = mixId(mixId(h, e.endEvents[k].shapeIdA), e.endEvents[k].shapeIdB);
+		}
+		h = (h ^ 0xe7u) * 1099511628211ull;
+		count += e.beginCount + e.endCount;
+	}
+	*events = h;
+	*eventCount = count;
+	uint64_t state = tbWorld_GetStateHash(world);
+	tbDestroyWorld(world);
+	tbDestroyHeightfield(&s_field);
+	return state;
+}
+
+Test(threads, pile_rain_same_hash_and_events_at_every_worker_count)
+{
+	int steps = 120;
+	uint64_t events1;
+	int count1;
+	uint64_t one = runPileRain(1, runPool, steps, &events1, &count1);
+	// Enough new pairs to mean something: the pile's first step and the rain's landings.
+	cr_assert_gt(count1, 200, "only %d touch events", count1);
+	for (int k = 1; k < TB_WORKER_CASES; ++k) {
+		uint64_t events;
+		int count;
+		uint64_t h = runPileRain(kWorkers[k], runPool, steps, &events, &count);
+		cr_expect_eq(h, one, "pile rain: %d workers hash 0x%016llx, one worker 0x%016llx",
+		             kWorkers[k], (unsigned long long)h, (unsigned long long)one);
+		cr_expect_eq(count, count1, "pile rain: %d workers %d events, one worker %d", kWorkers[k],
+		             count, count1);
+		cr_expect_eq(events, events1, "pile rain: %d workers' event order differs", kWorkers[k]);
+	}
+	uint64_t events;
+	int count;
+	uint64_t shuffled = runPileRain(3, runShuffled, steps, &events, &count);
+	cr_expect_eq(shuffled, one, "pile rain: shuffled enqueueTask");
+	cr_expect_eq(events, events1, "pile rain: shuffled enqueueTask's event order differs");
+	printf("SCENE threads pile rain: hash 0x%016llx, %d touch events, at 1, 2, 3, 4, 8 workers\n",
+	       (unsigned long long)one, count1);
 }
 
 // The bundled scene files, 1 and 4 workers (the loader sets the world's worker count).

@@ -150,72 +150,211 @@ typedef struct tbPairQuery
 	int shape;
 } tbPairQuery;
 
-static bool tbPairCallback(int proxyId, int other, void* context)
+// The tests of a found proxy that read only what the pair pass does not change (the shapes, their
+// bodies and joints, the move flags): false when `other` can never pair with `self` this step.
+static inline __attribute__((always_inline)) bool tbMayPair(const tbWorld* w, int self, int other)
 {
-	(void)proxyId;
-	tbPairQuery* q = context;
-	tbWorld* w = q->world;
-	int self = q->shape;
 	if (other == self) {
-		return true;
+		return false;
 	}
 	const tbShapeSlot* a = w->shapes + self;
 	const tbShapeSlot* b = w->shapes + other;
 	// Both moved: the one with the lower index makes the pair, the other skips it.
 	if (b->enlarged && b->tree == 1 && other < self) {
-		return true;
+		return false;
 	}
 	// A sensor never collides (sensor.c finds its overlaps).
 	if (a->body == b->body || a->isSensor || b->isSensor ||
 	    !tbShouldShapesCollide(a->filter, b->filter)) {
-		return true;
+		return false;
 	}
 	tbBodyType ta = w->bodies[a->body].rb.type, tb = w->bodies[b->body].rb.type;
 	if (ta != tb_dynamicBody && tb != tb_dynamicBody) {
-		return true; // nothing can push a static or kinematic body
+		return false; // nothing can push a static or kinematic body
 	}
+	return true;
+}
+
+// What the pair pass does with a proxy that passed tbMayPair, in the move buffer's order: the
+// pair set and the game's filter decide, and the contact is made.
+static inline __attribute__((always_inline)) void tbMakePair(tbWorld* w, int self, int other)
+{
+	const tbShapeSlot* a = w->shapes + self;
+	const tbShapeSlot* b = w->shapes + other;
 	if (tbGeometry_IsLevel(&a->geometry) || tbGeometry_IsLevel(&b->geometry)) {
 		// A mesh or heightfield: one contact per triangle near the convex shape.
 		if (!tbBodiesMayCollide(w, a->body, b->body)) {
-			return true;
+			return;
 		}
 		if (w->customFilter != NULL && tbPairFind(w, self, other, 0) < 0 &&
 		    !tbShouldShapesContact(w, self, other)) {
-			return true;
+			return;
 		}
 		tbCreateLevelContacts(w, self, other);
-		return true;
+		return;
 	}
 	if (tbPairFind(w, self, other, -1) >= 0) {
-		return true;
+		return;
 	}
 	// Jointed bodies collide only when their joint asks for it (collideConnected).
 	if ((w->bodies[a->body].jointCount > 0 || w->bodies[b->body].jointCount > 0) &&
 	    !tbBodiesMayCollide(w, a->body, b->body)) {
-		return true;
+		return;
 	}
 	// The game's say last, once the pair is new (tbWorld_SetCustomFilterCallback).
 	if (w->customFilter != NULL && !tbShouldShapesContact(w, self, other)) {
-		return true;
+		return;
 	}
 	tbCreateContact(w, self, other, -1);
 	w->profile.newPairs += 1;
+}
+
+static bool tbPairCallback(int proxyId, int other, void* context)
+{
+	(void)proxyId;
+	tbPairQuery* q = context;
+	if (tbMayPair(q->world, q->shape, other)) {
+		tbMakePair(q->world, q->shape, other);
+	}
 	return true;
+}
+
+// One moved proxy against both trees, each found proxy to `fcn` (with workers).
+static void tbQueryMove(tbWorld* w, int s, tbTreeQueryFcn* fcn, void* context)
+{
+	tbAABB box = w->shapes[s].fatAABB;
+	tbDynamicTree_Query(&w->trees[1], box, fcn, context);
+	if (w->shapes[s].tree == 1) {
+		tbDynamicTree_Query(&w->trees[0], box, fcn, context);
+	}
+}
+
+// With workers, the trees are queried for each moved proxy side by side (Box2D v3's broad phase):
+// a query keeps, in its worker's candidate array, the proxies that pass tbMayPair and whose pair
+// is not in the set yet. The set only grows in this stage, so a pair found in it stays there;
+// the serial pass checks the set again for the pairs made before it in the same pass.
+typedef struct tbCandidateQuery
+{
+	tbWorld* world;
+	tbWorkerCounts* counts;
+	int shape;
+} tbCandidateQuery;
+
+static bool tbCandidateCallback(int proxyId, int other, void* context)
+{
+	(void)proxyId;
+	tbCandidateQuery* q = context;
+	const tbWorld* w = q->world;
+	int self = q->shape;
+	if (!tbMayPair(w, self, other)) {
+		return true;
+	}
+	const tbShapeSlot* a = w->shapes + self;
+	const tbShapeSlot* b = w->shapes + other;
+	bool level = tbGeometry_IsLevel(&a->geometry) || tbGeometry_IsLevel(&b->geometry);
+	if (level ? !tbBodiesMayCollide(w, a->body, b->body) || tbPairFind(w, self, other, 0) >= 0
+	          : tbPairFind(w, self, other, -1) >= 0) {
+		return true;
+	}
+	tbWorkerCounts* counts = q->counts;
+	if (counts->pairCount < counts->pairCapacity) {
+		counts->pairs[counts->pairCount] = other;
+	}
+	counts->pairCount += 1; // past the capacity: counted only (the move is queried again)
+	return true;
+}
+
+static void tbQueryMovesTask(int start, int end, int worker, void* context)
+{
+	tbWorld* w = context;
+	tbWorkerCounts* counts = w->workerCounts + worker;
+	for (int i = start; i < end; ++i) {
+		tbMoveQuery* m = w->moveQueries + i;
+		int s = w->moveBuffer[i];
+		m->worker = worker;
+		m->first = counts->pairCount;
+		m->count = 0;
+		if (s < 0 || !w->shapes[s].alive) {
+			continue;
+		}
+		tbCandidateQuery q = {w, counts, s};
+		tbQueryMove(w, s, tbCandidateCallback, &q);
+		m->count = counts->pairCount - m->first;
+		if (counts->pairCount > counts->pairCapacity) {
+			// Did not fit: the serial pass queries this proxy again; later ones start anew at
+			// the same place, and the worker's array grows after the pass.
+			counts->pairWant += counts->pairCount - m->first;
+			counts->pairCount = m->first;
+			m->count = -1;
+		}
+	}
+}
+
+// Out of line: the one-worker pass keeps the code it had.
+static __attribute__((noinline)) void tbUpdatePairsParallel(tbWorld* w)
+{
+	tbGrowArray((void**)&w->moveQueries, &w->moveQueryCapacity, w->moveCount, sizeof(tbMoveQuery));
+	// A first guess of the candidates' room: a few for each move of an even share (a scene's
+	// first step, when every pair is new, finds more); what did not fit is counted and grown for
+	// after the pass.
+	int workers = w->def.workerCount;
+	int guess = 4 * (w->moveCount / workers) + 64;
+	for (int k = 0; k < workers; ++k) {
+		tbWorkerCounts* counts = w->workerCounts + k;
+		if (counts->pairCapacity < guess) {
+			tbGrowArray((void**)&counts->pairs, &counts->pairCapacity, guess, sizeof(int));
+		}
+		counts->pairCount = 0;
+		counts->pairWant = 0;
+	}
+	tbParallelFor(w, tbQueryMovesTask, w->moveCount, 8, w);
+	// The pairs made in the move buffer's order, each move's in its queries' order: the same
+	// calls, in the same order, as the one-worker pass.
+	for (int i = 0; i < w->moveCount; ++i) {
+		const tbMoveQuery* m = w->moveQueries + i;
+		int s = w->moveBuffer[i];
+		if (m->count < 0) {
+			tbPairQuery q = {w, s};
+			tbQueryMove(w, s, tbPairCallback, &q);
+			continue;
+		}
+		const int* pairs = w->workerCounts[m->worker].pairs + m->first;
+		for (int n = 0; n < m->count; ++n) {
+			tbMakePair(w, s, pairs[n]);
+		}
+	}
+	// Room for next step's candidates: each worker what it met, plus an even share of all of
+	// them (the split of the moves between workers changes from step to step).
+	int total = 0;
+	for (int k = 0; k < workers; ++k) {
+		total += w->workerCounts[k].pairCount + w->workerCounts[k].pairWant;
+	}
+	for (int k = 0; k < workers; ++k) {
+		tbWorkerCounts* counts = w->workerCounts + k;
+		int want = counts->pairCount + counts->pairWant + total / workers;
+		if (want > counts->pairCapacity) {
+			tbGrowArray((void**)&counts->pairs, &counts->pairCapacity, want, sizeof(int));
+		}
+	}
 }
 
 void tbBroadPhase_UpdatePairs(tbWorld* w)
 {
 	// Moved proxies against both trees: new pairs without an O(n^2) pass (Box2D's move buffer).
-	for (int i = 0; i < w->moveCount; ++i) {
-		int s = w->moveBuffer[i];
-		if (s < 0 || !w->shapes[s].alive) {
-			continue;
-		}
-		tbPairQuery q = {w, s};
-		tbAABB box = w->shapes[s].fatAABB;
-		tbDynamicTree_Query(&w->trees[1], box, tbPairCallback, &q);
-		if (w->shapes[s].tree == 1) {
-			tbDynamicTree_Query(&w->trees[0], box, tbPairCallback, &q);
+	if (w->parallel) {
+		tbUpdatePairsParallel(w);
+	} else {
+		for (int i = 0; i < w->moveCount; ++i) {
+			int s = w->moveBuffer[i];
+			if (s < 0 || !w->shapes[s].alive) {
+				continue;
+			}
+			tbPairQuery q = {w, s};
+			tbAABB box = w->shapes[s].fatAABB;
+			tbDynamicTree_Query(&w->trees[1], box, tbPairCallback, &q);
+			if (w->shapes[s].tree == 1) {
+				tbDynamicTree_Query(&w->trees[0], box, tbPairCallback, &q);
+			}
 		}
 	}
 	for (int i = 0; i < w->moveCount; ++i) {
@@ -225,4 +364,20 @@ void tbBroadPhase_UpdatePairs(tbWorld* w)
 		}
 	}
 	w->moveCount = 0;
+}
+
+void tbBroadPhase_FreeScratch(tbWorld* w)
+{
+	for (int k = 0; k < TB_MAX_WORKERS; ++k) {
+		tbWorkerCounts* counts = w->workerCounts + k;
+		tbFree(counts->pairs, (size_t)counts->pairCapacity * sizeof(int));
+		counts->pairs = NULL;
+		counts->pairCapacity = 0;
+	}
+	tbFree(w->moveQueries, (size_t)w->moveQueryCapacity * sizeof(tbMoveQuery));
+	w->moveQueries = NULL;
+	w->moveQueryCapacity = 0;
+	tbFree(w->activeFlags, (size_t)w->activeFlagCapacity);
+	w->activeFlags = NULL;
+	w->activeFlagCapacity = 0;
 }

@@ -533,9 +533,12 @@ static inline bool tbSettledForPass(const tbBodySlot* b)
 
 // The parallel pass of the narrow phase over the active contacts as they are when tbCollide
 // begins: each pair's manifold into its own slot. Reads the shapes, the bodies and the bounds;
-// writes only its own contact (manifold, cache, `ahead`) and its worker's counts. A pair with a
-// sleeping body is left to the serial pass (a wake in that pass may change its margin), and so is
-// a pair with level geometry (its manifolds may make or free further slots).
+// writes only its own contact (manifold, cache, `ahead`), its position's visit flag and its
+// worker's counts. A pair with a sleeping body is left to the serial pass (a wake in that pass may
+// change its margin), and so is a pair with level geometry (its manifolds may make or free
+// further slots). A pair whose manifold is made here and whose touching does not change leaves
+// the serial pass nothing to do (its bodies are static or awake, so it wakes none): its position
+// is not flagged and the serial pass never visits it (Box2D v3's contact sim flags).
 typedef struct tbCollideTask
 {
 	tbWorld* world;
@@ -546,6 +549,7 @@ static void tbCollideAheadTask(int start, int end, int worker, void* context)
 {
 	tbCollideTask* t = context;
 	tbWorld* w = t->world;
+	uint8_t* visits = w->activeFlags;
 	tbWorkerCounts* counts = w->workerCounts + worker;
 	tbProfile profile;
 	profile.cachedManifolds = 0;
@@ -556,6 +560,7 @@ static void tbCollideAheadTask(int start, int end, int worker, void* context)
 		const tbShapeSlot* sb = w->shapes + c->shapeB;
 		const tbBodySlot* ba = w->bodies + sa->body;
 		const tbBodySlot* bb = w->bodies + sb->body;
+		visits[at] = 1;
 		if (c->child >= 0 || (!tbIsAwakeMover(ba) && !tbIsAwakeMover(bb)) ||
 		    !tbSettledForPass(ba) || !tbSettledForPass(bb)) {
 			continue;
@@ -565,74 +570,20 @@ static void tbCollideAheadTask(int start, int end, int worker, void* context)
 			continue;
 		}
 		tbCollidePair(w, c, sa, sb, tbPairMargin(w, sa, sb, ba, bb, t->dt), &profile);
-		c->ahead = 1;
+		if ((c->manifold.pointCount > 0) != c->touching) {
+			c->ahead = 1; // a begin or end event
+		} else {
+			visits[at] = 0;
+		}
 	}
 	counts->cachedManifolds += profile.cachedManifolds;
 	counts->narrowPhaseRuns += profile.narrowPhaseRuns;
 }
 
-// The serial pass, in the active set's order: destroys the pairs whose boxes parted, makes the
-// manifolds the parallel pass left (`ahead` inlines to false with one worker: the pass does all),
-// and does what touches shared state: touch events, and waking a sleeping body a moving one
-// touches (its contacts join the set's end and are visited here too).
-static inline __attribute__((always_inline)) void tbCollideInOrder(tbWorld* w, float dt, bool ahead)
+// The awake bodies [start, end)'s bounds of this step (each writes its own).
+static inline void tbBodyBoundsRange(tbWorld* w, int start, int end, float dt)
 {
-	// A destroyed contact leaves the set (the last one takes its place, so the same position is
-	// visited again); contacts of bodies woken here join at the end and are visited too. Each
-	// visit either advances or removes one, so the loop ends.
-	for (int at = 0; at < w->activeCount;) {
-		int i = w->activeContacts[at];
-		tbContactSlot* c = w->contacts + i;
-		const tbShapeSlot* sa = w->shapes + c->shapeA;
-		const tbShapeSlot* sb = w->shapes + c->shapeB;
-		tbBodySlot* ba = w->bodies + sa->body;
-		tbBodySlot* bb = w->bodies + sb->body;
-		int made = ahead ? c->ahead : 0;
-		if (made != 0) {
-			c->ahead = 0;
-			if (made == 2) {
-				tbDestroyContact(w, i, false);
-				continue;
-			}
-			++at;
-			tbFinishContact(w, i);
-			continue;
-		}
-		if (!tbIsAwakeMover(ba) && !tbIsAwakeMover(bb)) {
-			++at; // cannot happen: the set holds contacts of awake movers only
-			continue;
-		}
-		if (!tbAABB_Overlaps(sa->fatAABB, sb->fatAABB) ||
-		    (c->child > 0 && tbPairFind(w, c->shapeA, c->shapeB, 0) < 0)) {
-			tbDestroyContact(w, i, false);
-			continue;
-		}
-		++at;
-		if (c->child > 0) {
-			continue; // a further manifold of a level pair: made with the pair's first
-		}
-		float margin = tbPairMargin(w, sa, sb, ba, bb, dt);
-		if (c->child == 0) {
-			int slots[TB_MAX_LEVEL_MANIFOLDS];
-			tbCollideLevelPair(w, i, margin, slots);
-			for (int k = 0; k < TB_MAX_LEVEL_MANIFOLDS; ++k) {
-				if (slots[k] >= 0) {
-					tbFinishContact(w, slots[k]);
-				}
-			}
-			continue;
-		}
-		tbCollidePair(w, c, sa, sb, margin, &w->profile);
-		tbFinishContact(w, i);
-	}
-}
-
-void tbCollide(tbWorld* w, float dt)
-{
-	// The active set only: contacts between sleeping or static bodies keep the manifold they had
-	// when they fell asleep.
-	tbGrowArray((void**)&w->bodyBounds, &w->bodyBoundCapacity, w->awakeCount, sizeof(tbBodyBounds));
-	for (int k = 0; k < w->awakeCount; ++k) {
+	for (int k = start; k < end; ++k) {
 		const tbBodySlot* b = w->bodies + w->awakeBodies[k];
 		tbBodyBounds* bounds = w->bodyBounds + k;
 		bounds->turn = glms_vec3_norm(b->rb.w);
@@ -640,24 +591,159 @@ void tbCollide(tbWorld* w, float dt)
 		bounds->surface = glms_vec3_norm(b->rb.v) + bounds->spin;
 		bounds->swing = w->def.enableContactRefresh ? tbSwingReach(w, b, dt) : 0.0f;
 	}
-	w->bodyBoundCount = w->awakeCount;
-	if (!w->parallel) {
-		tbCollideInOrder(w, dt, false);
-		return;
+}
+
+static void tbBodyBoundsTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbCollideTask* t = context;
+	tbBodyBoundsRange(t->world, start, end, t->dt);
+}
+
+// One visit of the serial pass at position `at` of the active set: destroys the pair if its boxes
+// parted, makes the manifold the parallel pass left (`ahead` inlines to false with one worker:
+// the pass does all), and does what touches shared state: touch events, and waking a sleeping
+// body a moving one touches (its contacts join the set's end). Returns false when the contact
+// left the set (the last one took its place), true when the pass goes on to the next position.
+static inline __attribute__((always_inline)) bool tbCollideAt(tbWorld* w, int at, float dt,
+                                                              bool ahead)
+{
+	int i = w->activeContacts[at];
+	tbContactSlot* c = w->contacts + i;
+	const tbShapeSlot* sa = w->shapes + c->shapeA;
+	const tbShapeSlot* sb = w->shapes + c->shapeB;
+	tbBodySlot* ba = w->bodies + sa->body;
+	tbBodySlot* bb = w->bodies + sb->body;
+	int made = ahead ? c->ahead : 0;
+	if (made != 0) {
+		c->ahead = 0;
+		if (made == 2) {
+			tbDestroyContact(w, i, false);
+			return false;
+		}
+		tbFinishContact(w, i);
+		return true;
 	}
-	// Each pair's manifold side by side, then the shared bookkeeping in the set's order: the same
-	// bits as the one pass, since a pair's manifold reads nothing the serial pass changes.
+	if (!tbIsAwakeMover(ba) && !tbIsAwakeMover(bb)) {
+		return true; // cannot happen: the set holds contacts of awake movers only
+	}
+	if (!tbAABB_Overlaps(sa->fatAABB, sb->fatAABB) ||
+	    (c->child > 0 && tbPairFind(w, c->shapeA, c->shapeB, 0) < 0)) {
+		tbDestroyContact(w, i, false);
+		return false;
+	}
+	if (c->child > 0) {
+		return true; // a further manifold of a level pair: made with the pair's first
+	}
+	float margin = tbPairMargin(w, sa, sb, ba, bb, dt);
+	if (c->child == 0) {
+		int slots[TB_MAX_LEVEL_MANIFOLDS];
+		tbCollideLevelPair(w, i, margin, slots);
+		for (int k = 0; k < TB_MAX_LEVEL_MANIFOLDS; ++k) {
+			if (slots[k] >= 0) {
+				tbFinishContact(w, slots[k]);
+			}
+		}
+		return true;
+	}
+	tbCollidePair(w, c, sa, sb, margin, &w->profile);
+	tbFinishContact(w, i);
+	return true;
+}
+
+// The serial pass with one worker, in the active set's order. A destroyed contact leaves the set
+// (the last one takes its place, so the same position is visited again); contacts of bodies woken
+// here join at the end and are visited too. Each visit either advances or removes one, so the
+// loop ends.
+static void tbCollideInOrder(tbWorld* w, float dt)
+{
+	for (int at = 0; at < w->activeCount;) {
+		at += tbCollideAt(w, at, dt, false) ? 1 : 0;
+	}
+}
+
+// The first flagged position in [from, count), or count: eight flags at a time where none is set.
+static int tbNextVisit(const uint8_t* visits, int from, int count)
+{
+	for (; from < count && (from & 7) != 0; ++from) {
+		if (visits[from] != 0) {
+			return from;
+		}
+	}
+	for (; from + 8 <= count; from += 8) {
+		uint64_t eight;
+		memcpy(&eight, visits + from, sizeof eight);
+		if (eight != 0) {
+			break;
+		}
+	}
+	for (; from < count && visits[from] == 0; ++from) {
+	}
+	return from;
+}
+
+// The serial pass with workers: the same visits in the same order as tbCollideInOrder, less those
+// that would do nothing. The first `count` positions were flagged by the parallel pass; the
+// positions past them (contacts that joined in this pass) are all visited. A flag follows its
+// contact when a removal moves the last one into the removed one's place, and a position the set
+// gives up is flagged, since a contact that joins later takes it.
+static void tbCollideFlagged(tbWorld* w, float dt, int count)
+{
+	uint8_t* visits = w->activeFlags;
+	for (int at = tbNextVisit(visits, 0, count); at < w->activeCount;) {
+		if (tbCollideAt(w, at, dt, true)) {
+			at = at + 1 < count ? tbNextVisit(visits, at + 1, count) : at + 1;
+			continue;
+		}
+		int vacated = w->activeCount; // the last position, whose contact moved to `at`
+		if (at < count) {
+			visits[at] = vacated < count ? visits[vacated] : 1;
+			if (vacated < count) {
+				visits[vacated] = 1;
+			}
+			if (visits[at] == 0) {
+				at = tbNextVisit(visits, at + 1, count);
+			}
+		}
+	}
+}
+
+// Each pair's manifold side by side, then the shared bookkeeping in the set's order: the same bits
+// as the one pass, since a pair's manifold reads nothing the serial pass changes. Out of line:
+// the one-worker pass keeps the code it had.
+static __attribute__((noinline)) void tbCollideParallel(tbWorld* w, float dt)
+{
 	tbCollideTask task = {w, dt};
+	tbParallelFor(w, tbBodyBoundsTask, w->awakeCount, 512, &task);
+	w->bodyBoundCount = w->awakeCount;
+	int count = w->activeCount;
+	if (count > w->activeFlagCapacity) {
+		tbGrowArray((void**)&w->activeFlags, &w->activeFlagCapacity, count, sizeof(uint8_t));
+	}
 	for (int k = 0; k < TB_MAX_WORKERS; ++k) {
 		w->workerCounts[k].cachedManifolds = 0;
 		w->workerCounts[k].narrowPhaseRuns = 0;
 	}
-	tbParallelFor(w, tbCollideAheadTask, w->activeCount, 16, &task);
+	tbParallelFor(w, tbCollideAheadTask, count, 16, &task);
 	for (int k = 0; k < TB_MAX_WORKERS; ++k) {
 		w->profile.cachedManifolds += w->workerCounts[k].cachedManifolds;
 		w->profile.narrowPhaseRuns += w->workerCounts[k].narrowPhaseRuns;
 	}
-	tbCollideInOrder(w, dt, true);
+	tbCollideFlagged(w, dt, count);
+}
+
+void tbCollide(tbWorld* w, float dt)
+{
+	// The active set only: contacts between sleeping or static bodies keep the manifold they had
+	// when they fell asleep.
+	tbGrowArray((void**)&w->bodyBounds, &w->bodyBoundCapacity, w->awakeCount, sizeof(tbBodyBounds));
+	if (!w->parallel) {
+		tbBodyBoundsRange(w, 0, w->awakeCount, dt);
+		w->bodyBoundCount = w->awakeCount;
+		tbCollideInOrder(w, dt);
+		return;
+	}
+	tbCollideParallel(w, dt);
 }
 
 tbContactData tbMakeContactData(const tbWorld* w, const tbContactSlot* c)

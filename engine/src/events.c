@@ -42,22 +42,34 @@ void tbStartStepEvents(tbWorld* w)
 	}
 }
 
-void tbPushMoveEvents(tbWorld* w)
+// The move events of the solved bodies [start, end), each into its own place.
+static inline void tbMoveEventsRange(int start, int end, int worker, void* context)
 {
-	// The bodies of this step's solve (in the awake set at its start; some may have just fallen
-	// asleep, which the event says).
-	w->moveEventCount = 0;
-	tbGrowArray((void**)&w->moveEvents, &w->moveEventCapacity, w->solverBodyCount,
-	            sizeof(tbBodyMoveEvent));
-	for (int k = 0; k < w->solverBodyCount; ++k) {
+	(void)worker;
+	tbWorld* w = context;
+	for (int k = start; k < end; ++k) {
 		int i = w->solverBodySlots[k];
-		tbBodySlot* b = w->bodies + i;
-		tbBodyMoveEvent* e = w->moveEvents + w->moveEventCount++;
+		const tbBodySlot* b = w->bodies + i;
+		tbBodyMoveEvent* e = w->moveEvents + k;
 		e->transform = b->xf;
 		e->bodyId = tbMakeBodyId(w, i);
 		e->userData = b->userData;
 		e->fellAsleep = !b->awake;
 	}
+}
+
+void tbPushMoveEvents(tbWorld* w)
+{
+	// The bodies of this step's solve (in the awake set at its start; some may have just fallen
+	// asleep, which the event says).
+	tbGrowArray((void**)&w->moveEvents, &w->moveEventCapacity, w->solverBodyCount,
+	            sizeof(tbBodyMoveEvent));
+	if (w->parallel) {
+		tbParallelFor(w, tbMoveEventsRange, w->solverBodyCount, 512, w);
+	} else {
+		tbMoveEventsRange(0, w->solverBodyCount, 0, w);
+	}
+	w->moveEventCount = w->solverBodyCount;
 }
 
 tbContactEvents tbWorld_GetContactEvents(tbWorldId worldId)

@@ -167,22 +167,42 @@ static int tbFind(int* parent, int i)
 	return i;
 }
 
-void tbUpdateSleep(tbWorld* w, float dt)
+typedef struct tbSleepTimerTask
 {
-	// The bodies and contacts of this step's solve (the awake set): sleeping islands are never
-	// visited. Sleep timers (Box2D v3: the speed of the farthest point against the threshold).
-	int n = w->solverBodyCount;
-	const int* slots = w->solverBodySlots;
-	for (int k = 0; k < n; ++k) {
-		tbBodySlot* b = w->bodies + slots[k];
+	tbWorld* world;
+	float dt;
+} tbSleepTimerTask;
+
+// The sleep timers of the solved bodies [start, end) (each writes its own).
+static inline void tbSleepTimersRange(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	const tbSleepTimerTask* t = context;
+	tbWorld* w = t->world;
+	for (int k = start; k < end; ++k) {
+		tbBodySlot* b = w->bodies + w->solverBodySlots[k];
 		float speed = glms_vec3_norm(b->rb.v);
 		float spin = glms_vec3_norm(b->rb.w) * b->maxExtent;
 		speed = spin > speed ? spin : speed;
 		if (!b->enableSleep || speed > b->sleepThreshold) {
 			b->sleepTime = 0.0f;
 		} else {
-			b->sleepTime += dt;
+			b->sleepTime += t->dt;
 		}
+	}
+}
+
+void tbUpdateSleep(tbWorld* w, float dt)
+{
+	// The bodies and contacts of this step's solve (the awake set): sleeping islands are never
+	// visited. Sleep timers (Box2D v3: the speed of the farthest point against the threshold).
+	int n = w->solverBodyCount;
+	const int* slots = w->solverBodySlots;
+	tbSleepTimerTask task = {w, dt};
+	if (w->parallel) {
+		tbParallelFor(w, tbSleepTimersRange, n, 512, &task);
+	} else {
+		tbSleepTimersRange(0, n, 0, &task);
 	}
 	if (n == 0) {
 		return;

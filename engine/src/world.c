@@ -219,6 +219,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->pairValues, w->pairCapacity, int);
 	TB_FREE_ARRAY(w->pairChildren, w->pairCapacity, int);
 	TB_FREE_ARRAY(w->moveBuffer, w->moveCapacity, int);
+	tbBroadPhase_FreeScratch(w);
 	TB_FREE_ARRAY(w->solverBodies, w->solverBodyCapacity, tbRigidBody*);
 	tbFree(w->solverScratchRaw, w->solverScratchBytes);
 	TB_FREE_ARRAY(w->solverBodySlots, w->solverBodyCapacity, int);

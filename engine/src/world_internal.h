@@ -21,7 +21,20 @@ typedef struct tbWorkerCounts
 	int stoppedBodies;
 	// The solver's refreshed contacts (contact_refresh.c): made again, kept, carried.
 	int refreshedContacts, keptContacts, carriedContacts;
+	// The broad phase's candidate pairs found by this worker (broad_phase.c): the other shapes of
+	// its moved proxies, `pairCount` of `pairCapacity` used; `pairWant` counts those that did not
+	// fit (grown for the next step).
+	int* pairs;
+	int pairCount, pairCapacity, pairWant;
 } tbWorkerCounts;
+
+// With workers, where one moved proxy's candidate pairs are (broad_phase.c): `count` items from
+// `first` of its worker's `pairs`, or count -1 when they did not fit (the serial pass queries
+// again).
+typedef struct tbMoveQuery
+{
+	int worker, first, count;
+} tbMoveQuery;
 
 // A slot (world, body or shape) whose generation reaches this is retired instead of reused: its
 // ids can then never repeat (each reuse adds 2: one at destruction, one at creation).
@@ -162,8 +175,9 @@ typedef struct tbContactSlot
 	int activeIndex; // index in the world's active contact set, or -1
 	bool touching;
 	bool alive;
-	// Set by the narrow phase's parallel pass (contact.c): 0 not looked at, 1 its manifold is
-	// made, 2 its boxes parted (to be destroyed); the serial pass after reads and clears it.
+	// Set by the narrow phase's parallel pass (contact.c): 0 not looked at (or nothing left to
+	// do), 1 its manifold is made and its touching changes, 2 its boxes parted (to be destroyed);
+	// the serial pass after reads and clears it.
 	uint8_t ahead;
 	int nextFree;
 } tbContactSlot;
@@ -228,6 +242,12 @@ typedef struct tbWorld
 	tbDynamicTree trees[2];
 	int* moveBuffer;
 	int moveCount, moveCapacity;
+	tbMoveQuery* moveQueries; // with workers: per moved proxy (broad_phase.c)
+	int moveQueryCapacity;
+	// With workers: a flag per active contact, written by a parallel pass for the serial pass
+	// after it (the narrow phase's serial work, the solver's contacts).
+	uint8_t* activeFlags;
+	int activeFlagCapacity;
 
 	// Step scratch, grown to the scene and then reused (no allocation after warm-up).
 	tbRigidBody** solverBodies; // the awake bodies' Baraff records, solved in place
@@ -437,6 +457,8 @@ tbContactData tbMakeContactData(const tbWorld* world, const tbContactSlot* c);
 void tbBroadPhase_UpdatePairs(tbWorld* world);
 void tbBroadPhase_BufferMove(tbWorld* world, int shapeIndex);
 void tbBroadPhase_RemoveFromMoveBuffer(tbWorld* world, int shapeIndex);
+// Frees the workers' candidate pairs and the move queries (tbDestroyWorld).
+void tbBroadPhase_FreeScratch(tbWorld* world);
 int tbPairFind(const tbWorld* world, int shapeA, int shapeB, int child);
 void tbPairInsert(tbWorld* world, int shapeA, int shapeB, int child, int contactIndex);
 void tbPairRemove(tbWorld* world, int shapeA, int shapeB, int child);
