@@ -171,14 +171,21 @@ typedef struct tbSleepTimerTask
 {
 	tbWorld* world;
 	float dt;
+	// Per worker (a cache line each): whether a body of its ranges may fall asleep this step
+	// (its timer reached timeToSleep) or is kinematic (it keeps what it touches awake).
+	struct
+	{
+		_Alignas(64) bool any;
+	} maySleep[TB_MAX_WORKERS];
 } tbSleepTimerTask;
 
 // The sleep timers of the solved bodies [start, end) (each writes its own).
 static inline void tbSleepTimersRange(int start, int end, int worker, void* context)
 {
-	(void)worker;
-	const tbSleepTimerTask* t = context;
+	tbSleepTimerTask* t = context;
 	tbWorld* w = t->world;
+	float timeToSleep = w->def.timeToSleep;
+	bool any = false;
 	for (int k = start; k < end; ++k) {
 		tbBodySlot* b = w->bodies + w->solverBodySlots[k];
 		float speed = glms_vec3_norm(b->rb.v);
@@ -189,7 +196,9 @@ static inline void tbSleepTimersRange(int start, int end, int worker, void* cont
 		} else {
 			b->sleepTime += t->dt;
 		}
+		any = any || b->sleepTime >= timeToSleep || b->rb.type == tb_kinematicBody;
 	}
+	t->maySleep[worker].any = t->maySleep[worker].any || any;
 }
 
 void tbUpdateSleep(tbWorld* w, float dt)
@@ -198,13 +207,25 @@ void tbUpdateSleep(tbWorld* w, float dt)
 	// visited. Sleep timers (Box2D v3: the speed of the farthest point against the threshold).
 	int n = w->solverBodyCount;
 	const int* slots = w->solverBodySlots;
-	tbSleepTimerTask task = {w, dt};
+	tbSleepTimerTask task;
+	task.world = w;
+	task.dt = dt;
+	for (int k = 0; k < w->def.workerCount; ++k) {
+		task.maySleep[k].any = false;
+	}
 	if (w->parallel) {
 		tbParallelFor(w, tbSleepTimersRange, n, 512, &task);
 	} else {
 		tbSleepTimersRange(0, n, 0, &task);
 	}
-	if (n == 0) {
+	bool maySleep = false;
+	for (int k = 0; k < w->def.workerCount; ++k) {
+		maySleep = maySleep || task.maySleep[k].any;
+	}
+	// An island falls asleep only when every body in it has rested timeToSleep, and only a
+	// kinematic body resets the timers of others: with neither, no island can sleep this step
+	// and the islands are not made (a settling pile passes here every step until it rests).
+	if (n == 0 || !maySleep) {
 		return;
 	}
 	// Islands among the solved bodies: dynamic bodies joined by touching contacts. Static bodies
