@@ -206,6 +206,49 @@ Test(threads, joints_same_hash_at_every_worker_count)
 	checkScene("joints", buildJoints, true, 90);
 }
 
+// A net of 24 x 24 small boxes tied by 1,104 ball joints, hung by one corner (Box3D's joint grid,
+// smaller): more joints than one block of the parallel joint loops (gathering, scattering, the
+// wake check), so their lists are made from several blocks' offsets.
+static void buildJointGrid(tbWorldId world)
+{
+	enum
+	{
+		n = 24
+	};
+	tbBodyId ids[n * n];
+	for (int i = 0; i < n; ++i) {
+		for (int k = 0; k < n; ++k) {
+			tbBodyDef bd = tbDefaultBodyDef();
+			bd.type = (i == 0 && k == 0) ? tb_staticBody : tb_dynamicBody;
+			bd.position = v3(0.5f * (float)k, 20.0f, 0.5f * (float)i);
+			ids[i * n + k] = tbCreateBody(world, &bd);
+			tbShapeDef sd = tbDefaultShapeDef();
+			tbGeometry g = tbMakeSphere(0.1f);
+			tbCreateShape(ids[i * n + k], &sd, &g);
+		}
+	}
+	for (int i = 0; i < n; ++i) {
+		for (int k = 0; k < n; ++k) {
+			for (int side = 0; side < 2; ++side) {
+				int ni = i + side, nk = k + 1 - side;
+				if (ni >= n || nk >= n) {
+					continue;
+				}
+				tbBallJointDef jd = tbDefaultBallJointDef();
+				jd.bodyIdA = ids[i * n + k];
+				jd.bodyIdB = ids[ni * n + nk];
+				jd.anchor = v3(0.25f * (float)(k + nk), 20.0f, 0.25f * (float)(i + ni));
+				tbCreateBallJoint(world, &jd);
+			}
+		}
+	}
+}
+
+Test(threads, joint_grid_same_hash_at_every_worker_count)
+{
+	checkScene("joint grid", buildJointGrid, false, 40);
+}
+
 // Joint colours side by side: chains solved as groups and a net of single joints on a kinematic
 // bar.
 static void buildJointColours(tbWorldId world)

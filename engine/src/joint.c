@@ -934,21 +934,164 @@ static vec3s tbMulAddVec(vec3s p, float s, vec3s v)
 	return glms_vec3_add(p, glms_vec3_scale(v, s));
 }
 
+// Whether joint slot i wakes a body this step: it ties an awake mover to a sleeping dynamic body.
+static inline bool tbJointWakes(const tbWorld* w, const tbJointSlot* s)
+{
+	if (!s->alive) {
+		return false;
+	}
+	const tbBodySlot* a = w->bodies + s->bodyA;
+	const tbBodySlot* b = w->bodies + s->bodyB;
+	return (tbIsAwakeMover(a) && !b->awake && b->rb.type == tb_dynamicBody) ||
+	       (tbIsAwakeMover(b) && !a->awake && a->rb.type == tb_dynamicBody);
+}
+
+// Joints per block of the parallel joint loops: the blocks are the same at any worker count, so
+// are the lists made from them.
+#define TB_JOINT_BLOCK 256
+
+typedef struct tbJointLoop
+{
+	tbWorld* world;
+	// Per worker (a cache line each): whether a joint of its ranges needs the serial pass.
+	struct
+	{
+		_Alignas(64) bool any;
+	} found[TB_MAX_WORKERS];
+} tbJointLoop;
+
+static void tbFindWakesRange(int start, int end, int worker, void* context)
+{
+	tbJointLoop* t = context;
+	bool any = false;
+	for (int i = start; i < end && !any; ++i) {
+		any = tbJointWakes(t->world, t->world->joints + i);
+	}
+	t->found[worker].any = t->found[worker].any || any;
+}
+
+static bool tbJointLoopFound(const tbJointLoop* t, int workerCount)
+{
+	bool any = false;
+	for (int k = 0; k < workerCount; ++k) {
+		any = any || t->found[k].any;
+	}
+	return any;
+}
+
+static void tbClearJointLoop(tbJointLoop* t, tbWorld* w)
+{
+	t->world = w;
+	for (int k = 0; k < w->def.workerCount; ++k) {
+		t->found[k].any = false;
+	}
+}
+
 void tbWakeJointedBodies(tbWorld* w)
 {
 	// A joint between an awake body and a sleeping one wakes the sleeper's island (the islands
-	// join across joints, so this only follows a body put to sleep by hand).
+	// join across joints, so this only follows a body put to sleep by hand). With workers the
+	// joints are looked at side by side first; the wakes, rare, are made in joint order.
+	if (w->parallel) {
+		tbJointLoop t;
+		tbClearJointLoop(&t, w);
+		tbParallelFor(w, tbFindWakesRange, w->jointCount, TB_JOINT_BLOCK, &t);
+		if (!tbJointLoopFound(&t, w->def.workerCount)) {
+			return;
+		}
+	}
 	for (int i = 0; i < w->jointCount; ++i) {
 		const tbJointSlot* s = w->joints + i;
-		if (!s->alive) {
+		if (!tbJointWakes(w, s)) {
 			continue;
 		}
-		tbBodySlot* a = w->bodies + s->bodyA;
-		tbBodySlot* b = w->bodies + s->bodyB;
+		const tbBodySlot* a = w->bodies + s->bodyA;
+		const tbBodySlot* b = w->bodies + s->bodyB;
 		if (tbIsAwakeMover(a) && !b->awake && b->rb.type == tb_dynamicBody) {
 			tbWakeBody(w, s->bodyB);
-		} else if (tbIsAwakeMover(b) && !a->awake && a->rb.type == tb_dynamicBody) {
+		} else {
 			tbWakeBody(w, s->bodyA);
+		}
+	}
+}
+
+// Whether joint slot s goes to the solver: alive, with a body that moves and is awake.
+static inline bool tbJointTaken(const tbWorld* w, const tbJointSlot* s)
+{
+	return s->alive &&
+	       (tbIsAwakeMover(w->bodies + s->bodyA) || tbIsAwakeMover(w->bodies + s->bodyB));
+}
+
+// The solver's copy n of joint slot i: anchors from the centres of mass (the solver's frame of a
+// body); for a body outside the solve (static), the solver's "static body" sits at the origin
+// with no rotation, so its frame goes in world coordinates.
+static inline void tbMakeSolverJoint(tbWorld* w, int i, int n)
+{
+	tbJointSlot* s = w->joints + i;
+	const tbBodySlot* a = w->bodies + s->bodyA;
+	const tbBodySlot* b = w->bodies + s->bodyB;
+	tbJoint* j = w->solverJoints + n;
+	*j = s->joint;
+	j->bodyA = a->awakeIndex >= 0 ? a->solverIndex : TB_NULL_BODY;
+	j->bodyB = b->awakeIndex >= 0 ? b->solverIndex : TB_NULL_BODY;
+	j->localAnchorA = glms_vec3_sub(s->originAnchorA, a->localCenter);
+	j->localAnchorB = glms_vec3_sub(s->originAnchorB, b->localCenter);
+	if (j->bodyA == TB_NULL_BODY) {
+		j->localAnchorA = tbTransformPoint(a->xf, s->originAnchorA);
+		j->localAxisA = tbRotateVector(a->xf.q, j->localAxisA);
+		j->localRefA = tbRotateVector(a->xf.q, j->localRefA);
+	}
+	if (j->bodyB == TB_NULL_BODY) {
+		j->localAnchorB = tbTransformPoint(b->xf, s->originAnchorB);
+		j->localAxisB = tbRotateVector(b->xf.q, j->localAxisB);
+		j->localRefB = tbRotateVector(b->xf.q, j->localRefB);
+	}
+	w->solverJointSlots[n] = i;
+	s->solverIndex = n;
+}
+
+static void tbGrowSolverJoints(tbWorld* w, int count)
+{
+	if (count > w->solverJointCapacity) {
+		int old = w->solverJointCapacity;
+		tbGrowArray((void**)&w->solverJoints, &w->solverJointCapacity, count, sizeof(tbJoint));
+		w->solverJointSlots = tbGrowAlloc(w->solverJointSlots, (size_t)old * sizeof(int),
+		                                  (size_t)w->solverJointCapacity * sizeof(int));
+	}
+}
+
+// Blocks [start, end) of the joint slots: how many of each go to the solver (the others get
+// solverIndex -1).
+static void tbCountJointsRange(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbWorld* w = context;
+	for (int block = start; block < end; ++block) {
+		int from = block * TB_JOINT_BLOCK;
+		int to = from + TB_JOINT_BLOCK < w->jointCount ? from + TB_JOINT_BLOCK : w->jointCount;
+		int count = 0;
+		for (int i = from; i < to; ++i) {
+			tbJointSlot* s = w->joints + i;
+			s->solverIndex = -1;
+			count += tbJointTaken(w, s) ? 1 : 0;
+		}
+		w->listBlockCounts[block] = count;
+	}
+}
+
+// Blocks [start, end): each taken joint made at its block's offset (listBlockCounts, summed).
+static void tbMakeJointsRange(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbWorld* w = context;
+	for (int block = start; block < end; ++block) {
+		int from = block * TB_JOINT_BLOCK;
+		int to = from + TB_JOINT_BLOCK < w->jointCount ? from + TB_JOINT_BLOCK : w->jointCount;
+		int n = w->listBlockCounts[block];
+		for (int i = from; i < to; ++i) {
+			if (tbJointTaken(w, w->joints + i)) {
+				tbMakeSolverJoint(w, i, n++);
+			}
 		}
 	}
 }
@@ -956,56 +1099,54 @@ void tbWakeJointedBodies(tbWorld* w)
 void tbGatherJoints(tbWorld* w)
 {
 	int n = 0;
+	if (w->parallel) {
+		// Counted block by block, the offsets summed in order, then each block made at its
+		// offset: the list of the serial path below.
+		int blocks = (w->jointCount + TB_JOINT_BLOCK - 1) / TB_JOINT_BLOCK;
+		tbGrowArray((void**)&w->listBlockCounts, &w->listBlockCapacity, blocks, sizeof(int));
+		tbParallelFor(w, tbCountJointsRange, blocks, 1, w);
+		for (int block = 0; block < blocks; ++block) {
+			int count = w->listBlockCounts[block];
+			w->listBlockCounts[block] = n;
+			n += count;
+		}
+		tbGrowSolverJoints(w, n);
+		tbParallelFor(w, tbMakeJointsRange, blocks, 1, w);
+		w->solverJointCount = n;
+		return;
+	}
 	for (int i = 0; i < w->jointCount; ++i) {
 		tbJointSlot* s = w->joints + i;
 		s->solverIndex = -1;
-		if (!s->alive) {
+		if (!tbJointTaken(w, s)) {
 			continue;
 		}
-		const tbBodySlot* a = w->bodies + s->bodyA;
-		const tbBodySlot* b = w->bodies + s->bodyB;
-		if (!tbIsAwakeMover(a) && !tbIsAwakeMover(b)) {
-			continue;
-		}
-		if (n + 1 > w->solverJointCapacity) {
-			int old = w->solverJointCapacity;
-			tbGrowArray((void**)&w->solverJoints, &w->solverJointCapacity, n + 1, sizeof(tbJoint));
-			w->solverJointSlots = tbGrowAlloc(w->solverJointSlots, (size_t)old * sizeof(int),
-			                                  (size_t)w->solverJointCapacity * sizeof(int));
-		}
-		tbJoint* j = w->solverJoints + n;
-		*j = s->joint;
-		j->bodyA = a->awakeIndex >= 0 ? a->solverIndex : TB_NULL_BODY;
-		j->bodyB = b->awakeIndex >= 0 ? b->solverIndex : TB_NULL_BODY;
-		// Anchors from the centres of mass (the solver's frame of a body); for a body outside the
-		// solve (static), the solver's "static body" sits at the origin with no rotation, so its
-		// frame goes in world coordinates.
-		j->localAnchorA = glms_vec3_sub(s->originAnchorA, a->localCenter);
-		j->localAnchorB = glms_vec3_sub(s->originAnchorB, b->localCenter);
-		if (j->bodyA == TB_NULL_BODY) {
-			j->localAnchorA = tbTransformPoint(a->xf, s->originAnchorA);
-			j->localAxisA = tbRotateVector(a->xf.q, j->localAxisA);
-			j->localRefA = tbRotateVector(a->xf.q, j->localRefA);
-		}
-		if (j->bodyB == TB_NULL_BODY) {
-			j->localAnchorB = tbTransformPoint(b->xf, s->originAnchorB);
-			j->localAxisB = tbRotateVector(b->xf.q, j->localAxisB);
-			j->localRefB = tbRotateVector(b->xf.q, j->localRefB);
-		}
-		w->solverJointSlots[n] = i;
-		s->solverIndex = n;
+		tbGrowSolverJoints(w, n + 1);
+		tbMakeSolverJoint(w, i, n);
 		++n;
 	}
 	w->solverJointCount = n;
 }
 
-void tbScatterJoints(tbWorld* w)
+// Whether the solver's joint k went over its slot's thresholds in the step.
+static inline bool tbJointBroke(const tbWorld* w, int k)
 {
-	w->jointEventCount = 0;
-	for (int k = 0; k < w->solverJointCount; ++k) {
+	const tbJointSlot* s = w->joints + w->solverJointSlots[k];
+	const tbJoint* j = w->solverJoints + k;
+	return glms_vec3_norm(j->force) > s->forceThreshold ||
+	       glms_vec3_norm(j->torque) > s->torqueThreshold;
+}
+
+// The solver's joints [start, end) back to their slots: the impulses (warm start) and what the
+// step measured; the frames stay the world's. Notes whether one went over its thresholds.
+static void tbScatterJointsRange(int start, int end, int worker, void* context)
+{
+	tbJointLoop* t = context;
+	tbWorld* w = t->world;
+	bool any = false;
+	for (int k = start; k < end; ++k) {
 		tbJointSlot* s = w->joints + w->solverJointSlots[k];
 		const tbJoint* j = w->solverJoints + k;
-		// The impulses (warm start) and what the step measured; the frames stay the world's.
 		s->joint.linearImpulse = j->linearImpulse;
 		s->joint.angularImpulse = j->angularImpulse;
 		s->joint.axialImpulse = j->axialImpulse;
@@ -1022,17 +1163,36 @@ void tbScatterJoints(tbWorld* w)
 		s->joint.speed = j->speed;
 		s->joint.force = j->force;
 		s->joint.torque = j->torque;
-		// Breaking (docs/joints.md): the reaction of the step's last substep against the
-		// thresholds; the array grows to the most joints over at once, then stays.
-		float force = glms_vec3_norm(j->force), torque = glms_vec3_norm(j->torque);
-		if (force > s->forceThreshold || torque > s->torqueThreshold) {
-			tbGrowArray((void**)&w->jointEvents, &w->jointEventCapacity, w->jointEventCount + 1,
-			            sizeof(tbJointEvent));
-			tbJointEvent* e = w->jointEvents + w->jointEventCount++;
-			e->jointId = tbMakeJointId(w, w->solverJointSlots[k]);
-			e->force = force;
-			e->torque = torque;
+		any = any || tbJointBroke(w, k);
+	}
+	t->found[worker].any = t->found[worker].any || any;
+}
+
+void tbScatterJoints(tbWorld* w)
+{
+	w->jointEventCount = 0;
+	tbJointLoop t;
+	tbClearJointLoop(&t, w);
+	if (w->parallel) {
+		tbParallelFor(w, tbScatterJointsRange, w->solverJointCount, TB_JOINT_BLOCK, &t);
+	} else {
+		tbScatterJointsRange(0, w->solverJointCount, 0, &t);
+	}
+	if (!tbJointLoopFound(&t, w->def.workerCount)) {
+		return;
+	}
+	// Breaking (docs/joints.md): the reaction of the step's last substep against the thresholds,
+	// in joint order; the array grows to the most joints over at once, then stays.
+	for (int k = 0; k < w->solverJointCount; ++k) {
+		if (!tbJointBroke(w, k)) {
+			continue;
 		}
+		tbGrowArray((void**)&w->jointEvents, &w->jointEventCapacity, w->jointEventCount + 1,
+		            sizeof(tbJointEvent));
+		tbJointEvent* e = w->jointEvents + w->jointEventCount++;
+		e->jointId = tbMakeJointId(w, w->solverJointSlots[k]);
+		e->force = glms_vec3_norm(w->solverJoints[k].force);
+		e->torque = glms_vec3_norm(w->solverJoints[k].torque);
 	}
 }
 
