@@ -102,6 +102,7 @@ static mat3s tbSym2Inverse(float a, float b, float d)
 }
 
 static float tbLinearRowMass(const tbJointRecord* r, vec3s armA, vec3s armB, vec3s u);
+static bool tbBallHasAngular(const tbJoint* j);
 
 void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies, int staticBody,
                     const tbJointSoftness* softness, float h)
@@ -477,10 +478,6 @@ static void tbRigidSoftness(const tbJointRecord* r, bool useBias, float* biasRat
 	}
 }
 
-#ifndef TB_ARC_TURN
-#define TB_ARC_TURN 0.3f
-#endif
-
 // What the anchors' circular paths add to their gap over the coming substep beyond the straight
 // line the velocities give: h/2 (wB x (wB x rB) - wA x (wA x rA)) per unit h. The biased pass
 // aims the velocities so that the gap after the substep, arc included, is what the soft bias
@@ -550,6 +547,11 @@ static void tbSolveBall(tbJointRecord* r, tbSolverBody* states, bool useBias)
 	}
 	tbSolvePointWith(r, sa, sb, r->turnedInertias + r->indexA, r->turnedInertias + r->indexB, rA,
 	                 rB, d, useBias);
+}
+
+bool tbBallBatchable(const tbJointRecord* r)
+{
+	return r->joint->type == tb_ballJoint && r->component < 0 && !tbBallHasAngular(r->joint);
 }
 
 // The angular rows that keep B's frame on A's: all three (fixed, slider), or the two that keep

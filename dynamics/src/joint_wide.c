@@ -1,0 +1,372 @@
+// Ball joints' point rows, TB_SIMD_WIDTH joints of one colour at a time (tbBallBatch): the rows
+// of tbSolveBall lane by lane, in the same operations and order, so the same bits as one joint at
+// a time. A colour's joints share no dynamic body, so its lanes never write the same body.
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "joint_internal.h"
+
+// ---------------------------------------------------------------------------------------------
+// Gather and scatter: a row (v or w) of each lane's body into wide x, y, z and back. A lane that
+// must not write its body (static, kinematic, empty) is given a row of its own to write.
+
+#if TB_SIMD_WIDTH == 4
+static inline tbVec3W tbBallGather(const float* const* rows)
+{
+	__m128 r0 = _mm_load_ps(rows[0]);
+	__m128 r1 = _mm_load_ps(rows[1]);
+	__m128 r2 = _mm_load_ps(rows[2]);
+	__m128 r3 = _mm_load_ps(rows[3]);
+	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+	tbVec3W out = {r0, r1, r2};
+	return out;
+}
+
+static inline void tbBallScatter(float* const* rows, tbVec3W a)
+{
+	__m128 r0 = a.x, r1 = a.y, r2 = a.z, r3 = _mm_setzero_ps();
+	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+	_mm_store_ps(rows[0], r0);
+	_mm_store_ps(rows[1], r1);
+	_mm_store_ps(rows[2], r2);
+	_mm_store_ps(rows[3], r3);
+}
+#else
+static inline tbVec3W tbBallGather(const float* const* rows)
+{
+	_Alignas(32) float x[TB_SIMD_WIDTH], y[TB_SIMD_WIDTH], z[TB_SIMD_WIDTH];
+	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+		x[lane] = rows[lane][0];
+		y[lane] = rows[lane][1];
+		z[lane] = rows[lane][2];
+	}
+	tbVec3W out = {tbLoadW(x), tbLoadW(y), tbLoadW(z)};
+	return out;
+}
+
+static inline void tbBallScatter(float* const* rows, tbVec3W a)
+{
+	_Alignas(32) float x[TB_SIMD_WIDTH], y[TB_SIMD_WIDTH], z[TB_SIMD_WIDTH];
+	tbStoreW(x, a.x);
+	tbStoreW(y, a.y);
+	tbStoreW(z, a.z);
+	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+		rows[lane][0] = x[lane];
+		rows[lane][1] = y[lane];
+		rows[lane][2] = z[lane];
+	}
+}
+#endif
+
+// Rows of TB_SIMD_WIDTH floats one after another (a batch's [k][lane] arrays).
+#define TB_ROW(a, k) ((a) + (k)*TB_SIMD_WIDTH)
+
+static inline tbVec3W tbLoadVec3W(const float* a)
+{
+	tbVec3W v = {tbLoadW(TB_ROW(a, 0)), tbLoadW(TB_ROW(a, 1)), tbLoadW(TB_ROW(a, 2))};
+	return v;
+}
+
+static inline void tbStoreVec3W(float* a, tbVec3W v)
+{
+	tbStoreW(TB_ROW(a, 0), v.x);
+	tbStoreW(TB_ROW(a, 1), v.y);
+	tbStoreW(TB_ROW(a, 2), v.z);
+}
+
+// a x b, as tbCross and glms_vec3_cross write it.
+static inline tbVec3W tbCrossW(tbVec3W a, tbVec3W b)
+{
+	tbVec3W c = {tbSubW(tbMulW(a.y, b.z), tbMulW(a.z, b.y)),
+	             tbSubW(tbMulW(a.z, b.x), tbMulW(a.x, b.z)),
+	             tbSubW(tbMulW(a.x, b.y), tbMulW(a.y, b.x))};
+	return c;
+}
+
+// m v with m's columns m[0..2], m[3..5], m[6..8] (tbMulMV's order of sums).
+static inline tbVec3W tbMulMVW(const float* m, tbVec3W v)
+{
+	tbVec3W r;
+	r.x = tbAddW(tbAddW(tbMulW(tbLoadW(TB_ROW(m, 0)), v.x), tbMulW(tbLoadW(TB_ROW(m, 3)), v.y)),
+	             tbMulW(tbLoadW(TB_ROW(m, 6)), v.z));
+	r.y = tbAddW(tbAddW(tbMulW(tbLoadW(TB_ROW(m, 1)), v.x), tbMulW(tbLoadW(TB_ROW(m, 4)), v.y)),
+	             tbMulW(tbLoadW(TB_ROW(m, 7)), v.z));
+	r.z = tbAddW(tbAddW(tbMulW(tbLoadW(TB_ROW(m, 2)), v.x), tbMulW(tbLoadW(TB_ROW(m, 5)), v.y)),
+	             tbMulW(tbLoadW(TB_ROW(m, 8)), v.z));
+	return r;
+}
+
+// The lanes' velocity rows (v at offset 0, w after it) and where each lane writes them back.
+typedef struct tbBallRowsW
+{
+	const float *vA[TB_SIMD_WIDTH], *wA[TB_SIMD_WIDTH], *vB[TB_SIMD_WIDTH], *wB[TB_SIMD_WIDTH];
+	float *outVA[TB_SIMD_WIDTH], *outWA[TB_SIMD_WIDTH], *outVB[TB_SIMD_WIDTH],
+	    *outWB[TB_SIMD_WIDTH];
+} tbBallRowsW;
+
+static void tbBallRowsAt(const tbBallBatch* b, tbSolverBody* states, tbSolverBody* sink,
+                         tbBallRowsW* p)
+{
+	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+		tbSolverBody* sa = states + b->indexA[lane];
+		tbSolverBody* sb = states + b->indexB[lane];
+		p->vA[lane] = sa->v;
+		p->wA[lane] = sa->w;
+		p->vB[lane] = sb->v;
+		p->wB[lane] = sb->w;
+		tbSolverBody* oa = b->movesA[lane] ? sa : sink + 2 * lane;
+		tbSolverBody* ob = b->movesB[lane] ? sb : sink + 2 * lane + 1;
+		p->outVA[lane] = oa->v;
+		p->outWA[lane] = oa->w;
+		p->outVB[lane] = ob->v;
+		p->outWB[lane] = ob->w;
+	}
+}
+
+// The impulse P at the anchors: -P to A, +P to B (tbApplyLinearTo), written back.
+static inline void tbBallApplyW(const tbBallBatch* b, const tbBallRowsW* p, tbVec3W vA, tbVec3W wA,
+                                tbVec3W vB, tbVec3W wB, tbVec3W P)
+{
+	tbVec3W rA = tbLoadVec3W(b->rA[0]), rB = tbLoadVec3W(b->rB[0]);
+	tbVec3W dwA = tbMulMVW(b->iA[0], tbCrossW(rA, P));
+	tbVec3W dwB = tbMulMVW(b->iB[0], tbCrossW(rB, P));
+	tbFloatW mA = tbLoadW(b->mA), mB = tbLoadW(b->mB);
+	vA.x = tbSubW(vA.x, tbMulW(mA, P.x));
+	vA.y = tbSubW(vA.y, tbMulW(mA, P.y));
+	vA.z = tbSubW(vA.z, tbMulW(mA, P.z));
+	wA = tbVecSubW(wA, dwA);
+	vB.x = tbAddW(vB.x, tbMulW(mB, P.x));
+	vB.y = tbAddW(vB.y, tbMulW(mB, P.y));
+	vB.z = tbAddW(vB.z, tbMulW(mB, P.z));
+	wB.x = tbAddW(wB.x, dwB.x);
+	wB.y = tbAddW(wB.y, dwB.y);
+	wB.z = tbAddW(wB.z, dwB.z);
+	tbBallScatter(p->outVA, vA);
+	tbBallScatter(p->outWA, wA);
+	tbBallScatter(p->outVB, vB);
+	tbBallScatter(p->outWB, wB);
+}
+
+void tbBallBatchInit(tbBallBatch* b, const tbJointRecord* records, const int* joints, int count,
+                     int staticBody)
+{
+	memset(b, 0, sizeof *b);
+	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+		b->indexA[lane] = b->indexB[lane] = staticBody;
+		b->record[lane] = -1;
+		if (lane >= count) {
+			continue;
+		}
+		const tbJointRecord* r = records + joints[lane];
+		b->record[lane] = joints[lane];
+		b->indexA[lane] = r->indexA;
+		b->indexB[lane] = r->indexB;
+		b->movesA[lane] = r->movesA;
+		b->movesB[lane] = r->movesB;
+		b->mA[lane] = r->mA;
+		b->mB[lane] = r->mB;
+		b->biasRate[lane] = r->biasRate;
+		b->massScale[lane] = r->massScale;
+		b->impulseScale[lane] = r->impulseScale;
+		b->h[lane] = r->h;
+		for (int k = 0; k < 3; ++k) {
+			b->impulse[k][lane] = r->joint->linearImpulse.raw[k];
+			b->rA0[k][lane] = r->rA.raw[k];
+			b->rB0[k][lane] = r->rB.raw[k];
+			b->d0[k][lane] = r->d0.raw[k];
+		}
+	}
+}
+
+// The lanes' 3 x 3 matrices (by columns) as nine wide floats, m[0..9).
+static inline void tbGatherMat3(const mat3s* const* at, tbFloatW* m)
+{
+	_Alignas(32) float e[9][TB_SIMD_WIDTH];
+	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+		const float* a = &at[lane]->col[0].x;
+		for (int k = 0; k < 9; ++k) {
+			e[k][lane] = a[k];
+		}
+	}
+	for (int k = 0; k < 9; ++k) {
+		m[k] = tbLoadW(e[k]);
+	}
+}
+
+// m v with m's columns m[0..2], m[3..5], m[6..8] (tbMulMV's order of sums).
+static inline tbVec3W tbMulMV9W(const tbFloatW* m, tbVec3W v)
+{
+	tbVec3W r;
+	r.x = tbAddW(tbAddW(tbMulW(m[0], v.x), tbMulW(m[3], v.y)), tbMulW(m[6], v.z));
+	r.y = tbAddW(tbAddW(tbMulW(m[1], v.x), tbMulW(m[4], v.y)), tbMulW(m[7], v.z));
+	r.z = tbAddW(tbAddW(tbMulW(m[2], v.x), tbMulW(m[5], v.y)), tbMulW(m[8], v.z));
+	return r;
+}
+
+// K's six entries (xx, xy, xz, yy, yz, zz) += [r]x^T I [r]x where `moves` (tbAddArmTerm).
+static inline void tbAddArmTermW(tbFloatW* k, tbVec3W r, const tbFloatW* I, tbFloatW moves)
+{
+	tbFloatW x = r.x, y = r.y, z = r.z;
+	tbFloatW i00 = I[0], i01 = I[3], i02 = I[6], i11 = I[4], i12 = I[7], i22 = I[8];
+	tbFloatW a1 = tbSubW(tbMulW(i11, z), tbMulW(i12, y));
+	tbFloatW a2 = tbSubW(tbMulW(i12, z), tbMulW(i22, y));
+	tbFloatW b0 = tbSubW(tbMulW(i02, x), tbMulW(i00, z));
+	tbFloatW b1 = tbSubW(tbMulW(i12, x), tbMulW(i01, z));
+	tbFloatW b2 = tbSubW(tbMulW(i22, x), tbMulW(i02, z));
+	tbFloatW c0 = tbSubW(tbMulW(i00, y), tbMulW(i01, x));
+	tbFloatW c1 = tbSubW(tbMulW(i01, y), tbMulW(i11, x));
+	tbFloatW c2 = tbSubW(tbMulW(i02, y), tbMulW(i12, x));
+	k[0] = tbAddW(k[0], tbKeepW(moves, tbSubW(tbMulW(z, a1), tbMulW(y, a2))));
+	k[1] = tbAddW(k[1], tbKeepW(moves, tbSubW(tbMulW(z, b1), tbMulW(y, b2))));
+	k[2] = tbAddW(k[2], tbKeepW(moves, tbSubW(tbMulW(z, c1), tbMulW(y, c2))));
+	k[3] = tbAddW(k[3], tbKeepW(moves, tbSubW(tbMulW(x, b2), tbMulW(z, b0))));
+	k[4] = tbAddW(k[4], tbKeepW(moves, tbSubW(tbMulW(x, c2), tbMulW(z, c0))));
+	k[5] = tbAddW(k[5], tbKeepW(moves, tbSubW(tbMulW(y, c0), tbMulW(x, c1))));
+}
+
+void tbBallBatchPrepare(tbBallBatch* b, const tbJointRecord* records, const tbSolverBody* states)
+{
+	// tbSolveBall's anchors, gap and inertias, tbPointMassOf's K and tbSym3Solve's adjugate and
+	// determinant, lane by lane. An empty lane reads zero matrices.
+	static const mat3s zero3 = {0};
+	const mat3s *turnA[TB_SIMD_WIDTH], *turnB[TB_SIMD_WIDTH];
+	const mat3s *inertiaA[TB_SIMD_WIDTH], *inertiaB[TB_SIMD_WIDTH];
+	const float *dpA[TB_SIMD_WIDTH], *dpB[TB_SIMD_WIDTH];
+	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+		int ia = b->indexA[lane], ib = b->indexB[lane];
+		dpA[lane] = states[ia].dp;
+		dpB[lane] = states[ib].dp;
+		if (b->record[lane] < 0) {
+			turnA[lane] = turnB[lane] = inertiaA[lane] = inertiaB[lane] = &zero3;
+			continue;
+		}
+		const tbJointRecord* r = records + b->record[lane];
+		turnA[lane] = r->turns + ia;
+		turnB[lane] = r->turns + ib;
+		inertiaA[lane] = r->turnedInertias + ia;
+		inertiaB[lane] = r->turnedInertias + ib;
+	}
+	tbFloatW tA[9], tB[9], iA[9], iB[9];
+	tbGatherMat3(turnA, tA);
+	tbGatherMat3(turnB, tB);
+	tbGatherMat3(inertiaA, iA);
+	tbGatherMat3(inertiaB, iB);
+	tbVec3W rA0 = tbLoadVec3W(b->rA0[0]), rB0 = tbLoadVec3W(b->rB0[0]), d0 = tbLoadVec3W(b->d0[0]);
+	tbVec3W rA = tbMulMV9W(tA, rA0), rB = tbMulMV9W(tB, rB0);
+	tbVec3W pA = tbBallGather(dpA), pB = tbBallGather(dpB);
+	// d = d0 + (dpB + rB - rB0) - (dpA + rA - rA0)
+	tbVec3W d = {
+	    tbAddW(d0.x, tbSubW(tbAddW(pB.x, tbSubW(rB.x, rB0.x)), tbAddW(pA.x, tbSubW(rA.x, rA0.x)))),
+	    tbAddW(d0.y, tbSubW(tbAddW(pB.y, tbSubW(rB.y, rB0.y)), tbAddW(pA.y, tbSubW(rA.y, rA0.y)))),
+	    tbAddW(d0.z, tbSubW(tbAddW(pB.z, tbSubW(rB.z, rB0.z)), tbAddW(pA.z, tbSubW(rA.z, rA0.z))))};
+	tbStoreVec3W(b->rA[0], rA);
+	tbStoreVec3W(b->rB[0], rB);
+	tbStoreVec3W(b->d[0], d);
+	for (int k = 0; k < 9; ++k) {
+		tbStoreW(b->iA[k], iA[k]);
+		tbStoreW(b->iB[k], iB[k]);
+	}
+	// K = (mA + mB) 1 - [rA]x IA [rA]x - [rB]x IB [rB]x, the arms' terms of the moving sides.
+	tbFloatW zero = tbZeroW();
+	tbFloatW mA = tbLoadW(b->mA), mB = tbLoadW(b->mB);
+	tbFloatW m = tbAddW(mA, mB);
+	tbFloatW k[6] = {m, zero, zero, m, zero, m};
+	tbAddArmTermW(k, rA, iA, tbGreaterW(mA, zero));
+	tbAddArmTermW(k, rB, iB, tbGreaterW(mB, zero));
+	tbFloatW xx = k[0], xy = k[1], xz = k[2], yy = k[3], yz = k[4], zz = k[5];
+	tbFloatW a00 = tbSubW(tbMulW(yy, zz), tbMulW(yz, yz));
+	tbFloatW a01 = tbSubW(tbMulW(xz, yz), tbMulW(xy, zz));
+	tbFloatW a02 = tbSubW(tbMulW(xy, yz), tbMulW(xz, yy));
+	tbFloatW det = tbAddW(tbAddW(tbMulW(xx, a00), tbMulW(xy, a01)), tbMulW(xz, a02));
+	// Invertible: det finite and not zero.
+	tbFloatW inf = tbSplatW(INFINITY), negInf = tbSplatW(-INFINITY);
+	tbFloatW pos = tbAndMaskW(tbGreaterW(det, zero), tbLessW(det, inf));
+	tbFloatW neg = tbAndMaskW(tbLessW(det, zero), tbGreaterW(det, negInf));
+	tbStoreW(b->valid, tbSelectW(pos, neg, pos));
+	tbStoreW(b->adj[0], a00);
+	tbStoreW(b->adj[1], a01);
+	tbStoreW(b->adj[2], a02);
+	tbStoreW(b->adj[3], tbSubW(tbMulW(xx, zz), tbMulW(xz, xz)));
+	tbStoreW(b->adj[4], tbSubW(tbMulW(xy, xz), tbMulW(xx, yz)));
+	tbStoreW(b->adj[5], tbSubW(tbMulW(xx, yy), tbMulW(xy, xy)));
+	tbStoreW(b->inv, tbDivW(tbSplatW(1.0f), det));
+}
+
+void tbBallBatchWarmStart(const tbBallBatch* b, tbSolverBody* states)
+{
+	tbSolverBody sink[2 * TB_SIMD_WIDTH];
+	tbBallRowsW p;
+	tbBallRowsAt(b, states, sink, &p);
+	tbVec3W vA = tbBallGather(p.vA), wA = tbBallGather(p.wA);
+	tbVec3W vB = tbBallGather(p.vB), wB = tbBallGather(p.wB);
+	tbBallApplyW(b, &p, vA, wA, vB, wB, tbLoadVec3W(b->impulse[0]));
+}
+
+void tbBallBatchSolve(tbBallBatch* b, tbSolverBody* states, bool useBias)
+{
+	tbSolverBody sink[2 * TB_SIMD_WIDTH];
+	tbBallRowsW p;
+	tbBallRowsAt(b, states, sink, &p);
+	tbVec3W vA = tbBallGather(p.vA), wA = tbBallGather(p.wA);
+	tbVec3W vB = tbBallGather(p.vB), wB = tbBallGather(p.wB);
+	tbVec3W rA = tbLoadVec3W(b->rA[0]), rB = tbLoadVec3W(b->rB[0]), d = tbLoadVec3W(b->d[0]);
+	tbFloatW zero = tbZeroW();
+	// The soft coefficients of the pass (tbRigidSoftness).
+	tbFloatW biasRate = useBias ? tbLoadW(b->biasRate) : zero;
+	tbFloatW massScale = useBias ? tbLoadW(b->massScale) : tbSplatW(1.0f);
+	tbFloatW impulseScale = useBias ? tbLoadW(b->impulseScale) : zero;
+	// Cdot + bias C (tbSolvePointWith).
+	tbVec3W cA = tbCrossW(wA, rA), cB = tbCrossW(wB, rB);
+	tbVec3W target = {
+	    tbAddW(tbSubW(tbAddW(vB.x, cB.x), tbAddW(vA.x, cA.x)), tbMulW(biasRate, d.x)),
+	    tbAddW(tbSubW(tbAddW(vB.y, cB.y), tbAddW(vA.y, cA.y)), tbMulW(biasRate, d.y)),
+	    tbAddW(tbSubW(tbAddW(vB.z, cB.z), tbAddW(vA.z, cA.z)), tbMulW(biasRate, d.z))};
+	if (useBias) {
+		// The anchors' arcs over the substep (tbArcCorrection), none where a body turns fast.
+		tbVec3W aA = tbCrossW(wA, tbCrossW(wA, rA));
+		tbVec3W aB = tbCrossW(wB, tbCrossW(wB, rB));
+		tbFloatW h = tbLoadW(b->h);
+		tbFloatW turn2 = tbMulW(tbMulW(h, h), tbMaxW(tbDotW(wA, wA), tbDotW(wB, wB)));
+		tbFloatW fast = tbGreaterW(turn2, tbSplatW(TB_ARC_TURN * TB_ARC_TURN));
+		tbFloatW half = tbMulW(tbSplatW(0.5f), h);
+		tbVec3W arc = {tbSelectW(fast, tbMulW(tbSubW(aB.x, aA.x), half), zero),
+		               tbSelectW(fast, tbMulW(tbSubW(aB.y, aA.y), half), zero),
+		               tbSelectW(fast, tbMulW(tbSubW(aB.z, aA.z), half), zero)};
+		target.x = tbAddW(target.x, arc.x);
+		target.y = tbAddW(target.y, arc.y);
+		target.z = tbAddW(target.z, arc.z);
+	}
+	// K^-1 target by the adjugate (tbSym3Solve), zero where K is singular.
+	tbFloatW valid = tbLoadW(b->valid), inv = tbLoadW(b->inv);
+	tbFloatW a00 = tbLoadW(b->adj[0]), a01 = tbLoadW(b->adj[1]), a02 = tbLoadW(b->adj[2]);
+	tbFloatW a11 = tbLoadW(b->adj[3]), a12 = tbLoadW(b->adj[4]), a22 = tbLoadW(b->adj[5]);
+	tbVec3W x = {
+	    tbKeepW(valid, tbMulW(inv, tbAddW(tbAddW(tbMulW(a00, target.x), tbMulW(a01, target.y)),
+	                                      tbMulW(a02, target.z)))),
+	    tbKeepW(valid, tbMulW(inv, tbAddW(tbAddW(tbMulW(a01, target.x), tbMulW(a11, target.y)),
+	                                      tbMulW(a12, target.z)))),
+	    tbKeepW(valid, tbMulW(inv, tbAddW(tbAddW(tbMulW(a02, target.x), tbMulW(a12, target.y)),
+	                                      tbMulW(a22, target.z))))};
+	// P = -massScale x - impulseScale accumulated.
+	tbFloatW negMass = tbSubW(zero, massScale);
+	tbVec3W acc = tbLoadVec3W(b->impulse[0]);
+	tbVec3W P = {tbSubW(tbMulW(negMass, x.x), tbMulW(impulseScale, acc.x)),
+	             tbSubW(tbMulW(negMass, x.y), tbMulW(impulseScale, acc.y)),
+	             tbSubW(tbMulW(negMass, x.z), tbMulW(impulseScale, acc.z))};
+	acc.x = tbAddW(acc.x, P.x);
+	acc.y = tbAddW(acc.y, P.y);
+	acc.z = tbAddW(acc.z, P.z);
+	tbStoreVec3W(b->impulse[0], acc);
+	tbBallApplyW(b, &p, vA, wA, vB, wB, P);
+}
+
+void tbBallBatchStore(const tbBallBatch* b, const tbJointRecord* records)
+{
+	for (int lane = 0; lane < TB_SIMD_WIDTH && b->record[lane] >= 0; ++lane) {
+		tbJoint* j = records[b->record[lane]].joint;
+		for (int k = 0; k < 3; ++k) {
+			j->linearImpulse.raw[k] = b->impulse[k][lane];
+		}
+	}
+}
