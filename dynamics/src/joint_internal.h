@@ -183,8 +183,13 @@ bool tbBallBatchable(const tbJointRecord* r);
 // taken from the joints.
 void tbBallBatchInit(tbBallBatch* b, const tbJointRecord* records, const int* joints, int count,
                      int staticBody);
-// The lanes' rows at the turns of now (after the turns or the deltas moved).
+// The lanes' anchors at the bodies' turns of now (after the turns moved).
+void tbBallBatchAnchors(tbBallBatch* b, const tbJointRecord* records);
+// The lanes' gap, inertias and K at those anchors (after the inertias or the deltas moved).
 void tbBallBatchPrepare(tbBallBatch* b, const tbJointRecord* records, const tbSolverBody* states);
+// The lanes' geometric stiffness summed on their moving bodies (tbJointAddStiffness), at the
+// anchors of tbBallBatchAnchors.
+void tbBallBatchAddStiffness(const tbBallBatch* b, mat3s* stiffness);
 void tbBallBatchWarmStart(const tbBallBatch* b, tbSolverBody* states);
 void tbBallBatchSolve(tbBallBatch* b, tbSolverBody* states, bool useBias);
 // The lanes' impulses written back into their joints (for what reads them: the geometric

@@ -225,12 +225,32 @@ static inline void tbAddArmTermW(tbFloatW* k, tbVec3W r, const tbFloatW* I, tbFl
 	k[5] = tbAddW(k[5], tbKeepW(moves, tbSubW(tbMulW(y, c0), tbMulW(x, c1))));
 }
 
-void tbBallBatchPrepare(tbBallBatch* b, const tbJointRecord* records, const tbSolverBody* states)
+void tbBallBatchAnchors(tbBallBatch* b, const tbJointRecord* records)
 {
-	// tbSolveBall's anchors, gap and inertias, tbPointMassOf's K and tbSym3Solve's adjugate and
-	// determinant, lane by lane. An empty lane reads zero matrices.
+	// tbSolveBall's anchors: the step's turned by the bodies' turns. An empty lane reads zeros.
 	static const mat3s zero3 = {0};
 	const mat3s *turnA[TB_SIMD_WIDTH], *turnB[TB_SIMD_WIDTH];
+	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
+		if (b->record[lane] < 0) {
+			turnA[lane] = turnB[lane] = &zero3;
+			continue;
+		}
+		const tbJointRecord* r = records + b->record[lane];
+		turnA[lane] = r->turns + b->indexA[lane];
+		turnB[lane] = r->turns + b->indexB[lane];
+	}
+	tbFloatW tA[9], tB[9];
+	tbGatherMat3(turnA, tA);
+	tbGatherMat3(turnB, tB);
+	tbStoreVec3W(b->rA[0], tbMulMV9W(tA, tbLoadVec3W(b->rA0[0])));
+	tbStoreVec3W(b->rB[0], tbMulMV9W(tB, tbLoadVec3W(b->rB0[0])));
+}
+
+void tbBallBatchPrepare(tbBallBatch* b, const tbJointRecord* records, const tbSolverBody* states)
+{
+	// tbSolveBall's gap and inertias at the anchors of tbBallBatchAnchors, tbPointMassOf's K and
+	// tbSym3Solve's adjugate and determinant. An empty lane reads zero matrices.
+	static const mat3s zero3 = {0};
 	const mat3s *inertiaA[TB_SIMD_WIDTH], *inertiaB[TB_SIMD_WIDTH];
 	const float *dpA[TB_SIMD_WIDTH], *dpB[TB_SIMD_WIDTH];
 	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
@@ -238,30 +258,24 @@ void tbBallBatchPrepare(tbBallBatch* b, const tbJointRecord* records, const tbSo
 		dpA[lane] = states[ia].dp;
 		dpB[lane] = states[ib].dp;
 		if (b->record[lane] < 0) {
-			turnA[lane] = turnB[lane] = inertiaA[lane] = inertiaB[lane] = &zero3;
+			inertiaA[lane] = inertiaB[lane] = &zero3;
 			continue;
 		}
 		const tbJointRecord* r = records + b->record[lane];
-		turnA[lane] = r->turns + ia;
-		turnB[lane] = r->turns + ib;
 		inertiaA[lane] = r->turnedInertias + ia;
 		inertiaB[lane] = r->turnedInertias + ib;
 	}
-	tbFloatW tA[9], tB[9], iA[9], iB[9];
-	tbGatherMat3(turnA, tA);
-	tbGatherMat3(turnB, tB);
+	tbFloatW iA[9], iB[9];
 	tbGatherMat3(inertiaA, iA);
 	tbGatherMat3(inertiaB, iB);
 	tbVec3W rA0 = tbLoadVec3W(b->rA0[0]), rB0 = tbLoadVec3W(b->rB0[0]), d0 = tbLoadVec3W(b->d0[0]);
-	tbVec3W rA = tbMulMV9W(tA, rA0), rB = tbMulMV9W(tB, rB0);
+	tbVec3W rA = tbLoadVec3W(b->rA[0]), rB = tbLoadVec3W(b->rB[0]);
 	tbVec3W pA = tbBallGather(dpA), pB = tbBallGather(dpB);
 	// d = d0 + (dpB + rB - rB0) - (dpA + rA - rA0)
 	tbVec3W d = {
 	    tbAddW(d0.x, tbSubW(tbAddW(pB.x, tbSubW(rB.x, rB0.x)), tbAddW(pA.x, tbSubW(rA.x, rA0.x)))),
 	    tbAddW(d0.y, tbSubW(tbAddW(pB.y, tbSubW(rB.y, rB0.y)), tbAddW(pA.y, tbSubW(rA.y, rA0.y)))),
 	    tbAddW(d0.z, tbSubW(tbAddW(pB.z, tbSubW(rB.z, rB0.z)), tbAddW(pA.z, tbSubW(rA.z, rA0.z))))};
-	tbStoreVec3W(b->rA[0], rA);
-	tbStoreVec3W(b->rB[0], rB);
 	tbStoreVec3W(b->d[0], d);
 	for (int k = 0; k < 9; ++k) {
 		tbStoreW(b->iA[k], iA[k]);
@@ -359,6 +373,54 @@ void tbBallBatchSolve(tbBallBatch* b, tbSolverBody* states, bool useBias)
 	acc.z = tbAddW(acc.z, P.z);
 	tbStoreVec3W(b->impulse[0], acc);
 	tbBallApplyW(b, &p, vA, wA, vB, wB, P);
+}
+
+// One side's geometric stiffness (tbArmStiffness) at the arm r under the force F, its nine
+// entries by columns; zero where F does not pull along the arm.
+static inline void tbArmStiffnessW(tbVec3W r, tbVec3W F, tbFloatW* e)
+{
+	tbFloatW zero = tbZeroW();
+	tbFloatW rf = tbDotW(r, F), r2 = tbDotW(r, r);
+	tbFloatW pulls = tbAndMaskW(tbGreaterW(rf, zero), tbGreaterW(r2, tbSplatW(1e-12f)));
+	tbFloatW s = tbDivW(tbSubW(zero, rf), r2);
+	tbFloatW rk[3] = {r.x, r.y, r.z};
+	for (int c = 0; c < 3; ++c) {
+		for (int k = 0; k < 3; ++k) {
+			// rf 1 + (r r^T)(-rf / r2), as tbMat3Add(rf 1, tbOuter(r, r) s) sums it.
+			tbFloatW outer = tbMulW(tbMulW(rk[k], rk[c]), s);
+			e[3 * c + k] = tbKeepW(pulls, tbAddW(k == c ? rf : zero, outer));
+		}
+	}
+}
+
+void tbBallBatchAddStiffness(const tbBallBatch* b, mat3s* stiffness)
+{
+	// tbJointAddStiffness: -P at A's anchor, P at B's, from the impulses of the last substep.
+	tbVec3W P = tbLoadVec3W(b->impulse[0]);
+	tbFloatW minusOne = tbSplatW(-1.0f);
+	tbVec3W negP = {tbMulW(P.x, minusOne), tbMulW(P.y, minusOne), tbMulW(P.z, minusOne)};
+	tbFloatW eA[9], eB[9];
+	tbArmStiffnessW(tbLoadVec3W(b->rA[0]), negP, eA);
+	tbArmStiffnessW(tbLoadVec3W(b->rB[0]), P, eB);
+	_Alignas(32) float a[9][TB_SIMD_WIDTH], bb[9][TB_SIMD_WIDTH];
+	for (int k = 0; k < 9; ++k) {
+		tbStoreW(a[k], eA[k]);
+		tbStoreW(bb[k], eB[k]);
+	}
+	for (int lane = 0; lane < TB_SIMD_WIDTH && b->record[lane] >= 0; ++lane) {
+		if (b->mA[lane] > 0.0f) {
+			float* m = &stiffness[b->indexA[lane]].col[0].x;
+			for (int k = 0; k < 9; ++k) {
+				m[k] += a[k][lane];
+			}
+		}
+		if (b->mB[lane] > 0.0f) {
+			float* m = &stiffness[b->indexB[lane]].col[0].x;
+			for (int k = 0; k < 9; ++k) {
+				m[k] += bb[k][lane];
+			}
+		}
+	}
 }
 
 void tbBallBatchStore(const tbBallBatch* b, const tbJointRecord* records)

@@ -792,18 +792,19 @@ static void tbJointBatchesTask(int start, int end, int worker, void* context)
 		tbBallBatch* b = t->batches + i;
 		if (t->mode == tb_jointSolve) {
 			if (!t->batchesFresh) {
+				// The first pass after the turns moved (tb_jointTurn).
+				tbBallBatchAnchors(b, t->records);
 				tbBallBatchPrepare(b, t->records, t->states);
 			}
 			tbBallBatchSolve(b, t->states, t->useBias);
 		} else if (t->mode == tb_jointWarmStart) {
+			// The anchors are the stiffness pass's (the turns have not moved since).
 			tbBallBatchPrepare(b, t->records, t->states);
 			tbBallBatchWarmStart(b, t->states);
 		} else {
-			// The stiffness reads the impulses of the last substep from the joints.
-			tbBallBatchStore(b, t->records);
-			for (int lane = 0; lane < TB_SIMD_WIDTH && b->record[lane] >= 0; ++lane) {
-				tbJointAddStiffness(t->records + b->record[lane], t->states, t->stiffness);
-			}
+			// The substep's start: the turns moved (tb_jointTurnStart).
+			tbBallBatchAnchors(b, t->records);
+			tbBallBatchAddStiffness(b, t->stiffness);
 		}
 	}
 }
