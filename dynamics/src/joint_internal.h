@@ -173,6 +173,8 @@ typedef struct tbBallBatch
 	float h[TB_SIMD_WIDTH];
 	int indexA[TB_SIMD_WIDTH], indexB[TB_SIMD_WIDTH];
 	int record[TB_SIMD_WIDTH]; // -1: an empty lane (both indices the static body)
+	const mat3s* turns;        // the records' arrays per solver body (tbJointRecord)
+	const mat3s* turnedInertias;
 	bool movesA[TB_SIMD_WIDTH], movesB[TB_SIMD_WIDTH];
 } tbBallBatch;
 
@@ -184,9 +186,9 @@ bool tbBallBatchable(const tbJointRecord* r);
 void tbBallBatchInit(tbBallBatch* b, const tbJointRecord* records, const int* joints, int count,
                      int staticBody);
 // The lanes' anchors at the bodies' turns of now (after the turns moved).
-void tbBallBatchAnchors(tbBallBatch* b, const tbJointRecord* records);
+void tbBallBatchAnchors(tbBallBatch* b);
 // The lanes' gap, inertias and K at those anchors (after the inertias or the deltas moved).
-void tbBallBatchPrepare(tbBallBatch* b, const tbJointRecord* records, const tbSolverBody* states);
+void tbBallBatchPrepare(tbBallBatch* b, const tbSolverBody* states);
 // The lanes' geometric stiffness summed on their moving bodies (tbJointAddStiffness), at the
 // anchors of tbBallBatchAnchors.
 void tbBallBatchAddStiffness(const tbBallBatch* b, mat3s* stiffness);

@@ -159,6 +159,8 @@ void tbBallBatchInit(tbBallBatch* b, const tbJointRecord* records, const int* jo
 			continue;
 		}
 		const tbJointRecord* r = records + joints[lane];
+		b->turns = r->turns;
+		b->turnedInertias = r->turnedInertias;
 		b->record[lane] = joints[lane];
 		b->indexA[lane] = r->indexA;
 		b->indexB[lane] = r->indexB;
@@ -180,6 +182,27 @@ void tbBallBatchInit(tbBallBatch* b, const tbJointRecord* records, const int* jo
 }
 
 // The lanes' 3 x 3 matrices (by columns) as nine wide floats, m[0..9).
+#if TB_SIMD_WIDTH == 4
+_Static_assert(sizeof(mat3s) == 9 * sizeof(float), "a mat3s is nine floats");
+static inline void tbGatherMat3(const mat3s* const* at, tbFloatW* m)
+{
+	// Entries 0-3 and 4-7 of each lane transposed four by four, then entry 8.
+	for (int half = 0; half < 2; ++half) {
+		__m128 r0 = _mm_loadu_ps(&at[0]->col[0].x + 4 * half);
+		__m128 r1 = _mm_loadu_ps(&at[1]->col[0].x + 4 * half);
+		__m128 r2 = _mm_loadu_ps(&at[2]->col[0].x + 4 * half);
+		__m128 r3 = _mm_loadu_ps(&at[3]->col[0].x + 4 * half);
+		_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+		m[4 * half] = r0;
+		m[4 * half + 1] = r1;
+		m[4 * half + 2] = r2;
+		m[4 * half + 3] = r3;
+	}
+	__m128 low = _mm_unpacklo_ps(_mm_load_ss(&at[0]->col[2].z), _mm_load_ss(&at[1]->col[2].z));
+	__m128 high = _mm_unpacklo_ps(_mm_load_ss(&at[2]->col[2].z), _mm_load_ss(&at[3]->col[2].z));
+	m[8] = _mm_movelh_ps(low, high);
+}
+#else
 static inline void tbGatherMat3(const mat3s* const* at, tbFloatW* m)
 {
 	_Alignas(32) float e[9][TB_SIMD_WIDTH];
@@ -193,6 +216,7 @@ static inline void tbGatherMat3(const mat3s* const* at, tbFloatW* m)
 		m[k] = tbLoadW(e[k]);
 	}
 }
+#endif
 
 // m v with m's columns m[0..2], m[3..5], m[6..8] (tbMulMV's order of sums).
 static inline tbVec3W tbMulMV9W(const tbFloatW* m, tbVec3W v)
@@ -225,7 +249,7 @@ static inline void tbAddArmTermW(tbFloatW* k, tbVec3W r, const tbFloatW* I, tbFl
 	k[5] = tbAddW(k[5], tbKeepW(moves, tbSubW(tbMulW(y, c0), tbMulW(x, c1))));
 }
 
-void tbBallBatchAnchors(tbBallBatch* b, const tbJointRecord* records)
+void tbBallBatchAnchors(tbBallBatch* b)
 {
 	// tbSolveBall's anchors: the step's turned by the bodies' turns. An empty lane reads zeros.
 	static const mat3s zero3 = {0};
@@ -235,9 +259,8 @@ void tbBallBatchAnchors(tbBallBatch* b, const tbJointRecord* records)
 			turnA[lane] = turnB[lane] = &zero3;
 			continue;
 		}
-		const tbJointRecord* r = records + b->record[lane];
-		turnA[lane] = r->turns + b->indexA[lane];
-		turnB[lane] = r->turns + b->indexB[lane];
+		turnA[lane] = b->turns + b->indexA[lane];
+		turnB[lane] = b->turns + b->indexB[lane];
 	}
 	tbFloatW tA[9], tB[9];
 	tbGatherMat3(turnA, tA);
@@ -246,7 +269,7 @@ void tbBallBatchAnchors(tbBallBatch* b, const tbJointRecord* records)
 	tbStoreVec3W(b->rB[0], tbMulMV9W(tB, tbLoadVec3W(b->rB0[0])));
 }
 
-void tbBallBatchPrepare(tbBallBatch* b, const tbJointRecord* records, const tbSolverBody* states)
+void tbBallBatchPrepare(tbBallBatch* b, const tbSolverBody* states)
 {
 	// tbSolveBall's gap and inertias at the anchors of tbBallBatchAnchors, tbPointMassOf's K and
 	// tbSym3Solve's adjugate and determinant. An empty lane reads zero matrices.
@@ -261,9 +284,8 @@ void tbBallBatchPrepare(tbBallBatch* b, const tbJointRecord* records, const tbSo
 			inertiaA[lane] = inertiaB[lane] = &zero3;
 			continue;
 		}
-		const tbJointRecord* r = records + b->record[lane];
-		inertiaA[lane] = r->turnedInertias + ia;
-		inertiaB[lane] = r->turnedInertias + ib;
+		inertiaA[lane] = b->turnedInertias + ia;
+		inertiaB[lane] = b->turnedInertias + ib;
 	}
 	tbFloatW iA[9], iB[9];
 	tbGatherMat3(inertiaA, iA);

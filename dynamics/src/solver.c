@@ -793,17 +793,17 @@ static void tbJointBatchesTask(int start, int end, int worker, void* context)
 		if (t->mode == tb_jointSolve) {
 			if (!t->batchesFresh) {
 				// The first pass after the turns moved (tb_jointTurn).
-				tbBallBatchAnchors(b, t->records);
-				tbBallBatchPrepare(b, t->records, t->states);
+				tbBallBatchAnchors(b);
+				tbBallBatchPrepare(b, t->states);
 			}
 			tbBallBatchSolve(b, t->states, t->useBias);
 		} else if (t->mode == tb_jointWarmStart) {
 			// The anchors are the stiffness pass's (the turns have not moved since).
-			tbBallBatchPrepare(b, t->records, t->states);
+			tbBallBatchPrepare(b, t->states);
 			tbBallBatchWarmStart(b, t->states);
 		} else {
 			// The substep's start: the turns moved (tb_jointTurnStart).
-			tbBallBatchAnchors(b, t->records);
+			tbBallBatchAnchors(b);
 			tbBallBatchAddStiffness(b, t->stiffness);
 		}
 	}
