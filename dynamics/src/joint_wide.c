@@ -12,49 +12,51 @@
 // must not write its body (static, kinematic, empty) is given a row of its own to write.
 
 #if TB_SIMD_WIDTH == 4
-static inline tbVec3W tbBallGather(const float* const* rows)
+static inline tbVec3W tbBallGather(const tbSolverBody* const* bodies, int row)
 {
-	__m128 r0 = _mm_load_ps(rows[0]);
-	__m128 r1 = _mm_load_ps(rows[1]);
-	__m128 r2 = _mm_load_ps(rows[2]);
-	__m128 r3 = _mm_load_ps(rows[3]);
+	__m128 r0 = _mm_load_ps(&bodies[0]->v[0] + 4 * row);
+	__m128 r1 = _mm_load_ps(&bodies[1]->v[0] + 4 * row);
+	__m128 r2 = _mm_load_ps(&bodies[2]->v[0] + 4 * row);
+	__m128 r3 = _mm_load_ps(&bodies[3]->v[0] + 4 * row);
 	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
 	tbVec3W out = {r0, r1, r2};
 	return out;
 }
 
-static inline void tbBallScatter(float* const* rows, tbVec3W a)
+static inline void tbBallScatter(tbSolverBody* const* bodies, int row, tbVec3W a)
 {
 	__m128 r0 = a.x, r1 = a.y, r2 = a.z, r3 = _mm_setzero_ps();
 	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-	_mm_store_ps(rows[0], r0);
-	_mm_store_ps(rows[1], r1);
-	_mm_store_ps(rows[2], r2);
-	_mm_store_ps(rows[3], r3);
+	_mm_store_ps(&bodies[0]->v[0] + 4 * row, r0);
+	_mm_store_ps(&bodies[1]->v[0] + 4 * row, r1);
+	_mm_store_ps(&bodies[2]->v[0] + 4 * row, r2);
+	_mm_store_ps(&bodies[3]->v[0] + 4 * row, r3);
 }
 #else
-static inline tbVec3W tbBallGather(const float* const* rows)
+static inline tbVec3W tbBallGather(const tbSolverBody* const* bodies, int row)
 {
 	_Alignas(32) float x[TB_SIMD_WIDTH], y[TB_SIMD_WIDTH], z[TB_SIMD_WIDTH];
 	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
-		x[lane] = rows[lane][0];
-		y[lane] = rows[lane][1];
-		z[lane] = rows[lane][2];
+		const float* at = &bodies[lane]->v[0] + 4 * row;
+		x[lane] = at[0];
+		y[lane] = at[1];
+		z[lane] = at[2];
 	}
 	tbVec3W out = {tbLoadW(x), tbLoadW(y), tbLoadW(z)};
 	return out;
 }
 
-static inline void tbBallScatter(float* const* rows, tbVec3W a)
+static inline void tbBallScatter(tbSolverBody* const* bodies, int row, tbVec3W a)
 {
 	_Alignas(32) float x[TB_SIMD_WIDTH], y[TB_SIMD_WIDTH], z[TB_SIMD_WIDTH];
 	tbStoreW(x, a.x);
 	tbStoreW(y, a.y);
 	tbStoreW(z, a.z);
 	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
-		rows[lane][0] = x[lane];
-		rows[lane][1] = y[lane];
-		rows[lane][2] = z[lane];
+		float* at = &bodies[lane]->v[0] + 4 * row;
+		at[0] = x[lane];
+		at[1] = y[lane];
+		at[2] = z[lane];
 	}
 }
 #endif
@@ -97,36 +99,37 @@ static inline tbVec3W tbMulMVW(const float* m, tbVec3W v)
 	return r;
 }
 
-// The lanes' velocity rows (v at offset 0, w after it) and where each lane writes them back.
-typedef struct tbBallRowsW
+// The rows of a body (tbSolverBody): v, w, dp, each four floats.
+enum
 {
-	const float *vA[TB_SIMD_WIDTH], *wA[TB_SIMD_WIDTH], *vB[TB_SIMD_WIDTH], *wB[TB_SIMD_WIDTH];
-	float *outVA[TB_SIMD_WIDTH], *outWA[TB_SIMD_WIDTH], *outVB[TB_SIMD_WIDTH],
-	    *outWB[TB_SIMD_WIDTH];
-} tbBallRowsW;
+	tb_rowV = 0,
+	tb_rowW = 1,
+	tb_rowDp = 2
+};
 
-static void tbBallRowsAt(const tbBallBatch* b, tbSolverBody* states, tbSolverBody* sink,
-                         tbBallRowsW* p)
+// The lanes' bodies, and the bodies each lane writes back: its own where it moves, else a sink.
+typedef struct tbBallBodiesW
+{
+	const tbSolverBody *a[TB_SIMD_WIDTH], *b[TB_SIMD_WIDTH];
+	tbSolverBody *outA[TB_SIMD_WIDTH], *outB[TB_SIMD_WIDTH];
+} tbBallBodiesW;
+
+static void tbBallBodiesAt(const tbBallBatch* b, tbSolverBody* states, tbSolverBody* sink,
+                           tbBallBodiesW* p)
 {
 	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
 		tbSolverBody* sa = states + b->indexA[lane];
 		tbSolverBody* sb = states + b->indexB[lane];
-		p->vA[lane] = sa->v;
-		p->wA[lane] = sa->w;
-		p->vB[lane] = sb->v;
-		p->wB[lane] = sb->w;
-		tbSolverBody* oa = b->movesA[lane] ? sa : sink + 2 * lane;
-		tbSolverBody* ob = b->movesB[lane] ? sb : sink + 2 * lane + 1;
-		p->outVA[lane] = oa->v;
-		p->outWA[lane] = oa->w;
-		p->outVB[lane] = ob->v;
-		p->outWB[lane] = ob->w;
+		p->a[lane] = sa;
+		p->b[lane] = sb;
+		p->outA[lane] = b->movesA[lane] ? sa : sink + 2 * lane;
+		p->outB[lane] = b->movesB[lane] ? sb : sink + 2 * lane + 1;
 	}
 }
 
 // The impulse P at the anchors: -P to A, +P to B (tbApplyLinearTo), written back.
-static inline void tbBallApplyW(const tbBallBatch* b, const tbBallRowsW* p, tbVec3W vA, tbVec3W wA,
-                                tbVec3W vB, tbVec3W wB, tbVec3W P)
+static inline void tbBallApplyW(const tbBallBatch* b, const tbBallBodiesW* p, tbVec3W vA,
+                                tbVec3W wA, tbVec3W vB, tbVec3W wB, tbVec3W P)
 {
 	tbVec3W rA = tbLoadVec3W(b->rA[0]), rB = tbLoadVec3W(b->rB[0]);
 	tbVec3W dwA = tbMulMVW(b->iA[0], tbCrossW(rA, P));
@@ -142,10 +145,10 @@ static inline void tbBallApplyW(const tbBallBatch* b, const tbBallRowsW* p, tbVe
 	wB.x = tbAddW(wB.x, dwB.x);
 	wB.y = tbAddW(wB.y, dwB.y);
 	wB.z = tbAddW(wB.z, dwB.z);
-	tbBallScatter(p->outVA, vA);
-	tbBallScatter(p->outWA, wA);
-	tbBallScatter(p->outVB, vB);
-	tbBallScatter(p->outWB, wB);
+	tbBallScatter(p->outA, tb_rowV, vA);
+	tbBallScatter(p->outA, tb_rowW, wA);
+	tbBallScatter(p->outB, tb_rowV, vB);
+	tbBallScatter(p->outB, tb_rowW, wB);
 }
 
 void tbBallBatchInit(tbBallBatch* b, const tbJointRecord* records, const int* joints, int count,
@@ -275,11 +278,11 @@ void tbBallBatchPrepare(tbBallBatch* b, const tbSolverBody* states)
 	// tbSym3Solve's adjugate and determinant. An empty lane reads zero matrices.
 	static const mat3s zero3 = {0};
 	const mat3s *inertiaA[TB_SIMD_WIDTH], *inertiaB[TB_SIMD_WIDTH];
-	const float *dpA[TB_SIMD_WIDTH], *dpB[TB_SIMD_WIDTH];
+	const tbSolverBody *bodyA[TB_SIMD_WIDTH], *bodyB[TB_SIMD_WIDTH];
 	for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
 		int ia = b->indexA[lane], ib = b->indexB[lane];
-		dpA[lane] = states[ia].dp;
-		dpB[lane] = states[ib].dp;
+		bodyA[lane] = states + ia;
+		bodyB[lane] = states + ib;
 		if (b->record[lane] < 0) {
 			inertiaA[lane] = inertiaB[lane] = &zero3;
 			continue;
@@ -292,7 +295,7 @@ void tbBallBatchPrepare(tbBallBatch* b, const tbSolverBody* states)
 	tbGatherMat3(inertiaB, iB);
 	tbVec3W rA0 = tbLoadVec3W(b->rA0[0]), rB0 = tbLoadVec3W(b->rB0[0]), d0 = tbLoadVec3W(b->d0[0]);
 	tbVec3W rA = tbLoadVec3W(b->rA[0]), rB = tbLoadVec3W(b->rB[0]);
-	tbVec3W pA = tbBallGather(dpA), pB = tbBallGather(dpB);
+	tbVec3W pA = tbBallGather(bodyA, tb_rowDp), pB = tbBallGather(bodyB, tb_rowDp);
 	// d = d0 + (dpB + rB - rB0) - (dpA + rA - rA0)
 	tbVec3W d = {
 	    tbAddW(d0.x, tbSubW(tbAddW(pB.x, tbSubW(rB.x, rB0.x)), tbAddW(pA.x, tbSubW(rA.x, rA0.x)))),
@@ -332,20 +335,20 @@ void tbBallBatchPrepare(tbBallBatch* b, const tbSolverBody* states)
 void tbBallBatchWarmStart(const tbBallBatch* b, tbSolverBody* states)
 {
 	tbSolverBody sink[2 * TB_SIMD_WIDTH];
-	tbBallRowsW p;
-	tbBallRowsAt(b, states, sink, &p);
-	tbVec3W vA = tbBallGather(p.vA), wA = tbBallGather(p.wA);
-	tbVec3W vB = tbBallGather(p.vB), wB = tbBallGather(p.wB);
+	tbBallBodiesW p;
+	tbBallBodiesAt(b, states, sink, &p);
+	tbVec3W vA = tbBallGather(p.a, tb_rowV), wA = tbBallGather(p.a, tb_rowW);
+	tbVec3W vB = tbBallGather(p.b, tb_rowV), wB = tbBallGather(p.b, tb_rowW);
 	tbBallApplyW(b, &p, vA, wA, vB, wB, tbLoadVec3W(b->impulse[0]));
 }
 
 void tbBallBatchSolve(tbBallBatch* b, tbSolverBody* states, bool useBias)
 {
 	tbSolverBody sink[2 * TB_SIMD_WIDTH];
-	tbBallRowsW p;
-	tbBallRowsAt(b, states, sink, &p);
-	tbVec3W vA = tbBallGather(p.vA), wA = tbBallGather(p.wA);
-	tbVec3W vB = tbBallGather(p.vB), wB = tbBallGather(p.wB);
+	tbBallBodiesW p;
+	tbBallBodiesAt(b, states, sink, &p);
+	tbVec3W vA = tbBallGather(p.a, tb_rowV), wA = tbBallGather(p.a, tb_rowW);
+	tbVec3W vB = tbBallGather(p.b, tb_rowV), wB = tbBallGather(p.b, tb_rowW);
 	tbVec3W rA = tbLoadVec3W(b->rA[0]), rB = tbLoadVec3W(b->rB[0]), d = tbLoadVec3W(b->d[0]);
 	tbFloatW zero = tbZeroW();
 	// The soft coefficients of the pass (tbRigidSoftness).
