@@ -660,7 +660,8 @@ static bool tbMovesWithContacts(const tbRigidBody* body)
 // are (greedy, over their dynamic bodies), and each pass runs colour by colour, a colour's units
 // side by side where parallelFor is given, then the uncoloured units one at a time. The serial
 // step runs the same units in the same order, so every worker count gives the same bits. A joint
-// writes only its dynamic bodies (the static and kinematic ones it reads are shared).
+// writes only its dynamic bodies (the static and kinematic ones it reads are shared). A colour's
+// plain ball joints (tbBallBatchable) run first, TB_SIMD_WIDTH at a time (tbBallBatch).
 
 #define TB_MIN_JOINT_UNITS 4
 #define TB_MIN_JOINTS 32
