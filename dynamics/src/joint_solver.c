@@ -226,16 +226,50 @@ static __attribute__((noinline)) mat3s tbTurnByFlow(const tbJointRecord* r, int 
 	return tbMat3Mul(tbTurnMatrixOut(glms_vec3_sub(more, f->drift)), turn);
 }
 
-// Body b's turn since the step began with its deltas at s: the composed turn of the record's
-// array (tbComposeTurn) followed by what dtheta has gained since it was composed (after the
-// substep's flow where one is pending).
-static mat3s tbTurnAt(const tbJointRecord* r, int b, const tbSolverBody* s)
+// Rot(t) T for a tiny t (tbTurnMatrix's first-order branch, (1 + [t]x) T) into out, which may
+// be T: the sums of tbMat3Mul(tbMat3Add(1, tbSkew(t)), T) written out on plain floats, so that the
+// hot path keeps them in registers.
+static inline void tbTurnSmallInto(vec3s t, const mat3s* T, mat3s* out)
+{
+	// R = 1 + [t]x by columns, R[c][r] (0 + x, not x: the same zeros as the matrix sum).
+	float R[3][3] = {{1.0f, 0.0f + t.z, 0.0f + -t.y},
+	                 {0.0f + -t.z, 1.0f, 0.0f + t.x},
+	                 {0.0f + t.y, 0.0f + -t.x, 1.0f}};
+	float M[3][3];
+	for (int c = 0; c < 3; ++c) {
+		for (int k = 0; k < 3; ++k) {
+			M[c][k] = T->col[c].raw[k];
+		}
+	}
+	for (int c = 0; c < 3; ++c) {
+		for (int k = 0; k < 3; ++k) {
+			out->col[c].raw[k] = (R[0][k] * M[c][0] + R[1][k] * M[c][1]) + R[2][k] * M[c][2];
+		}
+	}
+}
+
+// Body b's turn since the step began with its deltas at s, into out: the composed turn of the
+// record's array (tbComposeTurn) followed by what dtheta has gained since it was composed (after
+// the substep's flow where one is pending).
+static void tbTurnAtInto(const tbJointRecord* r, int b, const tbSolverBody* s, mat3s* out)
 {
 	vec3s more = glms_vec3_sub(tbDelta(s->dtheta), r->turnedBy[b]);
 	if (r->spinFlow && r->flows[b].pending != 0.0f) {
-		return tbTurnByFlow(r, b, more);
+		*out = tbTurnByFlow(r, b, more);
+		return;
 	}
-	return tbMat3Mul(tbTurnMatrix(more), r->turns[b]);
+	if (glms_vec3_dot(more, more) < 1e-12f) {
+		tbTurnSmallInto(more, r->turns + b, out);
+		return;
+	}
+	*out = tbMat3Mul(tbTurnMatrix(more), r->turns[b]);
+}
+
+static mat3s tbTurnAt(const tbJointRecord* r, int b, const tbSolverBody* s)
+{
+	mat3s turn;
+	tbTurnAtInto(r, b, s, &turn);
+	return turn;
 }
 
 // Body b's turn brought up to its dtheta of now. dtheta, the integral of w, is a rotation vector
@@ -246,7 +280,7 @@ static mat3s tbTurnAt(const tbJointRecord* r, int b, const tbSolverBody* s)
 // every point at w exactly over a substep (w is constant within it).
 static inline void tbComposeTurn(const tbJointRecord* r, int b, const tbSolverBody* s)
 {
-	r->turns[b] = tbTurnAt(r, b, s);
+	tbTurnAtInto(r, b, s, r->turns + b);
 	r->turnedBy[b] = tbDelta(s->dtheta);
 	if (r->spinFlow) {
 		r->flows[b].pending = 0.0f;
