@@ -47,10 +47,26 @@ static __attribute__((noinline)) mat3s tbTurnMatrixOut(vec3s t)
 	return tbTurnMatrix(t);
 }
 
-// I^-1 of a body turned by the rotation rot since the step began: rot I0^-1 rot^T.
+// I^-1 of a body turned by the rotation rot since the step began: rot I0^-1 rot^T, the sums of
+// tbMat3Mul(tbMat3Mul(rot, invI), rot^T) written out on plain floats (kept in registers).
 static mat3s tbTurnInertia(mat3s rot, mat3s invI)
 {
-	return tbMat3Mul(tbMat3Mul(rot, invI), glms_mat3_transpose(rot));
+	float A[3][3]; // rot invI, A[c][k]: column c, row k
+	for (int c = 0; c < 3; ++c) {
+		for (int k = 0; k < 3; ++k) {
+			A[c][k] = (rot.col[0].raw[k] * invI.col[c].x + rot.col[1].raw[k] * invI.col[c].y) +
+			          rot.col[2].raw[k] * invI.col[c].z;
+		}
+	}
+	mat3s out;
+	for (int c = 0; c < 3; ++c) {
+		// Column c of rot^T is row c of rot.
+		float x = rot.col[0].raw[c], y = rot.col[1].raw[c], z = rot.col[2].raw[c];
+		for (int k = 0; k < 3; ++k) {
+			out.col[c].raw[k] = (A[0][k] * x + A[1][k] * y) + A[2][k] * z;
+		}
+	}
+	return out;
 }
 
 static vec3s tbDelta(const float* t)
