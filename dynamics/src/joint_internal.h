@@ -4,6 +4,12 @@
 #include "solver_internal.h"
 #include "tumble/joint_solver.h"
 
+// The most a body may turn in a substep, rad, for the point rows' arc correction
+// (tbArcCorrection).
+#ifndef TB_ARC_TURN
+#define TB_ARC_TURN 0.3f
+#endif
+
 // A jointed body's torque-free turn over the substep (tbJointGyroscopic): while pending, its
 // turn of the substep is `flow` followed by a plain rotation by what its deltas moved beyond
 // `drift`; the velocities' change is given in two halves (dw, dv to the body, dwOther, dvOther to
@@ -191,3 +197,47 @@ void tbPrepareJoint(tbJointRecord* record, tbJoint* joint, tbRigidBody* const* b
 void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states);
 void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool useBias);
 void tbFinishJoint(tbJointRecord* record, const tbSolverBody* states, float h);
+
+// Ball joints with no rows but the point's, outside any group, TB_SIMD_WIDTH of one colour at a
+// time (joint_wide.c): their anchors, gap, inverse inertias and K's inverse made once for each
+// set of turns (the warm start's, the relax passes'), read by every pass until the turns move.
+// Lane by lane the same operations in the same order as tbSolveBall, so the same bits.
+typedef struct tbBallBatch
+{
+	_Alignas(32) float rA[3][TB_SIMD_WIDTH], rB[3][TB_SIMD_WIDTH]; // anchors of now
+	float d[3][TB_SIMD_WIDTH];                                     // B's anchor minus A's
+	float iA[9][TB_SIMD_WIDTH], iB[9][TB_SIMD_WIDTH]; // turned inverse inertias, by columns
+	float adj[6][TB_SIMD_WIDTH];                      // K's adjugate: xx, xy, xz, yy, yz, zz
+	float inv[TB_SIMD_WIDTH];                         // 1 / det K
+	float valid[TB_SIMD_WIDTH]; // a mask (tbGreaterW's): K is invertible, else no impulse
+	float rA0[3][TB_SIMD_WIDTH], rB0[3][TB_SIMD_WIDTH], d0[3][TB_SIMD_WIDTH]; // the step's start
+	float impulse[3][TB_SIMD_WIDTH]; // accumulated, N s (the joint's linearImpulse in the step)
+	float mA[TB_SIMD_WIDTH], mB[TB_SIMD_WIDTH];
+	float biasRate[TB_SIMD_WIDTH], massScale[TB_SIMD_WIDTH], impulseScale[TB_SIMD_WIDTH];
+	float h[TB_SIMD_WIDTH];
+	int indexA[TB_SIMD_WIDTH], indexB[TB_SIMD_WIDTH];
+	int record[TB_SIMD_WIDTH]; // -1: an empty lane (both indices the static body)
+	const mat3s* turns;        // the records' arrays per solver body (tbJointRecord)
+	const mat3s* turnedInertias;
+	bool movesA[TB_SIMD_WIDTH], movesB[TB_SIMD_WIDTH];
+} tbBallBatch;
+
+// Whether the joint's rows are a ball's point rows only, outside a group (tbBallBatch).
+bool tbBallBatchable(const tbJointRecord* r);
+
+// The batch's lanes from records[joints[0..count)] (count <= TB_SIMD_WIDTH), their impulses
+// taken from the joints.
+void tbBallBatchInit(tbBallBatch* b, const tbJointRecord* records, const int* joints, int count,
+                     int staticBody);
+// The lanes' anchors at the bodies' turns of now (after the turns moved).
+void tbBallBatchAnchors(tbBallBatch* b);
+// The lanes' gap, inertias and K at those anchors (after the inertias or the deltas moved).
+void tbBallBatchPrepare(tbBallBatch* b, const tbSolverBody* states);
+// The lanes' geometric stiffness summed on their moving bodies (tbJointAddStiffness), at the
+// anchors of tbBallBatchAnchors.
+void tbBallBatchAddStiffness(const tbBallBatch* b, mat3s* stiffness);
+void tbBallBatchWarmStart(const tbBallBatch* b, tbSolverBody* states);
+void tbBallBatchSolve(tbBallBatch* b, tbSolverBody* states, bool useBias);
+// The lanes' impulses written back into their joints (for what reads them: the geometric
+// stiffness, the finish).
+void tbBallBatchStore(const tbBallBatch* b, const tbJointRecord* records);

@@ -47,10 +47,26 @@ static __attribute__((noinline)) mat3s tbTurnMatrixOut(vec3s t)
 	return tbTurnMatrix(t);
 }
 
-// I^-1 of a body turned by the rotation rot since the step began: rot I0^-1 rot^T.
+// I^-1 of a body turned by the rotation rot since the step began: rot I0^-1 rot^T, the sums of
+// tbMat3Mul(tbMat3Mul(rot, invI), rot^T) written out on plain floats (kept in registers).
 static mat3s tbTurnInertia(mat3s rot, mat3s invI)
 {
-	return tbMat3Mul(tbMat3Mul(rot, invI), glms_mat3_transpose(rot));
+	float A[3][3]; // rot invI, A[c][k]: column c, row k
+	for (int c = 0; c < 3; ++c) {
+		for (int k = 0; k < 3; ++k) {
+			A[c][k] = (rot.col[0].raw[k] * invI.col[c].x + rot.col[1].raw[k] * invI.col[c].y) +
+			          rot.col[2].raw[k] * invI.col[c].z;
+		}
+	}
+	mat3s out;
+	for (int c = 0; c < 3; ++c) {
+		// Column c of rot^T is row c of rot.
+		float x = rot.col[0].raw[c], y = rot.col[1].raw[c], z = rot.col[2].raw[c];
+		for (int k = 0; k < 3; ++k) {
+			out.col[c].raw[k] = (A[0][k] * x + A[1][k] * y) + A[2][k] * z;
+		}
+	}
+	return out;
 }
 
 static vec3s tbDelta(const float* t)
@@ -102,6 +118,7 @@ static mat3s tbSym2Inverse(float a, float b, float d)
 }
 
 static float tbLinearRowMass(const tbJointRecord* r, vec3s armA, vec3s armB, vec3s u);
+static bool tbBallHasAngular(const tbJoint* j);
 
 void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies, int staticBody,
                     const tbJointSoftness* softness, float h)
@@ -215,16 +232,50 @@ static __attribute__((noinline)) mat3s tbTurnByFlow(const tbJointRecord* r, int 
 	return tbMat3Mul(tbTurnMatrixOut(glms_vec3_sub(more, f->drift)), turn);
 }
 
-// Body b's turn since the step began with its deltas at s: the composed turn of the record's
-// array (tbComposeTurn) followed by what dtheta has gained since it was composed (after the
-// substep's flow where one is pending).
-static mat3s tbTurnAt(const tbJointRecord* r, int b, const tbSolverBody* s)
+// Rot(t) T for a tiny t (tbTurnMatrix's first-order branch, (1 + [t]x) T) into out, which may
+// be T: the sums of tbMat3Mul(tbMat3Add(1, tbSkew(t)), T) written out on plain floats, so that the
+// hot path keeps them in registers.
+static inline void tbTurnSmallInto(vec3s t, const mat3s* T, mat3s* out)
+{
+	// R = 1 + [t]x by columns, R[c][r] (0 + x, not x: the same zeros as the matrix sum).
+	float R[3][3] = {{1.0f, 0.0f + t.z, 0.0f + -t.y},
+	                 {0.0f + -t.z, 1.0f, 0.0f + t.x},
+	                 {0.0f + t.y, 0.0f + -t.x, 1.0f}};
+	float M[3][3];
+	for (int c = 0; c < 3; ++c) {
+		for (int k = 0; k < 3; ++k) {
+			M[c][k] = T->col[c].raw[k];
+		}
+	}
+	for (int c = 0; c < 3; ++c) {
+		for (int k = 0; k < 3; ++k) {
+			out->col[c].raw[k] = (R[0][k] * M[c][0] + R[1][k] * M[c][1]) + R[2][k] * M[c][2];
+		}
+	}
+}
+
+// Body b's turn since the step began with its deltas at s, into out: the composed turn of the
+// record's array (tbComposeTurn) followed by what dtheta has gained since it was composed (after
+// the substep's flow where one is pending).
+static void tbTurnAtInto(const tbJointRecord* r, int b, const tbSolverBody* s, mat3s* out)
 {
 	vec3s more = glms_vec3_sub(tbDelta(s->dtheta), r->turnedBy[b]);
 	if (r->spinFlow && r->flows[b].pending != 0.0f) {
-		return tbTurnByFlow(r, b, more);
+		*out = tbTurnByFlow(r, b, more);
+		return;
 	}
-	return tbMat3Mul(tbTurnMatrix(more), r->turns[b]);
+	if (glms_vec3_dot(more, more) < 1e-12f) {
+		tbTurnSmallInto(more, r->turns + b, out);
+		return;
+	}
+	*out = tbMat3Mul(tbTurnMatrix(more), r->turns[b]);
+}
+
+static mat3s tbTurnAt(const tbJointRecord* r, int b, const tbSolverBody* s)
+{
+	mat3s turn;
+	tbTurnAtInto(r, b, s, &turn);
+	return turn;
 }
 
 // Body b's turn brought up to its dtheta of now. dtheta, the integral of w, is a rotation vector
@@ -240,7 +291,7 @@ static inline void tbComposeTurn(const tbJointRecord* r, int b, const tbSolverBo
 	    !(r->spinFlow && r->flows[b].pending != 0.0f)) {
 		return; // composed up to these deltas already (a group's projection did it)
 	}
-	r->turns[b] = tbTurnAt(r, b, s);
+	tbTurnAtInto(r, b, s, r->turns + b);
 	r->turnedBy[b] = tbDelta(s->dtheta);
 	if (r->spinFlow) {
 		r->flows[b].pending = 0.0f;
@@ -472,10 +523,6 @@ static void tbRigidSoftness(const tbJointRecord* r, bool useBias, float* biasRat
 	}
 }
 
-#ifndef TB_ARC_TURN
-#define TB_ARC_TURN 0.3f
-#endif
-
 // What the anchors' circular paths add to their gap over the coming substep beyond the straight
 // line the velocities give: h/2 (wB x (wB x rB) - wA x (wA x rA)) per unit h. The biased pass
 // aims the velocities so that the gap after the substep, arc included, is what the soft bias
@@ -545,6 +592,11 @@ static void tbSolveBall(tbJointRecord* r, tbSolverBody* states, bool useBias)
 	}
 	tbSolvePointWith(r, sa, sb, r->turnedInertias + r->indexA, r->turnedInertias + r->indexB, rA,
 	                 rB, d, useBias);
+}
+
+bool tbBallBatchable(const tbJointRecord* r)
+{
+	return r->joint->type == tb_ballJoint && r->component < 0 && !tbBallHasAngular(r->joint);
 }
 
 // The angular rows that keep B's frame on A's: all three (fixed, slider), or the two that keep

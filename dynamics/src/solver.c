@@ -60,7 +60,7 @@ tbSolverDef tbDefaultSolverDef(void)
 typedef struct tbScratchLayout
 {
 	size_t states, motions, colorMasks, contactColors, order, refreshes, refreshGaps, groups,
-	    joints, jointGroups, jointInertias, statics, total;
+	    joints, jointGroups, jointInertias, jointBatches, statics, total;
 	int groupCapacity;
 } tbScratchLayout;
 
@@ -120,6 +120,13 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 		// What the turns composed; the torque-free turns of the substep.
 		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(vec3s));
 		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(tbSpinFlow));
+	}
+	// The ball joints solved TB_SIMD_WIDTH at a time: each colour leaves at most one batch partly
+	// filled.
+	l.jointBatches = at;
+	if (jointCount > 0) {
+		at += tbAlign64((size_t)(jointCount / TB_SIMD_WIDTH + TB_JOINT_COLORS + 1) *
+		                sizeof(tbBallBatch));
 	}
 	// With parallelFor, each record has a static body of its own: the records of one colour are
 	// solved side by side and every one of them writes its static lanes back.
@@ -674,10 +681,12 @@ static void tbForColors(const tbSolverDef* def, tbSolverTaskFcn* task, tbSolverT
 // are (greedy, over their dynamic bodies), and each pass runs colour by colour, a colour's units
 // side by side where parallelFor is given, then the uncoloured units one at a time. The serial
 // step runs the same units in the same order, so every worker count gives the same bits. A joint
-// writes only its dynamic bodies (the static and kinematic ones it reads are shared).
+// writes only its dynamic bodies (the static and kinematic ones it reads are shared). A colour's
+// plain ball joints (tbBallBatchable) run first, TB_SIMD_WIDTH at a time (tbBallBatch).
 
 #define TB_MIN_JOINT_UNITS 4
 #define TB_MIN_JOINTS 32
+#define TB_MIN_JOINT_BATCHES 2
 
 typedef enum tbJointMode
 {
@@ -720,6 +729,13 @@ typedef struct tbJointTask
 	int first;                           // the first unit of the colour being run
 	float* work;                         // the direct solves' work, one slice per worker
 	size_t workStride;                   // floats per slice
+	// The ball joints taken TB_SIMD_WIDTH at a time (tbBallBatch): each colour's batches, and
+	// each colour's first unit that is not in one (its batched units come first).
+	tbBallBatch* batches;
+	int batchStart[TB_JOINT_COLORS + 1];
+	int restStart[TB_JOINT_COLORS + 1];
+	int firstBatch;    // the first batch of the colour being run
+	bool batchesFresh; // the batches' rows are of the turns of now
 } tbJointTask;
 
 static void tbJointsTask(int start, int end, int worker, void* context)
@@ -790,6 +806,31 @@ static void tbJointUnitsTask(int start, int end, int worker, void* context)
 	}
 }
 
+static void tbJointBatchesTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbJointTask* t = context;
+	for (int i = t->firstBatch + start; i < t->firstBatch + end; ++i) {
+		tbBallBatch* b = t->batches + i;
+		if (t->mode == tb_jointSolve) {
+			if (!t->batchesFresh) {
+				// The first pass after the turns moved (tb_jointTurn).
+				tbBallBatchAnchors(b);
+				tbBallBatchPrepare(b, t->states);
+			}
+			tbBallBatchSolve(b, t->states, t->useBias);
+		} else if (t->mode == tb_jointWarmStart) {
+			// The anchors are the stiffness pass's (the turns have not moved since).
+			tbBallBatchPrepare(b, t->states);
+			tbBallBatchWarmStart(b, t->states);
+		} else {
+			// The substep's start: the turns moved (tb_jointTurnStart).
+			tbBallBatchAnchors(b);
+			tbBallBatchAddStiffness(b, t->stiffness);
+		}
+	}
+}
+
 // A per-joint or per-body pass over `count` items.
 static void tbRunJoints(tbJointTask* t, tbJointMode mode, int count)
 {
@@ -801,6 +842,9 @@ static void tbRunJoints(tbJointTask* t, tbJointMode mode, int count)
 		                    t->def->parallelContext);
 	} else {
 		task(0, count, 0, t);
+	}
+	if (mode == tb_jointTurn) {
+		t->batchesFresh = false;
 	}
 	if (mode == tb_jointTurn && t->gyroBodies > 0) {
 		// The second half of the gyroscopic term, once the bodies turned; one after another.
@@ -814,17 +858,31 @@ static void tbRunJointUnits(tbJointTask* t, tbJointMode mode, bool useBias)
 	t->mode = mode;
 	t->useBias = useBias;
 	for (int k = 0; k <= TB_JOINT_COLORS; ++k) {
-		int n = t->colorStart[k + 1] - t->colorStart[k];
+		int batches = k < TB_JOINT_COLORS ? t->batchStart[k + 1] - t->batchStart[k] : 0;
+		if (batches > 0) {
+			t->firstBatch = t->batchStart[k];
+			if (t->parallel) {
+				t->def->parallelFor(tbJointBatchesTask, batches, TB_MIN_JOINT_BATCHES, t,
+				                    t->def->parallelContext);
+			} else {
+				tbJointBatchesTask(0, batches, 0, t);
+			}
+		}
+		int from = k < TB_JOINT_COLORS ? t->restStart[k] : t->colorStart[k];
+		int n = t->colorStart[k + 1] - from;
 		if (n == 0) {
 			continue;
 		}
-		t->first = t->colorStart[k];
+		t->first = from;
 		if (t->parallel && k < TB_JOINT_COLORS) {
 			t->def->parallelFor(tbJointUnitsTask, n, TB_MIN_JOINT_UNITS, t,
 			                    t->def->parallelContext);
 		} else {
 			tbJointUnitsTask(0, n, 0, t);
 		}
+	}
+	if (mode == tb_jointSolve || mode == tb_jointWarmStart) {
+		t->batchesFresh = true;
 	}
 }
 
@@ -848,8 +906,9 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 	int* seq = begin + jointCount + 1;
 	tbGroupJoints(records, jointCount, bodyCount, parent, rootGroup, order, groupStart);
 	memset(masks, 0, (size_t)(bodyCount + 1) * sizeof *masks);
-	int colorCounts[TB_JOINT_COLORS + 1];
-	memset(colorCounts, 0, sizeof colorCounts);
+	// A unit's place key: 2 colour, its colour's batched ball joints first, + 1 the others.
+	int keyCounts[2 * TB_JOINT_COLORS + 2];
+	memset(keyCounts, 0, sizeof keyCounts);
 	int units = 0;
 	for (int k = 0; k < jointCount; ++k) {
 		int g = records[k].component;
@@ -880,18 +939,25 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 				}
 			}
 		}
+		bool batched = g < 0 && color < TB_JOINT_COLORS && tbBallBatchable(records + k);
 		unitKey[units] = g >= 0 ? -(g + 1) : k;
-		unitColor[units] = color;
-		colorCounts[color] += 1;
+		unitColor[units] = 2 * color + (batched ? 0 : 1);
+		keyCounts[unitColor[units]] += 1;
 		++units;
 	}
-	// Each colour's first unit, then each unit's joints placed (seq) and its start (begin).
-	int filled[TB_JOINT_COLORS + 1];
-	t->colorStart[0] = 0;
-	for (int k = 0; k <= TB_JOINT_COLORS; ++k) {
-		filled[k] = t->colorStart[k];
-		t->colorStart[k + 1] = t->colorStart[k] + colorCounts[k];
+	// Each key's first unit, then each unit's joints placed (seq) and its start (begin).
+	int filled[2 * TB_JOINT_COLORS + 2], keyFirst[2 * TB_JOINT_COLORS + 2];
+	int keyStart = 0;
+	for (int key = 0; key < 2 * TB_JOINT_COLORS + 2; ++key) {
+		filled[key] = keyFirst[key] = keyStart;
+		if (key % 2 == 0) {
+			t->colorStart[key / 2] = keyStart;
+		} else if (key / 2 < TB_JOINT_COLORS) {
+			t->restStart[key / 2] = keyStart;
+		}
+		keyStart += keyCounts[key];
 	}
+	t->colorStart[TB_JOINT_COLORS + 1] = keyStart;
 	// Units' sizes by their place, then their starts.
 	for (int u = 0; u < units; ++u) {
 		int g = unitKey[u] < 0 ? -unitKey[u] - 1 : -1;
@@ -904,9 +970,7 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 		at += n;
 	}
 	begin[units] = at;
-	for (int k = 0; k <= TB_JOINT_COLORS; ++k) {
-		filled[k] = t->colorStart[k];
-	}
+	memcpy(filled, keyFirst, sizeof filled);
 	for (int u = 0; u < units; ++u) {
 		int place = filled[unitColor[u]]++;
 		int g = unitKey[u] < 0 ? -unitKey[u] - 1 : -1;
@@ -921,6 +985,22 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 	}
 	t->seq = seq;
 	t->begin = begin;
+	// Each colour's batched ball joints, TB_SIMD_WIDTH to a batch.
+	int batches = 0;
+	for (int k = 0; k < TB_JOINT_COLORS; ++k) {
+		t->batchStart[k] = batches;
+		for (int u = t->colorStart[k]; u < t->restStart[k]; u += TB_SIMD_WIDTH) {
+			int lanes[TB_SIMD_WIDTH];
+			int count = 0;
+			for (int v = u; v < t->restStart[k] && count < TB_SIMD_WIDTH; ++v) {
+				lanes[count++] = seq[begin[v]];
+			}
+			tbBallBatchInit(t->batches + batches, records, lanes, count, t->staticBody);
+			++batches;
+		}
+	}
+	t->batchStart[TB_JOINT_COLORS] = batches;
+	t->batchesFresh = false;
 	return units;
 }
 
@@ -1328,6 +1408,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	jointTask.jointBodies = jointBodies;
 	jointTask.work = jointWork;
 	jointTask.workStride = tbJointGroupWorkBytes(TB_PARALLEL_DIRECT_JOINTS) / sizeof(float);
+	jointTask.batches = (tbBallBatch*)(base + layout.jointBatches);
 	int jointBodyCount = 0, gyroBodies = 0;
 	if (jointCount > 0) {
 		tbRunJoints(&jointTask, tb_jointPrepare, jointCount);
@@ -1478,6 +1559,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	}
 	if (jointCount > 0) {
 		// The joints' finish reads the composed turns before they become the deltas.
+		for (int b = 0; b < jointTask.batchStart[TB_JOINT_COLORS]; ++b) {
+			tbBallBatchStore(jointTask.batches + b, jointRecords);
+		}
 		tbRunJoints(&jointTask, tb_jointFinish, jointCount);
 		tbRunJoints(&jointTask, tb_jointTurnDelta, jointBodyCount);
 	}
