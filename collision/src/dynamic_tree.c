@@ -28,6 +28,11 @@ tbDynamicTree tbDynamicTree_Create(void)
 
 void tbDynamicTree_Destroy(tbDynamicTree* tree)
 {
+	size_t n = (size_t)tree->rebuildCapacity;
+	tbFree(tree->rebuildItems, n * sizeof(int));
+	tbFree(tree->rebuildNodes, n * sizeof(int));
+	tbFree(tree->rebuildStack, 4u * n * sizeof(int));
+	tbFree(tree->rebuildCenters, n * sizeof(vec3s));
 	tbFree(tree->nodes, (size_t)tree->nodeCapacity * sizeof(tbTreeNode));
 	memset(tree, 0, sizeof *tree);
 	tree->root = TB_NULL_NODE;
@@ -58,6 +63,7 @@ static int tbAllocateNode(tbDynamicTree* tree)
 	node->child2 = TB_NULL_NODE;
 	node->height = 0;
 	node->userData = -1;
+	node->enlarged = false;
 	tree->nodeCount += 1;
 	return id;
 }
@@ -302,6 +308,208 @@ void tbDynamicTree_MoveProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb)
 	tbRemoveLeaf(tree, proxyId);
 	tree->nodes[proxyId].aabb = aabb;
 	tbInsertLeaf(tree, proxyId);
+}
+
+void tbDynamicTree_EnlargeProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb)
+{
+	TB_ASSERT(proxyId >= 0 && proxyId < tree->nodeCapacity && tree->nodes[proxyId].height == 0);
+	tbTreeNode* nodes = tree->nodes;
+	nodes[proxyId].aabb = aabb;
+	// Up to the root: each ancestor holds the new box and is marked, so that the rebuild, which
+	// goes down through marked nodes, reaches this leaf.
+	int index = nodes[proxyId].parent;
+	for (int guard = 0; index != TB_NULL_NODE && guard < 4 * TB_TREE_STACK; ++guard) {
+		tbTreeNode* node = nodes + index;
+		if (!tbAABB_Contains(node->aabb, aabb)) {
+			node->aabb = tbAABB_Union(node->aabb, aabb);
+		}
+		node->enlarged = true;
+		index = node->parent;
+	}
+}
+
+static void tbGrowRebuild(tbDynamicTree* tree, int need)
+{
+	if (need <= tree->rebuildCapacity) {
+		return;
+	}
+	size_t old = (size_t)tree->rebuildCapacity;
+	size_t grown = (size_t)(need + need / 2);
+	tree->rebuildItems = tbGrowAlloc(tree->rebuildItems, old * sizeof(int), grown * sizeof(int));
+	tree->rebuildNodes = tbGrowAlloc(tree->rebuildNodes, old * sizeof(int), grown * sizeof(int));
+	tree->rebuildStack =
+	    tbGrowAlloc(tree->rebuildStack, 4u * old * sizeof(int), 4u * grown * sizeof(int));
+	tree->rebuildCenters =
+	    tbGrowAlloc(tree->rebuildCenters, old * sizeof(vec3s), grown * sizeof(vec3s));
+	tree->rebuildCapacity = (int)grown;
+}
+
+// Bins of the surface-area heuristic along one axis.
+#define TB_REBUILD_BINS 12
+
+static float tbAxis(vec3s v, int axis)
+{
+	return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
+}
+
+// Splits items [begin, end) (count >= 2) in place into two non-empty runs by the binned surface
+// area heuristic (Wald 2007) on their centres along the axis where the centres spread most; the
+// middle when the centres cannot be told apart. Returns where the second run begins.
+static int tbSplitItems(const tbDynamicTree* tree, int* items, vec3s* centers, int begin, int end)
+{
+	vec3s lo = centers[begin], hi = centers[begin];
+	for (int i = begin + 1; i < end; ++i) {
+		lo = glms_vec3_minv(lo, centers[i]);
+		hi = glms_vec3_maxv(hi, centers[i]);
+	}
+	vec3s extent = glms_vec3_sub(hi, lo);
+	int axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : extent.y >= extent.z ? 1 : 2;
+	float low = tbAxis(lo, axis), width = tbAxis(extent, axis);
+	int mid = begin + (end - begin) / 2;
+	if (!(width > 0.0f)) {
+		return mid;
+	}
+	float scale = (float)TB_REBUILD_BINS / width;
+	int counts[TB_REBUILD_BINS] = {0};
+	tbAABB boxes[TB_REBUILD_BINS];
+	for (int i = begin; i < end; ++i) {
+		int bin = (int)((tbAxis(centers[i], axis) - low) * scale);
+		bin = bin < 0 ? 0 : bin >= TB_REBUILD_BINS ? TB_REBUILD_BINS - 1 : bin;
+		tbAABB box = tree->nodes[items[i]].aabb;
+		boxes[bin] = counts[bin] == 0 ? box : tbAABB_Union(boxes[bin], box);
+		counts[bin] += 1;
+	}
+	// Cost of a split after bin k: the two sides' half areas times their counts.
+	float rightArea[TB_REBUILD_BINS];
+	int rightCount[TB_REBUILD_BINS];
+	tbAABB right = boxes[TB_REBUILD_BINS - 1];
+	int count = 0;
+	for (int k = TB_REBUILD_BINS - 1; k > 0; --k) {
+		if (counts[k] > 0) {
+			right = count == 0 ? boxes[k] : tbAABB_Union(right, boxes[k]);
+			count += counts[k];
+		}
+		rightArea[k] = count > 0 ? tbAABB_HalfArea(right) : 0.0f;
+		rightCount[k] = count;
+	}
+	float best = INFINITY;
+	int split = -1;
+	tbAABB left = boxes[0];
+	count = 0;
+	for (int k = 0; k < TB_REBUILD_BINS - 1; ++k) {
+		if (counts[k] > 0) {
+			left = count == 0 ? boxes[k] : tbAABB_Union(left, boxes[k]);
+			count += counts[k];
+		}
+		if (count == 0 || rightCount[k + 1] == 0) {
+			continue;
+		}
+		float cost =
+		    tbAABB_HalfArea(left) * (float)count + rightArea[k + 1] * (float)rightCount[k + 1];
+		if (cost < best) {
+			best = cost;
+			split = k;
+		}
+	}
+	if (split < 0) {
+		return mid;
+	}
+	// Partition: items whose bin is at most `split` first (both runs are non-empty).
+	int i = begin, j = end - 1;
+	for (int guard = 0; i <= j && guard <= end - begin; ++guard) {
+		int bin = (int)((tbAxis(centers[i], axis) - low) * scale);
+		bin = bin < 0 ? 0 : bin >= TB_REBUILD_BINS ? TB_REBUILD_BINS - 1 : bin;
+		if (bin <= split) {
+			++i;
+			continue;
+		}
+		int item = items[i];
+		items[i] = items[j];
+		items[j] = item;
+		vec3s c = centers[i];
+		centers[i] = centers[j];
+		centers[j] = c;
+		--j;
+	}
+	return i > begin && i < end ? i : mid;
+}
+
+int tbDynamicTree_Rebuild(tbDynamicTree* tree)
+{
+	int root = tree->root;
+	if (root == TB_NULL_NODE || !tree->nodes[root].enlarged) {
+		return 0;
+	}
+	tbGrowRebuild(tree, tree->nodeCount + 1);
+	tbTreeNode* nodes = tree->nodes;
+	int* items = tree->rebuildItems;
+	int* freed = tree->rebuildNodes;
+	int* stack = tree->rebuildStack;
+	vec3s* centers = tree->rebuildCenters;
+	// Down through the marked nodes: they are freed for reuse, the first unmarked node (or leaf)
+	// on each path is kept whole as an item.
+	int itemCount = 0, freedCount = 0, top = 0;
+	stack[top++] = root;
+	for (int guard = 0; top > 0 && guard <= 2 * tree->nodeCount; ++guard) {
+		int index = stack[--top];
+		tbTreeNode* node = nodes + index;
+		if (node->height == 0 || !node->enlarged) {
+			centers[itemCount] =
+			    glms_vec3_scale(glms_vec3_add(node->aabb.lower, node->aabb.upper), 0.5f);
+			items[itemCount++] = index;
+			continue;
+		}
+		freed[freedCount++] = index;
+		stack[top++] = node->child2;
+		stack[top++] = node->child1;
+	}
+	TB_ASSERT(freedCount == itemCount - 1);
+	// Top down: each range of items gets a freed node as its parent, or is one item.
+	int used = 0;
+	top = 0;
+	tree->root = TB_NULL_NODE;
+	stack[top++] = 0;
+	stack[top++] = itemCount;
+	stack[top++] = TB_NULL_NODE;
+	stack[top++] = 0;
+	for (int guard = 0; top > 0 && guard <= 2 * itemCount; ++guard) {
+		top -= 4;
+		int begin = stack[top], end = stack[top + 1], parent = stack[top + 2],
+		    side = stack[top + 3];
+		int index = items[begin];
+		if (end - begin > 1) {
+			TB_ASSERT(used < freedCount);
+			index = freed[used++];
+			int mid = tbSplitItems(tree, items, centers, begin, end);
+			stack[top++] = mid;
+			stack[top++] = end;
+			stack[top++] = index;
+			stack[top++] = 2;
+			stack[top++] = begin;
+			stack[top++] = mid;
+			stack[top++] = index;
+			stack[top++] = 1;
+		}
+		nodes[index].parent = parent;
+		if (parent == TB_NULL_NODE) {
+			tree->root = index;
+		} else if (side == 1) {
+			nodes[parent].child1 = index;
+		} else {
+			nodes[parent].child2 = index;
+		}
+	}
+	// Boxes and heights bottom up: a node was given its parent role before its children, so the
+	// reverse order meets the children first.
+	for (int k = used - 1; k >= 0; --k) {
+		tbTreeNode* node = nodes + freed[k];
+		const tbTreeNode* c1 = nodes + node->child1;
+		const tbTreeNode* c2 = nodes + node->child2;
+		node->aabb = tbAABB_Union(c1->aabb, c2->aabb);
+		node->height = 1 + tbMaxInt(c1->height, c2->height);
+		node->enlarged = false;
+	}
+	return itemCount;
 }
 
 tbAABB tbDynamicTree_GetAABB(const tbDynamicTree* tree, int proxyId)

@@ -103,7 +103,7 @@ tbUpdateShapeBoxes(tbWorld* w, int bodyIndex, float dt, bool forceMove, bool def
 			shape->fatMoved = true;
 			*deferred = true;
 		} else if (shape->proxyId >= 0) {
-			tbDynamicTree_MoveProxy(&w->trees[shape->tree], shape->proxyId, shape->fatAABB);
+			tbBroadPhase_MoveProxy(w, shape);
 			tbBroadPhase_BufferMove(w, s);
 		}
 	}

@@ -120,6 +120,19 @@ void tbPairRemove(tbWorld* w, int shapeA, int shapeB, int child)
 	w->pairCount -= 1;
 }
 
+void tbBroadPhase_MoveProxy(tbWorld* w, const tbShapeSlot* shape)
+{
+	tbDynamicTree* tree = &w->trees[shape->tree];
+	if (shape->tree == 0) {
+		// Static shapes move rarely (by hand): moved in the tree at once.
+		tbDynamicTree_MoveProxy(tree, shape->proxyId, shape->fatAABB);
+	} else {
+		// The moving tree takes the new box where the leaf stands; the pairs stage rebuilds
+		// what grew before its queries (tbBroadPhase_UpdatePairs).
+		tbDynamicTree_EnlargeProxy(tree, shape->proxyId, shape->fatAABB);
+	}
+}
+
 void tbBroadPhase_BufferMove(tbWorld* w, int shapeIndex)
 {
 	tbShapeSlot* s = w->shapes + shapeIndex;
@@ -340,6 +353,9 @@ static __attribute__((noinline)) void tbUpdatePairsParallel(tbWorld* w)
 
 void tbBroadPhase_UpdatePairs(tbWorld* w)
 {
+	// The moving tree, grown in place by last step's moves, built again above what grew
+	// (Box2D v3): the queries below then see a tree as tight as a fresh one.
+	tbDynamicTree_Rebuild(&w->trees[1]);
 	// Moved proxies against both trees: new pairs without an O(n^2) pass (Box2D's move buffer).
 	if (w->parallel) {
 		tbUpdatePairsParallel(w);

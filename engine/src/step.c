@@ -510,8 +510,7 @@ static void tbUpdateShapes(tbWorld* w, float dt)
 					tbShapeSlot* shape = w->shapes + s;
 					if (shape->fatMoved) {
 						shape->fatMoved = false;
-						tbDynamicTree_MoveProxy(&w->trees[shape->tree], shape->proxyId,
-						                        shape->fatAABB);
+						tbBroadPhase_MoveProxy(w, shape);
 						tbBroadPhase_BufferMove(w, s);
 					}
 				}

@@ -455,6 +455,9 @@ tbContactData tbMakeContactData(const tbWorld* world, const tbContactSlot* c);
 
 // broad_phase.c
 void tbBroadPhase_UpdatePairs(tbWorld* world);
+// Gives a shape's proxy its new fat box: moved in the static tree, enlarged in place in the
+// moving tree (rebuilt at the next pairs stage).
+void tbBroadPhase_MoveProxy(tbWorld* w, const tbShapeSlot* shape);
 void tbBroadPhase_BufferMove(tbWorld* world, int shapeIndex);
 void tbBroadPhase_RemoveFromMoveBuffer(tbWorld* world, int shapeIndex);
 // Frees the workers' candidate pairs and the move queries (tbDestroyWorld).

@@ -11,12 +11,13 @@
 /// One node: a leaf holds a proxy, an inner node the union of its two children.
 typedef struct tbTreeNode
 {
-	tbAABB aabb;  ///< fattened box of a leaf, union of the children otherwise, metres
-	int parent;   ///< parent node, or the next free node while on the free list
-	int child1;   ///< TB_NULL_NODE for a leaf
-	int child2;   ///< TB_NULL_NODE for a leaf
-	int height;   ///< 0 for a leaf, -1 for a free node
-	int userData; ///< the leaf's owner (the engine's shape index)
+	tbAABB aabb;   ///< fattened box of a leaf, union of the children otherwise, metres
+	int parent;    ///< parent node, or the next free node while on the free list
+	int child1;    ///< TB_NULL_NODE for a leaf
+	int child2;    ///< TB_NULL_NODE for a leaf
+	int height;    ///< 0 for a leaf, -1 for a free node
+	int userData;  ///< the leaf's owner (the engine's shape index)
+	bool enlarged; ///< an inner node grown by tbDynamicTree_EnlargeProxy since the last rebuild
 } tbTreeNode;
 
 /// The tree. Zero it or use tbDynamicTree_Create; release with tbDynamicTree_Destroy.
@@ -28,6 +29,12 @@ typedef struct tbDynamicTree
 	int nodeCapacity;
 	int freeList;
 	int proxyCount;
+	// tbDynamicTree_Rebuild's work arrays, grown to the tree and kept.
+	int* rebuildItems;     // the subtrees the rebuild places (kept whole)
+	int* rebuildNodes;     // the inner nodes it frees and reuses
+	int* rebuildStack;     // ranges still to split: begin, end, parent, side
+	vec3s* rebuildCenters; // each item's box centre, as the items
+	int rebuildCapacity;
 } tbDynamicTree;
 
 /// Called for each leaf whose box overlaps the query box; return false to stop the query.
@@ -52,6 +59,17 @@ void tbDynamicTree_DestroyProxy(tbDynamicTree* tree, int proxyId);
 
 /// Give a leaf a new (fattened) box: remove and re-insert it.
 void tbDynamicTree_MoveProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb);
+
+/// Give a leaf a new (fattened) box where it stands (Box2D v3's enlarge): every ancestor grows
+/// to hold it and is marked. The tree stays correct (each box holds its children's) but its
+/// inner boxes only grow until tbDynamicTree_Rebuild; far cheaper than tbDynamicTree_MoveProxy
+/// for the many leaves a step moves.
+void tbDynamicTree_EnlargeProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb);
+
+/// Build again the part of the tree above the enlarged nodes, top down by the binned surface
+/// area heuristic, keeping every subtree below them whole (Box2D v3's partial rebuild). Returns
+/// how many subtrees and leaves it placed (0: nothing was enlarged).
+int tbDynamicTree_Rebuild(tbDynamicTree* tree);
 
 /// The fattened box of a leaf.
 tbAABB tbDynamicTree_GetAABB(const tbDynamicTree* tree, int proxyId);
