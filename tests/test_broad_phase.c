@@ -163,6 +163,79 @@ Test(dynamic_tree, queries_and_rays_match_brute_force)
 	tbDynamicTree_Destroy(&tree);
 }
 
+// A parallel loop that runs the ranges one item at a time, last first, under changing worker
+// indices: the rebuild must give the same tree as on one thread.
+static void reversedParallelFor(tbTreeTaskFcn* task, int itemCount, int minRange, void* taskContext,
+                                void* context)
+{
+	(void)minRange, (void)context;
+	for (int i = itemCount - 1; i >= 0; --i) {
+		task(i, i + 1, i % 3, taskContext);
+	}
+}
+
+// Moves by enlarging in place, then rebuilds: the same leaves found as by brute force, a
+// consistent tree of about the height of a balanced one, and the same tree from a rebuild split
+// over workers as from one thread.
+Test(dynamic_tree, enlarged_and_rebuilt_trees_answer_as_brute_force)
+{
+	tbDynamicTree trees[2] = {tbDynamicTree_Create(), tbDynamicTree_Create()};
+	tbAABB boxes[PROXIES];
+	int ids[2][PROXIES];
+	for (int i = 0; i < PROXIES; ++i) {
+		boxes[i] = randomBox();
+		for (int t = 0; t < 2; ++t) {
+			ids[t][i] = tbDynamicTree_CreateProxy(trees + t, boxes[i], i);
+		}
+	}
+	for (int round = 0; round < 4; ++round) {
+		// Move about two thirds: each to a box near its old one (a step's motion) or anywhere.
+		for (int i = 0; i < PROXIES; ++i) {
+			double u = uniform();
+			if (u < 0.33) {
+				vec3s d = {{range(-1.0f, 1.0f), range(-1.0f, 1.0f), range(-1.0f, 1.0f)}};
+				boxes[i].lower = glms_vec3_add(boxes[i].lower, d);
+				boxes[i].upper = glms_vec3_add(boxes[i].upper, d);
+			} else if (u < 0.67) {
+				boxes[i] = randomBox();
+			} else {
+				continue;
+			}
+			for (int t = 0; t < 2; ++t) {
+				tbDynamicTree_EnlargeProxy(trees + t, ids[t][i], boxes[i]);
+			}
+		}
+		cr_assert(tbDynamicTree_Validate(trees), "round %d: enlarged tree inconsistent", round);
+		int placed = tbDynamicTree_Rebuild(trees, NULL, NULL);
+		int placedToo = tbDynamicTree_Rebuild(trees + 1, reversedParallelFor, NULL);
+		cr_assert_gt(placed, PROXIES / 2, "round %d: the rebuild placed %d", round, placed);
+		cr_assert_eq(placedToo, placed);
+		cr_assert_eq(tbDynamicTree_Rebuild(trees, NULL, NULL), 0, "nothing left to rebuild");
+		for (int t = 0; t < 2; ++t) {
+			cr_assert(tbDynamicTree_Validate(trees + t), "round %d tree %d inconsistent", round, t);
+		}
+		cr_assert_eq(trees[0].root, trees[1].root);
+		cr_assert(memcmp(trees[0].nodes, trees[1].nodes,
+		                 (size_t)trees[0].nodeCapacity * sizeof(tbTreeNode)) == 0,
+		          "round %d: the tree split over workers differs from one thread's", round);
+		// A surface-area build is no balanced tree, but near one: within twice its height.
+		int height = tbDynamicTree_GetHeight(trees);
+		cr_expect_leq(height, 2 * (int)ceil(1.45 * log2((double)PROXIES + 2.0)),
+		              "round %d: height %d", round, height);
+		for (int q = 0; q < 50; ++q) {
+			tbAABB query = randomBox();
+			Found f = {0};
+			tbDynamicTree_Query(trees, query, collect, &f);
+			for (int i = 0; i < PROXIES; ++i) {
+				cr_assert_eq(f.hit[i], overlaps(query, boxes[i]), "round %d query %d proxy %d",
+				             round, q, i);
+			}
+		}
+	}
+	tbDynamicTree_Destroy(trees);
+	tbDynamicTree_Destroy(trees + 1);
+}
+
 Test(pair_set, matches_a_reference_through_inserts_and_removals)
 {
 	tbWorldDef def = tbDefaultWorldDef();

@@ -33,6 +33,7 @@ void tbDynamicTree_Destroy(tbDynamicTree* tree)
 	tbFree(tree->rebuildNodes, n * sizeof(int));
 	tbFree(tree->rebuildStack, 4u * n * sizeof(int));
 	tbFree(tree->rebuildCenters, n * sizeof(vec3s));
+	tbFree(tree->rebuildOrder, n * sizeof(int));
 	tbFree(tree->nodes, (size_t)tree->nodeCapacity * sizeof(tbTreeNode));
 	memset(tree, 0, sizeof *tree);
 	tree->root = TB_NULL_NODE;
@@ -341,6 +342,7 @@ static void tbGrowRebuild(tbDynamicTree* tree, int need)
 	    tbGrowAlloc(tree->rebuildStack, 4u * old * sizeof(int), 4u * grown * sizeof(int));
 	tree->rebuildCenters =
 	    tbGrowAlloc(tree->rebuildCenters, old * sizeof(vec3s), grown * sizeof(vec3s));
+	tree->rebuildOrder = tbGrowAlloc(tree->rebuildOrder, old * sizeof(int), grown * sizeof(int));
 	tree->rebuildCapacity = (int)grown;
 }
 
@@ -434,7 +436,94 @@ static int tbSplitItems(const tbDynamicTree* tree, int* items, vec3s* centers, i
 	return i > begin && i < end ? i : mid;
 }
 
-int tbDynamicTree_Rebuild(tbDynamicTree* tree)
+// The inner node a range of items gets when it is split at `mid`: the freed node at mid - 1.
+// Each split position of a range partition of [0, n) is used once, so the n - 1 freed nodes go
+// to the n - 1 splits whatever order the ranges are split in (and on whichever worker).
+static inline int tbSplitNode(const tbDynamicTree* tree, int mid)
+{
+	return tree->rebuildNodes[mid - 1];
+}
+
+static void tbLinkChild(tbDynamicTree* tree, int parent, int side, int child)
+{
+	tree->nodes[child].parent = parent;
+	if (parent == TB_NULL_NODE) {
+		tree->root = child;
+	} else if (side == 1) {
+		tree->nodes[parent].child1 = child;
+	} else {
+		tree->nodes[parent].child2 = child;
+	}
+}
+
+static void tbFitNode(tbDynamicTree* tree, int index)
+{
+	tbTreeNode* node = tree->nodes + index;
+	const tbTreeNode* c1 = tree->nodes + node->child1;
+	const tbTreeNode* c2 = tree->nodes + node->child2;
+	node->aabb = tbAABB_Union(c1->aabb, c2->aabb);
+	node->height = 1 + tbMaxInt(c1->height, c2->height);
+	node->enlarged = false;
+}
+
+// The subtree of items [begin, end) under `parent` (its child `side`), depth first, with the
+// ranges still to split in the stack's slice [4 begin, 4 end) and the nodes made, in order, in
+// rebuildOrder's slice from `begin`; then their boxes and heights, children first.
+static void tbBuildRange(tbDynamicTree* tree, int begin, int end, int parent, int side)
+{
+	int* stack = tree->rebuildStack + 4 * begin;
+	int* order = tree->rebuildOrder + begin;
+	int top = 0, made = 0;
+	stack[top++] = begin;
+	stack[top++] = end;
+	stack[top++] = parent;
+	stack[top++] = side;
+	for (int guard = 0; top > 0 && guard <= 2 * (end - begin); ++guard) {
+		top -= 4;
+		int b = stack[top], e = stack[top + 1], p = stack[top + 2], sd = stack[top + 3];
+		int index = tree->rebuildItems[b];
+		if (e - b > 1) {
+			int mid = tbSplitItems(tree, tree->rebuildItems, tree->rebuildCenters, b, e);
+			index = tbSplitNode(tree, mid);
+			order[made++] = index;
+			stack[top++] = mid;
+			stack[top++] = e;
+			stack[top++] = index;
+			stack[top++] = 2;
+			stack[top++] = b;
+			stack[top++] = mid;
+			stack[top++] = index;
+			stack[top++] = 1;
+		}
+		tbLinkChild(tree, p, sd, index);
+	}
+	for (int k = made - 1; k >= 0; --k) {
+		tbFitNode(tree, order[k]);
+	}
+}
+
+typedef struct tbRebuildTask
+{
+	tbDynamicTree* tree;
+	const int* ranges; // begin, end, parent, side per range
+} tbRebuildTask;
+
+static void tbBuildRangesTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	const tbRebuildTask* t = context;
+	for (int r = start; r < end; ++r) {
+		const int* range = t->ranges + 4 * r;
+		tbBuildRange(t->tree, range[0], range[1], range[2], range[3]);
+	}
+}
+
+// The top of the rebuild is split breadth first until it has this many ranges (or they are
+// small); the ranges are then built side by side. The tree is the same for any such cut.
+#define TB_REBUILD_RANGES 128
+#define TB_REBUILD_SMALL 64
+
+int tbDynamicTree_Rebuild(tbDynamicTree* tree, tbTreeParallelFcn* parallelFor, void* context)
 {
 	int root = tree->root;
 	if (root == TB_NULL_NODE || !tree->nodes[root].enlarged) {
@@ -464,50 +553,52 @@ int tbDynamicTree_Rebuild(tbDynamicTree* tree)
 		stack[top++] = node->child1;
 	}
 	TB_ASSERT(freedCount == itemCount - 1);
-	// Top down: each range of items gets a freed node as its parent, or is one item.
-	int used = 0;
-	top = 0;
 	tree->root = TB_NULL_NODE;
-	stack[top++] = 0;
-	stack[top++] = itemCount;
-	stack[top++] = TB_NULL_NODE;
-	stack[top++] = 0;
-	for (int guard = 0; top > 0 && guard <= 2 * itemCount; ++guard) {
-		top -= 4;
-		int begin = stack[top], end = stack[top + 1], parent = stack[top + 2],
-		    side = stack[top + 3];
-		int index = items[begin];
-		if (end - begin > 1) {
-			TB_ASSERT(used < freedCount);
-			index = freed[used++];
-			int mid = tbSplitItems(tree, items, centers, begin, end);
-			stack[top++] = mid;
-			stack[top++] = end;
-			stack[top++] = index;
-			stack[top++] = 2;
-			stack[top++] = begin;
-			stack[top++] = mid;
-			stack[top++] = index;
-			stack[top++] = 1;
-		}
-		nodes[index].parent = parent;
-		if (parent == TB_NULL_NODE) {
-			tree->root = index;
-		} else if (side == 1) {
-			nodes[parent].child1 = index;
-		} else {
-			nodes[parent].child2 = index;
-		}
+	if (parallelFor == NULL || itemCount <= TB_REBUILD_SMALL) {
+		tbBuildRange(tree, 0, itemCount, TB_NULL_NODE, 0);
+		return itemCount;
 	}
-	// Boxes and heights bottom up: a node was given its parent role before its children, so the
-	// reverse order meets the children first.
-	for (int k = used - 1; k >= 0; --k) {
-		tbTreeNode* node = nodes + freed[k];
-		const tbTreeNode* c1 = nodes + node->child1;
-		const tbTreeNode* c2 = nodes + node->child2;
-		node->aabb = tbAABB_Union(c1->aabb, c2->aabb);
-		node->height = 1 + tbMaxInt(c1->height, c2->height);
-		node->enlarged = false;
+	// The top, breadth first: a queue of ranges (begin, end, parent, side); a range that is small
+	// or comes when the queue is full waits in it for the parallel part.
+	int queue[4 * 2 * TB_REBUILD_RANGES];
+	int topNodes[2 * TB_REBUILD_RANGES];
+	int head = 0, tail = 0, topCount = 0;
+	int ranges[4 * 2 * TB_REBUILD_RANGES];
+	int rangeCount = 0;
+	queue[tail++] = 0;
+	queue[tail++] = itemCount;
+	queue[tail++] = TB_NULL_NODE;
+	queue[tail++] = 0;
+	for (int guard = 0; head < tail && guard < 4 * TB_REBUILD_RANGES; ++guard) {
+		int b = queue[head], e = queue[head + 1], p = queue[head + 2], sd = queue[head + 3];
+		head += 4;
+		int pending = (tail - head) / 4 + rangeCount;
+		if (e - b <= TB_REBUILD_SMALL || pending + 2 > TB_REBUILD_RANGES ||
+		    tail + 8 > 4 * 2 * TB_REBUILD_RANGES) {
+			memcpy(ranges + 4 * rangeCount++, (int[4]){b, e, p, sd}, 4 * sizeof(int));
+			continue;
+		}
+		int mid = tbSplitItems(tree, items, centers, b, e);
+		int index = tbSplitNode(tree, mid);
+		tbLinkChild(tree, p, sd, index);
+		topNodes[topCount++] = index;
+		queue[tail++] = b;
+		queue[tail++] = mid;
+		queue[tail++] = index;
+		queue[tail++] = 1;
+		queue[tail++] = mid;
+		queue[tail++] = e;
+		queue[tail++] = index;
+		queue[tail++] = 2;
+	}
+	// Whatever the guard left in the queue joins the ranges.
+	for (; head < tail && rangeCount < 2 * TB_REBUILD_RANGES; head += 4) {
+		memcpy(ranges + 4 * rangeCount++, queue + head, 4 * sizeof(int));
+	}
+	tbRebuildTask task = {tree, ranges};
+	parallelFor(tbBuildRangesTask, rangeCount, 1, &task, context);
+	for (int k = topCount - 1; k >= 0; --k) {
+		tbFitNode(tree, topNodes[k]);
 	}
 	return itemCount;
 }

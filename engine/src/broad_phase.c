@@ -355,7 +355,7 @@ void tbBroadPhase_UpdatePairs(tbWorld* w)
 {
 	// The moving tree, grown in place by last step's moves, built again above what grew
 	// (Box2D v3): the queries below then see a tree as tight as a fresh one.
-	tbDynamicTree_Rebuild(&w->trees[1]);
+	tbDynamicTree_Rebuild(&w->trees[1], w->parallel ? tbSolverParallelFor : NULL, w);
 	// Moved proxies against both trees: new pairs without an O(n^2) pass (Box2D's move buffer).
 	if (w->parallel) {
 		tbUpdatePairsParallel(w);

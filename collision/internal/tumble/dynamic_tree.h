@@ -34,6 +34,7 @@ typedef struct tbDynamicTree
 	int* rebuildNodes;     // the inner nodes it frees and reuses
 	int* rebuildStack;     // ranges still to split: begin, end, parent, side
 	vec3s* rebuildCenters; // each item's box centre, as the items
+	int* rebuildOrder;     // the inner nodes each range made, in order
 	int rebuildCapacity;
 } tbDynamicTree;
 
@@ -66,10 +67,19 @@ void tbDynamicTree_MoveProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb);
 /// for the many leaves a step moves.
 void tbDynamicTree_EnlargeProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb);
 
+/// A range [start, end) of a loop's items, on worker `worker`.
+typedef void tbTreeTaskFcn(int start, int end, int worker, void* taskContext);
+
+/// Runs task over [0, itemCount) in ranges of at least minRange items, on any threads, and
+/// returns when all are done (the engine's parallel loop; NULL: one thread).
+typedef void tbTreeParallelFcn(tbTreeTaskFcn* task, int itemCount, int minRange, void* taskContext,
+                               void* context);
+
 /// Build again the part of the tree above the enlarged nodes, top down by the binned surface
-/// area heuristic, keeping every subtree below them whole (Box2D v3's partial rebuild). Returns
-/// how many subtrees and leaves it placed (0: nothing was enlarged).
-int tbDynamicTree_Rebuild(tbDynamicTree* tree);
+/// area heuristic, keeping every subtree below them whole (Box2D v3's partial rebuild); the
+/// ranges below the first splits side by side through `parallelFor` (NULL: one thread), the same
+/// tree either way. Returns how many subtrees and leaves it placed (0: nothing was enlarged).
+int tbDynamicTree_Rebuild(tbDynamicTree* tree, tbTreeParallelFcn* parallelFor, void* context);
 
 /// The fattened box of a leaf.
 tbAABB tbDynamicTree_GetAABB(const tbDynamicTree* tree, int proxyId);
