@@ -494,6 +494,42 @@ static inline float tbShapeMiddleSpeed(const tbBodySlot* b, const tbShapeSlot* s
 	return turn * (s->middleReach + dt * turn * glms_vec3_norm(arm));
 }
 
+// A body's velocity and spin as the narrow phase sees them: zero for one not awake or static.
+static inline void tbPairMotion(const tbBodySlot* b, vec3s* v, vec3s* omega)
+{
+	bool moves = b->awakeIndex >= 0 && b->rb.type != tb_staticBody;
+	*v = moves ? b->rb.v : glms_vec3_zero();
+	*omega = moves ? b->rb.w : glms_vec3_zero();
+}
+
+float tbRelativeSurfaceSpeed(const tbBodySlot* ba, const tbShapeSlot* sa, const tbBodySlot* bb,
+                             const tbShapeSlot* sb, float dt)
+{
+	// In the frame of the other shape O, the shape S moves rigidly: its point p at
+	// u(p) = vS + wS x (p - xS) - vO - wO x (p - xO), affine in p with gradient (wS - wO) x, so
+	// every point of S within its reach r of its middle m moves at most |u(m)| + |wS - wO| r
+	// against O; S is the shape with the smaller reach (a cube riding a turning drum moves at the
+	// drum's speed but not against it). Over the step u(m) changes at most by
+	// du/dt = wS x (wS x (m - xS)) - wO x (vS(m) - vO) (both bodies' velocities held), counted
+	// at the step's end: dt (|wS|^2 |m - xS| + |wO| |vS(m) - vO|).
+	bool aMoves = sa->middleReach <= sb->middleReach;
+	const tbBodySlot* bs = aMoves ? ba : bb;
+	const tbBodySlot* bo = aMoves ? bb : ba;
+	const tbShapeSlot* s = aMoves ? sa : sb;
+	vec3s vs, ws, vo, wo;
+	tbPairMotion(bs, &vs, &ws);
+	tbPairMotion(bo, &vo, &wo);
+	vec3s m = tbTransformPointInline(s->xf, s->localMiddle);
+	vec3s armS = glms_vec3_sub(m, bs->rb.state.x), armO = glms_vec3_sub(m, bo->rb.state.x);
+	vec3s us = glms_vec3_add(vs, glms_vec3_cross(ws, armS));
+	vec3s uo = glms_vec3_add(vo, glms_vec3_cross(wo, armO));
+	float turnS = glms_vec3_norm(ws);
+	float change = turnS * turnS * glms_vec3_norm(armS) +
+	               glms_vec3_norm(wo) * glms_vec3_norm(glms_vec3_sub(us, vo));
+	return glms_vec3_norm(glms_vec3_sub(us, uo)) +
+	       glms_vec3_norm(glms_vec3_sub(ws, wo)) * s->middleReach + dt * change;
+}
+
 // Speculative margin of a pair: the base distance plus what the two can close in this step, so a
 // fast body gets its points before it arrives (speculative contacts, Catto 2013): their relative
 // speed plus each one's spin times its shape's reach about its centre of mass, plus what an impact
@@ -521,6 +557,8 @@ static inline float tbPairMargin(const tbWorld* w, const tbShapeSlot* sa, const 
 		float aboutB = tbShapeMiddleSpeed(bb, sb, boundsB.turn, dt, &ub);
 		float middles = glms_vec3_norm(glms_vec3_sub(ub, ua)) + aboutA + aboutB;
 		speed = middles < speed ? middles : speed;
+		float against = tbRelativeSurfaceSpeed(ba, sa, bb, sb, dt);
+		speed = against < speed ? against : speed;
 	}
 	return w->def.speculativeDistance + dt * speed + boundsA.swing + boundsB.swing;
 }

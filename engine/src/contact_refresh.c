@@ -136,6 +136,12 @@ bool tbMarkContactRefresh(const tbWorld* w, const tbContactSlot* c, float dt,
 	float reachA = tbSpinReach(w, sa), reachB = tbSpinReach(w, sb);
 	float speed = glms_vec3_norm(glms_vec3_sub(vb, va)) + glms_vec3_norm(wa) * reachA +
 	              glms_vec3_norm(wb) * reachB;
+	// Bodies that move together (a cube riding a turning drum) sweep nothing against each other
+	// whatever their own speeds: the surfaces' speed in one shape's frame bounds it too.
+	if (dt * speed > TB_REFRESH_SWEEP * size) {
+		float against = tbRelativeSurfaceSpeed(ba, sa, bb, sb, dt);
+		speed = against < speed ? against : speed;
+	}
 	if (dt * speed > TB_REFRESH_SWEEP * size) {
 		// Its bodies' other contacts follow (the caller marks the bodies for
 		// tbSpreadContactRefresh).
@@ -212,6 +218,8 @@ void tbSpreadContactRefresh(tbWorld* w)
 	// the ground, struck on one side by a falling ball, pivots on its near edge and swings the far
 	// one into the ground, a pair that was still at rest when the step began. The solver
 	// looks at such pairs only once they do turn (its gates cost a few operations a substep).
+	// Only a dynamic body passes the mark on: no impact changes a kinematic body's motion (a
+	// turning drum's pairs with cubes riding it are candidates of their own or need nothing).
 	int mark = w->stepCount + 1;
 	for (int i = 0; i < w->solverContactCount; ++i) {
 		tbContactConstraint* contact = w->solverContacts + i;
@@ -221,8 +229,8 @@ void tbSpreadContactRefresh(tbWorld* w)
 		const tbContactSlot* c = w->contacts + w->solverContactSlots[i];
 		const tbBodySlot* ba = w->bodies + w->shapes[c->shapeA].body;
 		const tbBodySlot* bb = w->bodies + w->shapes[c->shapeB].body;
-		if ((ba->rb.type != tb_staticBody && ba->refreshStep == mark) ||
-		    (bb->rb.type != tb_staticBody && bb->refreshStep == mark)) {
+		if ((ba->rb.type == tb_dynamicBody && ba->refreshStep == mark) ||
+		    (bb->rb.type == tb_dynamicBody && bb->refreshStep == mark)) {
 			tbFillRefresh(w, c, tbSpinReach(w, w->shapes + c->shapeA),
 			              tbSpinReach(w, w->shapes + c->shapeB), contact);
 		}

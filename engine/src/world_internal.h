@@ -364,6 +364,11 @@ void tbSyncBodyTransform(tbBodySlot* body);
 // How far an impact in this step may swing the body's surface over, m (0 for slow bodies and
 // spheres turning about their centre): added to the speculative margin of its pairs.
 float tbSwingReach(const tbWorld* world, const tbBodySlot* body, float dt);
+// A bound of how fast the points of one shape move against the other (in the other's frame) over
+// the step, m/s: the two bodies' relative motion at the middle of the smaller shape plus their
+// relative spin times its reach (contact.c).
+float tbRelativeSurfaceSpeed(const tbBodySlot* bodyA, const tbShapeSlot* shapeA,
+                             const tbBodySlot* bodyB, const tbShapeSlot* shapeB, float dt);
 // The body's bounds of this step (zero for one that was not awake when tbCollide began).
 static inline tbBodyBounds tbGetBodyBounds(const tbWorld* w, const tbBodySlot* b)
 {
