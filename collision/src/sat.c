@@ -38,7 +38,7 @@
 // A pair with a hull is tested only while its work (edge pairs plus faces times vertices) is at
 // most this: beyond it GJK/EPA and clipping cost fewer instructions per manifold (bench/sat_bench
 // prints both for hulls of 4 to 20 points).
-#define TB_SAT_MAX_WORK 200
+#define TB_SAT_MAX_WORK 240
 #define TB_SAT_MAX_HULL_VERTICES 64
 #define TB_SAT_MAX_HULL_FACES 64
 
