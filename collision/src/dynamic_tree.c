@@ -286,6 +286,8 @@ static void tbRemoveLeaf(tbDynamicTree* tree, int leaf)
 
 int tbDynamicTree_CreateProxy(tbDynamicTree* tree, tbAABB aabb, int userData)
 {
+	tbDynamicTree_Rebuild(tree, NULL, NULL); // no marked node meets a rotation
+
 	int id = tbAllocateNode(tree);
 	tree->nodes[id].aabb = aabb;
 	tree->nodes[id].userData = userData;
@@ -297,6 +299,8 @@ int tbDynamicTree_CreateProxy(tbDynamicTree* tree, tbAABB aabb, int userData)
 
 void tbDynamicTree_DestroyProxy(tbDynamicTree* tree, int proxyId)
 {
+	tbDynamicTree_Rebuild(tree, NULL, NULL); // no marked node meets a rotation
+
 	TB_ASSERT(proxyId >= 0 && proxyId < tree->nodeCapacity && tree->nodes[proxyId].height == 0);
 	tbRemoveLeaf(tree, proxyId);
 	tbFreeNode(tree, proxyId);
@@ -305,6 +309,8 @@ void tbDynamicTree_DestroyProxy(tbDynamicTree* tree, int proxyId)
 
 void tbDynamicTree_MoveProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb)
 {
+	tbDynamicTree_Rebuild(tree, NULL, NULL); // no marked node meets a rotation
+
 	TB_ASSERT(proxyId >= 0 && proxyId < tree->nodeCapacity && tree->nodes[proxyId].height == 0);
 	tbRemoveLeaf(tree, proxyId);
 	tree->nodes[proxyId].aabb = aabb;
@@ -316,13 +322,17 @@ void tbDynamicTree_EnlargeProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb)
 	TB_ASSERT(proxyId >= 0 && proxyId < tree->nodeCapacity && tree->nodes[proxyId].height == 0);
 	tbTreeNode* nodes = tree->nodes;
 	nodes[proxyId].aabb = aabb;
-	// Up to the root: each ancestor holds the new box and is marked, so that the rebuild, which
-	// goes down through marked nodes, reaches this leaf.
+	// Up the ancestors: each holds the new box and is marked, so that the rebuild, which goes
+	// down through marked nodes, reaches this leaf. A marked ancestor that already holds the box
+	// ends the walk: every node above it holds its box and is marked (a marked node's parent is
+	// marked: the tree's inserts and removals, whose rotations could break that, rebuild first).
 	int index = nodes[proxyId].parent;
 	for (int guard = 0; index != TB_NULL_NODE && guard < 4 * TB_TREE_STACK; ++guard) {
 		tbTreeNode* node = nodes + index;
 		if (!tbAABB_Contains(node->aabb, aabb)) {
 			node->aabb = tbAABB_Union(node->aabb, aabb);
+		} else if (node->enlarged) {
+			return;
 		}
 		node->enlarged = true;
 		index = node->parent;
