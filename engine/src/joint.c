@@ -1103,13 +1103,7 @@ void tbGatherJoints(tbWorld* w)
 		// Counted block by block, the offsets summed in order, then each block made at its
 		// offset: the list of the serial path below.
 		int blocks = (w->jointCount + TB_JOINT_BLOCK - 1) / TB_JOINT_BLOCK;
-		tbGrowArray((void**)&w->listBlockCounts, &w->listBlockCapacity, blocks, sizeof(int));
-		tbParallelFor(w, tbCountJointsRange, blocks, 1, w);
-		for (int block = 0; block < blocks; ++block) {
-			int count = w->listBlockCounts[block];
-			w->listBlockCounts[block] = n;
-			n += count;
-		}
+		n = tbCountBlocks(w, tbCountJointsRange, w->jointCount, TB_JOINT_BLOCK);
 		tbGrowSolverJoints(w, n);
 		tbParallelFor(w, tbMakeJointsRange, blocks, 1, w);
 		w->solverJointCount = n;

@@ -296,13 +296,7 @@ static float tbPrepareContacts(tbWorld* w, float dt, int substeps, bool* marked)
 		// contacts the solver takes (the touching ones, not every active pair), then each block
 		// listed and made at its offset: the list of the serial path below.
 		int blocks = (w->activeCount + TB_LIST_BLOCK - 1) / TB_LIST_BLOCK;
-		tbGrowArray((void**)&w->listBlockCounts, &w->listBlockCapacity, blocks, sizeof(int));
-		tbParallelFor(w, tbCountSolverContactsRange, blocks, 1, w);
-		for (int block = 0; block < blocks; ++block) {
-			int count = w->listBlockCounts[block];
-			w->listBlockCounts[block] = contactCount;
-			contactCount += count;
-		}
+		contactCount = tbCountBlocks(w, tbCountSolverContactsRange, w->activeCount, TB_LIST_BLOCK);
 		tbReserveSolverContacts(w, contactCount);
 		tbPrepareContactsTask task;
 		task.world = w;

@@ -307,3 +307,17 @@ void tbSolverParallelFor(tbSolverTaskFcn* task, int itemCount, int minRange, voi
 {
 	tbParallelFor(context, task, itemCount, minRange, taskContext);
 }
+
+int tbCountBlocks(tbWorld* w, tbTaskCallback* count, int itemCount, int blockSize)
+{
+	int blocks = (itemCount + blockSize - 1) / blockSize;
+	tbGrowArray((void**)&w->listBlockCounts, &w->listBlockCapacity, blocks, sizeof(int));
+	tbParallelFor(w, count, blocks, 1, w);
+	int total = 0;
+	for (int block = 0; block < blocks; ++block) {
+		int n = w->listBlockCounts[block];
+		w->listBlockCounts[block] = total;
+		total += n;
+	}
+	return total;
+}

@@ -338,6 +338,10 @@ bool tbTaskPool_Create(tbWorld* world, int workerCount);
 void tbTaskPool_Destroy(tbWorld* world);
 void tbParallelFor(tbWorld* world, tbTaskCallback* task, int itemCount, int minRange,
                    void* taskContext);
+// A list made side by side in fixed blocks of blockSize items (the same list at any worker
+// count): `count` (context: the world) writes each block's count to listBlockCounts[block]; they
+// become the blocks' offsets, summed in order. Returns the list's length.
+int tbCountBlocks(tbWorld* world, tbTaskCallback* count, int itemCount, int blockSize);
 // tbParallelFor as dynamics/ sees it (tbSolverDef.parallelFor; context: the world).
 void tbSolverParallelFor(tbSolverTaskFcn* task, int itemCount, int minRange, void* taskContext,
                          void* context);
