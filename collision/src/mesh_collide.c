@@ -20,6 +20,7 @@
 
 #include "manifold_internal.h"
 #include "mesh_internal.h"
+#include "narrowphase.h"
 #include "sat.h"
 #include "tumble/query.h"
 #include "tumble/transform.h"
@@ -247,6 +248,9 @@ static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 	                      speculativeDistance, m);
 }
 
+// The convex shape is checked (tbGeometry_IsUsable) by the caller, once for all its triangles; a
+// level's triangles were checked when it was built (tbBuildMesh, tbBuildHeightField): the queries
+// below check neither again.
 static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeometry* b,
                                              tbTransform bInA, int triangle,
                                              float speculativeDistance, float* distance,
@@ -341,7 +345,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 		// face's within TB_FACE_COS of it (tbCollideShapesByQuery): a query normal farther from
 		// the face normal than those angles together gives nothing, and the manifold is not made.
 		tbQueryDef def = tbDefaultQueryDef();
-		tbQueryResult r = tbQueryShapesLocal(sa, sb, bInA, &def);
+		tbQueryResult r = tbQueryShapesChecked(sa, sb, bInA, &def);
 		if (r.status != tb_queryInvalidInput && !isnan(r.distance)) {
 			vec3s toConvex = levelIsA ? r.normal : glms_vec3_negate(r.normal);
 			float foldCos = tbLevelWidestFoldCos(level, triangle, t, front, back, levelIsA, bInA);
@@ -360,7 +364,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 			}
 		}
 	}
-	tbManifold m = tbCollideShapesCached(sa, sb, bInA, speculativeDistance, distance, NULL);
+	tbManifold m = tbCollideCheckedShapes(sa, sb, bInA, speculativeDistance, distance);
 	if (m.pointCount == 0) {
 		return m;
 	}
@@ -442,6 +446,15 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   int triangle, float speculativeDistance, float* distance)
 {
+	if (!tbGeometry_IsUsable(tbGeometry_IsLevel(a) ? b : a)) {
+		if (distance != NULL) {
+			*distance = -FLT_MAX; // as a failed query
+		}
+		tbManifold empty;
+		memset(&empty, 0, sizeof empty);
+		empty.normal = (vec3s){{0.0f, 1.0f, 0.0f}};
+		return empty;
+	}
 	return tbCollideLevelTriangleWith(a, b, bInA, triangle, speculativeDistance, distance, NULL);
 }
 
@@ -571,6 +584,7 @@ typedef struct tbLevelCollide
 	bool filter;
 	bool twoSided; // mesh triangles may face either way; heightfield triangles face up
 	int vertexCount, faceCount;
+	int lastFace; // the face that last proved a triangle apart (tbLevelTriangleApart)
 	vec3s vertices[TB_LEVEL_FILTER_MAX];
 	vec3s normals[TB_LEVEL_FILTER_MAX];
 	float offsets[TB_LEVEL_FILTER_MAX];
@@ -634,13 +648,18 @@ static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbT
 // is skipped for it. Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013:
 // any axis with a positive gap between the projections proves the gap a lower bound of the
 // distance; only face axes are tried here, the rest is the narrow phase's.
-static bool tbLevelTriangleApart(const tbLevelCollide* lc, const vec3s v[3], float gap)
+// The faces are tried from the one that last proved a triangle apart: the triangles of one query
+// lie side by side, and the face beyond which one lies is often beyond its neighbours too (the
+// answer does not depend on the order).
+static bool tbLevelTriangleApart(tbLevelCollide* lc, const vec3s v[3], float gap)
 {
-	for (int i = 0; i < lc->faceCount; ++i) {
+	for (int k = 0, i = lc->lastFace; k < lc->faceCount;
+	     ++k, i = i + 1 < lc->faceCount ? i + 1 : 0) {
 		vec3s n = lc->normals[i];
 		float limit = lc->offsets[i] + gap;
 		if (glms_vec3_dot(n, v[0]) > limit && glms_vec3_dot(n, v[1]) > limit &&
 		    glms_vec3_dot(n, v[2]) > limit) {
+			lc->lastFace = i;
 			return true;
 		}
 	}
@@ -783,7 +802,8 @@ int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
 		*distance = -FLT_MAX;
 	}
 	if (manifolds == NULL || capacity < 1 || !tbGeometry_IsLevel(level) ||
-	    tbGeometry_IsLevel(convex) || !(speculativeDistance >= 0.0f)) {
+	    tbGeometry_IsLevel(convex) || !(speculativeDistance >= 0.0f) ||
+	    !tbGeometry_IsUsable(convex)) {
 		return 0;
 	}
 	static tbLevelCollide zero;
