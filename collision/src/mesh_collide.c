@@ -584,7 +584,6 @@ typedef struct tbLevelCollide
 	bool filter;
 	bool twoSided; // mesh triangles may face either way; heightfield triangles face up
 	int vertexCount, faceCount;
-	int lastFace; // the face that last proved a triangle apart (tbLevelTriangleApart)
 	vec3s vertices[TB_LEVEL_FILTER_MAX];
 	vec3s normals[TB_LEVEL_FILTER_MAX];
 	float offsets[TB_LEVEL_FILTER_MAX];
@@ -648,18 +647,13 @@ static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbT
 // is skipped for it. Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013:
 // any axis with a positive gap between the projections proves the gap a lower bound of the
 // distance; only face axes are tried here, the rest is the narrow phase's.
-// The faces are tried from the one that last proved a triangle apart: the triangles of one query
-// lie side by side, and the face beyond which one lies is often beyond its neighbours too (the
-// answer does not depend on the order).
-static bool tbLevelTriangleApart(tbLevelCollide* lc, const vec3s v[3], float gap)
+static bool tbLevelTriangleApart(const tbLevelCollide* lc, const vec3s v[3], float gap)
 {
-	for (int k = 0, i = lc->lastFace; k < lc->faceCount;
-	     ++k, i = i + 1 < lc->faceCount ? i + 1 : 0) {
+	for (int i = 0; i < lc->faceCount; ++i) {
 		vec3s n = lc->normals[i];
 		float limit = lc->offsets[i] + gap;
 		if (glms_vec3_dot(n, v[0]) > limit && glms_vec3_dot(n, v[1]) > limit &&
 		    glms_vec3_dot(n, v[2]) > limit) {
-			lc->lastFace = i;
 			return true;
 		}
 	}
