@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "manifold_internal.h"
+#include "narrowphase.h"
 #include "sat.h"
 #include "tumble/collide_internal.h"
 #include "tumble/query.h"
@@ -654,14 +655,16 @@ static void tbKeepDeepest(const tbQueryResult* r, float sizeA, float sizeB, tbMa
 	mp->id = TB_QUERY_POINT_ID;
 }
 
-tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
-                                  float speculativeDistance, float* distance)
+// tbCollideShapesByQuery; `checked`: the caller checked the shapes (tbQueryShapesChecked).
+static tbManifold tbCollideByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                   float speculativeDistance, float* distance, bool checked)
 {
 	tbManifold m;
 	memset(&m, 0, sizeof m);
 	m.normal = tbV(0.0f, 1.0f, 0.0f);
 	tbQueryDef def = tbDefaultQueryDef();
-	tbQueryResult r = tbQueryShapesLocal(a, b, bInA, &def);
+	tbQueryResult r =
+	    checked ? tbQueryShapesChecked(a, b, bInA, &def) : tbQueryShapesLocal(a, b, bInA, &def);
 	bool valid = r.status != tb_queryInvalidInput && !isnan(r.distance);
 	if (distance != NULL) {
 		// A failed query proves nothing: report the pair as overlapping so no cache trusts it.
@@ -696,9 +699,16 @@ tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTr
 	return m;
 }
 
+tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                  float speculativeDistance, float* distance)
+{
+	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, false);
+}
+
 // The separating-axis test's manifold, or the query path's when the test cannot answer.
 static tbManifold tbCollideBySat(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
-                                 float speculativeDistance, float* distance, tbSatCache* cache)
+                                 float speculativeDistance, float* distance, tbSatCache* cache,
+                                 bool checked)
 {
 	tbManifold m;
 	if (tbSat_Collide(a, b, bInA, speculativeDistance, distance, cache, &m)) {
@@ -710,25 +720,39 @@ static tbManifold tbCollideBySat(const tbGeometry* a, const tbGeometry* b, tbTra
 			return m;
 		}
 	}
-	return tbCollideShapesByQuery(a, b, bInA, speculativeDistance, distance);
+	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, checked);
+}
+
+// tbCollideShapesCached; `checked` as tbCollideByQuery.
+static tbManifold tbCollideCachedWith(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                      float speculativeDistance, float* distance, tbSatCache* cache,
+                                      bool checked)
+{
+	if (tbSat_Applies(a, b, bInA)) {
+		return tbCollideBySat(a, b, bInA, speculativeDistance, distance, cache, checked);
+	}
+	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, checked);
 }
 
 tbManifold tbCollideShapesCached(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                  float speculativeDistance, float* distance, tbSatCache* cache)
 {
-	if (tbSat_Applies(a, b, bInA)) {
-		return tbCollideBySat(a, b, bInA, speculativeDistance, distance, cache);
-	}
-	return tbCollideShapesByQuery(a, b, bInA, speculativeDistance, distance);
+	return tbCollideCachedWith(a, b, bInA, speculativeDistance, distance, cache, false);
+}
+
+tbManifold tbCollideCheckedShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                  float speculativeDistance, float* distance)
+{
+	return tbCollideCachedWith(a, b, bInA, speculativeDistance, distance, NULL, true);
 }
 
 tbManifold tbCollideWorldShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                 float speculativeDistance, float* distance, tbSatCache* cache)
 {
 	if (a->type == tb_boxShape && b->type == tb_boxShape && tbSat_PoseOk(bInA)) {
-		return tbCollideBySat(a, b, bInA, speculativeDistance, distance, cache);
+		return tbCollideBySat(a, b, bInA, speculativeDistance, distance, cache, true);
 	}
-	return tbCollideShapesCached(a, b, bInA, speculativeDistance, distance, cache);
+	return tbCollideCachedWith(a, b, bInA, speculativeDistance, distance, cache, true);
 }
 
 tbManifold tbCollideShapesLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,

@@ -49,3 +49,8 @@ int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float 
 /// pairs normally take the separating-axis test instead (sat.c); benchmarks compare the two.
 tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   float speculativeDistance, float* distance);
+
+/// tbCollideShapesCached without a cache for shapes the caller has checked already
+/// (tbQueryShapesChecked): the same answer without the shapes' checks.
+tbManifold tbCollideCheckedShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                  float speculativeDistance, float* distance);

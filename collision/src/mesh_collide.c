@@ -20,6 +20,7 @@
 
 #include "manifold_internal.h"
 #include "mesh_internal.h"
+#include "narrowphase.h"
 #include "sat.h"
 #include "tumble/query.h"
 #include "tumble/transform.h"
@@ -247,6 +248,9 @@ static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 	                      speculativeDistance, m);
 }
 
+// The convex shape is checked (tbGeometry_IsUsable) by the caller, once for all its triangles; a
+// level's triangles were checked when it was built (tbBuildMesh, tbBuildHeightField): the queries
+// below check neither again.
 static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeometry* b,
                                              tbTransform bInA, int triangle,
                                              float speculativeDistance, float* distance,
@@ -341,7 +345,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 		// face's within TB_FACE_COS of it (tbCollideShapesByQuery): a query normal farther from
 		// the face normal than those angles together gives nothing, and the manifold is not made.
 		tbQueryDef def = tbDefaultQueryDef();
-		tbQueryResult r = tbQueryShapesLocal(sa, sb, bInA, &def);
+		tbQueryResult r = tbQueryShapesChecked(sa, sb, bInA, &def);
 		if (r.status != tb_queryInvalidInput && !isnan(r.distance)) {
 			vec3s toConvex = levelIsA ? r.normal : glms_vec3_negate(r.normal);
 			float foldCos = tbLevelWidestFoldCos(level, triangle, t, front, back, levelIsA, bInA);
@@ -360,7 +364,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 			}
 		}
 	}
-	tbManifold m = tbCollideShapesCached(sa, sb, bInA, speculativeDistance, distance, NULL);
+	tbManifold m = tbCollideCheckedShapes(sa, sb, bInA, speculativeDistance, distance);
 	if (m.pointCount == 0) {
 		return m;
 	}
@@ -442,6 +446,15 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   int triangle, float speculativeDistance, float* distance)
 {
+	if (!tbGeometry_IsUsable(tbGeometry_IsLevel(a) ? b : a)) {
+		if (distance != NULL) {
+			*distance = -FLT_MAX; // as a failed query
+		}
+		tbManifold empty;
+		memset(&empty, 0, sizeof empty);
+		empty.normal = (vec3s){{0.0f, 1.0f, 0.0f}};
+		return empty;
+	}
 	return tbCollideLevelTriangleWith(a, b, bInA, triangle, speculativeDistance, distance, NULL);
 }
 
@@ -783,7 +796,8 @@ int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
 		*distance = -FLT_MAX;
 	}
 	if (manifolds == NULL || capacity < 1 || !tbGeometry_IsLevel(level) ||
-	    tbGeometry_IsLevel(convex) || !(speculativeDistance >= 0.0f)) {
+	    tbGeometry_IsLevel(convex) || !(speculativeDistance >= 0.0f) ||
+	    !tbGeometry_IsUsable(convex)) {
 		return 0;
 	}
 	static tbLevelCollide zero;

@@ -28,6 +28,12 @@ typedef struct tbMinkowski
 
 tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d);
 
+/// tbQueryShapesLocal for shapes the caller has checked already (a world's shapes, validated when
+/// they were made; a level's triangles, checked when it was built): the pose is still checked, the
+/// shapes are not checked again on every call.
+tbQueryResult tbQueryShapesChecked(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                   const tbQueryDef* def);
+
 /// Fill mk for shapes a and b with B at bInA (cores off, no margin, scale L of
 /// docs/query-format.md).
 void tbMinkowski_Init(tbMinkowski* mk, const tbGeometry* a, const tbGeometry* b, tbTransform bInA);

@@ -428,10 +428,14 @@ typedef enum tbPairKind
 	tb_pairRegular, ///< run the query on the pair
 } tbPairKind;
 
+// `checked`: the caller has checked both shapes (tbQueryShapesChecked), so only the pose is.
 static tbPairKind tbPreparePair(tbPair* pair, const tbGeometry* a, const tbGeometry* b,
-                                tbTransform bInA)
+                                tbTransform bInA, bool checked)
 {
-	if (!tbGeometry_IsUsable(a) || !tbGeometry_IsUsable(b) || !tbValidTransform(bInA)) {
+	if (!checked && (!tbGeometry_IsUsable(a) || !tbGeometry_IsUsable(b))) {
+		return tb_pairInvalid;
+	}
+	if (!tbValidTransform(bInA)) {
 		return tb_pairInvalid;
 	}
 	float L = tbGeometry_BoundingRadius(a) + tbGeometry_BoundingRadius(b) + tbSafeNorm(bInA.p);
@@ -471,11 +475,11 @@ static tbQueryResult tbUnscale(tbQueryResult r, float unscale)
 	return r;
 }
 
-tbQueryResult tbQueryShapesLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
-                                 const tbQueryDef* def)
+static tbQueryResult tbQueryShapesWith(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                       const tbQueryDef* def, bool checked)
 {
 	tbPair pair;
-	switch (tbPreparePair(&pair, a, b, bInA)) {
+	switch (tbPreparePair(&pair, a, b, bInA, checked)) {
 	case tb_pairInvalid:
 		return tbInvalidResult();
 	case tb_pairPoints:
@@ -491,13 +495,25 @@ tbQueryResult tbQueryShapesLocal(const tbGeometry* a, const tbGeometry* b, tbTra
 	return tbUnscale(tbQueryPair(pair.a, pair.b, pair.bInA, def, pair.scale), pair.unscale);
 }
 
+tbQueryResult tbQueryShapesLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                 const tbQueryDef* def)
+{
+	return tbQueryShapesWith(a, b, bInA, def, false);
+}
+
+tbQueryResult tbQueryShapesChecked(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                   const tbQueryDef* def)
+{
+	return tbQueryShapesWith(a, b, bInA, def, true);
+}
+
 bool tbTestOverlapLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                         tbQueryStatus* status)
 {
 	tbPair pair;
 	tbQueryStatus st = tb_queryConverged;
 	bool hit = false;
-	switch (tbPreparePair(&pair, a, b, bInA)) {
+	switch (tbPreparePair(&pair, a, b, bInA, false)) {
 	case tb_pairInvalid:
 		st = tb_queryInvalidInput;
 		break;
@@ -563,7 +579,7 @@ tbQueryResult tbShapeDistance(const tbGeometry* a, tbTransform xfA, const tbGeom
 	xfA = tbUnitRotation(xfA);
 	xfB = tbUnitRotation(xfB);
 	tbPair pair;
-	switch (tbPreparePair(&pair, a, b, tbInvMulTransforms(xfA, xfB))) {
+	switch (tbPreparePair(&pair, a, b, tbInvMulTransforms(xfA, xfB), false)) {
 	case tb_pairInvalid:
 		return tbInvalidResult();
 	case tb_pairPoints:

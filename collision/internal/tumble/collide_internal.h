@@ -9,6 +9,7 @@
 /// test: the checks tbCollideShapesCached repeats on every call, because a caller may change a
 /// tbGeometry at any time, are wasted on shapes the world validated once. The
 /// pose is still checked (finite position, unit quaternion: a NaN pose takes the GJK/EPA path,
-/// which refuses it). Every other pair is tbCollideShapesCached.
+/// which refuses it). Every other pair takes tbCollideShapesCached's path, without the shapes'
+/// checks.
 tbManifold tbCollideWorldShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                 float speculativeDistance, float* distance, tbSatCache* cache);
