@@ -1166,7 +1166,8 @@ tbColorContacts(const tbContactConstraint* contacts, const int* pairA, const int
 	memset(counts, 0, (TB_GRAPH_COLORS + 1) * sizeof(int));
 	if (contacts != NULL) {
 		for (int i = 0; i < contactCount; ++i) {
-			int color = tbColorContact(contacts[i].bodyA, contacts[i].bodyB, masks, serialColors);
+			// One worker: every colour is solved in order, none needs marking.
+			int color = tbColorContact(contacts[i].bodyA, contacts[i].bodyB, masks, NULL);
 			colors[i] = color;
 			counts[color] += 1;
 		}
