@@ -92,7 +92,7 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 	// Each colour leaves at most one partly filled record; each overflow constraint has its own.
 	l.groupCapacity = contactCount + TB_GRAPH_COLORS;
 	l.groups = at;
-	at += (size_t)l.groupCapacity * sizeof(tbContactConstraintW);
+	at += tbAlign64((size_t)l.groupCapacity * sizeof(tbContactConstraintW));
 	l.joints = at;
 	at += tbAlign64((size_t)jointCount * sizeof(tbJointRecord));
 	// Joint groups and colours: union-find parents and each root's group, the order and starts
