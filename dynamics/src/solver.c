@@ -459,9 +459,8 @@ typedef struct tbSolverTask
 	tbSolverBodyMotion* motions;
 	tbContactConstraintW* groups;
 	tbContactConstraint* contacts;
-	const uint32_t* colorMasks;
-	uint32_t* masks;    // the same, written by tbPrepareBodiesTask
-	int *pairA, *pairB; // each contact's bodies, listed for the colouring (tbListPairsTask)
+	uint32_t* colorMasks; // each body's type, then its colours (tbPrepareBodies, the colouring)
+	int *pairA, *pairB;   // each contact's bodies, listed for the colouring (tbListPairsTask)
 	// tbFillRecordsTask: the contacts by colour (order), where each colour's contacts and
 	// records begin, the records' first static body and the two softnesses.
 	const int* order;
@@ -495,7 +494,7 @@ static void tbPrepareBodiesTask(int start, int end, int worker, void* context)
 	(void)worker;
 	tbSolverTask* t = context;
 	tbPrepareBodies(t->def, t->bodies + start, end - start, t->states + start, t->motions + start,
-	                t->masks + start, t->h);
+	                t->colorMasks + start, t->h);
 }
 
 static void tbListPairsTask(int start, int end, int worker, void* context)
@@ -1244,7 +1243,6 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		task.groups = groups;
 		task.contacts = contacts;
 		task.colorMasks = colorMasks;
-		task.masks = colorMasks;
 		task.first = 0;
 		task.bodyCount = bodyCount;
 		task.h = h;
@@ -1590,7 +1588,7 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	tbScratchLayout layout = tbLayout(bodyCount, 0, 0);
 	char* base = scratch;
 	const tbSolverBody* states = (const tbSolverBody*)(base + layout.states);
-	const uint32_t* colorMasks = (const uint32_t*)(base + layout.colorMasks);
+	uint32_t* colorMasks = (uint32_t*)(base + layout.colorMasks);
 	int stopped = 0;
 	if (def->parallelFor != NULL) {
 		tbSolverTask task;

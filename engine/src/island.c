@@ -171,12 +171,9 @@ typedef struct tbSleepTimerTask
 {
 	tbWorld* world;
 	float dt;
-	// Per worker (a cache line each): whether a body of its ranges may fall asleep this step
-	// (its timer reached timeToSleep) or is kinematic (it keeps what it touches awake).
-	struct
-	{
-		_Alignas(64) bool any;
-	} maySleep[TB_MAX_WORKERS];
+	// Per worker: whether a body of its ranges may fall asleep this step (its timer reached
+	// timeToSleep) or is kinematic (it keeps what it touches awake).
+	tbWorkerFlags maySleep;
 } tbSleepTimerTask;
 
 // The sleep timers of the solved bodies [start, end) (each writes its own).
@@ -198,7 +195,7 @@ static inline void tbSleepTimersRange(int start, int end, int worker, void* cont
 		}
 		any = any || b->sleepTime >= timeToSleep || b->rb.type == tb_kinematicBody;
 	}
-	t->maySleep[worker].any = t->maySleep[worker].any || any;
+	t->maySleep.worker[worker].any = t->maySleep.worker[worker].any || any;
 }
 
 void tbUpdateSleep(tbWorld* w, float dt)
@@ -210,18 +207,13 @@ void tbUpdateSleep(tbWorld* w, float dt)
 	tbSleepTimerTask task;
 	task.world = w;
 	task.dt = dt;
-	for (int k = 0; k < w->def.workerCount; ++k) {
-		task.maySleep[k].any = false;
-	}
+	tbClearWorkerFlags(&task.maySleep, w->def.workerCount);
 	if (w->parallel) {
 		tbParallelFor(w, tbSleepTimersRange, n, 512, &task);
 	} else {
 		tbSleepTimersRange(0, n, 0, &task);
 	}
-	bool maySleep = false;
-	for (int k = 0; k < w->def.workerCount; ++k) {
-		maySleep = maySleep || task.maySleep[k].any;
-	}
+	bool maySleep = tbAnyWorkerFlag(&task.maySleep, w->def.workerCount);
 	// An island falls asleep only when every body in it has rested timeToSleep, and only a
 	// kinematic body resets the timers of others: with neither, no island can sleep this step
 	// and the islands are not made (a settling pile passes here every step until it rests).

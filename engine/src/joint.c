@@ -953,11 +953,7 @@ static inline bool tbJointWakes(const tbWorld* w, const tbJointSlot* s)
 typedef struct tbJointLoop
 {
 	tbWorld* world;
-	// Per worker (a cache line each): whether a joint of its ranges needs the serial pass.
-	struct
-	{
-		_Alignas(64) bool any;
-	} found[TB_MAX_WORKERS];
+	tbWorkerFlags found; // per worker: a joint of its ranges needs the serial pass
 } tbJointLoop;
 
 static void tbFindWakesRange(int start, int end, int worker, void* context)
@@ -967,24 +963,13 @@ static void tbFindWakesRange(int start, int end, int worker, void* context)
 	for (int i = start; i < end && !any; ++i) {
 		any = tbJointWakes(t->world, t->world->joints + i);
 	}
-	t->found[worker].any = t->found[worker].any || any;
-}
-
-static bool tbJointLoopFound(const tbJointLoop* t, int workerCount)
-{
-	bool any = false;
-	for (int k = 0; k < workerCount; ++k) {
-		any = any || t->found[k].any;
-	}
-	return any;
+	t->found.worker[worker].any = t->found.worker[worker].any || any;
 }
 
 static void tbClearJointLoop(tbJointLoop* t, tbWorld* w)
 {
 	t->world = w;
-	for (int k = 0; k < w->def.workerCount; ++k) {
-		t->found[k].any = false;
-	}
+	tbClearWorkerFlags(&t->found, w->def.workerCount);
 }
 
 void tbWakeJointedBodies(tbWorld* w)
@@ -996,7 +981,7 @@ void tbWakeJointedBodies(tbWorld* w)
 		tbJointLoop t;
 		tbClearJointLoop(&t, w);
 		tbParallelFor(w, tbFindWakesRange, w->jointCount, TB_JOINT_BLOCK, &t);
-		if (!tbJointLoopFound(&t, w->def.workerCount)) {
+		if (!tbAnyWorkerFlag(&t.found, w->def.workerCount)) {
 			return;
 		}
 	}
@@ -1159,7 +1144,7 @@ static void tbScatterJointsRange(int start, int end, int worker, void* context)
 		s->joint.torque = j->torque;
 		any = any || tbJointBroke(w, k);
 	}
-	t->found[worker].any = t->found[worker].any || any;
+	t->found.worker[worker].any = t->found.worker[worker].any || any;
 }
 
 void tbScatterJoints(tbWorld* w)
@@ -1172,7 +1157,7 @@ void tbScatterJoints(tbWorld* w)
 	} else {
 		tbScatterJointsRange(0, w->solverJointCount, 0, &t);
 	}
-	if (!tbJointLoopFound(&t, w->def.workerCount)) {
+	if (!tbAnyWorkerFlag(&t.found, w->def.workerCount)) {
 		return;
 	}
 	// Breaking (docs/joints.md): the reaction of the step's last substep against the thresholds,

@@ -338,6 +338,32 @@ bool tbTaskPool_Create(tbWorld* world, int workerCount);
 void tbTaskPool_Destroy(tbWorld* world);
 void tbParallelFor(tbWorld* world, tbTaskCallback* task, int itemCount, int minRange,
                    void* taskContext);
+// One flag per worker, each on its own cache line: whether a worker's ranges of a parallel loop
+// met something that leaves work to a serial pass after it (cleared before the loop, read after).
+typedef struct tbWorkerFlags
+{
+	struct
+	{
+		_Alignas(64) bool any;
+	} worker[TB_MAX_WORKERS];
+} tbWorkerFlags;
+
+static inline void tbClearWorkerFlags(tbWorkerFlags* f, int workerCount)
+{
+	for (int k = 0; k < workerCount; ++k) {
+		f->worker[k].any = false;
+	}
+}
+
+static inline bool tbAnyWorkerFlag(const tbWorkerFlags* f, int workerCount)
+{
+	bool any = false;
+	for (int k = 0; k < workerCount; ++k) {
+		any = any || f->worker[k].any;
+	}
+	return any;
+}
+
 // A list made side by side in fixed blocks of blockSize items (the same list at any worker
 // count): `count` (context: the world) writes each block's count to listBlockCounts[block]; they
 // become the blocks' offsets, summed in order. Returns the list's length.
