@@ -126,10 +126,8 @@ Test(contact_solver, warm_start_matches_feature_ids)
 	m.points[2].id = 11;
 	tbContactImpulses prev = {0};
 	prev.pointCount = 2;
-	prev.points[0] = (tbContactPointImpulse){
-	    .id = 11, .normalImpulse = 2.0f, .frictionImpulse = {{0.5f, 0.0f, 0.0f}}};
-	prev.points[1] = (tbContactPointImpulse){
-	    .id = 7, .normalImpulse = 1.0f, .frictionImpulse = {{0.0f, 0.0f, 0.25f}}};
+	prev.points[0] = (tbContactPointImpulse){.id = 11, .normalImpulse = 2.0f};
+	prev.points[1] = (tbContactPointImpulse){.id = 7, .normalImpulse = 1.0f};
 	prev.frictionImpulse = (vec3s){{0.5f, 0.0f, 0.25f}};
 	prev.twistImpulse = 0.125f;
 	tbContactConstraint c = tbMakeContactConstraint(TB_NULL_BODY, 0, &m, 0.5f, 0.0f);

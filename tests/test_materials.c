@@ -450,3 +450,54 @@ Test(rolling, resistance_slows_a_ball_at_five_sevenths_c_g)
 	float v = rollingSpeed(0.2f, 3.0f, &spin);
 	cr_expect_float_eq(v, 0.0f, 1e-3f, "v %g after stopping", (double)v);
 }
+
+// A box sliding on the ground: the contact's reported forces, summed over its points, are the
+// weight m g along the normal and Coulomb's mu m g against the slide; each point's friction is its
+// share of that in proportion to its normal force (the friction is one row at the centre).
+Test(contact_data, sliding_box_reports_weight_and_coulomb_friction)
+{
+	const float half = 0.5f;
+	const double mu = 0.4;
+	tbWorldId world = makeWorld();
+	tbShapeDef def = tbDefaultShapeDef();
+	def.friction = (float)mu;
+	makeGround(world, &def);
+	tbBodyId box = makeBody(world, tb_dynamicBody, (vec3s){{0, half, 0}});
+	addShape(box, tbMakeBox(half, half, half), &def);
+	float m = tbBody_GetMass(box);
+	for (int i = 0; i < 30; ++i) {
+		tbWorld_Step(world, kDt, 4); // settle
+	}
+	tbBody_SetLinearVelocity(box, (vec3s){{6.0f, 0.0f, 0.0f}});
+	for (int i = 0; i < 10; ++i) {
+		tbWorld_Step(world, kDt, 4);
+		cr_assert_gt(tbBody_GetLinearVelocity(box).x, 1.0f, "still sliding");
+		tbContactData data[4];
+		int n = tbBody_GetContactData(box, data, 4);
+		cr_assert_eq(n, 1);
+		const tbContactData* d = data;
+		cr_assert_geq(d->manifold.pointCount, 3, "a face contact");
+		double normal = 0.0;
+		vec3s friction = glms_vec3_zero();
+		for (int k = 0; k < d->manifold.pointCount; ++k) {
+			normal += (double)d->normalForces[k];
+			friction = glms_vec3_add(friction, d->frictionForces[k]);
+			// Each point's friction in proportion to its normal force.
+			if (d->normalForces[k] > 0.0f) {
+				double ratio =
+				    (double)glms_vec3_norm(d->frictionForces[k]) / (double)d->normalForces[k];
+				cr_expect(fabs(ratio - mu) < 0.02 * mu, "point %d: friction / normal %g, mu %g", k,
+				          ratio, (double)mu);
+			}
+		}
+		double weight = (double)m * (double)G;
+		cr_expect(fabs(normal - weight) < 0.02 * weight, "normal %g N, m g %g N", normal, weight);
+		// Against the slide (B is the box or the ground: the sign follows the pair's order).
+		double along = fabs((double)friction.x);
+		cr_expect(fabs(along - mu * weight) < 0.02 * mu * weight, "friction %g N, mu m g %g N",
+		          along, mu * weight);
+		cr_expect(fabs((double)friction.z) < 1e-3 * weight &&
+		          fabs((double)friction.y) < 1e-3 * weight);
+	}
+	tbDestroyWorld(world);
+}

@@ -102,3 +102,30 @@ void* tbGrowAlloc(void* memory, size_t oldSize, size_t newSize)
 	tbFree(memory, oldSize);
 	return p;
 }
+
+// Below this a block is grown as tbGrowAlloc does and its tail cleared: the C library serves it
+// from its heap, where calloc would clear it anyway.
+#define TB_CALLOC_BYTES ((size_t)1 << 20)
+
+void* tbGrowAllocZeroed(void* memory, size_t oldSize, size_t newSize)
+{
+	if (s_allocFcn == NULL && newSize >= TB_CALLOC_BYTES && newSize > oldSize) {
+		size_t rounded = (newSize + 15u) & ~(size_t)15u;
+		void* p = calloc(1, rounded);
+		if (p != NULL && ((uintptr_t)p & 15u) == 0) {
+			s_byteCount += (long long)newSize;
+			s_allocCount += 1;
+			if (memory != NULL) {
+				memcpy(p, memory, oldSize);
+			}
+			tbFree(memory, oldSize);
+			return p;
+		}
+		free(p);
+	}
+	void* p = tbGrowAlloc(memory, oldSize, newSize);
+	if (p != NULL && newSize > oldSize) {
+		memset((char*)p + oldSize, 0, newSize - oldSize);
+	}
+	return p;
+}

@@ -42,7 +42,6 @@ void tbContactConstraint_WarmStart(tbContactConstraint* contact, const tbContact
 	out->twistImpulse = 0.0f;
 	for (int i = 0; i < out->pointCount; ++i) {
 		out->points[i].normalImpulse = 0.0f;
-		out->points[i].frictionImpulse = tbV3(0.0f, 0.0f, 0.0f);
 	}
 	if (previous == NULL || previous->pointCount == 0) {
 		return;
@@ -796,13 +795,10 @@ void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContactConstraint*
 		tbContactConstraint* contact = contacts + c->contact[lane];
 		tbContactImpulses* out = &contact->impulses;
 		out->pointCount = contact->manifold.pointCount;
-		float total = 0.0f, stepTotal = 0.0f;
 		for (int i = 0; i < out->pointCount; ++i) {
 			out->points[i].id = contact->manifold.points[i].id;
 			out->points[i].normalImpulse = tbGetLane(&c->points[i].normalImpulse, lane);
 			out->points[i].stepNormalImpulse = tbGetLane(&c->points[i].stepImpulse, lane);
-			total += out->points[i].normalImpulse;
-			stepTotal += out->points[i].stepNormalImpulse;
 		}
 		out->stepFrictionImpulse = tbGetLaneV(&c->stepFriction, lane);
 		vec3s t1 = tbGetLaneV(&c->tangent1, lane), t2 = tbGetLaneV(&c->tangent2, lane);
@@ -810,18 +806,22 @@ void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContactConstraint*
 		    glms_vec3_add(glms_vec3_scale(t1, tbGetLane(&c->tangentImpulse1, lane)),
 		                  glms_vec3_scale(t2, tbGetLane(&c->tangentImpulse2, lane)));
 		out->twistImpulse = tbGetLane(&c->twistImpulse, lane);
-		// Reported per point in proportion to the points' normal impulses (the friction is one
-		// row at the centre; this split sums to it).
-		for (int i = 0; i < out->pointCount; ++i) {
-			float share =
-			    total > 0.0f ? out->points[i].normalImpulse / total : 1.0f / (float)out->pointCount;
-			out->points[i].frictionImpulse = glms_vec3_scale(out->frictionImpulse, share);
-			float stepShare = stepTotal > 0.0f ? out->points[i].stepNormalImpulse / stepTotal
-			                                   : 1.0f / (float)out->pointCount;
-			out->points[i].stepFrictionImpulse =
-			    glms_vec3_scale(out->stepFrictionImpulse, stepShare);
-		}
 	}
+}
+
+vec3s tbContactImpulses_PointFriction(const tbContactImpulses* impulses, int i)
+{
+	int n = impulses->pointCount;
+	if (i < 0 || i >= n) {
+		return tbV3(0.0f, 0.0f, 0.0f);
+	}
+	float stepTotal = 0.0f;
+	for (int k = 0; k < n; ++k) {
+		stepTotal += impulses->points[k].stepNormalImpulse;
+	}
+	float share =
+	    stepTotal > 0.0f ? impulses->points[i].stepNormalImpulse / stepTotal : 1.0f / (float)n;
+	return glms_vec3_scale(impulses->stepFrictionImpulse, share);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -797,7 +797,7 @@ tbContactData tbMakeContactData(const tbWorld* w, const tbContactSlot* c)
 				// The whole step's impulses; the mean force over the step is impulse / dt.
 				float invDt = w->lastTimeStep > 0.0f ? 1.0f / w->lastTimeStep : 0.0f;
 				d.normalImpulses[i] = c->impulses.points[j].stepNormalImpulse;
-				d.frictionImpulses[i] = c->impulses.points[j].stepFrictionImpulse;
+				d.frictionImpulses[i] = tbContactImpulses_PointFriction(&c->impulses, j);
 				d.normalForces[i] = invDt * d.normalImpulses[i];
 				d.frictionForces[i] = glms_vec3_scale(d.frictionImpulses[i], invDt);
 				break;

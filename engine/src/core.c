@@ -49,8 +49,7 @@ void tbGrowArray(void** array, int* capacity, int need, size_t elem)
 		// Doubling past INT_MAX / 2 would overflow: take the need itself then.
 		newCapacity = newCapacity > INT_MAX / 2 ? need : 2 * newCapacity;
 	}
-	*array = tbGrowAlloc(*array, (size_t)*capacity * elem, (size_t)newCapacity * elem);
-	memset((char*)*array + (size_t)*capacity * elem, 0, (size_t)(newCapacity - *capacity) * elem);
+	*array = tbGrowAllocZeroed(*array, (size_t)*capacity * elem, (size_t)newCapacity * elem);
 	*capacity = newCapacity;
 }
 

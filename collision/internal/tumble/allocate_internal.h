@@ -16,3 +16,8 @@ void tbFree(void* memory, size_t size);
 
 /// Grow a block from tbAlloc from oldSize to newSize bytes, keeping its contents.
 void* tbGrowAlloc(void* memory, size_t oldSize, size_t newSize);
+
+/// tbGrowAlloc whose new bytes (oldSize to newSize) are zero. Without hooks a large block comes
+/// from calloc, whose fresh pages the system hands over already zero and untouched, so capacity
+/// that is never used never becomes resident (a memset over it would make it so).
+void* tbGrowAllocZeroed(void* memory, size_t oldSize, size_t newSize);

@@ -187,14 +187,11 @@ tbSolverDef tbDefaultSolverDef(void);
 /// The impulse of one contact point, kept by the caller between steps for warm starting.
 typedef struct tbContactPointImpulse
 {
-	uint32_t id;           ///< the manifold point's feature id
-	float normalImpulse;   ///< accumulated normal impulse of the last substep, N s (warm start)
-	vec3s frictionImpulse; ///< this point's share of the manifold's friction impulse, world, N s
+	uint32_t id;         ///< the manifold point's feature id
+	float normalImpulse; ///< accumulated normal impulse of the last substep, N s (warm start)
 	/// The normal impulse over the whole step, N s: the sum of every substep's accumulated
 	/// impulse and the restitution pass's (a box resting on it gets m g dt).
 	float stepNormalImpulse;
-	/// This point's share of the manifold's friction impulse over the whole step, world, N s.
-	vec3s stepFrictionImpulse;
 } tbContactPointImpulse;
 
 /// The impulses of one manifold (the engine's contact cache entry for a shape pair).
@@ -206,6 +203,11 @@ typedef struct tbContactImpulses
 	float twistImpulse;        ///< the manifold's friction impulse about the normal, N m s
 	vec3s stepFrictionImpulse; ///< the friction impulse over the whole step, world, N s
 } tbContactImpulses;
+
+/// Point i's share of the manifold's friction impulse over the whole step, world, N s. The
+/// friction is one row at the manifold's centre; it is reported per point in proportion to the
+/// points' step normal impulses (evenly when they are all zero), so the shares sum to it.
+vec3s tbContactImpulses_PointFriction(const tbContactImpulses* impulses, int i);
 
 /// One manifold between two bodies as the solver sees it. Make it with tbMakeContactConstraint;
 /// warm start it with tbContactConstraint_WarmStart; after tbSolverStep, `impulses` holds the last
