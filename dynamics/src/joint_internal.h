@@ -51,26 +51,14 @@ typedef struct tbBallAngles
 // factor to be held between the biased passes (a ragdoll's joints have at most four).
 #define TB_HELD_FACTOR_BLOCKS 4
 
-// What a joint needs in every substep, set up once per step: its bodies' solver indices, their
-// masses and inverse inertias of the step's start, and the anchors and frames in world axes at
-// the start (turned by the bodies' rotation deltas as the step goes).
-typedef struct tbJointRecord
+// What a joint needs beyond its point rows and frames (tbJointRecord.more): its group's part of
+// the direct solve, the geometry and angles held through a substep's passes, the ball joint's
+// targets and the springs. Kept apart from the record so that the ball joints solved
+// TB_SIMD_WIDTH at a time (tbBallBatch), which never read it, never touch its memory: in a grid
+// of ball joints the records stream through the cache at a fraction of their full size. Made
+// by tbPrepareJointMore, for the joints that are not in a batch.
+typedef struct tbJointMore
 {
-	// First what every pass reads (a ball joint's point rows read nothing else): a few cache
-	// lines per joint where the passes stream through many.
-	tbJoint* joint;
-	mat3s* turns;             // per solver body: its turn since the step began (tbJointBodyTurn)
-	mat3s* turnedInertias;    // per solver body: inertias[] turned by it, zero where it cannot move
-	vec3s* turnedBy;          // per solver body: the dtheta its turn has been composed up to
-	struct tbSpinFlow* flows; // per solver body: its torque-free turn of the substep
-	int indexA, indexB;
-	float mA, mB;
-	vec3s rA, rB; // anchors from the centres of mass, world, at the start
-	vec3s d0;     // B's anchor minus A's at the start, m
-	float biasRate, massScale, impulseScale; // rigid rows (joint softness)
-	float h;                                 // the substep, s
-	int staticBody;                          // the solver's static body index
-	int component; // its joint group, solved together for the point rows; -1: one by one
 	// In its group's order (tbOrderJointGroup), a bit per joint: the joints before it that share
 	// a body with it, its row's blocks before the diagonal in the factor, the later joints whose
 	// rows hold its column there.
@@ -93,9 +81,36 @@ typedef struct tbJointRecord
 	float factorInv[3];
 	mat3s factorLower[TB_HELD_FACTOR_BLOCKS];
 	bool factorHeld;
-	bool factorFits;     // in the group's first record: every row fits (tbOrderJointGroup)
-	short groupSlot[2];  // its bodies' (A, B) slots among its group's bodies
-	bool groupFirst[2];  // it is the first joint of its group's order to name the body
+	bool factorFits;    // in the group's first record: every row fits (tbOrderJointGroup)
+	short groupSlot[2]; // its bodies' (A, B) slots among its group's bodies
+	bool groupFirst[2]; // it is the first joint of its group's order to name the body
+	vec3s targetAxisA, targetRefA; // ball: B's target frame on A, world, at the start
+	vec3s motorVelocity;           // ball: the motor's wB - wA, world, at the start
+	float wheelSpringMass;         // wheel: the suspension row's mass the spring was made for
+	float springBiasRate, springMassScale, springImpulseScale; // the user's spring
+} tbJointMore;
+
+// What a joint needs in every substep, set up once per step: its bodies' solver indices, their
+// masses and inverse inertias of the step's start, and the anchors and frames in world axes at
+// the start (turned by the bodies' rotation deltas as the step goes).
+typedef struct tbJointRecord
+{
+	// First what every pass reads (a ball joint's point rows read nothing else): a few cache
+	// lines per joint where the passes stream through many.
+	tbJoint* joint;
+	tbJointMore* more;        // the rest (made only for the joints outside the batches)
+	mat3s* turns;             // per solver body: its turn since the step began (tbJointBodyTurn)
+	mat3s* turnedInertias;    // per solver body: inertias[] turned by it, zero where it cannot move
+	vec3s* turnedBy;          // per solver body: the dtheta its turn has been composed up to
+	struct tbSpinFlow* flows; // per solver body: its torque-free turn of the substep
+	int indexA, indexB;
+	float mA, mB;
+	vec3s rA, rB; // anchors from the centres of mass, world, at the start
+	vec3s d0;     // B's anchor minus A's at the start, m
+	float biasRate, massScale, impulseScale; // rigid rows (joint softness)
+	float h;                                 // the substep, s
+	int staticBody;                          // the solver's static body index
+	int component;       // its joint group, solved together for the point rows; -1: one by one
 	bool movesA, movesB; // dynamic: its velocities are written (never a static or kinematic's)
 	bool hasPoint;       // ball, hinge, fixed: the anchors coincide (three point rows)
 	bool spinFlow;       // a body of its turns by a torque-free flow (tbSpinFlow)
@@ -105,10 +120,6 @@ typedef struct tbJointRecord
 	mat3s iA0, iB0;      // inverse inertias of the step's start
 	vec3s axisA, refA;   // A's frame, world, at the start
 	vec3s axisB, refB;   // B's frame
-	vec3s targetAxisA, targetRefA; // ball: B's target frame on A, world, at the start
-	vec3s motorVelocity;           // ball: the motor's wB - wA, world, at the start
-	float wheelSpringMass;         // wheel: the suspension row's mass the spring was made for
-	float springBiasRate, springMassScale, springImpulseScale; // the user's spring
 } tbJointRecord;
 
 // Joints whose point rows are solved together, exactly (a direct solve of J M^-1 J^T): the joints
@@ -194,6 +205,9 @@ void tbJointBodyTurnToDelta(const tbJointRecord* records, const tbJointBody* bod
 
 void tbPrepareJoint(tbJointRecord* record, tbJoint* joint, tbRigidBody* const* bodies,
                     int staticBody, const tbJointSoftness* softness, float h);
+// The record's `more` (which it points at) made: after tbPrepareJoint, for every joint that is
+// not solved in a tbBallBatch.
+void tbPrepareJointMore(tbJointRecord* record, tbRigidBody* const* bodies);
 void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states);
 void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool useBias);
 void tbFinishJoint(tbJointRecord* record, const tbSolverBody* states, float h);

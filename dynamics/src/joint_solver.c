@@ -148,11 +148,6 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 	r->refA = tbMat3MulV(RA, joint->localRefA);
 	r->axisB = tbMat3MulV(RB, joint->localAxisB);
 	r->refB = tbMat3MulV(RB, joint->localRefB);
-	if (joint->type == tb_ballJoint) {
-		r->targetAxisA = tbMat3MulV(RA, joint->localTargetAxisA);
-		r->targetRefA = tbMat3MulV(RA, joint->localTargetRefA);
-		r->motorVelocity = tbMat3MulV(RA, joint->motorVelocity);
-	}
 	r->staticBody = staticBody;
 	r->h = h;
 	r->component = -1;
@@ -164,6 +159,22 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 		// The axle steered: turned about the suspension axis by the steering angle.
 		float c = cosf(joint->steering), s = sinf(joint->steering);
 		r->refA = tbMulAdd(glms_vec3_scale(r->refA, c), s, glms_vec3_cross(r->axisA, r->refA));
+	}
+}
+
+void tbPrepareJointMore(tbJointRecord* r, tbRigidBody* const* bodies)
+{
+	memset(r->more, 0, sizeof *r->more);
+	const tbJoint* joint = r->joint;
+	float h = r->h;
+	if (joint->type == tb_ballJoint) {
+		// B's target frame and the motor's speed on A, world, at the start (the static body's
+		// are world already).
+		mat3s RA =
+		    joint->bodyA != TB_NULL_BODY ? bodies[joint->bodyA]->state.R : glms_mat3_identity();
+		r->more->targetAxisA = tbMat3MulV(RA, joint->localTargetAxisA);
+		r->more->targetRefA = tbMat3MulV(RA, joint->localTargetRefA);
+		r->more->motorVelocity = tbMat3MulV(RA, joint->motorVelocity);
 	}
 	if (joint->enableSpring && joint->type == tb_wheelJoint) {
 		// The suspension's stiffness k = m_s omega^2 and damping c = 2 zeta m_s omega are set by
@@ -183,12 +194,12 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 			inv = r->mB + glms_vec3_dot(c, tbMat3MulV(r->iB, c));
 		}
 		float ratio = inv > 0.0f && mRow > 0.0f ? sqrtf(1.0f / (inv * mRow)) : 1.0f;
-		r->wheelSpringMass = mRow;
-		tbSoft(joint->hertz * ratio, joint->dampingRatio * ratio, h, &r->springBiasRate,
-		       &r->springMassScale, &r->springImpulseScale);
+		r->more->wheelSpringMass = mRow;
+		tbSoft(joint->hertz * ratio, joint->dampingRatio * ratio, h, &r->more->springBiasRate,
+		       &r->more->springMassScale, &r->more->springImpulseScale);
 	} else if (joint->enableSpring) {
-		tbSoft(joint->hertz, joint->dampingRatio, h, &r->springBiasRate, &r->springMassScale,
-		       &r->springImpulseScale);
+		tbSoft(joint->hertz, joint->dampingRatio, h, &r->more->springBiasRate,
+		       &r->more->springMassScale, &r->more->springImpulseScale);
 	}
 }
 
@@ -328,10 +339,10 @@ static tbJointNow tbJointNowAt(tbJointRecord* r, const tbSolverBody* sa, const t
 static inline void tbKeepNow(tbJointRecord* r, const tbJointNow* g)
 {
 	if (r->component >= 0) {
-		r->nowRA = g->rA;
-		r->nowRB = g->rB;
-		r->nowD = g->d;
-		r->nowFresh = true;
+		r->more->nowRA = g->rA;
+		r->more->nowRB = g->rB;
+		r->more->nowD = g->d;
+		r->more->nowFresh = true;
 	}
 }
 
@@ -725,8 +736,9 @@ static void tbSolveAxial(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
 		float cdot = tbAxialSpeed(row, sa, sb);
 		float C = q - rest;
 		float springMass = row->springMass > 0.0f ? row->springMass : row->mass;
-		float lambda = -r->springMassScale * springMass * (cdot + r->springBiasRate * C) -
-		               r->springImpulseScale * j->springImpulse;
+		float lambda =
+		    -r->more->springMassScale * springMass * (cdot + r->more->springBiasRate * C) -
+		    r->more->springImpulseScale * j->springImpulse;
 		j->springImpulse += lambda;
 		tbAxialApply(row, r, sa, sb, lambda);
 	}
@@ -836,21 +848,21 @@ static tbBallAngles tbBallAnglesOf(const tbJoint* j, const tbJointNow* g)
 static tbJointNow tbJointNowFor(tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
                                 bool warm, bool useBias, tbBallAngles* angles)
 {
-	if (!warm && useBias && r->held) {
+	if (!warm && useBias && r->more->held) {
 		if (angles != NULL) {
-			*angles = r->heldAngles;
+			*angles = r->more->heldAngles;
 		}
-		return r->heldNow;
+		return r->more->heldNow;
 	}
 	tbJointNow g = tbJointNowAt(r, sa, sb, true);
 	if (angles != NULL) {
 		*angles = tbBallAnglesOf(r->joint, &g);
 	}
-	r->held = warm || useBias;
-	if (r->held) {
-		r->heldNow = g;
+	r->more->held = warm || useBias;
+	if (r->more->held) {
+		r->more->heldNow = g;
 		if (angles != NULL) {
-			r->heldAngles = *angles;
+			r->more->heldAngles = *angles;
 		}
 	}
 	return g;
@@ -860,8 +872,8 @@ static tbJointNow tbJointNowFor(tbJointRecord* r, const tbSolverBody* sa, const 
 // fixed joint's; e is B's turn from the target when small).
 static vec3s tbBallTargetError(const tbJointRecord* r, const tbJointNow* g)
 {
-	vec3s tA = tbMulMV(r->turns + r->indexA, r->targetAxisA);
-	vec3s rA = tbMulMV(r->turns + r->indexA, r->targetRefA);
+	vec3s tA = tbMulMV(r->turns + r->indexA, r->more->targetAxisA);
+	vec3s rA = tbMulMV(r->turns + r->indexA, r->more->targetRefA);
 	vec3s e = tbCross(tA, g->axisB);
 	e = glms_vec3_add(e, tbCross(rA, g->refB));
 	e = glms_vec3_add(e, tbCross(tbCross(tA, rA), tbCross(g->axisB, g->refB)));
@@ -951,9 +963,9 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
 	if (j->enableSpring && j->hertz > 0.0f) {
 		// A spring of stiffness k = (IA^-1 + IB^-1)^-1 (2 pi f)^2 on e, in both passes.
 		vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
-		vec3s L = glms_vec3_scale(tbMat3MulV(Kinv, tbMulAdd(dw, r->springBiasRate, e)),
-		                          -r->springMassScale);
-		L = tbMulAdd(L, -r->springImpulseScale, j->springImpulse3);
+		vec3s L = glms_vec3_scale(tbMat3MulV(Kinv, tbMulAdd(dw, r->more->springBiasRate, e)),
+		                          -r->more->springMassScale);
+		L = tbMulAdd(L, -r->more->springImpulseScale, j->springImpulse3);
 		j->springImpulse3 = glms_vec3_add(j->springImpulse3, L);
 		tbApplyAngular(r, sa, sb, L);
 	}
@@ -968,7 +980,7 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
 			L = glms_vec3_scale(tbMat3MulV(Kinv, tbMulAdd(dw, biasRate, e)), -massScale);
 			L = tbMulAdd(L, -impulseScale, j->motorImpulse3);
 		} else {
-			vec3s goal = tbMulMV(r->turns + r->indexA, r->motorVelocity);
+			vec3s goal = tbMulMV(r->turns + r->indexA, r->more->motorVelocity);
 			L = glms_vec3_scale(tbMat3MulV(Kinv, glms_vec3_sub(dw, goal)), -1.0f);
 		}
 		tbApplyAngular(r, sa, sb, tbClampAngular(&j->motorImpulse3, L, j->maxMotorForce / invH));
@@ -1232,7 +1244,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 			                  armA,
 			                  g.rB,
 			                  tbLinearRowMass(r, armA, g.rB, g.axisA),
-			                  r->wheelSpringMass};
+			                  r->more->wheelSpringMass};
 			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g.axisA, g.d), 0.0f, useBias, invH, false);
 		}
 		if (j->enableMotor) {
@@ -1272,7 +1284,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 
 void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 {
-	record->factorHeld = false; // the substep's first biased pass makes its group's factor
+	record->more->factorHeld = false; // the substep's first biased pass makes its group's factor
 	tbSolverBody* sa = states + record->indexA;
 	tbSolverBody* sb = states + record->indexB;
 	tbJointRecord* r = record;
@@ -1552,23 +1564,23 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 	// joints before k are eliminated, so each column is read off the rows at its turn.
 	for (int i = 0; i < count; ++i) {
 		tbJointRecord* r = records + joints[i];
-		r->groupShares = 0u;
+		r->more->groupShares = 0u;
 		for (int j = 0; j < i; ++j) {
 			if (tbJointsShare(r, records + joints[j])) {
-				r->groupShares |= (uint64_t)1 << j;
+				r->more->groupShares |= (uint64_t)1 << j;
 			}
 		}
-		r->groupLower = r->groupShares;
+		r->more->groupLower = r->more->groupShares;
 	}
 	for (int k = 0; k < count; ++k) {
 		uint64_t later = 0u;
 		for (int i = k + 1; i < count; ++i) {
-			later |= (records[joints[i]].groupLower >> k & 1u) << i;
+			later |= (records[joints[i]].more->groupLower >> k & 1u) << i;
 		}
-		records[joints[k]].groupColumn = later;
+		records[joints[k]].more->groupColumn = later;
 		for (uint64_t m = later; m != 0u; m &= m - 1u) {
 			int i = __builtin_ctzll(m);
-			records[joints[i]].groupLower |= later & tbBitsBelow(i);
+			records[joints[i]].more->groupLower |= later & tbBitsBelow(i);
 		}
 	}
 	// Each body of the group gets a slot, first taken by the first joint in this order that
@@ -1589,12 +1601,12 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 			if (first) {
 				bodies[bodyCount++] = sides[side];
 			}
-			r->groupSlot[side] = (short)slot;
-			r->groupFirst[side] = first;
+			r->more->groupSlot[side] = (short)slot;
+			r->more->groupFirst[side] = first;
 		}
-		fits = fits && tbBitCount(r->groupLower) <= TB_HELD_FACTOR_BLOCKS;
+		fits = fits && tbBitCount(r->more->groupLower) <= TB_HELD_FACTOR_BLOCKS;
 	}
-	records[joints[0]].factorFits = fits;
+	records[joints[0]].more->factorFits = fits;
 }
 
 // The 3 x 3 block of A for joints i and j sharing a body on sides si, sj (-1: A, +1: B):
@@ -1790,13 +1802,13 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		tbSolverBody* sa = states + r->indexA;
 		tbSolverBody* sb = states + r->indexB;
 		cur[i] = r;
-		if (r->nowFresh) {
+		if (r->more->nowFresh) {
 			// Made by the joint's own rows just before, at the same turns (the rows change
 			// velocities only); their inertias of now are in the record as well.
-			geo[i].rA = r->nowRA;
-			geo[i].rB = r->nowRB;
-			geo[i].d = r->nowD;
-			r->nowFresh = false;
+			geo[i].rA = r->more->nowRA;
+			geo[i].rB = r->more->nowRB;
+			geo[i].d = r->more->nowD;
+			r->more->nowFresh = false;
 		} else {
 			geo[i] = tbJointNowAt(r, sa, sb, false);
 		}
@@ -1821,42 +1833,42 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	uint64_t shares[TB_MAX_DIRECT_JOINTS] = {0}, lower[TB_MAX_DIRECT_JOINTS] = {0};
 	uint64_t column[TB_MAX_DIRECT_JOINTS] = {0};
 	for (int i = 0; i < count; ++i) {
-		shares[i] = cur[i]->groupShares;
-		lower[i] = cur[i]->groupLower;
-		column[i] = cur[i]->groupColumn;
+		shares[i] = cur[i]->more->groupShares;
+		lower[i] = cur[i]->more->groupLower;
+		column[i] = cur[i]->more->groupColumn;
 	}
 	float invDiag[3 * TB_MAX_DIRECT_JOINTS] = {0};
 	tbJointRecord* first = records + order[0]; // holds factorHeld for the group
-	if (useBias && first->factorHeld) {
+	if (useBias && first->more->factorHeld) {
 		// A later biased pass of the substep: the bodies' deltas and turns are those the first
 		// one made its factor at (only velocities changed since), so the factor is the same.
 		for (int i = 0; i < count; ++i) {
 			const tbJointRecord* r = cur[i];
 			mat3s* row = A + (size_t)i * (size_t)count;
-			row[i] = r->factorDiag;
-			invDiag[3 * i] = r->factorInv[0];
-			invDiag[3 * i + 1] = r->factorInv[1];
-			invDiag[3 * i + 2] = r->factorInv[2];
+			row[i] = r->more->factorDiag;
+			invDiag[3 * i] = r->more->factorInv[0];
+			invDiag[3 * i + 1] = r->more->factorInv[1];
+			invDiag[3 * i + 2] = r->more->factorInv[2];
 			int k = 0;
 			for (uint64_t m = lower[i]; m != 0u; m &= m - 1u) {
-				row[__builtin_ctzll(m)] = r->factorLower[k++];
+				row[__builtin_ctzll(m)] = r->more->factorLower[k++];
 			}
 		}
 	} else {
 		tbFactorJointGroup(cur, geo, count, shares, lower, column, A, invDiag);
 		// Held for the substep's other biased passes where every row fits its record.
-		bool fits = useBias && first->factorFits;
-		first->factorHeld = fits;
+		bool fits = useBias && first->more->factorFits;
+		first->more->factorHeld = fits;
 		for (int i = 0; i < count && fits; ++i) {
 			tbJointRecord* r = cur[i];
 			const mat3s* row = A + (size_t)i * (size_t)count;
-			r->factorDiag = row[i];
-			r->factorInv[0] = invDiag[3 * i];
-			r->factorInv[1] = invDiag[3 * i + 1];
-			r->factorInv[2] = invDiag[3 * i + 2];
+			r->more->factorDiag = row[i];
+			r->more->factorInv[0] = invDiag[3 * i];
+			r->more->factorInv[1] = invDiag[3 * i + 1];
+			r->more->factorInv[2] = invDiag[3 * i + 2];
 			int k = 0;
 			for (uint64_t m = lower[i]; m != 0u; m &= m - 1u) {
-				r->factorLower[k++] = row[__builtin_ctzll(m)];
+				r->more->factorLower[k++] = row[__builtin_ctzll(m)];
 			}
 		}
 	}
@@ -1903,14 +1915,14 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			// Only what the substep's motion adds to the gap: a gap already there is the
 			// projection's (closed at a bounded rate; closed by an impulse here, in one
 			// substep, a body moved 10 m by hand flung the chain about).
-			if (r->groupFirst[0]) {
-				aheadTurns[r->groupSlot[0]] = tbTurnAt(r, r->indexA, &pa);
+			if (r->more->groupFirst[0]) {
+				aheadTurns[r->more->groupSlot[0]] = tbTurnAt(r, r->indexA, &pa);
 			}
-			if (r->groupFirst[1]) {
-				aheadTurns[r->groupSlot[1]] = tbTurnAt(r, r->indexB, &pb);
+			if (r->more->groupFirst[1]) {
+				aheadTurns[r->more->groupSlot[1]] = tbTurnAt(r, r->indexB, &pb);
 			}
-			tbJointNow gap1 = tbJointGeometryTurned(r, &pa, &pb, aheadTurns + r->groupSlot[0],
-			                                        aheadTurns + r->groupSlot[1], false);
+			tbJointNow gap1 = tbJointGeometryTurned(r, &pa, &pb, aheadTurns + r->more->groupSlot[0],
+			                                        aheadTurns + r->more->groupSlot[1], false);
 			vec3s ahead = glms_vec3_scale(glms_vec3_sub(gap1.d, geo[i].d), weight);
 			gap[3 * i + 0] = ahead.x;
 			gap[3 * i + 1] = ahead.y;
@@ -1972,7 +1984,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		float masses[2] = {r->mA, r->mB};
 		for (int side = 0; side < 2; ++side) {
 			int b = bodies[side];
-			if (masses[side] > 0.0f && r->groupFirst[side]) {
+			if (masses[side] > 0.0f && r->more->groupFirst[side]) {
 				tbComposeTurn(r, b, states + b);
 				r->turnedInertias[b] = tbTurnInertia(r->turns[b], r->inertias[b]);
 			}

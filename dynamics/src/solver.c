@@ -60,7 +60,7 @@ tbSolverDef tbDefaultSolverDef(void)
 typedef struct tbScratchLayout
 {
 	size_t states, motions, colorMasks, contactColors, order, refreshes, refreshGaps, groups,
-	    joints, jointGroups, jointInertias, jointBatches, statics, total;
+	    joints, jointMore, jointGroups, jointInertias, jointBatches, statics, total;
 	int groupCapacity;
 } tbScratchLayout;
 
@@ -85,6 +85,9 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 	at += tbAlign64((size_t)bodyCount * sizeof(uint32_t));
 	l.joints = at;
 	at += tbAlign64((size_t)jointCount * sizeof(tbJointRecord));
+	// The records' rest (tbJointMore), touched only for the joints outside the batches.
+	l.jointMore = at;
+	at += tbAlign64((size_t)jointCount * sizeof(tbJointMore));
 	// Joint groups and colours: union-find parents and each root's group, the order and starts
 	// of the groups, the units in joint order and their colours, the joints unit by unit in
 	// colour order and where each unit begins, each body's joint colours, the jointed bodies; the
@@ -698,6 +701,7 @@ static void tbForColors(const tbSolverDef* def, tbSolverTaskFcn* task, tbSolverT
 typedef enum tbJointMode
 {
 	tb_jointPrepare,   // per joint: its record for the step
+	tb_jointMore,      // per joint outside the batches: the rest of its record (tbJointMore)
 	tb_jointFinish,    // per joint: its reaction and coordinates
 	tb_jointTurnsNone, // per body: its turn to none (the step's start)
 	tb_jointTurnStart, // per body: its turn, its stiffness cleared
@@ -717,6 +721,7 @@ typedef struct tbJointTask
 	bool useBias;
 	float h, invH;
 	tbJointRecord* records;
+	tbJointMore* more; // the records' rest, one per joint
 	tbJoint* joints;
 	tbRigidBody* const* bodies;
 	tbSolverBody* states;
@@ -755,7 +760,15 @@ static void tbJointsTask(int start, int end, int worker, void* context)
 			tbFinishJoint(r, t->states, t->h);
 			continue;
 		}
+		if (t->mode == tb_jointMore) {
+			// Every joint a batch may not take (after the grouping): the batches never read it.
+			if (!tbBallBatchable(r)) {
+				tbPrepareJointMore(r, t->bodies);
+			}
+			continue;
+		}
 		tbPrepareJoint(r, t->joints + i, t->bodies, t->staticBody, &t->def->jointSoftness, t->h);
+		r->more = t->more + i;
 		r->inertias = t->inertias;
 		r->stiffened = t->stiffened;
 		r->turns = t->turns;
@@ -842,7 +855,7 @@ static void tbJointBatchesTask(int start, int end, int worker, void* context)
 static void tbRunJoints(tbJointTask* t, tbJointMode mode, int count)
 {
 	t->mode = mode;
-	bool perJoint = mode == tb_jointPrepare || mode == tb_jointFinish;
+	bool perJoint = mode == tb_jointPrepare || mode == tb_jointMore || mode == tb_jointFinish;
 	tbSolverTaskFcn* task = perJoint ? tbJointsTask : tbJointBodiesTask;
 	if (t->parallel) {
 		t->def->parallelFor(task, count, perJoint ? TB_MIN_JOINTS : TB_MIN_BODIES, t,
@@ -912,6 +925,7 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 	int* begin = unitColor + jointCount;
 	int* seq = begin + jointCount + 1;
 	tbGroupJoints(records, jointCount, bodyCount, parent, rootGroup, order, groupStart);
+	tbRunJoints(t, tb_jointMore, jointCount);
 	memset(masks, 0, (size_t)(bodyCount + 1) * sizeof *masks);
 	// A unit's place key: 2 colour, its colour's batched ball joints first, + 1 the others.
 	int keyCounts[2 * TB_JOINT_COLORS + 2];
@@ -947,6 +961,10 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 			}
 		}
 		bool batched = g < 0 && color < TB_JOINT_COLORS && tbBallBatchable(records + k);
+		if (g < 0 && !batched && tbBallBatchable(records + k)) {
+			// A plain ball joint that found no colour: solved on its own, it reads the rest.
+			tbPrepareJointMore(records + k, t->bodies);
+		}
 		unitKey[units] = g >= 0 ? -(g + 1) : k;
 		unitColor[units] = 2 * color + (batched ? 0 : 1);
 		keyCounts[unitColor[units]] += 1;
@@ -1401,6 +1419,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	jointTask.h = h;
 	jointTask.invH = invH;
 	jointTask.records = jointRecords;
+	jointTask.more = (tbJointMore*)(base + layout.jointMore);
 	jointTask.joints = joints;
 	jointTask.bodies = bodies;
 	jointTask.states = states;
