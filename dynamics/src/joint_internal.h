@@ -203,8 +203,9 @@ void tbJointGyroscopicEnd(const tbJointRecord* records, const tbJointBody* list,
 void tbJointBodyTurnToDelta(const tbJointRecord* records, const tbJointBody* body,
                             tbSolverBody* states);
 
-void tbPrepareJoint(tbJointRecord* record, tbJoint* joint, tbRigidBody* const* bodies,
-                    int staticBody, const tbJointSoftness* softness, float h);
+void tbPrepareJoint(tbJointRecord* record, const tbJointBinding* binding,
+                    tbRigidBody* const* bodies, int staticBody, const tbJointSoftness* softness,
+                    float h);
 // The record's `more` (which it points at) made: after tbPrepareJoint, for every joint that is
 // not solved in a tbBallBatch.
 void tbPrepareJointMore(tbJointRecord* record, tbRigidBody* const* bodies);

@@ -120,15 +120,16 @@ static mat3s tbSym2Inverse(float a, float b, float d)
 static float tbLinearRowMass(const tbJointRecord* r, vec3s armA, vec3s armB, vec3s u);
 static bool tbBallHasAngular(const tbJoint* j);
 
-void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies, int staticBody,
-                    const tbJointSoftness* softness, float h)
+void tbPrepareJoint(tbJointRecord* r, const tbJointBinding* binding, tbRigidBody* const* bodies,
+                    int staticBody, const tbJointSoftness* softness, float h)
 {
 	memset(r, 0, sizeof *r);
+	tbJoint* joint = binding->joint;
 	r->joint = joint;
-	const tbRigidBody* a = joint->bodyA != TB_NULL_BODY ? bodies[joint->bodyA] : NULL;
-	const tbRigidBody* b = joint->bodyB != TB_NULL_BODY ? bodies[joint->bodyB] : NULL;
-	r->indexA = a != NULL ? joint->bodyA : staticBody;
-	r->indexB = b != NULL ? joint->bodyB : staticBody;
+	const tbRigidBody* a = binding->bodyA != TB_NULL_BODY ? bodies[binding->bodyA] : NULL;
+	const tbRigidBody* b = binding->bodyB != TB_NULL_BODY ? bodies[binding->bodyB] : NULL;
+	r->indexA = a != NULL ? binding->bodyA : staticBody;
+	r->indexB = b != NULL ? binding->bodyB : staticBody;
 	bool movesA = a != NULL && a->type == tb_dynamicBody;
 	bool movesB = b != NULL && b->type == tb_dynamicBody;
 	r->movesA = movesA;
@@ -141,13 +142,13 @@ void tbPrepareJoint(tbJointRecord* r, tbJoint* joint, tbRigidBody* const* bodies
 	mat3s RB = b != NULL ? b->state.R : glms_mat3_identity();
 	vec3s xA = a != NULL ? a->state.x : tbV3(0.0f, 0.0f, 0.0f);
 	vec3s xB = b != NULL ? b->state.x : tbV3(0.0f, 0.0f, 0.0f);
-	r->rA = tbMat3MulV(RA, joint->localAnchorA);
-	r->rB = tbMat3MulV(RB, joint->localAnchorB);
+	r->rA = tbMat3MulV(RA, binding->anchorA);
+	r->rB = tbMat3MulV(RB, binding->anchorB);
 	r->d0 = glms_vec3_sub(glms_vec3_add(xB, r->rB), glms_vec3_add(xA, r->rA));
-	r->axisA = tbMat3MulV(RA, joint->localAxisA);
-	r->refA = tbMat3MulV(RA, joint->localRefA);
-	r->axisB = tbMat3MulV(RB, joint->localAxisB);
-	r->refB = tbMat3MulV(RB, joint->localRefB);
+	r->axisA = tbMat3MulV(RA, binding->axisA);
+	r->refA = tbMat3MulV(RA, binding->refA);
+	r->axisB = tbMat3MulV(RB, binding->axisB);
+	r->refB = tbMat3MulV(RB, binding->refB);
 	r->staticBody = staticBody;
 	r->h = h;
 	r->component = -1;
@@ -170,8 +171,7 @@ void tbPrepareJointMore(tbJointRecord* r, tbRigidBody* const* bodies)
 	if (joint->type == tb_ballJoint) {
 		// B's target frame and the motor's speed on A, world, at the start (the static body's
 		// are world already).
-		mat3s RA =
-		    joint->bodyA != TB_NULL_BODY ? bodies[joint->bodyA]->state.R : glms_mat3_identity();
+		mat3s RA = r->indexA != r->staticBody ? bodies[r->indexA]->state.R : glms_mat3_identity();
 		r->more->targetAxisA = tbMat3MulV(RA, joint->localTargetAxisA);
 		r->more->targetRefA = tbMat3MulV(RA, joint->localTargetRefA);
 		r->more->motorVelocity = tbMat3MulV(RA, joint->motorVelocity);

@@ -722,7 +722,7 @@ typedef struct tbJointTask
 	float h, invH;
 	tbJointRecord* records;
 	tbJointMore* more; // the records' rest, one per joint
-	tbJoint* joints;
+	tbJointBinding* joints;
 	tbRigidBody* const* bodies;
 	tbSolverBody* states;
 	int staticBody;
@@ -776,7 +776,7 @@ static void tbJointsTask(int start, int end, int worker, void* context)
 		r->turnedBy = t->turnedBy;
 		r->flows = t->flows;
 		if (!t->def->enableWarmStarting) {
-			tbJoint* j = t->joints + i;
+			tbJoint* j = t->joints[i].joint;
 			j->linearImpulse = j->angularImpulse = tbV3(0.0f, 0.0f, 0.0f);
 			j->axialImpulse = j->lowerImpulse = j->upperImpulse = 0.0f;
 			j->motorImpulse = j->springImpulse = 0.0f;
@@ -1215,8 +1215,8 @@ static double tbSolverClock(void)
 }
 
 void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                   tbContactConstraint* contacts, int contactCount, tbJoint* joints, int jointCount,
-                   float dt, void* scratch, tbSolverStats* stats)
+                   tbContactConstraint* contacts, int contactCount, tbJointBinding* joints,
+                   int jointCount, float dt, void* scratch, tbSolverStats* stats)
 {
 	double clockStart = tbSolverClock();
 	TB_ASSERT(def != NULL && dt > 0.0f && bodyCount >= 0 && contactCount >= 0);
@@ -1645,8 +1645,8 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 }
 
 void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                  tbContactConstraint* contacts, int contactCount, tbJoint* joints, int jointCount,
-                  float dt, void* scratch, tbSolverStats* stats)
+                  tbContactConstraint* contacts, int contactCount, tbJointBinding* joints,
+                  int jointCount, float dt, void* scratch, tbSolverStats* stats)
 {
 	tbSolverSolve(def, bodies, bodyCount, contacts, contactCount, joints, jointCount, dt, scratch,
 	              stats);

@@ -1007,29 +1007,34 @@ static inline bool tbJointTaken(const tbWorld* w, const tbJointSlot* s)
 	       (tbIsAwakeMover(w->bodies + s->bodyA) || tbIsAwakeMover(w->bodies + s->bodyB));
 }
 
-// The solver's copy n of joint slot i: anchors from the centres of mass (the solver's frame of a
-// body); for a body outside the solve (static), the solver's "static body" sits at the origin
-// with no rotation, so its frame goes in world coordinates.
+// The solver's binding n of joint slot i: the slot's joint itself (the solver writes its
+// impulses and what the step measured into it), anchors from the centres of mass (the solver's
+// frame of a body); for a body outside the solve (static), the solver's "static body" sits at
+// the origin with no rotation, so its frame goes in world coordinates.
 static inline void tbMakeSolverJoint(tbWorld* w, int i, int n)
 {
 	tbJointSlot* s = w->joints + i;
 	const tbBodySlot* a = w->bodies + s->bodyA;
 	const tbBodySlot* b = w->bodies + s->bodyB;
-	tbJoint* j = w->solverJoints + n;
-	*j = s->joint;
+	tbJointBinding* j = w->solverJoints + n;
+	j->joint = &s->joint;
 	j->bodyA = a->awakeIndex >= 0 ? a->solverIndex : TB_NULL_BODY;
 	j->bodyB = b->awakeIndex >= 0 ? b->solverIndex : TB_NULL_BODY;
-	j->localAnchorA = glms_vec3_sub(s->originAnchorA, a->localCenter);
-	j->localAnchorB = glms_vec3_sub(s->originAnchorB, b->localCenter);
+	j->anchorA = glms_vec3_sub(s->originAnchorA, a->localCenter);
+	j->anchorB = glms_vec3_sub(s->originAnchorB, b->localCenter);
+	j->axisA = s->joint.localAxisA;
+	j->refA = s->joint.localRefA;
+	j->axisB = s->joint.localAxisB;
+	j->refB = s->joint.localRefB;
 	if (j->bodyA == TB_NULL_BODY) {
-		j->localAnchorA = tbTransformPoint(a->xf, s->originAnchorA);
-		j->localAxisA = tbRotateVector(a->xf.q, j->localAxisA);
-		j->localRefA = tbRotateVector(a->xf.q, j->localRefA);
+		j->anchorA = tbTransformPoint(a->xf, s->originAnchorA);
+		j->axisA = tbRotateVector(a->xf.q, j->axisA);
+		j->refA = tbRotateVector(a->xf.q, j->refA);
 	}
 	if (j->bodyB == TB_NULL_BODY) {
-		j->localAnchorB = tbTransformPoint(b->xf, s->originAnchorB);
-		j->localAxisB = tbRotateVector(b->xf.q, j->localAxisB);
-		j->localRefB = tbRotateVector(b->xf.q, j->localRefB);
+		j->anchorB = tbTransformPoint(b->xf, s->originAnchorB);
+		j->axisB = tbRotateVector(b->xf.q, j->axisB);
+		j->refB = tbRotateVector(b->xf.q, j->refB);
 	}
 	w->solverJointSlots[n] = i;
 	s->solverIndex = n;
@@ -1039,7 +1044,8 @@ static void tbGrowSolverJoints(tbWorld* w, int count)
 {
 	if (count > w->solverJointCapacity) {
 		int old = w->solverJointCapacity;
-		tbGrowArray((void**)&w->solverJoints, &w->solverJointCapacity, count, sizeof(tbJoint));
+		tbGrowArray((void**)&w->solverJoints, &w->solverJointCapacity, count,
+		            sizeof(tbJointBinding));
 		w->solverJointSlots = tbGrowAlloc(w->solverJointSlots, (size_t)old * sizeof(int),
 		                                  (size_t)w->solverJointCapacity * sizeof(int));
 	}
@@ -1111,51 +1117,33 @@ void tbGatherJoints(tbWorld* w)
 static inline bool tbJointBroke(const tbWorld* w, int k)
 {
 	const tbJointSlot* s = w->joints + w->solverJointSlots[k];
-	const tbJoint* j = w->solverJoints + k;
+	const tbJoint* j = w->solverJoints[k].joint;
 	return glms_vec3_norm(j->force) > s->forceThreshold ||
 	       glms_vec3_norm(j->torque) > s->torqueThreshold;
 }
 
-// The solver's joints [start, end) back to their slots: the impulses (warm start) and what the
-// step measured; the frames stay the world's. Notes whether one went over its thresholds.
-static void tbScatterJointsRange(int start, int end, int worker, void* context)
+// The solver's joints [start, end): whether one went over its thresholds (the solver wrote its
+// impulses and what the step measured into the slot's joint itself).
+static void tbCheckBreaksRange(int start, int end, int worker, void* context)
 {
 	tbJointLoop* t = context;
 	tbWorld* w = t->world;
 	bool any = false;
-	for (int k = start; k < end; ++k) {
-		tbJointSlot* s = w->joints + w->solverJointSlots[k];
-		const tbJoint* j = w->solverJoints + k;
-		s->joint.linearImpulse = j->linearImpulse;
-		s->joint.angularImpulse = j->angularImpulse;
-		s->joint.axialImpulse = j->axialImpulse;
-		s->joint.lowerImpulse = j->lowerImpulse;
-		s->joint.upperImpulse = j->upperImpulse;
-		s->joint.motorImpulse = j->motorImpulse;
-		s->joint.springImpulse = j->springImpulse;
-		s->joint.springImpulse3 = j->springImpulse3;
-		s->joint.motorImpulse3 = j->motorImpulse3;
-		s->joint.frictionImpulse3 = j->frictionImpulse3;
-		s->joint.coneImpulse = j->coneImpulse;
-		s->joint.swing = j->swing;
-		s->joint.angle = j->angle;
-		s->joint.speed = j->speed;
-		s->joint.force = j->force;
-		s->joint.torque = j->torque;
-		any = any || tbJointBroke(w, k);
+	for (int k = start; k < end && !any; ++k) {
+		any = tbJointBroke(w, k);
 	}
 	t->found.worker[worker].any = t->found.worker[worker].any || any;
 }
 
-void tbScatterJoints(tbWorld* w)
+void tbJointBreakEvents(tbWorld* w)
 {
 	w->jointEventCount = 0;
 	tbJointLoop t;
 	tbClearJointLoop(&t, w);
 	if (w->parallel) {
-		tbParallelFor(w, tbScatterJointsRange, w->solverJointCount, TB_JOINT_BLOCK, &t);
+		tbParallelFor(w, tbCheckBreaksRange, w->solverJointCount, TB_JOINT_BLOCK, &t);
 	} else {
-		tbScatterJointsRange(0, w->solverJointCount, 0, &t);
+		tbCheckBreaksRange(0, w->solverJointCount, 0, &t);
 	}
 	if (!tbAnyWorkerFlag(&t.found, w->def.workerCount)) {
 		return;
@@ -1170,8 +1158,8 @@ void tbScatterJoints(tbWorld* w)
 		            sizeof(tbJointEvent));
 		tbJointEvent* e = w->jointEvents + w->jointEventCount++;
 		e->jointId = tbMakeJointId(w, w->solverJointSlots[k]);
-		e->force = glms_vec3_norm(w->solverJoints[k].force);
-		e->torque = glms_vec3_norm(w->solverJoints[k].torque);
+		e->force = glms_vec3_norm(w->solverJoints[k].joint->force);
+		e->torque = glms_vec3_norm(w->solverJoints[k].joint->torque);
 	}
 }
 

@@ -415,7 +415,7 @@ static void tbSolveStage(tbWorld* w, const tbSolverDef* sd, float dt, void** scr
 	}
 	tbSolverSolve(sd, w->solverBodies, bodyCount, w->solverContacts, contactCount, w->solverJoints,
 	              w->solverJointCount, dt, aligned, &stats);
-	tbScatterJoints(w);
+	tbJointBreakEvents(w);
 	// The refreshed contacts' counts, per worker (contact_refresh.c), in a fixed order.
 	for (int k = 0; k < w->def.workerCount; ++k) {
 		const tbWorkerCounts* counts = w->workerCounts + k;

@@ -213,7 +213,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->shapes, w->shapeCapacity, tbShapeSlot);
 	TB_FREE_ARRAY(w->contacts, w->contactCapacity, tbContactSlot);
 	TB_FREE_ARRAY(w->joints, w->jointCapacity, tbJointSlot);
-	TB_FREE_ARRAY(w->solverJoints, w->solverJointCapacity, tbJoint);
+	TB_FREE_ARRAY(w->solverJoints, w->solverJointCapacity, tbJointBinding);
 	TB_FREE_ARRAY(w->solverJointSlots, w->solverJointCapacity, int);
 	TB_FREE_ARRAY(w->pairKeys, w->pairCapacity, uint64_t);
 	TB_FREE_ARRAY(w->pairValues, w->pairCapacity, int);

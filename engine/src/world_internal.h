@@ -258,7 +258,7 @@ typedef struct tbWorld
 	int solverContactCapacity, solverContactCount;
 	int* listBlockCounts; // with workers: per block of active contacts, the solver's (step.c)
 	int listBlockCapacity;
-	tbJoint* solverJoints; // copies of the awake joints, written back after the solve
+	tbJointBinding* solverJoints; // the awake joints as the solve sees them (their slots' joints)
 	int* solverJointSlots;
 	int solverJointCapacity, solverJointCount;
 	void* solverScratchRaw; // tbSolverStep's scratch (aligned to 64 bytes inside)
@@ -522,7 +522,7 @@ void tbDestroyBodyJoints(tbWorld* world, int bodyIndex);
 bool tbBodiesMayCollide(const tbWorld* world, int bodyA, int bodyB);
 void tbWakeJointedBodies(tbWorld* world);
 void tbGatherJoints(tbWorld* world);
-void tbScatterJoints(tbWorld* world);
+void tbJointBreakEvents(tbWorld* world);
 void tbDrawJoints(const tbWorld* world, const tbDebugDraw* draw);
 
 // sensor.c: sensors' overlaps at the end of each step and their begin/end events.

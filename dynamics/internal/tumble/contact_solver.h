@@ -280,8 +280,8 @@ typedef struct tbSolverStats
 /// velocities and deltas stay in the scratch block for tbSolverFinish). The world calls the two
 /// parts separately to time them.
 void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                   tbContactConstraint* contacts, int contactCount, tbJoint* joints, int jointCount,
-                   float dt, void* scratch, tbSolverStats* stats);
+                   tbContactConstraint* contacts, int contactCount, tbJointBinding* joints,
+                   int jointCount, float dt, void* scratch, tbSolverStats* stats);
 
 /// The second part of tbSolverStep: Baraff's state Y = (x, R, P, L) of each body from the
 /// solver's velocities and deltas, R re-orthonormalized, forces cleared. Returns how many bodies
@@ -298,5 +298,5 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 /// tbSolverScratchBytes(bodyCount, contactCount, jointCount) bytes, 64-byte aligned. Joints
 /// (may be null) are solved one at a time before the contacts in every pass. `stats` may be null.
 void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,
-                  tbContactConstraint* contacts, int contactCount, tbJoint* joints, int jointCount,
-                  float dt, void* scratch, tbSolverStats* stats);
+                  tbContactConstraint* contacts, int contactCount, tbJointBinding* joints,
+                  int jointCount, float dt, void* scratch, tbSolverStats* stats);

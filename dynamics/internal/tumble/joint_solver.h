@@ -5,15 +5,13 @@
 #include "tumble/base.h"
 #include "tumble/joint_type.h"
 
-/// One joint between two solver bodies (indices into the solver's body array, or TB_NULL_BODY
-/// for the static world). Frames are relative to each body's centre of mass, in body axes. The
-/// accumulated impulses carry over from step to step (warm starting); after a step they say
-/// what the joint did. Made and kept by the engine (tbCreateHingeJoint and its siblings).
+/// One joint's kind, settings and state: its frames in its bodies' axes, its limits, motor and
+/// spring, and its accumulated impulses, which carry over from step to step (warm starting) and
+/// after a step say what the joint did. Made and kept by the engine (tbCreateHingeJoint and its
+/// siblings), which says for each solve where its bodies and anchors are (tbJointBinding).
 typedef struct tbJoint
 {
 	tbJointType type;
-	int bodyA, bodyB;
-	vec3s localAnchorA, localAnchorB; ///< m, from each centre of mass
 	/// The joint frame in each body: axis (hinge and slider axis) and a reference direction
 	/// perpendicular to it; the third axis is axis x reference. At creation the two frames
 	/// coincide in the world; the hinge angle is the turn of B's reference about the axis.
@@ -61,6 +59,21 @@ typedef struct tbJoint
 	vec3s force;  ///< reaction force on B, N (impulses of the last substep / its length)
 	vec3s torque; ///< reaction torque on B about its anchor, N m
 } tbJoint;
+
+/// A joint as one solve sees it (the engine's gather): the joint itself (its settings, and its
+/// impulses, read for the warm start and written back in place with what the step measured), its
+/// bodies' indices into the solver's body array (TB_NULL_BODY: a body outside the solve, the
+/// static world) and its anchors and frames on them: from each centre of mass in body axes, or
+/// in world coordinates for a body outside the solve. The joint's own bodyA, bodyB and frames are
+/// not read by the solver.
+typedef struct tbJointBinding
+{
+	tbJoint* joint;
+	int bodyA, bodyB;
+	vec3s anchorA, anchorB; ///< m, from each centre of mass (world for a body outside the solve)
+	vec3s axisA, refA;      ///< A's frame, body axes (world for a body outside the solve)
+	vec3s axisB, refB;      ///< B's frame
+} tbJointBinding;
 
 /// Joint softness: how stiffly the rigid rows pull their error back (Catto, "Soft constraints",
 /// GDC 2011), as for the contacts.
