@@ -107,6 +107,28 @@ void* tbGrowAlloc(void* memory, size_t oldSize, size_t newSize)
 // from its heap, where calloc would clear it anyway.
 #define TB_CALLOC_BYTES ((size_t)1 << 20)
 
+void* tbTryAllocZeroed(size_t size)
+{
+	if (size == 0) {
+		return NULL;
+	}
+	if (s_allocFcn == NULL) {
+		size_t rounded = (size + 15u) & ~(size_t)15u;
+		void* p = calloc(1, rounded);
+		if (p != NULL && ((uintptr_t)p & 15u) == 0) {
+			s_byteCount += (long long)size;
+			s_allocCount += 1;
+			return p;
+		}
+		free(p);
+	}
+	void* p = tbTryAlloc(size);
+	if (p != NULL) {
+		memset(p, 0, size);
+	}
+	return p;
+}
+
 void* tbGrowAllocZeroed(void* memory, size_t oldSize, size_t newSize)
 {
 	if (s_allocFcn == NULL && newSize >= TB_CALLOC_BYTES && newSize > oldSize) {

@@ -104,11 +104,11 @@ static bool tbCheckWorldDef(const tbWorldDef* def)
 static bool tbInitialArray(void** array, int* capacity, int count, size_t elem)
 {
 	int n = count > 0 ? count : 16;
-	*array = tbTryAlloc((size_t)n * elem);
+	// Zero pages from the system: the capacity the scene never reaches is never made resident.
+	*array = tbTryAllocZeroed((size_t)n * elem);
 	if (*array == NULL) {
 		return false;
 	}
-	memset(*array, 0, (size_t)n * elem);
 	*capacity = n;
 	return true;
 }

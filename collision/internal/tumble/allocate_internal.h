@@ -17,6 +17,10 @@ void tbFree(void* memory, size_t size);
 /// Grow a block from tbAlloc from oldSize to newSize bytes, keeping its contents.
 void* tbGrowAlloc(void* memory, size_t oldSize, size_t newSize);
 
+/// tbTryAlloc of zero bytes: without hooks from calloc, whose fresh pages stay untouched (and
+/// so not resident) until they are written.
+void* tbTryAllocZeroed(size_t size);
+
 /// tbGrowAlloc whose new bytes (oldSize to newSize) are zero. Without hooks a large block comes
 /// from calloc, whose fresh pages the system hands over already zero and untouched, so capacity
 /// that is never used never becomes resident (a memset over it would make it so).
