@@ -18,7 +18,8 @@ float tbMixRestitution(float a, float b)
 }
 
 tbContactConstraint tbMakeContactConstraint(int bodyA, int bodyB, const tbManifold* manifold,
-                                            float friction, float restitution)
+                                            tbContactImpulses* impulses, float friction,
+                                            float restitution)
 {
 	tbContactConstraint c;
 	memset(&c, 0, sizeof c);
@@ -28,42 +29,39 @@ tbContactConstraint tbMakeContactConstraint(int bodyA, int bodyB, const tbManifo
 	c.restitution = restitution;
 	c.manifold = *manifold;
 	TB_ASSERT(manifold->pointCount >= 0 && manifold->pointCount <= TB_MAX_MANIFOLD_POINTS);
-	c.impulses.pointCount = manifold->pointCount;
-	for (int i = 0; i < manifold->pointCount; ++i) {
-		c.impulses.points[i].id = manifold->points[i].id;
-	}
+	c.impulses = impulses;
 	return c;
 }
 
 void tbContactConstraint_WarmStart(tbContactConstraint* contact, const tbContactImpulses* previous)
 {
-	tbContactImpulses* out = &contact->impulses;
-	out->frictionImpulse = tbV3(0.0f, 0.0f, 0.0f);
-	out->twistImpulse = 0.0f;
-	for (int i = 0; i < out->pointCount; ++i) {
-		out->points[i].normalImpulse = 0.0f;
+	// A copy of the previous impulses: they may be the ones rewritten here.
+	tbContactImpulses last;
+	if (previous != NULL) {
+		last = *previous;
+	} else {
+		memset(&last, 0, sizeof last);
 	}
-	if (previous == NULL || previous->pointCount == 0) {
-		return;
-	}
+	tbContactImpulses* out = contact->impulses;
+	memset(out, 0, sizeof *out);
+	out->pointCount = contact->manifold.pointCount;
 	// Feature ids say which features of A and B made the point: the same id is the same
 	// physical contact, so its impulse from the last step is a good first guess (Catto 2005).
 	for (int i = 0; i < out->pointCount; ++i) {
-		for (int j = 0; j < previous->pointCount; ++j) {
-			if (previous->points[j].id == out->points[i].id) {
-				out->points[i].normalImpulse = previous->points[j].normalImpulse;
+		out->points[i].id = contact->manifold.points[i].id;
+		for (int j = 0; j < last.pointCount && j < TB_MAX_MANIFOLD_POINTS; ++j) {
+			if (last.points[j].id == out->points[i].id) {
+				out->points[i].normalImpulse = last.points[j].normalImpulse;
 				break;
 			}
 		}
 	}
+	if (last.pointCount == 0) {
+		return;
+	}
 	// The friction rows sit at the manifold's centre, not at its points: they carry over whole.
-	out->frictionImpulse = previous->frictionImpulse;
-	out->twistImpulse = previous->twistImpulse;
-}
-
-tbContactImpulses tbContactConstraint_GetImpulses(const tbContactConstraint* contact)
-{
-	return contact->impulses;
+	out->frictionImpulse = last.frictionImpulse;
+	out->twistImpulse = last.twistImpulse;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -539,7 +537,7 @@ void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContactConstraint* c
 			              glms_vec3_dot(dA->dtheta, tbGetLaneV(&cp->rAxn, lane));
 			tbSetLane(&cp->separation, lane, m->points[i].separation - moved);
 			tbSetLane(&cp->normalImpulse, lane,
-			          def->enableWarmStarting ? contact->impulses.points[i].normalImpulse : 0.0f);
+			          def->enableWarmStarting ? contact->impulses->points[i].normalImpulse : 0.0f);
 			tbSetLane(&cp->maxNormalImpulse, lane, 0.0f);
 			tbSetLane(&cp->relativeVelocity, lane, 0.0f);
 		}
@@ -554,10 +552,10 @@ void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContactConstraint* c
 			// little; the basis follows it).
 			vec3s t1 = tbGetLaneV(&c->tangent1, lane), t2 = tbGetLaneV(&c->tangent2, lane);
 			tbSetLane(&c->tangentImpulse1, lane,
-			          glms_vec3_dot(contact->impulses.frictionImpulse, t1));
+			          glms_vec3_dot(contact->impulses->frictionImpulse, t1));
 			tbSetLane(&c->tangentImpulse2, lane,
-			          glms_vec3_dot(contact->impulses.frictionImpulse, t2));
-			tbSetLane(&c->twistImpulse, lane, contact->impulses.twistImpulse);
+			          glms_vec3_dot(contact->impulses->frictionImpulse, t2));
+			tbSetLane(&c->twistImpulse, lane, contact->impulses->twistImpulse);
 		}
 	}
 }
@@ -793,7 +791,7 @@ void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContactConstraint*
 			continue;
 		}
 		tbContactConstraint* contact = contacts + c->contact[lane];
-		tbContactImpulses* out = &contact->impulses;
+		tbContactImpulses* out = contact->impulses;
 		out->pointCount = contact->manifold.pointCount;
 		for (int i = 0; i < out->pointCount; ++i) {
 			out->points[i].id = contact->manifold.points[i].id;

@@ -92,7 +92,7 @@ static void tbRescaleWarmStart(tbWorld* w, int substeps)
 	}
 	float scale = last / (float)substeps;
 	for (int i = 0; i < w->solverContactCount; ++i) {
-		tbContactImpulses* impulses = &w->solverContacts[i].impulses;
+		tbContactImpulses* impulses = w->solverContacts[i].impulses;
 		for (int k = 0; k < impulses->pointCount && k < TB_MAX_MANIFOLD_POINTS; ++k) {
 			impulses->points[k].normalImpulse *= scale;
 		}
@@ -155,10 +155,11 @@ static __attribute__((noinline)) void tbSetSurface(const tbWorld* w, const tbSha
 // two balls closing in (their manifold needs no refresh, which follows turning features) or
 // marked for the refresh. Writes only `sc`; true for a refresh candidate.
 static inline __attribute__((always_inline)) bool
-tbMakeSolverContact(const tbWorld* w, const tbContactSlot* c, int ia, int ib, float dt,
-                    int substeps, tbContactConstraint* sc)
+tbMakeSolverContact(const tbWorld* w, tbContactSlot* c, int ia, int ib, float dt, int substeps,
+                    tbContactConstraint* sc)
 {
-	*sc = tbMakeContactConstraint(ia, ib, &c->manifold, c->friction, c->restitution);
+	// The pair's own impulses: warm started in place, written by the solve.
+	*sc = tbMakeContactConstraint(ia, ib, &c->manifold, &c->impulses, c->friction, c->restitution);
 	const tbShapeSlot* a = w->shapes + c->shapeA;
 	const tbShapeSlot* b = w->shapes + c->shapeB;
 	if (a->surface || b->surface) {
@@ -215,7 +216,7 @@ static void tbMakeSolverContactsRange(int start, int end, int worker, void* cont
 		int n = w->listBlockCounts[block];
 		for (int k = from; k < to; ++k) {
 			int i = w->activeContacts[k], ia, ib;
-			const tbContactSlot* c = w->contacts + i;
+			tbContactSlot* c = w->contacts + i;
 			if (!tbSolverContactBodies(w, c, &ia, &ib)) {
 				continue;
 			}
@@ -318,7 +319,7 @@ static float tbPrepareContacts(tbWorld* w, float dt, int substeps, bool* marked)
 	} else {
 		for (int k = 0; k < w->activeCount; ++k) {
 			int i = w->activeContacts[k], ia, ib;
-			const tbContactSlot* c = w->contacts + i;
+			tbContactSlot* c = w->contacts + i;
 			if (!tbSolverContactBodies(w, c, &ia, &ib)) {
 				continue;
 			}
@@ -372,18 +373,6 @@ static tbSolverDef tbWorldSolverDef(tbWorld* w, int substeps, bool refresh)
 	return sd;
 }
 
-// The solver contacts' impulses [start, end) kept in their contacts for the next step's warm
-// start.
-static void tbKeepImpulsesRange(int start, int end, int worker, void* context)
-{
-	(void)worker;
-	tbWorld* w = context;
-	for (int i = start; i < end; ++i) {
-		tbContactSlot* c = w->contacts + w->solverContactSlots[i];
-		c->impulses = tbContactConstraint_GetImpulses(w->solverContacts + i);
-	}
-}
-
 // Stage: solve and integrate (dynamics/solver.c). Reads the solver's bodies, contacts and joints;
 // writes the bodies' state vectors, the contacts' impulses (for next step's warm start) and the
 // joints' impulses. The solver calls back into the engine only through sd->refreshContact, to
@@ -425,11 +414,6 @@ static void tbSolveStage(tbWorld* w, const tbSolverDef* sd, float dt, void** scr
 	}
 	w->lastSubstep = dt / (float)sd->substeps;
 	w->lastTimeStep = dt;
-	if (w->parallel) {
-		tbParallelFor(w, tbKeepImpulsesRange, contactCount, TB_MIN_PREPARE_CONTACTS, w);
-	} else {
-		tbKeepImpulsesRange(0, contactCount, 0, w);
-	}
 	w->lastSolverStats = stats;
 }
 

@@ -210,9 +210,9 @@ typedef struct tbContactImpulses
 vec3s tbContactImpulses_PointFriction(const tbContactImpulses* impulses, int i);
 
 /// One manifold between two bodies as the solver sees it. Make it with tbMakeContactConstraint;
-/// warm start it with tbContactConstraint_WarmStart; after tbSolverStep, `impulses` holds the last
-/// substep's impulses (for the next warm start) and the whole step's (stepNormalImpulse,
-/// stepFrictionImpulse).
+/// warm start it with tbContactConstraint_WarmStart; after tbSolverStep, `impulses` (the caller's:
+/// the world's pair keeps its own there) holds the last substep's impulses (for the next warm
+/// start) and the whole step's (stepNormalImpulse, stepFrictionImpulse).
 typedef struct tbContactConstraint
 {
 	int bodyA, bodyB;  ///< indices into the solver's body array, or TB_NULL_BODY
@@ -230,7 +230,7 @@ typedef struct tbContactConstraint
 	float rollingImpulse[2]; ///< the substep's rolling impulse about the tangents, N m s (solver)
 	int record;              ///< the solver's wide record * TB_SIMD_WIDTH + lane (solver)
 	tbManifold manifold;     ///< the input manifold, normal from A to B
-	tbContactImpulses impulses; ///< in: warm-start impulses; out: this step's impulses
+	tbContactImpulses* impulses; ///< the caller's: in, warm-start impulses; out, this step's
 	bool refresh;      ///< remade in the substeps by tbSolverDef.refreshContact (false by default)
 	float margin;      ///< with `refresh`: the speculative distance the manifold was made with, m
 	float spinReachA;  ///< with `refresh`: how far A's surface here moves per radian A turns, m
@@ -240,18 +240,18 @@ typedef struct tbContactConstraint
 	tbSolverDelta madeB; ///< the same for B
 } tbContactConstraint;
 
-/// A contact for a manifold between bodies A and B (the manifold normal points from A to B).
-/// Impulses start at zero; warm start them with tbContactConstraint_WarmStart.
+/// A contact for a manifold between bodies A and B (the manifold normal points from A to B),
+/// whose impulses go to `impulses` (which must outlive the solve): warm start them with
+/// tbContactConstraint_WarmStart before the solve.
 tbContactConstraint tbMakeContactConstraint(int bodyA, int bodyB, const tbManifold* manifold,
-                                            float friction, float restitution);
+                                            tbContactImpulses* impulses, float friction,
+                                            float restitution);
 
-/// Start each point from the previous step's impulse of the point with the same feature id
-/// (points without a match start at zero) and the friction from the previous manifold's.
-/// `previous` may be null.
+/// The contact's impulses for its manifold's points: each point starts from the previous step's
+/// impulse of the point with the same feature id (points without a match start at zero) and the
+/// friction from the previous manifold's. `previous` may be null (all zero), and may be the
+/// contact's own `impulses` (matched in place).
 void tbContactConstraint_WarmStart(tbContactConstraint* contact, const tbContactImpulses* previous);
-
-/// The impulses to keep for the next step's tbContactConstraint_WarmStart.
-tbContactImpulses tbContactConstraint_GetImpulses(const tbContactConstraint* contact);
 
 /// Friction mixing: sqrt(mu_a mu_b) (Box2D's rule: either zero gives zero).
 float tbMixFriction(float a, float b);
