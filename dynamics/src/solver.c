@@ -488,6 +488,7 @@ typedef struct tbSolverTask
 	float h, invH, dt;
 	bool useBias;
 	bool addStepImpulses; // tbSolveTask: the substep's last pass, sum its impulses after it
+	bool bounces; // some contact has restitution: the impact speeds are needed (tbSetImpactSpeedW)
 	int stopped[TB_SOLVER_MAX_WORKERS]; // tbSolverFinish's count, per worker
 } tbSolverTask;
 
@@ -566,7 +567,9 @@ static void tbFillRecordsTask(int start, int end, int worker, void* context)
 			}
 		}
 		tbPrepareContactRowsW(c, t->contacts, t->bodies, t->def);
-		tbSetImpactSpeedW(c, t->states, t->motions, t->bodyCount, t->h);
+		if (t->bounces) {
+			tbSetImpactSpeedW(c, t->states, t->motions, t->bodyCount, t->h);
+		}
 	}
 }
 
@@ -1306,6 +1309,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	}
 	// Records: each colour's constraints in input order, TB_SIMD_WIDTH to a record; the
 	// overflow one to a record.
+	// The impact speeds (restitution's, the collision phase's) only where something bounces.
+	bool bounces = def->enableRestitution && tbAnyBounces(contacts, contactCount);
 	int groupStart[TB_GRAPH_COLORS + 2];
 	int groupCount = 0;
 	for (int k = 0; k <= TB_GRAPH_COLORS; ++k) {
@@ -1337,6 +1342,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		task.groupStart = groupStart;
 		task.staticBase = staticBase;
 		task.soft = soft;
+		task.bounces = bounces;
 		tbParallel(def, tbFillRecordsTask, groupCount, TB_MIN_RECORDS, &task);
 		if (def->refreshContact != NULL) {
 			// The refreshed lanes in record order, so that the parallel pass gives each
@@ -1392,11 +1398,13 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		// The rows of a record's lanes at once (wide, as the passes).
 		for (int g = 0; g < groupCount; ++g) {
 			tbPrepareContactRowsW(groups + g, contacts, bodies, def);
-			tbSetImpactSpeedW(groups + g, states, motions, bodyCount, h);
+			if (bounces) {
+				tbSetImpactSpeedW(groups + g, states, motions, bodyCount, h);
+			}
 		}
 	}
 
-	if (def->enableRestitution && tbAnyBounces(contacts, contactCount)) {
+	if (bounces) {
 		tbCollisionPhase(def, groups, groupCount, states, motions, bodyCount, dt, h,
 		                 observe ? &observer : NULL);
 	}
