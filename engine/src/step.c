@@ -153,7 +153,8 @@ static __attribute__((noinline)) void tbSetSurface(const tbWorld* w, const tbSha
 
 // The solver contact `sc` of the active contact `c`: made, warm started, aimed at the impact of
 // two balls closing in (their manifold needs no refresh, which follows turning features) or
-// marked for the refresh. Writes only `sc`; true for a refresh candidate.
+// marked for the refresh. Writes only `sc` and the pair's impulses (matched to its points for the
+// warm start); true for a refresh candidate.
 static inline __attribute__((always_inline)) bool
 tbMakeSolverContact(const tbWorld* w, tbContactSlot* c, int ia, int ib, float dt, int substeps,
                     tbContactConstraint* sc)
