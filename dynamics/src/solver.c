@@ -69,6 +69,14 @@ static size_t tbAlign64(size_t n)
 	return (n + 63u) & ~(size_t)63u;
 }
 
+// The next part of the block: its offset, `at` moved past it to the next 64-byte boundary.
+static size_t tbCarve(size_t* at, size_t bytes)
+{
+	size_t offset = *at;
+	*at += tbAlign64(bytes);
+	return offset;
+}
+
 static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 {
 	tbScratchLayout l;
@@ -77,17 +85,12 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 	// the records last: the block is kept from step to step, and a part that moved with the
 	// contact count would leave the pages it had used behind it resident, step after step.
 	// tbSolverFinish finds the states and colour masks with no contacts and no joints.
-	l.states = at;
-	at += tbAlign64((size_t)(bodyCount + 1) * sizeof(tbSolverBody));
-	l.motions = at;
-	at += tbAlign64((size_t)bodyCount * sizeof(tbSolverBodyMotion));
-	l.colorMasks = at;
-	at += tbAlign64((size_t)bodyCount * sizeof(uint32_t));
-	l.joints = at;
-	at += tbAlign64((size_t)jointCount * sizeof(tbJointRecord));
+	l.states = tbCarve(&at, (size_t)(bodyCount + 1) * sizeof(tbSolverBody));
+	l.motions = tbCarve(&at, (size_t)bodyCount * sizeof(tbSolverBodyMotion));
+	l.colorMasks = tbCarve(&at, (size_t)bodyCount * sizeof(uint32_t));
+	l.joints = tbCarve(&at, (size_t)jointCount * sizeof(tbJointRecord));
 	// The records' rest (tbJointMore), touched only for the joints outside the batches.
-	l.jointMore = at;
-	at += tbAlign64((size_t)jointCount * sizeof(tbJointMore));
+	l.jointMore = tbCarve(&at, (size_t)jointCount * sizeof(tbJointMore));
 	// Joint groups and colours: union-find parents and each root's group, the order and starts
 	// of the groups, the units in joint order and their colours, the joints unit by unit in
 	// colour order and where each unit begins, each body's joint colours, the jointed bodies; the
@@ -121,28 +124,23 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 		at += tbAlign64((size_t)(jointCount / TB_SIMD_WIDTH + TB_JOINT_COLORS + 1) *
 		                sizeof(tbBallBatch));
 	}
-	l.contactColors = at;
-	at += tbAlign64((size_t)contactCount * sizeof(int));
+	l.contactColors = tbCarve(&at, (size_t)contactCount * sizeof(int));
 	// With parallelFor: the contacts by colour, each colour's in input order (the records' lanes).
-	l.order = at;
-	at += tbAlign64((size_t)contactCount * sizeof(int));
+	l.order = tbCarve(&at, (size_t)contactCount * sizeof(int));
 	// The lanes of the contacts remade each substep (record * width + lane).
-	l.refreshes = at;
-	at += tbAlign64((size_t)contactCount * sizeof(int));
-	l.refreshGaps = at; // and the turns after them
-	at += tbAlign64((size_t)contactCount * 2u * sizeof(float));
+	l.refreshes = tbCarve(&at, (size_t)contactCount * sizeof(int));
+	// Their gaps, and the turns after them.
+	l.refreshGaps = tbCarve(&at, (size_t)contactCount * 2u * sizeof(float));
 	// Each colour leaves at most one partly filled record; each overflow constraint has its own.
 	l.groupCapacity = contactCount + TB_GRAPH_COLORS;
 	// With parallelFor, each record has a static body of its own: the records of one colour are
 	// solved side by side and every one of them writes its static lanes back. After the states
 	// by a multiple of a body's size (tbSolverBody is 64 bytes): they are indexed from them.
 	_Static_assert(64 % sizeof(tbSolverBody) == 0, "the statics sit a whole number of bodies on");
-	l.statics = at;
-	at += tbAlign64((size_t)l.groupCapacity * sizeof(tbSolverBody));
+	l.statics = tbCarve(&at, (size_t)l.groupCapacity * sizeof(tbSolverBody));
 	// The records last: only the first few of their room (a quarter or so: TB_SIMD_WIDTH
 	// contacts to a record) are used unless many constraints overflow the colours.
-	l.groups = at;
-	at += tbAlign64((size_t)l.groupCapacity * sizeof(tbContactConstraintW));
+	l.groups = tbCarve(&at, (size_t)l.groupCapacity * sizeof(tbContactConstraintW));
 	l.total = at;
 	return l;
 }
