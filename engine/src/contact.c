@@ -167,8 +167,8 @@ static tbTransform tbRelativePose(tbTransform xfA, tbTransform xfB)
 // the cache was made: the relative translation plus the relative rotation angle times radiusB.
 static float tbPairDrift(const tbContactCache* cc, tbTransform bInA, float radiusB)
 {
-	return glms_vec3_norm(glms_vec3_sub(bInA.p, cc->bInA.p)) +
-	       tbTurnBound(cc->bInA.q, bInA.q) * radiusB;
+	tbTransform then = tbCachePose(cc);
+	return glms_vec3_norm(glms_vec3_sub(bInA.p, then.p)) + tbTurnBound(then.q, bInA.q) * radiusB;
 }
 
 // The same bound with the roles swapped: how far any point of A (within radiusA of A's origin)
@@ -176,8 +176,9 @@ static float tbPairDrift(const tbContactCache* cc, tbTransform bInA, float radiu
 static float tbPairDriftOfA(const tbContactCache* cc, tbTransform bInA, float radiusA)
 {
 	vec3s now = tbInvRotateInline(bInA.q, bInA.p);
-	vec3s then = tbInvRotateInline(cc->bInA.q, cc->bInA.p);
-	return glms_vec3_norm(glms_vec3_sub(now, then)) + tbTurnBound(cc->bInA.q, bInA.q) * radiusA;
+	tbTransform made = tbCachePose(cc);
+	vec3s then = tbInvRotateInline(made.q, made.p);
+	return glms_vec3_norm(glms_vec3_sub(now, then)) + tbTurnBound(made.q, bInA.q) * radiusA;
 }
 
 // R p + t with R a rotation matrix, inlined (the placement below runs for every cached point of
@@ -222,7 +223,7 @@ static void tbStoreManifold(tbContactSlot* c, const tbShapeSlot* sa, const tbSha
 {
 	tbManifold* m = &c->manifold;
 	tbContactCache* cc = &c->cache;
-	cc->bInA = rel;
+	tbSetCachePose(cc, rel);
 	cc->normal = local->normal;
 	cc->pointCount = local->pointCount;
 	cc->margin = made;
@@ -307,7 +308,7 @@ static void tbCollidePair(const tbWorld* w, tbContactSlot* c, const tbShapeSlot*
 			tbPlaceCachedManifold(cc, sa->xf, sb->xf, margin, m);
 			return;
 		} else if (faces && drift <= made && margin + drift <= cc->margin &&
-		           tbTurnBound(cc->bInA.q, rel.q) <= TB_CACHE_TURN) {
+		           tbTurnBound(tbCachePose(cc).q, rel.q) <= TB_CACHE_TURN) {
 			tbPlaceCachedManifold(cc, sa->xf, sb->xf, margin, m);
 			if (tbPlacedManifoldHolds(w, sa, sb, m)) {
 				profile->cachedManifolds += 1;
@@ -356,7 +357,7 @@ static void tbCollideLevelPair(tbWorld* w, int index, float margin,
 		const tbShapeSlot* convex = levelIsA ? sb : sa;
 		tbTransform now = levelIsA ? rel : tbInvMulTransforms(rel, tbTransformIdentity());
 		tbTransform then =
-		    levelIsA ? cc->bInA : tbInvMulTransforms(cc->bInA, tbTransformIdentity());
+		    levelIsA ? tbCachePose(cc) : tbInvMulTransforms(tbCachePose(cc), tbTransformIdentity());
 		vec3s moved = glms_vec3_sub(tbTransformPointInline(now, convex->localMiddle),
 		                            tbTransformPointInline(then, convex->localMiddle));
 		drift =

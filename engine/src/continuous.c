@@ -298,8 +298,8 @@ static bool tbLevelOutOfReach(const tbWorld* w, const tbContinuousContext* cc, i
 	const tbShapeSlot* fast = w->shapes + cc->shape;
 	const tbShapeSlot* level = w->shapes + levelIndex;
 	// The shape's poses in the level's frame.
-	tbTransform then =
-	    levelIsA ? cache->bInA : tbInvMulTransforms(cache->bInA, tbTransformIdentity());
+	tbTransform then = levelIsA ? tbCachePose(cache)
+	                            : tbInvMulTransforms(tbCachePose(cache), tbTransformIdentity());
 	tbTransform start = tbInvMulTransforms(level->xf, tbMulTransforms(cc->start, fast->localPose));
 	tbTransform end = tbInvMulTransforms(level->xf, tbMulTransforms(cc->end, fast->localPose));
 	float moved = tbShapeMoveBound(then, start, fast->localMiddle, fast->middleReach) +

@@ -145,11 +145,14 @@ typedef struct tbShapeSlot
 // relative pose has barely moved since can skip GJK/EPA and clipping (contact.c).
 typedef struct tbContactCache
 {
-	tbTransform bInA; // B's frame in A's frame (float) when the narrow phase ran
-	tbSatCache sat;   // the SAT's last separating feature (box and hull pairs)
-	vec3s normal;     // A's frame
-	vec3s pointA[TB_MAX_MANIFOLD_POINTS];           // A's frame
-	vec3s pointB[TB_MAX_MANIFOLD_POINTS];           // B's frame
+	// B's frame in A's frame (float) when the narrow phase ran: its position, then its quaternion
+	// (x, y, z, w); tbCachePose. Seven floats: a tbTransform's quaternion would align the whole
+	// pair slot to 16 bytes.
+	float bInA[7];
+	tbSatCache sat;                       // the SAT's last separating feature (box and hull pairs)
+	vec3s normal;                         // A's frame
+	vec3s pointA[TB_MAX_MANIFOLD_POINTS]; // A's frame
+	vec3s pointB[TB_MAX_MANIFOLD_POINTS]; // B's frame
 	float separationOffset[TB_MAX_MANIFOLD_POINTS]; // separation - (pointB - pointA).normal
 	uint32_t id[TB_MAX_MANIFOLD_POINTS];
 	int pointCount;
@@ -157,6 +160,26 @@ typedef struct tbContactCache
 	float distance; // the query's signed distance, m
 	bool valid;
 } tbContactCache;
+
+// The cache's relative pose, and setting it.
+static inline tbTransform tbCachePose(const tbContactCache* cc)
+{
+	tbTransform t;
+	t.p = (vec3s){{cc->bInA[0], cc->bInA[1], cc->bInA[2]}};
+	t.q = (versors){{cc->bInA[3], cc->bInA[4], cc->bInA[5], cc->bInA[6]}};
+	return t;
+}
+
+static inline void tbSetCachePose(tbContactCache* cc, tbTransform t)
+{
+	cc->bInA[0] = t.p.x;
+	cc->bInA[1] = t.p.y;
+	cc->bInA[2] = t.p.z;
+	cc->bInA[3] = t.q.x;
+	cc->bInA[4] = t.q.y;
+	cc->bInA[5] = t.q.z;
+	cc->bInA[6] = t.q.w;
+}
 
 typedef struct tbContactSlot
 {
