@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "random.h"
+#include "tumble/geometry.h"
 #include "tumble/hull.h"
 
 // Asserts only on failure: the inner loops run millions of times and Criterion's asserts are not
@@ -776,5 +777,84 @@ Test(hull, error_strings)
 		for (int j = 0; j < i; ++j) {
 			cr_assert_str_neq(tbHullErrorString(errors[i]), tbHullErrorString(errors[j]));
 		}
+	}
+}
+
+// The support and the box of a hull shape against a search of its vertices one by one (the
+// library takes them four at a time): the farthest vertex along each direction, the first of
+// equals where several tie (a cube's face directions tie four vertices), and the box of the
+// placed vertices, to the bit. Hull sizes 4 to 40 cover every padding of the last four.
+Test(hull, support_and_box_match_a_vertex_by_vertex_search)
+{
+	uint32_t state = 77u;
+	for (int trial = 0; trial < 60; ++trial) {
+		int count = 4 + trial % 37;
+		vec3s points[64];
+		for (int i = 0; i < count; ++i) {
+			points[i] = trial % 3 == 0 ? randomOnSphere(&state) : randomInBox(&state);
+		}
+		if (trial % 5 == 0) {
+			// A cube: directions along the axes tie four vertices.
+			count = 8;
+			for (int i = 0; i < 8; ++i) {
+				points[i] =
+				    (vec3s){{i & 1 ? 1.0f : -1.0f, i & 2 ? 1.0f : -1.0f, i & 4 ? 1.0f : -1.0f}};
+			}
+		}
+		tbHull hull;
+		cr_assert_eq(tbBuildHull(points, count, &hull, NULL), tb_hullOk);
+		cr_assert_not_null(hull.lanes);
+		tbGeometry g = tbMakeHullShape(&hull);
+		for (int k = 0; k < 40; ++k) {
+			vec3s d = k < 6 ? (vec3s){{k == 0   ? 1.0f
+			                           : k == 1 ? -1.0f
+			                                    : 0.0f,
+			                           k == 2   ? 1.0f
+			                           : k == 3 ? -1.0f
+			                                    : 0.0f,
+			                           k == 4   ? 1.0f
+			                           : k == 5 ? -1.0f
+			                                    : 0.0f}}
+			                : randomOnSphere(&state);
+			int best = 0;
+			float bestDot = -INFINITY;
+			for (int i = 0; i < hull.vertexCount; ++i) {
+				vec3s v = hull.vertices[i];
+				float dot = v.x * d.x + v.y * d.y + v.z * d.z;
+				if (dot > bestDot) {
+					bestDot = dot;
+					best = i;
+				}
+			}
+			int feature = -1;
+			vec3s p = tbGeometry_Support(&g, d, &feature);
+			cr_assert_eq(feature, best, "trial %d, direction %d: vertex %d, the search %d", trial,
+			             k, feature, best);
+			cr_assert(p.x == hull.vertices[best].x && p.y == hull.vertices[best].y &&
+			          p.z == hull.vertices[best].z);
+		}
+		tbTransform xf = {randomInBox(&state),
+		                  glms_quat_normalize(
+		                      (versors){{uniform(&state, -1.0f, 1.0f), uniform(&state, -1.0f, 1.0f),
+		                                 uniform(&state, -1.0f, 1.0f), 0.5f}})};
+		tbAABB box = tbGeometry_ComputeAABB(&g, xf);
+		mat3s R = glms_quat_mat3(xf.q);
+		vec3s lo = {{INFINITY, INFINITY, INFINITY}}, hi = {{-INFINITY, -INFINITY, -INFINITY}};
+		for (int i = 0; i < hull.vertexCount; ++i) {
+			vec3s v = hull.vertices[i];
+			vec3s w = {{R.col[0].x * v.x + R.col[1].x * v.y + R.col[2].x * v.z,
+			            R.col[0].y * v.x + R.col[1].y * v.y + R.col[2].y * v.z,
+			            R.col[0].z * v.x + R.col[1].z * v.y + R.col[2].z * v.z}};
+			lo = glms_vec3_minv(lo, w);
+			hi = glms_vec3_maxv(hi, w);
+		}
+		lo = glms_vec3_add(xf.p, lo);
+		hi = glms_vec3_add(xf.p, hi);
+		cr_assert(box.lower.x == lo.x && box.lower.y == lo.y && box.lower.z == lo.z,
+		          "trial %d: box lower", trial);
+		cr_assert(box.upper.x == hi.x && box.upper.y == hi.y && box.upper.z == hi.z,
+		          "trial %d: box upper", trial);
+		tbDestroyHull(&hull);
+		cr_assert_null(hull.lanes);
 	}
 }

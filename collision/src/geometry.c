@@ -6,6 +6,9 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static const vec3s tb_unitScale = {{1.0f, 1.0f, 1.0f}};
 
@@ -452,6 +455,53 @@ vec3s tbGeometry_InteriorPoint(const tbGeometry* shape)
 	return glms_vec3_mul(c, shape->scale);
 }
 
+#if defined(__SSE2__)
+// The box of a hull's vertices turned and scaled by the columns c0, c1, c2
+// (tbGeometry_ComputeAABB), four vertices at a time from its lanes.
+static void tbHullBoxLanes(const tbHull* h, vec3s c0, vec3s c1, vec3s c2, vec3s* lo, vec3s* hi)
+{
+	int padded = (h->vertexCount + 3) & ~3;
+	const float* xs = h->lanes;
+	const float* ys = xs + padded;
+	const float* zs = ys + padded;
+	__m128 lx = _mm_set1_ps(FLT_MAX), ly = lx, lz = lx;
+	__m128 hx = _mm_set1_ps(-FLT_MAX), hy = hx, hz = hx;
+	for (int i = 0; i < padded; i += 4) {
+		__m128 x = _mm_loadu_ps(xs + i), y = _mm_loadu_ps(ys + i), z = _mm_loadu_ps(zs + i);
+		__m128 wx = _mm_add_ps(
+		    _mm_add_ps(_mm_mul_ps(_mm_set1_ps(c0.x), x), _mm_mul_ps(_mm_set1_ps(c1.x), y)),
+		    _mm_mul_ps(_mm_set1_ps(c2.x), z));
+		__m128 wy = _mm_add_ps(
+		    _mm_add_ps(_mm_mul_ps(_mm_set1_ps(c0.y), x), _mm_mul_ps(_mm_set1_ps(c1.y), y)),
+		    _mm_mul_ps(_mm_set1_ps(c2.y), z));
+		__m128 wz = _mm_add_ps(
+		    _mm_add_ps(_mm_mul_ps(_mm_set1_ps(c0.z), x), _mm_mul_ps(_mm_set1_ps(c1.z), y)),
+		    _mm_mul_ps(_mm_set1_ps(c2.z), z));
+		lx = _mm_min_ps(wx, lx);
+		ly = _mm_min_ps(wy, ly);
+		lz = _mm_min_ps(wz, lz);
+		hx = _mm_max_ps(wx, hx);
+		hy = _mm_max_ps(wy, hy);
+		hz = _mm_max_ps(wz, hz);
+	}
+	float a[4], b[4], c[4], d[4], e[4], f[4];
+	_mm_storeu_ps(a, lx);
+	_mm_storeu_ps(b, ly);
+	_mm_storeu_ps(c, lz);
+	_mm_storeu_ps(d, hx);
+	_mm_storeu_ps(e, hy);
+	_mm_storeu_ps(f, hz);
+	for (int k = 0; k < 4; ++k) {
+		lo->x = a[k] < lo->x ? a[k] : lo->x;
+		lo->y = b[k] < lo->y ? b[k] : lo->y;
+		lo->z = c[k] < lo->z ? c[k] : lo->z;
+		hi->x = d[k] > hi->x ? d[k] : hi->x;
+		hi->y = e[k] > hi->y ? e[k] : hi->y;
+		hi->z = f[k] > hi->z ? f[k] : hi->z;
+	}
+}
+#endif
+
 tbAABB tbGeometry_ComputeAABB(const tbGeometry* shape, tbTransform xf)
 {
 	if (tbGeometry_IsLevel(shape)) {
@@ -467,6 +517,16 @@ tbAABB tbGeometry_ComputeAABB(const tbGeometry* shape, tbTransform xf)
 		      c2 = glms_vec3_scale(R.col[2], sc.z);
 		const tbHull* h = shape->hull;
 		vec3s lo = {{FLT_MAX, FLT_MAX, FLT_MAX}}, hi = {{-FLT_MAX, -FLT_MAX, -FLT_MAX}};
+#if defined(__SSE2__)
+		if (h->lanes != NULL) {
+			// Four vertices at a time from the hull's lanes (their padding repeats vertex 0):
+			// the same products and sums, and min(w, lo) is w < lo ? w : lo, as below.
+			tbHullBoxLanes(h, c0, c1, c2, &lo, &hi);
+			box.lower = glms_vec3_add(xf.p, lo);
+			box.upper = glms_vec3_add(xf.p, hi);
+			return box;
+		}
+#endif
 		for (int i = 0; i < h->vertexCount; ++i) {
 			vec3s v = h->vertices[i];
 			vec3s w = {{c0.x * v.x + c1.x * v.y + c2.x * v.z, c0.y * v.x + c1.y * v.y + c2.y * v.z,

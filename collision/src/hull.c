@@ -1562,6 +1562,24 @@ done:
 // ---------------------------------------------------------------------------------------------
 // Public API
 
+// The vertices by coordinate (tbHull.lanes): the support function's search takes four at a time.
+static bool tbMakeHullLanes(tbHull* hull)
+{
+	int n = hull->vertexCount;
+	int padded = (n + 3) & ~3;
+	hull->lanes = n > 0 ? malloc((size_t)padded * 3u * sizeof(float)) : NULL;
+	if (n > 0 && hull->lanes == NULL) {
+		return false;
+	}
+	for (int i = 0; i < padded; ++i) {
+		vec3s v = hull->vertices[i < n ? i : 0];
+		hull->lanes[i] = v.x;
+		hull->lanes[padded + i] = v.y;
+		hull->lanes[2 * padded + i] = v.z;
+	}
+	return true;
+}
+
 tbHullError tbBuildHull(const vec3s* points, int count, tbHull* hull, int* badIndex)
 {
 	TB_ASSERT(hull != NULL);
@@ -1687,7 +1705,7 @@ tbHullError tbBuildHull(const vec3s* points, int count, tbHull* hull, int* badIn
 
 done:
 	free(dpoints);
-	if (stage != tb_stageOk) {
+	if (stage != tb_stageOk || !tbMakeHullLanes(hull)) {
 		tbDestroyHull(hull);
 		return tb_hullOutOfMemory;
 	}
@@ -1716,6 +1734,7 @@ void tbDestroyHull(tbHull* hull)
 	if (hull == NULL) {
 		return;
 	}
+	free(hull->lanes);
 	free(hull->vertices);
 	free(hull->faces);
 	free(hull->faceIndices);
