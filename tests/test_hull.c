@@ -1,9 +1,11 @@
 // Tests of the convex hull builder: known solids, random clouds, degenerate sets and bad input.
 #include <criterion/criterion.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "manifold_internal.h"
 #include "random.h"
 #include "tumble/geometry.h"
 #include "tumble/hull.h"
@@ -780,11 +782,12 @@ Test(hull, error_strings)
 	}
 }
 
-// The support and the box of a hull shape against a search of its vertices one by one (the
-// library takes them four at a time): the farthest vertex along each direction, the first of
-// equals where several tie (a cube's face directions tie four vertices), and the box of the
-// placed vertices, to the bit. Hull sizes 4 to 40 cover every padding of the last four.
-Test(hull, support_and_box_match_a_vertex_by_vertex_search)
+// The support, the best face and the box of a hull shape against a search of its vertices and
+// faces one by one (the library takes them four at a time): the farthest vertex along each
+// direction, the first of equals where several tie (a cube's face directions tie four vertices),
+// and the box of the placed vertices, to the bit. Hull sizes 4 to 40 cover every padding of the
+// last four.
+Test(hull, support_face_and_box_match_a_one_by_one_search)
 {
 	uint32_t state = 77u;
 	for (int trial = 0; trial < 60; ++trial) {
@@ -804,6 +807,7 @@ Test(hull, support_and_box_match_a_vertex_by_vertex_search)
 		tbHull hull;
 		cr_assert_eq(tbBuildHull(points, count, &hull, NULL), tb_hullOk);
 		cr_assert_not_null(hull.lanes);
+		cr_assert_not_null(hull.faceLanes);
 		tbGeometry g = tbMakeHullShape(&hull);
 		for (int k = 0; k < 40; ++k) {
 			vec3s d = k < 6 ? (vec3s){{k == 0   ? 1.0f
@@ -832,6 +836,18 @@ Test(hull, support_and_box_match_a_vertex_by_vertex_search)
 			             k, feature, best);
 			cr_assert(p.x == hull.vertices[best].x && p.y == hull.vertices[best].y &&
 			          p.z == hull.vertices[best].z);
+			// The face best along d (the clipping's reference and incident faces), the same way.
+			int face = 0;
+			float faceDot = -FLT_MAX;
+			for (int i = 0; i < hull.faceCount; ++i) {
+				vec3s n = hull.faces[i].normal;
+				float dot = n.x * d.x + n.y * d.y + n.z * d.z;
+				if (dot > faceDot) {
+					faceDot = dot;
+					face = i;
+				}
+			}
+			cr_assert_eq(tbHullBestFace(&hull, d), face, "trial %d, direction %d: face", trial, k);
 		}
 		tbTransform xf = {randomInBox(&state),
 		                  glms_quat_normalize(
@@ -856,5 +872,6 @@ Test(hull, support_and_box_match_a_vertex_by_vertex_search)
 		          "trial %d: box upper", trial);
 		tbDestroyHull(&hull);
 		cr_assert_null(hull.lanes);
+		cr_assert_null(hull.faceLanes);
 	}
 }

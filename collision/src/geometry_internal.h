@@ -31,45 +31,55 @@ static inline float tbSafeNorm(vec3s v)
 // The support functions, inline: they run several times in every GJK and EPA iteration, where a
 // call that returns a vec3s through memory costs more than the support itself.
 
+#if defined(__SSE2__)
+// The index of the first of the largest dot products with d among `count` vectors kept by
+// coordinate, four at a time (all x, then all y, then all z, each run padded to a multiple of 4
+// with a copy of vector 0: tbHull.lanes and faceLanes), starting from `floor`: the same sums in
+// the same order and the same first index among equals as a search one vector at a time.
+static inline int tbLanesArgMax(const float* lanes, int count, vec3s d, float floor)
+{
+	int padded = (count + 3) & ~3;
+	const float* xs = lanes;
+	const float* ys = xs + padded;
+	const float* zs = ys + padded;
+	__m128 dx = _mm_set1_ps(d.x), dy = _mm_set1_ps(d.y), dz = _mm_set1_ps(d.z);
+	__m128 bestDot = _mm_set1_ps(floor);
+	__m128i bestIndex = _mm_setzero_si128();
+	__m128i index = _mm_setr_epi32(0, 1, 2, 3);
+	const __m128i four = _mm_set1_epi32(4);
+	for (int i = 0; i < padded; i += 4) {
+		__m128 dot = _mm_add_ps(
+		    _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(xs + i), dx), _mm_mul_ps(_mm_loadu_ps(ys + i), dy)),
+		    _mm_mul_ps(_mm_loadu_ps(zs + i), dz));
+		__m128 greater = _mm_cmpgt_ps(dot, bestDot);
+		bestDot = _mm_or_ps(_mm_and_ps(greater, dot), _mm_andnot_ps(greater, bestDot));
+		__m128i take = _mm_castps_si128(greater);
+		bestIndex = _mm_or_si128(_mm_and_si128(take, index), _mm_andnot_si128(take, bestIndex));
+		index = _mm_add_epi32(index, four);
+	}
+	float dots[4];
+	int indices[4];
+	_mm_storeu_ps(dots, bestDot);
+	_mm_storeu_si128((__m128i*)indices, bestIndex);
+	int best = indices[0];
+	float top = dots[0];
+	for (int k = 1; k < 4; ++k) {
+		if (dots[k] > top || (dots[k] == top && indices[k] < best)) {
+			top = dots[k];
+			best = indices[k];
+		}
+	}
+	return best < count ? best : 0;
+}
+#endif
+
 // The hull vertex farthest along d: the first of the largest dot products, in vertex order (a
-// linear search; the hull's lanes let SSE2 take four vertices at a time, with the same sums in
-// the same order and the same first index among equals, so both give the same vertex).
+// linear search, four vertices at a time from the hull's lanes where it has them).
 static inline int tbHullSupportIndex(const tbHull* hull, vec3s d)
 {
 #if defined(__SSE2__)
 	if (hull->lanes != NULL) {
-		int padded = (hull->vertexCount + 3) & ~3;
-		const float* xs = hull->lanes;
-		const float* ys = xs + padded;
-		const float* zs = ys + padded;
-		__m128 dx = _mm_set1_ps(d.x), dy = _mm_set1_ps(d.y), dz = _mm_set1_ps(d.z);
-		__m128 bestDot = _mm_set1_ps(-INFINITY);
-		__m128i bestIndex = _mm_setzero_si128();
-		__m128i index = _mm_setr_epi32(0, 1, 2, 3);
-		const __m128i four = _mm_set1_epi32(4);
-		for (int i = 0; i < padded; i += 4) {
-			__m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(xs + i), dx),
-			                                   _mm_mul_ps(_mm_loadu_ps(ys + i), dy)),
-			                        _mm_mul_ps(_mm_loadu_ps(zs + i), dz));
-			__m128 greater = _mm_cmpgt_ps(dot, bestDot);
-			bestDot = _mm_or_ps(_mm_and_ps(greater, dot), _mm_andnot_ps(greater, bestDot));
-			__m128i take = _mm_castps_si128(greater);
-			bestIndex = _mm_or_si128(_mm_and_si128(take, index), _mm_andnot_si128(take, bestIndex));
-			index = _mm_add_epi32(index, four);
-		}
-		float dots[4];
-		int indices[4];
-		_mm_storeu_ps(dots, bestDot);
-		_mm_storeu_si128((__m128i*)indices, bestIndex);
-		int best = indices[0];
-		float top = dots[0];
-		for (int k = 1; k < 4; ++k) {
-			if (dots[k] > top || (dots[k] == top && indices[k] < best)) {
-				top = dots[k];
-				best = indices[k];
-			}
-		}
-		return best < hull->vertexCount ? best : 0;
+		return tbLanesArgMax(hull->lanes, hull->vertexCount, d, -INFINITY);
 	}
 #endif
 	int best = 0;

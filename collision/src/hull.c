@@ -1562,22 +1562,39 @@ done:
 // ---------------------------------------------------------------------------------------------
 // Public API
 
-// The vertices by coordinate (tbHull.lanes): the support function's search takes four at a time.
-static bool tbMakeHullLanes(tbHull* hull)
+// `count` vectors, `stride` bytes apart from `first`, by coordinate, four at a time
+// (tbHull.lanes, faceLanes): all x, then all y, then all z, each run padded to a multiple of 4
+// with a copy of vector 0. Null for none.
+static float* tbMakeLanes(const vec3s* first, size_t stride, int count, bool* failed)
 {
-	int n = hull->vertexCount;
-	int padded = (n + 3) & ~3;
-	hull->lanes = n > 0 ? malloc((size_t)padded * 3u * sizeof(float)) : NULL;
-	if (n > 0 && hull->lanes == NULL) {
-		return false;
+	if (count <= 0) {
+		return NULL;
+	}
+	int padded = (count + 3) & ~3;
+	float* lanes = malloc((size_t)padded * 3u * sizeof(float));
+	if (lanes == NULL) {
+		*failed = true;
+		return NULL;
 	}
 	for (int i = 0; i < padded; ++i) {
-		vec3s v = hull->vertices[i < n ? i : 0];
-		hull->lanes[i] = v.x;
-		hull->lanes[padded + i] = v.y;
-		hull->lanes[2 * padded + i] = v.z;
+		const vec3s* v = (const vec3s*)((const char*)first + (size_t)(i < count ? i : 0) * stride);
+		lanes[i] = v->x;
+		lanes[padded + i] = v->y;
+		lanes[2 * padded + i] = v->z;
 	}
-	return true;
+	return lanes;
+}
+
+// The vertices and face normals by coordinate: the support and best-face searches take four at
+// a time.
+static bool tbMakeHullLanes(tbHull* hull)
+{
+	bool failed = false;
+	hull->lanes = tbMakeLanes(hull->vertices, sizeof(vec3s), hull->vertexCount, &failed);
+	hull->faceLanes = hull->faceCount > 0 ? tbMakeLanes(&hull->faces[0].normal, sizeof(tbHullFace),
+	                                                    hull->faceCount, &failed)
+	                                      : NULL;
+	return !failed;
 }
 
 tbHullError tbBuildHull(const vec3s* points, int count, tbHull* hull, int* badIndex)
@@ -1735,6 +1752,7 @@ void tbDestroyHull(tbHull* hull)
 		return;
 	}
 	free(hull->lanes);
+	free(hull->faceLanes);
 	free(hull->vertices);
 	free(hull->faces);
 	free(hull->faceIndices);

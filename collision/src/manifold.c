@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "geometry_internal.h"
 #include "manifold_internal.h"
 #include "narrowphase.h"
 #include "sat.h"
@@ -123,6 +124,11 @@ static void tbBoxFeature(vec3s h, vec3s d, tbFeature* f)
 
 int tbHullBestFace(const tbHull* hull, vec3s d)
 {
+#if defined(__SSE2__)
+	if (hull->faceLanes != NULL) {
+		return tbLanesArgMax(hull->faceLanes, hull->faceCount, d, -FLT_MAX);
+	}
+#endif
 	int best = 0;
 	float bestDot = -FLT_MAX;
 	for (int i = 0; i < hull->faceCount; ++i) {

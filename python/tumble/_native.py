@@ -478,6 +478,7 @@ class Hull(Structure):
         ("centroid", Vec3),
         ("radius", c_float),
         ("lanes", POINTER(c_float)),
+        ("faceLanes", POINTER(c_float)),
     ]
 
 

@@ -48,6 +48,9 @@ typedef struct tbHull
 	/// all y, then all z, each run padded to a multiple of 4 with vertex 0 (tbBuildHull makes it;
 	/// null in a hull made by hand, which is then searched one vertex at a time).
 	float* lanes;
+	/// The face normals by coordinate in the same way (null for a hull without faces or made by
+	/// hand): the search for the face best along a direction.
+	float* faceLanes;
 } tbHull;
 
 /// What went wrong when building a hull.
