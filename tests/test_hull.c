@@ -848,6 +848,15 @@ Test(hull, support_face_and_box_match_a_one_by_one_search)
 				}
 			}
 			cr_assert_eq(tbHullBestFace(&hull, d), face, "trial %d, direction %d: face", trial, k);
+			// A hull made by hand (no lanes) takes the one-by-one search itself: the same.
+			tbHull plain = hull;
+			plain.lanes = NULL;
+			plain.faceLanes = NULL;
+			tbGeometry gp = tbMakeHullShape(&plain);
+			int plainFeature = -1;
+			tbGeometry_Support(&gp, d, &plainFeature);
+			cr_assert_eq(plainFeature, best);
+			cr_assert_eq(tbHullBestFace(&plain, d), face);
 		}
 		tbTransform xf = {randomInBox(&state),
 		                  glms_quat_normalize(

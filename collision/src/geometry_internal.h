@@ -73,6 +73,24 @@ static inline int tbLanesArgMax(const float* lanes, int count, vec3s d, float fl
 }
 #endif
 
+// The index of the first of the largest dot products with d among `count` vectors `stride`
+// bytes apart from `first`, starting from `floor`: one vector at a time (tbLanesArgMax's answer).
+static inline int tbStridedArgMax(const vec3s* first, size_t stride, int count, vec3s d,
+                                  float floor)
+{
+	int best = 0;
+	float bestDot = floor;
+	for (int i = 0; i < count; ++i) {
+		const vec3s* v = (const vec3s*)((const char*)first + (size_t)i * stride);
+		float dot = v->x * d.x + v->y * d.y + v->z * d.z;
+		if (dot > bestDot) {
+			bestDot = dot;
+			best = i;
+		}
+	}
+	return best;
+}
+
 // The hull vertex farthest along d: the first of the largest dot products, in vertex order (a
 // linear search, four vertices at a time from the hull's lanes where it has them).
 static inline int tbHullSupportIndex(const tbHull* hull, vec3s d)
@@ -82,17 +100,7 @@ static inline int tbHullSupportIndex(const tbHull* hull, vec3s d)
 		return tbLanesArgMax(hull->lanes, hull->vertexCount, d, -INFINITY);
 	}
 #endif
-	int best = 0;
-	float bestDot = -INFINITY;
-	for (int i = 0; i < hull->vertexCount; ++i) {
-		vec3s v = hull->vertices[i];
-		float dot = v.x * d.x + v.y * d.y + v.z * d.z;
-		if (dot > bestDot) {
-			bestDot = dot;
-			best = i;
-		}
-	}
-	return best;
+	return tbStridedArgMax(hull->vertices, sizeof(vec3s), hull->vertexCount, d, -INFINITY);
 }
 
 static inline float tbSign(float x)

@@ -129,16 +129,9 @@ int tbHullBestFace(const tbHull* hull, vec3s d)
 		return tbLanesArgMax(hull->faceLanes, hull->faceCount, d, -FLT_MAX);
 	}
 #endif
-	int best = 0;
-	float bestDot = -FLT_MAX;
-	for (int i = 0; i < hull->faceCount; ++i) {
-		float dot = glms_vec3_dot(hull->faces[i].normal, d);
-		if (dot > bestDot) {
-			bestDot = dot;
-			best = i;
-		}
-	}
-	return best;
+	return hull->faceCount > 0 ? tbStridedArgMax(&hull->faces[0].normal, sizeof(tbHullFace),
+	                                             hull->faceCount, d, -FLT_MAX)
+	                           : 0;
 }
 
 static void tbHullFeature(const tbGeometry* s, vec3s d, tbFeature* f)
