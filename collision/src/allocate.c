@@ -132,18 +132,14 @@ void* tbTryAllocZeroed(size_t size)
 void* tbGrowAllocZeroed(void* memory, size_t oldSize, size_t newSize)
 {
 	if (s_allocFcn == NULL && newSize >= TB_CALLOC_BYTES && newSize > oldSize) {
-		size_t rounded = (newSize + 15u) & ~(size_t)15u;
-		void* p = calloc(1, rounded);
-		if (p != NULL && ((uintptr_t)p & 15u) == 0) {
-			s_byteCount += (long long)newSize;
-			s_allocCount += 1;
+		void* p = tbTryAllocZeroed(newSize);
+		if (p != NULL) {
 			if (memory != NULL) {
 				memcpy(p, memory, oldSize);
 			}
 			tbFree(memory, oldSize);
 			return p;
 		}
-		free(p);
 	}
 	void* p = tbGrowAlloc(memory, oldSize, newSize);
 	if (p != NULL && newSize > oldSize) {
