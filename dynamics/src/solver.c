@@ -343,37 +343,6 @@ static float tbRefreshStartGap(const tbContactConstraintW* groups,
 	return tbManifoldGap(&contact->manifold, contact->margin) - h * speed;
 }
 
-// GCC would turn the loop back into a memset call.
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
-#endif
-static void
-tbClearRecords(tbContactConstraintW* groups, int count)
-{
-	// The records lie end to end: one run of wide zeros. The index arrays at the front are
-	// overwritten right after.
-	_Static_assert(sizeof(tbContactConstraintW) % sizeof(tbFloatW) == 0,
-	               "a record is a whole number of wide floats");
-	tbFloatW zero = tbZeroW();
-	tbFloatW* at = (tbFloatW*)(void*)groups;
-	size_t n = (size_t)count * (sizeof(tbContactConstraintW) / sizeof(tbFloatW));
-	size_t k = 0;
-	// Eight stores to a turn: the loop's own add, compare and branch cost as much as its store.
-	for (; k + 8 <= n; k += 8) {
-		at[k] = zero;
-		at[k + 1] = zero;
-		at[k + 2] = zero;
-		at[k + 3] = zero;
-		at[k + 4] = zero;
-		at[k + 5] = zero;
-		at[k + 6] = zero;
-		at[k + 7] = zero;
-	}
-	for (; k < n; ++k) {
-		at[k] = zero;
-	}
-}
-
 static bool tbIsSphericalInertia(mat3s I)
 {
 	float d = I.col[0].x;
@@ -471,7 +440,8 @@ typedef struct tbSolverTask
 	uint32_t* colorMasks; // each body's type, then its colours (tbPrepareBodies, the colouring)
 	int *pairA, *pairB;   // each contact's bodies, listed for the colouring (tbListPairsTask)
 	// tbFillRecordsTask: the contacts by colour (order), where each colour's contacts and
-	// records begin, the records' first static body and the two softnesses.
+	// records begin, the records' first static body (-1: one worker, one static body shared) and
+	// the two softnesses.
 	const int* order;
 	const int* groupStart;
 	int colorBase[TB_GRAPH_COLORS + 2];
@@ -548,10 +518,13 @@ static void tbFillRecordsTask(int start, int end, int worker, void* context)
 		int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
 		int from = t->colorBase[k] + (g - t->groupStart[k]) * width;
 		int to = from + width < t->colorBase[k + 1] ? from + width : t->colorBase[k + 1];
-		int recordStatic = t->staticBase + g;
+		// One worker: every record shares the one static body (zeroed by the caller).
+		int recordStatic = t->staticBase >= 0 ? t->staticBase + g : t->bodyCount;
 		tbContactConstraintW* c = t->groups + g;
 		memset(c, 0, sizeof *c);
-		memset(t->states + recordStatic, 0, sizeof(tbSolverBody));
+		if (t->staticBase >= 0) {
+			memset(t->states + recordStatic, 0, sizeof(tbSolverBody));
+		}
 		for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
 			c->bodyA[lane] = c->bodyB[lane] = recordStatic;
 			c->contact[lane] = -1;
@@ -1261,24 +1234,24 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	bool observe = def->ledger != NULL || def->trace != NULL;
 	bool parallel = def->parallelFor != NULL && !observe;
 	tbObserver observer;
-	tbSolverTask task;
+	tbSolverTask task; // the passes' shared inputs (the serial record fill reads them too)
+	task.def = def;
+	task.bodies = bodies;
+	task.states = states;
+	task.motions = motions;
+	task.groups = groups;
+	task.contacts = contacts;
+	task.colorMasks = colorMasks;
+	task.first = 0;
+	task.bodyCount = bodyCount;
+	task.h = h;
+	task.invH = invH;
+	task.dt = dt;
+	task.refreshes = NULL;
+	task.refreshGaps = task.refreshTurns = NULL;
+	task.refreshCount = 0;
+	task.useBias = task.addStepImpulses = false;
 	if (parallel) {
-		task.def = def;
-		task.bodies = bodies;
-		task.states = states;
-		task.motions = motions;
-		task.groups = groups;
-		task.contacts = contacts;
-		task.colorMasks = colorMasks;
-		task.first = 0;
-		task.bodyCount = bodyCount;
-		task.h = h;
-		task.invH = invH;
-		task.dt = dt;
-		task.refreshes = NULL;
-		task.refreshGaps = task.refreshTurns = NULL;
-		task.refreshCount = 0;
-		task.useBias = task.addStepImpulses = false;
 		tbParallel(def, tbPrepareBodiesTask, bodyCount, TB_MIN_BODIES, &task);
 	} else {
 		tbPrepareBodies(def, bodies, bodyCount, states, motions, colorMasks, h);
@@ -1323,83 +1296,50 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	_Static_assert(sizeof(tbSolverBody) == 64, "the static bodies are placed by index");
 	tbSoftness soft[2];
 	tbContactSoftness(def, h, soft);
+	// The contacts by colour, each colour's in input order (a counting sort), then each record
+	// made whole on its own (tbFillRecordsTask: cleared, its lanes, its rows, its impact speeds,
+	// one record after another while it is in the cache), side by side where parallelFor is given.
+	int* order = (int*)(base + layout.order);
+	int filled[TB_GRAPH_COLORS + 1];
+	task.colorBase[0] = 0;
+	for (int k = 0; k <= TB_GRAPH_COLORS; ++k) {
+		filled[k] = task.colorBase[k];
+		task.colorBase[k + 1] = task.colorBase[k] + colorCounts[k];
+	}
+	for (int i = 0; i < contactCount; ++i) {
+		order[filled[contactColors[i]]++] = i;
+	}
+	task.order = order;
+	task.groupStart = groupStart;
+	task.staticBase = parallel ? staticBase : -1;
+	task.soft = soft;
+	task.bounces = bounces;
 	if (parallel) {
-		// The contacts by colour, each colour's in input order (a counting sort), then each
-		// record made whole on its own, side by side (tbFillRecordsTask).
-		int* order = (int*)(base + layout.order);
-		int filled[TB_GRAPH_COLORS + 1];
-		task.colorBase[0] = 0;
-		for (int k = 0; k <= TB_GRAPH_COLORS; ++k) {
-			filled[k] = task.colorBase[k];
-			task.colorBase[k + 1] = task.colorBase[k] + colorCounts[k];
-		}
-		for (int i = 0; i < contactCount; ++i) {
-			order[filled[contactColors[i]]++] = i;
-		}
-		task.order = order;
-		task.groupStart = groupStart;
-		task.staticBase = staticBase;
-		task.soft = soft;
-		task.bounces = bounces;
 		tbParallel(def, tbFillRecordsTask, groupCount, TB_MIN_RECORDS, &task);
-		if (def->refreshContact != NULL) {
-			// The refreshed lanes in record order, so that the parallel pass gives each
-			// record's lanes to one range (tbRefreshTask). Each lane's bounds are its own: any
-			// order gives the same bits.
-			for (int k = 0; k <= TB_GRAPH_COLORS; ++k) {
-				int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
-				for (int at = task.colorBase[k]; at < task.colorBase[k + 1]; ++at) {
-					int i = order[at], slot = at - task.colorBase[k];
-					if (contacts[i].refresh) {
-						int lane = (groupStart[k] + slot / width) * TB_SIMD_WIDTH + slot % width;
-						refreshGaps[refreshCount] =
-						    tbRefreshStartGap(groups, contacts, states, h, lane);
-						refreshTurns[refreshCount] = 0.0f;
-						refreshes[refreshCount++] = lane;
-					}
+	} else {
+		tbFillRecordsTask(0, groupCount, 0, &task);
+	}
+	if (def->refreshContact != NULL) {
+		// The refreshed lanes in record order, so that the parallel pass gives each record's
+		// lanes to one range (tbRefreshTask). Each lane's bounds are its own: any order gives
+		// the same bits.
+		for (int k = 0; k <= TB_GRAPH_COLORS; ++k) {
+			int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
+			for (int at = task.colorBase[k]; at < task.colorBase[k + 1]; ++at) {
+				int i = order[at], slot = at - task.colorBase[k];
+				if (contacts[i].refresh) {
+					int lane = (groupStart[k] + slot / width) * TB_SIMD_WIDTH + slot % width;
+					refreshGaps[refreshCount] =
+					    tbRefreshStartGap(groups, contacts, states, h, lane);
+					refreshTurns[refreshCount] = 0.0f;
+					refreshes[refreshCount++] = lane;
 				}
 			}
-			task.refreshes = refreshes;
-			task.refreshGaps = refreshGaps;
-			task.refreshTurns = refreshTurns;
-			task.refreshCount = refreshCount;
 		}
-	} else {
-		// Cleared a wide register at a time (a byte-wise memset costs an instruction per byte).
-		tbClearRecords(groups, groupCount);
-		for (int g = 0; g < groupCount; ++g) {
-			for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
-				groups[g].bodyA[lane] = staticBody;
-				groups[g].bodyB[lane] = staticBody;
-				groups[g].contact[lane] = -1;
-			}
-		}
-		int filled[TB_GRAPH_COLORS + 1];
-		memset(filled, 0, sizeof filled);
-		bool listRefreshes = def->refreshContact != NULL;
-		for (int i = 0; i < contactCount; ++i) {
-			int k = contactColors[i];
-			int slot = filled[k]++;
-			int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
-			tbContactConstraintW* g = groups + groupStart[k] + slot / width;
-			tbPrepareContactLane(g, slot % width, contacts + i, i, bodies, staticBody, soft);
-			if (def->enableRollingResistance) {
-				contacts[i].record = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;
-			}
-			if (contacts[i].refresh && listRefreshes) {
-				int lane = (int)(g - groups) * TB_SIMD_WIDTH + slot % width;
-				refreshGaps[refreshCount] = tbRefreshStartGap(groups, contacts, states, h, lane);
-				refreshTurns[refreshCount] = 0.0f;
-				refreshes[refreshCount++] = lane;
-			}
-		}
-		// The rows of a record's lanes at once (wide, as the passes).
-		for (int g = 0; g < groupCount; ++g) {
-			tbPrepareContactRowsW(groups + g, contacts, bodies, def);
-			if (bounces) {
-				tbSetImpactSpeedW(groups + g, states, motions, bodyCount, h);
-			}
-		}
+		task.refreshes = refreshes;
+		task.refreshGaps = refreshGaps;
+		task.refreshTurns = refreshTurns;
+		task.refreshCount = refreshCount;
 	}
 
 	if (bounces) {
