@@ -142,7 +142,9 @@ const tbSuiteScene tb_suiteJointGrid = {
 // elbows are hinges with limits, a torsion spring (1 Hz, damping ratio 0.7) and joint friction (a
 // motor of speed 0 and torque 5 N m, the reference's); hips, shoulders, spine and neck are ball
 // joints with a cone and a twist range about the bone (tb_limbs) and the same 5 N m of joint
-// friction. Box3D's capsules also have rolling resistance, which Tumble's do not.
+// friction. The torso's pieces, the head and the thighs of the ragdolls of one cell share a filter
+// group and never collide with each other (tbRagdollCreate). Box3D's capsules also have rolling
+// resistance, which Tumble's do not.
 
 #define TB_RAIN_CELL 15.0f
 #define TB_RAIN_GRID 10
@@ -159,25 +161,26 @@ typedef struct tbBoneSpec
 	int parent;           ///< -1 for the pelvis
 	float jointX, jointY; ///< the joint to the parent, m
 	int hinge;            ///< 0 ball, 1 knee (bends back), 2 elbow (bends forward)
+	bool grouped;         ///< in the cell's filter group (tbRagdollCreate)
 } tbBoneSpec;
 
 // Facing +z: the knees bend the calves back (a positive turn about +x moves a hanging foot to
 // -z), the elbows the forearms forward.
 static const tbBoneSpec tb_bones[TB_RAGDOLL_BONES] = {
-    {0.0f, 0.95f, 0.13f, 0.07f, true, -1, 0.0f, 0.0f, 0},       // pelvis
-    {0.0f, 1.11f, 0.11f, 0.06f, true, 0, 0.0f, 1.03f, 0},       // spine 1
-    {0.0f, 1.23f, 0.11f, 0.08f, true, 1, 0.0f, 1.17f, 0},       // spine 2
-    {0.0f, 1.38f, 0.14f, 0.10f, true, 2, 0.0f, 1.30f, 0},       // chest
-    {0.0f, 1.56f, 0.06f, 0.03f, false, 3, 0.0f, 1.51f, 0},      // neck
-    {0.0f, 1.69f, 0.10f, 0.03f, false, 4, 0.0f, 1.62f, 0},      // head
-    {0.10f, 0.71f, 0.08f, 0.16f, false, 0, 0.10f, 0.92f, 0},    // left thigh
-    {0.10f, 0.29f, 0.065f, 0.17f, false, 6, 0.10f, 0.50f, 1},   // left calf
-    {-0.10f, 0.71f, 0.08f, 0.16f, false, 0, -0.10f, 0.92f, 0},  // right thigh
-    {-0.10f, 0.29f, 0.065f, 0.17f, false, 8, -0.10f, 0.50f, 1}, // right calf
-    {0.32f, 1.31f, 0.06f, 0.12f, false, 3, 0.31f, 1.45f, 0},    // left upper arm
-    {0.33f, 1.04f, 0.05f, 0.11f, false, 10, 0.32f, 1.17f, 2},   // left lower arm
-    {-0.32f, 1.31f, 0.06f, 0.12f, false, 3, -0.31f, 1.45f, 0},  // right upper arm
-    {-0.33f, 1.04f, 0.05f, 0.11f, false, 12, -0.32f, 1.17f, 2}, // right lower arm
+    {0.0f, 0.95f, 0.13f, 0.07f, true, -1, 0.0f, 0.0f, 0, true},        // pelvis
+    {0.0f, 1.11f, 0.11f, 0.06f, true, 0, 0.0f, 1.03f, 0, true},        // spine 1
+    {0.0f, 1.23f, 0.11f, 0.08f, true, 1, 0.0f, 1.17f, 0, true},        // spine 2
+    {0.0f, 1.38f, 0.14f, 0.10f, true, 2, 0.0f, 1.30f, 0, true},        // chest
+    {0.0f, 1.56f, 0.06f, 0.03f, false, 3, 0.0f, 1.51f, 0, false},      // neck
+    {0.0f, 1.69f, 0.10f, 0.03f, false, 4, 0.0f, 1.62f, 0, true},       // head
+    {0.10f, 0.71f, 0.08f, 0.16f, false, 0, 0.10f, 0.92f, 0, true},     // left thigh
+    {0.10f, 0.29f, 0.065f, 0.17f, false, 6, 0.10f, 0.50f, 1, false},   // left calf
+    {-0.10f, 0.71f, 0.08f, 0.16f, false, 0, -0.10f, 0.92f, 0, true},   // right thigh
+    {-0.10f, 0.29f, 0.065f, 0.17f, false, 8, -0.10f, 0.50f, 1, false}, // right calf
+    {0.32f, 1.31f, 0.06f, 0.12f, false, 3, 0.31f, 1.45f, 0, false},    // left upper arm
+    {0.33f, 1.04f, 0.05f, 0.11f, false, 10, 0.32f, 1.17f, 2, false},   // left lower arm
+    {-0.32f, 1.31f, 0.06f, 0.12f, false, 3, -0.31f, 1.45f, 0, false},  // right upper arm
+    {-0.33f, 1.04f, 0.05f, 0.11f, false, 12, -0.32f, 1.17f, 2, false}, // right lower arm
 };
 
 // The ball joints' limits, rad: the cone's half angles towards +-z (forward and back) and across,
@@ -232,8 +235,13 @@ static void tbRagdollDestroy(tbRagdoll* doll)
 	memset(doll, 0, sizeof *doll);
 }
 
-// A ragdoll with its feet at `feet`, standing upright, facing +z.
-static bool tbRagdollCreate(tbRagdoll* doll, tbWorldId worldId, vec3s feet)
+// A ragdoll with its feet at `feet`, standing upright, facing +z. The bones that lie within a
+// few centimetres of a bone they are not jointed to when standing (the torso's pieces, the head,
+// the thighs) take the filter group `group`: negative, so they never collide with each other, in
+// this ragdoll or another of its cell (0: no group). The reference scene's humans do the same
+// for theirs (their lower spine and thighs), so that a ragdoll does not spend its contacts on
+// itself.
+static bool tbRagdollCreate(tbRagdoll* doll, tbWorldId worldId, vec3s feet, int group)
 {
 	memset(doll, 0, sizeof *doll);
 	doll->alive = true;
@@ -244,6 +252,9 @@ static bool tbRagdollCreate(tbRagdoll* doll, tbWorldId worldId, vec3s feet)
 		bd.position = glms_vec3_add(feet, tbSuiteVec(spec->x, spec->y, 0.0f));
 		doll->bones[b] = tbCreateBody(worldId, &bd);
 		tbShapeDef sd = tbDefaultShapeDef();
+		if (spec->grouped) {
+			sd.filter.groupIndex = group;
+		}
 		if (spec->horizontal) {
 			sd.localPose = tbMakeTransform(tbSuiteVec(0.0f, 0.0f, 0.0f),
 			                               tbQuatFromEulerXYZ(0.0f, 0.0f, 0.5f * TB_SUITE_PI));
@@ -313,7 +324,7 @@ static void tbRainDropGroup(tbRainState* s, tbWorldId worldId, int row, int colu
 		if (doll->alive) {
 			tbRagdollDestroy(doll);
 		}
-		if (!tbRagdollCreate(doll, worldId, feet)) {
+		if (!tbRagdollCreate(doll, worldId, feet, -(row * s->grid + column))) {
 			s->failed = true;
 		}
 		s->spawned += 1;
