@@ -381,6 +381,19 @@ static int tbSplitItems(const tbDynamicTree* tree, int* items, vec3s* centers, i
 	if (!(width > 0.0f)) {
 		return mid;
 	}
+	if (end - begin == 2) {
+		// Two items: every split the bins allow costs the same, and the first (the lower centre
+		// first) wins, as the partition below would order them.
+		if (tbAxis(centers[begin], axis) > tbAxis(centers[begin + 1], axis)) {
+			int item = items[begin];
+			items[begin] = items[begin + 1];
+			items[begin + 1] = item;
+			vec3s c = centers[begin];
+			centers[begin] = centers[begin + 1];
+			centers[begin + 1] = c;
+		}
+		return mid;
+	}
 	float scale = (float)TB_REBUILD_BINS / width;
 	int counts[TB_REBUILD_BINS] = {0};
 	tbAABB boxes[TB_REBUILD_BINS];
