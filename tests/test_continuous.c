@@ -665,6 +665,45 @@ Test(continuous, tumbling_bodies_do_not_swing_into_the_ground)
 	}
 }
 
+// Cubes falling side by side at 20 m/s, 0.1 m apart, far above the ground: they never approach
+// each other, so no pair of them may get contact points, however fast they fall (a speculative
+// margin of their speed against the world, 2 x 0.33 m a step, made a touching pair of every
+// neighbour in a falling pile). Two cubes closing on each other at the same speed do get their
+// pair's points before they meet, 5 cm apart (beyond the 2 cm speculative distance): the margin
+// still follows how fast a pair closes.
+Test(continuous, bodies_falling_together_make_no_points_with_each_other)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.enableSleep = false;
+	tbWorldId world = tbCreateWorld(&def);
+	makeGround(world, 20.0f, 0.6f);
+	tbGeometry cube = tbMakeBox(0.25f, 0.25f, 0.25f);
+	for (int i = 0; i < 4; ++i) {
+		for (int j = 0; j < 4; ++j) {
+			addBody(world, tb_dynamicBody, v3(0.6f * (float)i, 200.0f, 0.6f * (float)j),
+			        quatIdentity(), cube, v3(0.0f, -20.0f, 0.0f), false);
+		}
+	}
+	int touching = 0;
+	for (int s = 0; s < 30; ++s) {
+		tbWorld_Step(world, kDt, 4);
+		touching += tbWorld_GetContactCount(world);
+	}
+	tbDestroyWorld(world);
+	cr_expect_eq(touching, 0, "%d touching pairs among cubes falling together", touching);
+
+	// Closing at 20 m/s from 5 cm apart: the pair has points in the first step.
+	world = zeroGravityWorld(true);
+	addBody(world, tb_dynamicBody, v3(0.0f, 0.0f, 0.0f), quatIdentity(), cube,
+	        v3(10.0f, 0.0f, 0.0f), false);
+	addBody(world, tb_dynamicBody, v3(0.55f, 0.0f, 0.0f), quatIdentity(), cube,
+	        v3(-10.0f, 0.0f, 0.0f), false);
+	tbWorld_Step(world, kDt, 4);
+	int closing = tbWorld_GetContactCount(world);
+	tbDestroyWorld(world);
+	cr_expect_eq(closing, 1, "%d touching pairs for two cubes closing at 20 m/s", closing);
+}
+
 // Boxes and hulls tumbling onto the ground and onto a box resting on it (12 m/s, 20 rad/s, the
 // speed scaled with the size): the deepest either reaches into the ground from its own surface at
 // every step, as a fraction of the size, and how many of the looks inside the step kept the

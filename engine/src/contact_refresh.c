@@ -73,19 +73,52 @@ static vec3s tbMovingSpin(const tbBodySlot* b)
 	return b->awake && b->rb.type != tb_staticBody ? b->rb.w : glms_vec3_zero();
 }
 
+// How fast a body may strike something within the step: its largest speed against any body it has
+// a pair with (the only ones its shapes can reach in the step), m/s. Against its partners, not
+// against the world: bodies falling side by side strike nothing of each other, and a body that
+// strikes nothing cannot be set spinning by it.
+static float tbStrikeSpeed(const tbWorld* w, const tbBodySlot* b)
+{
+	float fastest2 = 0.0f;
+	int guard = 0;
+	for (int edge = b->contactList; edge >= 0 && guard++ <= w->contactCount;) {
+		const tbContactSlot* c = w->contacts + (edge >> 1);
+		const tbBodySlot* o = w->bodies + w->shapes[(edge & 1) == 0 ? c->shapeB : c->shapeA].body;
+		edge = c->edgeNext[edge & 1];
+		// The partner's velocity where the body's centre of mass is (a turning drum's wall moves
+		// under the body at its own speed there, not at its far rim's).
+		vec3s arm = glms_vec3_sub(b->rb.state.x, o->rb.state.x);
+		vec3s at = glms_vec3_add(tbMovingVelocity(o), glms_vec3_cross(tbMovingSpin(o), arm));
+		// The surfaces' speed against each other near the body: their velocities there, and
+		// both spins over the body's reach.
+		float spins = (glms_vec3_norm(b->rb.w) + glms_vec3_norm(tbMovingSpin(o))) * b->maxExtent;
+		float speed = glms_vec3_norm(glms_vec3_sub(b->rb.v, at)) + spins;
+		fastest2 = speed * speed > fastest2 ? speed * speed : fastest2;
+	}
+	return fastest2;
+}
+
 float tbSwingReach(const tbWorld* w, const tbBodySlot* b, float dt)
 {
 	if (b->rb.type != tb_dynamicBody) {
 		return 0.0f;
 	}
-	// An impact within the step can turn a body's speed into spin that swings its surface by up
-	// to about that speed times the step (a cylinder falling beside a ball that had just landed
-	// hits the ground, spins up and swings into the ball within the step, their pair still
-	// without points). Only for bodies fast for their size, as the
+	// An impact within the step can turn a body's speed against what it strikes into spin that
+	// swings its surface by up to that speed times the step (a cylinder falling beside a ball
+	// that had just landed hits the ground, spins up and swings into the ball within the step,
+	// their pair still without points). Only for bodies fast for their size, as the
 	// candidates below: a body slowing down in a pile keeps the margin it had (a larger one joins
 	// settling neighbours into islands that never sleep: a rain would stay awake).
 	float limit = TB_REFRESH_SWEEP * b->maxExtent / dt;
 	float v2 = glms_vec3_dot(b->rb.v, b->rb.v);
+	if (!(v2 > limit * limit)) {
+		return 0.0f;
+	}
+	// Its speed against what it may strike, where that is less: a body falling among others
+	// that fall with it strikes nothing of theirs (a body at rest that is struck was never
+	// counted: the striker's margin holds their pair).
+	float strike2 = tbStrikeSpeed(w, b);
+	v2 = strike2 < v2 ? strike2 : v2;
 	if (!(v2 > limit * limit)) {
 		return 0.0f;
 	}
