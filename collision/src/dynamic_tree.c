@@ -356,18 +356,17 @@ static void tbGrowRebuild(tbDynamicTree* tree, int need)
 	tree->rebuildCapacity = (int)grown;
 }
 
-// Bins of the surface-area heuristic along one axis.
-#define TB_REBUILD_BINS 12
-
 static float tbAxis(vec3s v, int axis)
 {
 	return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
 }
 
-// Splits items [begin, end) (count >= 2) in place into two non-empty runs by the binned surface
-// area heuristic (Wald 2007) on their centres along the axis where the centres spread most; the
-// middle when the centres cannot be told apart. Returns where the second run begins.
-static int tbSplitItems(const tbDynamicTree* tree, int* items, vec3s* centers, int begin, int end)
+// Splits items [begin, end) (count >= 2) in place into two non-empty runs at the middle of their
+// centres along the axis where the centres spread most, the lower centres first; at the middle of
+// the range when the centres cannot be told apart or all lie on one side. Box2D v3's rebuild
+// splits so: a tree rebuilt every step over a crowd of similar shapes gains less from the binned
+// surface-area heuristic [Wald 2007] in its queries than the heuristic costs to evaluate.
+static int tbSplitItems(int* items, vec3s* centers, int begin, int end)
 {
 	vec3s lo = centers[begin], hi = centers[begin];
 	for (int i = begin + 1; i < end; ++i) {
@@ -376,75 +375,15 @@ static int tbSplitItems(const tbDynamicTree* tree, int* items, vec3s* centers, i
 	}
 	vec3s extent = glms_vec3_sub(hi, lo);
 	int axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : extent.y >= extent.z ? 1 : 2;
-	float low = tbAxis(lo, axis), width = tbAxis(extent, axis);
+	float width = tbAxis(extent, axis);
 	int mid = begin + (end - begin) / 2;
 	if (!(width > 0.0f)) {
 		return mid;
 	}
-	if (end - begin == 2) {
-		// Two items: every split the bins allow costs the same, and the first (the lower centre
-		// first) wins, as the partition below would order them.
-		if (tbAxis(centers[begin], axis) > tbAxis(centers[begin + 1], axis)) {
-			int item = items[begin];
-			items[begin] = items[begin + 1];
-			items[begin + 1] = item;
-			vec3s c = centers[begin];
-			centers[begin] = centers[begin + 1];
-			centers[begin + 1] = c;
-		}
-		return mid;
-	}
-	float scale = (float)TB_REBUILD_BINS / width;
-	int counts[TB_REBUILD_BINS] = {0};
-	tbAABB boxes[TB_REBUILD_BINS];
-	for (int i = begin; i < end; ++i) {
-		int bin = (int)((tbAxis(centers[i], axis) - low) * scale);
-		bin = bin < 0 ? 0 : bin >= TB_REBUILD_BINS ? TB_REBUILD_BINS - 1 : bin;
-		tbAABB box = tree->nodes[items[i]].aabb;
-		boxes[bin] = counts[bin] == 0 ? box : tbAABB_Union(boxes[bin], box);
-		counts[bin] += 1;
-	}
-	// Cost of a split after bin k: the two sides' half areas times their counts.
-	float rightArea[TB_REBUILD_BINS];
-	int rightCount[TB_REBUILD_BINS];
-	tbAABB right = boxes[TB_REBUILD_BINS - 1];
-	int count = 0;
-	for (int k = TB_REBUILD_BINS - 1; k > 0; --k) {
-		if (counts[k] > 0) {
-			right = count == 0 ? boxes[k] : tbAABB_Union(right, boxes[k]);
-			count += counts[k];
-		}
-		rightArea[k] = count > 0 ? tbAABB_HalfArea(right) : 0.0f;
-		rightCount[k] = count;
-	}
-	float best = INFINITY;
-	int split = -1;
-	tbAABB left = boxes[0];
-	count = 0;
-	for (int k = 0; k < TB_REBUILD_BINS - 1; ++k) {
-		if (counts[k] > 0) {
-			left = count == 0 ? boxes[k] : tbAABB_Union(left, boxes[k]);
-			count += counts[k];
-		}
-		if (count == 0 || rightCount[k + 1] == 0) {
-			continue;
-		}
-		float cost =
-		    tbAABB_HalfArea(left) * (float)count + rightArea[k + 1] * (float)rightCount[k + 1];
-		if (cost < best) {
-			best = cost;
-			split = k;
-		}
-	}
-	if (split < 0) {
-		return mid;
-	}
-	// Partition: items whose bin is at most `split` first (both runs are non-empty).
+	float cut = tbAxis(lo, axis) + 0.5f * width;
 	int i = begin, j = end - 1;
 	for (int guard = 0; i <= j && guard <= end - begin; ++guard) {
-		int bin = (int)((tbAxis(centers[i], axis) - low) * scale);
-		bin = bin < 0 ? 0 : bin >= TB_REBUILD_BINS ? TB_REBUILD_BINS - 1 : bin;
-		if (bin <= split) {
+		if (tbAxis(centers[i], axis) < cut) {
 			++i;
 			continue;
 		}
@@ -506,7 +445,7 @@ static void tbBuildRange(tbDynamicTree* tree, int begin, int end, int parent, in
 		int b = stack[top], e = stack[top + 1], p = stack[top + 2], sd = stack[top + 3];
 		int index = tree->rebuildItems[b];
 		if (e - b > 1) {
-			int mid = tbSplitItems(tree, tree->rebuildItems, tree->rebuildCenters, b, e);
+			int mid = tbSplitItems(tree->rebuildItems, tree->rebuildCenters, b, e);
 			index = tbSplitNode(tree, mid);
 			order[made++] = index;
 			stack[top++] = mid;
@@ -601,7 +540,7 @@ int tbDynamicTree_Rebuild(tbDynamicTree* tree, tbTreeParallelFcn* parallelFor, v
 			memcpy(ranges + 4 * rangeCount++, (int[4]){b, e, p, sd}, 4 * sizeof(int));
 			continue;
 		}
-		int mid = tbSplitItems(tree, items, centers, b, e);
+		int mid = tbSplitItems(items, centers, b, e);
 		int index = tbSplitNode(tree, mid);
 		tbLinkChild(tree, p, sd, index);
 		topNodes[topCount++] = index;
