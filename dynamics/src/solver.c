@@ -400,7 +400,12 @@ static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolv
 	} else {
 		mat3s free = tbIntegrateRotation(body, start.R, body->state.L, dt, def->integrator);
 		vec3s correction = tbMulAdd(dtheta, -dt, w);
-		body->state.R = tbMat3Mul(tbRotationFromVector(correction), free);
+		// In free flight the correction is only the substeps' rounding of dt w: a turn under
+		// 2^-24 rad changes R by less than the rounding of its unit columns, and is left out.
+		const float tiny = 0x1p-24f;
+		body->state.R = glms_vec3_dot(correction, correction) > tiny * tiny
+		                    ? tbMat3Mul(tbRotationFromVector(correction), free)
+		                    : free;
 	}
 	body->state.R = tbOrthonormalize(body->state.R, def->orthonormalizer);
 	tbRigidBody_UpdateDerived(body);
