@@ -541,8 +541,12 @@ float tbRelativeSurfaceSpeed(const tbBodySlot* ba, const tbShapeSlot* sa, const 
 // spin times its distance.
 // Bodies falling side by side close nothing by their relative speed, and their pair ends at the
 // boxes' test of tbCollidePair instead of a manifold.
+//
+// `boxesDecide`: the pair's tight boxes decide first (tbCollidePair's test): where they are apart
+// by the plain bound's margin they are apart by any smaller one, and the margin is not refined.
 static inline float tbPairMargin(const tbWorld* w, const tbShapeSlot* sa, const tbShapeSlot* sb,
-                                 const tbBodySlot* ba, const tbBodySlot* bb, float dt)
+                                 const tbBodySlot* ba, const tbBodySlot* bb, float dt,
+                                 bool boxesDecide)
 {
 	vec3s va = ba->awakeIndex >= 0 ? ba->rb.v : glms_vec3_zero();
 	vec3s vb = bb->awakeIndex >= 0 ? bb->rb.v : glms_vec3_zero();
@@ -550,9 +554,11 @@ static inline float tbPairMargin(const tbWorld* w, const tbShapeSlot* sa, const 
 	float spinA = boundsA.turn * sa->spinReach;
 	float spinB = boundsB.turn * sb->spinReach;
 	float speed = glms_vec3_norm(glms_vec3_sub(vb, va)) + spinA + spinB;
+	float swings = boundsA.swing + boundsB.swing;
 	// Only where the spins may add more than half the base distance: below, the bound could
 	// save little and costs two placed points a pair (a resting pile's every pair).
-	if (dt * (spinA + spinB) > 0.5f * w->def.speculativeDistance) {
+	if (dt * (spinA + spinB) > 0.5f * w->def.speculativeDistance &&
+	    !(boxesDecide && tbBoxesApart(sa, sb, w->def.speculativeDistance + dt * speed + swings))) {
 		vec3s ua, ub;
 		float aboutA = tbShapeMiddleSpeed(ba, sa, boundsA.turn, dt, &ua);
 		float aboutB = tbShapeMiddleSpeed(bb, sb, boundsB.turn, dt, &ub);
@@ -561,7 +567,7 @@ static inline float tbPairMargin(const tbWorld* w, const tbShapeSlot* sa, const 
 		float against = tbRelativeSurfaceSpeed(ba, sa, bb, sb, dt);
 		speed = against < speed ? against : speed;
 	}
-	return w->def.speculativeDistance + dt * speed + boundsA.swing + boundsB.swing;
+	return w->def.speculativeDistance + dt * speed + swings;
 }
 
 // A body the serial pass of tbCollide cannot change: static, or awake (waking only wakes sleepers).
@@ -608,7 +614,7 @@ static void tbCollideAheadTask(int start, int end, int worker, void* context)
 			c->ahead = 2;
 			continue;
 		}
-		tbCollidePair(w, c, sa, sb, tbPairMargin(w, sa, sb, ba, bb, t->dt), &profile);
+		tbCollidePair(w, c, sa, sb, tbPairMargin(w, sa, sb, ba, bb, t->dt, true), &profile);
 		if ((c->manifold.pointCount > 0) != c->touching) {
 			c->ahead = 1; // a begin or end event
 		} else {
@@ -674,7 +680,7 @@ static inline __attribute__((always_inline)) bool tbCollideAt(tbWorld* w, int at
 	if (c->child > 0) {
 		return true; // a further manifold of a level pair: made with the pair's first
 	}
-	float margin = tbPairMargin(w, sa, sb, ba, bb, dt);
+	float margin = tbPairMargin(w, sa, sb, ba, bb, dt, c->child < 0);
 	if (c->child == 0) {
 		int slots[TB_MAX_LEVEL_MANIFOLDS];
 		tbCollideLevelPair(w, i, margin, slots);
