@@ -74,12 +74,12 @@ static vec3s tbMovingSpin(const tbBodySlot* b)
 }
 
 // How fast a body may strike something within the step: its largest speed against any body it has
-// a pair with (the only ones its shapes can reach in the step), m/s. Against its partners, not
-// against the world: bodies falling side by side strike nothing of each other, and a body that
-// strikes nothing cannot be set spinning by it.
-static float tbStrikeSpeed(const tbWorld* w, const tbBodySlot* b)
+// a pair with (the only ones its shapes can reach in the step), m/s, up to `cap` (the search ends
+// at the first partner that reaches it).
+static float tbStrikeSpeed(const tbWorld* w, const tbBodySlot* b, float cap)
 {
-	float fastest2 = 0.0f;
+	float fastest = 0.0f;
+	float spinB = glms_vec3_norm(b->rb.w);
 	int guard = 0;
 	for (int edge = b->contactList; edge >= 0 && guard++ <= w->contactCount;) {
 		const tbContactSlot* c = w->contacts + (edge >> 1);
@@ -91,11 +91,14 @@ static float tbStrikeSpeed(const tbWorld* w, const tbBodySlot* b)
 		vec3s at = glms_vec3_add(tbMovingVelocity(o), glms_vec3_cross(tbMovingSpin(o), arm));
 		// The surfaces' speed against each other near the body: their velocities there, and
 		// both spins over the body's reach.
-		float spins = (glms_vec3_norm(b->rb.w) + glms_vec3_norm(tbMovingSpin(o))) * b->maxExtent;
+		float spins = (spinB + glms_vec3_norm(tbMovingSpin(o))) * b->maxExtent;
 		float speed = glms_vec3_norm(glms_vec3_sub(b->rb.v, at)) + spins;
-		fastest2 = speed * speed > fastest2 ? speed * speed : fastest2;
+		fastest = speed > fastest ? speed : fastest;
+		if (fastest >= cap) {
+			return cap;
+		}
 	}
-	return fastest2;
+	return fastest;
 }
 
 float tbSwingReach(const tbWorld* w, const tbBodySlot* b, float dt)
@@ -114,21 +117,19 @@ float tbSwingReach(const tbWorld* w, const tbBodySlot* b, float dt)
 	if (!(v2 > limit * limit)) {
 		return 0.0f;
 	}
+	// A body whose shapes a turn leaves in place (spheres about its centre of mass) swings none.
+	bool swings = false;
+	for (int s = b->firstShape; s >= 0 && !swings; s = w->shapes[s].nextInBody) {
+		swings = tbSpinReach(w, w->shapes + s) > 0.0f;
+	}
+	if (!swings) {
+		return 0.0f;
+	}
 	// Its speed against what it may strike, where that is less: a body falling among others
 	// that fall with it strikes nothing of theirs (a body at rest that is struck was never
 	// counted: the striker's margin holds their pair).
-	float strike2 = tbStrikeSpeed(w, b);
-	v2 = strike2 < v2 ? strike2 : v2;
-	if (!(v2 > limit * limit)) {
-		return 0.0f;
-	}
-	// A body whose shapes a turn leaves in place (spheres about its centre of mass) swings none.
-	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
-		if (tbSpinReach(w, w->shapes + s) > 0.0f) {
-			return dt * sqrtf(v2);
-		}
-	}
-	return 0.0f;
+	float speed = tbStrikeSpeed(w, b, sqrtf(v2));
+	return speed > limit ? dt * speed : 0.0f;
 }
 
 // What the solver needs of a candidate: the margin its points were made with, how far each
