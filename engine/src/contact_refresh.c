@@ -79,7 +79,7 @@ static vec3s tbMovingSpin(const tbBodySlot* b)
 static float tbStrikeSpeed(const tbWorld* w, const tbBodySlot* b, float cap)
 {
 	float fastest = 0.0f;
-	float spinB = glms_vec3_norm(b->rb.w);
+	float ownSpin = glms_vec3_norm(b->rb.w);
 	int guard = 0;
 	for (int edge = b->contactList; edge >= 0 && guard++ <= w->contactCount;) {
 		const tbContactSlot* c = w->contacts + (edge >> 1);
@@ -91,7 +91,7 @@ static float tbStrikeSpeed(const tbWorld* w, const tbBodySlot* b, float cap)
 		vec3s at = glms_vec3_add(tbMovingVelocity(o), glms_vec3_cross(tbMovingSpin(o), arm));
 		// The surfaces' speed against each other near the body: their velocities there, and
 		// both spins over the body's reach.
-		float spins = (spinB + glms_vec3_norm(tbMovingSpin(o))) * b->maxExtent;
+		float spins = (ownSpin + glms_vec3_norm(tbMovingSpin(o))) * b->maxExtent;
 		float speed = glms_vec3_norm(glms_vec3_sub(b->rb.v, at)) + spins;
 		fastest = speed > fastest ? speed : fastest;
 		if (fastest >= cap) {
