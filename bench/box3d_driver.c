@@ -2,8 +2,11 @@
 // (the scene functions of its shared/benchmarks.c, compiled from the Box3D tree given to
 // bench/suite.sh) on one thread, timed the same way, and prints the same JSON line. Built by
 // bench/suite.sh only (it needs a Box3D build); never by meson.
-// Usage: box3d-suite SCENE [--steps N] [--workers W] [--callgrind-from K] | --list
-// (--workers: Box3D's own threads and scheduler, b3WorldDef.workerCount; 1 by default)
+// Usage: box3d-suite SCENE [--steps N] [--workers W] [--callgrind-from K] [--joint-gaps] | --list
+// (--workers: Box3D's own threads and scheduler, b3WorldDef.workerCount; 1 by default;
+// --joint-gaps: after every step, the largest b3Joint_GetLinearSeparation of the joints of the
+// bodies that moved, printed as max_joint_gap_m for the last step and max_joint_gap_run_m over
+// the run; it slows the run, so never with a timed one)
 #define _POSIX_C_SOURCE 200809L
 
 #include "benchmarks.h"
@@ -52,6 +55,26 @@ static const PeerScene peerScenes[] = {
     {"trees100", NULL, CreateTrees100, NULL, DestroyTrees, 500},
 };
 
+// The largest linear separation of a constraining joint of a body that moved in the last step
+// (its move event): a body asleep keeps its joints as they were when it fell asleep.
+static double peerJointGap(b3WorldId worldId)
+{
+	double gap = 0.0;
+	b3BodyEvents events = b3World_GetBodyEvents(worldId);
+	b3JointId joints[64];
+	for (int i = 0; i < events.moveCount; ++i) {
+		int n = b3Body_GetJoints(events.moveEvents[i].bodyId, joints, 64);
+		for (int k = 0; k < n; ++k) {
+			if (b3Joint_GetType(joints[k]) == b3_filterJoint) {
+				continue; // no constraint: it only keeps two bodies from colliding
+			}
+			double d = (double)b3Joint_GetLinearSeparation(joints[k]);
+			gap = d > gap ? d : gap;
+		}
+	}
+	return gap;
+}
+
 static double peerNow(void)
 {
 	struct timespec t;
@@ -63,6 +86,7 @@ int main(int argc, char** argv)
 {
 	const char* name = NULL;
 	long steps = -1, callgrindFrom = -1, workers = 1;
+	bool jointGaps = false;
 	int count = (int)(sizeof peerScenes / sizeof peerScenes[0]);
 	for (int i = 1; i < argc; ++i) {
 		if (strcmp(argv[i], "--list") == 0) {
@@ -70,6 +94,8 @@ int main(int argc, char** argv)
 				printf("%-14s %5d\n", peerScenes[k].name, peerScenes[k].defaultSteps);
 			}
 			return 0;
+		} else if (strcmp(argv[i], "--joint-gaps") == 0) {
+			jointGaps = true;
 		} else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
 			steps = strtol(argv[++i], NULL, 10);
 			if (steps < 1 || steps > 10000000) {
@@ -98,9 +124,9 @@ int main(int argc, char** argv)
 		}
 	}
 	if (scene == NULL) {
-		fprintf(
-		    stderr,
-		    "usage: box3d-suite SCENE [--steps N] [--workers W] [--callgrind-from K] | --list\n");
+		fprintf(stderr, "usage: box3d-suite SCENE [--steps N] [--workers W] [--callgrind-from K] "
+		                "[--joint-gaps] | "
+		                "--list\n");
 		return 2;
 	}
 	if (steps < 0) {
@@ -144,6 +170,7 @@ int main(int argc, char** argv)
 			}
 		}
 	}
+	double maxJointGap = 0.0, lastJointGap = 0.0;
 	t0 = peerNow();
 	for (long s = 1; s < steps; ++s) {
 		if (s == callgrindFrom) {
@@ -153,6 +180,10 @@ int main(int argc, char** argv)
 			scene->step(worldId, (int)s);
 		}
 		b3World_Step(worldId, dt, 4);
+		if (jointGaps) {
+			lastJointGap = peerJointGap(worldId);
+			maxJointGap = lastJointGap > maxJointGap ? lastJointGap : maxJointGap;
+		}
 	}
 	CALLGRIND_STOP_INSTRUMENTATION;
 	double loopMs = 1e3 * (peerNow() - t0);
@@ -179,9 +210,14 @@ int main(int argc, char** argv)
 	printf("{\"engine\": \"box3d\", \"scene\": \"%s\", \"steps\": %ld, \"scale\": 1, "
 	       "\"ms_per_step\": %.4f, \"first_step_ms\": %.3f, \"create_ms\": %.1f, "
 	       "\"peak_rss_kb\": %ld, \"bodies\": %d, \"shapes\": %d, \"contacts\": %d, "
-	       "\"joints\": %d, \"max_drift_from_step_1_m\": %.6g}\n",
+	       "\"joints\": %d, \"max_drift_from_step_1_m\": %.6g",
 	       scene->name, steps, msPerStep, firstMs, createMs, usage.ru_maxrss, c.bodyCount,
 	       c.shapeCount, c.contactCount, c.jointCount, drift);
+	if (jointGaps) {
+		printf(", \"max_joint_gap_m\": %.6g, \"max_joint_gap_run_m\": %.6g", lastJointGap,
+		       maxJointGap);
+	}
+	printf("}\n");
 
 	if (scene->destroy != NULL) {
 		scene->destroy();

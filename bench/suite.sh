@@ -127,7 +127,8 @@ mkdir -p "$(dirname "$out")"
 	echo "Ratios are Tumble over Box3D. Checks are Tumble's (bench/suite_*.c say what each means);"
 	echo "counts are at the end of the run (Tumble: pairs whose fat boxes overlap; Box3D's drift is"
 	echo "the largest distance of a moving body from where it was after the first step, from its move"
-	echo "events: the pyramids' max_box_drift_m measured on Box3D, one step later)."
+	echo "events: the pyramids' max_box_drift_m measured on Box3D, one step later; Box3D's joint gap"
+	echo "is the largest b3Joint_GetLinearSeparation of a moving body's joints, filter joints left out)."
 	echo
 	echo "- command: \`$command_line\`${BOX3D_DIR:+ with BOX3D_DIR=$BOX3D_DIR}"
 	echo "- workers: $workers in each engine's timed runs"
@@ -176,6 +177,11 @@ for scene in "${scenes[@]}"; do
 	pass=$(field "$tbLine" pass)
 	counts="$(field "$tbLine" bodies) bodies, $(field "$tbLine" contacts) pairs"
 	[ -n "$b3Line" ] && counts="$counts / $(field "$b3Line" bodies) bodies, $(field "$b3Line" contacts) contacts, drift $(field "$b3Line" max_drift_from_step_1_m) m"
+	if [ -n "$b3Line" ] && grep -q max_joint_gap_m <<<"$tbLine"; then
+		# Box3D's joints measured the same way, in a run of its own (the measure slows it).
+		gapLine=$("$box3d" "$scene" --steps "$steps" --joint-gaps)
+		counts="$counts, joint gap $(field "$gapLine" max_joint_gap_m) m at the end ($(field "$gapLine" max_joint_gap_run_m) m over the run)"
+	fi
 	tbMB=$(awk -v k="$tbKb" 'BEGIN {printf "%.1f", k / 1024}')
 	b3MB=$(awk -v k="$b3Kb" 'BEGIN {if (k == "nan") print "-"; else printf "%.1f", k / 1024}')
 	printf '%-14s %6s %10s %10s %6s %9s %9s %9s %9s %5s  %s %s\n' "$scene" "$steps" "$tbMs" \
