@@ -690,6 +690,7 @@ typedef enum tbJointMode
 	tb_jointStiffness, // per unit: the joints' geometric stiffness summed on their bodies
 	tb_jointWarmStart, // per unit
 	tb_jointSolve,     // per unit: rows, then the group's direct solve
+	tb_jointOrder,     // per unit: a group's elimination order and factor pattern
 } tbJointMode;
 
 typedef struct tbJointTask
@@ -714,7 +715,7 @@ typedef struct tbJointTask
 	mat3s* stiffness;
 	const tbJointBody* jointBodies;
 	int jointBodyCount;
-	const int* seq;                      // the joints unit by unit, colour by colour
+	int* seq;                            // the joints unit by unit, colour by colour
 	const int* begin;                    // each unit's first entry of seq (units + 1)
 	int colorStart[TB_JOINT_COLORS + 2]; // each colour's first unit; the last: the uncoloured
 	int first;                           // the first unit of the colour being run
@@ -788,6 +789,12 @@ static void tbJointUnitsTask(int start, int end, int worker, void* context)
 	tbJointTask* t = context;
 	for (int u = t->first + start; u < t->first + end; ++u) {
 		int from = t->begin[u], to = t->begin[u + 1];
+		if (t->mode == tb_jointOrder) {
+			if (t->records[t->seq[from]].component >= 0) {
+				tbOrderJointGroup(t->records, t->seq + from, to - from);
+			}
+			continue;
+		}
 		for (int at = from; at < to; ++at) {
 			tbJointRecord* r = t->records + t->seq[at];
 			if (t->mode == tb_jointSolve) {
@@ -985,10 +992,18 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 		for (int i = groupStart[g]; i < groupStart[g + 1]; ++i) {
 			seq[begin[place] + (i - groupStart[g])] = order[i];
 		}
-		tbOrderJointGroup(t->records, seq + begin[place], groupStart[g + 1] - groupStart[g]);
 	}
 	t->seq = seq;
 	t->begin = begin;
+	// Each group's order of elimination, the groups side by side (each writes its own records).
+	t->mode = tb_jointOrder;
+	t->first = 0;
+	if (t->parallel) {
+		t->def->parallelFor(tbJointUnitsTask, units, TB_MIN_JOINT_UNITS, t,
+		                    t->def->parallelContext);
+	} else {
+		tbJointUnitsTask(0, units, 0, t);
+	}
 	// Each colour's batched ball joints, TB_SIMD_WIDTH to a batch.
 	int batches = 0;
 	for (int k = 0; k < TB_JOINT_COLORS; ++k) {
