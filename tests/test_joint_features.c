@@ -223,6 +223,43 @@ Test(joint_features, ball_cone_stops_a_thrown_limb)
 	}
 }
 
+// A plain ball joint's swing and twist read back the turn the limb was given: twisted by psi about
+// its own axis, then swung by theta about an axis across it (R = R(theta, n) R(psi, t)), its
+// swing is theta and its twist psi, read from the bodies as they are (no step needed after a
+// tbBody_SetTransform), and after a step they agree with limbAngles' reading of the rotation.
+Test(joint_features, ball_swing_and_twist_read_the_limb_turn)
+{
+	const float swings[3] = {0.3f, 1.2f, 2.5f}, twists[3] = {-2.0f, 0.7f, 3.0f};
+	const float across[3] = {0.0f, 1.1f, 2.6f}; // the swing axis's direction about t
+	for (int k = 0; k < 3; ++k) {
+		tbBallJointDef jd = tbDefaultBallJointDef();
+		Limb L = makeLimb(false, &jd);
+		vec3s t = v3(0.0f, -1.0f, 0.0f);
+		vec3s n = v3(cosf(across[k]), 0.0f, sinf(across[k])); // across t
+		versors q = glms_quat_mul(glms_quatv(swings[k], n), glms_quatv(twists[k], t));
+		// The anchor stays at the origin: the limb's centre is turned with it.
+		tbBody_SetTransform(L.limb, glms_quat_rotatev(q, v3(0.0f, -0.5f, 0.0f)), q);
+		float swing = tbBallJoint_GetSwingAngle(L.joint);
+		float twist = tbBallJoint_GetTwistAngle(L.joint);
+		printf("ball angles %d: swing %.5f (given %.5f), twist %.5f (given %.5f)\n", k,
+		       (double)swing, (double)swings[k], (double)twist, (double)twists[k]);
+		cr_assert(fabsf(swing - swings[k]) < 1e-4f, "swing %g, given %g", (double)swing,
+		          (double)swings[k]);
+		cr_assert(fabsf(twist - twists[k]) < 1e-4f, "twist %g, given %g", (double)twist,
+		          (double)twists[k]);
+		tbBody_SetAngularVelocity(L.limb, v3(0.3f, 0.5f, -0.2f));
+		for (int s = 0; s < 10; ++s) {
+			tbWorld_Step(L.world, kDt, kSubsteps);
+		}
+		float s2, c1, c2, t2;
+		limbAngles(L.limb, &s2, &c1, &c2, &t2);
+		cr_assert(fabsf(tbBallJoint_GetSwingAngle(L.joint) - s2) < 1e-4f);
+		cr_assert(fabsf(tbBallJoint_GetTwistAngle(L.joint) - t2) < 1e-4f);
+		cr_assert(fabsf(s2 - swings[k]) > 1e-3f, "the limb turned in the steps");
+		tbDestroyWorld(L.world);
+	}
+}
+
 // A limb spun hard about its own axis stops at the twist limits.
 Test(joint_features, ball_twist_limits_stop_a_spun_limb)
 {

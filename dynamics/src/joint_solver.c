@@ -841,6 +841,20 @@ static tbBallAngles tbBallAnglesOf(const tbJoint* j, const tbJointNow* g)
 	return a;
 }
 
+void tbJointBallAngles(const tbJoint* j, vec3s axisA, vec3s refA, vec3s axisB, vec3s refB,
+                       float* swing, float* twist)
+{
+	tbJointNow g;
+	memset(&g, 0, sizeof g);
+	g.axisA = axisA;
+	g.refA = refA;
+	g.axisB = axisB;
+	g.refB = refB;
+	tbBallAngles a = tbBallAnglesOf(j, &g);
+	*swing = a.swing;
+	*twist = a.twist;
+}
+
 // The joint's full geometry of now for a pass, and a ball joint's angles where `angles` asks for
 // them: made and held at the warm start (`warm`), read back in the biased passes while held
 // (nothing moves the bodies' deltas or turns until the deltas are integrated: the same bits),
@@ -1339,10 +1353,18 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
 {
 	tbJoint* j = r->joint;
+	float invH = 1.0f / h;
+	if (j->type == tb_ballJoint && !tbBallHasAngular(j)) {
+		// Its point rows' reaction only: its swing and twist are read from its bodies' frames
+		// when asked for (tbJointBallAngles), nothing in the step needs them.
+		j->speed = 0.0f;
+		j->force = glms_vec3_scale(j->linearImpulse, invH);
+		j->torque = glms_vec3_scale(j->angularImpulse, invH);
+		return;
+	}
 	const tbSolverBody* sa = states + r->indexA;
 	const tbSolverBody* sb = states + r->indexB;
 	tbJointNow g = tbJointGeometry(r, sa, sb);
-	float invH = 1.0f / h;
 	vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
 	vec3s armA =
 	    j->type == tb_sliderJoint || j->type == tb_wheelJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
@@ -1375,13 +1397,10 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
 		torque = tbMulAdd(torque, j->motorImpulse * invH, g.refA);
 		break;
 	case tb_ballJoint: {
+		// With angular rows (the plain ball joint returned above).
 		tbBallAngles a = tbBallAnglesOf(j, &g);
-		j->angle = a.twist;
-		j->swing = a.swing;
 		j->speed = 0.0f;
-		if (tbBallHasAngular(j)) {
-			torque = glms_vec3_scale(tbBallAngularImpulse(j, &a), invH);
-		}
+		torque = glms_vec3_scale(tbBallAngularImpulse(j, &a), invH);
 		break;
 	}
 	default:

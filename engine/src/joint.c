@@ -918,15 +918,39 @@ void tbBallJoint_SetMaxFrictionTorque(tbJointId jointId, float torque)
 	}
 }
 
+// A ball joint's swing and twist from its bodies' frames of now (world axes).
+static bool tbBallAnglesNow(tbJointId jointId, float* swing, float* twist, const char* caller)
+{
+	*swing = *twist = 0.0f;
+	tbWorld* w = NULL;
+	tbJointSlot* s = tbGetJointSlot(jointId, &w, caller);
+	if (s == NULL) {
+		return false;
+	}
+	if (s->joint.type != tb_ballJoint) {
+		tbSetError("%s: the joint is not of that type", caller);
+		return false;
+	}
+	versors qa = w->bodies[s->bodyA].xf.q, qb = w->bodies[s->bodyB].xf.q;
+	tbJointBallAngles(&s->joint, tbRotateVector(qa, s->joint.localAxisA),
+	                  tbRotateVector(qa, s->joint.localRefA),
+	                  tbRotateVector(qb, s->joint.localAxisB),
+	                  tbRotateVector(qb, s->joint.localRefB), swing, twist);
+	return true;
+}
+
 float tbBallJoint_GetSwingAngle(tbJointId jointId)
 {
-	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbBallJoint_GetSwingAngle");
-	return s != NULL && s->joint.type == tb_ballJoint ? s->joint.swing : 0.0f;
+	float swing, twist;
+	tbBallAnglesNow(jointId, &swing, &twist, "tbBallJoint_GetSwingAngle");
+	return swing;
 }
 
 float tbBallJoint_GetTwistAngle(tbJointId jointId)
 {
-	return tbJointCoordinate(jointId, tb_ballJoint, "tbBallJoint_GetTwistAngle");
+	float swing, twist;
+	tbBallAnglesNow(jointId, &swing, &twist, "tbBallJoint_GetTwistAngle");
+	return twist;
 }
 
 static vec3s tbMulAddVec(vec3s p, float s, vec3s v)

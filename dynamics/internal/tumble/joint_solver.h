@@ -53,8 +53,7 @@ typedef struct tbJoint
 
 	// Read after a step.
 	float angle;  ///< hinge: rad; slider: translation along the axis, m; distance: length, m;
-	              ///< ball: twist, rad; wheel: suspension translation, m
-	float swing;  ///< ball: the angle between the twist axes, rad
+	              ///< wheel: suspension translation, m (ball: tbJointBallAngles)
 	float speed;  ///< rad/s or m/s along the same coordinate
 	vec3s force;  ///< reaction force on B, N (impulses of the last substep / its length)
 	vec3s torque; ///< reaction torque on B about its anchor, N m
@@ -82,3 +81,10 @@ typedef struct tbJointSoftness
 	float hertz;        ///< Hz, capped at a quarter of the substep rate (60)
 	float dampingRatio; ///< (2)
 } tbJointSoftness;
+
+/// A ball joint's swing (the angle between the twist axes) and twist (B's reference turned back
+/// by the swing, against A's reference about A's axis), rad, from its frames in world axes: the
+/// step keeps them only where a limit, motor or spring needs them, so the engine's getters ask
+/// here with the bodies' frames of now.
+void tbJointBallAngles(const tbJoint* joint, vec3s axisA, vec3s refA, vec3s axisB, vec3s refB,
+                       float* swing, float* twist);

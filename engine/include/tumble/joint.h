@@ -259,9 +259,10 @@ TB_API void tbWheelJoint_SetSteering(tbJointId jointId, float angle);
 /// Wheel: see tbWheelJoint_SetSteering.
 TB_API float tbWheelJoint_GetSteering(tbJointId jointId);
 
-/// Ball: the angle between the two twist axes after the last step, rad.
+/// Ball: the angle between the two twist axes, rad, from the bodies' frames as they are now
+/// (after the last step, or as tbBody_SetTransform left them).
 TB_API float tbBallJoint_GetSwingAngle(tbJointId jointId);
-/// Ball: B's twist about its axis against A's reference after the last step, rad.
+/// Ball: B's twist about its axis against A's reference, rad, from the bodies' frames now.
 TB_API float tbBallJoint_GetTwistAngle(tbJointId jointId);
 
 /// Breaking: a joint whose reaction force (N) or torque (N m) exceeds its threshold after a step
