@@ -327,35 +327,46 @@ static void tbCollidePair(const tbWorld* w, tbContactSlot* c, const tbShapeSlot*
 // A convex shape against a mesh or heightfield: one narrow phase for the pair (tbCollideLevel),
 // whose manifolds, one per group of triangles sharing a normal, go to the pair's slots (child 0,
 // the contact the broad phase made, and the ones made here for further normals), each slot
-// keeping the normal it had so that its warm start follows its points. `slots` gets each slot's
-// contact index, -1 where none; the contacts array may have grown (pointers into it are stale).
-static void tbCollideLevelPair(tbWorld* w, int index, float margin,
-                               int slots[TB_MAX_LEVEL_MANIFOLDS])
+// keeping the normal it had so that its warm start follows its points. In three parts, so that
+// the narrow phase, the costly one, may run side by side with other pairs' (tbLevelNarrow):
+// tbLevelPlan finds the slots and whether the cache holds; tbLevelStore hands out the manifolds.
+
+typedef struct tbLevelPlanned
+{
+	int slots[TB_MAX_LEVEL_MANIFOLDS]; // each slot's contact index, -1 where none
+	tbTransform rel;                   // B's pose in A's frame (float)
+	float slack;                       // the cache's slack for the convex shape's size
+	bool apart, cached;                // the cache proves the pair apart, or holds its points
+} tbLevelPlanned;
+
+// The pair's slots and what its cache says (reads the world only).
+static void tbLevelPlan(const tbWorld* w, int index, float margin, tbLevelPlanned* p)
 {
 	int shapeA = w->contacts[index].shapeA, shapeB = w->contacts[index].shapeB;
 	const tbShapeSlot* sa = w->shapes + shapeA;
 	const tbShapeSlot* sb = w->shapes + shapeB;
-	slots[0] = index;
+	p->slots[0] = index;
 	int total = w->contacts[index].cache.pointCount;
 	for (int k = 1; k < TB_MAX_LEVEL_MANIFOLDS; ++k) {
-		slots[k] = tbPairFind(w, shapeA, shapeB, k);
-		total += slots[k] >= 0 ? w->contacts[slots[k]].cache.pointCount : 0;
+		p->slots[k] = tbPairFind(w, shapeA, shapeB, k);
+		total += p->slots[k] >= 0 ? w->contacts[p->slots[k]].cache.pointCount : 0;
 	}
 	bool levelIsA = tbGeometry_IsLevel(&sa->geometry);
 	// The convex shape's size: the mesh's radius is the whole mesh's.
 	float size = levelIsA ? sb->radius : sa->radius;
-	float slack = TB_CACHE_SLACK * size;
-	tbTransform rel = tbRelativePose(sa->xf, sb->xf);
+	p->slack = TB_CACHE_SLACK * size;
+	p->rel = tbRelativePose(sa->xf, sb->xf);
 	const tbContactCache* cc = &w->contacts[index].cache;
-	bool cached = false, apart = tbBoxesApart(sa, sb, margin);
-	if (!apart && cc->valid) {
+	p->cached = false;
+	p->apart = tbBoxesApart(sa, sb, margin);
+	if (!p->apart && cc->valid) {
 		// How far the convex shape's points moved in the level's frame (a point of it and the
 		// level's fixed surface close by at most that much).
-		float drift = levelIsA ? tbPairDrift(cc, rel, size) : tbPairDriftOfA(cc, rel, size);
+		float drift = levelIsA ? tbPairDrift(cc, p->rel, size) : tbPairDriftOfA(cc, p->rel, size);
 		// Or its middle's move plus the turn times its points' reach about the middle: the
 		// smaller for a piece of a compound far from its body's origin.
 		const tbShapeSlot* convex = levelIsA ? sb : sa;
-		tbTransform now = levelIsA ? rel : tbInvMulTransforms(rel, tbTransformIdentity());
+		tbTransform now = levelIsA ? p->rel : tbInvMulTransforms(p->rel, tbTransformIdentity());
 		tbTransform then =
 		    levelIsA ? tbCachePose(cc) : tbInvMulTransforms(tbCachePose(cc), tbTransformIdentity());
 		vec3s moved = glms_vec3_sub(tbTransformPointInline(now, convex->localMiddle),
@@ -364,17 +375,41 @@ static void tbCollideLevelPair(tbWorld* w, int index, float margin,
 		    fminf(drift, glms_vec3_norm(moved) + tbTurnBound(then.q, now.q) * convex->middleReach);
 		// Apart by `distance` then, so by at least distance - drift now; or every slot's points
 		// placed again, any point left out having been beyond cc->margin then.
-		apart = total == 0 && cc->distance - drift > margin;
-		cached = total > 0 && drift <= slack && margin + drift <= cc->margin;
+		p->apart = total == 0 && cc->distance - drift > margin;
+		p->cached = total > 0 && drift <= p->slack && margin + drift <= cc->margin;
 	}
-	if (apart || cached) {
+}
+
+// The narrow phase of a planned pair that the cache did not settle (reads the shapes only).
+static void tbLevelNarrow(const tbWorld* w, int index, float margin, const tbLevelPlanned* p,
+                          tbLevelAhead* out)
+{
+	const tbShapeSlot* sa = w->shapes + w->contacts[index].shapeA;
+	const tbShapeSlot* sb = w->shapes + w->contacts[index].shapeB;
+	tbTransform bInA = tbInvMulTransforms(sa->xf, sb->xf);
+	out->count = tbCollideLevel(&sa->geometry, &sb->geometry, bInA, margin + p->slack, out->groups,
+	                            TB_MAX_LEVEL_MANIFOLDS, &out->distance);
+}
+
+// The planned pair's manifolds into its slots: placed again from the caches where they hold, or
+// the narrow phase's groups (`made`), each to the slot that had the closest normal (within
+// TB_LEVEL_KEEP_COS), the others to free slots, lowest first. `slots` gets each slot's contact
+// index, -1 where none; the contacts array may have grown (pointers into it are stale).
+static void tbLevelStore(tbWorld* w, int index, float margin, const tbLevelPlanned* p,
+                         const tbLevelAhead* made, int slots[TB_MAX_LEVEL_MANIFOLDS])
+{
+	int shapeA = w->contacts[index].shapeA, shapeB = w->contacts[index].shapeB;
+	const tbShapeSlot* sa = w->shapes + shapeA;
+	const tbShapeSlot* sb = w->shapes + shapeB;
+	memcpy(slots, p->slots, sizeof p->slots);
+	if (p->apart || p->cached) {
 		w->profile.cachedManifolds += 1;
 		for (int k = 0; k < TB_MAX_LEVEL_MANIFOLDS; ++k) {
 			if (slots[k] < 0) {
 				continue;
 			}
 			tbContactSlot* c = w->contacts + slots[k];
-			if (cached) {
+			if (p->cached) {
 				tbPlaceCachedManifold(&c->cache, sa->xf, sb->xf, margin, &c->manifold);
 			} else {
 				c->manifold.pointCount = 0;
@@ -385,12 +420,8 @@ static void tbCollideLevelPair(tbWorld* w, int index, float margin,
 	}
 	w->profile.narrowPhaseRuns += 1;
 	tbTransform bInA = tbInvMulTransforms(sa->xf, sb->xf);
-	tbManifold groups[TB_MAX_LEVEL_MANIFOLDS];
-	float distance;
-	int count = tbCollideLevel(&sa->geometry, &sb->geometry, bInA, margin + slack, groups,
-	                           TB_MAX_LEVEL_MANIFOLDS, &distance);
-	// Each group to the slot that had the closest normal (within TB_LEVEL_KEEP_COS), the others
-	// to free slots, lowest first.
+	const tbManifold* groups = made->groups;
+	int count = made->count;
 	int owner[TB_MAX_LEVEL_MANIFOLDS];
 	bool taken[TB_MAX_LEVEL_MANIFOLDS] = {false};
 	for (int g = 0; g < count; ++g) {
@@ -436,8 +467,27 @@ static void tbCollideLevelPair(tbWorld* w, int index, float margin,
 		for (int g = 0; g < count; ++g) {
 			local = owner[g] == k ? groups + g : local;
 		}
-		tbStoreManifold(c, sa, sb, bInA, rel, local, margin, margin + slack, distance);
+		tbStoreManifold(c, sa, sb, bInA, p->rel, local, margin, margin + p->slack, made->distance);
 	}
+}
+
+// The whole of it for the pair at contact `index`, its narrow phase made here or, where the
+// parallel pass made it (`ahead`, not null), taken from there.
+static void tbCollideLevelPair(tbWorld* w, int index, float margin, const tbLevelAhead* ahead,
+                               int slots[TB_MAX_LEVEL_MANIFOLDS])
+{
+	tbLevelPlanned p;
+	tbLevelPlan(w, index, margin, &p);
+	tbLevelAhead made;
+	if (!p.apart && !p.cached) {
+		if (ahead == NULL) {
+			tbLevelNarrow(w, index, margin, &p, &made);
+			ahead = &made;
+		}
+	} else {
+		ahead = NULL;
+	}
+	tbLevelStore(w, index, margin, &p, ahead, slots);
 }
 
 // The touch events and the waking of one contact whose manifold this step's narrow phase wrote.
@@ -606,8 +656,26 @@ static void tbCollideAheadTask(int start, int end, int worker, void* context)
 		const tbBodySlot* ba = w->bodies + sa->body;
 		const tbBodySlot* bb = w->bodies + sb->body;
 		visits[at] = 1;
-		if (c->child >= 0 || (!tbIsAwakeMover(ba) && !tbIsAwakeMover(bb)) ||
-		    !tbSettledForPass(ba) || !tbSettledForPass(bb)) {
+		if ((!tbIsAwakeMover(ba) && !tbIsAwakeMover(bb)) || !tbSettledForPass(ba) ||
+		    !tbSettledForPass(bb)) {
+			continue;
+		}
+		if (c->child == 0 && tbAABB_Overlaps(sa->fatAABB, sb->fatAABB)) {
+			// A level pair: its narrow phase here, its slots handed out in the serial pass
+			// (which may make contacts). The pair's margin and plan read nothing that pass
+			// changes before it comes to the pair.
+			float margin = tbPairMargin(w, sa, sb, ba, bb, t->dt, false);
+			tbLevelPlanned p;
+			tbLevelPlan(w, w->activeContacts[at], margin, &p);
+			int slot = p.apart || p.cached ? -1 : atomic_fetch_add(&w->levelAheadUsed, 1);
+			if (slot >= 0 && slot < w->levelAheadCapacity) {
+				tbLevelNarrow(w, w->activeContacts[at], margin, &p, w->levelAhead + slot);
+				c->ahead = 3;
+				c->levelAhead = slot;
+			}
+			continue;
+		}
+		if (c->child >= 0) {
 			continue;
 		}
 		if (!tbAABB_Overlaps(sa->fatAABB, sb->fatAABB)) {
@@ -660,7 +728,12 @@ static inline __attribute__((always_inline)) bool tbCollideAt(tbWorld* w, int at
 	tbBodySlot* ba = w->bodies + sa->body;
 	tbBodySlot* bb = w->bodies + sb->body;
 	int made = ahead ? c->ahead : 0;
-	if (made != 0) {
+	const tbLevelAhead* level = NULL;
+	if (made == 3) {
+		// A level pair whose narrow phase the parallel pass made.
+		c->ahead = 0;
+		level = w->levelAhead + c->levelAhead;
+	} else if (made != 0) {
 		c->ahead = 0;
 		if (made == 2) {
 			tbDestroyContact(w, i, false);
@@ -683,7 +756,7 @@ static inline __attribute__((always_inline)) bool tbCollideAt(tbWorld* w, int at
 	float margin = tbPairMargin(w, sa, sb, ba, bb, dt, c->child < 0);
 	if (c->child == 0) {
 		int slots[TB_MAX_LEVEL_MANIFOLDS];
-		tbCollideLevelPair(w, i, margin, slots);
+		tbCollideLevelPair(w, i, margin, level, slots);
 		for (int k = 0; k < TB_MAX_LEVEL_MANIFOLDS; ++k) {
 			if (slots[k] >= 0) {
 				tbFinishContact(w, slots[k]);
@@ -769,7 +842,15 @@ static __attribute__((noinline)) void tbCollideParallel(tbWorld* w, float dt)
 		w->workerCounts[k].cachedManifolds = 0;
 		w->workerCounts[k].narrowPhaseRuns = 0;
 	}
+	atomic_store(&w->levelAheadUsed, 0);
 	tbParallelFor(w, tbCollideAheadTask, count, 16, &task);
+	// Room for every level pair the pass met next time (those beyond it were left to the serial
+	// pass, which makes the same manifolds).
+	int used = atomic_load(&w->levelAheadUsed);
+	if (used > w->levelAheadCapacity) {
+		tbGrowArrayUncleared((void**)&w->levelAhead, &w->levelAheadCapacity, used,
+		                     sizeof(tbLevelAhead));
+	}
 	for (int k = 0; k < TB_MAX_WORKERS; ++k) {
 		w->profile.cachedManifolds += w->workerCounts[k].cachedManifolds;
 		w->profile.narrowPhaseRuns += w->workerCounts[k].narrowPhaseRuns;

@@ -232,6 +232,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->awakeBodies, w->awakeCapacity, int);
 	TB_FREE_ARRAY(w->activeContacts, w->activeCapacity, int);
 	TB_FREE_ARRAY(w->bodyBounds, w->bodyBoundCapacity, tbBodyBounds);
+	TB_FREE_ARRAY(w->levelAhead, w->levelAheadCapacity, tbLevelAhead);
 	TB_FREE_ARRAY(w->beginEvents, w->beginCapacity, tbContactBeginTouchEvent);
 	TB_FREE_ARRAY(w->endEvents, w->endCapacity, tbContactEndTouchEvent);
 	TB_FREE_ARRAY(w->pendingEndEvents, w->pendingEndCapacity, tbContactEndTouchEvent);

@@ -1,6 +1,8 @@
 // The world's private tables: body, shape and contact slots, the pair set, scratch and events.
 #pragma once
 
+#include <stdatomic.h>
+
 #include "tumble/allocate_internal.h"
 #include "tumble/collide_internal.h"
 #include "tumble/contact_solver.h"
@@ -201,9 +203,22 @@ typedef struct tbContactSlot
 	// Set by the narrow phase's parallel pass (contact.c): 0 not looked at (or nothing left to
 	// do), 1 its manifold is made and its touching changes, 2 its boxes parted (to be destroyed);
 	// the serial pass after reads and clears it.
-	uint8_t ahead;
-	int nextFree;
+	uint8_t ahead; // (3: a level pair whose narrow phase it made, in levelAhead)
+	union
+	{
+		int nextFree;   // a free slot: the next free one
+		int levelAhead; // ahead 3: the world's levelAhead entry
+	};
 } tbContactSlot;
+
+// A level pair's narrow phase made by the parallel pass of tbCollide (contact.c): its manifolds,
+// one per normal, and the distance for the pair's cache.
+typedef struct tbLevelAhead
+{
+	tbManifold groups[TB_MAX_LEVEL_MANIFOLDS];
+	int count;
+	float distance;
+} tbLevelAhead;
 
 // A joint: the solver's record (tbJoint, anchors from the centres of mass) plus what the world
 // keeps: the anchors from the body origins (the centre of mass moves when shapes are added), the
@@ -339,6 +354,10 @@ typedef struct tbWorld
 	struct tbTaskPool* pool;
 	bool parallel;
 	tbWorkerCounts workerCounts[TB_MAX_WORKERS];
+	// The narrow phase's parallel pass: level pairs' manifolds made ahead (contact.c).
+	tbLevelAhead* levelAhead;
+	int levelAheadCapacity;
+	atomic_int levelAheadUsed;
 } tbWorld;
 
 // core.c
