@@ -630,7 +630,8 @@ static inline bool tbSettledForPass(const tbBodySlot* b)
 // begins: each pair's manifold into its own slot. Reads the shapes, the bodies and the bounds;
 // writes only its own contact (manifold, cache, `ahead`), its position's visit flag and its
 // worker's counts. A pair with a sleeping body is left to the serial pass (a wake in that pass may
-// change its margin), and so is a pair with level geometry (its manifolds may make or free
+// change its margin). A pair with level geometry gets its narrow phase here, into the world's
+// levelAhead, and the serial pass hands its manifolds to its slots (which may make or free
 // further slots). A pair whose manifold is made here and whose touching does not change leaves
 // the serial pass nothing to do (its bodies are static or awake, so it wakes none): its position
 // is not flagged and the serial pass never visits it (Box2D v3's contact sim flags).
