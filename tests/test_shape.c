@@ -306,6 +306,62 @@ Test(shape, box_aabb_is_its_corners_and_its_supports)
 	cr_expect_eq(differ, 0, "%d box bounds differ from their support points' reach", differ);
 }
 
+// An unscaled sphere's and capsule's bounds are worked out in closed form (the centre +- r; the
+// core's turned half axis |u_i| plus r): they must be the exact bounds worked out in double (the
+// capsule's two end balls), and within float rounding of the reach of the support points along
+// the world axes, for turned capsules and spheres of many sizes.
+Test(shape, ball_and_capsule_aabb_are_their_end_balls_and_their_supports)
+{
+	unsigned seed = 777u;
+	double worst = 0.0, worstSupport = 0.0;
+	for (int trial = 0; trial < 2000; ++trial) {
+		float u[8];
+		for (int k = 0; k < 8; ++k) {
+			seed = seed * 1664525u + 1013904223u;
+			u[k] = (float)(seed >> 8) / 16777216.0f;
+		}
+		float r = 0.01f + 2.0f * u[0], hh = trial % 2 == 0 ? 0.0f : 0.01f + 3.0f * u[1];
+		tbGeometry g = trial % 2 == 0 ? tbMakeSphere(r) : tbMakeCapsule(r, hh);
+		tbTransform xf = tbMakeTransform(
+		    (vec3s){{20.0f * u[2] - 10.0f, 20.0f * u[3] - 10.0f, 20.0f * u[4] - 10.0f}},
+		    quatAxisAngle(dv((double)u[5] - 0.5, (double)u[6] - 0.5, (double)u[7] - 0.3),
+		                  6.0 * (double)u[7]));
+		tbAABB got = tbGeometry_ComputeAABB(&g, xf);
+		// The segment's ends placed in double, each grown by r.
+		dvec e0 = dxfPoint(xf, dv(0.0, -(double)hh, 0.0)), e1 = dxfPoint(xf, dv(0.0, hh, 0.0));
+		double rd = (double)r;
+		dvec lo = dv(fmin(e0.x, e1.x) - rd, fmin(e0.y, e1.y) - rd, fmin(e0.z, e1.z) - rd);
+		dvec hi = dv(fmax(e0.x, e1.x) + rd, fmax(e0.y, e1.y) + rd, fmax(e0.z, e1.z) + rd);
+		double size = (double)(r + hh) + 20.0;
+		double err =
+		    fmax(fmax(fmax(fabs((double)got.lower.x - lo.x), fabs((double)got.lower.y - lo.y)),
+		              fmax(fabs((double)got.lower.z - lo.z), fabs((double)got.upper.x - hi.x))),
+		         fmax(fabs((double)got.upper.y - hi.y), fabs((double)got.upper.z - hi.z)));
+		worst = fmax(worst, err / size);
+		for (int axis = 0; axis < 3; ++axis) {
+			vec3s d = {{0.0f, 0.0f, 0.0f}};
+			d.raw[axis] = 1.0f;
+			vec3s local = tbInvRotateVector(xf.q, d);
+			float up = glms_vec3_dot(tbGeometry_Support(&g, local, NULL), local);
+			float down =
+			    glms_vec3_dot(tbGeometry_Support(&g, glms_vec3_negate(local), NULL), local);
+			worstSupport =
+			    fmax(worstSupport,
+			         fabs((double)got.upper.raw[axis] - (double)(xf.p.raw[axis] + up)) / size);
+			worstSupport =
+			    fmax(worstSupport,
+			         fabs((double)got.lower.raw[axis] - (double)(xf.p.raw[axis] + down)) / size);
+		}
+	}
+	printf("SCENE ball and capsule bounds: off the end balls by %.2e, off the supports by %.2e of "
+	       "their size\n",
+	       worst, worstSupport);
+	cr_expect(worst < 1e-6, "ball and capsule bounds off their end balls by %g of their size",
+	          worst);
+	cr_expect(worstSupport < 1e-6, "ball and capsule bounds off their supports by %g",
+	          worstSupport);
+}
+
 // A hull's bounds come from one pass over its placed vertices: they must be its vertices'
 // extremes placed in double, and within float rounding of the reach of its support points along
 // the world axes (the six-support form), for turned, non-uniformly scaled hulls of many sizes.

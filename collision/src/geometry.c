@@ -542,6 +542,22 @@ tbAABB tbGeometry_ComputeAABB(const tbGeometry* shape, tbTransform xf)
 		box.upper = glms_vec3_add(xf.p, hi);
 		return box;
 	}
+	vec3s sc = shape->scale;
+	if (sc.x == 1.0f && sc.y == 1.0f && sc.z == 1.0f &&
+	    (shape->type == tb_sphereShape || shape->type == tb_capsuleShape)) {
+		// Unscaled balls and capsules in closed form: a sphere reaches r along every axis; a
+		// capsule's core, the segment from -h to h along its turned y axis u, reaches h |u_i|
+		// along axis i, and its ball r beyond that.
+		float r = shape->type == tb_sphereShape ? shape->radius : shape->round.radius;
+		vec3s reach = {{r, r, r}};
+		if (shape->type == tb_capsuleShape) {
+			vec3s u = tbRotateInline(xf.q, (vec3s){{0.0f, shape->round.halfHeight, 0.0f}});
+			reach = (vec3s){{fabsf(u.x) + r, fabsf(u.y) + r, fabsf(u.z) + r}};
+		}
+		box.lower = glms_vec3_sub(xf.p, reach);
+		box.upper = glms_vec3_add(xf.p, reach);
+		return box;
+	}
 	for (int axis = 0; axis < 3; ++axis) {
 		vec3s d = glms_vec3_zero();
 		d.raw[axis] = 1.0f;
