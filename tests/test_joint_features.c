@@ -260,6 +260,51 @@ Test(joint_features, ball_swing_and_twist_read_the_limb_turn)
 	}
 }
 
+// A body put to sleep by hand while a joint ties it to a swinging one is woken on the next step
+// and follows it: its joint's anchors stay together (within 1 cm) as the pendulum swings, where a
+// sleeper left in place would be pulled apart by the swing (about a metre here).
+Test(joint_features, a_body_put_to_sleep_on_a_swinging_joint_wakes)
+{
+	tbWorldId world = makeWorld(false);
+	tbBodyId anchor = makeStatic(world, v3(0.0f, 3.0f, 0.0f));
+	tbGeometry ball = tbMakeSphere(0.1f);
+	tbBodyId a = makeDynamic(world, v3(0.0f, 2.0f, 0.0f), quatIdentity(), &ball, 1000.0f);
+	tbBodyId b = makeDynamic(world, v3(0.0f, 1.0f, 0.0f), quatIdentity(), &ball, 1000.0f);
+	tbBallJointDef jd = tbDefaultBallJointDef();
+	jd.bodyIdA = anchor;
+	jd.bodyIdB = a;
+	jd.anchor = v3(0.0f, 3.0f, 0.0f);
+	cr_assert(tbJoint_IsValid(tbCreateBallJoint(world, &jd)), "%s", tbGetLastError());
+	jd.bodyIdA = a;
+	jd.bodyIdB = b;
+	jd.anchor = v3(0.0f, 2.0f, 0.0f);
+	cr_assert(tbJoint_IsValid(tbCreateBallJoint(world, &jd)), "%s", tbGetLastError());
+	tbBody_SetLinearVelocity(a, v3(3.0f, 0.0f, 0.0f));
+	tbBody_SetLinearVelocity(b, v3(3.0f, 0.0f, 0.0f));
+	for (int s = 0; s < 10; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+	}
+	tbBody_SetAwake(b, false);
+	cr_assert(!tbBody_IsAwake(b));
+	tbWorld_Step(world, kDt, kSubsteps);
+	cr_assert(tbBody_IsAwake(b), "the swinging joint did not wake the body put to sleep");
+	float worst = 0.0f;
+	for (int s = 0; s < 90; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+		// The joint's anchor is A's centre less 1 m along A's turned y axis (B's centre plus 1 m
+		// along B's).
+		tbTransform xa = tbBody_GetTransform(a), xb = tbBody_GetTransform(b);
+		vec3s pa = glms_vec3_add(xa.p, glms_quat_rotatev(xa.q, v3(0.0f, 0.0f, 0.0f)));
+		vec3s pb = glms_vec3_add(xb.p, glms_quat_rotatev(xb.q, v3(0.0f, 1.0f, 0.0f)));
+		worst = fmaxf(worst, glms_vec3_norm(glms_vec3_sub(pa, pb)));
+	}
+	printf("SCENE sleeper on a swinging joint: awake after one step, anchors apart at most %.5f m "
+	       "over 1.5 s\n",
+	       (double)worst);
+	cr_assert(worst < 0.01f, "anchors apart by %g m", (double)worst);
+	tbDestroyWorld(world);
+}
+
 // A limb spun hard about its own axis stops at the twist limits.
 Test(joint_features, ball_twist_limits_stop_a_spun_limb)
 {

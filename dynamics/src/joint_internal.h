@@ -113,6 +113,7 @@ typedef struct tbJointRecord
 	int component;       // its joint group, solved together for the point rows; -1: one by one
 	bool movesA, movesB; // dynamic: its velocities are written (never a static or kinematic's)
 	bool hasPoint;       // ball, hinge, fixed: the anchors coincide (three point rows)
+	bool plainBall;      // a ball joint with no angular row (no limit, cone, motor, spring)
 	bool spinFlow;       // a body of its turns by a torque-free flow (tbSpinFlow)
 	mat3s* inertias;     // per solver body: the inverse inertia of this substep
 	float* stiffened;    // per solver body: how much geometric stiffness it took, 0..1

@@ -154,6 +154,7 @@ void tbPrepareJoint(tbJointRecord* r, const tbJointBinding* binding, tbRigidBody
 	r->component = -1;
 	r->hasPoint =
 	    joint->type == tb_ballJoint || joint->type == tb_hingeJoint || joint->type == tb_fixedJoint;
+	r->plainBall = joint->type == tb_ballJoint && !tbBallHasAngular(joint);
 	float hertz = softness->hertz < 0.25f / h ? softness->hertz : 0.25f / h;
 	tbSoft(hertz, softness->dampingRatio, h, &r->biasRate, &r->massScale, &r->impulseScale);
 	if (joint->type == tb_wheelJoint) {
@@ -607,7 +608,7 @@ static void tbSolveBall(tbJointRecord* r, tbSolverBody* states, bool useBias)
 
 bool tbBallBatchable(const tbJointRecord* r)
 {
-	return r->joint->type == tb_ballJoint && r->component < 0 && !tbBallHasAngular(r->joint);
+	return r->plainBall && r->component < 0;
 }
 
 // The angular rows that keep B's frame on A's: all three (fixed, slider), or the two that keep

@@ -46,6 +46,7 @@ void tbUpdateContactActivity(tbWorld* w, int contactIndex)
 void tbSetBodyAwake(tbWorld* w, int bodyIndex, bool awake)
 {
 	tbBodySlot* b = w->bodies + bodyIndex;
+	w->jointWakeCheck = w->jointWakeCheck || (b->awake != awake && b->jointList >= 0);
 	b->awake = awake;
 	bool member = tbIsAwakeMover(b);
 	if (member && b->awakeIndex < 0) {

@@ -136,6 +136,7 @@ static vec3s tbPerpendicular(vec3s a)
 
 static void tbLinkJoint(tbWorld* w, int index)
 {
+	w->jointWakeCheck = true;
 	tbJointSlot* j = w->joints + index;
 	int bodies[2] = {j->bodyA, j->bodyB};
 	for (int side = 0; side < 2; ++side) {
@@ -999,8 +1000,14 @@ static void tbClearJointLoop(tbJointLoop* t, tbWorld* w)
 void tbWakeJointedBodies(tbWorld* w)
 {
 	// A joint between an awake body and a sleeping one wakes the sleeper's island (the islands
-	// join across joints, so this only follows a body put to sleep by hand). With workers the
-	// joints are looked at side by side first; the wakes, rare, are made in joint order.
+	// join across joints, so this only follows a body put to sleep by hand). Only a joint made or
+	// a jointed body that woke or fell asleep since the last look can make one
+	// (jointWakeCheck): a scene whose jointed bodies all stay awake skips the walk. With workers
+	// the joints are looked at side by side first; the wakes, rare, are made in joint order.
+	if (!w->jointWakeCheck) {
+		return;
+	}
+	w->jointWakeCheck = false;
 	if (w->parallel) {
 		tbJointLoop t;
 		tbClearJointLoop(&t, w);

@@ -610,6 +610,7 @@ static bool tbReadPayload(tbWorld* t, tbSaveReader* in)
 	t->liveContacts = sc.liveContacts;
 	t->freeJoint = sc.freeJoint;
 	t->liveJoints = sc.liveJoints;
+	t->jointWakeCheck = true; // the restored joints are looked at on the first step
 	t->pairCount = sc.pairCount;
 	t->hitShapeCount = sc.hitShapeCount;
 	t->lastSolverStats = sc.lastSolverStats;

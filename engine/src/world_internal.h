@@ -261,6 +261,9 @@ typedef struct tbWorld
 	int contactCount, contactCapacity, freeContact, liveContacts;
 	tbJointSlot* joints;
 	int jointCount, jointCapacity, freeJoint, liveJoints;
+	// A joint was made, or a body with joints woke or fell asleep, since tbWakeJointedBodies
+	// last looked: only then may a joint tie a sleeping body to a moving one.
+	bool jointWakeCheck;
 
 	// Pair set: open addressing on key (shapeA << 32 | shapeB) and child -> contact index.
 	uint64_t* pairKeys;
