@@ -125,6 +125,7 @@ static void tbSetThresholds(tbWorld* w, tbJointId id, float force, float torque)
 	tbJointSlot* s = w->joints + (id.index1 - 1);
 	s->forceThreshold = force;
 	s->torqueThreshold = torque;
+	w->breakableJoints = w->breakableJoints || force < FLT_MAX || torque < FLT_MAX;
 }
 
 // Any vector perpendicular to a (unit).
@@ -822,17 +823,21 @@ void* tbJoint_GetUserData(tbJointId jointId)
 
 void tbJoint_SetForceThreshold(tbJointId jointId, float threshold)
 {
-	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_SetForceThreshold");
+	tbWorld* w = NULL;
+	tbJointSlot* s = tbGetJointSlot(jointId, &w, "tbJoint_SetForceThreshold");
 	if (s != NULL && tbCheckThreshold(threshold, "tbJoint_SetForceThreshold", "threshold")) {
 		s->forceThreshold = threshold;
+		w->breakableJoints = w->breakableJoints || threshold < FLT_MAX;
 	}
 }
 
 void tbJoint_SetTorqueThreshold(tbJointId jointId, float threshold)
 {
-	tbJointSlot* s = tbGetJointSlot(jointId, NULL, "tbJoint_SetTorqueThreshold");
+	tbWorld* w = NULL;
+	tbJointSlot* s = tbGetJointSlot(jointId, &w, "tbJoint_SetTorqueThreshold");
 	if (s != NULL && tbCheckThreshold(threshold, "tbJoint_SetTorqueThreshold", "threshold")) {
 		s->torqueThreshold = threshold;
+		w->breakableJoints = w->breakableJoints || threshold < FLT_MAX;
 	}
 }
 
@@ -1169,6 +1174,9 @@ static void tbCheckBreaksRange(int start, int end, int worker, void* context)
 void tbJointBreakEvents(tbWorld* w)
 {
 	w->jointEventCount = 0;
+	if (!w->breakableJoints) {
+		return; // every joint holds whatever its reaction
+	}
 	tbJointLoop t;
 	tbClearJointLoop(&t, w);
 	if (w->parallel) {

@@ -610,7 +610,8 @@ static bool tbReadPayload(tbWorld* t, tbSaveReader* in)
 	t->liveContacts = sc.liveContacts;
 	t->freeJoint = sc.freeJoint;
 	t->liveJoints = sc.liveJoints;
-	t->jointWakeCheck = true; // the restored joints are looked at on the first step
+	t->jointWakeCheck = true;  // the restored joints are looked at on the first step
+	t->breakableJoints = true; // and their reactions checked against their thresholds
 	t->pairCount = sc.pairCount;
 	t->hitShapeCount = sc.hitShapeCount;
 	t->lastSolverStats = sc.lastSolverStats;

@@ -264,6 +264,9 @@ typedef struct tbWorld
 	// A joint was made, or a body with joints woke or fell asleep, since tbWakeJointedBodies
 	// last looked: only then may a joint tie a sleeping body to a moving one.
 	bool jointWakeCheck;
+	// Some joint was given a finite break threshold (never cleared): only then are the solved
+	// joints' reactions checked for breaking (tbJointBreakEvents).
+	bool breakableJoints;
 
 	// Pair set: open addressing on key (shapeA << 32 | shapeB) and child -> contact index.
 	uint64_t* pairKeys;
