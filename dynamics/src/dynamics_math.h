@@ -71,9 +71,22 @@ static inline mat3s tbMat3MulAdd(mat3s a, float s, mat3s b)
 	return m;
 }
 
-// R A R^T: a body-frame tensor in world axes (course slides: I(t) = R Ibody R^T).
+// Whether A is a multiple of the identity, to the bit (a sphere's or a cube's inertia).
+static inline bool tbMat3IsIsotropic(const mat3s* A)
+{
+	float d = A->col[0].x;
+	return A->col[1].y == d && A->col[2].z == d && A->col[0].y == 0.0f && A->col[0].z == 0.0f &&
+	       A->col[1].x == 0.0f && A->col[1].z == 0.0f && A->col[2].x == 0.0f && A->col[2].y == 0.0f;
+}
+
+// R A R^T: a body-frame tensor in world axes (course slides: I(t) = R Ibody R^T). A multiple of
+// the identity turns into itself (R c 1 R^T = c R R^T = c 1), exactly, where the products would
+// leave rounding off the diagonal.
 static inline mat3s tbMat3Rotate(mat3s R, mat3s A)
 {
+	if (tbMat3IsIsotropic(&A)) {
+		return A;
+	}
 	return tbMat3Mul(tbMat3Mul(R, A), glms_mat3_transpose(R));
 }
 

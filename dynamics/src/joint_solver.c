@@ -51,6 +51,9 @@ static __attribute__((noinline)) mat3s tbTurnMatrixOut(vec3s t)
 // tbMat3Mul(tbMat3Mul(rot, invI), rot^T) written out on plain floats (kept in registers).
 static mat3s tbTurnInertia(mat3s rot, mat3s invI)
 {
+	if (tbMat3IsIsotropic(&invI)) {
+		return invI; // rot c 1 rot^T = c 1 (a ball's, a cube's)
+	}
 	float A[3][3]; // rot invI, A[c][k]: column c, row k
 	for (int c = 0; c < 3; ++c) {
 		for (int k = 0; k < 3; ++k) {
