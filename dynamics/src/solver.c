@@ -691,6 +691,7 @@ typedef enum tbJointMode
 	tb_jointWarmStart, // per unit
 	tb_jointSolve,     // per unit: rows, then the group's direct solve
 	tb_jointOrder,     // per unit: a group's elimination order and factor pattern
+	tb_jointBatchInit, // per batch: its lanes' joints read from their records
 } tbJointMode;
 
 typedef struct tbJointTask
@@ -818,6 +819,22 @@ static void tbJointBatchesTask(int start, int end, int worker, void* context)
 	tbJointTask* t = context;
 	for (int i = t->firstBatch + start; i < t->firstBatch + end; ++i) {
 		tbBallBatch* b = t->batches + i;
+		if (t->mode == tb_jointBatchInit) {
+			// The colour k it is of, then its lanes: that colour's batched units from its
+			// first, TB_SIMD_WIDTH to a batch.
+			int k = 0;
+			while (k + 1 < TB_JOINT_COLORS && t->batchStart[k + 1] <= i) {
+				++k;
+			}
+			int first = t->colorStart[k] + (i - t->batchStart[k]) * TB_SIMD_WIDTH;
+			int lanes[TB_SIMD_WIDTH];
+			int count = 0;
+			for (int v = first; v < t->restStart[k] && count < TB_SIMD_WIDTH; ++v) {
+				lanes[count++] = t->seq[t->begin[v]];
+			}
+			tbBallBatchInit(b, t->records, lanes, count, t->staticBody);
+			continue;
+		}
 		if (t->mode == tb_jointSolve) {
 			if (!t->batchesFresh) {
 				// The first pass after the turns moved (tb_jointTurn).
@@ -1004,21 +1021,22 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 	} else {
 		tbJointUnitsTask(0, units, 0, t);
 	}
-	// Each colour's batched ball joints, TB_SIMD_WIDTH to a batch.
+	// Each colour's batched ball joints, TB_SIMD_WIDTH to a batch: the batches counted per
+	// colour, then made side by side (each reads its joints' records and writes itself).
 	int batches = 0;
 	for (int k = 0; k < TB_JOINT_COLORS; ++k) {
 		t->batchStart[k] = batches;
-		for (int u = t->colorStart[k]; u < t->restStart[k]; u += TB_SIMD_WIDTH) {
-			int lanes[TB_SIMD_WIDTH];
-			int count = 0;
-			for (int v = u; v < t->restStart[k] && count < TB_SIMD_WIDTH; ++v) {
-				lanes[count++] = seq[begin[v]];
-			}
-			tbBallBatchInit(t->batches + batches, records, lanes, count, t->staticBody);
-			++batches;
-		}
+		batches += (t->restStart[k] - t->colorStart[k] + TB_SIMD_WIDTH - 1) / TB_SIMD_WIDTH;
 	}
 	t->batchStart[TB_JOINT_COLORS] = batches;
+	t->mode = tb_jointBatchInit;
+	t->firstBatch = 0;
+	if (t->parallel) {
+		t->def->parallelFor(tbJointBatchesTask, batches, TB_MIN_JOINT_BATCHES, t,
+		                    t->def->parallelContext);
+	} else {
+		tbJointBatchesTask(0, batches, 0, t);
+	}
 	t->batchesFresh = false;
 	return units;
 }
