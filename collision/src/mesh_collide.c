@@ -251,6 +251,15 @@ static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 // The convex shape is checked (tbGeometry_IsUsable) by the caller, once for all its triangles; a
 // level's triangles were checked when it was built (tbBuildMesh, tbBuildHeightField): the queries
 // below check neither again.
+// A manifold with no point and the given normal (the unused points zero, as a narrow phase's).
+static inline tbManifold tbNoPoints(vec3s normal)
+{
+	tbManifold m;
+	memset(&m, 0, sizeof m);
+	m.normal = normal;
+	return m;
+}
+
 static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeometry* b,
                                              tbTransform bInA, int triangle,
                                              float speculativeDistance, float* distance,
@@ -258,9 +267,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 {
 	bool levelIsA = tbGeometry_IsLevel(a);
 	const tbGeometry* level = levelIsA ? a : b;
-	tbManifold empty;
-	memset(&empty, 0, sizeof empty);
-	empty.normal = (vec3s){{0.0f, 1.0f, 0.0f}};
+	const vec3s up = {{0.0f, 1.0f, 0.0f}}; // the normal of a manifold with no point
 	vec3s v[3];
 	uint32_t flags = 0u;
 	if (!tbGeometry_IsLevel(level) || tbGeometry_IsLevel(levelIsA ? b : a) ||
@@ -268,7 +275,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 		if (distance != NULL) {
 			*distance = -FLT_MAX;
 		}
-		return empty;
+		return tbNoPoints(up);
 	}
 	tbGeometry tri = tbMakeTriangle(v[0], v[1], v[2]);
 	const tbGeometry* sa = levelIsA ? &tri : a;
@@ -287,8 +294,8 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 	bool back =
 	    level->type == tb_meshShape && glms_vec3_dot(glms_vec3_sub(centre, t[0]), face) < 0.0f;
 	vec3s front = back ? glms_vec3_negate(face) : face;
+	// The triangle as the reference face: only its three points are set (tbClip reads `count`).
 	tbFeature ref;
-	memset(&ref, 0, sizeof ref);
 	for (int k = 0; k < 3; ++k) {
 		ref.v[k] = back ? t[2 - k] : t[k]; // counter-clockwise about `front`
 	}
@@ -357,10 +364,9 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 					*distance = r.distance;
 				}
 				if (!(r.distance <= speculativeDistance)) {
-					return empty; // as the query's manifold: no point, the default normal
+					return tbNoPoints(up); // as the query's manifold: no point, the default normal
 				}
-				empty.normal = levelIsA ? front : glms_vec3_negate(front);
-				return empty;
+				return tbNoPoints(levelIsA ? front : glms_vec3_negate(front));
 			}
 		}
 	}
@@ -439,8 +445,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 			return m;
 		}
 	}
-	empty.normal = levelIsA ? front : glms_vec3_negate(front);
-	return empty;
+	return tbNoPoints(levelIsA ? front : glms_vec3_negate(front));
 }
 
 tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
