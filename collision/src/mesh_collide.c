@@ -285,7 +285,9 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 	for (int k = 0; k < 3; ++k) {
 		t[k] = levelIsA ? v[k] : tbTransformPointInline(bInA, v[k]);
 	}
-	vec3s face = tbTriangleNormal(t[0], t[1], t[2]);
+	// A mesh keeps its triangles' normals (tbBuildMesh, the same function of the same corners).
+	vec3s face = levelIsA && level->type == tb_meshShape ? level->mesh->normals[triangle]
+	                                                     : tbTriangleNormal(t[0], t[1], t[2]);
 	// A heightfield is solid below its surface: its triangles face up. A mesh triangle faces the
 	// side the convex shape's centre is on (the query's normal is no guide: at an edge it may lie
 	// in the plane, or lean either way).
