@@ -223,7 +223,7 @@ static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 	const tbGeometry* convex = flip ? a : b;
 	vec3s d = glms_vec3_negate(ref->normal);
 	int face =
-	    lf != NULL ? tbLevelFeatureFace(convex, flip ? d : tbInvRotateVector(bInA.q, d)) : -1;
+	    lf != NULL ? tbLevelFeatureFace(convex, flip ? d : tbInvRotateInline(bInA.q, d)) : -1;
 	if (face < 0) {
 		return tbClipFaceManifold(a, b, bInA, ref, flip, speculativeDistance, m);
 	}
@@ -241,16 +241,18 @@ static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 			tbFeatureInA(b, bInA, d, lf->feature + slot);
 		}
 	}
-	float triangleSize = tbGeometry_BoundingRadius(flip ? b : a);
+	// The triangle's bounding radius (tbGeometry_BoundingRadius of an unscaled triangle, the
+	// same bits) without the call: its farthest corner from the level's origin.
+	const vec3s* corner = (flip ? b : a)->vertices;
+	float n0 = tbSafeNorm(corner[0]), n1 = tbSafeNorm(corner[1]), n2 = tbSafeNorm(corner[2]);
+	float triangleSize = n0 > n1 ? n0 : n1;
+	triangleSize = n2 > triangleSize ? n2 : triangleSize;
 	memset(m, 0, sizeof *m);
 	return tbClipFeatures(ref, lf->feature + slot, flip,
 	                      lf->convexSize < triangleSize ? lf->convexSize : triangleSize,
 	                      speculativeDistance, m);
 }
 
-// The convex shape is checked (tbGeometry_IsUsable) by the caller, once for all its triangles; a
-// level's triangles were checked when it was built (tbBuildMesh, tbBuildHeightField): the queries
-// below check neither again.
 // A manifold with no point and the given normal (the unused points zero, as a narrow phase's).
 static inline tbManifold tbNoPoints(vec3s normal)
 {
@@ -260,6 +262,9 @@ static inline tbManifold tbNoPoints(vec3s normal)
 	return m;
 }
 
+// The convex shape is checked (tbGeometry_IsUsable) by the caller, once for all its triangles; a
+// level's triangles were checked when it was built (tbBuildMesh, tbBuildHeightField): the queries
+// below check neither again.
 static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeometry* b,
                                              tbTransform bInA, int triangle,
                                              float speculativeDistance, float* distance,
