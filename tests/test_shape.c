@@ -1,6 +1,7 @@
 // Support functions of every shape against brute force (max over dense surface samples), the
 // scale rule of the AtlasPhys notes, bounds, and tbGeometry_Validate messages.
 #include "narrow_oracle.h"
+#include "random.h"
 
 #include <criterion/criterion.h>
 #include <string.h>
@@ -251,6 +252,32 @@ Test(shape, bounds_and_aabb)
 	}
 }
 
+// The largest distance of box `got`'s faces from the bounds lo, hi worked out in double.
+static double boundsError(tbAABB got, dvec lo, dvec hi)
+{
+	return fmax(fmax(fmax(fabs((double)got.lower.x - lo.x), fabs((double)got.lower.y - lo.y)),
+	                 fmax(fabs((double)got.lower.z - lo.z), fabs((double)got.upper.x - hi.x))),
+	            fmax(fabs((double)got.upper.y - hi.y), fabs((double)got.upper.z - hi.z)));
+}
+
+// The largest distance of box `got`'s faces from the reach of g's support points along the world
+// axes both ways, g placed at xf (the six-support form of the bounds).
+static double supportReachError(const tbGeometry* g, tbTransform xf, tbAABB got)
+{
+	double worst = 0.0;
+	for (int axis = 0; axis < 3; ++axis) {
+		vec3s d = {{0.0f, 0.0f, 0.0f}};
+		d.raw[axis] = 1.0f;
+		vec3s local = tbInvRotateVector(xf.q, d);
+		float up = glms_vec3_dot(tbGeometry_Support(g, local, NULL), local);
+		float down = glms_vec3_dot(tbGeometry_Support(g, glms_vec3_negate(local), NULL), local);
+		worst =
+		    fmax(worst, fmax(fabs((double)got.upper.raw[axis] - (double)(xf.p.raw[axis] + up)),
+		                     fabs((double)got.lower.raw[axis] - (double)(xf.p.raw[axis] + down))));
+	}
+	return worst;
+}
+
 // A box's bounds are worked out in closed form (the reach sum |u_i| h_i s_i along each axis): they
 // must be the box's eight corners' extremes (placed in double), and the same bits as the reach from
 // its two support points, for turned, non-uniformly scaled boxes of many sizes.
@@ -284,11 +311,7 @@ Test(shape, box_aabb_is_its_corners_and_its_supports)
 			hi = dv(fmax(hi.x, w.x), fmax(hi.y, w.y), fmax(hi.z, w.z));
 		}
 		double extent = dnorm(dv(h.x, h.y, h.z));
-		double err =
-		    fmax(fmax(fmax(fabs((double)got.lower.x - lo.x), fabs((double)got.lower.y - lo.y)),
-		              fmax(fabs((double)got.lower.z - lo.z), fabs((double)got.upper.x - hi.x))),
-		         fmax(fabs((double)got.upper.y - hi.y), fabs((double)got.upper.z - hi.z)));
-		worst = fmax(worst, err / (extent + 5.0));
+		worst = fmax(worst, boundsError(got, lo, hi) / (extent + 5.0));
 		// The second method: along each world axis, the box's support point's reach both ways.
 		for (int axis = 0; axis < 3; ++axis) {
 			vec3s d = {{0.0f, 0.0f, 0.0f}};
@@ -312,13 +335,12 @@ Test(shape, box_aabb_is_its_corners_and_its_supports)
 // the world axes, for turned capsules and spheres of many sizes.
 Test(shape, ball_and_capsule_aabb_are_their_end_balls_and_their_supports)
 {
-	unsigned seed = 777u;
+	uint32_t seed = 777u;
 	double worst = 0.0, worstSupport = 0.0;
 	for (int trial = 0; trial < 2000; ++trial) {
 		float u[8];
 		for (int k = 0; k < 8; ++k) {
-			seed = seed * 1664525u + 1013904223u;
-			u[k] = (float)(seed >> 8) / 16777216.0f;
+			u[k] = tbRandomUniform(&seed);
 		}
 		float r = 0.01f + 2.0f * u[0], hh = trial % 2 == 0 ? 0.0f : 0.01f + 3.0f * u[1];
 		tbGeometry g = trial % 2 == 0 ? tbMakeSphere(r) : tbMakeCapsule(r, hh);
@@ -333,25 +355,8 @@ Test(shape, ball_and_capsule_aabb_are_their_end_balls_and_their_supports)
 		dvec lo = dv(fmin(e0.x, e1.x) - rd, fmin(e0.y, e1.y) - rd, fmin(e0.z, e1.z) - rd);
 		dvec hi = dv(fmax(e0.x, e1.x) + rd, fmax(e0.y, e1.y) + rd, fmax(e0.z, e1.z) + rd);
 		double size = (double)(r + hh) + 20.0;
-		double err =
-		    fmax(fmax(fmax(fabs((double)got.lower.x - lo.x), fabs((double)got.lower.y - lo.y)),
-		              fmax(fabs((double)got.lower.z - lo.z), fabs((double)got.upper.x - hi.x))),
-		         fmax(fabs((double)got.upper.y - hi.y), fabs((double)got.upper.z - hi.z)));
-		worst = fmax(worst, err / size);
-		for (int axis = 0; axis < 3; ++axis) {
-			vec3s d = {{0.0f, 0.0f, 0.0f}};
-			d.raw[axis] = 1.0f;
-			vec3s local = tbInvRotateVector(xf.q, d);
-			float up = glms_vec3_dot(tbGeometry_Support(&g, local, NULL), local);
-			float down =
-			    glms_vec3_dot(tbGeometry_Support(&g, glms_vec3_negate(local), NULL), local);
-			worstSupport =
-			    fmax(worstSupport,
-			         fabs((double)got.upper.raw[axis] - (double)(xf.p.raw[axis] + up)) / size);
-			worstSupport =
-			    fmax(worstSupport,
-			         fabs((double)got.lower.raw[axis] - (double)(xf.p.raw[axis] + down)) / size);
-		}
+		worst = fmax(worst, boundsError(got, lo, hi) / size);
+		worstSupport = fmax(worstSupport, supportReachError(&g, xf, got) / size);
 	}
 	printf("SCENE ball and capsule bounds: off the end balls by %.2e, off the supports by %.2e of "
 	       "their size\n",
@@ -404,24 +409,8 @@ Test(shape, hull_aabb_is_its_vertices_and_its_supports)
 			hi = dv(fmax(hi.x, w.x), fmax(hi.y, w.y), fmax(hi.z, w.z));
 		}
 		double extent = (double)tbGeometry_BoundingRadius(&g) + 5.0;
-		double err =
-		    fmax(fmax(fmax(fabs((double)got.lower.x - lo.x), fabs((double)got.lower.y - lo.y)),
-		              fmax(fabs((double)got.lower.z - lo.z), fabs((double)got.upper.x - hi.x))),
-		         fmax(fabs((double)got.upper.y - hi.y), fabs((double)got.upper.z - hi.z)));
-		worst = fmax(worst, err / extent);
-		for (int axis = 0; axis < 3; ++axis) {
-			vec3s d = {{0.0f, 0.0f, 0.0f}};
-			d.raw[axis] = 1.0f;
-			vec3s local = tbInvRotateVector(xf.q, d);
-			float up = glms_vec3_dot(tbGeometry_Support(&g, local, NULL), local);
-			float down =
-			    glms_vec3_dot(tbGeometry_Support(&g, glms_vec3_negate(local), NULL), local);
-			worstSupport =
-			    fmax(worstSupport,
-			         fmax(fabs((double)got.upper.raw[axis] - (double)(xf.p.raw[axis] + up)),
-			              fabs((double)got.lower.raw[axis] - (double)(xf.p.raw[axis] + down))) /
-			             extent);
-		}
+		worst = fmax(worst, boundsError(got, lo, hi) / extent);
+		worstSupport = fmax(worstSupport, supportReachError(&g, xf, got) / extent);
 		tbDestroyHull(&hull);
 	}
 	cr_expect(worst < 1e-6, "hull bounds off their vertices by %g of their size", worst);

@@ -909,6 +909,16 @@ static void tbRunJointUnits(tbJointTask* t, tbJointMode mode, bool useBias)
 	}
 }
 
+// One of the joint loops over `count` items: side by side where workers are given, else here.
+static void tbJointLoop(tbJointTask* t, tbSolverTaskFcn* task, int count, int minRange)
+{
+	if (t->parallel) {
+		t->def->parallelFor(task, count, minRange, t, t->def->parallelContext);
+	} else {
+		task(0, count, 0, t);
+	}
+}
+
 // The units and their colours. Each point-joint group of at most TB_MAX_DIRECT_JOINTS is one
 // unit, every other joint a unit of its own, listed in joint order; each takes the first colour
 // none of its dynamic bodies has yet (a group larger than a worker's work memory, or a unit that
@@ -1015,12 +1025,7 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 	// Each group's order of elimination, the groups side by side (each writes its own records).
 	t->mode = tb_jointOrder;
 	t->first = 0;
-	if (t->parallel) {
-		t->def->parallelFor(tbJointUnitsTask, units, TB_MIN_JOINT_UNITS, t,
-		                    t->def->parallelContext);
-	} else {
-		tbJointUnitsTask(0, units, 0, t);
-	}
+	tbJointLoop(t, tbJointUnitsTask, units, TB_MIN_JOINT_UNITS);
 	// Each colour's batched ball joints, TB_SIMD_WIDTH to a batch: the batches counted per
 	// colour, then made side by side (each reads its joints' records and writes itself).
 	int batches = 0;
@@ -1031,12 +1036,7 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 	t->batchStart[TB_JOINT_COLORS] = batches;
 	t->mode = tb_jointBatchInit;
 	t->firstBatch = 0;
-	if (t->parallel) {
-		t->def->parallelFor(tbJointBatchesTask, batches, TB_MIN_JOINT_BATCHES, t,
-		                    t->def->parallelContext);
-	} else {
-		tbJointBatchesTask(0, batches, 0, t);
-	}
+	tbJointLoop(t, tbJointBatchesTask, batches, TB_MIN_JOINT_BATCHES);
 	t->batchesFresh = false;
 	return units;
 }

@@ -852,16 +852,23 @@ tbJointEvents tbWorld_GetJointEvents(tbWorldId worldId)
 	return e;
 }
 
-// A ball joint for a tbBallJoint_ call; its bodies wake.
+// A ball joint for a tbBallJoint_ call (null, with an error, for any other joint).
+static tbJointSlot* tbGetBallSlot(tbJointId jointId, tbWorld** world, const char* caller)
+{
+	tbJointSlot* s = tbGetJointSlot(jointId, world, caller);
+	if (s != NULL && s->joint.type != tb_ballJoint) {
+		tbSetError("%s: not a ball joint", caller);
+		return NULL;
+	}
+	return s;
+}
+
+// The same for a call that changes it: its bodies wake.
 static tbJointSlot* tbBallForEdit(tbJointId jointId, const char* caller)
 {
 	tbWorld* w;
-	tbJointSlot* s = tbGetJointSlot(jointId, &w, caller);
+	tbJointSlot* s = tbGetBallSlot(jointId, &w, caller);
 	if (s == NULL) {
-		return NULL;
-	}
-	if (s->joint.type != tb_ballJoint) {
-		tbSetError("%s: not a ball joint", caller);
 		return NULL;
 	}
 	tbWakeBody(w, s->bodyA);
@@ -929,12 +936,8 @@ static bool tbBallAnglesNow(tbJointId jointId, float* swing, float* twist, const
 {
 	*swing = *twist = 0.0f;
 	tbWorld* w = NULL;
-	tbJointSlot* s = tbGetJointSlot(jointId, &w, caller);
+	tbJointSlot* s = tbGetBallSlot(jointId, &w, caller);
 	if (s == NULL) {
-		return false;
-	}
-	if (s->joint.type != tb_ballJoint) {
-		tbSetError("%s: the joint is not of that type", caller);
 		return false;
 	}
 	versors qa = w->bodies[s->bodyA].xf.q, qb = w->bodies[s->bodyB].xf.q;
