@@ -1358,7 +1358,7 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
 {
 	tbJoint* j = r->joint;
 	float invH = 1.0f / h;
-	if (j->type == tb_ballJoint && !tbBallHasAngular(j)) {
+	if (r->plainBall) {
 		// Its point rows' reaction only: its swing and twist are read from its bodies' frames
 		// when asked for (tbJointBallAngles), nothing in the step needs them.
 		j->speed = 0.0f;

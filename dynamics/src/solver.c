@@ -343,13 +343,6 @@ static float tbRefreshStartGap(const tbContactConstraintW* groups,
 	return tbManifoldGap(&contact->manifold, contact->margin) - h * speed;
 }
 
-static bool tbIsSphericalInertia(mat3s I)
-{
-	float d = I.col[0].x;
-	return I.col[1].y == d && I.col[2].z == d && I.col[0].y == 0.0f && I.col[0].z == 0.0f &&
-	       I.col[1].x == 0.0f && I.col[1].z == 0.0f && I.col[2].x == 0.0f && I.col[2].y == 0.0f;
-}
-
 // Baraff's state from the step's deltas, once per step: x = x0 + dp; P = M v; L = L0 + I0 dw
 // (the solver held I0 = R0 Ibody R0^T, so this is exactly the angular momentum its impulses and
 // torques gave); R turned by dtheta for a body held by contacts, or by the integrator with L held
@@ -395,7 +388,7 @@ static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolv
 		    tbV3(glms_vec3_dot(body->state.R.col[0], w), glms_vec3_dot(body->state.R.col[1], w),
 		         glms_vec3_dot(body->state.R.col[2], w));
 		body->state.L = tbMat3MulV(body->state.R, tbMat3MulV(body->Ibody, wb));
-	} else if (tbIsSphericalInertia(body->Ibody) && def->integrator != tb_explicitEuler) {
+	} else if (tbMat3IsIsotropic(&body->Ibody) && def->integrator != tb_explicitEuler) {
 		body->state.R = tbMat3Mul(tbRotationFromVector(dtheta), start.R);
 	} else {
 		mat3s free = tbIntegrateRotation(body, start.R, body->state.L, dt, def->integrator);
