@@ -171,6 +171,9 @@ int main(int argc, char** argv)
 		}
 	}
 	double maxJointGap = 0.0, lastJointGap = 0.0;
+	// Box3D's own stage timers (b3World_GetProfile) summed over the timed steps, printed as the
+	// mean per step beside Tumble's stage_ms: the same split of one step, from each engine.
+	double stage[11] = {0};
 	t0 = peerNow();
 	for (long s = 1; s < steps; ++s) {
 		if (s == callgrindFrom) {
@@ -180,6 +183,14 @@ int main(int argc, char** argv)
 			scene->step(worldId, (int)s);
 		}
 		b3World_Step(worldId, dt, 4);
+		b3Profile p = b3World_GetProfile(worldId);
+		const float parts[11] = {p.pairs,          p.collide,         p.solverSetup,
+		                         p.prepareConstraints, p.integrateVelocities, p.warmStart,
+		                         p.solveImpulses,  p.relaxImpulses,   p.storeImpulses,
+		                         p.transforms + p.refit, p.sleepIslands + p.splitIslands};
+		for (int k = 0; k < 11; ++k) {
+			stage[k] += (double)parts[k];
+		}
 		if (jointGaps) {
 			lastJointGap = peerJointGap(worldId);
 			maxJointGap = lastJointGap > maxJointGap ? lastJointGap : maxJointGap;
@@ -217,7 +228,15 @@ int main(int argc, char** argv)
 		printf(", \"max_joint_gap_m\": %.6g, \"max_joint_gap_run_m\": %.6g", lastJointGap,
 		       maxJointGap);
 	}
-	printf("}\n");
+	static const char* const stageNames[11] = {
+		"pairs",   "collide",    "setup", "prepare", "integrate", "warm_start",
+		"solve",   "relax",      "store", "transforms", "sleep"};
+	printf(", \"stage_ms\": {");
+	for (int k = 0; k < 11; ++k) {
+		printf("%s\"%s\": %.4f", k > 0 ? ", " : "", stageNames[k],
+		       steps > 1 ? stage[k] / (double)(steps - 1) : 0.0);
+	}
+	printf("}}\n");
 
 	if (scene->destroy != NULL) {
 		scene->destroy();
