@@ -184,10 +184,17 @@ int main(int argc, char** argv)
 		}
 		b3World_Step(worldId, dt, 4);
 		b3Profile p = b3World_GetProfile(worldId);
-		const float parts[11] = {p.pairs,          p.collide,         p.solverSetup,
-		                         p.prepareConstraints, p.integrateVelocities, p.warmStart,
-		                         p.solveImpulses,  p.relaxImpulses,   p.storeImpulses,
-		                         p.transforms + p.refit, p.sleepIslands + p.splitIslands};
+		const float parts[11] = {p.pairs,
+		                         p.collide,
+		                         p.solverSetup,
+		                         p.prepareConstraints,
+		                         p.integrateVelocities,
+		                         p.warmStart,
+		                         p.solveImpulses,
+		                         p.relaxImpulses,
+		                         p.storeImpulses,
+		                         p.transforms + p.refit,
+		                         p.sleepIslands + p.splitIslands};
 		for (int k = 0; k < 11; ++k) {
 			stage[k] += (double)parts[k];
 		}
@@ -228,9 +235,9 @@ int main(int argc, char** argv)
 		printf(", \"max_joint_gap_m\": %.6g, \"max_joint_gap_run_m\": %.6g", lastJointGap,
 		       maxJointGap);
 	}
-	static const char* const stageNames[11] = {
-		"pairs",   "collide",    "setup", "prepare", "integrate", "warm_start",
-		"solve",   "relax",      "store", "transforms", "sleep"};
+	static const char* const stageNames[11] = {"pairs",     "collide",    "setup", "prepare",
+	                                           "integrate", "warm_start", "solve", "relax",
+	                                           "store",     "transforms", "sleep"};
 	printf(", \"stage_ms\": {");
 	for (int k = 0; k < 11; ++k) {
 		printf("%s\"%s\": %.4f", k > 0 ? ", " : "", stageNames[k],

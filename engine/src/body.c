@@ -418,7 +418,7 @@ void tbBody_SetTransform(tbBodyId bodyId, vec3s position, versors rotation)
 	int guard = 0;
 	for (int edge = b->contactList; edge >= 0 && guard++ <= w->contactCount;) {
 		const tbContactSlot* c = w->contacts + (edge >> 1);
-		int other = w->shapes[(edge & 1) == 0 ? c->shapeB : c->shapeA].body;
+		int other = ((edge & 1) == 0 ? c->bodyB : c->bodyA);
 		if (c->touching && !w->bodies[other].awake) {
 			tbWakeBody(w, other);
 		}

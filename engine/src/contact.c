@@ -48,6 +48,8 @@ void tbCreateContact(tbWorld* w, int shapeA, int shapeB, int child)
 	c->alive = true;
 	c->shapeA = shapeA;
 	c->shapeB = shapeB;
+	c->bodyA = w->shapes[shapeA].body;
+	c->bodyB = w->shapes[shapeB].body;
 	c->child = child;
 	tbMixMaterial(w, w->shapes + shapeA, w->shapes + shapeB, &c->friction, &c->restitution);
 	tbPairInsert(w, shapeA, shapeB, child, index);
@@ -71,7 +73,7 @@ void tbDestroyContact(tbWorld* w, int index, bool wakeBodies)
 		tbPushEndEvent(w, c);
 		if (wakeBodies) {
 			// Losing a support wakes both sides (a removed neighbour).
-			int ba = w->shapes[c->shapeA].body, bb = w->shapes[c->shapeB].body;
+			int ba = c->bodyA, bb = c->bodyB;
 			if (!w->bodies[ba].awake) {
 				tbWakeBody(w, ba);
 			}
@@ -494,10 +496,8 @@ static void tbCollideLevelPair(tbWorld* w, int index, float margin, const tbLeve
 static void tbFinishContact(tbWorld* w, int index)
 {
 	tbContactSlot* c = w->contacts + index;
-	const tbShapeSlot* sa = w->shapes + c->shapeA;
-	const tbShapeSlot* sb = w->shapes + c->shapeB;
-	tbBodySlot* ba = w->bodies + sa->body;
-	tbBodySlot* bb = w->bodies + sb->body;
+	tbBodySlot* ba = w->bodies + c->bodyA;
+	tbBodySlot* bb = w->bodies + c->bodyB;
 	bool wasTouching = c->touching;
 	c->touching = c->manifold.pointCount > 0;
 	if (c->touching && !wasTouching) {
@@ -519,10 +519,10 @@ static void tbFinishContact(tbWorld* w, int index)
 		bool bPushes = bb->awake && (bb->rb.type == tb_dynamicBody ||
 		                             tbBodySpeedBound(bb) > w->def.sleepThreshold);
 		if (!bb->awake && bb->rb.type != tb_staticBody && aPushes) {
-			tbWakeBody(w, sb->body);
+			tbWakeBody(w, c->bodyB);
 		}
 		if (!ba->awake && ba->rb.type != tb_staticBody && bPushes) {
-			tbWakeBody(w, sa->body);
+			tbWakeBody(w, c->bodyA);
 		}
 	}
 }
@@ -654,8 +654,8 @@ static void tbCollideAheadTask(int start, int end, int worker, void* context)
 		tbContactSlot* c = w->contacts + w->activeContacts[at];
 		const tbShapeSlot* sa = w->shapes + c->shapeA;
 		const tbShapeSlot* sb = w->shapes + c->shapeB;
-		const tbBodySlot* ba = w->bodies + sa->body;
-		const tbBodySlot* bb = w->bodies + sb->body;
+		const tbBodySlot* ba = w->bodies + c->bodyA;
+		const tbBodySlot* bb = w->bodies + c->bodyB;
 		visits[at] = 1;
 		if ((!tbIsAwakeMover(ba) && !tbIsAwakeMover(bb)) || !tbSettledForPass(ba) ||
 		    !tbSettledForPass(bb)) {
@@ -726,8 +726,8 @@ static inline __attribute__((always_inline)) bool tbCollideAt(tbWorld* w, int at
 	tbContactSlot* c = w->contacts + i;
 	const tbShapeSlot* sa = w->shapes + c->shapeA;
 	const tbShapeSlot* sb = w->shapes + c->shapeB;
-	tbBodySlot* ba = w->bodies + sa->body;
-	tbBodySlot* bb = w->bodies + sb->body;
+	tbBodySlot* ba = w->bodies + c->bodyA;
+	tbBodySlot* bb = w->bodies + c->bodyB;
 	int made = ahead ? c->ahead : 0;
 	const tbLevelAhead* level = NULL;
 	if (made == 3) {
@@ -924,8 +924,8 @@ bool tbAimAtImpact(const tbWorld* w, const tbContactSlot* c, tbContactConstraint
 		return false;
 	}
 	vec3s cA, cB, vA, vB;
-	tbBallMotion(w->bodies + sa->body, sa, &cA, &vA);
-	tbBallMotion(w->bodies + sb->body, sb, &cB, &vB);
+	tbBallMotion(w->bodies + c->bodyA, sa, &cA, &vA);
+	tbBallMotion(w->bodies + c->bodyB, sb, &cB, &vB);
 	// The centres' distance d(t) = d0 + u t in straight-line relative motion reaches R = rA + rB
 	// at the smaller root of |d0 + u t|^2 = R^2 (docs/solver.md, "The normal at the moment of
 	// impact"): t = (-d0.u - sqrt((d0.u)^2 - u.u (d0.d0 - R^2))) / u.u.

@@ -83,7 +83,7 @@ static float tbStrikeSpeed(const tbWorld* w, const tbBodySlot* b, float cap)
 	int guard = 0;
 	for (int edge = b->contactList; edge >= 0 && guard++ <= w->contactCount;) {
 		const tbContactSlot* c = w->contacts + (edge >> 1);
-		const tbBodySlot* o = w->bodies + w->shapes[(edge & 1) == 0 ? c->shapeB : c->shapeA].body;
+		const tbBodySlot* o = w->bodies + ((edge & 1) == 0 ? c->bodyB : c->bodyA);
 		edge = c->edgeNext[edge & 1];
 		// The partner's velocity where the body's centre of mass is (a turning drum's wall moves
 		// under the body at its own speed there, not at its far rim's).
@@ -152,8 +152,8 @@ bool tbMarkContactRefresh(const tbWorld* w, const tbContactSlot* c, float dt,
 {
 	const tbShapeSlot* sa = w->shapes + c->shapeA;
 	const tbShapeSlot* sb = w->shapes + c->shapeB;
-	const tbBodySlot* ba = w->bodies + sa->body;
-	const tbBodySlot* bb = w->bodies + sb->body;
+	const tbBodySlot* ba = w->bodies + c->bodyA;
+	const tbBodySlot* bb = w->bodies + c->bodyB;
 	float size = sa->radius < sb->radius ? sa->radius : sb->radius;
 	contact->refresh = false;
 	// The surfaces' speed relative to each other: the spins' sweep, and the pair's relative
@@ -206,10 +206,8 @@ static void tbImpactSide(const tbBodySlot* b, vec3s p, vec3s n, vec3s* velocity,
 
 float tbContactTurn(const tbWorld* w, const tbContactSlot* c, const tbContactConstraint* contact)
 {
-	const tbShapeSlot* sa = w->shapes + c->shapeA;
-	const tbShapeSlot* sb = w->shapes + c->shapeB;
-	const tbBodySlot* ba = w->bodies + sa->body;
-	const tbBodySlot* bb = w->bodies + sb->body;
+	const tbBodySlot* ba = w->bodies + c->bodyA;
+	const tbBodySlot* bb = w->bodies + c->bodyB;
 	if (!ba->isBullet && !bb->isBullet) {
 		// Only a bullet's pairs: tumbling bodies (ragdolls' limbs, cubes in a turning drum) turn
 		// a quarter radian a substep often, and their contacts hold without the cut.
@@ -261,8 +259,8 @@ void tbSpreadContactRefresh(tbWorld* w)
 			continue;
 		}
 		const tbContactSlot* c = w->contacts + w->solverContactSlots[i];
-		const tbBodySlot* ba = w->bodies + w->shapes[c->shapeA].body;
-		const tbBodySlot* bb = w->bodies + w->shapes[c->shapeB].body;
+		const tbBodySlot* ba = w->bodies + c->bodyA;
+		const tbBodySlot* bb = w->bodies + c->bodyB;
 		if ((ba->rb.type == tb_dynamicBody && ba->refreshStep == mark) ||
 		    (bb->rb.type == tb_dynamicBody && bb->refreshStep == mark)) {
 			tbFillRefresh(w, c, tbSpinReach(w, w->shapes + c->shapeA),

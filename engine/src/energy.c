@@ -122,8 +122,8 @@ void tbEnergyFinish(tbWorld* w)
 		if (l->contactWork[i] > 0.0f) {
 			const tbContactSlot* c = w->contacts + w->solverContactSlots[i];
 			tbEnergyCreator k;
-			k.bodyA = tbMakeBodyId(w, w->shapes[c->shapeA].body);
-			k.bodyB = tbMakeBodyId(w, w->shapes[c->shapeB].body);
+			k.bodyA = tbMakeBodyId(w, c->bodyA);
+			k.bodyB = tbMakeBodyId(w, c->bodyB);
 			k.work = (double)l->contactWork[i];
 			k.joint = false;
 			tbAddCreator(e, k);

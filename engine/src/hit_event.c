@@ -60,8 +60,8 @@ void tbHitEvents_Prepare(tbWorld* w)
 		if (!c->touching || !(sa->enableHitEvents || sb->enableHitEvents)) {
 			continue;
 		}
-		const tbBodySlot* ba = w->bodies + sa->body;
-		const tbBodySlot* bb = w->bodies + sb->body;
+		const tbBodySlot* ba = w->bodies + c->bodyA;
+		const tbBodySlot* bb = w->bodies + c->bodyB;
 		vec3s ga = tbBodyGravity(w, ba), gb = tbBodyGravity(w, bb);
 		tbHitCandidate candidate;
 		memset(&candidate, 0, sizeof candidate);

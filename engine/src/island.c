@@ -34,8 +34,8 @@ static void tbRemoveActive(tbWorld* w, int contactIndex)
 void tbUpdateContactActivity(tbWorld* w, int contactIndex)
 {
 	tbContactSlot* c = w->contacts + contactIndex;
-	bool active = c->alive && (tbIsAwakeMover(w->bodies + w->shapes[c->shapeA].body) ||
-	                           tbIsAwakeMover(w->bodies + w->shapes[c->shapeB].body));
+	bool active =
+	    c->alive && (tbIsAwakeMover(w->bodies + c->bodyA) || tbIsAwakeMover(w->bodies + c->bodyB));
 	if (active && c->activeIndex < 0) {
 		tbAddActive(w, contactIndex);
 	} else if (!active && c->activeIndex >= 0) {
@@ -80,7 +80,7 @@ void tbRemoveBodyFromSets(tbWorld* w, int bodyIndex)
 void tbLinkContact(tbWorld* w, int contactIndex)
 {
 	tbContactSlot* c = w->contacts + contactIndex;
-	int bodies[2] = {w->shapes[c->shapeA].body, w->shapes[c->shapeB].body};
+	int bodies[2] = {c->bodyA, c->bodyB};
 	for (int side = 0; side < 2; ++side) {
 		tbBodySlot* b = w->bodies + bodies[side];
 		int edge = contactIndex * 2 + side;
@@ -103,7 +103,7 @@ void tbUnlinkContact(tbWorld* w, int contactIndex)
 	if (c->activeIndex >= 0) {
 		tbRemoveActive(w, contactIndex);
 	}
-	int bodies[2] = {w->shapes[c->shapeA].body, w->shapes[c->shapeB].body};
+	int bodies[2] = {c->bodyA, c->bodyB};
 	for (int side = 0; side < 2; ++side) {
 		tbBodySlot* b = w->bodies + bodies[side];
 		int prev = c->edgePrev[side], next = c->edgeNext[side];
@@ -231,8 +231,8 @@ void tbUpdateSleep(tbWorld* w, float dt)
 	}
 	for (int k = 0; k < w->solverContactCount; ++k) {
 		const tbContactSlot* c = w->contacts + w->solverContactSlots[k];
-		tbBodySlot* a = w->bodies + w->shapes[c->shapeA].body;
-		tbBodySlot* b = w->bodies + w->shapes[c->shapeB].body;
+		tbBodySlot* a = w->bodies + c->bodyA;
+		tbBodySlot* b = w->bodies + c->bodyB;
 		if (a->solverIndex < 0 || b->solverIndex < 0) {
 			continue;
 		}

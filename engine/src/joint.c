@@ -240,7 +240,7 @@ static tbJointId tbAddJoint(tbWorld* w, tbJointType type, int a, int b, vec3s an
 			int ci = edge >> 1;
 			int next = w->contacts[ci].edgeNext[edge & 1];
 			const tbContactSlot* c = w->contacts + ci;
-			int other = w->shapes[(edge & 1) == 0 ? c->shapeB : c->shapeA].body;
+			int other = ((edge & 1) == 0 ? c->bodyB : c->bodyA);
 			if (other == b) {
 				tbDestroyContact(w, ci, false);
 			}

@@ -419,13 +419,14 @@ static const char* tbCheckIndices(const tbWorld* w)
 		          w->shapes[c->shapeB].alive && tbInRange(c->activeIndex, -1, w->activeCount) &&
 		          tbInRange(c->manifold.pointCount, 0, TB_MAX_MANIFOLD_POINTS + 1) &&
 		          tbInRange(c->cache.pointCount, 0, TB_MAX_MANIFOLD_POINTS + 1) &&
-		          tbInRange(c->child, -1, 1 << 30);
+		          tbInRange(c->child, -1, 1 << 30) && c->bodyA == w->shapes[c->shapeA].body &&
+		          c->bodyB == w->shapes[c->shapeB].body;
 		for (int side = 0; side < 2; ++side) {
 			ok = ok && tbInRange(c->edgePrev[side], -1, 2 * w->contactCount) &&
 			     tbInRange(c->edgeNext[side], -1, 2 * w->contactCount);
 		}
 		if (!ok) {
-			return "a contact's shape, link or point count beyond its table";
+			return "a contact's shape, body, link or point count beyond its table";
 		}
 	}
 	for (int i = 0; i < w->jointCount; ++i) {

@@ -125,8 +125,8 @@ static inline bool tbSolverContactBodies(const tbWorld* w, const tbContactSlot* 
 	if (!c->touching) {
 		return false;
 	}
-	const tbBodySlot* a = w->bodies + w->shapes[c->shapeA].body;
-	const tbBodySlot* b = w->bodies + w->shapes[c->shapeB].body;
+	const tbBodySlot* a = w->bodies + c->bodyA;
+	const tbBodySlot* b = w->bodies + c->bodyB;
 	*ia = a->awakeIndex >= 0 ? a->solverIndex : TB_NULL_BODY;
 	*ib = b->awakeIndex >= 0 ? b->solverIndex : TB_NULL_BODY;
 	// A contact with a sleeping body that was not woken (a still kinematic body on a sleeper)
@@ -175,8 +175,8 @@ tbMakeSolverContact(const tbWorld* w, tbContactSlot* c, int ia, int ib, float dt
 static void tbMarkRefreshBodies(tbWorld* w, const tbContactSlot* c)
 {
 	int mark = w->stepCount + 1;
-	w->bodies[w->shapes[c->shapeA].body].refreshStep = mark;
-	w->bodies[w->shapes[c->shapeB].body].refreshStep = mark;
+	w->bodies[c->bodyA].refreshStep = mark;
+	w->bodies[c->bodyB].refreshStep = mark;
 }
 
 typedef struct tbPrepareContactsTask

@@ -53,30 +53,32 @@ typedef struct tbBodyBounds
 
 typedef struct tbBodySlot
 {
+	// What a pass over the contacts reads of a pair's bodies (with rb's first fields: x, the
+	// type, v, w), at the slot's start so that it costs two cache lines a body, not five.
+	int awakeIndex;  // index in the world's awake set, or -1 (static or sleeping)
+	int solverIndex; // index in the step's solver array, or -1
+	int contactList; // first contact edge (contact index * 2 + side), or -1
+	float maxExtent; // largest distance of a shape point from the centre of mass, m
+	bool alive;
+	bool awake;
+	bool enableSleep;
+	bool isBullet;     // continuous collision against dynamic bodies too
 	tbRigidBody rb;    // Baraff state; rb.state.x is the centre of mass
 	vec3s localCenter; // centre of mass in the body frame, m
 	tbTransform xf;    // body origin and rotation, kept in step with rb
-	float maxExtent;   // largest distance of a shape point from the centre of mass, m
 	float minExtent;   // smallest half thickness of its shapes, m (continuous.c: when it is fast)
 	float sleepTime;   // how long the body has been resting, s
 	void* userData;
 	int firstShape; // shape list through tbShapeSlot.nextInBody
 	int shapeCount;
-	int sleepNext;   // next body of the same sleeping island (a ring), -1 while awake
-	int solverIndex; // index in the step's solver array, or -1
-	int awakeIndex;  // index in the world's awake set, or -1 (static or sleeping)
-	int contactList; // first contact edge (contact index * 2 + side), or -1
+	int sleepNext; // next body of the same sleeping island (a ring), -1 while awake
 	int contactCount;
 	int jointList; // first joint edge (joint index * 2 + side), or -1
 	int jointCount;
 	int nextFree;
-	uint32_t generation; // TB_RETIRED_GENERATION: never reused
-	bool alive;
-	bool awake;
-	bool massSet; // tbBody_SetMassData gave the mass: kept while none of its shapes weighs
-	bool enableSleep;
+	uint32_t generation;  // TB_RETIRED_GENERATION: never reused
+	bool massSet;         // tbBody_SetMassData gave the mass: kept while none of its shapes weighs
 	float sleepThreshold; // m/s: resting below it (tbBodyDef.sleepThreshold)
-	bool isBullet;        // continuous collision against dynamic bodies too
 	// With workers, what tbUpdateShapes' parallel pass left to its serial one (step.c).
 	uint8_t shapeUpdate;
 	int refreshStep; // step count + 1 of the last step it had a refresh candidate
@@ -185,19 +187,20 @@ static inline void tbSetCachePose(tbContactCache* cc, tbTransform t)
 
 typedef struct tbContactSlot
 {
+	// What the passes over the contacts read for every pair first (the narrow phase's visit, a
+	// body's contact walk, the solver's gather), together at the slot's start so that a visit
+	// that goes no further touches one or two cache lines, not the whole slot.
 	int shapeA, shapeB; // shapeA < shapeB
+	int bodyA, bodyB;   // the shapes' bodies (a shape never changes body), kept here to save a hop
 	// A convex shape against a mesh or heightfield: which of the pair's manifolds (0 to
 	// TB_MAX_LEVEL_MANIFOLDS - 1; 0 is made by the broad phase, the others by the narrow phase for
 	// further normals: contact.c); -1 for a convex pair.
 	int child;
-	tbManifold manifold;
-	tbContactCache cache;
-	tbContactImpulses impulses; // warm-start cache (by feature id)
-	float friction, restitution;
 	// The contact's place in its two bodies' contact lists (side 0: A's body, 1: B's body); the
 	// neighbours are edges, contact index * 2 + side, or -1.
 	int edgePrev[2], edgeNext[2];
 	int activeIndex; // index in the world's active contact set, or -1
+	float friction, restitution;
 	bool touching;
 	bool alive;
 	// Set by the narrow phase's parallel pass (contact.c): 0 not looked at (or nothing left to
@@ -209,6 +212,9 @@ typedef struct tbContactSlot
 		int nextFree;   // a free slot: the next free one
 		int levelAhead; // ahead 3: the world's levelAhead entry
 	};
+	tbManifold manifold;
+	tbContactCache cache;
+	tbContactImpulses impulses; // warm-start cache (by feature id)
 } tbContactSlot;
 
 // A level pair's narrow phase made by the parallel pass of tbCollide (contact.c): its manifolds,

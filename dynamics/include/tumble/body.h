@@ -25,13 +25,20 @@ typedef struct tbBodyState
 
 /// A rigid body. The state Y is primary for dynamic bodies; v, w and Iinv are derived from it
 /// (v = P / M, I^-1 = R Ibody^-1 R^T, w = I^-1 L) and kept current by the functions below. For
-/// kinematic bodies v and w are primary (set them directly) and P, L stay zero.
+/// kinematic bodies v and w are primary (set them directly) and P, L stay zero. The fields a
+/// contact reads of its bodies (x, the type, 1/M, v, w, I^-1) come first, together.
 typedef struct tbRigidBody
 {
 	tbBodyState state;
 	tbBodyType type;
-	float mass;           ///< M, kg (0 for static and kinematic bodies)
-	float invMass;        ///< 1 / M, 1/kg (0 for static and kinematic bodies)
+	float mass;    ///< M, kg (0 for static and kinematic bodies)
+	float invMass; ///< 1 / M, 1/kg (0 for static and kinematic bodies)
+
+	// Derived quantities (Baraff's "auxiliary variables"), refreshed by tbRigidBody_UpdateDerived.
+	vec3s v;    ///< linear velocity of the centre of mass, m/s
+	vec3s w;    ///< angular velocity, world, rad/s
+	mat3s Iinv; ///< world inverse inertia R Ibody^-1 R^T, 1/(kg m^2)
+
 	mat3s Ibody;          ///< inertia tensor about the centre of mass in body axes, kg m^2
 	mat3s IbodyInv;       ///< its inverse (zero for static and kinematic bodies)
 	float linearDamping;  ///< c in dP/dt = F - c P, 1/s
@@ -39,11 +46,6 @@ typedef struct tbRigidBody
 	float gravityScale;   ///< multiplies the solver's gravity (1 by default)
 	vec3s force;          ///< accumulated force for the coming step, N (gravity not included)
 	vec3s torque;         ///< accumulated torque about the centre of mass, world, N m
-
-	// Derived quantities (Baraff's "auxiliary variables"), refreshed by tbRigidBody_UpdateDerived.
-	vec3s v;    ///< linear velocity of the centre of mass, m/s
-	vec3s w;    ///< angular velocity, world, rad/s
-	mat3s Iinv; ///< world inverse inertia R Ibody^-1 R^T, 1/(kg m^2)
 } tbRigidBody;
 
 /// A body of the given type at position x with orientation R, at rest. For a dynamic body the
