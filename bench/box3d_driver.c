@@ -174,6 +174,10 @@ int main(int argc, char** argv)
 	// Box3D's own stage timers (b3World_GetProfile) summed over the timed steps, printed as the
 	// mean per step beside Tumble's stage_ms: the same split of one step, from each engine.
 	double stage[11] = {0};
+	// BOX3D_SUITE_PROFILE=K prints every K-th step's time and awake bodies to stderr (as
+	// TB_SUITE_PROFILE does for tumble-suite), to follow a scene's cost through its run.
+	const char* profileEnv = getenv("BOX3D_SUITE_PROFILE");
+	long profileEvery = profileEnv != NULL ? strtol(profileEnv, NULL, 10) : 0;
 	t0 = peerNow();
 	for (long s = 1; s < steps; ++s) {
 		if (s == callgrindFrom) {
@@ -182,7 +186,14 @@ int main(int argc, char** argv)
 		if (scene->step != NULL) {
 			scene->step(worldId, (int)s);
 		}
+		double stepStart = profileEvery > 0 ? peerNow() : 0.0;
 		b3World_Step(worldId, dt, 4);
+		if (profileEvery > 0 && s % profileEvery == 0) {
+			b3Counters counts = b3World_GetCounters(worldId);
+			fprintf(stderr, "step %ld: %.2f ms awake %d contacts %d\n", s,
+			        1e3 * (peerNow() - stepStart), b3World_GetAwakeBodyCount(worldId),
+			        counts.awakeContactCount);
+		}
 		b3Profile p = b3World_GetProfile(worldId);
 		const float parts[11] = {p.pairs,
 		                         p.collide,

@@ -114,6 +114,10 @@ static void* tbTreesCreate(tbWorldId worldId, float scale, int cellsPerMetre)
 	tbShapeDef pd = tbDefaultShapeDef();
 	pd.density = 1.0f;
 	pd.friction = 0.9f;
+	// Box3D's scene gives its trees a rolling resistance of 0.05 too. The coefficient is the
+	// same; the lever differs: Box3D's is a quarter of the hull's inner radius, Tumble's the
+	// distance from the body's centre of mass to the manifold (rolling_resistance.c).
+	pd.rollingResistance = 0.05f;
 	float z = -70.0f, spin = -0.5f;
 	for (int b = 0; b < count; ++b) {
 		tbBodyDef bd = tbDefaultBodyDef();
