@@ -361,6 +361,44 @@ Test(islands, sleep_as_rings_and_wake_whole)
 	tbDestroyWorld(world);
 }
 
+// A cube at the middle of a kinematic turntable turning at 0.05 rad/s: its own points move at
+// 0.05 * 0.43 m/s, below the sleep threshold, but the table's rim moves at 0.35 m/s, and a moving
+// kinematic body keeps what it touches awake. So the cube is awake after 4 s and has turned with
+// the table by w t = 0.2 rad (asleep after its 0.5 s it would have stopped near 0.03 rad).
+Test(islands, a_cube_on_a_slowly_turning_table_stays_awake_and_turns_with_it)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	tbWorldId world = tbCreateWorld(&def);
+	tbBodyDef tableDef = tbDefaultBodyDef();
+	tableDef.type = tb_kinematicBody;
+	tableDef.position = (vec3s){{0.0f, -0.25f, 0.0f}};
+	tbBodyId table = tbCreateBody(world, &tableDef);
+	tbShapeDef shapeDef = tbDefaultShapeDef();
+	tbGeometry top = tbMakeBox(5.0f, 0.25f, 5.0f);
+	tbCreateShape(table, &shapeDef, &top);
+	const float spin = 0.05f;
+	tbBody_SetAngularVelocity(table, (vec3s){{0.0f, spin, 0.0f}});
+	tbBodyDef cubeDef = tbDefaultBodyDef();
+	cubeDef.type = tb_dynamicBody;
+	cubeDef.position = (vec3s){{0.0f, 0.25f, 0.0f}};
+	tbBodyId cube = tbCreateBody(world, &cubeDef);
+	tbGeometry box = tbMakeBox(0.25f, 0.25f, 0.25f);
+	tbCreateShape(cube, &shapeDef, &box);
+	const int steps = 240;
+	for (int step = 0; step < steps; ++step) {
+		tbWorld_Step(world, 1.0f / 60.0f, 4);
+	}
+	cr_assert(tbBody_IsAwake(cube), "the cube fell asleep on the turning table");
+	// The cube's turn about y: the angle of its x axis in the ground plane.
+	versors q = tbBody_GetRotation(cube);
+	vec3s x = glms_quat_rotatev(q, (vec3s){{1.0f, 0.0f, 0.0f}});
+	float turned = atan2f(-x.z, x.x);
+	float expected = spin * (float)steps / 60.0f;
+	cr_assert(fabsf(turned - expected) < 0.1f * expected, "turned %g rad, the table %g rad",
+	          (double)turned, (double)expected);
+	tbDestroyWorld(world);
+}
+
 // Two cubes of half size h at rest side by side, `gap` m between their faces, no gravity: whether
 // the broad phase pairs them after a step (their fat boxes overlap).
 static int pairsOfTwoCubes(float h, float gap)

@@ -173,8 +173,9 @@ typedef struct tbSleepTimerTask
 	tbWorld* world;
 	float dt;
 	// Per worker: whether a body of its ranges may fall asleep this step (its timer reached
-	// timeToSleep) or is kinematic (it keeps what it touches awake).
-	tbWorkerFlags maySleep;
+	// timeToSleep), whether one has rested at all (a timer above zero, which a moving kinematic
+	// body it touches sets back), and whether a kinematic one moves (its timer at zero).
+	tbWorkerFlags maySleep, resting, kinematicMoves;
 } tbSleepTimerTask;
 
 // The sleep timers of the solved bodies [start, end) (each writes its own).
@@ -183,7 +184,7 @@ static inline void tbSleepTimersRange(int start, int end, int worker, void* cont
 	tbSleepTimerTask* t = context;
 	tbWorld* w = t->world;
 	float timeToSleep = w->def.timeToSleep;
-	bool any = false;
+	bool any = false, resting = false, moves = false;
 	for (int k = start; k < end; ++k) {
 		tbBodySlot* b = w->bodies + w->solverBodySlots[k];
 		float speed = glms_vec3_norm(b->rb.v);
@@ -194,9 +195,13 @@ static inline void tbSleepTimersRange(int start, int end, int worker, void* cont
 		} else {
 			b->sleepTime += t->dt;
 		}
-		any = any || b->sleepTime >= timeToSleep || b->rb.type == tb_kinematicBody;
+		any = any || b->sleepTime >= timeToSleep;
+		resting = resting || b->sleepTime > 0.0f;
+		moves = moves || (b->rb.type == tb_kinematicBody && b->sleepTime == 0.0f);
 	}
 	t->maySleep.worker[worker].any = t->maySleep.worker[worker].any || any;
+	t->resting.worker[worker].any = t->resting.worker[worker].any || resting;
+	t->kinematicMoves.worker[worker].any = t->kinematicMoves.worker[worker].any || moves;
 }
 
 void tbUpdateSleep(tbWorld* w, float dt)
@@ -209,16 +214,23 @@ void tbUpdateSleep(tbWorld* w, float dt)
 	task.world = w;
 	task.dt = dt;
 	tbClearWorkerFlags(&task.maySleep, w->def.workerCount);
+	tbClearWorkerFlags(&task.resting, w->def.workerCount);
+	tbClearWorkerFlags(&task.kinematicMoves, w->def.workerCount);
 	if (w->parallel) {
 		tbParallelFor(w, tbSleepTimersRange, n, 512, &task);
 	} else {
 		tbSleepTimersRange(0, n, 0, &task);
 	}
-	bool maySleep = tbAnyWorkerFlag(&task.maySleep, w->def.workerCount);
+	int workers = w->def.workerCount;
+	bool maySleep = tbAnyWorkerFlag(&task.maySleep, workers);
+	bool resets =
+	    tbAnyWorkerFlag(&task.kinematicMoves, workers) && tbAnyWorkerFlag(&task.resting, workers);
 	// An island falls asleep only when every body in it has rested timeToSleep, and only a
-	// kinematic body resets the timers of others: with neither, no island can sleep this step
-	// and the islands are not made (a settling pile passes here every step until it rests).
-	if (n == 0 || !maySleep) {
+	// moving kinematic body sets back the timers of others, which changes one only where it is
+	// above zero: with neither, no island can sleep this step, no timer is set back, and the
+	// islands are not made (a settling pile passes here every step until it rests; so does a
+	// turning drum full of tumbling bodies).
+	if (n == 0 || !(maySleep || resets)) {
 		return;
 	}
 	// Islands among the solved bodies: dynamic bodies joined by touching contacts. Static bodies
