@@ -651,6 +651,7 @@ static void tbCollideAheadTask(int start, int end, int worker, void* context)
 	profile.cachedManifolds = 0;
 	profile.narrowPhaseRuns = 0;
 	for (int at = start; at < end; ++at) {
+		tbPrefetchActive(w, at);
 		tbContactSlot* c = w->contacts + w->activeContacts[at];
 		const tbShapeSlot* sa = w->shapes + c->shapeA;
 		const tbShapeSlot* sb = w->shapes + c->shapeB;
@@ -777,6 +778,7 @@ static inline __attribute__((always_inline)) bool tbCollideAt(tbWorld* w, int at
 static void tbCollideInOrder(tbWorld* w, float dt)
 {
 	for (int at = 0; at < w->activeCount;) {
+		tbPrefetchActive(w, at);
 		at += tbCollideAt(w, at, dt, false) ? 1 : 0;
 	}
 }
@@ -810,6 +812,7 @@ static void tbCollideFlagged(tbWorld* w, float dt, int count)
 {
 	uint8_t* visits = w->activeFlags;
 	for (int at = tbNextVisit(visits, 0, count); at < w->activeCount;) {
+		tbPrefetchActive(w, at);
 		if (tbCollideAt(w, at, dt, true)) {
 			at = at + 1 < count ? tbNextVisit(visits, at + 1, count) : at + 1;
 			continue;

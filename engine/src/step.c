@@ -198,6 +198,7 @@ static void tbCountSolverContactsRange(int start, int end, int worker, void* con
 		int count = 0;
 		for (int k = from; k < to; ++k) {
 			int ia, ib;
+			tbPrefetchActive(w, k);
 			count += tbSolverContactBodies(w, w->contacts + w->activeContacts[k], &ia, &ib) ? 1 : 0;
 		}
 		w->listBlockCounts[block] = count;
@@ -217,6 +218,7 @@ static void tbMakeSolverContactsRange(int start, int end, int worker, void* cont
 		int n = w->listBlockCounts[block];
 		for (int k = from; k < to; ++k) {
 			int i = w->activeContacts[k], ia, ib;
+			tbPrefetchActive(w, k);
 			tbContactSlot* c = w->contacts + i;
 			if (!tbSolverContactBodies(w, c, &ia, &ib)) {
 				continue;
@@ -320,6 +322,7 @@ static float tbPrepareContacts(tbWorld* w, float dt, int substeps, bool* marked)
 	} else {
 		for (int k = 0; k < w->activeCount; ++k) {
 			int i = w->activeContacts[k], ia, ib;
+			tbPrefetchActive(w, k);
 			tbContactSlot* c = w->contacts + i;
 			if (!tbSolverContactBodies(w, c, &ia, &ib)) {
 				continue;
