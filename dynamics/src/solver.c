@@ -129,8 +129,9 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 	l.order = tbCarve(&at, (size_t)contactCount * sizeof(int));
 	// The lanes of the contacts remade each substep (record * width + lane).
 	l.refreshes = tbCarve(&at, (size_t)contactCount * sizeof(int));
-	// Their gaps, and the turns after them.
-	l.refreshGaps = tbCarve(&at, (size_t)contactCount * 2u * sizeof(float));
+	// Their gaps, the turns after them, and their contacts' spin reaches (A's, B's) and turn
+	// limits copied side by side (the look of every substep reads these, not the contacts).
+	l.refreshGaps = tbCarve(&at, (size_t)contactCount * 5u * sizeof(float));
 	// Each colour leaves at most one partly filled record; each overflow constraint has its own.
 	l.groupCapacity = contactCount + TB_GRAPH_COLORS;
 	// With parallelFor, each record has a static body of its own: the records of one colour are
@@ -280,29 +281,30 @@ static float tbManifoldGap(const tbManifold* m, float margin)
 // `turn` its running bounds. Writes only the lane and its contact.
 static inline void tbRefreshOne(const tbSolverDef* def, tbContactConstraintW* groups,
                                 tbContactConstraint* contacts, tbRigidBody* const* bodies,
-                                const tbSolverBody* states, float h, int at, float* gap,
-                                float* turn, int worker)
+                                const tbSolverBody* states, float h, int at, float reachA,
+                                float reachB, float refreshTurn, float* gap, float* turn,
+                                int worker)
 {
 	tbContactConstraintW* g = groups + at / TB_SIMD_WIDTH;
 	int lane = at % TB_SIMD_WIDTH;
-	tbContactConstraint* contact = contacts + g->contact[lane];
 	float spin, spins,
-	    speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane],
-	                           contact->spinReachA, contact->spinReachB, &spin, &spins);
+	    speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane], reachA, reachB,
+	                           &spin, &spins);
 	// How far the turns may have carried the surfaces from the anchored points since the last
 	// narrow phase (translation leaves anchored points exact). `gap` is a lower bound of the gap
 	// now: the gap then less what the surfaces could close in each substep since, at the speed
 	// the substep began with (the positions move with the biased pass's velocities, which the
 	// relax pass then lowers: the speed now may be far below the one that moved them).
-	float refreshTurn = contact->refreshTurn;
 	float turned = *turn + h * spin, closed = *gap;
 	*turn = turned;
 	*gap = closed - h * speed;
 	// Made again only when the anchors would be off by the end of this substep and the pair can
 	// close its gap in it: one still far apart, moving apart or barely turning is left as it is.
+	// The contact itself is read only past this test (the reaches and the limit are copies).
 	if (closed > h * speed || turned + h * spin < refreshTurn) {
 		return;
 	}
+	tbContactConstraint* contact = contacts + g->contact[lane];
 	tbManifold before = contact->manifold;
 	float along;
 	// A face turning under a sliding point closes on it by up to (h speed) (h spins) beyond what
@@ -315,7 +317,7 @@ static inline void tbRefreshOne(const tbSolverDef* def, tbContactConstraintW* gr
 		// The anchored points still hold the deepest features: they go on, and the shapes'
 		// separation along the normal bounds the gap from below.
 		*gap = along - h * speed;
-		*turn = -contact->refreshTurn;
+		*turn = -refreshTurn;
 	} else if (result == tb_refreshMade) {
 		*gap = tbManifoldGap(&contact->manifold, contact->margin) - h * speed;
 		bool same = before.pointCount == contact->manifold.pointCount;
@@ -324,7 +326,7 @@ static inline void tbRefreshOne(const tbSolverDef* def, tbContactConstraintW* gr
 		}
 		// The same features again: the anchored points were following the surfaces, so the pair
 		// may turn twice as far before the next look.
-		*turn = same ? -contact->refreshTurn : 0.0f;
+		*turn = same ? -refreshTurn : 0.0f;
 	}
 }
 
@@ -450,6 +452,7 @@ typedef struct tbSolverTask
 	// The refreshed lanes (record * width + lane, in record order) and their running bounds.
 	const int* refreshes;
 	float *refreshGaps, *refreshTurns;
+	const float *refreshReachA, *refreshReachB, *refreshLimits; // per refreshed lane
 	int refreshCount;
 	float h, invH, dt;
 	bool useBias;
@@ -592,6 +595,7 @@ static void tbRefreshTask(int start, int end, int worker, void* context)
 	}
 	for (int r = start; r < end; ++r) {
 		tbRefreshOne(t->def, t->groups, t->contacts, t->bodies, t->states, t->h, at[r],
+		             t->refreshReachA[r], t->refreshReachB[r], t->refreshLimits[r],
 		             t->refreshGaps + r, t->refreshTurns + r, worker);
 	}
 }
@@ -1256,6 +1260,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	int* refreshes = (int*)(base + layout.refreshes);
 	float* refreshGaps = (float*)(base + layout.refreshGaps);
 	float* refreshTurns = refreshGaps + contactCount;
+	float* refreshReachA = refreshTurns + contactCount;
+	float* refreshReachB = refreshReachA + contactCount;
+	float* refreshLimits = refreshReachB + contactCount;
 	int refreshCount = 0;
 	tbContactConstraintW* groups = (tbContactConstraintW*)(base + layout.groups);
 	int staticBody = bodyCount;
@@ -1280,6 +1287,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	task.dt = dt;
 	task.refreshes = NULL;
 	task.refreshGaps = task.refreshTurns = NULL;
+	task.refreshReachA = task.refreshReachB = task.refreshLimits = NULL;
 	task.refreshCount = 0;
 	task.useBias = task.addStepImpulses = false;
 	if (parallel) {
@@ -1363,6 +1371,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 					refreshGaps[refreshCount] =
 					    tbRefreshStartGap(groups, contacts, states, h, lane);
 					refreshTurns[refreshCount] = 0.0f;
+					refreshReachA[refreshCount] = contacts[i].spinReachA;
+					refreshReachB[refreshCount] = contacts[i].spinReachB;
+					refreshLimits[refreshCount] = contacts[i].refreshTurn;
 					refreshes[refreshCount++] = lane;
 				}
 			}
@@ -1370,6 +1381,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		task.refreshes = refreshes;
 		task.refreshGaps = refreshGaps;
 		task.refreshTurns = refreshTurns;
+		task.refreshReachA = refreshReachA;
+		task.refreshReachB = refreshReachB;
+		task.refreshLimits = refreshLimits;
 		task.refreshCount = refreshCount;
 	}
 
@@ -1456,8 +1470,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			tbParallel(def, tbRefreshTask, refreshCount, TB_MIN_REFRESHES, &task);
 		}
 		for (int r = 0; sub > 0 && !parallel && r < refreshCount; ++r) {
-			tbRefreshOne(def, groups, contacts, bodies, states, h, refreshes[r], refreshGaps + r,
-			             refreshTurns + r, 0);
+			tbRefreshOne(def, groups, contacts, bodies, states, h, refreshes[r], refreshReachA[r],
+			             refreshReachB[r], refreshLimits[r], refreshGaps + r, refreshTurns + r, 0);
 		}
 		if (jointCount > 0) {
 			// Each jointed body's inertia of the substep: turned, stiffened by its joints' loads.
