@@ -422,7 +422,7 @@ void tbBody_SetTransform(tbBodyId bodyId, vec3s position, versors rotation)
 		if (c->touching && !w->bodies[other].awake) {
 			tbWakeBody(w, other);
 		}
-		edge = c->edgeNext[edge & 1];
+		edge = w->contactLinks[edge >> 1].edgeNext[edge & 1];
 	}
 	if (b->rb.type != tb_staticBody) {
 		tbWakeBody(w, index);
@@ -908,7 +908,7 @@ int tbBody_GetContactCount(tbBodyId bodyId)
 	for (int edge = b->contactList; edge >= 0 && guard++ <= w->contactCount;) {
 		const tbContactSlot* c = w->contacts + (edge >> 1);
 		n += c->touching ? 1 : 0;
-		edge = c->edgeNext[edge & 1];
+		edge = w->contactLinks[edge >> 1].edgeNext[edge & 1];
 	}
 	return n;
 }
@@ -927,7 +927,7 @@ int tbBody_GetContactData(tbBodyId bodyId, tbContactData* data, int capacity)
 		if (c->touching) {
 			data[n++] = tbMakeContactData(w, c);
 		}
-		edge = c->edgeNext[edge & 1];
+		edge = w->contactLinks[edge >> 1].edgeNext[edge & 1];
 	}
 	return n;
 }

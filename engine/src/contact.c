@@ -41,6 +41,8 @@ void tbCreateContact(tbWorld* w, int shapeA, int shapeB, int child)
 		// Each slot is cleared when it is taken (below).
 		tbGrowArrayUncleared((void**)&w->contacts, &w->contactCapacity, w->contactCount + 1,
 		                     sizeof(tbContactSlot));
+		tbGrowArrayUncleared((void**)&w->contactLinks, &w->contactLinkCapacity, w->contactCount + 1,
+		                     sizeof(tbContactLink));
 		index = w->contactCount++;
 	}
 	tbContactSlot* c = w->contacts + index;
@@ -50,6 +52,8 @@ void tbCreateContact(tbWorld* w, int shapeA, int shapeB, int child)
 	c->shapeB = shapeB;
 	c->bodyA = w->shapes[shapeA].body;
 	c->bodyB = w->shapes[shapeB].body;
+	w->contactLinks[index].bodyA = c->bodyA;
+	w->contactLinks[index].bodyB = c->bodyB;
 	c->child = child;
 	tbMixMaterial(w, w->shapes + shapeA, w->shapes + shapeB, &c->friction, &c->restitution);
 	tbPairInsert(w, shapeA, shapeB, child, index);
@@ -99,7 +103,7 @@ void tbDestroyShapeContacts(tbWorld* w, int shapeIndex)
 	int guard = 0;
 	for (int edge = b->contactList; edge >= 0 && guard++ <= w->contactCount;) {
 		int i = edge >> 1;
-		int next = w->contacts[i].edgeNext[edge & 1];
+		int next = w->contactLinks[i].edgeNext[edge & 1];
 		tbContactSlot* c = w->contacts + i;
 		if (c->shapeA == shapeIndex || c->shapeB == shapeIndex) {
 			tbDestroyContact(w, i, true);

@@ -82,9 +82,9 @@ static float tbStrikeSpeed(const tbWorld* w, const tbBodySlot* b, float cap)
 	float ownSpin = glms_vec3_norm(b->rb.w);
 	int guard = 0;
 	for (int edge = b->contactList; edge >= 0 && guard++ <= w->contactCount;) {
-		const tbContactSlot* c = w->contacts + (edge >> 1);
-		const tbBodySlot* o = w->bodies + ((edge & 1) == 0 ? c->bodyB : c->bodyA);
-		edge = c->edgeNext[edge & 1];
+		const tbContactLink* l = w->contactLinks + (edge >> 1);
+		const tbBodySlot* o = w->bodies + ((edge & 1) == 0 ? l->bodyB : l->bodyA);
+		edge = l->edgeNext[edge & 1];
 		// The partner's velocity where the body's centre of mass is (a turning drum's wall moves
 		// under the body at its own speed there, not at its far rim's).
 		vec3s arm = glms_vec3_sub(b->rb.state.x, o->rb.state.x);

@@ -263,7 +263,7 @@ static bool tbSolvedTogether(const tbWorld* w, int body, int fast, int other)
 		                    (c->shapeA == other && c->shapeB == fast))) {
 			return true;
 		}
-		edge = c->edgeNext[edge & 1];
+		edge = w->contactLinks[edge >> 1].edgeNext[edge & 1];
 	}
 	return false;
 }

@@ -64,7 +64,7 @@ void tbSetBodyAwake(tbWorld* w, int bodyIndex, bool awake)
 	for (int edge = b->contactList; edge >= 0 && guard++ <= w->contactCount;) {
 		int contactIndex = edge >> 1;
 		tbUpdateContactActivity(w, contactIndex);
-		edge = w->contacts[contactIndex].edgeNext[edge & 1];
+		edge = w->contactLinks[contactIndex].edgeNext[edge & 1];
 	}
 }
 
@@ -80,15 +80,16 @@ void tbRemoveBodyFromSets(tbWorld* w, int bodyIndex)
 void tbLinkContact(tbWorld* w, int contactIndex)
 {
 	tbContactSlot* c = w->contacts + contactIndex;
-	int bodies[2] = {c->bodyA, c->bodyB};
+	tbContactLink* l = w->contactLinks + contactIndex;
+	int bodies[2] = {l->bodyA, l->bodyB};
 	for (int side = 0; side < 2; ++side) {
 		tbBodySlot* b = w->bodies + bodies[side];
 		int edge = contactIndex * 2 + side;
-		c->edgePrev[side] = -1;
-		c->edgeNext[side] = b->contactList;
+		l->edgePrev[side] = -1;
+		l->edgeNext[side] = b->contactList;
 		if (b->contactList >= 0) {
 			int head = b->contactList;
-			w->contacts[head >> 1].edgePrev[head & 1] = edge;
+			w->contactLinks[head >> 1].edgePrev[head & 1] = edge;
 		}
 		b->contactList = edge;
 		b->contactCount += 1;
@@ -103,17 +104,18 @@ void tbUnlinkContact(tbWorld* w, int contactIndex)
 	if (c->activeIndex >= 0) {
 		tbRemoveActive(w, contactIndex);
 	}
-	int bodies[2] = {c->bodyA, c->bodyB};
+	tbContactLink* l = w->contactLinks + contactIndex;
+	int bodies[2] = {l->bodyA, l->bodyB};
 	for (int side = 0; side < 2; ++side) {
 		tbBodySlot* b = w->bodies + bodies[side];
-		int prev = c->edgePrev[side], next = c->edgeNext[side];
+		int prev = l->edgePrev[side], next = l->edgeNext[side];
 		if (prev >= 0) {
-			w->contacts[prev >> 1].edgeNext[prev & 1] = next;
+			w->contactLinks[prev >> 1].edgeNext[prev & 1] = next;
 		} else {
 			b->contactList = next;
 		}
 		if (next >= 0) {
-			w->contacts[next >> 1].edgePrev[next & 1] = prev;
+			w->contactLinks[next >> 1].edgePrev[next & 1] = prev;
 		}
 		b->contactCount -= 1;
 	}

@@ -238,9 +238,9 @@ static tbJointId tbAddJoint(tbWorld* w, tbJointType type, int a, int b, vec3s an
 		tbBodySlot* body = w->bodies + a;
 		for (int edge = body->contactList; edge >= 0 && guard++ <= w->contactCount;) {
 			int ci = edge >> 1;
-			int next = w->contacts[ci].edgeNext[edge & 1];
-			const tbContactSlot* c = w->contacts + ci;
-			int other = ((edge & 1) == 0 ? c->bodyB : c->bodyA);
+			const tbContactLink* l = w->contactLinks + ci;
+			int next = l->edgeNext[edge & 1];
+			int other = ((edge & 1) == 0 ? l->bodyB : l->bodyA);
 			if (other == b) {
 				tbDestroyContact(w, ci, false);
 			}

@@ -19,6 +19,7 @@
 #define TB_SAVE_BODIES TB_TAG('B', 'O', 'D', 'Y')
 #define TB_SAVE_SHAPES TB_TAG('S', 'H', 'P', 'E')
 #define TB_SAVE_CONTACTS TB_TAG('C', 'N', 'T', 'C')
+#define TB_SAVE_CONTACT_LINKS TB_TAG('C', 'L', 'N', 'K')
 #define TB_SAVE_JOINTS TB_TAG('J', 'O', 'N', 'T')
 #define TB_SAVE_PAIR_KEYS TB_TAG('P', 'K', 'E', 'Y')
 #define TB_SAVE_PAIR_VALUES TB_TAG('P', 'V', 'A', 'L')
@@ -241,6 +242,8 @@ static void tbWritePayload(const tbWorld* w, tbSaveWriter* out)
 	tbSaveWriteSection(out, TB_SAVE_BODIES, w->bodies, w->bodyCount, sizeof(tbBodySlot));
 	tbSaveWriteSection(out, TB_SAVE_SHAPES, w->shapes, w->shapeCount, sizeof(tbShapeSlot));
 	tbSaveWriteSection(out, TB_SAVE_CONTACTS, w->contacts, w->contactCount, sizeof(tbContactSlot));
+	tbSaveWriteSection(out, TB_SAVE_CONTACT_LINKS, w->contactLinks, w->contactCount,
+	                   sizeof(tbContactLink));
 	tbSaveWriteSection(out, TB_SAVE_JOINTS, w->joints, w->jointCount, sizeof(tbJointSlot));
 	// The pair set whole: its slots' places follow the capacity (open addressing).
 	tbSaveWriteSection(out, TB_SAVE_PAIR_KEYS, w->pairKeys, w->pairCapacity, sizeof(uint64_t));
@@ -316,6 +319,7 @@ static void tbFreeState(tbWorld* w)
 	tbFree(w->bodies, (size_t)w->bodyCapacity * sizeof(tbBodySlot));
 	tbFree(w->shapes, (size_t)w->shapeCapacity * sizeof(tbShapeSlot));
 	tbFree(w->contacts, (size_t)w->contactCapacity * sizeof(tbContactSlot));
+	tbFree(w->contactLinks, (size_t)w->contactLinkCapacity * sizeof(tbContactLink));
 	tbFree(w->joints, (size_t)w->jointCapacity * sizeof(tbJointSlot));
 	tbFree(w->pairKeys, (size_t)w->pairCapacity * sizeof(uint64_t));
 	tbFree(w->pairValues, (size_t)w->pairCapacity * sizeof(int));
@@ -421,9 +425,11 @@ static const char* tbCheckIndices(const tbWorld* w)
 		          tbInRange(c->cache.pointCount, 0, TB_MAX_MANIFOLD_POINTS + 1) &&
 		          tbInRange(c->child, -1, 1 << 30) && c->bodyA == w->shapes[c->shapeA].body &&
 		          c->bodyB == w->shapes[c->shapeB].body;
+		const tbContactLink* l = w->contactLinks + i;
+		ok = ok && l->bodyA == c->bodyA && l->bodyB == c->bodyB;
 		for (int side = 0; side < 2; ++side) {
-			ok = ok && tbInRange(c->edgePrev[side], -1, 2 * w->contactCount) &&
-			     tbInRange(c->edgeNext[side], -1, 2 * w->contactCount);
+			ok = ok && tbInRange(l->edgePrev[side], -1, 2 * w->contactCount) &&
+			     tbInRange(l->edgeNext[side], -1, 2 * w->contactCount);
 		}
 		if (!ok) {
 			return "a contact's shape, body, link or point count beyond its table";
@@ -617,13 +623,15 @@ static bool tbReadPayload(tbWorld* t, tbSaveReader* in)
 	t->hitShapeCount = sc.hitShapeCount;
 	t->lastSolverStats = sc.lastSolverStats;
 	t->profile = sc.profile;
-	int pairValueCount = 0, pairChildCount = 0, unused = 0;
+	int pairValueCount = 0, pairChildCount = 0, linkCount = 0, unused = 0;
 	bool ok = tbSaveReadSection(in, TB_SAVE_BODIES, sizeof(tbBodySlot), 16, (void**)&t->bodies,
 	                            &t->bodyCount, &t->bodyCapacity) &&
 	          tbSaveReadSection(in, TB_SAVE_SHAPES, sizeof(tbShapeSlot), 16, (void**)&t->shapes,
 	                            &t->shapeCount, &t->shapeCapacity) &&
 	          tbSaveReadSection(in, TB_SAVE_CONTACTS, sizeof(tbContactSlot), 0,
 	                            (void**)&t->contacts, &t->contactCount, &t->contactCapacity) &&
+	          tbSaveReadSection(in, TB_SAVE_CONTACT_LINKS, sizeof(tbContactLink), 0,
+	                            (void**)&t->contactLinks, &linkCount, &t->contactLinkCapacity) &&
 	          tbSaveReadSection(in, TB_SAVE_JOINTS, sizeof(tbJointSlot), 0, (void**)&t->joints,
 	                            &t->jointCount, &t->jointCapacity) &&
 	          tbSaveReadSection(in, TB_SAVE_PAIR_KEYS, sizeof(uint64_t), 0, (void**)&t->pairKeys,
@@ -632,6 +640,12 @@ static bool tbReadPayload(tbWorld* t, tbSaveReader* in)
 	                            &pairValueCount, &unused) &&
 	          tbSaveReadSection(in, TB_SAVE_PAIR_CHILDREN, sizeof(int), 0, (void**)&t->pairChildren,
 	                            &pairChildCount, &unused);
+	if (ok && linkCount != t->contactCount) {
+		tbSetError("%s: %d contact links for %d contacts (corrupt)", in->caller, linkCount,
+		           t->contactCount);
+		in->failed = true;
+		ok = false;
+	}
 	if (ok && (pairValueCount != t->pairCapacity || pairChildCount != t->pairCapacity)) {
 		tbSetError("%s: the pair set's three arrays differ in length (corrupt)", in->caller);
 		in->failed = true;
@@ -735,6 +749,8 @@ static bool tbRestore(tbWorld* w, const void* data, size_t size, const char* cal
 	TB_TAKE(contacts);
 	TB_TAKE(contactCount);
 	TB_TAKE(contactCapacity);
+	TB_TAKE(contactLinks);
+	TB_TAKE(contactLinkCapacity);
 	TB_TAKE(freeContact);
 	TB_TAKE(liveContacts);
 	TB_TAKE(joints);

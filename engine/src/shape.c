@@ -314,7 +314,7 @@ static void tbRemixShapeContacts(tbShapeId shapeId)
 			tbMixMaterial(w, w->shapes + c->shapeA, w->shapes + c->shapeB, &c->friction,
 			              &c->restitution);
 		}
-		edge = c->edgeNext[edge & 1];
+		edge = w->contactLinks[edge >> 1].edgeNext[edge & 1];
 	}
 }
 

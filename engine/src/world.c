@@ -212,6 +212,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->bodies, w->bodyCapacity, tbBodySlot);
 	TB_FREE_ARRAY(w->shapes, w->shapeCapacity, tbShapeSlot);
 	TB_FREE_ARRAY(w->contacts, w->contactCapacity, tbContactSlot);
+	TB_FREE_ARRAY(w->contactLinks, w->contactLinkCapacity, tbContactLink);
 	TB_FREE_ARRAY(w->joints, w->jointCapacity, tbJointSlot);
 	TB_FREE_ARRAY(w->solverJoints, w->solverJointCapacity, tbJointBinding);
 	TB_FREE_ARRAY(w->solverJointSlots, w->solverJointCapacity, int);

@@ -196,9 +196,6 @@ typedef struct tbContactSlot
 	// TB_MAX_LEVEL_MANIFOLDS - 1; 0 is made by the broad phase, the others by the narrow phase for
 	// further normals: contact.c); -1 for a convex pair.
 	int child;
-	// The contact's place in its two bodies' contact lists (side 0: A's body, 1: B's body); the
-	// neighbours are edges, contact index * 2 + side, or -1.
-	int edgePrev[2], edgeNext[2];
 	int activeIndex; // index in the world's active contact set, or -1
 	float friction, restitution;
 	bool touching;
@@ -216,6 +213,17 @@ typedef struct tbContactSlot
 	tbContactCache cache;
 	tbContactImpulses impulses; // warm-start cache (by feature id)
 } tbContactSlot;
+
+// A contact's place in its two bodies' contact lists (side 0: A's body, 1: B's body; the
+// neighbours are edges, contact index * 2 + side, or -1), with the two bodies: kept apart from
+// the slots, in the world's contactLinks (same index), so that a walk over a body's contacts
+// (its strike speed each step, contact_refresh.c) reads 24 bytes a contact, not a slot's line
+// somewhere in the contact array.
+typedef struct tbContactLink
+{
+	int bodyA, bodyB;
+	int edgePrev[2], edgeNext[2];
+} tbContactLink;
 
 // A level pair's narrow phase made by the parallel pass of tbCollide (contact.c): its manifolds,
 // one per normal, and the distance for the pair's cache.
@@ -265,6 +273,8 @@ typedef struct tbWorld
 	int shapeCount, shapeCapacity, freeShape, liveShapes;
 	tbContactSlot* contacts;
 	int contactCount, contactCapacity, freeContact, liveContacts;
+	tbContactLink* contactLinks; // one a contact slot (contactCount of them are set)
+	int contactLinkCapacity;
 	tbJointSlot* joints;
 	int jointCount, jointCapacity, freeJoint, liveJoints;
 	// A joint was made, or a body with joints woke or fell asleep, since tbWakeJointedBodies
