@@ -156,13 +156,13 @@ void tbRigidBody_Integrate(tbRigidBody* body, vec3s gravity, float h, tbIntegrat
 }
 
 // dR/dt = (R Ibody^-1 R^T L)* R with L held: the torque-free motion of R.
-static mat3s tbRotationRate(const tbRigidBody* body, mat3s R)
+static mat3s tbRotationRate(const mat3s* IbodyInv, vec3s L, mat3s R)
 {
 	// w = R (Ibody^-1 (R^T L)): three matrix-vector products instead of forming R Ibody^-1 R^T
 	// (two matrix products) for one vector; called four times per body per substep.
-	vec3s Lb = tbV3(glms_vec3_dot(R.col[0], body->state.L), glms_vec3_dot(R.col[1], body->state.L),
-	                glms_vec3_dot(R.col[2], body->state.L));
-	vec3s w = tbMat3MulV(R, tbMat3MulV(body->IbodyInv, Lb));
+	vec3s Lb =
+	    tbV3(glms_vec3_dot(R.col[0], L), glms_vec3_dot(R.col[1], L), glms_vec3_dot(R.col[2], L));
+	vec3s w = tbMat3MulV(R, tbMat3MulV(*IbodyInv, Lb));
 	// w* R column by column is w x (column): the same products and sums as the skew matrix
 	// product without its multiplications by zero (bit for bit, up to the sign of a zero).
 	mat3s dR;
@@ -175,8 +175,7 @@ static mat3s tbRotationRate(const tbRigidBody* body, mat3s R)
 mat3s tbIntegrateRotation(const tbRigidBody* body, mat3s R, vec3s L, float h,
                           tbIntegrator integrator)
 {
-	tbRigidBody held = *body;
-	held.state.L = L;
+	const mat3s* inv = &body->IbodyInv;
 	// Pieces of at most half a radian: RK4 on the rotation is accurate (and stable) only while
 	// h |w| is small; the solver's rotation cap keeps the count of pieces small.
 	vec3s w = tbMat3MulV(tbMat3Rotate(R, body->IbodyInv), L);
@@ -190,17 +189,17 @@ mat3s tbIntegrateRotation(const tbRigidBody* body, mat3s R, vec3s L, float h,
 		switch (integrator) {
 		case tb_explicitEuler:
 			// Seed 002 "Euler's Method" on R alone: R += h w* R.
-			R = tbMat3MulAdd(R, step, tbRotationRate(&held, R));
+			R = tbMat3MulAdd(R, step, tbRotationRate(inv, L, R));
 			break;
 		case tb_semiImplicitEuler:
 			R = tbMat3Mul(tbRotationStep(tbMat3MulV(tbMat3Rotate(R, body->IbodyInv), L), step), R);
 			break;
 		case tb_rk4:
 		default: {
-			mat3s k1 = tbRotationRate(&held, R);
-			mat3s k2 = tbRotationRate(&held, tbMat3MulAdd(R, 0.5f * step, k1));
-			mat3s k3 = tbRotationRate(&held, tbMat3MulAdd(R, 0.5f * step, k2));
-			mat3s k4 = tbRotationRate(&held, tbMat3MulAdd(R, step, k3));
+			mat3s k1 = tbRotationRate(inv, L, R);
+			mat3s k2 = tbRotationRate(inv, L, tbMat3MulAdd(R, 0.5f * step, k1));
+			mat3s k3 = tbRotationRate(inv, L, tbMat3MulAdd(R, 0.5f * step, k2));
+			mat3s k4 = tbRotationRate(inv, L, tbMat3MulAdd(R, step, k3));
 			mat3s sum = tbMat3Add(tbMat3Add(k1, k4), tbMat3ScaleM(tbMat3Add(k2, k3), 2.0f));
 			R = tbMat3MulAdd(R, step / 6.0f, sum);
 			break;
