@@ -187,11 +187,13 @@ static inline void tbSetCachePose(tbContactCache* cc, tbTransform t)
 
 typedef struct tbContactSlot
 {
-	// What the passes over the contacts read for every pair first (the narrow phase's visit, a
-	// body's contact walk, the solver's gather), together at the slot's start so that a visit
-	// that goes no further touches one or two cache lines, not the whole slot.
+	// What the passes over the active contacts read for every pair first (the narrow phase's
+	// visit, the solver's gather), together at the slot's start so that a visit that goes no
+	// further touches one or two cache lines, not the whole slot.
 	int shapeA, shapeB; // shapeA < shapeB
-	int bodyA, bodyB;   // the shapes' bodies (a shape never changes body), kept here to save a hop
+	// The shapes' bodies (a shape never changes body), kept here to save a hop through the
+	// shapes; set once with the slot, as its link's (tbContactLink) are.
+	int bodyA, bodyB;
 	// A convex shape against a mesh or heightfield: which of the pair's manifolds (0 to
 	// TB_MAX_LEVEL_MANIFOLDS - 1; 0 is made by the broad phase, the others by the narrow phase for
 	// further normals: contact.c); -1 for a convex pair.
