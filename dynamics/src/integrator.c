@@ -155,14 +155,20 @@ void tbRigidBody_Integrate(tbRigidBody* body, vec3s gravity, float h, tbIntegrat
 	tbFinishStep(body, ortho);
 }
 
-// dR/dt = (R Ibody^-1 R^T L)* R with L held: the torque-free motion of R.
-static mat3s tbRotationRate(const mat3s* IbodyInv, vec3s L, mat3s R)
+// w = R (Ibody^-1 (R^T L)): three matrix-vector products instead of forming R Ibody^-1 R^T
+// (two matrix products) for one vector.
+static inline vec3s tbSpinOf(const mat3s* IbodyInv, vec3s L, mat3s R)
 {
-	// w = R (Ibody^-1 (R^T L)): three matrix-vector products instead of forming R Ibody^-1 R^T
-	// (two matrix products) for one vector; called four times per body per substep.
 	vec3s Lb =
 	    tbV3(glms_vec3_dot(R.col[0], L), glms_vec3_dot(R.col[1], L), glms_vec3_dot(R.col[2], L));
-	vec3s w = tbMat3MulV(R, tbMat3MulV(*IbodyInv, Lb));
+	return tbMat3MulV(R, tbMat3MulV(*IbodyInv, Lb));
+}
+
+// dR/dt = (R Ibody^-1 R^T L)* R with L held: the torque-free motion of R; called four times per
+// body per step by RK4.
+static mat3s tbRotationRate(const mat3s* IbodyInv, vec3s L, mat3s R)
+{
+	vec3s w = tbSpinOf(IbodyInv, L, R);
 	// w* R column by column is w x (column): the same products and sums as the skew matrix
 	// product without its multiplications by zero (bit for bit, up to the sign of a zero).
 	mat3s dR;
@@ -178,7 +184,7 @@ mat3s tbIntegrateRotation(const tbRigidBody* body, mat3s R, vec3s L, float h,
 	const mat3s* inv = &body->IbodyInv;
 	// Pieces of at most half a radian: RK4 on the rotation is accurate (and stable) only while
 	// h |w| is small; the solver's rotation cap keeps the count of pieces small.
-	vec3s w = tbMat3MulV(tbMat3Rotate(R, body->IbodyInv), L);
+	vec3s w = tbSpinOf(inv, L, R);
 	float angle = h * glms_vec3_norm(w);
 	int pieces = 1;
 	if (angle > 0.5f) {
