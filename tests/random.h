@@ -23,6 +23,14 @@ static inline float tbRandomUniform(uint32_t* state)
 	return (float)(tbRandomNext(state) >> 8) / 16777216.0f;
 }
 
+// n uniforms on [0, 1) into u, in draw order.
+static inline void tbRandomUniforms(uint32_t* state, float* u, int n)
+{
+	for (int k = 0; k < n; ++k) {
+		u[k] = tbRandomUniform(state);
+	}
+}
+
 // A random unit vector (rejection from the cube; +y if 100 draws all fall outside the shell).
 static inline vec3s tbRandomUnit(uint32_t* state)
 {

@@ -283,15 +283,12 @@ static double supportReachError(const tbGeometry* g, tbTransform xf, tbAABB got)
 // its two support points, for turned, non-uniformly scaled boxes of many sizes.
 Test(shape, box_aabb_is_its_corners_and_its_supports)
 {
-	unsigned seed = 12345u;
+	uint32_t seed = 12345u;
 	double worst = 0.0;
 	int differ = 0;
 	for (int trial = 0; trial < 2000; ++trial) {
 		float u[10];
-		for (int k = 0; k < 10; ++k) {
-			seed = seed * 1664525u + 1013904223u;
-			u[k] = (float)(seed >> 8) / 16777216.0f;
-		}
+		tbRandomUniforms(&seed, u, 10);
 		float size = powf(10.0f, 4.0f * u[0] - 2.0f); // 0.01 m to 100 m
 		tbGeometry box =
 		    tbMakeBox(size * (0.1f + u[1]), size * (0.1f + u[2]), size * (0.1f + u[3]));
@@ -339,9 +336,7 @@ Test(shape, ball_and_capsule_aabb_are_their_end_balls_and_their_supports)
 	double worst = 0.0, worstSupport = 0.0;
 	for (int trial = 0; trial < 2000; ++trial) {
 		float u[8];
-		for (int k = 0; k < 8; ++k) {
-			u[k] = tbRandomUniform(&seed);
-		}
+		tbRandomUniforms(&seed, u, 8);
 		float r = 0.01f + 2.0f * u[0], hh = trial % 2 == 0 ? 0.0f : 0.01f + 3.0f * u[1];
 		tbGeometry g = trial % 2 == 0 ? tbMakeSphere(r) : tbMakeCapsule(r, hh);
 		tbTransform xf = tbMakeTransform(
@@ -372,23 +367,17 @@ Test(shape, ball_and_capsule_aabb_are_their_end_balls_and_their_supports)
 // the world axes (the six-support form), for turned, non-uniformly scaled hulls of many sizes.
 Test(shape, hull_aabb_is_its_vertices_and_its_supports)
 {
-	unsigned seed = 4242u;
+	uint32_t seed = 4242u;
 	double worst = 0.0, worstSupport = 0.0;
 	for (int trial = 0; trial < 300; ++trial) {
 		float u[12];
-		for (int k = 0; k < 12; ++k) {
-			seed = seed * 1664525u + 1013904223u;
-			u[k] = (float)(seed >> 8) / 16777216.0f;
-		}
+		tbRandomUniforms(&seed, u, 12);
 		float size = powf(10.0f, 4.0f * u[0] - 2.0f); // 0.01 m to 100 m
 		vec3s points[24];
 		for (int k = 0; k < 24; ++k) {
 			float r[3];
-			for (int c = 0; c < 3; ++c) {
-				seed = seed * 1664525u + 1013904223u;
-				r[c] = size * ((float)(seed >> 8) / 16777216.0f - 0.5f);
-			}
-			points[k] = (vec3s){{r[0], r[1], r[2]}};
+			tbRandomUniforms(&seed, r, 3);
+			points[k] = (vec3s){{size * (r[0] - 0.5f), size * (r[1] - 0.5f), size * (r[2] - 0.5f)}};
 		}
 		tbHull hull;
 		cr_assert_eq(tbBuildHull(points, 24, &hull, NULL), tb_hullOk);
