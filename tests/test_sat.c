@@ -1,6 +1,7 @@
 // Tests of the separating-axis test for polytope pairs (collision/src/sat.c) against independent
-// answers: GJK + EPA (tbQueryShapesLocal) for depth, distance and normal; the unpruned SAT over
-// every edge pair; a box given as a hull; analytic resting and crossing configurations.
+// answers (and of its triangle form, sat_triangle.c): GJK + EPA (tbQueryShapesLocal) for depth,
+// distance and normal; the unpruned SAT over every edge pair; a box given as a hull; analytic
+// resting and crossing configurations.
 #include <criterion/criterion.h>
 
 #include <float.h>
@@ -675,4 +676,120 @@ Test(sat, box_across_a_ridge_touches_at_both_ends)
 	cr_log_info("box across a ridge: %d cases, points short of the stretch by at most %.4f m",
 	            cases, (double)worstSpan);
 	tbDestroyHull(&hull);
+}
+
+// A triangle against a polytope (sat_triangle.c) at random poses, against GJK/EPA: overlapping,
+// the largest separation is minus the depth; apart, it is a lower bound on the distance and equal
+// to it where the closest features are a face and what touches it. The chosen axis is checked
+// against the shapes themselves: its separation recomputed from their support functions matches
+// the witness points, and lies within the face preference's tolerance of the largest.
+static void runTrianglePairs(const tbGeometry* tri, const tbGeometry* poly, uint32_t seed,
+                             int count, const char* label)
+{
+	uint32_t state = seed;
+	float size = fminf(tbGeometry_BoundingRadius(tri), tbGeometry_BoundingRadius(poly));
+	int overlap = 0, apart = 0, faceClosest = 0;
+	float worstDepth = 0.0f, worstBound = 0.0f, worstAxis = 0.0f;
+	for (int i = 0; i < 2 * count; ++i) {
+		bool triIsA = i % 2 == 0;
+		const tbGeometry* a = triIsA ? tri : poly;
+		const tbGeometry* b = triIsA ? poly : tri;
+		float targets[5] = {-0.3f * size * tbRandomUniform(&state),
+		                    -0.01f * size * tbRandomUniform(&state), 0.0f,
+		                    0.01f * tbRandomUniform(&state), 0.05f * tbRandomUniform(&state)};
+		tbTransform bInA = placeAt(a, b, targets[(i / 2) % 5], &state);
+		float L = pairScale(a, b, bInA);
+		float tol = 1e-4f * L;
+		vec3s qn;
+		float d = queryDistance(a, b, bInA, &qn);
+		tbQueryResult r;
+		CHECK(tbSat_TriangleQuery(a, b, bInA, FLT_MAX, &r), "%s: the test answers", label);
+		if (d < 0.0f) {
+			++overlap;
+			worstDepth = fmaxf(worstDepth, fabsf(r.distance - d));
+			CHECK(fabsf(r.distance - d) <= tol, "%s %d: SAT %.7f vs EPA %.7f", label, i,
+			      (double)r.distance, (double)d);
+		} else {
+			++apart;
+			worstBound = fmaxf(worstBound, r.distance - d);
+			CHECK(r.distance <= d + tol, "%s %d: SAT %.7f exceeds the distance %.7f", label, i,
+			      (double)r.distance, (double)d);
+			// The triangle's normal in A's frame (its corners scaled).
+			vec3s c[3];
+			for (int k = 0; k < 3; ++k) {
+				c[k] = glms_vec3_mul(tri->vertices[k], tri->scale);
+			}
+			vec3s tn = glms_vec3_normalize(
+			    glms_vec3_cross(glms_vec3_sub(c[1], c[0]), glms_vec3_sub(c[2], c[0])));
+			tn = triIsA ? tn : tbRotateVector(bInA.q, tn);
+			float faceCos = cosf(0.01f * kDegree);
+			if (fabsf(glms_vec3_dot(tn, qn)) >= faceCos ||
+			    nearFaceNormal(poly, triIsA ? bInA.q : (versors){{0.0f, 0.0f, 0.0f, 1.0f}}, qn,
+			                   faceCos)) {
+				++faceClosest;
+				CHECK(fabsf(r.distance - d) <= tol, "%s %d: face-closest: SAT %.7f vs GJK %.7f",
+				      label, i, (double)r.distance, (double)d);
+			}
+		}
+		// The chosen axis: B's lowest point along it less A's highest, from the shapes.
+		vec3s nB = tbInvRotateVector(bInA.q, glms_vec3_negate(r.normal));
+		float axisSep = glms_vec3_dot(r.normal, bInA.p) - tbGeometry_SupportValue(b, nB) -
+		                tbGeometry_SupportValue(a, r.normal);
+		float witness = glms_vec3_dot(glms_vec3_sub(r.pointB, r.pointA), r.normal);
+		worstAxis = fmaxf(worstAxis, fabsf(axisSep - witness));
+		CHECK(fabsf(glms_vec3_norm(r.normal) - 1.0f) < 1e-4f, "%s %d: unit normal", label, i);
+		CHECK(fabsf(axisSep - witness) <= tol, "%s %d: axis separation %.7f, witness %.7f", label,
+		      i, (double)axisSep, (double)witness);
+		CHECK(witness <= r.distance + tol &&
+		          witness >= r.distance - 0.1f * fabsf(r.distance) - 1e-3f * L - tol,
+		      "%s %d: chosen %.7f against the largest %.7f", label, i, (double)witness,
+		      (double)r.distance);
+	}
+	printf("SAT triangle-%s: %d overlapping (depth err max %.2e m), %d apart (bound excess "
+	       "%.2e m, %d face-closest), chosen axis against the support functions max %.2e m\n",
+	       label, overlap, (double)worstDepth, apart, (double)worstBound, faceClosest,
+	       (double)worstAxis);
+	cr_assert_gt(overlap, count / 3, "%s: overlapping cases", label);
+	cr_assert_gt(faceClosest, count / 20, "%s: face-closest separated cases", label);
+}
+
+Test(sat, triangle_polytope_matches_gjk_epa)
+{
+	uint32_t state = 2024u;
+	tbGeometry tri = tbMakeTriangle((vec3s){{-0.6f, 0.0f, -0.4f}}, (vec3s){{0.7f, 0.1f, -0.3f}},
+	                                (vec3s){{0.0f, -0.1f, 0.8f}});
+	tbGeometry box = tbMakeBox(0.4f, 0.25f, 0.5f);
+	runTrianglePairs(&tri, &box, 11u, 600, "box");
+	tbHull hull;
+	randomHull(&hull, 16, (vec3s){{0.5f, 0.35f, 0.45f}}, &state);
+	tbGeometry h = tbMakeHullShape(&hull);
+	runTrianglePairs(&tri, &h, 13u, 600, "hull");
+	h.scale = (vec3s){{1.3f, 0.6f, 0.9f}};
+	tri.scale = (vec3s){{2.0f, 1.0f, 0.5f}};
+	runTrianglePairs(&tri, &h, 17u, 600, "scaled hull");
+	tbDestroyHull(&hull);
+}
+
+// Bad input leaves the triangle test to the query path: no area, NaN corners, a shape it does not
+// take.
+Test(sat, triangle_test_refuses_what_it_cannot_answer)
+{
+	tbGeometry box = tbMakeBox(0.5f, 0.5f, 0.5f);
+	tbTransform xf = {.p = {{0.0f, 1.0f, 0.0f}}, .q = {{0.0f, 0.0f, 0.0f, 1.0f}}};
+	tbQueryResult r;
+	tbGeometry sliver = tbMakeTriangle((vec3s){{0.0f, 0.0f, 0.0f}}, (vec3s){{1.0f, 0.0f, 0.0f}},
+	                                   (vec3s){{2.0f, 0.0f, 0.0f}});
+	cr_assert_not(tbSat_TriangleQuery(&sliver, &box, xf, 0.1f, &r));
+	tbGeometry nan = tbMakeTriangle((vec3s){{NAN, 0.0f, 0.0f}}, (vec3s){{1.0f, 0.0f, 0.0f}},
+	                                (vec3s){{0.0f, 0.0f, 1.0f}});
+	cr_assert_not(tbSat_TriangleQuery(&nan, &box, xf, 0.1f, &r));
+	tbGeometry ball = tbMakeSphere(0.5f);
+	tbGeometry tri = tbMakeTriangle((vec3s){{-1.0f, 0.0f, -1.0f}}, (vec3s){{1.0f, 0.0f, -1.0f}},
+	                                (vec3s){{0.0f, 0.0f, 1.0f}});
+	cr_assert_not(tbSat_TriangleQuery(&tri, &ball, xf, 0.1f, &r));
+	// A box resting 0.01 m into a triangle, face down: depth and normal exactly.
+	xf.p.y = 0.49f;
+	cr_assert(tbSat_TriangleQuery(&tri, &box, xf, 0.1f, &r));
+	cr_assert_float_eq(r.distance, -0.01f, 1e-6f);
+	cr_assert_float_eq(r.normal.y, 1.0f, 1e-6f);
 }

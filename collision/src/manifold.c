@@ -661,9 +661,13 @@ static tbManifold tbCollideByQuery(const tbGeometry* a, const tbGeometry* b, tbT
 	tbManifold m;
 	memset(&m, 0, sizeof m);
 	m.normal = tbV(0.0f, 1.0f, 0.0f);
-	tbQueryDef def = tbDefaultQueryDef();
-	tbQueryResult r =
-	    checked ? tbQueryShapesChecked(a, b, bInA, &def) : tbQueryShapesLocal(a, b, bInA, &def);
+	// A triangle against a polytope (a mesh's triangle under a box or hull) by separating axes,
+	// anything else by GJK/EPA.
+	tbQueryResult r;
+	if (!tbSat_TriangleQuery(a, b, bInA, speculativeDistance, &r)) {
+		tbQueryDef def = tbDefaultQueryDef();
+		r = checked ? tbQueryShapesChecked(a, b, bInA, &def) : tbQueryShapesLocal(a, b, bInA, &def);
+	}
 	bool valid = r.status != tb_queryInvalidInput && !isnan(r.distance);
 	if (distance != NULL) {
 		// A failed query proves nothing: report the pair as overlapping so no cache trusts it.

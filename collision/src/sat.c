@@ -39,8 +39,6 @@
 // most this: beyond it GJK/EPA and clipping cost fewer instructions per manifold (bench/sat_bench
 // prints both for hulls of 4 to 20 points).
 #define TB_SAT_MAX_WORK 240
-#define TB_SAT_MAX_HULL_VERTICES 64
-#define TB_SAT_MAX_HULL_FACES 64
 
 // The unit cube [-1, 1]^3 as a hull. Vertex i has x < 0 when bit 0 is set, y < 0 for bit 1, z < 0
 // for bit 2 (the index tbGeometry_Support reports for a box corner). Face 2a (2a + 1) is the +a
@@ -69,6 +67,11 @@ static const tbHull tb_unitCube = {.kind = tb_hullSolid,
                                    .edgeCount = 12,
                                    .centroid = {{0.0f, 0.0f, 0.0f}},
                                    .radius = 1.7320508f};
+
+const tbHull* tbSat_UnitCube(void)
+{
+	return &tb_unitCube;
+}
 
 // A polytope as the test sees it: a hull (the unit cube for a box) under a diagonal scale.
 typedef struct tbSatShape
@@ -660,7 +663,7 @@ static bool tbPositiveFinite3(vec3s v)
 // numbers are checked on every call: a tbGeometry is a plain struct the caller may change at any
 // time, so no flag set when the shape was made could vouch for them. A box's check is six
 // comparisons on each of two vectors.
-static bool tbSat_IsPolytope(const tbGeometry* s)
+bool tbSat_IsPolytope(const tbGeometry* s)
 {
 	if (s->type == tb_boxShape) {
 		return tbPositiveFinite3(s->scale) & tbPositiveFinite3(s->halfExtents);
@@ -864,7 +867,7 @@ static float tbClamp01(float x)
 
 // Closest points of the segments p + s dp and q + u dq, s and u in [0, 1] (Ericson, Real-Time
 // Collision Detection 5.1.9): the lines' closest pair, clamped to one segment and then the other.
-static void tbClosestSegments(vec3s p, vec3s dp, vec3s q, vec3s dq, vec3s* onP, vec3s* onQ)
+void tbClosestSegments(vec3s p, vec3s dp, vec3s q, vec3s dq, vec3s* onP, vec3s* onQ)
 {
 	vec3s w = glms_vec3_sub(p, q);
 	float a = glms_vec3_dot(dp, dp), e = glms_vec3_dot(dq, dq), b = glms_vec3_dot(dp, dq);

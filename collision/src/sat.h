@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "tumble/manifold.h"
+#include "tumble/query.h"
 
 /// The axis the test chose, in A's frame.
 typedef struct tbSatAxis
@@ -26,6 +27,29 @@ typedef struct tbSatResult
 	bool usedCache;      ///< the cached feature was kept (early exit or preference)
 	float size;          ///< the smaller shape's bounding radius when every axis was tested, else 0
 } tbSatResult;
+
+/// Hull bounds of the test (tbSat_IsPolytope): its work arrays are sized by them.
+#define TB_SAT_MAX_HULL_VERTICES 64
+#define TB_SAT_MAX_HULL_FACES 64
+
+/// The unit cube [-1, 1]^3 as a hull: a box is this hull scaled by its half extents.
+const tbHull* tbSat_UnitCube(void);
+/// A box, or a solid hull within the test's bounds, with a positive finite scale and finite
+/// numbers: a polytope the test can answer.
+bool tbSat_IsPolytope(const tbGeometry* s);
+/// Closest points of the segments p + s dp and q + u dq, s and u in [0, 1].
+void tbClosestSegments(vec3s p, vec3s dp, vec3s q, vec3s dq, vec3s* onP, vec3s* onQ);
+/// The separating-axis test of a triangle against a polytope (sat_triangle.c), either one A: the
+/// largest separation over the triangle's two faces, the polytope's faces and the edge pairs that
+/// make faces of the Minkowski difference, as a query result: distance is that separation (a lower
+/// bound on the distance when apart, minus the depth when overlapping); normal (from A towards B)
+/// and witness points are those of the axis chosen with the faces preferred (tbSat_Find's rule),
+/// so pointB - pointA along the normal is within that rule's tolerance of distance. Stops at an
+/// axis separating by more than `margin`. False
+/// when the pair is not a triangle and a polytope, or its numbers are not finite or the triangle
+/// has no area: the caller then takes the GJK/EPA query, which reports bad input.
+bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA, float margin,
+                         tbQueryResult* out);
 
 /// True when the pair takes the test: both shapes usable polytopes (boxes and solid hulls, any
 /// scale), two boxes or a pair whose hull is small enough that the test costs less than GJK/EPA
