@@ -4,6 +4,7 @@
 // overlap rectangle of two offset boxes, the octagon of two crossed squares (best four-point
 // subset by brute force), a tilted box's deepest corner.
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <tumble/tumble.h>
@@ -319,4 +320,95 @@ Test(manifold, deepest_point_reaches_the_penetration_depth, .timeout = 120)
 	cr_expect_eq(shallow, 0, "%d manifolds shallower than the depth (worst %.4f of the size)",
 	             shallow, (double)worst);
 	tbDestroyHull(&hull);
+}
+
+// A pair GJK answers keeps the vertex ids of its last simplex in the pair's cache (tb_satSimplex)
+// and the next call starts from them. Along a path of small steps (B orbiting A at a slowly
+// changing distance, turning as it goes, passing from a few centimetres apart to a few
+// millimetres deep), every cached call must give what the cold call gives: the distance, the
+// normal and the points. A cache left by another pair (ids its shapes do not have) must change
+// nothing either.
+static void checkWarmPath(const tbGeometry* a, const tbGeometry* b, float reach, const char* label)
+{
+	tbSatCache cache = {0};
+	int kept = 0, steps = 400;
+	float worstDistance = 0.0f, worstNormal = 0.0f, nearest = FLT_MAX, farthest = -FLT_MAX;
+	for (int k = 0; k < steps; ++k) {
+		float t = (float)k / (float)steps;
+		float angle = 2.0f * t;
+		float radius = reach + 0.2f * cosf(7.0f * t);
+		vec3s p = {{radius * cosf(angle), 0.3f * sinf(3.0f * t), radius * sinf(angle)}};
+		versors q = glms_quatv(1.5f * t, glms_vec3_normalize((vec3s){{0.3f, 1.0f, 0.2f}}));
+		tbTransform bInA = tbMakeTransform(p, q);
+		float dWarm = 0.0f, dCold = 0.0f;
+		tbManifold warm = tbCollideShapesCached(a, b, bInA, 0.05f, &dWarm, &cache);
+		tbManifold cold = tbCollideShapesLocal(a, b, bInA, 0.05f, &dCold);
+		kept += cache.type == tb_satSimplex;
+		nearest = fminf(nearest, dCold);
+		farthest = fmaxf(farthest, dCold);
+		float L = tbGeometry_BoundingRadius(a) + tbGeometry_BoundingRadius(b) + glms_vec3_norm(p);
+		worstDistance = fmaxf(worstDistance, fabsf(dWarm - dCold));
+		cr_assert_float_eq(dWarm, dCold, 1e-5f * L, "%s step %d: distance %.7f warm, %.7f cold",
+		                   label, k, (double)dWarm, (double)dCold);
+		cr_assert_eq(warm.pointCount, cold.pointCount, "%s step %d: %d points warm, %d cold", label,
+		             k, warm.pointCount, cold.pointCount);
+		if (cold.pointCount > 0) {
+			float angleOff = acosf(fminf(1.0f, glms_vec3_dot(warm.normal, cold.normal)));
+			worstNormal = fmaxf(worstNormal, angleOff);
+			cr_assert_lt(angleOff, 1e-3f, "%s step %d: normals %.2e rad apart", label, k,
+			             (double)angleOff);
+			for (int i = 0; i < cold.pointCount; ++i) {
+				cr_assert_float_eq(warm.points[i].separation, cold.points[i].separation, 1e-4f * L,
+				                   "%s step %d point %d", label, k, i);
+			}
+		}
+	}
+	printf("warm GJK %s: distance %.3f to %.3f m, %d of %d steps left a simplex in the cache; "
+	       "distance max diff %.2e m, normal %.2e rad\n",
+	       label, (double)nearest, (double)farthest, kept, steps, (double)worstDistance,
+	       (double)worstNormal);
+	cr_assert(nearest < 0.0f && farthest > 0.0f, "%s: the path passes from apart to overlapping",
+	          label);
+	cr_assert_gt(kept, steps / 4, "%s: the cache holds a simplex on the separated steps", label);
+	// A stale cache: ids far beyond these shapes' vertices.
+	tbSatCache stale = {.type = tb_satSimplex,
+	                    .indexA = (int)((3u << 30) | 1000u | (999u << 10) | (998u << 20)),
+	                    .indexB = (int)(1000u | (999u << 10) | (998u << 20))};
+	tbTransform near = tbMakeTransform((vec3s){{reach, 0.0f, 0.0f}}, s_identity);
+	float dStale = 0.0f, dCold = 0.0f;
+	tbCollideShapesCached(a, b, near, 0.05f, &dStale, &stale);
+	tbCollideShapesLocal(a, b, near, 0.05f, &dCold);
+	cr_assert_float_eq(dStale, dCold, 1e-6f, "%s: a stale cache changes the answer", label);
+}
+
+Test(manifold, gjk_starts_from_the_pairs_last_simplex)
+{
+	// Two hulls of 24 points on ellipsoids: too many edges for the separating-axis test.
+	vec3s pa[24], pb[24];
+	uint64_t state = 777;
+	for (int i = 0; i < 24; ++i) {
+		float r[3];
+		for (int k = 0; k < 3; ++k) {
+			state = state * 6364136223846793005ull + 1442695040888963407ull;
+			r[k] = (float)((double)(state >> 11) / 9007199254740992.0) * 2.0f - 1.0f;
+		}
+		vec3s u = glms_vec3_normalize((vec3s){{r[0], r[1], r[2]}});
+		pa[i] = glms_vec3_mul(u, (vec3s){{0.5f, 0.4f, 0.6f}});
+		pb[i] = glms_vec3_mul(u, (vec3s){{0.3f, 0.5f, 0.35f}});
+	}
+	tbHull ha, hb;
+	cr_assert_eq(tbBuildHull(pa, 24, &ha, NULL), tb_hullOk);
+	cr_assert_eq(tbBuildHull(pb, 24, &hb, NULL), tb_hullOk);
+	tbGeometry hullA = tbMakeHullShape(&ha), hullB = tbMakeHullShape(&hb);
+	checkWarmPath(&hullA, &hullB, 0.85f, "hull-hull");
+	tbGeometry capsule = tbMakeCapsule(0.2f, 0.4f);
+	checkWarmPath(&hullA, &capsule, 0.75f, "hull-capsule");
+	tbGeometry box = tbMakeBox(0.4f, 0.3f, 0.5f);
+	tbGeometry ball = tbMakeSphere(0.3f);
+	checkWarmPath(&box, &ball, 0.75f, "box-sphere");
+	tbGeometry scaled = tbMakeBox(0.3f, 0.2f, 0.25f);
+	scaled.scale = (vec3s){{1.2f, 0.8f, 1.5f}};
+	checkWarmPath(&capsule, &scaled, 0.7f, "capsule-scaled box");
+	tbDestroyHull(&ha);
+	tbDestroyHull(&hb);
 }

@@ -4,6 +4,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 
 static bool tbSameVertex(const tbMinkowski* mk, const tbSupportVertex* x, const tbSupportVertex* y)
 {
@@ -36,6 +37,67 @@ static void tbGjkTrace(const tbQueryDef* def, int iteration, vec3s d, vec3s supp
 	def->traceFcn(&step, def->traceContext);
 }
 
+// A simplex cache's ids: three of 10 bits on each side, the count in bits 30 and 31 of A's.
+#define TB_GJK_ID_BITS 10
+#define TB_GJK_ID_MASK ((1 << TB_GJK_ID_BITS) - 1)
+
+// The simplex the pair's cache holds (tb_satSimplex), rebuilt at the current pose, and the point
+// of it closest to the origin (Box2D's b2MakeSimplexFromCache): where the pair moved little since,
+// that is within a step or two of the answer, where a cold start takes one support per vertex of
+// the closest feature and more near a contact. False without a usable cache: an inflated
+// difference (its points depend on the direction), ids that name no vertex, or a simplex that
+// holds the origin.
+static bool tbGjkWarmStart(const tbMinkowski* mk, tbSimplex* s, float volumeTol, vec3s* v)
+{
+	const tbSatCache* c = mk->warm;
+	if (c == NULL || c->type != tb_satSimplex || mk->margin != 0.0f) {
+		return false;
+	}
+	uint32_t idsA = (uint32_t)c->indexA, idsB = (uint32_t)c->indexB;
+	int count = (int)(idsA >> 30);
+	if (count < 1 || count > 3) {
+		return false;
+	}
+	for (int i = 0; i < count; ++i) {
+		int ia = (int)(idsA >> (TB_GJK_ID_BITS * i)) & TB_GJK_ID_MASK;
+		int ib = (int)(idsB >> (TB_GJK_ID_BITS * i)) & TB_GJK_ID_MASK;
+		if (!tbMinkowskiVertex(mk, ia, ib, s->v + i)) {
+			return false;
+		}
+		s->lambda[i] = 1.0f / (float)count;
+	}
+	s->count = count;
+	*v = count == 1 ? s->v[0].w : tbSimplex_Solve(s, volumeTol);
+	return s->count >= 1 && s->count <= 3;
+}
+
+// The ids of the simplex GJK ended with into the pair's cache, when it ended apart with ids that
+// fit; otherwise the cache is cleared (the next query starts afresh).
+static void tbGjkKeep(const tbMinkowski* mk, const tbGjkOutput* out)
+{
+	tbSatCache* c = mk->warm;
+	if (c == NULL) {
+		return;
+	}
+	const tbSimplex* s = &out->simplex;
+	*c = (tbSatCache){0};
+	if (out->outcome != tb_gjkSeparated || s->count < 1 || s->count > 3 || mk->margin != 0.0f) {
+		return;
+	}
+	uint32_t idsA = (uint32_t)s->count << 30, idsB = 0u;
+	for (int i = 0; i < s->count; ++i) {
+		if (s->v[i].ia < 0 || s->v[i].ia > TB_GJK_ID_MASK || s->v[i].ib < 0 ||
+		    s->v[i].ib > TB_GJK_ID_MASK) {
+			return;
+		}
+		idsA |= (uint32_t)s->v[i].ia << (TB_GJK_ID_BITS * i);
+		idsB |= (uint32_t)s->v[i].ib << (TB_GJK_ID_BITS * i);
+	}
+	c->type = tb_satSimplex;
+	c->indexA = (int)idsA;
+	c->indexB = (int)idsB;
+}
+
 void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tbQueryDef* def,
            tbGjkOutput* out)
 {
@@ -49,19 +111,22 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 	const bool boolean = hitDistance >= 0.0f;
 
 	tbSimplex* s = &out->simplex;
-	// Start along the line from A's interior point to B's: in A - B that is the direction from
-	// the difference's centre towards the origin, so the first support is already near the
-	// closest feature for most pairs.
-	vec3s cA = tbGeometry_InteriorPoint(mk->shapeA);
-	vec3s cB = tbTransformPointInline(mk->bInA, tbGeometry_InteriorPoint(mk->shapeB));
-	vec3s d = glms_vec3_sub(cB, cA);
-	if (glms_vec3_norm2(d) <= 1e-12f * L * L) {
-		d = (vec3s){{1.0f, 0.0f, 0.0f}};
+	vec3s v;
+	if (!tbGjkWarmStart(mk, s, volumeTol, &v)) {
+		// Start along the line from A's interior point to B's: in A - B that is the direction
+		// from the difference's centre towards the origin, so the first support is already near
+		// the closest feature for most pairs.
+		vec3s cA = tbGeometry_InteriorPoint(mk->shapeA);
+		vec3s cB = tbTransformPointInline(mk->bInA, tbGeometry_InteriorPoint(mk->shapeB));
+		vec3s d = glms_vec3_sub(cB, cA);
+		if (glms_vec3_norm2(d) <= 1e-12f * L * L) {
+			d = (vec3s){{1.0f, 0.0f, 0.0f}};
+		}
+		s->v[0] = tbMinkowskiSupport(mk, d);
+		s->lambda[0] = 1.0f;
+		s->count = 1;
+		v = s->v[0].w;
 	}
-	s->v[0] = tbMinkowskiSupport(mk, d);
-	s->lambda[0] = 1.0f;
-	s->count = 1;
-	vec3s v = s->v[0].w;
 	float vv = glms_vec3_norm2(v);
 	tbSimplex best = *s;
 	vec3s bestV = v;
@@ -156,4 +221,5 @@ void tbGjk(const tbMinkowski* mk, float hitDistance, int maxIterations, const tb
 	out->v = v;
 	out->distance = sqrtf(vv);
 	out->iterations = iter;
+	tbGjkKeep(mk, out);
 }

@@ -654,9 +654,11 @@ static void tbKeepDeepest(const tbQueryResult* r, float sizeA, float sizeB, tbMa
 	mp->id = TB_QUERY_POINT_ID;
 }
 
-// tbCollideShapesByQuery; `checked`: the caller checked the shapes (tbQueryShapesChecked).
+// tbCollideShapesByQuery; `checked`: the caller checked the shapes (tbQueryShapesChecked);
+// `cache` (may be null): GJK's start and its last simplex (tbQueryShapesWarm).
 static tbManifold tbCollideByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
-                                   float speculativeDistance, float* distance, bool checked)
+                                   float speculativeDistance, float* distance, bool checked,
+                                   tbSatCache* cache)
 {
 	tbManifold m;
 	memset(&m, 0, sizeof m);
@@ -666,7 +668,7 @@ static tbManifold tbCollideByQuery(const tbGeometry* a, const tbGeometry* b, tbT
 	tbQueryResult r;
 	if (!tbSat_TriangleQuery(a, b, bInA, speculativeDistance, &r)) {
 		tbQueryDef def = tbDefaultQueryDef();
-		r = checked ? tbQueryShapesChecked(a, b, bInA, &def) : tbQueryShapesLocal(a, b, bInA, &def);
+		r = tbQueryShapesWarm(a, b, bInA, &def, checked, cache);
 	}
 	bool valid = r.status != tb_queryInvalidInput && !isnan(r.distance);
 	if (distance != NULL) {
@@ -705,7 +707,7 @@ static tbManifold tbCollideByQuery(const tbGeometry* a, const tbGeometry* b, tbT
 tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   float speculativeDistance, float* distance)
 {
-	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, false);
+	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, false, NULL);
 }
 
 // The separating-axis test's manifold, or the query path's when the test cannot answer.
@@ -723,7 +725,7 @@ static tbManifold tbCollideBySat(const tbGeometry* a, const tbGeometry* b, tbTra
 			return m;
 		}
 	}
-	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, checked);
+	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, checked, NULL);
 }
 
 // tbCollideShapesCached; `checked` as tbCollideByQuery.
@@ -734,7 +736,7 @@ static tbManifold tbCollideCachedWith(const tbGeometry* a, const tbGeometry* b, 
 	if (tbSat_Applies(a, b, bInA)) {
 		return tbCollideBySat(a, b, bInA, speculativeDistance, distance, cache, checked);
 	}
-	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, checked);
+	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, checked, cache);
 }
 
 tbManifold tbCollideShapesCached(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,

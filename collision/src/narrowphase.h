@@ -2,6 +2,7 @@
 #pragma once
 
 #include "geometry_internal.h"
+#include "tumble/manifold.h"
 #include "tumble/query.h"
 
 /// A point of A - B and where it came from. Points are in A's local frame.
@@ -24,9 +25,22 @@ typedef struct tbMinkowski
 	float margin;        ///< inflate A - B by a ball of this radius (0: none), metres
 	float scale;         ///< pair scale L = radA + radB + |pB|: every tolerance is relative to it
 	float tolerance;     ///< convergence tolerance relative to L (tbQueryDef::tolerance)
+	/// The pair's cache GJK starts from and leaves its simplex in (tb_satSimplex); null: GJK
+	/// starts afresh and keeps nothing. Set only for the query's own GJK run.
+	tbSatCache* warm;
 } tbMinkowski;
 
 tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d);
+
+/// The point of A - B made of vertex ia of A and vertex ib of B (the ids tbMinkowskiSupport
+/// reports), as that support would give it. False when either id names no vertex of its shape.
+bool tbMinkowskiVertex(const tbMinkowski* mk, int ia, int ib, tbSupportVertex* out);
+
+/// tbQueryShapesLocal (tbQueryShapesChecked when `checked`) with the pair's cache (may be null):
+/// GJK starts from the simplex it holds (tb_satSimplex) and leaves its last one there; a cache
+/// holding anything else is replaced.
+tbQueryResult tbQueryShapesWarm(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                const tbQueryDef* def, bool checked, tbSatCache* cache);
 
 /// tbQueryShapesLocal for shapes the caller has checked already (a world's shapes, validated when
 /// they were made; a level's triangles, checked when it was built): the pose is still checked, the

@@ -258,8 +258,9 @@ static bool tbAgreesAlongNormal(tbMinkowski* mk, const tbQueryResult* r, float r
 	return along >= r->distance - 1e-3f * mk->scale;
 }
 
+// `warm`: the pair's cache GJK starts from and keeps its simplex in (may be null).
 static tbQueryResult tbQueryPair(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
-                                 const tbQueryDef* def, float scale)
+                                 const tbQueryDef* def, float scale, tbSatCache* warm)
 {
 	tbMinkowski mk;
 	if (!tbSetUp(a, b, bInA, def, scale, &mk)) {
@@ -283,7 +284,7 @@ static tbQueryResult tbQueryPair(const tbGeometry* a, const tbGeometry* b, tbTra
 			// them. The status says so.
 			tbQueryDef gjkEpa = *def;
 			gjkEpa.algorithm = tb_algorithmGjkEpa;
-			tbQueryResult f = tbQueryPair(a, b, bInA, &gjkEpa, scale);
+			tbQueryResult f = tbQueryPair(a, b, bInA, &gjkEpa, scale, NULL);
 			if (f.status == tb_queryConverged || f.status == tb_queryFallback) {
 				f.status = tb_queryFallback;
 				r = f;
@@ -293,7 +294,9 @@ static tbQueryResult tbQueryPair(const tbGeometry* a, const tbGeometry* b, tbTra
 	}
 
 	tbGjkOutput g;
+	mk.warm = warm;
 	tbGjk(&mk, -1.0f, def->maxGjkIterations, def, &g);
+	mk.warm = NULL; // the penetration's own GJK runs below start afresh
 	r.gjkIterations = g.iterations;
 	// Trust a separation only when a support plane proves it: a loop stopped by rounding (no
 	// progress, repeated vertex) may still hold the origin.
@@ -476,7 +479,7 @@ static tbQueryResult tbUnscale(tbQueryResult r, float unscale)
 }
 
 static tbQueryResult tbQueryShapesWith(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
-                                       const tbQueryDef* def, bool checked)
+                                       const tbQueryDef* def, bool checked, tbSatCache* warm)
 {
 	tbPair pair;
 	switch (tbPreparePair(&pair, a, b, bInA, checked)) {
@@ -492,19 +495,25 @@ static tbQueryResult tbQueryShapesWith(const tbGeometry* a, const tbGeometry* b,
 		defaults = tbDefaultQueryDef();
 		def = &defaults;
 	}
-	return tbUnscale(tbQueryPair(pair.a, pair.b, pair.bInA, def, pair.scale), pair.unscale);
+	return tbUnscale(tbQueryPair(pair.a, pair.b, pair.bInA, def, pair.scale, warm), pair.unscale);
 }
 
 tbQueryResult tbQueryShapesLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                  const tbQueryDef* def)
 {
-	return tbQueryShapesWith(a, b, bInA, def, false);
+	return tbQueryShapesWith(a, b, bInA, def, false, NULL);
 }
 
 tbQueryResult tbQueryShapesChecked(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                    const tbQueryDef* def)
 {
-	return tbQueryShapesWith(a, b, bInA, def, true);
+	return tbQueryShapesWith(a, b, bInA, def, true, NULL);
+}
+
+tbQueryResult tbQueryShapesWarm(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                const tbQueryDef* def, bool checked, tbSatCache* cache)
+{
+	return tbQueryShapesWith(a, b, bInA, def, checked, cache);
 }
 
 bool tbTestOverlapLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,

@@ -27,6 +27,77 @@ void tbMinkowski_InitScaled(tbMinkowski* mk, const tbGeometry* a, const tbGeomet
 	mk->tolerance = TB_DEFAULT_TOLERANCE;
 	// L of docs/query-format.md: every tolerance of the narrow phase is relative to it.
 	mk->scale = scale;
+	mk->warm = NULL;
+}
+
+// Vertex `id` of a shape as tbGeometry_SupportEx reports it (scaled), false when the id names no
+// vertex: a box's corner (bit k set: negative along axis k), a hull's vertex, a triangle's corner,
+// a core's end (a capsule's segment: 0 the top, 1 the bottom; a sphere's centre) and a cone's
+// apex.
+static bool tbVertexOf(const tbGeometry* s, int id, bool withBall, vec3s* out)
+{
+	vec3s p;
+	switch (s->type) {
+	case tb_boxShape:
+		if (id < 0 || id > 7) {
+			return false;
+		}
+		p = (vec3s){{(id & 1) ? -s->halfExtents.x : s->halfExtents.x,
+		             (id & 2) ? -s->halfExtents.y : s->halfExtents.y,
+		             (id & 4) ? -s->halfExtents.z : s->halfExtents.z}};
+		break;
+	case tb_hullShape:
+		if (s->hull == NULL || id < 0 || id >= s->hull->vertexCount) {
+			return false;
+		}
+		p = s->hull->vertices[id];
+		break;
+	case tb_triangleShape:
+		if (id < 0 || id > 2) {
+			return false;
+		}
+		p = s->vertices[id];
+		break;
+	case tb_capsuleShape:
+		if (withBall || id < 0 || id > 1) {
+			return false;
+		}
+		p = (vec3s){{0.0f, id == 0 ? s->round.halfHeight : -s->round.halfHeight, 0.0f}};
+		break;
+	case tb_sphereShape:
+		if (withBall || id != 0) {
+			return false;
+		}
+		p = glms_vec3_zero();
+		break;
+	case tb_coneShape:
+		if (id != 0) {
+			return false;
+		}
+		p = (vec3s){{0.0f, s->round.halfHeight, 0.0f}};
+		break;
+	default:
+		return false;
+	}
+	*out = (vec3s){{p.x * s->scale.x, p.y * s->scale.y, p.z * s->scale.z}};
+	return true;
+}
+
+bool tbMinkowskiVertex(const tbMinkowski* mk, int ia, int ib, tbSupportVertex* out)
+{
+	vec3s b;
+	if (!tbVertexOf(mk->shapeA, ia, !(mk->cores && mk->roundA), &out->a) ||
+	    !tbVertexOf(mk->shapeB, ib, !(mk->cores && mk->roundB), &b)) {
+		return false;
+	}
+	const mat3s* r = &mk->rotB;
+	out->b.x = r->col[0].x * b.x + r->col[1].x * b.y + r->col[2].x * b.z + mk->bInA.p.x;
+	out->b.y = r->col[0].y * b.x + r->col[1].y * b.y + r->col[2].y * b.z + mk->bInA.p.y;
+	out->b.z = r->col[0].z * b.x + r->col[1].z * b.y + r->col[2].z * b.z + mk->bInA.p.z;
+	out->w = glms_vec3_sub(out->a, out->b);
+	out->ia = ia;
+	out->ib = ib;
+	return true;
 }
 
 tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d)

@@ -58,6 +58,11 @@ typedef enum tbSatFeatureType
 	tb_satFaceA,    ///< a face of A: indexA is its face id
 	tb_satFaceB,    ///< a face of B: indexB is its face id
 	tb_satEdges,    ///< an edge of A and an edge of B: indexA and indexB are their edge ids
+	/// Not an axis: the pair takes GJK (round shapes, larger hulls), and the cache holds the
+	/// vertex ids of the simplex it ended with, so that the next query starts from them (Box2D's
+	/// simplex cache). indexA and indexB hold A's and B's ids, three of 10 bits each, and bits 30
+	/// and 31 of indexA the simplex's size (1 to 3).
+	tb_satSimplex,
 } tbSatFeatureType;
 
 /// The separating feature of a polytope pair, kept by the caller from one step to the next (one
@@ -79,7 +84,8 @@ typedef struct tbSatCache
 /// normals of both and the edge-edge axes that are faces of the Minkowski difference (Gauss-map
 /// pruning), with the manifold clipped from the chosen faces or, for an edge axis, one point at
 /// the edges' closest points. All other pairs (round shapes, triangles, flat or degenerate hulls,
-/// larger hulls, mixed pairs) take the GJK/EPA path and leave the cache untouched. For a pair the
+/// larger hulls, mixed pairs) take the GJK/EPA path, where the cache keeps GJK's last simplex
+/// (tb_satSimplex) and the next query starts from it. For a pair the
 /// test answers, `distance` receives the largest separation over the tested axes: minus the exact
 /// penetration depth when overlapping, a lower bound on the distance when apart (the engine's
 /// skip of pairs apart by more than their drift stays valid).
