@@ -664,9 +664,10 @@ static tbManifold tbCollideByQuery(const tbGeometry* a, const tbGeometry* b, tbT
 	memset(&m, 0, sizeof m);
 	m.normal = tbV(0.0f, 1.0f, 0.0f);
 	// A triangle against a polytope (a mesh's triangle under a box or hull) by separating axes,
-	// anything else by GJK/EPA.
+	// against a sphere or capsule in closed form, anything else by GJK/EPA.
 	tbQueryResult r;
-	if (!tbSat_TriangleQuery(a, b, bInA, speculativeDistance, &r)) {
+	if (!tbSat_TriangleQuery(a, b, bInA, speculativeDistance, &r) &&
+	    !tbRoundTriangleQuery(a, b, bInA, &r)) {
 		tbQueryDef def = tbDefaultQueryDef();
 		r = tbQueryShapesWarm(a, b, bInA, &def, checked, cache);
 	}

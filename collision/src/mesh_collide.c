@@ -359,7 +359,8 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 		// face's within TB_FACE_COS of it (tbCollideShapesByQuery): a query normal farther from
 		// the face normal than those angles together gives nothing, and the manifold is not made.
 		tbQueryResult r;
-		if (!tbSat_TriangleQuery(sa, sb, bInA, speculativeDistance, &r)) {
+		if (!tbSat_TriangleQuery(sa, sb, bInA, speculativeDistance, &r) &&
+		    !tbRoundTriangleQuery(sa, sb, bInA, &r)) {
 			tbQueryDef def = tbDefaultQueryDef();
 			r = tbQueryShapesChecked(sa, sb, bInA, &def);
 		}

@@ -36,6 +36,13 @@ tbSupportVertex tbMinkowskiSupport(const tbMinkowski* mk, vec3s d);
 /// reports), as that support would give it. False when either id names no vertex of its shape.
 bool tbMinkowskiVertex(const tbMinkowski* mk, int ia, int ib, tbSupportVertex* out);
 
+/// A sphere or capsule (uniform scale) against a triangle, either one A, in closed form
+/// (round_triangle.c): the closest points of the core and the triangle, less the radius, as a
+/// query result. False when the pair is not such a pair, its numbers are not finite, the triangle
+/// has no area, or the core touches or crosses the triangle (GJK/EPA then answer, with the depth).
+bool tbRoundTriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                          tbQueryResult* out);
+
 /// tbQueryShapesLocal (tbQueryShapesChecked when `checked`) with the pair's cache (may be null):
 /// GJK starts from the simplex it holds (tb_satSimplex) and leaves its last one there; a cache
 /// holding anything else is replaced.
