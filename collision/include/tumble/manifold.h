@@ -65,11 +65,13 @@ typedef enum tbSatFeatureType
 	tb_satSimplex,
 } tbSatFeatureType;
 
-/// The separating feature of a polytope pair, kept by the caller from one step to the next (one
-/// per contact, zero-initialised; reset it to zero if either shape of the pair changes). It is
-/// tested first: a pair still apart along it by more than the speculative distance exits without
-/// the full test, and it stays the contact's feature while no other axis is clearly better, so the
-/// reference face and the feature ids do not flip-flop between nearly equal axes.
+/// What the narrow phase keeps of a pair from one step to the next, kept by the caller (one per
+/// contact, zero-initialised; reset it to zero if either shape of the pair changes). For a
+/// polytope pair the separating-axis test answers, its separating feature: tested first, a pair
+/// still apart along it by more than the speculative distance exits without the full test, and it
+/// stays the contact's feature while no other axis is clearly better, so the reference face and
+/// the feature ids do not flip-flop between nearly equal axes. For a pair GJK answers, the vertex
+/// ids of its last simplex (tb_satSimplex), where the next query starts.
 typedef struct tbSatCache
 {
 	tbSatFeatureType type;
