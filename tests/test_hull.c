@@ -5,19 +5,11 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "manifold_internal.h"
 #include "random.h"
 #include "tumble/geometry.h"
 #include "tumble/hull.h"
-
-// Asserts only on failure: the inner loops run millions of times and Criterion's asserts are not
-// free.
-#define CHECK(condition, ...)                                                                      \
-	do {                                                                                           \
-		if (!(condition)) {                                                                        \
-			cr_assert(condition, __VA_ARGS__);                                                     \
-		}                                                                                          \
-	} while (0)
 
 // The tests' own tolerance, looser than the builder's (1e-6 of the diagonal, 4 float epsilons of
 // the largest coordinate) so that they check the promise, not the implementation: within 1e-5 of

@@ -8,17 +8,10 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "narrowphase.h"
 #include "random.h"
 #include "tumble/query.h"
-
-// Asserts only on failure: Criterion's asserts are not free in loops of thousands.
-#define CHECK(condition, ...)                                                                      \
-	do {                                                                                           \
-		if (!(condition)) {                                                                        \
-			cr_assert(condition, __VA_ARGS__);                                                     \
-		}                                                                                          \
-	} while (0)
 
 static void runPoses(const tbGeometry* round, uint32_t seed, int count, const char* label)
 {

@@ -8,19 +8,12 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "random.h"
 #include "sat.h"
 #include "tumble/hull.h"
 #include "tumble/manifold.h"
 #include "tumble/query.h"
-
-// Asserts only on failure: Criterion's asserts are not free in loops of thousands.
-#define CHECK(condition, ...)                                                                      \
-	do {                                                                                           \
-		if (!(condition)) {                                                                        \
-			cr_assert(condition, __VA_ARGS__);                                                     \
-		}                                                                                          \
-	} while (0)
 
 static const float kDegree = 0.01745329f;
 
