@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <tumble/tumble.h>
 
+#include "random.h"
+
 static const versors s_identity = {{0.0f, 0.0f, 0.0f, 1.0f}};
 
 // The side planes of the reference face stand this far outside it: 1e-2 of the smaller shape's
@@ -385,14 +387,9 @@ Test(manifold, gjk_starts_from_the_pairs_last_simplex)
 {
 	// Two hulls of 24 points on ellipsoids: too many edges for the separating-axis test.
 	vec3s pa[24], pb[24];
-	uint64_t state = 777;
+	uint32_t state = 777u;
 	for (int i = 0; i < 24; ++i) {
-		float r[3];
-		for (int k = 0; k < 3; ++k) {
-			state = state * 6364136223846793005ull + 1442695040888963407ull;
-			r[k] = (float)((double)(state >> 11) / 9007199254740992.0) * 2.0f - 1.0f;
-		}
-		vec3s u = glms_vec3_normalize((vec3s){{r[0], r[1], r[2]}});
+		vec3s u = tbRandomUnit(&state);
 		pa[i] = glms_vec3_mul(u, (vec3s){{0.5f, 0.4f, 0.6f}});
 		pb[i] = glms_vec3_mul(u, (vec3s){{0.3f, 0.5f, 0.35f}});
 	}
