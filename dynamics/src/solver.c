@@ -345,6 +345,12 @@ static float tbRefreshStartGap(const tbContactConstraintW* groups,
 	return tbManifoldGap(&contact->manifold, contact->margin) - h * speed;
 }
 
+// Below this turn in a step (rad), by dtheta and by the spin h w alike, the torque-free motion
+// has nothing to add to Rot(dtheta): the turn itself changes R by less than the rounding of its
+// unit columns, and the spin's change within the step (Euler's equations) by far less. RK4's four
+// stages are then left out: bodies dropped without spin, in free fall or not yet turned.
+#define TB_TURN_RK_FLOOR 0x1p-24f
+
 // Baraff's state from the step's deltas, once per step: x = x0 + dp; P = M v; L = L0 + I0 dw
 // (the solver held I0 = R0 Ibody R0^T, so this is exactly the angular momentum its impulses and
 // torques gave); R turned by dtheta for a body held by contacts, or by the integrator with L held
@@ -390,7 +396,10 @@ static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolv
 		    tbV3(glms_vec3_dot(body->state.R.col[0], w), glms_vec3_dot(body->state.R.col[1], w),
 		         glms_vec3_dot(body->state.R.col[2], w));
 		body->state.L = tbMat3MulV(body->state.R, tbMat3MulV(body->Ibody, wb));
-	} else if (tbMat3IsIsotropic(&body->Ibody) && def->integrator != tb_explicitEuler) {
+	} else if ((tbMat3IsIsotropic(&body->Ibody) ||
+	            (glms_vec3_dot(dtheta, dtheta) < TB_TURN_RK_FLOOR * TB_TURN_RK_FLOOR &&
+	             dt * dt * glms_vec3_dot(w, w) < TB_TURN_RK_FLOOR * TB_TURN_RK_FLOOR)) &&
+	           def->integrator != tb_explicitEuler) {
 		body->state.R = tbMat3Mul(tbRotationFromVector(dtheta), start.R);
 	} else {
 		mat3s free = tbIntegrateRotation(body, start.R, body->state.L, dt, def->integrator);
