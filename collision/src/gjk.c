@@ -45,8 +45,8 @@ static void tbGjkTrace(const tbQueryDef* def, int iteration, vec3s d, vec3s supp
 // of it closest to the origin (Box2D's b2MakeSimplexFromCache): where the pair moved little since,
 // that is within a step or two of the answer, where a cold start takes one support per vertex of
 // the closest feature and more near a contact. False without a usable cache: an inflated
-// difference (its points depend on the direction), ids that name no vertex, or a simplex that
-// holds the origin.
+// difference (its points depend on the direction), a size other than 1 to 3, or ids that name no
+// vertex of these shapes.
 static bool tbGjkWarmStart(const tbMinkowski* mk, tbSimplex* s, float volumeTol, vec3s* v)
 {
 	const tbSatCache* c = mk->warm;
@@ -68,7 +68,7 @@ static bool tbGjkWarmStart(const tbMinkowski* mk, tbSimplex* s, float volumeTol,
 	}
 	s->count = count;
 	*v = count == 1 ? s->v[0].w : tbSimplex_Solve(s, volumeTol);
-	return s->count >= 1 && s->count <= 3;
+	return true;
 }
 
 // The ids of the simplex GJK ended with into the pair's cache, when it ended apart with ids that
