@@ -16,16 +16,12 @@
 
 #include "narrowphase.h"
 #include "sat.h"
+#include "tumble/transform.h"
 #include "tumble/transform_internal.h"
 
 // Cores closer to the triangle than this fraction of the pair's size are left to GJK/EPA: their
 // normal, the direction between two nearly equal points, says nothing.
 #define TB_ROUND_TRIANGLE_FLOOR 1e-5f
-
-static bool tbFinite3(vec3s v)
-{
-	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
-}
 
 // The point of triangle t closest to p; *inside: it lies within the face, off every edge.
 static vec3s tbClosestOnTriangleTo(const vec3s t[3], vec3s p, bool* inside)
@@ -45,7 +41,7 @@ bool tbRoundTriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform 
 	const tbGeometry* round = triIsA ? b : a;
 	if (tri->type != tb_triangleShape ||
 	    (round->type != tb_sphereShape && round->type != tb_capsuleShape) || !tbSat_PoseOk(bInA) ||
-	    !tbFinite3(tri->scale)) {
+	    !tbIsFiniteVec3(tri->scale)) {
 		return false;
 	}
 	float radius = tbGeometry_CoreRadius(round); // zero unless the scale is uniform
@@ -67,8 +63,9 @@ bool tbRoundTriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform 
 	float area2 = glms_vec3_norm(n);
 	float size = glms_vec3_norm(glms_vec3_sub(t[1], t[0])) +
 	             glms_vec3_norm(glms_vec3_sub(t[2], t[0])) + half + radius;
-	if (!tbFinite3(ends[0]) || !tbFinite3(ends[1]) || !tbFinite3(t[0]) || !tbFinite3(t[1]) ||
-	    !tbFinite3(t[2]) || !(area2 > 1e-6f * size * size) || !isfinite(area2)) {
+	if (!tbIsFiniteVec3(ends[0]) || !tbIsFiniteVec3(ends[1]) || !tbIsFiniteVec3(t[0]) ||
+	    !tbIsFiniteVec3(t[1]) || !tbIsFiniteVec3(t[2]) || !(area2 > 1e-6f * size * size) ||
+	    !isfinite(area2)) {
 		return false;
 	}
 	n = glms_vec3_scale(n, 1.0f / area2);

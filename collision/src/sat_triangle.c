@@ -21,6 +21,7 @@
 #include <math.h>
 
 #include "sat.h"
+#include "tumble/transform.h"
 #include "tumble/transform_internal.h"
 
 // An edge pair replaces a face, and a face of the polytope the triangle's, only when its
@@ -32,16 +33,6 @@
 #define TB_SAT_TRI_ABS 1e-3f
 // Edges within this sine of parallel give no axis: the faces around them cover it.
 #define TB_SAT_TRI_PARALLEL 1e-3f
-
-static vec3s tbMul3(vec3s a, vec3s b)
-{
-	return (vec3s){{a.x * b.x, a.y * b.y, a.z * b.z}};
-}
-
-static bool tbFinite3(vec3s v)
-{
-	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
-}
 
 // One candidate axis in the polytope's frame: u points from the triangle towards the polytope,
 // pT and pP are witness points on each (pP - pT = separation u).
@@ -81,21 +72,21 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	const tbGeometry* tri = triIsA ? a : b;
 	const tbGeometry* poly = triIsA ? b : a;
 	if (tri->type != tb_triangleShape || !tbSat_IsPolytope(poly) || !tbSat_PoseOk(bInA) ||
-	    !(margin >= 0.0f) || !tbFinite3(tri->scale)) {
+	    !(margin >= 0.0f) || !tbIsFiniteVec3(tri->scale)) {
 		return false;
 	}
 	bool box = poly->type == tb_boxShape;
 	const tbHull* h = box ? tbSat_UnitCube() : poly->hull;
-	vec3s scale = box ? tbMul3(poly->halfExtents, poly->scale) : poly->scale;
+	vec3s scale = box ? glms_vec3_mul(poly->halfExtents, poly->scale) : poly->scale;
 	vec3s inv = {{1.0f / scale.x, 1.0f / scale.y, 1.0f / scale.z}};
 
 	// The triangle in the polytope's frame (its corners scaled by its own scale).
 	vec3s t[3];
 	for (int k = 0; k < 3; ++k) {
-		vec3s v = tbMul3(tri->vertices[k], tri->scale);
+		vec3s v = glms_vec3_mul(tri->vertices[k], tri->scale);
 		t[k] = triIsA ? tbInvRotateInline(bInA.q, glms_vec3_sub(v, bInA.p))
 		              : tbTransformPointInline(bInA, v);
-		if (!tbFinite3(t[k])) {
+		if (!tbIsFiniteVec3(t[k])) {
 			return false;
 		}
 	}
@@ -116,7 +107,7 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	int low = 0, high = 0;
 	float lowDot = FLT_MAX, highDot = -FLT_MAX;
 	for (int i = 0; i < h->vertexCount; ++i) {
-		pv[i] = tbMul3(h->vertices[i], scale);
+		pv[i] = glms_vec3_mul(h->vertices[i], scale);
 		float d = glms_vec3_dot(n, pv[i]);
 		if (d < lowDot) {
 			lowDot = d;
@@ -155,7 +146,7 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 		vec3s m = h->faces[f].normal;
 		float offset = h->faces[f].offset;
 		if (!unit) {
-			m = tbMul3(m, inv);
+			m = glms_vec3_mul(m, inv);
 			float len = glms_vec3_norm(m);
 			m = glms_vec3_scale(m, 1.0f / len);
 			offset /= len;
