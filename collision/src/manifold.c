@@ -654,6 +654,18 @@ static void tbKeepDeepest(const tbQueryResult* r, float sizeA, float sizeB, tbMa
 	mp->id = TB_QUERY_POINT_ID;
 }
 
+tbQueryResult tbContactQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                             float speculativeDistance, bool checked, tbSatCache* cache)
+{
+	tbQueryResult r;
+	if (tbSat_TriangleQuery(a, b, bInA, speculativeDistance, &r) ||
+	    tbRoundTriangleQuery(a, b, bInA, &r)) {
+		return r;
+	}
+	tbQueryDef def = tbDefaultQueryDef();
+	return tbQueryShapesWarm(a, b, bInA, &def, checked, cache);
+}
+
 // tbCollideShapesByQuery; `checked`: the caller checked the shapes (tbQueryShapesChecked);
 // `cache` (may be null): GJK's start and its last simplex (tbQueryShapesWarm).
 static tbManifold tbCollideByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
@@ -663,14 +675,7 @@ static tbManifold tbCollideByQuery(const tbGeometry* a, const tbGeometry* b, tbT
 	tbManifold m;
 	memset(&m, 0, sizeof m);
 	m.normal = tbV(0.0f, 1.0f, 0.0f);
-	// A triangle against a polytope (a mesh's triangle under a box or hull) by separating axes,
-	// against a sphere or capsule in closed form, anything else by GJK/EPA.
-	tbQueryResult r;
-	if (!tbSat_TriangleQuery(a, b, bInA, speculativeDistance, &r) &&
-	    !tbRoundTriangleQuery(a, b, bInA, &r)) {
-		tbQueryDef def = tbDefaultQueryDef();
-		r = tbQueryShapesWarm(a, b, bInA, &def, checked, cache);
-	}
+	tbQueryResult r = tbContactQuery(a, b, bInA, speculativeDistance, checked, cache);
 	bool valid = r.status != tb_queryInvalidInput && !isnan(r.distance);
 	if (distance != NULL) {
 		// A failed query proves nothing: report the pair as overlapping so no cache trusts it.

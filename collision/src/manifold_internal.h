@@ -4,6 +4,7 @@
 
 #include "geometry_internal.h"
 #include "tumble/manifold.h"
+#include "tumble/query.h"
 
 // Caps of the clipping buffers: a hull face with more vertices is used by its first ones.
 #define TB_MAX_FEATURE_POINTS 32
@@ -49,6 +50,13 @@ int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float 
 /// pairs normally take the separating-axis test instead (sat.c); benchmarks compare the two.
 tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   float speculativeDistance, float* distance);
+
+/// The query the manifold builder runs on a pair: a triangle against a polytope by separating
+/// axes (tbSat_TriangleQuery), against a sphere or capsule in closed form (tbRoundTriangleQuery),
+/// any other pair by GJK/EPA (tbQueryShapesWarm: `checked` and `cache` as there). The first two
+/// use `speculativeDistance` to stop early on a pair apart by more.
+tbQueryResult tbContactQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                             float speculativeDistance, bool checked, tbSatCache* cache);
 
 /// tbCollideShapesCached without a cache for shapes the caller has checked already
 /// (tbQueryShapesChecked): the same answer without the shapes' checks.

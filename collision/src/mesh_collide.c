@@ -358,12 +358,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 		// normal or between it and a convexly folded neighbour's. Its normal is the query's, or a
 		// face's within TB_FACE_COS of it (tbCollideShapesByQuery): a query normal farther from
 		// the face normal than those angles together gives nothing, and the manifold is not made.
-		tbQueryResult r;
-		if (!tbSat_TriangleQuery(sa, sb, bInA, speculativeDistance, &r) &&
-		    !tbRoundTriangleQuery(sa, sb, bInA, &r)) {
-			tbQueryDef def = tbDefaultQueryDef();
-			r = tbQueryShapesChecked(sa, sb, bInA, &def);
-		}
+		tbQueryResult r = tbContactQuery(sa, sb, bInA, speculativeDistance, true, NULL);
 		if (r.status != tb_queryInvalidInput && !isnan(r.distance)) {
 			vec3s toConvex = levelIsA ? r.normal : glms_vec3_negate(r.normal);
 			float foldCos = tbLevelWidestFoldCos(level, triangle, t, front, back, levelIsA, bInA);
