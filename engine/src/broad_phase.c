@@ -320,7 +320,7 @@ static __attribute__((noinline)) void tbUpdatePairsParallel(tbWorld* w)
 		counts->pairCount = 0;
 		counts->pairWant = 0;
 	}
-	tbParallelFor(w, tbQueryMovesTask, w->moveCount, 8, w);
+	tbParallelForUneven(w, tbQueryMovesTask, w->moveCount, 8, w);
 	// The pairs made in the move buffer's order, each move's in its queries' order: the same
 	// calls, in the same order, as the one-worker pass.
 	for (int i = 0; i < w->moveCount; ++i) {

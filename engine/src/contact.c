@@ -851,7 +851,7 @@ static __attribute__((noinline)) void tbCollideParallel(tbWorld* w, float dt)
 		w->workerCounts[k].narrowPhaseRuns = 0;
 	}
 	atomic_store(&w->levelAheadUsed, 0);
-	tbParallelFor(w, tbCollideAheadTask, count, 16, &task);
+	tbParallelForUneven(w, tbCollideAheadTask, count, 16, &task);
 	// Room for every level pair the pass met next time (those beyond it were left to the serial
 	// pass, which makes the same manifolds).
 	int used = atomic_load(&w->levelAheadUsed);

@@ -534,6 +534,7 @@ bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
 	}
 	// The step, stage by stage (docs/architecture.md). Times go to the profile.
 	tbStartStepEvents(w);
+	tbTaskPool_SetStepping(w, true);
 	memset(&w->profile, 0, sizeof w->profile);
 	double t0 = tbMilliseconds();
 
@@ -587,6 +588,7 @@ bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
 	tbPushMoveEvents(w);
 	double t4 = tbMilliseconds();
 
+	tbTaskPool_SetStepping(w, false);
 	w->stepCount += 1;
 	tbProfile* p = &w->profile;
 	p->solve = (float)(tSolve - t2);

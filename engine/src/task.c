@@ -17,7 +17,10 @@
 // in microseconds of the monotonic clock (not a count of pause instructions, whose length differs
 // tenfold between processors): the step's loops follow each other within microseconds, and a
 // thread that went to sleep between two of them costs a wake-up (a system call, and the time the
-// system takes to run the thread again) on each. Bounded, so an idle world's threads sleep.
+// system takes to run the thread again) on each. While a step runs (tbTaskPool_SetStepping) the
+// threads keep looking: the step's serial parts between two loops (the joints' grouping, the
+// pairs made in order) may outlast this, and a wake-up at every one of them would cost more than
+// the look. Bounded after the step, so an idle world's threads sleep.
 #define TB_SPIN_MICROSECONDS 200.0
 // The clock is read once every this many looks.
 #define TB_SPIN_LOOKS_PER_CLOCK 32
@@ -27,6 +30,12 @@
 // Ranges per worker and loop: a few more than one, so that a worker that was late to start or met
 // slower items is helped by the others.
 #define TB_RANGES_PER_WORKER 4
+// The same for loops whose items differ in cost by orders of magnitude (the narrow phase's pairs:
+// a sphere pair or a hull on a mesh; the broad phase's queries): the loop ends when its last range
+// does, and a worker waits up to about one range's time for the other, so the ranges are smaller.
+// Not for every loop: a solver pass over items of even cost gains nothing from it and gives up
+// some of the cache reuse of a worker's own share (tbPoolShare).
+#define TB_UNEVEN_RANGES_PER_WORKER 16
 
 typedef struct tbTaskPool tbTaskPool;
 
@@ -72,6 +81,7 @@ struct tbTaskPool
 	_Alignas(64) atomic_int doneRanges;
 	atomic_int sleepers;      // threads asleep on `wake`
 	atomic_bool callerAsleep; // the caller asleep on `done`
+	atomic_bool stepping;     // a step is running: waiting threads look on, never sleep
 	atomic_bool quit;
 	tbPoolShare shares[TB_MAX_WORKERS];
 };
@@ -139,8 +149,12 @@ static uint32_t tbSpinForLoop(tbTaskPool* pool, uint32_t seen)
 				return now;
 			}
 		}
-		if (tbMicroseconds() > until) {
-			break;
+		double time = tbMicroseconds();
+		if (time > until) {
+			if (!atomic_load_explicit(&pool->stepping, memory_order_relaxed)) {
+				break;
+			}
+			until = time + TB_SPIN_MICROSECONDS;
 		}
 	}
 	return now;
@@ -189,6 +203,7 @@ bool tbTaskPool_Create(tbWorld* w, int workerCount)
 	atomic_init(&pool->doneRanges, 0);
 	atomic_init(&pool->sleepers, 0);
 	atomic_init(&pool->callerAsleep, false);
+	atomic_init(&pool->stepping, false);
 	atomic_init(&pool->quit, false);
 	w->pool = pool;
 	for (int i = 0; i < workerCount - 1; ++i) {
@@ -229,10 +244,10 @@ void tbTaskPool_Destroy(tbWorld* w)
 // One loop on the pool: published, run by the caller as worker 0 alongside the threads, and
 // waited for (a look at the count for TB_WAIT_MICROSECONDS, then the condition variable).
 static void tbTaskPool_Run(tbTaskPool* pool, tbTaskCallback* task, int itemCount, int minRange,
-                           void* taskContext)
+                           int rangesPerWorker, void* taskContext)
 {
 	int workers = pool->threadCount + 1;
-	int ranges = workers * TB_RANGES_PER_WORKER;
+	int ranges = workers * rangesPerWorker;
 	int most = itemCount / (minRange > 0 ? minRange : 1);
 	ranges = ranges < most ? ranges : most;
 	ranges = ranges > 0 ? ranges : 1;
@@ -281,7 +296,15 @@ static void tbTaskPool_Run(tbTaskPool* pool, tbTaskCallback* task, int itemCount
 	pthread_mutex_unlock(&pool->mutex);
 }
 
-void tbParallelFor(tbWorld* w, tbTaskCallback* task, int itemCount, int minRange, void* taskContext)
+void tbTaskPool_SetStepping(tbWorld* w, bool stepping)
+{
+	if (w->pool != NULL) {
+		atomic_store_explicit(&w->pool->stepping, stepping, memory_order_relaxed);
+	}
+}
+
+static void tbParallelForIn(tbWorld* w, tbTaskCallback* task, int itemCount, int minRange,
+                            int rangesPerWorker, void* taskContext)
 {
 	if (itemCount <= 0) {
 		return;
@@ -298,7 +321,18 @@ void tbParallelFor(tbWorld* w, tbTaskCallback* task, int itemCount, int minRange
 		task(0, itemCount, 0, taskContext);
 		return;
 	}
-	tbTaskPool_Run(w->pool, task, itemCount, minRange, taskContext);
+	tbTaskPool_Run(w->pool, task, itemCount, minRange, rangesPerWorker, taskContext);
+}
+
+void tbParallelFor(tbWorld* w, tbTaskCallback* task, int itemCount, int minRange, void* taskContext)
+{
+	tbParallelForIn(w, task, itemCount, minRange, TB_RANGES_PER_WORKER, taskContext);
+}
+
+void tbParallelForUneven(tbWorld* w, tbTaskCallback* task, int itemCount, int minRange,
+                         void* taskContext)
+{
+	tbParallelForIn(w, task, itemCount, minRange, TB_UNEVEN_RANGES_PER_WORKER, taskContext);
 }
 
 // The solver's view of the same (dynamics/ knows no world): tbSolverDef.parallelFor.

@@ -433,8 +433,14 @@ double tbMilliseconds(void);
 // least minRange items on the game's job system, the world's pool, or inline (one worker).
 bool tbTaskPool_Create(tbWorld* world, int workerCount);
 void tbTaskPool_Destroy(tbWorld* world);
+// Whether a step is running: the pool's threads then wait for the next loop without sleeping.
+void tbTaskPool_SetStepping(tbWorld* world, bool stepping);
 void tbParallelFor(tbWorld* world, tbTaskCallback* task, int itemCount, int minRange,
                    void* taskContext);
+// The same for items of very uneven cost (the narrow phase's pairs): smaller ranges on the pool,
+// so that the loop's last ranges end close together. A game's job system gets the same call.
+void tbParallelForUneven(tbWorld* world, tbTaskCallback* task, int itemCount, int minRange,
+                         void* taskContext);
 // One flag per worker, each on its own cache line: whether a worker's ranges of a parallel loop
 // met something that leaves work to a serial pass after it (cleared before the loop, read after).
 typedef struct tbWorkerFlags
