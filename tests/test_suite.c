@@ -1,6 +1,7 @@
 // The benchmark suite's scenes (bench/suite_*.c) as built through the public API: a small
-// large_pyramid has the box count of its arithmetic series and stands, and a small rain of
-// ragdolls keeps its joints together while falling.
+// large_pyramid has the box count of its arithmetic series and stands, a small rain of ragdolls
+// keeps its joints together while falling, and every scene steps to the same state at any worker
+// count.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -17,8 +18,10 @@ static const tbSuiteScene* findScene(const char* name)
 	return NULL;
 }
 
-// Run `steps` steps of a scene at `scale` and return its checks and counters.
-static tbSuiteChecks runScene(const char* name, float scale, int steps, tbWorldCounters* counters)
+// Run `steps` steps of a scene at `scale` on `workers` workers and return its checks and
+// counters, and the world's state hash at the end (hash may be null).
+static tbSuiteChecks runSceneOn(const char* name, float scale, int steps, int workers,
+                                tbWorldCounters* counters, uint64_t* hash)
 {
 	const tbSuiteScene* scene = findScene(name);
 	cr_assert_not_null(scene, "no scene %s", name);
@@ -26,6 +29,7 @@ static tbSuiteChecks runScene(const char* name, float scale, int steps, tbWorldC
 	if (scene->configure != NULL) {
 		scene->configure(&def, scale);
 	}
+	def.workerCount = workers;
 	tbWorldId world = tbCreateWorld(&def);
 	void* state = scene->create(world, scale);
 	cr_assert_not_null(state, "%s: %s", name, tbGetLastError());
@@ -39,9 +43,17 @@ static tbSuiteChecks runScene(const char* name, float scale, int steps, tbWorldC
 	memset(&checks, 0, sizeof checks);
 	scene->check(state, world, &checks);
 	*counters = tbWorld_GetCounters(world);
+	if (hash != NULL) {
+		*hash = tbWorld_GetStateHash(world);
+	}
 	scene->destroy(state);
 	tbDestroyWorld(world);
 	return checks;
+}
+
+static tbSuiteChecks runScene(const char* name, float scale, int steps, tbWorldCounters* counters)
+{
+	return runSceneOn(name, scale, steps, 1, counters, NULL);
 }
 
 static double figure(const tbSuiteChecks* checks, const char* name)
@@ -78,4 +90,42 @@ Test(suite, falling_ragdolls_hold_together)
 	cr_assert_eq(c.jointCount, 3 * 13);
 	double gap = figure(&checks, "max_joint_gap_m");
 	cr_assert(gap < 0.01, "a joint opened %.4f m", gap);
+}
+
+// Every scene of the suite, small, run long enough that its bodies touch (the pile and the yard
+// have landed, the drum turns its load, the ragdolls and trees lie on their meshes, the joint grid
+// swings): the state hash after the run is the same at 1, 2, 3, 4 and 8 workers, and a contact or
+// a joint is at work in each (a scene where nothing touches would prove little).
+Test(suite, every_scene_same_hash_at_every_worker_count, .timeout = 240)
+{
+	static const struct
+	{
+		const char* name;
+		float scale;
+		int steps;
+	} runs[] = {
+	    {"large_pyramid", 0.2f, 60}, {"many_pyramids", 0.1f, 60}, {"large_world", 0.01f, 60},
+	    {"convex_pile", 0.1f, 120},  {"junkyard", 0.1f, 150},     {"washer", 0.2f, 200},
+	    {"joint_grid", 0.2f, 60},    {"rain", 0.2f, 200},         {"trees25", 0.05f, 100},
+	    {"trees50", 0.1f, 160},      {"trees100", 0.1f, 160},
+	};
+	static const int workers[] = {1, 2, 3, 4, 8};
+	int count = (int)(sizeof runs / sizeof runs[0]);
+	cr_assert_eq(count, tb_suiteSceneCount, "a scene of the suite is not run here");
+	for (int i = 0; i < count; ++i) {
+		uint64_t first = 0;
+		for (int k = 0; k < 5; ++k) {
+			tbWorldCounters c;
+			uint64_t hash = 0;
+			runSceneOn(runs[i].name, runs[i].scale, runs[i].steps, workers[k], &c, &hash);
+			if (k == 0) {
+				first = hash;
+				cr_assert(c.touchingCount > 0 || c.jointCount > 0, "%s: nothing touches",
+				          runs[i].name);
+				continue;
+			}
+			cr_expect_eq(hash, first, "%s: %d workers 0x%016llx, one 0x%016llx", runs[i].name,
+			             workers[k], (unsigned long long)hash, (unsigned long long)first);
+		}
+	}
 }
