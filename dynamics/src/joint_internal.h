@@ -10,7 +10,7 @@
 #define TB_ARC_TURN 0.3f
 #endif
 
-// A jointed body's torque-free turn over the substep (tbJointGyroscopic): while pending, its
+// A jointed body's torque-free turn over the substep (tbJointBodyGyroFlow): while pending, its
 // turn of the substep is `flow` followed by a plain rotation by what its deltas moved beyond
 // `drift`; the velocities' change is given in two halves (dw, dv to the body, dwOther, dvOther to
 // the other body of its joint), the second after the substep's turn (tbJointGyroscopicEnd).
@@ -21,7 +21,8 @@ typedef struct tbSpinFlow
 	vec3s dw, dv, dwOther, dvOther;
 	int other;     // the other body's solver index, -1 where it cannot move
 	float pending; // 1: the flow is not yet composed into the turn
-	float kick;    // 1: the second half is not yet given
+	float kick;    // 1: a half is still to be given (tbJointGyroscopicKick, then ...End)
+	float wScale;  // the rotation cap's scale of w, given with the first half
 } tbSpinFlow;
 
 // The joint's current geometry from its bodies' deltas.
@@ -183,20 +184,26 @@ void tbJointBodyStiffen(const tbJointRecord* records, const tbJointBody* body,
 // The body's turn to none (the step's start), before the first tbJointBodyTurn.
 void tbJointBodyStartTurn(const tbJointRecord* records, const tbJointBody* body);
 
-// The gyroscopic part of Euler's equations, I dw/dt = -w x (I w), over the substep h for every
-// jointed moving body on one ball joint only (their w is primary: tbFinishBody): the body's
+// The gyroscopic part of Euler's equations, I dw/dt = -w x (I w), over the substep h for a
+// jointed moving body on one ball joint only (gyro; their w is primary: tbFinishBody): the body's
 // torque-free motion with its inverse inertia at the joint, as its turn of the substep (composed
-// by the turns) and half of its velocities' change (and the other body's answer); the other half
-// by tbJointGyroscopicEnd. After the substep's inertias, before the warm start; one body after
-// another, in list order. bodies are the solver's. The rotation cap, maxRotation a substep, is
-// taken here for these bodies (on the flow's turn about L, not on the spin about their axis).
-void tbJointGyroscopic(const tbJointRecord* records, const tbJointBody* list, int count,
-                       tbRigidBody* const* bodies, tbSolverBody* states, float h,
-                       float maxRotation);
+// by the turns) and half of its velocities' change and the other body's answer, kept in its
+// tbSpinFlow; the states are only read, so the bodies run side by side. The rotation cap,
+// maxRotation a substep, is taken here (on the flow's turn about L, not on the spin about the
+// body's axis), as a scale of w kept with the flow. After the substep's inertias, before the warm
+// start. bodies are the solver's.
+void tbJointBodyGyroFlow(const tbJointRecord* records, const tbJointBody* body,
+                         tbRigidBody* const* bodies, const tbSolverBody* states, float h,
+                         float maxRotation);
+// The first half of those changes (and the caps' scales) given to the bodies list[gyro[0..count)]
+// (the gyro bodies, in list order), one after another: a body's half writes the other body of its
+// joint, which another's may write too.
+void tbJointGyroscopicKick(const tbJointRecord* records, const tbJointBody* list, const int* gyro,
+                           int count, tbSolverBody* states);
 // The second half of the velocities' change, after the substep's turn (tb_jointTurn), before the
 // relax pass; one body after another.
-void tbJointGyroscopicEnd(const tbJointRecord* records, const tbJointBody* list, int count,
-                          tbSolverBody* states);
+void tbJointGyroscopicEnd(const tbJointRecord* records, const tbJointBody* list, const int* gyro,
+                          int count, tbSolverBody* states);
 
 // The moving body's composed turn of the step written back into its dtheta as the rotation
 // vector of that turn, so that tbFinishBody's Rot(dtheta) R0 is the turn the joints held. After

@@ -238,7 +238,7 @@ static tbJointNow tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBo
 	return g;
 }
 
-// The turn of a body whose substep is a torque-free flow (tbJointGyroscopic): the flow, then
+// The turn of a body whose substep is a torque-free flow (tbJointBodyGyroFlow): the flow, then
 // what the deltas moved beyond it. Out of line: only bodies on one ball joint take it.
 static __attribute__((noinline)) mat3s tbTurnByFlow(const tbJointRecord* r, int b, vec3s more)
 {
@@ -1199,7 +1199,7 @@ int tbListJointBodies(tbJointRecord* records, int jointCount, unsigned char* see
 		unsigned char marks = seen[b->index];
 		bool moves = (b->side == 0 ? r->mA : r->mB) > 0.0f;
 		b->onePoint = (marks & 2) == 0 && r->hasPoint;
-		// The gyroscopic term for a body on one ball joint only (see tbJointGyroscopic).
+		// The gyroscopic term for a body on one ball joint only (see tbJointBodyGyroFlow).
 		b->gyro = moves && (marks & 4) == 0 && (marks & 2) == 0 ? 1 : 0;
 		records[b->record].spinFlow = records[b->record].spinFlow || b->gyro != 0;
 		seen[b->index] = 0;
@@ -2082,7 +2082,7 @@ void tbJointBodyTurnToDelta(const tbJointRecord* records, const tbJointBody* b,
 	}
 }
 
-// Half of a body's torque-free change of the substep (tbJointGyroscopic): its own and the other
+// Half of a body's torque-free change of the substep (tbJointBodyGyroFlow): its own and the other
 // body's of its joint (a side that cannot move has none).
 static void tbSpinKick(const tbSpinFlow* f, tbSolverBody* states, int b)
 {
@@ -2250,91 +2250,102 @@ static mat3s tbTorqueFreeTurn(mat3s G, vec3s w, float h, vec3s* w1, float* rate)
 // each substep and drains energy; its w is held, as before. Without the term a disc spinning
 // on a ball joint precesses at m g r / (It ws) instead of m g r / (Is ws) (It, Is its inertias
 // across and about the axle).
-void tbJointGyroscopic(const tbJointRecord* records, const tbJointBody* list, int count,
-                       tbRigidBody* const* bodies, tbSolverBody* states, float h, float maxRotation)
+void tbJointBodyGyroFlow(const tbJointRecord* records, const tbJointBody* jb,
+                         tbRigidBody* const* bodies, const tbSolverBody* states, float h,
+                         float maxRotation)
 {
 	// Only bodies on ball joints alone (tbListJointBodies): a body held by any other joint has
 	// its joint's angular rows take the gyroscopic torque and pass it to the other body, which
-	// the point rows' foresight below does not see (left to w held, as before). One body after
-	// another: each writes the other body of its joint.
+	// the point rows' foresight below does not see (left to w held, as before).
+	TB_ASSERT(jb->gyro != 0);
+	const tbJointRecord* r = records + jb->record;
+	int side = jb->side;
+	int b = jb->index, o = side == 0 ? r->indexB : r->indexA;
+	float mb = side == 0 ? r->mA : r->mB, mo = side == 0 ? r->mB : r->mA;
+	const tbRigidBody* body = bodies[b];
+	const tbSolverBody* s = states + b;
+	tbSpinFlow* f = r->flows + b;
+	f->kick = 0.0f;
+	f->wScale = 1.0f;
+	mat3s Iinv = tbMat3Rotate(tbMat3Mul(tbTurnAt(r, b, s), body->state.R), body->IbodyInv);
+	vec3s w = tbGetW(s);
+	vec3s rb = tbMulMV(r->turns + b, side == 0 ? r->rA : r->rB);
+	vec3s ro = tbMulMV(r->turns + o, side == 0 ? r->rB : r->rA);
+	const mat3s* Io = r->turnedInertias + o;
+	mat3s Sb = tbSkew(rb), So = tbSkew(ro);
+	mat3s SoIoSo = tbMat3Mul(tbMat3Mul(So, *Io), So);
+	mat3s K = tbMat3Add(tbMat3ScaleM(glms_mat3_identity(), mb + mo),
+	                    tbMat3ScaleM(tbMat3Add(tbMat3Mul(tbMat3Mul(Sb, Iinv), Sb), SoIoSo), -1.0f));
+	mat3s Kinv = tbMat3Inverse(K);
+	vec3s e = w, w1 = w;
+	mat3s G = Iinv, IKS = glms_mat3_zero(), flow = glms_mat3_identity();
+	bool held = tbIsFiniteMat(Kinv);
+	if (held) {
+		IKS = tbMat3Mul(tbMat3Mul(Iinv, Sb), Kinv);
+		G = tbMat3Add(Iinv, tbMat3Mul(tbMat3Mul(IKS, Sb), Iinv));
+	}
+	// The rotation cap (tbIntegrateVelocities) on the flow's turn of everything off the body's
+	// axis; its spin about the axis moves nothing and is not capped. The cap scales w, given to
+	// the body with the kick (tbJointGyroscopicKick).
+	for (int pass = 0; pass < 2; ++pass) {
+		vec3s u = glms_vec3_sub(
+		    glms_vec3_add(tbGetV(s), glms_vec3_cross(w, rb)),
+		    glms_vec3_add(tbGetV(states + o), glms_vec3_cross(tbGetW(states + o), ro)));
+		e = held ? glms_vec3_sub(w, tbMat3MulV(IKS, u)) : w;
+		float rate;
+		flow = tbTorqueFreeTurn(G, e, h, &w1, &rate);
+		if (pass > 0 || !(h * rate > maxRotation)) {
+			break;
+		}
+		float scale = maxRotation / (h * rate);
+		f->wScale = scale;
+		w = glms_vec3_scale(w, scale);
+	}
+	vec3s r1 = tbMat3MulV(flow, rb);
+	mat3s Kp = tbMat3Add(tbMat3ScaleM(glms_mat3_identity(), mb + mo), tbMat3ScaleM(SoIoSo, -1.0f));
+	vec3s p = tbMat3MulV(tbMat3Inverse(Kp),
+	                     glms_vec3_sub(glms_vec3_cross(e, rb), glms_vec3_cross(w1, r1)));
+	// Halves: this body's dw, dv and the other's.
+	f->dw = glms_vec3_scale(glms_vec3_sub(w1, e), 0.5f);
+	f->dv = glms_vec3_scale(p, 0.5f * mb);
+	f->dvOther = glms_vec3_scale(p, -0.5f * mo);
+	f->dwOther = glms_vec3_scale(tbMat3MulV(*Io, glms_vec3_cross(ro, p)), -0.5f);
+	f->other = (side == 0 ? r->movesB : r->movesA) ? o : -1;
+	if (!tbIsFiniteMat(flow) || !tbIsFiniteVec3(f->dw) || !tbIsFiniteVec3(f->dv) ||
+	    !tbIsFiniteVec3(f->dwOther)) {
+		return;
+	}
+	f->flow = flow;
+	f->drift = glms_vec3_scale(glms_vec3_add(e, w1), 0.5f * h);
+	f->pending = 1.0f;
+	f->kick = 1.0f;
+}
+
+void tbJointGyroscopicKick(const tbJointRecord* records, const tbJointBody* list, const int* gyro,
+                           int count, tbSolverBody* states)
+{
 	for (int k = 0; k < count; ++k) {
-		const tbJointBody* jb = list + k;
-		if (jb->gyro == 0) {
-			continue;
-		}
-		const tbJointRecord* r = records + jb->record;
-		int side = jb->side;
-		int b = jb->index, o = side == 0 ? r->indexB : r->indexA;
-		float mb = side == 0 ? r->mA : r->mB, mo = side == 0 ? r->mB : r->mA;
-		const tbRigidBody* body = bodies[b];
-		tbSolverBody* s = states + b;
-		mat3s Iinv = tbMat3Rotate(tbMat3Mul(tbTurnAt(r, b, s), body->state.R), body->IbodyInv);
-		vec3s w = tbGetW(s);
-		vec3s rb = tbMulMV(r->turns + b, side == 0 ? r->rA : r->rB);
-		vec3s ro = tbMulMV(r->turns + o, side == 0 ? r->rB : r->rA);
-		const mat3s* Io = r->turnedInertias + o;
-		mat3s Sb = tbSkew(rb), So = tbSkew(ro);
-		mat3s SoIoSo = tbMat3Mul(tbMat3Mul(So, *Io), So);
-		mat3s K =
-		    tbMat3Add(tbMat3ScaleM(glms_mat3_identity(), mb + mo),
-		              tbMat3ScaleM(tbMat3Add(tbMat3Mul(tbMat3Mul(Sb, Iinv), Sb), SoIoSo), -1.0f));
-		mat3s Kinv = tbMat3Inverse(K);
-		vec3s e = w, w1 = w;
-		mat3s G = Iinv, IKS = glms_mat3_zero(), flow = glms_mat3_identity();
-		bool held = tbIsFiniteMat(Kinv);
-		if (held) {
-			IKS = tbMat3Mul(tbMat3Mul(Iinv, Sb), Kinv);
-			G = tbMat3Add(Iinv, tbMat3Mul(tbMat3Mul(IKS, Sb), Iinv));
-		}
-		// The rotation cap (tbIntegrateVelocities) on the flow's turn of everything off the
-		// body's axis; its spin about the axis moves nothing and is not capped.
-		for (int pass = 0; pass < 2; ++pass) {
-			vec3s u = glms_vec3_sub(
-			    glms_vec3_add(tbGetV(s), glms_vec3_cross(w, rb)),
-			    glms_vec3_add(tbGetV(states + o), glms_vec3_cross(tbGetW(states + o), ro)));
-			e = held ? glms_vec3_sub(w, tbMat3MulV(IKS, u)) : w;
-			float rate;
-			flow = tbTorqueFreeTurn(G, e, h, &w1, &rate);
-			if (pass > 0 || !(h * rate > maxRotation)) {
-				break;
-			}
-			float scale = maxRotation / (h * rate);
+		const tbJointBody* jb = list + gyro[k];
+		tbSpinFlow* f = records[jb->record].flows + jb->index;
+		// The rotation cap's scale of w, taken whether or not the flow was kept (as w held).
+		if (f->wScale != 1.0f) {
 			for (int c = 0; c < 3; ++c) {
-				s->w[c] *= scale;
+				states[jb->index].w[c] *= f->wScale;
 			}
-			w = tbGetW(s);
 		}
-		vec3s r1 = tbMat3MulV(flow, rb);
-		mat3s Kp =
-		    tbMat3Add(tbMat3ScaleM(glms_mat3_identity(), mb + mo), tbMat3ScaleM(SoIoSo, -1.0f));
-		vec3s p = tbMat3MulV(tbMat3Inverse(Kp),
-		                     glms_vec3_sub(glms_vec3_cross(e, rb), glms_vec3_cross(w1, r1)));
-		// Halves: this body's dw, dv and the other's.
-		tbSpinFlow* f = r->flows + b;
-		f->dw = glms_vec3_scale(glms_vec3_sub(w1, e), 0.5f);
-		f->dv = glms_vec3_scale(p, 0.5f * mb);
-		f->dvOther = glms_vec3_scale(p, -0.5f * mo);
-		f->dwOther = glms_vec3_scale(tbMat3MulV(*Io, glms_vec3_cross(ro, p)), -0.5f);
-		f->other = (side == 0 ? r->movesB : r->movesA) ? o : -1;
-		if (!tbIsFiniteMat(flow) || !tbIsFiniteVec3(f->dw) || !tbIsFiniteVec3(f->dv) ||
-		    !tbIsFiniteVec3(f->dwOther)) {
-			continue;
+		if (f->kick != 0.0f) {
+			tbSpinKick(f, states, jb->index);
 		}
-		f->flow = flow;
-		f->drift = glms_vec3_scale(glms_vec3_add(e, w1), 0.5f * h);
-		f->pending = 1.0f;
-		f->kick = 1.0f;
-		tbSpinKick(f, states, b);
 	}
 }
 
-void tbJointGyroscopicEnd(const tbJointRecord* records, const tbJointBody* list, int count,
-                          tbSolverBody* states)
+void tbJointGyroscopicEnd(const tbJointRecord* records, const tbJointBody* list, const int* gyro,
+                          int count, tbSolverBody* states)
 {
 	for (int k = 0; k < count; ++k) {
-		const tbJointBody* jb = list + k;
+		const tbJointBody* jb = list + gyro[k];
 		tbSpinFlow* f = records[jb->record].flows + jb->index;
-		if (jb->gyro != 0 && f->kick != 0.0f) {
+		if (f->kick != 0.0f) {
 			f->kick = 0.0f;
 			tbSpinKick(f, states, jb->index);
 		}

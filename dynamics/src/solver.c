@@ -116,6 +116,8 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 		// What the turns composed; the torque-free turns of the substep.
 		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(vec3s));
 		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(tbSpinFlow));
+		// The jointed bodies with the gyroscopic term (their places in the jointed bodies' list).
+		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(int));
 	}
 	// The ball joints solved TB_SIMD_WIDTH at a time: each colour leaves at most one batch partly
 	// filled.
@@ -693,6 +695,7 @@ typedef enum tbJointMode
 	tb_jointStiffen,   // per body: its stiffened, turned inertia
 	tb_jointTurn,      // per body: its turn and turned inertia after the deltas moved
 	tb_jointTurnDelta, // per body: its composed turn written back into its dtheta
+	tb_jointGyroFlow,  // per body: its torque-free flow of the substep (tbJointBodyGyroFlow)
 	tb_jointStiffness, // per unit: the joints' geometric stiffness summed on their bodies
 	tb_jointWarmStart, // per unit
 	tb_jointSolve,     // per unit: rows, then the group's direct solve
@@ -717,7 +720,8 @@ typedef struct tbJointTask
 	mat3s *inertias, *turns, *turnedInertias;
 	vec3s* turnedBy;
 	tbSpinFlow* flows;
-	int gyroBodies; // bodies with the gyroscopic term (tbJointGyroscopic)
+	int gyroBodies;  // bodies with the gyroscopic term (tbJointBodyGyroFlow)
+	const int* gyro; // their places in jointBodies, in its order
 	float* stiffened;
 	mat3s* stiffness;
 	const tbJointBody* jointBodies;
@@ -775,6 +779,14 @@ static void tbJointBodiesTask(int start, int end, int worker, void* context)
 {
 	(void)worker;
 	tbJointTask* t = context;
+	if (t->mode == tb_jointGyroFlow) {
+		// Over the bodies on one ball joint only (t->gyro).
+		for (int i = start; i < end; ++i) {
+			tbJointBodyGyroFlow(t->records, t->jointBodies + t->gyro[i], t->bodies, t->states, t->h,
+			                    t->def->maxRotation);
+		}
+		return;
+	}
 	for (int i = start; i < end; ++i) {
 		const tbJointBody* b = t->jointBodies + i;
 		if (t->mode == tb_jointStiffen) {
@@ -877,7 +889,7 @@ static void tbRunJoints(tbJointTask* t, tbJointMode mode, int count)
 	}
 	if (mode == tb_jointTurn && t->gyroBodies > 0) {
 		// The second half of the gyroscopic term, once the bodies turned; one after another.
-		tbJointGyroscopicEnd(t->records, t->jointBodies, t->jointBodyCount, t->states);
+		tbJointGyroscopicEnd(t->records, t->jointBodies, t->gyro, t->gyroBodies, t->states);
 	}
 }
 
@@ -1262,6 +1274,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	vec3s* jointTurnedBy = (vec3s*)(jointSeen + tbAlign64((size_t)(bodyCount + 1)));
 	tbSpinFlow* jointFlows =
 	    (tbSpinFlow*)((char*)jointTurnedBy + tbAlign64((size_t)(bodyCount + 1) * sizeof(vec3s)));
+	int* jointGyro =
+	    (int*)((char*)jointFlows + tbAlign64((size_t)(bodyCount + 1) * sizeof(tbSpinFlow)));
 	tbSolverBody* states = (tbSolverBody*)(base + layout.states);
 	tbSolverBodyMotion* motions = (tbSolverBodyMotion*)(base + layout.motions);
 	uint32_t* colorMasks = (uint32_t*)(base + layout.colorMasks);
@@ -1444,10 +1458,13 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		tbColorJoints(&jointTask, jointCount, bodyCount, jointInts);
 		tbRunJoints(&jointTask, tb_jointTurnsNone, jointBodyCount);
 		for (int k = 0; k < jointBodyCount; ++k) {
-			gyroBodies += jointBodies[k].gyro != 0;
+			if (jointBodies[k].gyro != 0) {
+				jointGyro[gyroBodies++] = k;
+			}
 			motions[jointBodies[k].index].flowTurned = jointBodies[k].gyro != 0;
 		}
 		jointTask.gyroBodies = gyroBodies;
+		jointTask.gyro = jointGyro;
 	}
 
 	// The contacts with rolling resistance, listed where the colours were (no longer read).
@@ -1492,10 +1509,11 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				tbObserveSnapshot(&observer, states);
 			}
 			if (gyroBodies > 0) {
-				// Jointed bodies' w is primary: Euler's gyroscopic term, one body after another
-				// (a body on one ball joint reads and writes the other's velocity).
-				tbJointGyroscopic(jointRecords, jointBodies, jointBodyCount, bodies, states, h,
-				                  def->maxRotation);
+				// Jointed bodies' w is primary: Euler's gyroscopic term, each body's flow side by
+				// side from the velocities of now, then its first half given one body after
+				// another (a body on one ball joint writes the other's velocity too).
+				tbRunJoints(&jointTask, tb_jointGyroFlow, gyroBodies);
+				tbJointGyroscopicKick(jointRecords, jointBodies, jointGyro, gyroBodies, states);
 			}
 			tbRunJointUnits(&jointTask, tb_jointWarmStart, false);
 			if (observe) {

@@ -28,7 +28,7 @@ typedef struct tbSolverBodyMotion
 	vec3s angularAcceleration; // rad/s^2
 	float linearDamping;       // factor per substep
 	float angularDamping;      // factor per substep
-	bool flowTurned;           // its turn is a torque-free flow, whose rate tbJointGyroscopic caps
+	bool flowTurned; // its turn is a torque-free flow, whose rate tbJointBodyGyroFlow caps
 } tbSolverBodyMotion;
 
 // One contact point (one row of the normal constraint) in TB_SIMD_WIDTH manifolds at once. The
