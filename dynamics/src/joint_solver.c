@@ -2321,33 +2321,32 @@ void tbJointBodyGyroFlow(const tbJointRecord* records, const tbJointBody* jb,
 	f->kick = 1.0f;
 }
 
-void tbJointGyroscopicKick(const tbJointRecord* records, const tbJointBody* list, const int* gyro,
-                           int count, tbSolverBody* states)
+// One half of the gyro bodies' changes, in list order: the first (with the rotation cap's scale
+// of w, taken whether or not the flow was kept, as w held) or the second (the kick then spent).
+static void tbGiveGyroHalves(const tbJointRecord* records, const tbJointBody* list, const int* gyro,
+                             int count, tbSolverBody* states, bool first)
 {
 	for (int k = 0; k < count; ++k) {
 		const tbJointBody* jb = list + gyro[k];
 		tbSpinFlow* f = records[jb->record].flows + jb->index;
-		// The rotation cap's scale of w, taken whether or not the flow was kept (as w held).
-		if (f->wScale != 1.0f) {
-			for (int c = 0; c < 3; ++c) {
-				states[jb->index].w[c] *= f->wScale;
-			}
+		for (int c = 0; c < 3 && first && f->wScale != 1.0f; ++c) {
+			states[jb->index].w[c] *= f->wScale;
 		}
 		if (f->kick != 0.0f) {
+			f->kick = first ? 1.0f : 0.0f;
 			tbSpinKick(f, states, jb->index);
 		}
 	}
 }
 
+void tbJointGyroscopicKick(const tbJointRecord* records, const tbJointBody* list, const int* gyro,
+                           int count, tbSolverBody* states)
+{
+	tbGiveGyroHalves(records, list, gyro, count, states, true);
+}
+
 void tbJointGyroscopicEnd(const tbJointRecord* records, const tbJointBody* list, const int* gyro,
                           int count, tbSolverBody* states)
 {
-	for (int k = 0; k < count; ++k) {
-		const tbJointBody* jb = list + gyro[k];
-		tbSpinFlow* f = records[jb->record].flows + jb->index;
-		if (f->kick != 0.0f) {
-			f->kick = 0.0f;
-			tbSpinKick(f, states, jb->index);
-		}
-	}
+	tbGiveGyroHalves(records, list, gyro, count, states, false);
 }
