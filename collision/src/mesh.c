@@ -59,11 +59,41 @@ uint32_t tbEdgeIsActive(vec3s a, vec3s b, vec3s normal, vec3s opposite, vec3s ot
 	return 1u;
 }
 
-static int tbCompareEdgeKeys(const void* pa, const void* pb)
+// Sorts the n pairs (key, edge) of `pairs` by key, pairs of equal keys kept in their order (the
+// edges' increasing order, as made): a least-significant-digit radix sort over the key's eight
+// bytes (Knuth, TAOCP vol. 3, 5.2.5), linear in n where a comparison sort is n log n; a byte that
+// every key shares (most of them: vertex indices use few bits) is skipped. `spare` holds n pairs;
+// the result is in `pairs`.
+static void tbRadixSortPairs(uint64_t* pairs, uint64_t* spare, int n)
 {
-	const uint64_t* a = pa;
-	const uint64_t* b = pb;
-	return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+	uint64_t* from = pairs;
+	uint64_t* to = spare;
+	for (int shift = 0; shift < 64 && n > 0; shift += 8) {
+		uint32_t counts[256] = {0};
+		for (int i = 0; i < n; ++i) {
+			counts[(from[2 * i] >> shift) & 0xffu] += 1u;
+		}
+		if (counts[(from[0] >> shift) & 0xffu] == (uint32_t)n) {
+			continue; // every key has this byte: the order stands
+		}
+		uint32_t at = 0u;
+		for (int d = 0; d < 256; ++d) {
+			uint32_t c = counts[d];
+			counts[d] = at;
+			at += c;
+		}
+		for (int i = 0; i < n; ++i) {
+			uint32_t slot = counts[(from[2 * i] >> shift) & 0xffu]++;
+			to[2 * slot] = from[2 * i];
+			to[2 * slot + 1] = from[2 * i + 1];
+		}
+		uint64_t* t = from;
+		from = to;
+		to = t;
+	}
+	if (from != pairs) {
+		memcpy(pairs, from, (size_t)n * 2u * sizeof(uint64_t));
+	}
 }
 
 // Neighbours through a sort of the 3T directed edges by their unordered vertex pair: an edge met
@@ -74,7 +104,10 @@ static bool tbBuildAdjacency(tbMesh* m)
 {
 	int n = 3 * m->triangleCount;
 	uint64_t* keys = tbTryAlloc((size_t)n * 2u * sizeof(uint64_t));
-	if (keys == NULL) {
+	uint64_t* spare = tbTryAlloc((size_t)n * 2u * sizeof(uint64_t));
+	if (keys == NULL || spare == NULL) {
+		tbFree(keys, (size_t)n * 2u * sizeof(uint64_t));
+		tbFree(spare, (size_t)n * 2u * sizeof(uint64_t));
 		return false;
 	}
 	for (int t = 0; t < m->triangleCount; ++t) {
@@ -86,7 +119,8 @@ static bool tbBuildAdjacency(tbMesh* m)
 			keys[2 * (3 * t + e) + 1] = (uint64_t)(3 * t + e);
 		}
 	}
-	qsort(keys, (size_t)n, 2u * sizeof(uint64_t), tbCompareEdgeKeys);
+	tbRadixSortPairs(keys, spare, n);
+	tbFree(spare, (size_t)n * 2u * sizeof(uint64_t));
 	for (int i = 0; i < n; ++i) {
 		m->neighbours[i] = -1;
 	}

@@ -44,10 +44,92 @@ static tbAABB tbUnion(tbAABB a, tbAABB b)
 	return u;
 }
 
+// (key, triangle) lexicographically: a strict total order, so a split and a sort are unique.
+static inline bool tbKeyLess(tbSortKey a, tbSortKey b)
+{
+	return a.key < b.key || (a.key == b.key && a.triangle < b.triangle);
+}
+
+// Rearranges keys[0..n) so that keys[0..k) hold the k least (tbKeyLess) in no particular order and
+// keys[k..n) the rest: Hoare's selection (quickselect, Hoare 1961) with the median of three as the
+// pivot, linear on average where a sort is n log n. Each pass leaves a shorter range; past n passes
+// (never met) the range is sorted instead.
+static void tbSelectLeast(tbSortKey* keys, int n, int k)
+{
+	int lo = 0, hi = n - 1;
+	for (int pass = 0; lo < hi; ++pass) {
+		if (pass >= n) {
+			qsort(keys + lo, (size_t)(hi - lo + 1), sizeof(tbSortKey), tbCompareSortKeys);
+			return;
+		}
+		int mid = lo + (hi - lo) / 2;
+		// keys[lo] <= keys[mid] <= keys[hi]: the pivot is their median, and the two ends stop the
+		// scans below.
+		if (tbKeyLess(keys[mid], keys[lo])) {
+			tbSortKey t = keys[mid];
+			keys[mid] = keys[lo];
+			keys[lo] = t;
+		}
+		if (tbKeyLess(keys[hi], keys[lo])) {
+			tbSortKey t = keys[hi];
+			keys[hi] = keys[lo];
+			keys[lo] = t;
+		}
+		if (tbKeyLess(keys[hi], keys[mid])) {
+			tbSortKey t = keys[hi];
+			keys[hi] = keys[mid];
+			keys[mid] = t;
+		}
+		tbSortKey pivot = keys[mid];
+		int i = lo, j = hi;
+		while (i <= j) {
+			while (tbKeyLess(keys[i], pivot)) {
+				++i;
+			}
+			while (tbKeyLess(pivot, keys[j])) {
+				--j;
+			}
+			if (i <= j) {
+				tbSortKey t = keys[i];
+				keys[i] = keys[j];
+				keys[j] = t;
+				++i;
+				--j;
+			}
+		}
+		// [lo, j] holds no key above the pivot, [i, hi] none below; between them, the pivot.
+		if (k <= j) {
+			hi = j;
+		} else if (k >= i) {
+			lo = i;
+		} else {
+			return;
+		}
+	}
+}
+
 typedef struct tbBuildTask
 {
 	int node, start, count, depth;
+	int axis; // the parent's split axis (-1 for the root): a leaf's triangles are put in its order
 } tbBuildTask;
+
+// The triangles order[start..start + count) sorted along `axis` by their boxes' middles (the key
+// of the split that made them), as a full sort of the parent's range would have left them.
+static void tbSortAlong(tbMesh* m, const tbAABB* boxes, tbSortKey* keys, int start, int count,
+                        int axis)
+{
+	for (int i = 0; i < count; ++i) {
+		int t = m->order[start + i];
+		tbAABB b = boxes[t];
+		keys[i].key = b.lower.raw[axis] + b.upper.raw[axis];
+		keys[i].triangle = t;
+	}
+	qsort(keys, (size_t)count, sizeof(tbSortKey), tbCompareSortKeys);
+	for (int i = 0; i < count; ++i) {
+		m->order[start + i] = keys[i].triangle;
+	}
+}
 
 bool tbBuildMeshTree(tbMesh* m)
 {
@@ -58,27 +140,31 @@ bool tbBuildMeshTree(tbMesh* m)
 	m->order = tbTryAlloc((size_t)n * sizeof(int));
 	tbSortKey* keys = tbTryAlloc((size_t)n * sizeof(tbSortKey));
 	tbBuildTask* tasks = tbTryAlloc((size_t)n * sizeof(tbBuildTask));
-	if (m->nodes == NULL || m->order == NULL || keys == NULL || tasks == NULL) {
+	// Each triangle's box, made once: every level of the build reads each triangle's.
+	tbAABB* boxes = tbTryAlloc((size_t)n * sizeof(tbAABB));
+	if (m->nodes == NULL || m->order == NULL || keys == NULL || tasks == NULL || boxes == NULL) {
 		tbFree(keys, (size_t)n * sizeof(tbSortKey));
 		tbFree(tasks, (size_t)n * sizeof(tbBuildTask));
+		tbFree(boxes, (size_t)n * sizeof(tbAABB));
 		m->nodeCount = capacity; // what tbDestroyMesh frees
 		return false;
 	}
 	m->nodeCount = capacity;
 	for (int i = 0; i < n; ++i) {
 		m->order[i] = i;
+		boxes[i] = tbTriangleBox(m, i);
 	}
 	int used = 1, taskCount = 1;
-	tasks[0] = (tbBuildTask){0, 0, n, 1};
+	tasks[0] = (tbBuildTask){0, 0, n, 1, -1};
 	m->depth = 1;
 	// Each task makes one node; there are fewer than 2n of them, so the loop is bounded.
 	for (int guard = 0; taskCount > 0 && guard < capacity; ++guard) {
 		tbBuildTask task = tasks[--taskCount];
 		tbMeshNode* node = m->nodes + task.node;
-		tbAABB box = tbTriangleBox(m, m->order[task.start]);
+		tbAABB box = boxes[m->order[task.start]];
 		vec3s lo = glms_vec3_scale(glms_vec3_add(box.lower, box.upper), 0.5f), hi = lo;
 		for (int i = task.start + 1; i < task.start + task.count; ++i) {
-			tbAABB b = tbTriangleBox(m, m->order[i]);
+			tbAABB b = boxes[m->order[i]];
 			box = tbUnion(box, b);
 			vec3s c = glms_vec3_scale(glms_vec3_add(b.lower, b.upper), 0.5f);
 			lo = glms_vec3_minv(lo, c);
@@ -89,33 +175,39 @@ bool tbBuildMeshTree(tbMesh* m)
 		if (task.count <= TB_MESH_LEAF || used + 2 > capacity) {
 			node->child = task.start;
 			node->count = task.count;
+			if (task.axis >= 0 && task.count > 1) {
+				tbSortAlong(m, boxes, keys, task.start, task.count, task.axis);
+			}
 			continue;
 		}
 		// Median split along the longest axis of the centroids' box: both halves get half the
-		// triangles, so the depth stays logarithmic whatever the layout.
+		// triangles, so the depth stays logarithmic whatever the layout. The halves are found by
+		// selection, not a sort: the order inside a half is made again by its own split, and a
+		// leaf's by tbSortAlong, so the tree is the one a sort at every node makes.
 		vec3s extent = glms_vec3_sub(hi, lo);
 		int axis =
 		    extent.x >= extent.y ? (extent.x >= extent.z ? 0 : 2) : (extent.y >= extent.z ? 1 : 2);
 		for (int i = 0; i < task.count; ++i) {
 			int t = m->order[task.start + i];
-			tbAABB b = tbTriangleBox(m, t);
+			tbAABB b = boxes[t];
 			keys[i].key = b.lower.raw[axis] + b.upper.raw[axis];
 			keys[i].triangle = t;
 		}
-		qsort(keys, (size_t)task.count, sizeof(tbSortKey), tbCompareSortKeys);
+		int half = task.count / 2;
+		tbSelectLeast(keys, task.count, half);
 		for (int i = 0; i < task.count; ++i) {
 			m->order[task.start + i] = keys[i].triangle;
 		}
-		int half = task.count / 2;
 		node->child = used;
 		node->count = 0;
-		tasks[taskCount++] = (tbBuildTask){used, task.start, half, task.depth + 1};
+		tasks[taskCount++] = (tbBuildTask){used, task.start, half, task.depth + 1, axis};
 		tasks[taskCount++] =
-		    (tbBuildTask){used + 1, task.start + half, task.count - half, task.depth + 1};
+		    (tbBuildTask){used + 1, task.start + half, task.count - half, task.depth + 1, axis};
 		used += 2;
 	}
 	tbFree(keys, (size_t)n * sizeof(tbSortKey));
 	tbFree(tasks, (size_t)n * sizeof(tbBuildTask));
+	tbFree(boxes, (size_t)n * sizeof(tbAABB));
 	return true;
 }
 
