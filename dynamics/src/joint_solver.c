@@ -2333,8 +2333,10 @@ static void tbGiveGyroHalves(const tbJointRecord* records, const tbJointBody* li
 			states[jb->index].w[c] *= f->wScale;
 		}
 		if (f->kick != 0.0f) {
-			f->kick = first ? 1.0f : 0.0f;
 			tbSpinKick(f, states, jb->index);
+			if (!first) {
+				f->kick = 0.0f;
+			}
 		}
 	}
 }
