@@ -624,6 +624,52 @@ static inline float tbPairMargin(const tbWorld* w, const tbShapeSlot* sa, const 
 	return w->def.speculativeDistance + dt * speed + swings;
 }
 
+// The points of a convex pair's manifold that this step can close: a point whose separation is
+// more than the base distance (and the swing of an impact, tbSwingReach) beyond what the two
+// bodies close at that very point in one step is left out. The pair's margin (tbPairMargin)
+// bounds the closing speed of any two points by the bodies' whole relative speed and spins; at a
+// point p of the manifold the gap d = (pB - pA).n changes at d' = (uB(pB) - uA(pA)).n, each body's
+// velocity at its own point (the normal turns with A: (pB - pA).(wA x n) = d n.(wA x n) = 0).
+// Over the step the velocities at the points change by the turns' curvature, bounded by
+// dt^2 (|wA|^2 |rA| + |wB|^2 |rB| + 2 |wA| |u| + |wA|^2 |d|) (the second derivative of d with
+// both bodies' velocities held). Bodies sliding past one another, or tumbling side by side,
+// then keep only the points they can reach, as a fixed speculative distance would (Box2D v3)
+// where they are slow, and their pair leaves the solver.
+static void tbKeepClosingPoints(const tbWorld* w, tbContactSlot* c, const tbBodySlot* ba,
+                                const tbBodySlot* bb, float dt)
+{
+	tbManifold* m = &c->manifold;
+	if (m->pointCount == 0) {
+		return;
+	}
+	vec3s va, wa, vb, wb;
+	tbPairMotion(ba, &va, &wa);
+	tbPairMotion(bb, &vb, &wb);
+	float swings = tbGetBodyBounds(w, ba).swing + tbGetBodyBounds(w, bb).swing;
+	float base = w->def.speculativeDistance + swings;
+	float wa2 = glms_vec3_dot(wa, wa), wb2 = glms_vec3_dot(wb, wb), turnA = sqrtf(wa2);
+	vec3s n = m->normal;
+	int kept = 0;
+	for (int i = 0; i < m->pointCount; ++i) {
+		tbManifoldPoint* mp = m->points + i;
+		if (mp->separation > base) {
+			vec3s rA = glms_vec3_sub(mp->pointA, ba->rb.state.x);
+			vec3s rB = glms_vec3_sub(mp->pointB, bb->rb.state.x);
+			vec3s u = glms_vec3_sub(glms_vec3_add(vb, glms_vec3_cross(wb, rB)),
+			                        glms_vec3_add(va, glms_vec3_cross(wa, rA)));
+			float closing = -glms_vec3_dot(u, n);
+			closing = closing > 0.0f ? closing : 0.0f;
+			float curve = wa2 * glms_vec3_norm(rA) + wb2 * glms_vec3_norm(rB) +
+			              2.0f * turnA * glms_vec3_norm(u) + wa2 * fabsf(mp->separation);
+			if (mp->separation > base + dt * (closing + dt * curve)) {
+				continue;
+			}
+		}
+		m->points[kept++] = *mp;
+	}
+	m->pointCount = kept;
+}
+
 // A body the serial pass of tbCollide cannot change: static, or awake (waking only wakes sleepers).
 static inline bool tbSettledForPass(const tbBodySlot* b)
 {
@@ -689,6 +735,7 @@ static void tbCollideAheadTask(int start, int end, int worker, void* context)
 			continue;
 		}
 		tbCollidePair(w, c, sa, sb, tbPairMargin(w, sa, sb, ba, bb, t->dt, true), &profile);
+		tbKeepClosingPoints(w, c, ba, bb, t->dt);
 		if ((c->manifold.pointCount > 0) != c->touching) {
 			c->ahead = 1; // a begin or end event
 		} else {
@@ -771,6 +818,7 @@ static inline __attribute__((always_inline)) bool tbCollideAt(tbWorld* w, int at
 		return true;
 	}
 	tbCollidePair(w, c, sa, sb, margin, &w->profile);
+	tbKeepClosingPoints(w, c, ba, bb, dt);
 	tbFinishContact(w, i);
 	return true;
 }
