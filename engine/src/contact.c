@@ -639,7 +639,12 @@ static void tbKeepClosingPoints(const tbWorld* w, tbContactSlot* c, const tbBody
                                 const tbBodySlot* bb, float dt)
 {
 	tbManifold* m = &c->manifold;
-	if (m->pointCount == 0) {
+	// A resting pile's points all lie within the base distance: nothing to weigh.
+	int first = 0;
+	while (first < m->pointCount && !(m->points[first].separation > w->def.speculativeDistance)) {
+		++first;
+	}
+	if (first == m->pointCount) {
 		return;
 	}
 	vec3s va, wa, vb, wb;
@@ -649,8 +654,8 @@ static void tbKeepClosingPoints(const tbWorld* w, tbContactSlot* c, const tbBody
 	float base = w->def.speculativeDistance + swings;
 	float wa2 = glms_vec3_dot(wa, wa), wb2 = glms_vec3_dot(wb, wb), turnA = sqrtf(wa2);
 	vec3s n = m->normal;
-	int kept = 0;
-	for (int i = 0; i < m->pointCount; ++i) {
+	int kept = first;
+	for (int i = first; i < m->pointCount; ++i) {
 		tbManifoldPoint* mp = m->points + i;
 		if (mp->separation > base) {
 			vec3s rA = glms_vec3_sub(mp->pointA, ba->rb.state.x);
