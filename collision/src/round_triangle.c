@@ -16,6 +16,7 @@
 
 #include "narrowphase.h"
 #include "sat.h"
+#include "segments.h"
 #include "tumble/transform.h"
 #include "tumble/transform_internal.h"
 

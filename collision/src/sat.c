@@ -19,6 +19,7 @@
 
 #include "manifold_internal.h"
 #include "sat.h"
+#include "segments.h"
 
 // Edges whose directions are within this sine of parallel give no axis (0.06 degrees): the face
 // normals around them already cover the directions such a cross product would point in.
@@ -858,32 +859,6 @@ float tbSat_BruteForceSeparation(const tbGeometry* a, const tbGeometry* b, tbTra
 		}
 	}
 	return best;
-}
-
-static float tbClamp01(float x)
-{
-	return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x);
-}
-
-// Closest points of the segments p + s dp and q + u dq, s and u in [0, 1] (Ericson, Real-Time
-// Collision Detection 5.1.9): the lines' closest pair, clamped to one segment and then the other.
-void tbClosestSegments(vec3s p, vec3s dp, vec3s q, vec3s dq, vec3s* onP, vec3s* onQ)
-{
-	vec3s w = glms_vec3_sub(p, q);
-	float a = glms_vec3_dot(dp, dp), e = glms_vec3_dot(dq, dq), b = glms_vec3_dot(dp, dq);
-	float c = glms_vec3_dot(dp, w), f = glms_vec3_dot(dq, w);
-	float denom = a * e - b * b;
-	float s = denom > 0.0f ? tbClamp01((b * f - c * e) / denom) : 0.0f;
-	float u = e > 0.0f ? (b * s + f) / e : 0.0f;
-	if (u < 0.0f) {
-		u = 0.0f;
-		s = a > 0.0f ? tbClamp01(-c / a) : 0.0f;
-	} else if (u > 1.0f) {
-		u = 1.0f;
-		s = a > 0.0f ? tbClamp01((b - c) / a) : 0.0f;
-	}
-	*onP = glms_vec3_add(p, glms_vec3_scale(dp, s));
-	*onQ = glms_vec3_add(q, glms_vec3_scale(dq, u));
 }
 
 // Feature id of an edge-edge point: the face bits of a face contact set to 0x7f (no face), then

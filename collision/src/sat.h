@@ -37,8 +37,6 @@ const tbHull* tbSat_UnitCube(void);
 /// A box, or a solid hull within the test's bounds, with a positive finite scale and finite
 /// numbers: a polytope the test can answer.
 bool tbSat_IsPolytope(const tbGeometry* s);
-/// Closest points of the segments p + s dp and q + u dq, s and u in [0, 1].
-void tbClosestSegments(vec3s p, vec3s dp, vec3s q, vec3s dq, vec3s* onP, vec3s* onQ);
 /// The separating-axis test of a triangle against a polytope (sat_triangle.c), either one A: the
 /// largest separation over the triangle's two faces, the polytope's faces and the edge pairs that
 /// make faces of the Minkowski difference, as a query result: distance is that separation (a lower

@@ -21,6 +21,7 @@
 #include <math.h>
 
 #include "sat.h"
+#include "segments.h"
 #include "tumble/transform.h"
 #include "tumble/transform_internal.h"
 
