@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build the libFuzzer targets (fuzz/) with clang, AddressSanitizer and UndefinedBehaviorSanitizer,
-# and run each one for N seconds (default 30), one after the other on one core.
+# and run each one for N seconds (default 30), as many at once as the machine has cores
+# (FUZZ_JOBS to choose): each target gets its N seconds on a core of its own.
 #   scripts/fuzz.sh [seconds]        e.g. scripts/fuzz.sh 1200 for a long run
 #   FUZZ_TARGETS="narrow cast" scripts/fuzz.sh 60      only some targets
 #   FUZZ_KEEP_GOING=1 scripts/fuzz.sh 1200   record every finding and go on (libFuzzer -fork=1)
@@ -36,16 +37,19 @@ ninja -C "$dir" >"$dir.build.log" 2>&1 || {
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-passed=0
-failed=0
-for t in $targets; do
-	corpus="$dir/corpus/$t"
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+
+# One target's run, its exit status left in $dir/fuzz_<target>.rc.
+fuzz_one() {
+	local t=$1
+	local corpus="$dir/corpus/$t"
 	mkdir -p "$corpus" "$dir/artifacts"
-	args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+	local args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 		-artifact_prefix="$dir/artifacts/$t-")
 	# Seeds: fuzz/corpus/<target>, and for the scene loader the bundled scenes and the reliability
 	# reproducers themselves (read in place, never copied).
-	seeds=("fuzz/corpus/$t")
+	local seeds=("fuzz/corpus/$t")
 	case $t in
 	scene)
 		args+=(-max_len=8192)
@@ -55,16 +59,36 @@ for t in $targets; do
 	esac
 	[ -f "fuzz/dict/$t.dict" ] && args+=(-dict="fuzz/dict/$t.dict")
 	[ -n "${FUZZ_KEEP_GOING:-}" ] && args+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+	"$dir/fuzz/fuzz_$t" "${args[@]}" "$corpus" "${seeds[@]}" >"$dir/fuzz_$t.log" 2>&1
+	echo $? >"$dir/fuzz_$t.rc"
+}
+
+# At most $jobs targets at once (the loop's guard bounds the wait for a free slot).
+running=0
+for t in $targets; do
+	rm -f "$dir/fuzz_$t.rc"
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n 2>/dev/null || true
+		running=$((running - 1))
+	fi
+	fuzz_one "$t" &
+	running=$((running + 1))
+done
+wait
+
+# The reports, in the targets' order.
+passed=0
+failed=0
+for t in $targets; do
 	log="$dir/fuzz_$t.log"
-	"$dir/fuzz/fuzz_$t" "${args[@]}" "$corpus" "${seeds[@]}" >"$log" 2>&1
-	rc=$?
+	rc=$(cat "$dir/fuzz_$t.rc" 2>/dev/null || echo 1)
 	runs=$(grep -oE "stat::number_of_executed_units: *[0-9]+" "$log" | grep -oE "[0-9]+$" | tail -1)
 	# -fork mode reports "#<executions>: cov: ..." lines instead, and findings as crash files.
 	[ -z "$runs" ] && runs=$(grep -oE "^#[0-9]+: cov" "$log" | grep -oE "[0-9]+" | tail -1)
 	if [ -n "${FUZZ_KEEP_GOING:-}" ] && ls "$dir/artifacts/$t-"* >/dev/null 2>&1; then
 		rc=1
 	fi
-	if [ $rc -eq 0 ]; then
+	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1))
 		echo "fuzz_$t: ok, ${runs:-?} executions in $seconds s"
 	else
