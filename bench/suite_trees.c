@@ -32,26 +32,30 @@ static void tbTreesDestroy(void* state)
 }
 
 // The wave y = A sin(2 pi 0.1 u) sin(2 pi 0.05 w) over a grid of xCount x zCount cells of size
-// `cell`, with u and w measured from the grid's -x, -z corner; centred on the origin.
-static bool tbTreesGround(tbMesh* mesh, int xCount, int zCount, float cell)
+// `cell`, with u and w measured from the grid's -x, -z corner; centred on the origin. Only the
+// rows of cells [zFirst, zEnd) are made (the whole grid: 0, zCount), each vertex where the whole
+// grid has it.
+static bool tbTreesGround(tbMesh* mesh, int xCount, int zCount, int zFirst, int zEnd, float cell)
 {
-	long nv = (long)(xCount + 1) * (zCount + 1), nt = 2L * xCount * zCount;
+	int rows = zEnd - zFirst;
+	long nv = (long)(xCount + 1) * (rows + 1), nt = 2L * xCount * rows;
 	vec3s* v = malloc((size_t)nv * sizeof *v);
 	int* idx = malloc((size_t)nt * 3 * sizeof *idx);
 	bool ok = v != NULL && idx != NULL;
 	for (int i = 0; ok && i <= xCount; ++i) {
 		float sx = sinf(2.0f * TB_SUITE_PI * 0.1f * cell * (float)i);
-		for (int j = 0; j <= zCount; ++j) {
+		for (int r = 0; r <= rows; ++r) {
+			int j = zFirst + r;
 			float sz = sinf(2.0f * TB_SUITE_PI * 0.05f * cell * (float)j);
-			v[(long)i * (zCount + 1) + j] =
+			v[(long)i * (rows + 1) + r] =
 			    tbSuiteVec(cell * ((float)i - 0.5f * (float)xCount), TB_TREE_AMPLITUDE * sx * sz,
 			               cell * ((float)j - 0.5f * (float)zCount));
 		}
 	}
 	long t = 0;
 	for (int i = 0; ok && i < xCount; ++i) {
-		for (int j = 0; j < zCount; ++j) {
-			int a = i * (zCount + 1) + j, b = a + 1, c = a + zCount + 1, d = c + 1;
+		for (int r = 0; r < rows; ++r) {
+			int a = i * (rows + 1) + r, b = a + 1, c = a + rows + 1, d = c + 1;
 			// (a, b, d) and (d, c, a): counter-clockwise seen from +y.
 			int tri[6] = {a, b, d, d, c, a};
 			memcpy(idx + 6 * t++, tri, sizeof tri);
@@ -82,7 +86,18 @@ static void* tbTreesCreate(tbWorldId worldId, float scale, int cellsPerMetre)
 		return NULL;
 	}
 	float cell = 1.0f / (float)cellsPerMetre;
-	if (!tbTreesGround(&s->ground, 150 * cellsPerMetre, 200 * cellsPerMetre, cell)) {
+	int count = tbSuiteScaled(50, scale, 1);
+	// The trees stand 3 m apart along z from z = -70 and topple across it (they turn about z).
+	// The whole scene has the whole ground; a smaller one (scale < 1, fewer trees) has the rows
+	// of cells from 15 m before its first tree to 15 m past its last (the tests' small runs make
+	// a few trees, not a million triangles).
+	int zCount = 200 * cellsPerMetre, zFirst = 0, zEnd = zCount;
+	if (count < 50) {
+		zFirst = (int)floorf((100.0f - 70.0f - 15.0f) / cell);
+		zEnd = (int)ceilf((100.0f - 70.0f + 3.0f * (float)(count - 1) + 15.0f) / cell);
+		zEnd = zEnd < zCount ? zEnd : zCount;
+	}
+	if (!tbTreesGround(&s->ground, 150 * cellsPerMetre, zCount, zFirst, zEnd, cell)) {
 		tbTreesDestroy(s);
 		return NULL;
 	}
@@ -110,7 +125,6 @@ static void* tbTreesCreate(tbWorldId worldId, float scale, int cellsPerMetre)
 		r *= 0.95f;
 	}
 
-	int count = tbSuiteScaled(50, scale, 1);
 	tbShapeDef pd = tbDefaultShapeDef();
 	pd.density = 1.0f;
 	pd.friction = 0.9f;
