@@ -104,7 +104,10 @@ static void checkScene(const char* path, int workers, int restoreWorkers, int be
 	cr_expect_eq(ca.touchingCount, cb.touchingCount, "%s", path);
 	cr_expect_eq(ca.awakeBodyCount, cb.awakeBodyCount, "%s", path);
 	cr_expect_eq(ca.stepCount, cb.stepCount, "%s", path);
-	int differs = stepTogether(scene.worldId, copy, afterSteps(), dt, substeps);
+	// A scene of thousands of bodies (the rain of 4,000 cubes) is followed for a third as long:
+	// its landing, its piles and its first sleepers, at a third of the test's time.
+	int after = ca.bodyCount > 1000 ? afterSteps() / 3 : afterSteps();
+	int differs = stepTogether(scene.worldId, copy, after, dt, substeps);
 	cr_expect_eq(differs, -1, "%s (%d workers, restored on %d): the hashes part at step %d", path,
 	             workers, restoreWorkers, differs);
 	// The copy's own save matches a save of the original after the same steps, byte for byte
