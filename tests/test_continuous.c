@@ -704,6 +704,40 @@ Test(continuous, bodies_falling_together_make_no_points_with_each_other)
 	cr_expect_eq(closing, 1, "%d touching pairs for two cubes closing at 20 m/s", closing);
 }
 
+// A cube 3 cm over a resting one, sliding across it at 4 m/s and closing at vn: the pair's margin
+// (2 cm plus dt times the relative speed, 8.7 cm) holds the cube's face, but a point farther than
+// the 2 cm base distance is kept only if the step can close it at that point: vn dt > 3 - 2 cm,
+// vn > 0.6 m/s at 60 Hz (tbKeepClosingPoints). Just under that speed the pair has no point, just
+// over it has its face's four, and sliding alone gives none.
+static int pointsAfterOneStep(float gap, float slide, float closing)
+{
+	tbWorldId world = zeroGravityWorld(true);
+	tbGeometry cube = tbMakeBox(0.5f, 0.5f, 0.5f);
+	addBody(world, tb_staticBody, v3(0.0f, 0.0f, 0.0f), quatIdentity(), cube,
+	        v3(0.0f, 0.0f, 0.0f), false);
+	tbBodyId top = addBody(world, tb_dynamicBody, v3(0.0f, 1.0f + gap, 0.0f), quatIdentity(), cube,
+	                       v3(slide, -closing, 0.0f), false);
+	tbWorld_Step(world, kDt, 4);
+	tbContactData data[2];
+	int count = tbBody_GetContactData(top, data, 2);
+	int points = count > 0 ? data[0].manifold.pointCount : 0;
+	tbDestroyWorld(world);
+	return points;
+}
+
+Test(continuous, speculative_points_need_a_closing_speed_at_their_point)
+{
+	const float gap = 0.03f, base = tbDefaultWorldDef().speculativeDistance;
+	const float needed = (gap - base) / kDt; // 0.6 m/s
+	cr_expect_eq(pointsAfterOneStep(gap, 4.0f, 0.0f), 0, "sliding past without closing");
+	cr_expect_eq(pointsAfterOneStep(gap, 4.0f, 0.9f * needed), 0, "closing at 0.9 of %.2f m/s",
+	             (double)needed);
+	cr_expect_eq(pointsAfterOneStep(gap, 4.0f, 1.1f * needed), 4, "closing at 1.1 of %.2f m/s",
+	             (double)needed);
+	// Within the base distance the face is kept whatever the motion.
+	cr_expect_eq(pointsAfterOneStep(0.5f * base, 4.0f, 0.0f), 4, "1 cm apart, sliding");
+}
+
 // Boxes and hulls tumbling onto the ground and onto a box resting on it (12 m/s, 20 rad/s, the
 // speed scaled with the size): the deepest either reaches into the ground from its own surface at
 // every step, as a fraction of the size, and how many of the looks inside the step kept the
