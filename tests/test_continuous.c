@@ -713,8 +713,8 @@ static int pointsAfterOneStep(float gap, float slide, float closing)
 {
 	tbWorldId world = zeroGravityWorld(true);
 	tbGeometry cube = tbMakeBox(0.5f, 0.5f, 0.5f);
-	addBody(world, tb_staticBody, v3(0.0f, 0.0f, 0.0f), quatIdentity(), cube,
-	        v3(0.0f, 0.0f, 0.0f), false);
+	addBody(world, tb_staticBody, v3(0.0f, 0.0f, 0.0f), quatIdentity(), cube, v3(0.0f, 0.0f, 0.0f),
+	        false);
 	tbBodyId top = addBody(world, tb_dynamicBody, v3(0.0f, 1.0f + gap, 0.0f), quatIdentity(), cube,
 	                       v3(slide, -closing, 0.0f), false);
 	tbWorld_Step(world, kDt, 4);
