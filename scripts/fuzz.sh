@@ -63,7 +63,7 @@ fuzz_one() {
 	echo $? >"$dir/fuzz_$t.rc"
 }
 
-# At most $jobs targets at once (the loop's guard bounds the wait for a free slot).
+# At most $jobs targets at once: with every slot taken, the next waits for one to end.
 running=0
 for t in $targets; do
 	rm -f "$dir/fuzz_$t.rc"

@@ -132,7 +132,8 @@ static void tbRunRanges(tbTaskPool* pool, uint32_t generation, int workerIndex)
 	}
 }
 
-// Looks at the generation for TB_SPIN_MICROSECONDS; returns it (still `seen` when none came).
+// Looks at the generation for TB_SPIN_MICROSECONDS, on while a step runs (tbTaskPool_SetStepping);
+// returns it (still `seen` when none came).
 static uint32_t tbSpinForLoop(tbTaskPool* pool, uint32_t seen)
 {
 	uint32_t now = atomic_load_explicit(&pool->generation, memory_order_acquire);
