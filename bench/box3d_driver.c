@@ -244,9 +244,11 @@ int main(int argc, char** argv)
 	printf("{\"engine\": \"box3d\", \"scene\": \"%s\", \"steps\": %ld, \"scale\": 1, "
 	       "\"ms_per_step\": %.4f, \"first_step_ms\": %.3f, \"create_ms\": %.1f, "
 	       "\"peak_rss_kb\": %ld, \"bodies\": %d, \"shapes\": %d, \"contacts\": %d, "
-	       "\"touching\": %d, \"joints\": %d, \"max_drift_from_step_1_m\": %.6g",
+	       "\"touching\": %d, \"joints\": %d, \"sat_calls\": %d, \"sat_cache_hits\": %d, "
+	       "\"max_drift_from_step_1_m\": %.6g",
 	       scene->name, steps, msPerStep, firstMs, createMs, usage.ru_maxrss, c.bodyCount,
-	       c.shapeCount, c.contactCount, touching, c.jointCount, drift);
+	       c.shapeCount, c.contactCount, touching, c.jointCount, c.satCallCount, c.satCacheHitCount,
+	       drift);
 	if (jointGaps) {
 		printf(", \"max_joint_gap_m\": %.6g, \"max_joint_gap_run_m\": %.6g", lastJointGap,
 		       maxJointGap);

@@ -1417,6 +1417,147 @@ Test(level, skipped_triangles_match_every_triangle_alone)
 	tbDestroyMesh(&mesh);
 }
 
+// The deepest point and the smallest distance of tbCollideLevelCached's answer.
+static int levelDeepest(const tbGeometry* convex, const tbGeometry* level, tbTransform levelIn,
+                        float speculative, tbLevelSatCache* cache, float* deepest, float* distance)
+{
+	tbManifold groups[TB_MAX_LEVEL_MANIFOLDS];
+	int count = tbCollideLevelCached(convex, level, levelIn, speculative, groups,
+	                                 TB_MAX_LEVEL_MANIFOLDS, distance, cache);
+	*deepest = FLT_MAX;
+	for (int g = 0; g < count; ++g) {
+		for (int i = 0; i < groups[g].pointCount; ++i) {
+			*deepest = fminf(*deepest, groups[g].points[i].separation);
+		}
+	}
+	return count;
+}
+
+// A shape gliding and turning over the wavy mesh, its lowest point kept within 2 cm of the
+// surface, collided each step with the cache it kept (tbCollideLevelCached) and without (the full
+// separating-axis test for every triangle, the independent answer): the cached axes stand for the
+// full test only while their separation has moved by less than 1 % of the smaller shape's size,
+// so the deepest points of the two answers agree to within that, and both find contact at the
+// same poses.
+static void expectCachedAxesMatchFullTest(const tbGeometry* convex, const tbGeometry* level)
+{
+	const float speculative = 0.05f;
+	tbLevelSatCache cache;
+	memset(&cache, 0, sizeof cache);
+	float size = fminf(tbGeometry_BoundingRadius(convex), 0.5f); // the mesh's cells are 0.5 m
+	float worst = 0.0f;
+	int touching = 0, steps = 240, cached = 0;
+	for (int k = 0; k < steps; ++k) {
+		float s = (float)k / (float)steps;
+		float x = -2.0f + 4.0f * s, z = 1.5f * sinf(3.0f * s);
+		versors q =
+		    glms_quat_normalize(glms_quat_mul(glms_quatv(2.0f * s, v3(0.0f, 1.0f, 0.0f)),
+		                                      glms_quatv(0.3f + 1.4f * s, v3(1.0f, 0.0f, 0.3f))));
+		tbTransform pose = {v3(x, 0.0f, z), q};
+		vec3s down = tbGeometry_Support(convex, tbInvRotateVector(q, v3(0.0f, -1.0f, 0.0f)), NULL);
+		vec3s low = tbTransformPoint(pose, down);
+		pose.p.y = waveHeight(low.x, low.z) - low.y + 0.02f * sinf(17.0f * s);
+		tbTransform levelIn = tbInvMulTransforms(pose, tbTransformIdentity());
+		float deepCached, deepFull, distCached, distFull;
+		int countCached =
+		    levelDeepest(convex, level, levelIn, speculative, &cache, &deepCached, &distCached);
+		int countFull =
+		    levelDeepest(convex, level, levelIn, speculative, NULL, &deepFull, &distFull);
+		cr_expect_eq(countCached > 0, countFull > 0, "step %d: %d groups cached, %d full", k,
+		             countCached, countFull);
+		if (countCached > 0 && countFull > 0) {
+			touching += 1;
+			worst = fmaxf(worst, fabsf(deepCached - deepFull));
+			cr_expect_leq(fabsf(deepCached - deepFull), 0.01f * size + 1e-5f,
+			              "step %d: deepest %g cached, %g full", k, (double)deepCached,
+			              (double)deepFull);
+		}
+		cached += cache.count > 0 ? 1 : 0;
+	}
+	cr_expect_gt(touching, steps / 2, "%d of %d steps touching", touching, steps);
+	cr_expect_eq(cached, steps, "the cache held axes at %d of %d steps", cached, steps);
+	cr_log_info("SCENE cached triangle axes: %d touching steps, deepest points differ by at most "
+	            "%.2e m (1 %% of size: %.2e m)",
+	            touching, (double)worst, (double)(0.01f * size));
+}
+
+Test(level, cached_triangle_axes_answer_as_the_full_test)
+{
+	tbMesh mesh;
+	waveMesh(17, 0.5f, &mesh);
+	tbGeometry level = tbMakeMeshShape(&mesh);
+	vec3s points[12];
+	for (int i = 0; i < 6; ++i) {
+		float a = (float)i * kPi / 3.0f;
+		points[i] = v3(0.6f * cosf(a), -1.2f, 0.6f * sinf(a));
+		points[i + 6] = v3(0.6f * cosf(a), 1.2f, 0.6f * sinf(a));
+	}
+	tbHull hull;
+	cr_assert_eq(tbBuildHull(points, 12, &hull, NULL), tb_hullOk);
+	tbGeometry prism = tbMakeHullShape(&hull);
+	tbGeometry box = tbMakeBox(0.8f, 0.25f, 0.5f);
+	expectCachedAxesMatchFullTest(&prism, &level);
+	expectCachedAxesMatchFullTest(&box, &level);
+	tbDestroyHull(&hull);
+	tbDestroyMesh(&mesh);
+}
+
+// A cache that names nothing of the shapes (feature ids beyond them, separations far from any)
+// changes no answer: each triangle it names takes the full test, bit for bit the uncached answer.
+// The pose is one where some triangle takes the separating-axis test (a fresh cache gets entries),
+// and the stale entries name those very triangles.
+Test(level, a_cache_naming_nothing_of_the_shapes_changes_nothing)
+{
+	tbMesh mesh;
+	waveMesh(17, 0.5f, &mesh);
+	tbGeometry level = tbMakeMeshShape(&mesh);
+	tbGeometry box = tbMakeBox(0.8f, 0.25f, 0.5f);
+	tbLevelSatCache fresh;
+	tbTransform levelIn = tbTransformIdentity();
+	tbManifold a[TB_MAX_LEVEL_MANIFOLDS], b[TB_MAX_LEVEL_MANIFOLDS];
+	bool found = false;
+	for (int k = 0; k < 200 && !found; ++k) {
+		float x = -2.0f + 0.02f * (float)k;
+		versors q = glms_quat_normalize(glms_quatv(0.7f + 0.05f * (float)k, v3(0.4f, 1.0f, 0.3f)));
+		tbTransform pose = {v3(x, 0.0f, -0.4f), q};
+		vec3s down = tbGeometry_Support(&box, tbInvRotateVector(q, v3(0.0f, -1.0f, 0.0f)), NULL);
+		vec3s low = tbTransformPoint(pose, down);
+		pose.p.y = waveHeight(low.x, low.z) - low.y - 0.01f;
+		levelIn = tbInvMulTransforms(pose, tbTransformIdentity());
+		memset(&fresh, 0, sizeof fresh);
+		float d = 0.0f;
+		found = tbCollideLevelCached(&box, &level, levelIn, 0.05f, a, TB_MAX_LEVEL_MANIFOLDS, &d,
+		                             &fresh) > 0 &&
+		        fresh.count > 0;
+	}
+	cr_assert(found, "no pose where a triangle takes the separating-axis test");
+	tbLevelSatCache stale = fresh;
+	const tbSatFeatureType types[4] = {tb_satFaceA, tb_satFaceB, tb_satEdges, tb_satSimplex};
+	for (int i = 0; i < stale.count; ++i) {
+		stale.sat[i].type = types[i % 4];
+		stale.sat[i].indexA = i % 3 == 0 ? 1000 + i : i % 3;
+		stale.sat[i].indexB = i % 2 == 0 ? -5 - i : i % 5;
+		stale.sat[i].separation = 1e6f;
+	}
+	memset(a, 0, sizeof a);
+	memset(b, 0, sizeof b);
+	float da = 0.0f, db = 0.0f;
+	int ca =
+	    tbCollideLevelCached(&box, &level, levelIn, 0.05f, a, TB_MAX_LEVEL_MANIFOLDS, &da, &stale);
+	int cb = tbCollideLevel(&box, &level, levelIn, 0.05f, b, TB_MAX_LEVEL_MANIFOLDS, &db);
+	cr_assert_eq(ca, cb);
+	cr_expect_eq(memcmp(a, b, sizeof a), 0, "the manifolds differ");
+	cr_expect_eq(da, db);
+	// The full tests rewrote the entries they made: the same axes as the fresh cache's.
+	cr_assert_eq(stale.count, fresh.count);
+	for (int i = 0; i < stale.count; ++i) {
+		cr_expect_eq(stale.triangles[i], fresh.triangles[i]);
+		cr_expect_eq(stale.sat[i].type, fresh.sat[i].type, "entry %d", i);
+		cr_expect_eq(stale.sat[i].separation, fresh.sat[i].separation, "entry %d", i);
+	}
+	tbDestroyMesh(&mesh);
+}
+
 // A tilted box over a flat floor of triangles whose edges are all flat seams (the face-clipped
 // path of tbCollideLevelTriangle): every point's separation is its height over the floor (the
 // analytic answer, y of the box's point), the deepest the lowest corner's, and a corner beyond the

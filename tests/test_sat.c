@@ -696,7 +696,7 @@ static void runTrianglePairs(const tbGeometry* tri, const tbGeometry* poly, uint
 		vec3s qn;
 		float d = queryDistance(a, b, bInA, &qn);
 		tbQueryResult r;
-		CHECK(tbSat_TriangleQuery(a, b, bInA, FLT_MAX, &r), "%s: the test answers", label);
+		CHECK(tbSat_TriangleQuery(a, b, bInA, FLT_MAX, NULL, &r), "%s: the test answers", label);
 		if (d < 0.0f) {
 			++overlap;
 			worstDepth = fmaxf(worstDepth, fabsf(r.distance - d));
@@ -772,17 +772,17 @@ Test(sat, triangle_test_refuses_what_it_cannot_answer)
 	tbQueryResult r;
 	tbGeometry sliver = tbMakeTriangle((vec3s){{0.0f, 0.0f, 0.0f}}, (vec3s){{1.0f, 0.0f, 0.0f}},
 	                                   (vec3s){{2.0f, 0.0f, 0.0f}});
-	cr_assert_not(tbSat_TriangleQuery(&sliver, &box, xf, 0.1f, &r));
+	cr_assert_not(tbSat_TriangleQuery(&sliver, &box, xf, 0.1f, NULL, &r));
 	tbGeometry nan = tbMakeTriangle((vec3s){{NAN, 0.0f, 0.0f}}, (vec3s){{1.0f, 0.0f, 0.0f}},
 	                                (vec3s){{0.0f, 0.0f, 1.0f}});
-	cr_assert_not(tbSat_TriangleQuery(&nan, &box, xf, 0.1f, &r));
+	cr_assert_not(tbSat_TriangleQuery(&nan, &box, xf, 0.1f, NULL, &r));
 	tbGeometry ball = tbMakeSphere(0.5f);
 	tbGeometry tri = tbMakeTriangle((vec3s){{-1.0f, 0.0f, -1.0f}}, (vec3s){{1.0f, 0.0f, -1.0f}},
 	                                (vec3s){{0.0f, 0.0f, 1.0f}});
-	cr_assert_not(tbSat_TriangleQuery(&tri, &ball, xf, 0.1f, &r));
+	cr_assert_not(tbSat_TriangleQuery(&tri, &ball, xf, 0.1f, NULL, &r));
 	// A box resting 0.01 m into a triangle, face down: depth and normal exactly.
 	xf.p.y = 0.49f;
-	cr_assert(tbSat_TriangleQuery(&tri, &box, xf, 0.1f, &r));
+	cr_assert(tbSat_TriangleQuery(&tri, &box, xf, 0.1f, NULL, &r));
 	cr_assert_float_eq(r.distance, -0.01f, 1e-6f);
 	cr_assert_float_eq(r.normal.y, 1.0f, 1e-6f);
 }

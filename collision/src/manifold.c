@@ -658,7 +658,7 @@ tbQueryResult tbContactQuery(const tbGeometry* a, const tbGeometry* b, tbTransfo
                              float speculativeDistance, bool checked, tbSatCache* cache)
 {
 	tbQueryResult r;
-	if (tbSat_TriangleQuery(a, b, bInA, speculativeDistance, &r) ||
+	if (tbSat_TriangleQuery(a, b, bInA, speculativeDistance, cache, &r) ||
 	    tbRoundTriangleQuery(a, b, bInA, &r)) {
 		return r;
 	}
@@ -752,9 +752,9 @@ tbManifold tbCollideShapesCached(const tbGeometry* a, const tbGeometry* b, tbTra
 }
 
 tbManifold tbCollideCheckedShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
-                                  float speculativeDistance, float* distance)
+                                  float speculativeDistance, float* distance, tbSatCache* cache)
 {
-	return tbCollideCachedWith(a, b, bInA, speculativeDistance, distance, NULL, true);
+	return tbCollideCachedWith(a, b, bInA, speculativeDistance, distance, cache, true);
 }
 
 tbManifold tbCollideWorldShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,

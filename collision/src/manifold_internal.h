@@ -58,7 +58,7 @@ tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTr
 tbQueryResult tbContactQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                              float speculativeDistance, bool checked, tbSatCache* cache);
 
-/// tbCollideShapesCached without a cache for shapes the caller has checked already
-/// (tbQueryShapesChecked): the same answer without the shapes' checks.
+/// tbCollideShapesCached for shapes the caller has checked already (tbQueryShapesChecked): the
+/// same answer without the shapes' checks. `cache` may be null.
 tbManifold tbCollideCheckedShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
-                                  float speculativeDistance, float* distance);
+                                  float speculativeDistance, float* distance, tbSatCache* cache);

@@ -268,7 +268,7 @@ static inline tbManifold tbNoPoints(vec3s normal)
 static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeometry* b,
                                              tbTransform bInA, int triangle,
                                              float speculativeDistance, float* distance,
-                                             tbLevelFeatures* lf)
+                                             tbLevelFeatures* lf, tbSatCache* sat)
 {
 	bool levelIsA = tbGeometry_IsLevel(a);
 	const tbGeometry* level = levelIsA ? a : b;
@@ -358,7 +358,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 		// normal or between it and a convexly folded neighbour's. Its normal is the query's, or a
 		// face's within TB_FACE_COS of it (tbCollideShapesByQuery): a query normal farther from
 		// the face normal than those angles together gives nothing, and the manifold is not made.
-		tbQueryResult r = tbContactQuery(sa, sb, bInA, speculativeDistance, true, NULL);
+		tbQueryResult r = tbContactQuery(sa, sb, bInA, speculativeDistance, true, sat);
 		if (r.status != tb_queryInvalidInput && !isnan(r.distance)) {
 			vec3s toConvex = levelIsA ? r.normal : glms_vec3_negate(r.normal);
 			float foldCos = tbLevelWidestFoldCos(level, triangle, t, front, back, levelIsA, bInA);
@@ -376,7 +376,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 			}
 		}
 	}
-	tbManifold m = tbCollideCheckedShapes(sa, sb, bInA, speculativeDistance, distance);
+	tbManifold m = tbCollideCheckedShapes(sa, sb, bInA, speculativeDistance, distance, sat);
 	if (m.pointCount == 0) {
 		return m;
 	}
@@ -466,7 +466,8 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 		empty.normal = (vec3s){{0.0f, 1.0f, 0.0f}};
 		return empty;
 	}
-	return tbCollideLevelTriangleWith(a, b, bInA, triangle, speculativeDistance, distance, NULL);
+	return tbCollideLevelTriangleWith(a, b, bInA, triangle, speculativeDistance, distance, NULL,
+	                                  NULL);
 }
 
 // Contact normals of two triangles within this cosine (about 5 degrees) share one manifold: a
@@ -599,7 +600,29 @@ typedef struct tbLevelCollide
 	vec3s normals[TB_LEVEL_FILTER_MAX];
 	float offsets[TB_LEVEL_FILTER_MAX];
 	tbLevelFeatures features; // the convex shape's incident features met so far
+	// The triangles' separating axes: the last call's (null: none kept) and this call's.
+	const tbLevelSatCache* lastSat;
+	int satCursor; // where in lastSat the next triangle is looked for first
+	tbLevelSatCache nextSat;
 } tbLevelCollide;
+
+// The last call's axis for this triangle (zero when none). The triangles come in the same order
+// each call (the tree's), so the look starts where the last one ended.
+static tbSatCache tbLevelLastSat(tbLevelCollide* lc, int triangle)
+{
+	tbSatCache none;
+	memset(&none, 0, sizeof none);
+	const tbLevelSatCache* last = lc->lastSat;
+	int count = last != NULL && last->count <= TB_LEVEL_SAT_CACHE ? last->count : 0;
+	for (int n = 0; n < count; ++n) {
+		int i = lc->satCursor + n < count ? lc->satCursor + n : lc->satCursor + n - count;
+		if (last->triangles[i] == triangle) {
+			lc->satCursor = i + 1 < count ? i + 1 : 0;
+			return last->sat[i];
+		}
+	}
+	return none;
+}
 
 // The convex shape's vertices and face planes placed in the level's frame for the filter; false
 // (no filter) for round shapes, large or non-uniformly scaled hulls.
@@ -695,8 +718,14 @@ static bool tbLevelTriangleFound(int triangle, void* context)
 		}
 	}
 	float d;
+	tbSatCache sat = tbLevelLastSat(lc, triangle);
 	tbManifold m = tbCollideLevelTriangleWith(lc->a, lc->b, lc->bInA, triangle,
-	                                          lc->speculativeDistance, &d, &lc->features);
+	                                          lc->speculativeDistance, &d, &lc->features, &sat);
+	if (sat.type != tb_satNone && lc->nextSat.count < TB_LEVEL_SAT_CACHE) {
+		lc->nextSat.triangles[lc->nextSat.count] = triangle;
+		lc->nextSat.sat[lc->nextSat.count] = sat;
+		lc->nextSat.count += 1;
+	}
 	lc->distance = fminf(lc->distance, d);
 	if (m.pointCount == 0) {
 		return true;
@@ -800,6 +829,14 @@ static void tbLevelAddSeams(tbLevelCollide* lc)
 int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                    float speculativeDistance, tbManifold* manifolds, int capacity, float* distance)
 {
+	return tbCollideLevelCached(a, b, bInA, speculativeDistance, manifolds, capacity, distance,
+	                            NULL);
+}
+
+int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                         float speculativeDistance, tbManifold* manifolds, int capacity,
+                         float* distance, tbLevelSatCache* cache)
+{
 	bool levelIsA = tbGeometry_IsLevel(a);
 	const tbGeometry* level = levelIsA ? a : b;
 	const tbGeometry* convex = levelIsA ? b : a;
@@ -819,6 +856,7 @@ int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
 	lc.speculativeDistance = speculativeDistance;
 	lc.distance = speculativeDistance;
 	lc.capacity = capacity < TB_MAX_LEVEL_MANIFOLDS ? capacity : TB_MAX_LEVEL_MANIFOLDS;
+	lc.lastSat = cache;
 	// The convex shape's box in the level's frame, grown by the speculative distance: a triangle
 	// whose box misses it is farther than that.
 	tbTransform convexInLevel = levelIsA ? bInA : tbInvMulTransforms(bInA, tbTransformIdentity());
@@ -842,6 +880,9 @@ int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
 	}
 	if (distance != NULL) {
 		*distance = lc.distance;
+	}
+	if (cache != NULL) {
+		*cache = lc.nextSat;
 	}
 	return lc.groupCount;
 }

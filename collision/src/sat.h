@@ -45,9 +45,12 @@ bool tbSat_IsPolytope(const tbGeometry* s);
 /// so pointB - pointA along the normal is within that rule's tolerance of distance. Stops at an
 /// axis separating by more than `margin`. False
 /// when the pair is not a triangle and a polytope, or its numbers are not finite or the triangle
-/// has no area: the caller then takes the GJK/EPA query, which reports bad input.
+/// has no area: the caller then takes the GJK/EPA query, which reports bad input. `cache` (may be
+/// null) is the triangle's own from the last step (a level pair keeps one per triangle:
+/// tbCollideLevelCached): its axis is tested first and, while its separation has barely moved,
+/// answers for the whole test; the chosen axis is written back.
 bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA, float margin,
-                         tbQueryResult* out);
+                         tbSatCache* cache, tbQueryResult* out);
 
 /// True when the pair takes the test: both shapes usable polytopes (boxes and solid hulls, any
 /// scale), two boxes or a pair whose hull is small enough that the test costs less than GJK/EPA

@@ -34,6 +34,10 @@
 #define TB_SAT_TRI_ABS 1e-3f
 // Edges within this sine of parallel give no axis: the faces around them cover it.
 #define TB_SAT_TRI_PARALLEL 1e-3f
+// A cached axis stands for the whole test while its separation has moved by less than this
+// fraction of the smaller shape's size since it was chosen (Box3D's triangle cache takes its
+// linear slop, 5 mm, for the same purpose).
+#define TB_SAT_TRI_CACHE_REL 0.01f
 
 // One candidate axis in the polytope's frame: u points from the triangle towards the polytope,
 // pT and pP are witness points on each (pP - pT = separation u).
@@ -66,8 +70,167 @@ static void tbTriResult(const tbTriAxis* ax, float largest, bool triIsA, tbTrans
 	}
 }
 
+// The polytope's face f as a unit normal and offset in its scaled frame (stored ones at unit
+// scale).
+static vec3s tbTriPolyNormal(const tbHull* h, int f, bool unit, vec3s inv, float* offset)
+{
+	vec3s m = h->faces[f].normal;
+	*offset = h->faces[f].offset;
+	if (!unit) {
+		m = glms_vec3_mul(m, inv);
+		float len = glms_vec3_norm(m);
+		m = glms_vec3_scale(m, 1.0f / len);
+		*offset /= len;
+	}
+	return m;
+}
+
+// The axis of the polytope's face f: the triangle's lowest corner over its plane.
+static tbTriAxis tbTriPolyFace(vec3s m, float offset, const vec3s t[3])
+{
+	float d0 = glms_vec3_dot(m, t[0]), d1 = glms_vec3_dot(m, t[1]), d2 = glms_vec3_dot(m, t[2]);
+	int lowest = d1 < d0 ? 1 : 0;
+	float least = d1 < d0 ? d1 : d0;
+	if (d2 < least) {
+		least = d2;
+		lowest = 2;
+	}
+	tbTriAxis ax;
+	ax.separation = least - offset;
+	ax.u = glms_vec3_negate(m);
+	ax.pT = t[lowest];
+	ax.pP = glms_vec3_add(ax.pT, glms_vec3_scale(ax.u, ax.separation));
+	return ax;
+}
+
+// The axis of triangle edge k and polytope edge j when their arcs still cross (the Gauss-map
+// test of the full search below), with its witness points; false when they no longer make a face
+// of the Minkowski difference.
+static bool tbTriEdgePair(const tbHull* h, int j, int k, bool unit, vec3s inv, const vec3s t[3],
+                          const vec3s e[3], vec3s n, vec3s scale, tbTriAxis* out)
+{
+	const tbHullEdge* he = h->edges + j;
+	float o0, o1;
+	vec3s m0 = tbTriPolyNormal(h, he->face0, unit, inv, &o0);
+	vec3s m1 = tbTriPolyNormal(h, he->face1, unit, inv, &o1);
+	float ec = glms_vec3_dot(e[k], m0), ed = glms_vec3_dot(e[k], m1);
+	float gap = ec - ed;
+	if (!(ec * ed < 0.0f) || !(fabsf(gap) >= TB_SAT_TRI_PARALLEL * glms_vec3_norm(e[k]))) {
+		return false;
+	}
+	vec3s o = glms_vec3_cross(e[k], n);
+	float w = ec / gap;
+	float oc = glms_vec3_dot(o, m0), od = glms_vec3_dot(o, m1);
+	if (!(oc + w * (od - oc) < 0.0f)) {
+		return false;
+	}
+	vec3s p = glms_vec3_negate(glms_vec3_add(m0, glms_vec3_scale(glms_vec3_sub(m1, m0), w)));
+	float plen = glms_vec3_norm(p);
+	if (!(plen > 0.0f)) {
+		return false;
+	}
+	vec3s v0 = glms_vec3_mul(h->vertices[he->v0], scale);
+	vec3s v1 = glms_vec3_mul(h->vertices[he->v1], scale);
+	out->separation = glms_vec3_dot(p, glms_vec3_sub(v0, t[k])) / plen;
+	out->u = glms_vec3_scale(p, 1.0f / plen);
+	vec3s onP;
+	tbClosestSegments(t[k], e[k], v0, glms_vec3_sub(v1, v0), &out->pT, &onP);
+	out->pP = glms_vec3_add(out->pT, glms_vec3_scale(out->u, out->separation));
+	return true;
+}
+
+// The cache's ids for an axis: the triangle's faces are ids 0 (its normal) and 1 (the normal
+// reversed), a polytope face its face id, an edge pair the triangle's edge k (from corner k) and
+// the polytope's edge id; A's in indexA.
+static void tbTriStore(tbSatCache* cache, bool triIsA, tbSatFeatureType kind, int tri, int poly,
+                       float separation)
+{
+	if (cache == NULL) {
+		return;
+	}
+	if (kind == tb_satEdges) {
+		cache->type = tb_satEdges;
+		cache->indexA = triIsA ? tri : poly;
+		cache->indexB = triIsA ? poly : tri;
+	} else {
+		// kind: tb_satFaceA for the triangle's face, tb_satFaceB for the polytope's.
+		bool onA = (kind == tb_satFaceA) == triIsA;
+		cache->type = onA ? tb_satFaceA : tb_satFaceB;
+		cache->indexA = onA ? (kind == tb_satFaceA ? tri : poly) : -1;
+		cache->indexB = onA ? -1 : (kind == tb_satFaceA ? tri : poly);
+	}
+	cache->separation = separation;
+}
+
+// The cached axis at this pose (Box3D's triangle cache, erincatto/box3d triangle_manifold.c): when
+// it still separates by more than the margin, the pair is apart; when its separation has moved by
+// no more than `keep` since it was chosen, it stands for the whole test (the triangle's face
+// still preferred by the full test's rule). The triangle's face axis (`face`, side `faceId`) is
+// always at hand. False when the cache names nothing of these shapes or no longer holds: the full
+// test runs.
+static bool tbTriCached(tbSatCache* cache, const tbHull* h, bool triIsA, int faceId,
+                        const tbTriAxis* face, bool unit, vec3s inv, const vec3s t[3],
+                        const vec3s e[3], vec3s n, vec3s scale, float margin, float absTol,
+                        float keep, tbTransform bInA, tbQueryResult* out)
+{
+	tbTriAxis cached;
+	tbSatFeatureType kind;
+	int tri = -1, poly = -1;
+	if (cache->type == tb_satEdges) {
+		tri = triIsA ? cache->indexA : cache->indexB;
+		poly = triIsA ? cache->indexB : cache->indexA;
+		if (tri < 0 || tri > 2 || poly < 0 || poly >= h->edgeCount ||
+		    !tbTriEdgePair(h, poly, tri, unit, inv, t, e, n, scale, &cached)) {
+			return false;
+		}
+		kind = tb_satEdges;
+	} else if (cache->type == tb_satFaceA || cache->type == tb_satFaceB) {
+		bool onA = cache->type == tb_satFaceA;
+		int id = onA ? cache->indexA : cache->indexB;
+		if (onA == triIsA) {
+			if (id != faceId) {
+				return false; // the other side of the triangle now faces the polytope
+			}
+			cached = *face;
+			kind = tb_satFaceA;
+			tri = id;
+		} else {
+			if (id < 0 || id >= h->faceCount) {
+				return false;
+			}
+			float offset;
+			vec3s m = tbTriPolyNormal(h, id, unit, inv, &offset);
+			cached = tbTriPolyFace(m, offset, t);
+			kind = tb_satFaceB;
+			poly = id;
+		}
+	} else {
+		return false;
+	}
+	// The cache keeps the separation the full test chose it at, so that small moves cannot add
+	// up to a large one unseen.
+	float largest = fmaxf(face->separation, cached.separation);
+	if (cached.separation > margin) {
+		tbTriResult(&cached, largest, triIsA, bInA, out);
+		return true;
+	}
+	if (!(fabsf(cached.separation - cache->separation) <= keep)) {
+		return false;
+	}
+	const tbTriAxis* chosen = &cached;
+	if (kind != tb_satFaceA) {
+		float rel = kind == tb_satEdges ? TB_SAT_TRI_EDGE_REL : TB_SAT_TRI_FACE_REL;
+		if (!(cached.separation > face->separation + rel * fabsf(face->separation) + absTol)) {
+			chosen = face;
+			tbTriStore(cache, triIsA, tb_satFaceA, faceId, -1, face->separation);
+		}
+	}
+	tbTriResult(chosen, largest, triIsA, bInA, out);
+	return true;
+}
+
 bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA, float margin,
-                         tbQueryResult* out)
+                         tbSatCache* cache, tbQueryResult* out)
 {
 	bool triIsA = a->type == tb_triangleShape;
 	const tbGeometry* tri = triIsA ? a : b;
@@ -133,26 +296,28 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 		face.pP = pv[high];
 	}
 	face.pT = glms_vec3_sub(face.pP, glms_vec3_scale(face.u, face.separation));
+	int faceId = up >= down ? 0 : 1;
 	if (face.separation > margin) {
+		tbTriStore(cache, triIsA, tb_satFaceA, faceId, -1, face.separation);
 		tbTriResult(&face, face.separation, triIsA, bInA, out);
+		return true;
+	}
+	bool unit = scale.x == 1.0f && scale.y == 1.0f && scale.z == 1.0f;
+	if (cache != NULL &&
+	    tbTriCached(cache, h, triIsA, faceId, &face, unit, inv, t, e, n, scale, margin, absTol,
+	                TB_SAT_TRI_CACHE_REL * fminf(polySize, longest), bInA, out)) {
 		return true;
 	}
 
 	// The polytope's faces: the triangle's lowest corner over each plane. Unit normals kept for
-	// the edge test (stored ones at unit scale).
-	bool unit = scale.x == 1.0f && scale.y == 1.0f && scale.z == 1.0f;
+	// the edge test.
 	vec3s fn[TB_SAT_MAX_HULL_FACES];
 	tbTriAxis polyFace = {.separation = -FLT_MAX};
+	int polyId = -1;
 	for (int f = 0; f < h->faceCount; ++f) {
-		vec3s m = h->faces[f].normal;
-		float offset = h->faces[f].offset;
-		if (!unit) {
-			m = glms_vec3_mul(m, inv);
-			float len = glms_vec3_norm(m);
-			m = glms_vec3_scale(m, 1.0f / len);
-			offset /= len;
-		}
-		fn[f] = m;
+		float offset;
+		fn[f] = tbTriPolyNormal(h, f, unit, inv, &offset);
+		vec3s m = fn[f];
 		float d0 = glms_vec3_dot(m, t[0]), d1 = glms_vec3_dot(m, t[1]), d2 = glms_vec3_dot(m, t[2]);
 		int lowest = d1 < d0 ? 1 : 0;
 		float least = d1 < d0 ? d1 : d0;
@@ -165,17 +330,21 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 			polyFace.separation = sep;
 			polyFace.u = glms_vec3_negate(m);
 			polyFace.pT = t[lowest];
+			polyId = f;
 		}
 	}
 	polyFace.pP = glms_vec3_add(polyFace.pT, glms_vec3_scale(polyFace.u, polyFace.separation));
 	if (polyFace.separation > margin) {
+		tbTriStore(cache, triIsA, tb_satFaceB, -1, polyId, polyFace.separation);
 		tbTriResult(&polyFace, polyFace.separation, triIsA, bInA, out);
 		return true;
 	}
 	float largest = fmaxf(face.separation, polyFace.separation);
+	tbSatFeatureType kind = tb_satFaceA;
 	if (polyFace.separation >
 	    face.separation + TB_SAT_TRI_FACE_REL * fabsf(face.separation) + absTol) {
 		face = polyFace;
+		kind = tb_satFaceB;
 	}
 
 	// Edge pairs whose arcs cross. The polytope edge's arc runs from c = -m0 to d = -m1 (its
@@ -233,7 +402,13 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 		    edge.separation >
 		        face.separation + TB_SAT_TRI_EDGE_REL * fabsf(face.separation) + absTol) {
 			face = edge;
+			kind = tb_satEdges;
 		}
+	}
+	if (kind == tb_satEdges) {
+		tbTriStore(cache, triIsA, tb_satEdges, edgeT, edgeP, face.separation);
+	} else {
+		tbTriStore(cache, triIsA, kind, faceId, polyId, face.separation);
 	}
 	tbTriResult(&face, largest, triIsA, bInA, out);
 	return true;

@@ -390,11 +390,15 @@ static void tbLevelPlan(const tbWorld* w, int index, float margin, tbLevelPlanne
 static void tbLevelNarrow(const tbWorld* w, int index, float margin, const tbLevelPlanned* p,
                           tbLevelAhead* out)
 {
-	const tbShapeSlot* sa = w->shapes + w->contacts[index].shapeA;
-	const tbShapeSlot* sb = w->shapes + w->contacts[index].shapeB;
+	int shapeA = w->contacts[index].shapeA, shapeB = w->contacts[index].shapeB;
+	const tbShapeSlot* sa = w->shapes + shapeA;
+	const tbShapeSlot* sb = w->shapes + shapeB;
 	tbTransform bInA = tbInvMulTransforms(sa->xf, sb->xf);
-	out->count = tbCollideLevel(&sa->geometry, &sb->geometry, bInA, margin + p->slack, out->groups,
-	                            TB_MAX_LEVEL_MANIFOLDS, &out->distance);
+	// The pair's own cache: only this pair's narrow phase writes it, once a step.
+	bool levelIsA = tbGeometry_IsLevel(&sa->geometry);
+	tbLevelSatCache* sat = tbLevelSatOf(w, levelIsA ? shapeB : shapeA, levelIsA ? shapeA : shapeB);
+	out->count = tbCollideLevelCached(&sa->geometry, &sb->geometry, bInA, margin + p->slack,
+	                                  out->groups, TB_MAX_LEVEL_MANIFOLDS, &out->distance, sat);
 }
 
 // The planned pair's manifolds into its slots: placed again from the caches where they hold, or

@@ -556,8 +556,17 @@ static const tbLevelMemo* tbCollideLevelMemo(tbWorld* w, const tbContactSlot* c,
 	memo->valid = true;
 	const tbShapeSlot* sa = w->shapes + c->shapeA;
 	const tbShapeSlot* sb = w->shapes + c->shapeB;
-	memo->count = tbCollideLevel(&sa->geometry, &sb->geometry, bInA, margin, memo->groups,
-	                             TB_MAX_LEVEL_MANIFOLDS, &memo->distance);
+	// A copy of the pair's separating-axis cache: the step's cache stays the step's.
+	bool levelIsA = tbGeometry_IsLevel(&sa->geometry);
+	const tbLevelSatCache* sat =
+	    tbLevelSatOf(w, levelIsA ? c->shapeB : c->shapeA, levelIsA ? c->shapeA : c->shapeB);
+	tbLevelSatCache copy;
+	if (sat != NULL) {
+		copy = *sat;
+	}
+	memo->count =
+	    tbCollideLevelCached(&sa->geometry, &sb->geometry, bInA, margin, memo->groups,
+	                         TB_MAX_LEVEL_MANIFOLDS, &memo->distance, sat != NULL ? &copy : NULL);
 	return memo;
 }
 

@@ -4,13 +4,70 @@
 // and sleeping (docs/meshes.md).
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "world_internal.h"
 
+// Whether the triangle test answers for the shape (tbSat_TriangleQuery: a box or a solid hull), so
+// that a cache of its axes is worth keeping.
+static bool tbTakesTriangleSat(const tbGeometry* g)
+{
+	return g->type == tb_boxShape ||
+	       (g->type == tb_hullShape && g->hull != NULL && g->hull->kind == tb_hullSolid);
+}
+
+// A new pair of a polytope and a level starts the polytope's separating-axis cache afresh for that
+// level: its own entry, made the first time it meets a level, or taken over from a level whose
+// pair has gone (a shape between two meshes keeps the first one's).
+static void tbClaimLevelSat(tbWorld* w, int convex, int level)
+{
+	tbShapeSlot* s = w->shapes + convex;
+	if (!tbTakesTriangleSat(&s->geometry)) {
+		return;
+	}
+	int at = s->levelSat;
+	if (at >= 0) {
+		tbLevelSatSlot* slot = w->levelSats + at;
+		if (slot->level != level && tbPairFind(w, convex, slot->level, 0) >= 0) {
+			return;
+		}
+	} else if (w->freeLevelSat >= 0) {
+		at = w->freeLevelSat;
+		w->freeLevelSat = w->levelSats[at].nextFree;
+	} else {
+		tbGrowArray((void**)&w->levelSats, &w->levelSatCapacity, w->levelSatCount + 1,
+		            sizeof(tbLevelSatSlot));
+		at = w->levelSatCount++;
+	}
+	tbLevelSatSlot* slot = w->levelSats + at;
+	memset(slot, 0, sizeof *slot);
+	slot->level = level;
+	slot->nextFree = -1;
+	s->levelSat = at;
+}
+
+void tbReleaseLevelSat(tbWorld* w, int shape)
+{
+	int at = w->shapes[shape].levelSat;
+	if (at < 0) {
+		return;
+	}
+	w->levelSats[at].level = -1;
+	w->levelSats[at].nextFree = w->freeLevelSat;
+	w->freeLevelSat = at;
+	w->shapes[shape].levelSat = -1;
+}
+
+tbLevelSatCache* tbLevelSatOf(const tbWorld* w, int convex, int level)
+{
+	int at = w->shapes[convex].levelSat;
+	return at >= 0 && w->levelSats[at].level == level ? &w->levelSats[at].cache : NULL;
+}
+
 void tbCreateLevelContacts(tbWorld* w, int shapeA, int shapeB)
 {
-	if (tbGeometry_IsLevel(&w->shapes[shapeA].geometry) &&
-	    tbGeometry_IsLevel(&w->shapes[shapeB].geometry)) {
+	bool levelIsA = tbGeometry_IsLevel(&w->shapes[shapeA].geometry);
+	if (levelIsA && tbGeometry_IsLevel(&w->shapes[shapeB].geometry)) {
 		return; // two meshes: both static, nothing to solve
 	}
 	// The pair's first manifold; the narrow phase adds the others when the triangles under the
@@ -18,6 +75,7 @@ void tbCreateLevelContacts(tbWorld* w, int shapeA, int shapeB)
 	if (tbPairFind(w, shapeA, shapeB, 0) < 0) {
 		tbCreateContact(w, shapeA, shapeB, 0);
 		w->profile.newPairs += 1;
+		tbClaimLevelSat(w, levelIsA ? shapeB : shapeA, levelIsA ? shapeA : shapeB);
 	}
 }
 

@@ -29,6 +29,7 @@
 #define TB_SAVE_BOUNDS TB_TAG('B', 'N', 'D', 'S')
 #define TB_SAVE_TREE TB_TAG('T', 'R', 'E', 'E')
 #define TB_SAVE_MOVES TB_TAG('M', 'O', 'V', 'E')
+#define TB_SAVE_LEVEL_SATS TB_TAG('L', 'S', 'A', 'T')
 #define TB_SAVE_BEGIN_EVENTS TB_TAG('E', 'B', 'E', 'G')
 #define TB_SAVE_END_EVENTS TB_TAG('E', 'E', 'N', 'D')
 #define TB_SAVE_PENDING_EVENTS TB_TAG('E', 'P', 'N', 'D')
@@ -55,7 +56,7 @@ typedef struct tbSaveScalars
 	int stepCount, stoppedBodyCount;
 	float lastSubstep, lastTimeStep;
 	int freeBody, liveBodies, freeShape, liveShapes, freeContact, liveContacts, freeJoint,
-	    liveJoints;
+	    liveJoints, freeLevelSat;
 	int pairCount, hitShapeCount;
 	int treeRoot[2], treeNodeCount[2], treeFreeList[2], treeProxyCount[2];
 	tbSolverStats lastSolverStats;
@@ -228,6 +229,7 @@ static void tbWritePayload(const tbWorld* w, tbSaveWriter* out)
 	sc.liveContacts = w->liveContacts;
 	sc.freeJoint = w->freeJoint;
 	sc.liveJoints = w->liveJoints;
+	sc.freeLevelSat = w->freeLevelSat;
 	sc.pairCount = w->pairCount;
 	sc.hitShapeCount = w->hitShapeCount;
 	for (int t = 0; t < 2; ++t) {
@@ -259,6 +261,8 @@ static void tbWritePayload(const tbWorld* w, tbSaveWriter* out)
 		                   sizeof(tbTreeNode));
 	}
 	tbSaveWriteSection(out, TB_SAVE_MOVES, w->moveBuffer, w->moveCount, sizeof(int));
+	tbSaveWriteSection(out, TB_SAVE_LEVEL_SATS, w->levelSats, w->levelSatCount,
+	                   sizeof(tbLevelSatSlot));
 	tbSaveWriteSection(out, TB_SAVE_BEGIN_EVENTS, w->beginEvents, w->beginCount,
 	                   sizeof(tbContactBeginTouchEvent));
 	tbSaveWriteSection(out, TB_SAVE_END_EVENTS, w->endEvents, w->endCount,
@@ -330,6 +334,7 @@ static void tbFreeState(tbWorld* w)
 	tbDynamicTree_Destroy(&w->trees[0]);
 	tbDynamicTree_Destroy(&w->trees[1]);
 	tbFree(w->moveBuffer, (size_t)w->moveCapacity * sizeof(int));
+	tbFree(w->levelSats, (size_t)w->levelSatCapacity * sizeof(tbLevelSatSlot));
 	tbFree(w->beginEvents, (size_t)w->beginCapacity * sizeof(tbContactBeginTouchEvent));
 	tbFree(w->endEvents, (size_t)w->endCapacity * sizeof(tbContactEndTouchEvent));
 	tbFree(w->pendingEndEvents, (size_t)w->pendingEndCapacity * sizeof(tbContactEndTouchEvent));
@@ -358,8 +363,17 @@ static const char* tbCheckIndices(const tbWorld* w)
 	}
 	if (!tbInRange(w->freeBody, -1, w->bodyCount) || !tbInRange(w->freeShape, -1, w->shapeCount) ||
 	    !tbInRange(w->freeContact, -1, w->contactCount) ||
-	    !tbInRange(w->freeJoint, -1, w->jointCount)) {
+	    !tbInRange(w->freeJoint, -1, w->jointCount) ||
+	    !tbInRange(w->freeLevelSat, -1, w->levelSatCount)) {
 		return "a free list head beyond its table";
+	}
+	for (int i = 0; i < w->levelSatCount; ++i) {
+		const tbLevelSatSlot* ls = w->levelSats + i;
+		if (!tbInRange(ls->nextFree, -1, w->levelSatCount) ||
+		    !tbInRange(ls->level, -1, w->shapeCount) ||
+		    !tbInRange(ls->cache.count, 0, TB_LEVEL_SAT_CACHE + 1)) {
+			return "a separating-axis cache's link, level or count beyond its table";
+		}
 	}
 	for (int t = 0; t < 2; ++t) {
 		const tbDynamicTree* tree = w->trees + t;
@@ -403,6 +417,7 @@ static const char* tbCheckIndices(const tbWorld* w)
 			continue;
 		}
 		if (!tbInRange(s->body, 0, w->bodyCount) || !w->bodies[s->body].alive ||
+		    !tbInRange(s->levelSat, -1, w->levelSatCount) ||
 		    !tbInRange(s->nextInBody, -1, w->shapeCount) || !tbInRange(s->tree, 0, 2) ||
 		    !tbInRange(s->proxyId, 0, w->trees[s->tree].nodeCapacity) ||
 		    (int)s->geometry.type < 0 || (int)s->geometry.type >= (int)tb_shapeTypeCount ||
@@ -617,6 +632,7 @@ static bool tbReadPayload(tbWorld* t, tbSaveReader* in)
 	t->liveContacts = sc.liveContacts;
 	t->freeJoint = sc.freeJoint;
 	t->liveJoints = sc.liveJoints;
+	t->freeLevelSat = sc.freeLevelSat;
 	t->jointWakeCheck = true;  // the restored joints are looked at on the first step
 	t->breakableJoints = true; // and their reactions checked against their thresholds
 	t->pairCount = sc.pairCount;
@@ -670,6 +686,8 @@ static bool tbReadPayload(tbWorld* t, tbSaveReader* in)
 	ok = ok &&
 	     tbSaveReadSection(in, TB_SAVE_MOVES, sizeof(int), 0, (void**)&t->moveBuffer, &t->moveCount,
 	                       &t->moveCapacity) &&
+	     tbSaveReadSection(in, TB_SAVE_LEVEL_SATS, sizeof(tbLevelSatSlot), 0, (void**)&t->levelSats,
+	                       &t->levelSatCount, &t->levelSatCapacity) &&
 	     tbSaveReadSection(in, TB_SAVE_BEGIN_EVENTS, sizeof(tbContactBeginTouchEvent), 0,
 	                       (void**)&t->beginEvents, &t->beginCount, &t->beginCapacity) &&
 	     tbSaveReadSection(in, TB_SAVE_END_EVENTS, sizeof(tbContactEndTouchEvent), 0,
@@ -777,6 +795,10 @@ static bool tbRestore(tbWorld* w, const void* data, size_t size, const char* cal
 	TB_TAKE(moveBuffer);
 	TB_TAKE(moveCount);
 	TB_TAKE(moveCapacity);
+	TB_TAKE(levelSats);
+	TB_TAKE(levelSatCount);
+	TB_TAKE(levelSatCapacity);
+	TB_TAKE(freeLevelSat);
 	TB_TAKE(beginEvents);
 	TB_TAKE(beginCount);
 	TB_TAKE(beginCapacity);

@@ -190,6 +190,7 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 	s->userData = def->userData;
 	s->body = bodyIndex;
 	s->proxyId = -1;
+	s->levelSat = -1;
 	s->nextInBody = b->firstShape;
 	b->firstShape = index;
 	b->shapeCount += 1;
@@ -234,6 +235,7 @@ void tbDestroyShapeInternal(tbWorld* w, int shapeIndex, bool updateMass)
 	}
 	b->shapeCount -= 1;
 	s->alive = false;
+	tbReleaseLevelSat(w, shapeIndex);
 	s->generation += 1;
 	if (s->generation < TB_RETIRED_GENERATION) {
 		s->nextFree = w->freeShape;

@@ -160,6 +160,7 @@ tbWorldId tbCreateWorld(const tbWorldDef* def)
 	w->freeBody = -1;
 	w->freeShape = -1;
 	w->freeContact = -1;
+	w->freeLevelSat = -1;
 	w->freeJoint = -1;
 	size_t memoBytes = (size_t)def->workerCount * TB_LEVEL_MEMO * sizeof(tbLevelMemo);
 	w->levelMemo = tbTryAlloc(memoBytes);
@@ -234,6 +235,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->activeContacts, w->activeCapacity, int);
 	TB_FREE_ARRAY(w->bodyBounds, w->bodyBoundCapacity, tbBodyBounds);
 	TB_FREE_ARRAY(w->levelAhead, w->levelAheadCapacity, tbLevelAhead);
+	TB_FREE_ARRAY(w->levelSats, w->levelSatCapacity, tbLevelSatSlot);
 	TB_FREE_ARRAY(w->beginEvents, w->beginCapacity, tbContactBeginTouchEvent);
 	TB_FREE_ARRAY(w->endEvents, w->endCapacity, tbContactEndTouchEvent);
 	TB_FREE_ARRAY(w->pendingEndEvents, w->pendingEndCapacity, tbContactEndTouchEvent);

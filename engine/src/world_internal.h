@@ -139,11 +139,24 @@ typedef struct tbShapeSlot
 	bool enlarged; // in the move buffer
 	bool fatMoved; // its fat box was made anew by a parallel pass; the tree not yet told
 	int nextFree;
+	// A box or solid hull that has met a mesh or heightfield: its entry in the world's levelSats
+	// (the triangles' separating axes, kept from step to step); -1: none.
+	int levelSat;
 	uint32_t generation; // TB_RETIRED_GENERATION: never reused
 	bool alive;
 	// A sensor: overlap events only, never a contact (sensor.c). Hit events: hit_event.c.
 	bool isSensor, enableHitEvents;
 } tbShapeSlot;
+
+// A convex polytope's separating axes against the triangles of the level it touches, kept from one
+// step to the next (tbCollideLevelCached), owned by the shape (tbShapeSlot.levelSat): one level at
+// a time, the one whose pair made it last.
+typedef struct tbLevelSatSlot
+{
+	int level;    // the level shape; -1: a free entry
+	int nextFree; // a free entry: the next free one
+	tbLevelSatCache cache;
+} tbLevelSatSlot;
 
 // The last narrow-phase result of a pair in the pair's own frames, kept so that a pair whose
 // relative pose has barely moved since can skip GJK/EPA and clipping (contact.c).
@@ -378,6 +391,9 @@ typedef struct tbWorld
 	struct tbTaskPool* pool;
 	bool parallel;
 	tbWorkerCounts workerCounts[TB_MAX_WORKERS];
+	// Polytopes' separating axes against level triangles (tbLevelSatSlot; mesh_contact.c).
+	tbLevelSatSlot* levelSats;
+	int levelSatCount, levelSatCapacity, freeLevelSat;
 	// The narrow phase's parallel pass: level pairs' manifolds made ahead (contact.c).
 	tbLevelAhead* levelAhead;
 	int levelAheadCapacity;
@@ -608,6 +624,10 @@ void tbPairRemove(tbWorld* world, int shapeA, int shapeB, int child);
 // The first contact of a convex shape and a mesh or heightfield shape (either order); the narrow
 // phase (tbCollide) makes the pair's further manifolds.
 void tbCreateLevelContacts(tbWorld* world, int shapeA, int shapeB);
+// The convex shape's separating-axis cache for this level shape (null: it keeps none for it).
+tbLevelSatCache* tbLevelSatOf(const tbWorld* world, int convex, int level);
+// A destroyed shape's cache entry back to the free list.
+void tbReleaseLevelSat(tbWorld* world, int shape);
 // True when a convex shape placed at xf overlaps a triangle of the level shape (world queries).
 bool tbLevelOverlapsShape(const tbShapeSlot* shape, const tbGeometry* convex, tbTransform xf);
 // The triangles of a mesh or heightfield shape as segments (debug draw).

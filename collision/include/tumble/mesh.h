@@ -150,6 +150,29 @@ TB_API int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform 
                           float speculativeDistance, tbManifold* manifolds, int capacity,
                           float* distance);
 
+/// The most triangles a level pair's separating-axis cache remembers (tbLevelSatCache).
+#define TB_LEVEL_SAT_CACHE 16
+
+/// What a convex polytope (box, solid hull) against a mesh or heightfield keeps from one step to
+/// the next (tbCollideLevelCached): the separating axis of each triangle the last call tested, in
+/// the order it met them. Kept by the caller, one per pair, zero-initialised; reset it to zero if
+/// either shape changes.
+typedef struct tbLevelSatCache
+{
+	int count;                          ///< entries in use
+	int triangles[TB_LEVEL_SAT_CACHE];  ///< each entry's triangle
+	tbSatCache sat[TB_LEVEL_SAT_CACHE]; ///< its axis (tbSatCache; the triangle's faces are 0, 1)
+} tbLevelSatCache;
+
+/// tbCollideLevel with a per-pair cache of the triangles' separating axes (may be null). A
+/// triangle whose cached axis still separates it by more than the speculative distance, or whose
+/// cached axis has moved by less than 1 % of the smaller shape's size since the full test chose it,
+/// takes that axis without the full separating-axis test (Box3D's triangle cache); the others take
+/// the full test, and the cache is rewritten with the triangles of this call.
+TB_API int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                float speculativeDistance, tbManifold* manifolds, int capacity,
+                                float* distance, tbLevelSatCache* cache);
+
 /// The points of `points` (count of them, sharing `normal`) reduced in place to at most
 /// TB_MAX_MANIFOLD_POINTS: the deepest point, the one farthest from it across the normal, the one
 /// making the largest triangle with those two, and the one adding the most area outside that
