@@ -1417,6 +1417,93 @@ Test(level, skipped_triangles_match_every_triangle_alone)
 	tbDestroyMesh(&mesh);
 }
 
+// The documented rule of tbReduceManifoldPoints written the plain way (each area a cross product
+// of the point's own vectors): the deepest point, the farthest from it across the normal, the one
+// making the largest triangle with those two, the one adding the most area outside that triangle.
+static int plainReduce(const tbManifoldPoint* points, int count, vec3s n, int keep[4])
+{
+	int i0 = 0;
+	for (int i = 1; i < count; ++i) {
+		i0 = points[i].separation < points[i0].separation ? i : i0;
+	}
+	vec3s p0 = points[i0].pointA;
+	int i1 = -1;
+	float far2 = 0.0f;
+	for (int i = 0; i < count; ++i) {
+		vec3s d = glms_vec3_sub(points[i].pointA, p0);
+		d = glms_vec3_sub(d, glms_vec3_scale(n, glms_vec3_dot(d, n)));
+		if (glms_vec3_norm2(d) > far2) {
+			far2 = glms_vec3_norm2(d);
+			i1 = i;
+		}
+	}
+	keep[0] = i0;
+	keep[1] = i1;
+	vec3s p1 = points[i1].pointA;
+	int i2 = -1;
+	float best = 0.0f, sign = 1.0f;
+	for (int i = 0; i < count; ++i) {
+		vec3s c = glms_vec3_cross(glms_vec3_sub(p1, p0), glms_vec3_sub(points[i].pointA, p0));
+		float area = glms_vec3_dot(c, n);
+		if (fabsf(area) > best) {
+			best = fabsf(area);
+			sign = area < 0.0f ? -1.0f : 1.0f;
+			i2 = i;
+		}
+	}
+	keep[2] = i2;
+	vec3s t[3] = {p0, sign > 0.0f ? p1 : points[i2].pointA, sign > 0.0f ? points[i2].pointA : p1};
+	int i3 = -1;
+	best = 0.0f;
+	for (int i = 0; i < count; ++i) {
+		for (int e = 0; e < 3; ++e) {
+			vec3s c = glms_vec3_cross(glms_vec3_sub(t[(e + 1) % 3], t[e]),
+			                          glms_vec3_sub(points[i].pointA, t[e]));
+			if (-glms_vec3_dot(c, n) > best) {
+				best = -glms_vec3_dot(c, n);
+				i3 = i;
+			}
+		}
+	}
+	keep[3] = i3;
+	return i3 >= 0 ? 4 : 3;
+}
+
+// Random clouds of 5 to 16 points spread over a tilted plane (some a little off it): the reduced
+// set is the plain rule's, point for point, and keeps the deepest point.
+Test(level, reduced_points_follow_the_rule)
+{
+	uint32_t seed = 2024u;
+	for (int trial = 0; trial < 200; ++trial) {
+		versors q = tbRandomQuat(&seed);
+		vec3s n = tbRotateVector(q, v3(0.0f, 1.0f, 0.0f));
+		vec3s u = tbRotateVector(q, v3(1.0f, 0.0f, 0.0f)),
+		      w = tbRotateVector(q, v3(0.0f, 0.0f, 1.0f));
+		int count = 5 + trial % 12;
+		tbManifoldPoint points[16], copy[16];
+		for (int i = 0; i < count; ++i) {
+			float a = 2.0f * tbRandomUniform(&seed) - 1.0f,
+			      b = 2.0f * tbRandomUniform(&seed) - 1.0f;
+			float h = 0.01f * (tbRandomUniform(&seed) - 0.5f);
+			memset(points + i, 0, sizeof points[i]);
+			points[i].pointA = glms_vec3_add(
+			    glms_vec3_add(glms_vec3_scale(u, a), glms_vec3_scale(w, b)), glms_vec3_scale(n, h));
+			points[i].pointB = points[i].pointA;
+			points[i].separation = 0.05f * tbRandomUniform(&seed) - 0.02f;
+			points[i].id = (uint32_t)i;
+		}
+		memcpy(copy, points, sizeof points);
+		int keep[4];
+		int expected = plainReduce(copy, count, n, keep);
+		int kept = tbReduceManifoldPoints(points, count, n);
+		cr_assert_eq(kept, expected, "trial %d: %d kept, the rule keeps %d", trial, kept, expected);
+		for (int k = 0; k < kept; ++k) {
+			cr_expect_eq(points[k].id, copy[keep[k]].id, "trial %d: point %d is %u, the rule's %u",
+			             trial, k, points[k].id, copy[keep[k]].id);
+		}
+	}
+}
+
 // The deepest point and the smallest distance of tbCollideLevelCached's answer.
 static int levelDeepest(const tbGeometry* convex, const tbGeometry* level, tbTransform levelIn,
                         float speculative, tbLevelSatCache* cache, float* deepest, float* distance)

@@ -477,12 +477,6 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 // Points a group gathers before it is reduced to TB_MAX_MANIFOLD_POINTS and gathers again.
 #define TB_LEVEL_GATHER 16
 
-// Twice the area of the triangle (a, b, p) seen along n, signed: positive counter-clockwise.
-static float tbAreaAlong(vec3s a, vec3s b, vec3s p, vec3s n)
-{
-	return glms_vec3_dot(glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(p, a)), n);
-}
-
 int tbReduceManifoldPoints(tbManifoldPoint* points, int count, vec3s normal)
 {
 	if (count <= TB_MAX_MANIFOLD_POINTS) {
@@ -496,13 +490,13 @@ int tbReduceManifoldPoints(tbManifoldPoint* points, int count, vec3s normal)
 		}
 	}
 	vec3s p0 = points[i0].pointA;
-	// The farthest from it across the normal.
+	// The farthest from it across the normal: |d|^2 - (d.n)^2 for d = p - p0.
 	int i1 = -1;
 	float far2 = 0.0f;
 	for (int i = 0; i < count; ++i) {
 		vec3s d = glms_vec3_sub(points[i].pointA, p0);
-		d = glms_vec3_sub(d, glms_vec3_scale(normal, glms_vec3_dot(d, normal)));
-		float d2 = glms_vec3_dot(d, d);
+		float along = glms_vec3_dot(d, normal);
+		float d2 = glms_vec3_dot(d, d) - along * along;
 		if (d2 > far2) {
 			far2 = d2;
 			i1 = i;
@@ -518,11 +512,14 @@ int tbReduceManifoldPoints(tbManifoldPoint* points, int count, vec3s normal)
 	}
 	kept[1] = points[i1];
 	vec3s p1 = points[i1].pointA;
-	// The largest triangle with those two.
+	// The largest triangle with those two. Twice the area of (a, b, p) seen along n, signed
+	// (positive counter-clockwise), is (b - a) x (p - a) . n = (n x (b - a)) . (p - a): one dot
+	// a point with the edge's inward direction n x (b - a) worked out once.
+	vec3s in01 = glms_vec3_cross(normal, glms_vec3_sub(p1, p0));
 	int i2 = -1;
 	float best = tol, signedArea = 0.0f;
 	for (int i = 0; i < count; ++i) {
-		float area = tbAreaAlong(p0, p1, points[i].pointA, normal);
+		float area = glms_vec3_dot(in01, glms_vec3_sub(points[i].pointA, p0));
 		if (fabsf(area) > best) {
 			best = fabsf(area);
 			signedArea = area;
@@ -541,12 +538,20 @@ int tbReduceManifoldPoints(tbManifoldPoint* points, int count, vec3s normal)
 		t[1] = points[i2].pointA;
 		t[2] = p1;
 	}
-	// The point adding the most area outside the triangle (beyond one of its edges).
+	// The point adding the most area outside the triangle (beyond one of its edges): minus the
+	// signed area with each edge, each edge's inward direction and offset worked out once.
+	vec3s in[3];
+	float offset[3];
+	for (int e = 0; e < 3; ++e) {
+		in[e] = glms_vec3_cross(normal, glms_vec3_sub(t[(e + 1) % 3], t[e]));
+		offset[e] = glms_vec3_dot(in[e], t[e]);
+	}
 	int i3 = -1;
 	best = tol;
 	for (int i = 0; i < count; ++i) {
+		vec3s p = points[i].pointA;
 		for (int e = 0; e < 3; ++e) {
-			float outside = -tbAreaAlong(t[e], t[(e + 1) % 3], points[i].pointA, normal);
+			float outside = offset[e] - glms_vec3_dot(in[e], p);
 			if (outside > best) {
 				best = outside;
 				i3 = i;
