@@ -264,24 +264,17 @@ static inline tbManifold tbNoPoints(vec3s normal)
 
 // The convex shape is checked (tbGeometry_IsUsable) by the caller, once for all its triangles; a
 // level's triangles were checked when it was built (tbBuildMesh, tbBuildHeightField): the queries
-// below check neither again.
+// below check neither again. The caller checked that exactly one shape is a level and fetched
+// the triangle's corners `v` (the level's frame) and its edge flags.
 static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeometry* b,
-                                             tbTransform bInA, int triangle,
-                                             float speculativeDistance, float* distance,
-                                             tbLevelFeatures* lf, tbSatCache* sat)
+                                             tbTransform bInA, int triangle, const vec3s v[3],
+                                             uint32_t flags, float speculativeDistance,
+                                             float* distance, tbLevelFeatures* lf,
+                                             tbSatCache* sat)
 {
 	bool levelIsA = tbGeometry_IsLevel(a);
 	const tbGeometry* level = levelIsA ? a : b;
 	const vec3s up = {{0.0f, 1.0f, 0.0f}}; // the normal of a manifold with no point
-	vec3s v[3];
-	uint32_t flags = 0u;
-	if (!tbGeometry_IsLevel(level) || tbGeometry_IsLevel(levelIsA ? b : a) ||
-	    !tbGeometry_GetTriangle(level, triangle, v, &flags)) {
-		if (distance != NULL) {
-			*distance = -FLT_MAX;
-		}
-		return tbNoPoints(up);
-	}
 	tbGeometry tri = tbMakeTriangle(v[0], v[1], v[2]);
 	const tbGeometry* sa = levelIsA ? &tri : a;
 	const tbGeometry* sb = levelIsA ? b : &tri;
@@ -466,8 +459,18 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 		empty.normal = (vec3s){{0.0f, 1.0f, 0.0f}};
 		return empty;
 	}
-	return tbCollideLevelTriangleWith(a, b, bInA, triangle, speculativeDistance, distance, NULL,
-	                                  NULL);
+	bool levelIsA = tbGeometry_IsLevel(a);
+	vec3s v[3];
+	uint32_t flags = 0u;
+	if (!tbGeometry_IsLevel(levelIsA ? a : b) || tbGeometry_IsLevel(levelIsA ? b : a) ||
+	    !tbGeometry_GetTriangle(levelIsA ? a : b, triangle, v, &flags)) {
+		if (distance != NULL) {
+			*distance = -FLT_MAX;
+		}
+		return tbNoPoints((vec3s){{0.0f, 1.0f, 0.0f}});
+	}
+	return tbCollideLevelTriangleWith(a, b, bInA, triangle, v, flags, speculativeDistance,
+	                                  distance, NULL, NULL);
 }
 
 // Contact normals of two triangles within this cosine (about 5 degrees) share one manifold: a
@@ -715,17 +718,20 @@ static bool tbLevelTriangleApart(const tbLevelCollide* lc, const vec3s v[3], flo
 static bool tbLevelTriangleFound(int triangle, void* context)
 {
 	tbLevelCollide* lc = context;
-	if (lc->filter) {
-		vec3s v[3];
-		if (tbGeometry_GetTriangle(lc->level, triangle, v, NULL) &&
-		    tbLevelTriangleApart(lc, v, lc->speculativeDistance)) {
-			return true;
-		}
+	vec3s v[3];
+	uint32_t flags = 0u;
+	if (!tbGeometry_GetTriangle(lc->level, triangle, v, &flags)) {
+		lc->distance = -FLT_MAX; // as a failed query
+		return true;
+	}
+	if (lc->filter && tbLevelTriangleApart(lc, v, lc->speculativeDistance)) {
+		return true;
 	}
 	float d;
 	tbSatCache sat = tbLevelLastSat(lc, triangle);
-	tbManifold m = tbCollideLevelTriangleWith(lc->a, lc->b, lc->bInA, triangle,
-	                                          lc->speculativeDistance, &d, &lc->features, &sat);
+	tbManifold m =
+	    tbCollideLevelTriangleWith(lc->a, lc->b, lc->bInA, triangle, v, flags,
+	                               lc->speculativeDistance, &d, &lc->features, &sat);
 	if (sat.type != tb_satNone && lc->nextSat.count < TB_LEVEL_SAT_CACHE) {
 		lc->nextSat.triangles[lc->nextSat.count] = triangle;
 		lc->nextSat.sat[lc->nextSat.count] = sat;

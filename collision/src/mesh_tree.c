@@ -229,9 +229,13 @@ static int tbQueryMesh(const tbMesh* m, tbAABB box, tbTriangleQueryFcn* fcn, voi
 			continue;
 		}
 		if (node->count > 0) {
+			// A leaf inside the box: its triangles' boxes, inside its own, all overlap it.
+			bool inside = box.lower.x <= node->box.lower.x && box.lower.y <= node->box.lower.y &&
+			              box.lower.z <= node->box.lower.z && node->box.upper.x <= box.upper.x &&
+			              node->box.upper.y <= box.upper.y && node->box.upper.z <= box.upper.z;
 			for (int i = node->child; i < node->child + node->count; ++i) {
 				int t = m->order[i];
-				if (tbBoxesOverlap(tbTriangleBox(m, t), box)) {
+				if (inside || tbBoxesOverlap(tbTriangleBox(m, t), box)) {
 					++reported;
 					if (!fcn(t, context)) {
 						return reported;
