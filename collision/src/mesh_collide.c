@@ -269,8 +269,7 @@ static inline tbManifold tbNoPoints(vec3s normal)
 static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeometry* b,
                                              tbTransform bInA, int triangle, const vec3s v[3],
                                              uint32_t flags, float speculativeDistance,
-                                             float* distance, tbLevelFeatures* lf,
-                                             tbSatCache* sat)
+                                             float* distance, tbLevelFeatures* lf, tbSatCache* sat)
 {
 	bool levelIsA = tbGeometry_IsLevel(a);
 	const tbGeometry* level = levelIsA ? a : b;
@@ -469,8 +468,8 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 		}
 		return tbNoPoints((vec3s){{0.0f, 1.0f, 0.0f}});
 	}
-	return tbCollideLevelTriangleWith(a, b, bInA, triangle, v, flags, speculativeDistance,
-	                                  distance, NULL, NULL);
+	return tbCollideLevelTriangleWith(a, b, bInA, triangle, v, flags, speculativeDistance, distance,
+	                                  NULL, NULL);
 }
 
 // Contact normals of two triangles within this cosine (about 5 degrees) share one manifold: a
@@ -729,9 +728,8 @@ static bool tbLevelTriangleFound(int triangle, void* context)
 	}
 	float d;
 	tbSatCache sat = tbLevelLastSat(lc, triangle);
-	tbManifold m =
-	    tbCollideLevelTriangleWith(lc->a, lc->b, lc->bInA, triangle, v, flags,
-	                               lc->speculativeDistance, &d, &lc->features, &sat);
+	tbManifold m = tbCollideLevelTriangleWith(lc->a, lc->b, lc->bInA, triangle, v, flags,
+	                                          lc->speculativeDistance, &d, &lc->features, &sat);
 	if (sat.type != tb_satNone && lc->nextSat.count < TB_LEVEL_SAT_CACHE) {
 		lc->nextSat.triangles[lc->nextSat.count] = triangle;
 		lc->nextSat.sat[lc->nextSat.count] = sat;
