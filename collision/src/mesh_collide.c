@@ -877,7 +877,18 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	vec3s grow = {{speculativeDistance, speculativeDistance, speculativeDistance}};
 	box.lower = glms_vec3_sub(box.lower, grow);
 	box.upper = glms_vec3_add(box.upper, grow);
-	tbGeometry_QueryTriangles(level, box, tbLevelTriangleFound, &lc);
+	if (lc.filter) {
+		// The filter's face planes pushed out by the speculative distance prune the tree's walk:
+		// a subtree beyond one of them holds only triangles the filter would skip.
+		float limits[TB_LEVEL_FILTER_MAX];
+		for (int i = 0; i < lc.faceCount; ++i) {
+			limits[i] = lc.offsets[i] + speculativeDistance;
+		}
+		tbQueryTrianglesWithin(level, box, lc.normals, limits, lc.faceCount, tbLevelTriangleFound,
+		                       &lc);
+	} else {
+		tbGeometry_QueryTriangles(level, box, tbLevelTriangleFound, &lc);
+	}
 	tbLevelAddSeams(&lc);
 	for (int g = 0; g < lc.groupCount; ++g) {
 		tbLevelGroup* group = lc.groups + g;

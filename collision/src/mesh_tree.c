@@ -217,7 +217,26 @@ static bool tbBoxesOverlap(tbAABB a, tbAABB b)
 	       b.lower.y <= a.upper.y && a.lower.z <= b.upper.z && b.lower.z <= a.upper.z;
 }
 
-static int tbQueryMesh(const tbMesh* m, tbAABB box, tbTriangleQueryFcn* fcn, void* context)
+// Whether the box lies wholly beyond one of the planes n . x = limit: its corner least along n is
+// beyond it, with a relative slack of float rounding so that a corner of a triangle inside the box
+// is beyond it too, however its dot rounds.
+static bool tbBoxBeyondPlanes(tbAABB box, const vec3s* normals, const float* limits, int count)
+{
+	for (int i = 0; i < count; ++i) {
+		vec3s n = normals[i];
+		vec3s corner = {{n.x >= 0.0f ? box.lower.x : box.upper.x,
+		                 n.y >= 0.0f ? box.lower.y : box.upper.y,
+		                 n.z >= 0.0f ? box.lower.z : box.upper.z}};
+		float d = glms_vec3_dot(n, corner);
+		if (d - limits[i] > 1e-5f * (fabsf(d) + fabsf(limits[i]))) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static int tbQueryMesh(const tbMesh* m, tbAABB box, const vec3s* normals, const float* limits,
+                       int planeCount, tbTriangleQueryFcn* fcn, void* context)
 {
 	int stack[TB_MESH_STACK];
 	int top = 0, reported = 0;
@@ -229,6 +248,10 @@ static int tbQueryMesh(const tbMesh* m, tbAABB box, tbTriangleQueryFcn* fcn, voi
 			continue;
 		}
 		if (node->count > 0) {
+			// A leaf beyond a plane: its triangles, whose corners lie in its box, are too.
+			if (tbBoxBeyondPlanes(node->box, normals, limits, planeCount)) {
+				continue;
+			}
 			// A leaf inside the box: its triangles' boxes, inside its own, all overlap it.
 			bool inside = box.lower.x <= node->box.lower.x && box.lower.y <= node->box.lower.y &&
 			              box.lower.z <= node->box.lower.z && node->box.upper.x <= box.upper.x &&
@@ -304,7 +327,20 @@ int tbGeometry_QueryTriangles(const tbGeometry* shape, tbAABB box, tbTriangleQue
 		return 0;
 	}
 	if (shape->type == tb_meshShape) {
-		return tbQueryMesh(shape->mesh, box, fcn, context);
+		return tbQueryMesh(shape->mesh, box, NULL, NULL, 0, fcn, context);
+	}
+	return tbQueryHeightfield(shape->heightfield, box, fcn, context);
+}
+
+int tbQueryTrianglesWithin(const tbGeometry* shape, tbAABB box, const vec3s* normals,
+                           const float* limits, int planeCount, tbTriangleQueryFcn* fcn,
+                           void* context)
+{
+	if (fcn == NULL || tbGeometry_GetTriangleCount(shape) == 0) {
+		return 0;
+	}
+	if (shape->type == tb_meshShape) {
+		return tbQueryMesh(shape->mesh, box, normals, limits, planeCount, fcn, context);
 	}
 	return tbQueryHeightfield(shape->heightfield, box, fcn, context);
 }
