@@ -1,7 +1,9 @@
 // The threaded step without Criterion, for ThreadSanitizer (Criterion's process arena does not
 // start under it, Snaipe/Criterion issue 274): a cube rain with sleeping, a pyramid and joint
-// chains and a net (world_scenes.h), and a rain onto a packed pile, at 1, 2, 4 and 8 workers; exits
-// non-zero when a hash differs from one worker's.
+// chains and a net (world_scenes.h), a rain onto a packed pile, and boxes and hulls tumbling over a
+// wavy mesh (the level pairs' narrow phases and their separating-axis caches side by side), at 1,
+// 2, 4 and 8 workers; exits non-zero when a hash differs from one worker's.
+#include <math.h>
 #include <stdio.h>
 
 #include "world_scenes.h"
@@ -63,6 +65,74 @@ static unsigned long long runPileRain(int workers, int steps)
 	return h;
 }
 
+// Boxes and hexagonal prisms spun onto a wavy mesh of 24 x 24 cells of 0.5 m.
+static unsigned long long runMeshTumble(int workers, int steps)
+{
+	enum
+	{
+		n = 25
+	};
+	vec3s vertices[n * n];
+	int indices[6 * (n - 1) * (n - 1)];
+	for (int i = 0; i < n; ++i) {
+		for (int j = 0; j < n; ++j) {
+			float x = 0.5f * (float)(i - n / 2), z = 0.5f * (float)(j - n / 2);
+			vertices[i * n + j] = v3(x, 0.4f * sinf(0.9f * x) * cosf(0.7f * z), z);
+		}
+	}
+	int k = 0;
+	for (int i = 0; i + 1 < n; ++i) {
+		for (int j = 0; j + 1 < n; ++j) {
+			int a = i * n + j, b = a + 1, c = a + n, d = c + 1;
+			int quad[6] = {a, b, d, a, d, c};
+			for (int q = 0; q < 6; ++q) {
+				indices[k++] = quad[q];
+			}
+		}
+	}
+	tbMesh mesh;
+	if (!tbBuildMesh(vertices, n * n, indices, k / 3, &mesh, NULL, 0)) {
+		return 0;
+	}
+	vec3s points[12];
+	for (int i = 0; i < 6; ++i) {
+		float a = (float)i * 3.14159265f / 3.0f;
+		points[i] = v3(0.3f * cosf(a), -0.4f, 0.3f * sinf(a));
+		points[i + 6] = v3(0.3f * cosf(a), 0.4f, 0.3f * sinf(a));
+	}
+	tbHull prism;
+	if (tbBuildHull(points, 12, &prism, NULL) != tb_hullOk) {
+		tbDestroyMesh(&mesh);
+		return 0;
+	}
+	tbWorldDef def = tbDefaultWorldDef();
+	def.workerCount = workers;
+	tbWorldId world = tbCreateWorld(&def);
+	tbBodyDef gd = tbDefaultBodyDef();
+	tbBodyId level = tbCreateBody(world, &gd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	tbGeometry g = tbMakeMeshShape(&mesh);
+	tbCreateShape(level, &sd, &g);
+	for (int b = 0; b < 36; ++b) {
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.type = tb_dynamicBody;
+		bd.position = v3(0.9f * (float)(b % 6) - 2.25f, 1.5f + 0.3f * (float)(b / 6),
+		                 0.9f * (float)((b / 6) % 6) - 2.25f);
+		bd.angularVelocity = v3(3.0f - 0.2f * (float)b, 1.0f, 0.5f * (float)(b % 3));
+		tbBodyId body = tbCreateBody(world, &bd);
+		tbGeometry shape = b % 2 == 0 ? tbMakeBox(0.3f, 0.2f, 0.25f) : tbMakeHullShape(&prism);
+		tbCreateShape(body, &sd, &shape);
+	}
+	for (int s = 0; s < steps; ++s) {
+		tbWorld_Step(world, 1.0f / 60.0f, 4);
+	}
+	unsigned long long h = tbWorld_GetStateHash(world);
+	tbDestroyWorld(world);
+	tbDestroyHull(&prism);
+	tbDestroyMesh(&mesh);
+	return h;
+}
+
 int main(void)
 {
 	int workers[] = {1, 2, 4, 8};
@@ -78,6 +148,14 @@ int main(void)
 		unsigned long long h = runPileRain(workers[k], 60);
 		printf("pile rain, %d workers: 0x%016llx (one worker 0x%016llx)\n", workers[k], h, pileOne);
 		failed += h != pileOne;
+	}
+	unsigned long long meshOne = runMeshTumble(1, 90);
+	failed += meshOne == 0;
+	for (int k = 1; k < 4; ++k) {
+		unsigned long long h = runMeshTumble(workers[k], 90);
+		printf("mesh tumble, %d workers: 0x%016llx (one worker 0x%016llx)\n", workers[k], h,
+		       meshOne);
+		failed += h != meshOne;
 	}
 	return failed == 0 ? 0 : 1;
 }
