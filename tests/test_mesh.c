@@ -1337,6 +1337,18 @@ Test(level, a_spinning_compound_topples_onto_a_fine_mesh)
 	}
 }
 
+// A hexagonal prism of radius 0.6 m and length 2.4 m along y (the trees' trunk pieces).
+static void makeTrunkPrism(tbHull* hull)
+{
+	vec3s points[12];
+	for (int i = 0; i < 6; ++i) {
+		float a = (float)i * kPi / 3.0f;
+		points[i] = v3(0.6f * cosf(a), -1.2f, 0.6f * sinf(a));
+		points[i + 6] = v3(0.6f * cosf(a), 1.2f, 0.6f * sinf(a));
+	}
+	cr_assert_eq(tbBuildHull(points, 12, hull, NULL), tb_hullOk);
+}
+
 // The convex shape's triangles against each triangle alone (tbCollideLevelTriangle over every
 // triangle of the mesh, the independent answer): tbCollideLevel, which skips the triangles a face
 // axis proves farther than the speculative distance, must find points exactly when some triangle
@@ -1401,14 +1413,8 @@ Test(level, skipped_triangles_match_every_triangle_alone)
 	waveMesh(17, 0.5f, &mesh);
 	tbGeometry level = tbMakeMeshShape(&mesh);
 	// A hexagonal prism (the trees' trunk pieces) and a box.
-	vec3s points[12];
-	for (int i = 0; i < 6; ++i) {
-		float a = (float)i * kPi / 3.0f;
-		points[i] = v3(0.6f * cosf(a), -1.2f, 0.6f * sinf(a));
-		points[i + 6] = v3(0.6f * cosf(a), 1.2f, 0.6f * sinf(a));
-	}
 	tbHull hull;
-	cr_assert_eq(tbBuildHull(points, 12, &hull, NULL), tb_hullOk);
+	makeTrunkPrism(&hull);
 	tbGeometry prism = tbMakeHullShape(&hull);
 	tbGeometry box = tbMakeBox(0.8f, 0.25f, 0.5f);
 	expectLevelMatchesTriangles(&prism, &level, 12345u, 120);
@@ -1573,14 +1579,8 @@ Test(level, cached_triangle_axes_answer_as_the_full_test)
 	tbMesh mesh;
 	waveMesh(17, 0.5f, &mesh);
 	tbGeometry level = tbMakeMeshShape(&mesh);
-	vec3s points[12];
-	for (int i = 0; i < 6; ++i) {
-		float a = (float)i * kPi / 3.0f;
-		points[i] = v3(0.6f * cosf(a), -1.2f, 0.6f * sinf(a));
-		points[i + 6] = v3(0.6f * cosf(a), 1.2f, 0.6f * sinf(a));
-	}
 	tbHull hull;
-	cr_assert_eq(tbBuildHull(points, 12, &hull, NULL), tb_hullOk);
+	makeTrunkPrism(&hull);
 	tbGeometry prism = tbMakeHullShape(&hull);
 	tbGeometry box = tbMakeBox(0.8f, 0.25f, 0.5f);
 	expectCachedAxesMatchFullTest(&prism, &level);

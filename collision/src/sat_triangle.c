@@ -85,18 +85,26 @@ static vec3s tbTriPolyNormal(const tbHull* h, int f, bool unit, vec3s inv, float
 	return m;
 }
 
-// The axis of the polytope's face f: the triangle's lowest corner over its plane.
-static tbTriAxis tbTriPolyFace(vec3s m, float offset, const vec3s t[3])
+// The triangle's lowest corner along m: its dot, and which corner (*lowest).
+static inline float tbTriLowest(vec3s m, const vec3s t[3], int* lowest)
 {
 	float d0 = glms_vec3_dot(m, t[0]), d1 = glms_vec3_dot(m, t[1]), d2 = glms_vec3_dot(m, t[2]);
-	int lowest = d1 < d0 ? 1 : 0;
+	*lowest = d1 < d0 ? 1 : 0;
 	float least = d1 < d0 ? d1 : d0;
 	if (d2 < least) {
 		least = d2;
-		lowest = 2;
+		*lowest = 2;
 	}
+	return least;
+}
+
+// The axis of the polytope's face (unit normal m, offset): the triangle's lowest corner over its
+// plane.
+static tbTriAxis tbTriPolyFace(vec3s m, float offset, const vec3s t[3])
+{
+	int lowest;
 	tbTriAxis ax;
-	ax.separation = least - offset;
+	ax.separation = tbTriLowest(m, t, &lowest) - offset;
 	ax.u = glms_vec3_negate(m);
 	ax.pT = t[lowest];
 	ax.pP = glms_vec3_add(ax.pT, glms_vec3_scale(ax.u, ax.separation));
@@ -317,18 +325,11 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	for (int f = 0; f < h->faceCount; ++f) {
 		float offset;
 		fn[f] = tbTriPolyNormal(h, f, unit, inv, &offset);
-		vec3s m = fn[f];
-		float d0 = glms_vec3_dot(m, t[0]), d1 = glms_vec3_dot(m, t[1]), d2 = glms_vec3_dot(m, t[2]);
-		int lowest = d1 < d0 ? 1 : 0;
-		float least = d1 < d0 ? d1 : d0;
-		if (d2 < least) {
-			least = d2;
-			lowest = 2;
-		}
-		float sep = least - offset;
+		int lowest;
+		float sep = tbTriLowest(fn[f], t, &lowest) - offset;
 		if (sep > polyFace.separation) {
 			polyFace.separation = sep;
-			polyFace.u = glms_vec3_negate(m);
+			polyFace.u = glms_vec3_negate(fn[f]);
 			polyFace.pT = t[lowest];
 			polyId = f;
 		}
