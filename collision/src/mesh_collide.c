@@ -879,7 +879,7 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	box.upper = glms_vec3_add(box.upper, grow);
 	if (lc.filter) {
 		// The filter's face planes pushed out by the speculative distance prune the tree's walk:
-		// a subtree beyond one of them holds only triangles the filter would skip.
+		// a leaf beyond one of them holds only triangles the filter would skip.
 		float limits[TB_LEVEL_FILTER_MAX];
 		for (int i = 0; i < lc.faceCount; ++i) {
 			limits[i] = lc.offsets[i] + speculativeDistance;

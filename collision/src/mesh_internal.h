@@ -25,11 +25,11 @@ vec3s tbHeightfieldPoint(const tbHeightfield* field, int r, int c);
 /// Corners of heightfield triangle `index`, counter-clockwise seen from above.
 void tbHeightfieldTriangle(const tbHeightfield* field, int index, vec3s v[3]);
 
-/// tbGeometry_QueryTriangles that also skips a mesh's subtrees lying wholly beyond one of the
-/// planes normals[i] . x = limits[i] (the level's frame): every triangle it then leaves out has
-/// its three corners beyond that plane. The caller tests the triangles it is given; the planes
-/// only spare it the ones a whole subtree proves beyond (a convex shape's face planes pushed out
-/// by the speculative distance). A heightfield takes the plain query.
+/// tbGeometry_QueryTriangles that also skips a mesh's leaves lying wholly beyond one of the planes
+/// normals[i] . x = limits[i] (the level's frame): every triangle it then leaves out has its three
+/// corners beyond that plane. The caller tests the triangles it is given; the planes only spare
+/// it the ones a whole leaf proves beyond (a convex shape's face planes pushed out by the
+/// speculative distance). A heightfield takes the plain query.
 int tbQueryTrianglesWithin(const tbGeometry* shape, tbAABB box, const vec3s* normals,
                            const float* limits, int planeCount, tbTriangleQueryFcn* fcn,
                            void* context);
