@@ -1407,20 +1407,36 @@ static void expectLevelMatchesTriangles(const tbGeometry* convex, const tbGeomet
 	cr_expect_lt(touching, poses, "%d of %d poses touching", touching, poses);
 }
 
-Test(level, skipped_triangles_match_every_triangle_alone)
+// The wavy mesh of 17 x 17 samples 0.5 m apart with a trunk prism and a box to collide with it.
+typedef struct WaveShapes
 {
 	tbMesh mesh;
-	waveMesh(17, 0.5f, &mesh);
-	tbGeometry level = tbMakeMeshShape(&mesh);
-	// A hexagonal prism (the trees' trunk pieces) and a box.
 	tbHull hull;
-	makeTrunkPrism(&hull);
-	tbGeometry prism = tbMakeHullShape(&hull);
-	tbGeometry box = tbMakeBox(0.8f, 0.25f, 0.5f);
-	expectLevelMatchesTriangles(&prism, &level, 12345u, 120);
-	expectLevelMatchesTriangles(&box, &level, 777u, 120);
-	tbDestroyHull(&hull);
-	tbDestroyMesh(&mesh);
+	tbGeometry level, prism, box;
+} WaveShapes;
+
+static void makeWaveShapes(WaveShapes* w)
+{
+	waveMesh(17, 0.5f, &w->mesh);
+	w->level = tbMakeMeshShape(&w->mesh);
+	makeTrunkPrism(&w->hull);
+	w->prism = tbMakeHullShape(&w->hull);
+	w->box = tbMakeBox(0.8f, 0.25f, 0.5f);
+}
+
+static void destroyWaveShapes(WaveShapes* w)
+{
+	tbDestroyHull(&w->hull);
+	tbDestroyMesh(&w->mesh);
+}
+
+Test(level, skipped_triangles_match_every_triangle_alone)
+{
+	WaveShapes w;
+	makeWaveShapes(&w);
+	expectLevelMatchesTriangles(&w.prism, &w.level, 12345u, 120);
+	expectLevelMatchesTriangles(&w.box, &w.level, 777u, 120);
+	destroyWaveShapes(&w);
 }
 
 // The documented rule of tbReduceManifoldPoints written the plain way (each area a cross product
@@ -1576,17 +1592,11 @@ static void expectCachedAxesMatchFullTest(const tbGeometry* convex, const tbGeom
 
 Test(level, cached_triangle_axes_answer_as_the_full_test)
 {
-	tbMesh mesh;
-	waveMesh(17, 0.5f, &mesh);
-	tbGeometry level = tbMakeMeshShape(&mesh);
-	tbHull hull;
-	makeTrunkPrism(&hull);
-	tbGeometry prism = tbMakeHullShape(&hull);
-	tbGeometry box = tbMakeBox(0.8f, 0.25f, 0.5f);
-	expectCachedAxesMatchFullTest(&prism, &level);
-	expectCachedAxesMatchFullTest(&box, &level);
-	tbDestroyHull(&hull);
-	tbDestroyMesh(&mesh);
+	WaveShapes w;
+	makeWaveShapes(&w);
+	expectCachedAxesMatchFullTest(&w.prism, &w.level);
+	expectCachedAxesMatchFullTest(&w.box, &w.level);
+	destroyWaveShapes(&w);
 }
 
 // A cache that names nothing of the shapes (feature ids beyond them, separations far from any)

@@ -111,6 +111,15 @@ static tbTriAxis tbTriPolyFace(vec3s m, float offset, const vec3s t[3])
 	return ax;
 }
 
+// An edge pair's witness points: on the triangle's edge (from t along e) the point closest to the
+// polytope's edge (v0 to v1), and the polytope's point the axis's separation along u from it.
+static void tbTriEdgeWitness(tbTriAxis* ax, vec3s t, vec3s e, vec3s v0, vec3s v1)
+{
+	vec3s onP;
+	tbClosestSegments(t, e, v0, glms_vec3_sub(v1, v0), &ax->pT, &onP);
+	ax->pP = glms_vec3_add(ax->pT, glms_vec3_scale(ax->u, ax->separation));
+}
+
 // The axis of triangle edge k and polytope edge j when their arcs still cross (the Gauss-map
 // test of the full search below), with its witness points; false when they no longer make a face
 // of the Minkowski difference.
@@ -141,9 +150,7 @@ static bool tbTriEdgePair(const tbHull* h, int j, int k, bool unit, vec3s inv, c
 	vec3s v1 = glms_vec3_mul(h->vertices[he->v1], scale);
 	out->separation = glms_vec3_dot(p, glms_vec3_sub(v0, t[k])) / plen;
 	out->u = glms_vec3_scale(p, 1.0f / plen);
-	vec3s onP;
-	tbClosestSegments(t[k], e[k], v0, glms_vec3_sub(v1, v0), &out->pT, &onP);
-	out->pP = glms_vec3_add(out->pT, glms_vec3_scale(out->u, out->separation));
+	tbTriEdgeWitness(out, t[k], e[k], v0, v1);
 	return true;
 }
 
@@ -394,10 +401,7 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	}
 	if (edgeT >= 0) {
 		const tbHullEdge* he = h->edges + edgeP;
-		vec3s onP;
-		tbClosestSegments(t[edgeT], e[edgeT], pv[he->v0], glms_vec3_sub(pv[he->v1], pv[he->v0]),
-		                  &edge.pT, &onP);
-		edge.pP = glms_vec3_add(edge.pT, glms_vec3_scale(edge.u, edge.separation));
+		tbTriEdgeWitness(&edge, t[edgeT], e[edgeT], pv[he->v0], pv[he->v1]);
 		largest = fmaxf(largest, edge.separation);
 		if (edge.separation > margin ||
 		    edge.separation >
