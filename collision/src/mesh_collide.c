@@ -857,8 +857,16 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	    !tbGeometry_IsUsable(convex)) {
 		return 0;
 	}
-	static tbLevelCollide zero;
-	tbLevelCollide lc = zero;
+	// Only the counts and what the walk reads before writing are set: the arrays behind them
+	// (groups, seams, the filter's planes, this call's axes) are several kilobytes, filled as
+	// they are used.
+	tbLevelCollide lc;
+	lc.groupCount = 0;
+	lc.seamCount = 0;
+	lc.satCursor = 0;
+	lc.nextSat.count = 0;
+	lc.vertexCount = 0;
+	lc.faceCount = 0;
 	lc.a = a;
 	lc.b = b;
 	lc.bInA = bInA;
@@ -902,7 +910,12 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 		*distance = lc.distance;
 	}
 	if (cache != NULL) {
-		*cache = lc.nextSat;
+		// The entries past the count cleared: a saved world's bytes depend on nothing left over.
+		int n = lc.nextSat.count;
+		memset(cache, 0, sizeof *cache);
+		cache->count = n;
+		memcpy(cache->triangles, lc.nextSat.triangles, (size_t)n * sizeof cache->triangles[0]);
+		memcpy(cache->sat, lc.nextSat.sat, (size_t)n * sizeof cache->sat[0]);
 	}
 	return lc.groupCount;
 }
