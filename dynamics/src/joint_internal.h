@@ -48,10 +48,6 @@ typedef struct tbBallAngles
 	float coneC;  // how far inside the cone, rad (< 0: outside)
 } tbBallAngles;
 
-// The most blocks before the diagonal a joint's row of its group's factor may have for the
-// factor to be held between the biased passes (a ragdoll's joints have at most four).
-#define TB_HELD_FACTOR_BLOCKS 4
-
 // What a joint needs beyond its point rows and frames (tbJointRecord.more): its group's part of
 // the direct solve, the geometry and angles held through a substep's passes, the ball joint's
 // targets and the springs. Kept apart from the record so that the ball joints solved
@@ -74,17 +70,8 @@ typedef struct tbJointMore
 	tbJointNow heldNow;
 	tbBallAngles heldAngles;
 	bool held;
-	// A grouped joint's row of its group's factor (tbSolveJointGroup), made in the substep's
-	// first biased pass and read back in the others (A is made at the same poses): its diagonal
-	// block with its pivots' inverses and its blocks before the diagonal, in the order of the
-	// bits of groupLower. factorHeld, in the group's first record: every row is held.
-	mat3s factorDiag;
-	float factorInv[3];
-	mat3s factorLower[TB_HELD_FACTOR_BLOCKS];
-	bool factorHeld;
-	bool factorFits;    // in the group's first record: every row fits (tbOrderJointGroup)
-	short groupSlot[2]; // its bodies' (A, B) slots among its group's bodies
-	bool groupFirst[2]; // it is the first joint of its group's order to name the body
+	short groupSlot[2];            // its bodies' (A, B) slots among its group's bodies
+	bool groupFirst[2];            // it is the first joint of its group's order to name the body
 	vec3s targetAxisA, targetRefA; // ball: B's target frame on A, world, at the start
 	vec3s motorVelocity;           // ball: the motor's wB - wA, world, at the start
 	float wheelSpringMass;         // wheel: the suspension row's mass the spring was made for
@@ -146,7 +133,10 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 // order (the records' group masks): the direct solve's factorization keeps to them.
 void tbOrderJointGroup(tbJointRecord* records, int* joints, int count);
 
-// The point rows of the joints records[order[0..count)] in one direct solve.
+// The point rows of the joints records[order[0..count)] in one direct solve: made exact for the
+// velocities of now (and, with useBias, the substep's arcs closed by SHAKE; without, the relax
+// pass's projection of the positions). The solver runs it in the substep's last biased pass and
+// its relax passes (a lone joint's in every pass: tbJointUnitsTask).
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
                        bool useBias, float* work);
 

@@ -1302,7 +1302,6 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 
 void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 {
-	record->more->factorHeld = false; // the substep's first biased pass makes its group's factor
 	tbSolverBody* sa = states + record->indexA;
 	tbSolverBody* sb = states + record->indexB;
 	tbJointRecord* r = record;
@@ -1607,11 +1606,9 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 		}
 	}
 	// Each body of the group gets a slot, first taken by the first joint in this order that
-	// names it (the direct solve makes a body's turn there once, for all its joints), and the
-	// group's factor is held between the biased passes where every row fits its record.
+	// names it (the direct solve makes a body's turn there once, for all its joints).
 	int bodies[2 * TB_MAX_DIRECT_JOINTS];
 	int bodyCount = 0;
-	bool fits = true;
 	for (int i = 0; i < count; ++i) {
 		tbJointRecord* r = records + joints[i];
 		int sides[2] = {r->indexA, r->indexB};
@@ -1627,9 +1624,7 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 			r->more->groupSlot[side] = (short)slot;
 			r->more->groupFirst[side] = first;
 		}
-		fits = fits && tbBitCount(r->more->groupLower) <= TB_HELD_FACTOR_BLOCKS;
 	}
-	records[joints[0]].more->factorFits = fits;
 }
 
 // The 3 x 3 block of A for joints i and j sharing a body on sides si, sj (-1: A, +1: B):
@@ -1861,40 +1856,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		column[i] = cur[i]->more->groupColumn;
 	}
 	float invDiag[3 * TB_MAX_DIRECT_JOINTS] = {0};
-	tbJointRecord* first = records + order[0]; // holds factorHeld for the group
-	if (useBias && first->more->factorHeld) {
-		// A later biased pass of the substep: the bodies' deltas and turns are those the first
-		// one made its factor at (only velocities changed since), so the factor is the same.
-		for (int i = 0; i < count; ++i) {
-			const tbJointRecord* r = cur[i];
-			mat3s* row = A + (size_t)i * (size_t)count;
-			row[i] = r->more->factorDiag;
-			invDiag[3 * i] = r->more->factorInv[0];
-			invDiag[3 * i + 1] = r->more->factorInv[1];
-			invDiag[3 * i + 2] = r->more->factorInv[2];
-			int k = 0;
-			for (uint64_t m = lower[i]; m != 0u; m &= m - 1u) {
-				row[__builtin_ctzll(m)] = r->more->factorLower[k++];
-			}
-		}
-	} else {
-		tbFactorJointGroup(cur, geo, count, shares, lower, column, A, invDiag);
-		// Held for the substep's other biased passes where every row fits its record.
-		bool fits = useBias && first->more->factorFits;
-		first->more->factorHeld = fits;
-		for (int i = 0; i < count && fits; ++i) {
-			tbJointRecord* r = cur[i];
-			const mat3s* row = A + (size_t)i * (size_t)count;
-			r->more->factorDiag = row[i];
-			r->more->factorInv[0] = invDiag[3 * i];
-			r->more->factorInv[1] = invDiag[3 * i + 1];
-			r->more->factorInv[2] = invDiag[3 * i + 2];
-			int k = 0;
-			for (uint64_t m = lower[i]; m != 0u; m &= m - 1u) {
-				r->more->factorLower[k++] = row[__builtin_ctzll(m)];
-			}
-		}
-	}
+	tbFactorJointGroup(cur, geo, count, shares, lower, column, A, invDiag);
 	tbCholeskySubstitute(A, invDiag, lower, count, x);
 	if (!useBias) {
 		tbCholeskySubstitute(A, invDiag, lower, count, gap);

@@ -709,6 +709,7 @@ typedef struct tbJointTask
 	bool parallel;
 	tbJointMode mode;
 	bool useBias;
+	bool lastPass; // with useBias: the substep's last biased pass (tbRunJointUnits)
 	float h, invH;
 	tbJointRecord* records;
 	tbJointMore* more; // the records' rest, one per joint
@@ -824,7 +825,15 @@ static void tbJointUnitsTask(int start, int end, int worker, void* context)
 				tbJointAddStiffness(r, t->states, t->stiffness);
 			}
 		}
-		if (t->mode == tb_jointSolve && t->records[t->seq[from]].component >= 0) {
+		// A group's direct solve makes its point rows exact for the velocities it is given,
+		// so among the biased passes only the last one's counts: an earlier one's impulses
+		// are recomputed from what the contacts left, and a group of several joints (a chain,
+		// a ragdoll) skips it there, its factorization being most of its joints' work. The
+		// earlier passes then solve the joints' other rows and the contacts against the
+		// warm-started velocities. A lone joint's solve costs about what its rows do and
+		// keeps its limits a pass ahead of the point rows: it runs in every pass.
+		if (t->mode == tb_jointSolve && t->records[t->seq[from]].component >= 0 &&
+		    (!t->useBias || t->lastPass || to - from == 1)) {
 			tbSolveJointGroup(t->records, t->seq + from, to - from, t->states, t->useBias,
 			                  t->work + (size_t)worker * t->workStride);
 		}
@@ -893,11 +902,13 @@ static void tbRunJoints(tbJointTask* t, tbJointMode mode, int count)
 	}
 }
 
-// A pass over the units, colour by colour, then the uncoloured ones one at a time.
-static void tbRunJointUnits(tbJointTask* t, tbJointMode mode, bool useBias)
+// A pass over the units, colour by colour, then the uncoloured ones one at a time. `last`: the
+// substep's last pass of this kind (the groups' direct solves run in the last biased one).
+static void tbRunJointUnits(tbJointTask* t, tbJointMode mode, bool useBias, bool last)
 {
 	t->mode = mode;
 	t->useBias = useBias;
+	t->lastPass = last;
 	for (int k = 0; k <= TB_JOINT_COLORS; ++k) {
 		int batches = k < TB_JOINT_COLORS ? t->batchStart[k + 1] - t->batchStart[k] : 0;
 		if (batches > 0) {
@@ -1076,7 +1087,7 @@ static void tbObservedSubstep(const tbSolverDef* def, tbObserver* o, tbContactCo
 		o->iteration = it;
 		if (jointCount > 0) {
 			tbObserveSnapshot(o, states);
-			tbRunJointUnits(jointTask, tb_jointSolve, true);
+			tbRunJointUnits(jointTask, tb_jointSolve, true, it + 1 == def->iterations);
 			tbObserveBodies(o, states, true, true);
 		}
 		tbObserveContacts(o, tb_passPush, groups, groupCount, states, invH);
@@ -1093,7 +1104,7 @@ static void tbObservedSubstep(const tbSolverDef* def, tbObserver* o, tbContactCo
 		o->iteration = it;
 		if (jointCount > 0) {
 			tbObserveSnapshot(o, states);
-			tbRunJointUnits(jointTask, tb_jointSolve, false);
+			tbRunJointUnits(jointTask, tb_jointSolve, false, true);
 			tbObserveBodies(o, states, false, true);
 		}
 		if (rollingCount > 0) {
@@ -1502,7 +1513,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		if (jointCount > 0) {
 			// Each jointed body's inertia of the substep: turned, stiffened by its joints' loads.
 			tbRunJoints(&jointTask, tb_jointTurnStart, jointBodyCount);
-			tbRunJointUnits(&jointTask, tb_jointStiffness, false);
+			tbRunJointUnits(&jointTask, tb_jointStiffness, false, true);
 			tbRunJoints(&jointTask, tb_jointStiffen, jointBodyCount);
 			if (observe) {
 				// The gyroscopic term's first half is the joints' work with the warm start's.
@@ -1515,7 +1526,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				tbRunJoints(&jointTask, tb_jointGyroFlow, gyroBodies);
 				tbJointGyroscopicKick(jointRecords, jointBodies, jointGyro, gyroBodies, states);
 			}
-			tbRunJointUnits(&jointTask, tb_jointWarmStart, false);
+			tbRunJointUnits(&jointTask, tb_jointWarmStart, false, true);
 			if (observe) {
 				tbObserveBodies(&observer, states, true, true);
 			}
@@ -1527,7 +1538,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			}
 			task.useBias = true;
 			for (int it = 0; it < def->iterations; ++it) {
-				tbRunJointUnits(&jointTask, tb_jointSolve, true);
+				tbRunJointUnits(&jointTask, tb_jointSolve, true, it + 1 == def->iterations);
 				tbForColors(def, tbSolveTask, &task, groupStart, serialColors);
 			}
 			tbParallel(def, tbIntegrateDeltasTask, bodyCount, TB_MIN_BODIES, &task);
@@ -1537,7 +1548,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			task.useBias = false;
 			tbClearRolling(contacts, rolling, rollingCount);
 			for (int it = 0; it < def->relaxIterations; ++it) {
-				tbRunJointUnits(&jointTask, tb_jointSolve, false);
+				tbRunJointUnits(&jointTask, tb_jointSolve, false, true);
 				// The last relax pass sums each record's impulses right after solving it.
 				// Rolling first: the contacts' friction then keeps the rolling bodies from
 				// slipping under its torque within the same pass.
@@ -1562,7 +1573,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			}
 		}
 		for (int it = 0; it < def->iterations; ++it) {
-			tbRunJointUnits(&jointTask, tb_jointSolve, true);
+			tbRunJointUnits(&jointTask, tb_jointSolve, true, it + 1 == def->iterations);
 			for (int g = 0; g < groupCount; ++g) {
 				tbSolveContactsW(groups + g, states, invH, true);
 			}
@@ -1573,7 +1584,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		}
 		tbClearRolling(contacts, rolling, rollingCount);
 		for (int it = 0; it < def->relaxIterations; ++it) {
-			tbRunJointUnits(&jointTask, tb_jointSolve, false);
+			tbRunJointUnits(&jointTask, tb_jointSolve, false, true);
 			tbSolveRolling(contacts, rolling, rollingCount, groups, bodies, states);
 			for (int g = 0; g < groupCount; ++g) {
 				tbSolveContactsW(groups + g, states, invH, false);
