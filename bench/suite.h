@@ -19,7 +19,7 @@ typedef struct tbSuiteFigure
 } tbSuiteFigure;
 
 /// The most figures a scene reports.
-#define TB_SUITE_MAX_FIGURES 6
+#define TB_SUITE_MAX_FIGURES 8
 
 /// What a scene found at the end of its run.
 typedef struct tbSuiteChecks

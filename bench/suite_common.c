@@ -3,6 +3,7 @@
 #include "suite.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,8 @@ const int tb_suiteSceneCount = (int)(sizeof tb_suiteScenes / sizeof tb_suiteScen
 void tbSuiteAddFigure(tbSuiteChecks* checks, const char* name, double value, double bound)
 {
 	if (checks->figureCount >= TB_SUITE_MAX_FIGURES) {
+		fprintf(stderr, "tumble-suite: no room for the check '%s' (TB_SUITE_MAX_FIGURES %d)\n",
+		        name, TB_SUITE_MAX_FIGURES);
 		return;
 	}
 	checks->figures[checks->figureCount++] = (tbSuiteFigure){name, value, bound, true};
