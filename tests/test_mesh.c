@@ -1436,6 +1436,13 @@ Test(level, skipped_triangles_match_every_triangle_alone)
 	makeWaveShapes(&w);
 	expectLevelMatchesTriangles(&w.prism, &w.level, 12345u, 120);
 	expectLevelMatchesTriangles(&w.box, &w.level, 777u, 120);
+	// Round shapes are filtered by their core (a segment, a centre) and radius.
+	tbGeometry capsule = tbMakeCapsule(0.3f, 0.6f);
+	expectLevelMatchesTriangles(&capsule, &w.level, 4242u, 120);
+	capsule.scale = v3(1.5f, 1.5f, 1.5f);
+	expectLevelMatchesTriangles(&capsule, &w.level, 31u, 120);
+	tbGeometry ball = tbMakeSphere(0.4f);
+	expectLevelMatchesTriangles(&ball, &w.level, 99u, 120);
 	destroyWaveShapes(&w);
 }
 

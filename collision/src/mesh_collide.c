@@ -599,10 +599,12 @@ typedef struct tbLevelCollide
 	int seamCount;
 	// The separating-axis filter: the convex shape's vertices and face planes in the level's frame
 	// (a box as its 8 corners and 6 planes), when it is a polytope of at most TB_LEVEL_FILTER_MAX
-	// of each under a uniform scale.
+	// of each under a uniform scale; a sphere or a capsule as its core (its centre, its segment's
+	// ends) and its radius, with no face planes.
 	bool filter;
 	bool twoSided; // mesh triangles may face either way; heightfield triangles face up
 	int vertexCount, faceCount;
+	float coreRadius; // a round shape's radius about its core, else 0
 	vec3s vertices[TB_LEVEL_FILTER_MAX];
 	vec3s normals[TB_LEVEL_FILTER_MAX];
 	float offsets[TB_LEVEL_FILTER_MAX];
@@ -641,6 +643,16 @@ static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbT
 	}
 	float s = sc.x;
 	mat3s R = glms_quat_mat3(inLevel.q);
+	if (convex->type == tb_sphereShape || convex->type == tb_capsuleShape) {
+		bool capsule = convex->type == tb_capsuleShape;
+		float h = capsule ? s * convex->round.halfHeight : 0.0f;
+		lc->vertices[0] = glms_vec3_add(inLevel.p, glms_vec3_scale(R.col[1], h));
+		lc->vertices[1] = glms_vec3_sub(inLevel.p, glms_vec3_scale(R.col[1], h));
+		lc->vertexCount = capsule ? 2 : 1;
+		lc->faceCount = 0;
+		lc->coreRadius = s * (capsule ? convex->round.radius : convex->radius);
+		return lc->coreRadius >= 0.0f;
+	}
 	if (convex->type == tb_boxShape) {
 		vec3s h = glms_vec3_scale(convex->halfExtents, s);
 		for (int i = 0; i < 8; ++i) {
@@ -687,9 +699,11 @@ static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbT
 // mesh). Such a triangle can give no point within the speculative distance, so the narrow phase
 // is skipped for it. Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013:
 // any axis with a positive gap between the projections proves the gap a lower bound of the
-// distance; only face axes are tried here, the rest is the narrow phase's.
+// distance; only face axes are tried here, the rest is the narrow phase's. A round shape is its
+// core grown by its radius: its core apart by more than the gap plus the radius.
 static bool tbLevelTriangleApart(const tbLevelCollide* lc, const vec3s v[3], float gap)
 {
+	gap += lc->coreRadius;
 	for (int i = 0; i < lc->faceCount; ++i) {
 		vec3s n = lc->normals[i];
 		float limit = lc->offsets[i] + gap;
@@ -711,7 +725,26 @@ static bool tbLevelTriangleApart(const tbLevelCollide* lc, const vec3s v[3], flo
 		lo = x < lo ? x : lo; // (not fminf: a library call here)
 		hi = x > hi ? x : hi;
 	}
-	return lo - d > gap || (lc->twoSided && d - hi > gap);
+	if (lo - d > gap || (lc->twoSided && d - hi > gap)) {
+		return true;
+	}
+	if (lc->faceCount > 0) {
+		return false;
+	}
+	// A round shape's core beyond the side plane of an edge (through it, square to the triangle,
+	// facing out: s = e x n, counter-clockwise about n, as long as the edge).
+	for (int k = 0; k < 3; ++k) {
+		vec3s side = glms_vec3_cross(glms_vec3_sub(v[k == 2 ? 0 : k + 1], v[k]), n);
+		float limit = glms_vec3_dot(side, v[k]) + gap * glms_vec3_norm(side);
+		bool beyond = true;
+		for (int i = 0; i < lc->vertexCount && beyond; ++i) {
+			beyond = glms_vec3_dot(side, lc->vertices[i]) > limit;
+		}
+		if (beyond) {
+			return true;
+		}
+	}
+	return false;
 }
 
 static bool tbLevelTriangleFound(int triangle, void* context)
@@ -867,6 +900,7 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	lc.nextSat.count = 0;
 	lc.vertexCount = 0;
 	lc.faceCount = 0;
+	lc.coreRadius = 0.0f;
 	lc.a = a;
 	lc.b = b;
 	lc.bInA = bInA;
