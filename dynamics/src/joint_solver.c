@@ -1627,23 +1627,49 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 	}
 }
 
-// The 3 x 3 block of A for joints i and j sharing a body on sides si, sj (-1: A, +1: B):
-// si sj (m 1 - [ri]x I^-1 [rj]x), written out: G = [ri]x I^-1 column by column (ri x I_c), then
-// G [rj]x column by column (G (rj x e_b)).
-static mat3s tbCouplingBlock(float m, const mat3s* invI, vec3s ri, vec3s rj, float sign)
+// The arm's part of A's blocks for one side of a joint: G = [r]x I^-1 (column c: r x I^-1's
+// column c), made once per joint and side and used by every block that side enters.
+static inline void tbArmInertia(vec3s r, const mat3s* invI, mat3s* G)
 {
-	vec3s g0 = tbCross(ri, invI->col[0]), g1 = tbCross(ri, invI->col[1]),
-	      g2 = tbCross(ri, invI->col[2]);
-	mat3s K;
+	G->col[0] = tbCross(r, invI->col[0]);
+	G->col[1] = tbCross(r, invI->col[1]);
+	G->col[2] = tbCross(r, invI->col[2]);
+}
+
+// K += m 1 - G [r]x for a joint's own side: the diagonal block's term, m 1 - [r]x I^-1 [r]x,
+// symmetric (([r]x)^T = -[r]x), so its six entries are made and mirrored.
+static inline void tbAddDiagonal(mat3s* K, const mat3s* G, float m, vec3s r)
+{
+	float xx = r.z * G->col[1].x - r.y * G->col[2].x;
+	float xy = r.x * G->col[2].x - r.z * G->col[0].x;
+	float yy = r.x * G->col[2].y - r.z * G->col[0].y;
+	float xz = r.y * G->col[0].x - r.x * G->col[1].x;
+	float yz = r.y * G->col[0].y - r.x * G->col[1].y;
+	float zz = r.y * G->col[0].z - r.x * G->col[1].z;
+	K->col[0].x += m - xx;
+	K->col[1].y += m - yy;
+	K->col[2].z += m - zz;
+	K->col[1].x -= xy;
+	K->col[0].y -= xy;
+	K->col[2].x -= xz;
+	K->col[0].z -= xz;
+	K->col[2].y -= yz;
+	K->col[1].z -= yz;
+}
+
+// K += sign (m 1 - G [rj]x): the 3 x 3 block of A for joints i and j sharing a body on sides
+// with signs si sj = `sign` (-1: A, +1: B), si sj (m 1 - [ri]x I^-1 [rj]x), G that body's
+// tbArmInertia for joint i, written out column by column (G (rj x e_b)).
+static inline void tbAddCoupling(mat3s* K, const mat3s* G, float m, vec3s rj, float sign)
+{
 	for (int a = 0; a < 3; ++a) {
-		K.col[0].raw[a] = sign * (-(rj.z * g1.raw[a] - rj.y * g2.raw[a]));
-		K.col[1].raw[a] = sign * (-(rj.x * g2.raw[a] - rj.z * g0.raw[a]));
-		K.col[2].raw[a] = sign * (-(rj.y * g0.raw[a] - rj.x * g1.raw[a]));
+		K->col[0].raw[a] -= sign * (rj.z * G->col[1].raw[a] - rj.y * G->col[2].raw[a]);
+		K->col[1].raw[a] -= sign * (rj.x * G->col[2].raw[a] - rj.z * G->col[0].raw[a]);
+		K->col[2].raw[a] -= sign * (rj.y * G->col[0].raw[a] - rj.x * G->col[1].raw[a]);
 	}
-	K.col[0].x += sign * m;
-	K.col[1].y += sign * m;
-	K.col[2].z += sign * m;
-	return K;
+	K->col[0].x += sign * m;
+	K->col[1].y += sign * m;
+	K->col[2].z += sign * m;
 }
 
 // T -= a b^T for 3 x 3 blocks.
@@ -1719,27 +1745,43 @@ static void tbFactorJointGroup(tbJointRecord* const* cur, const tbJointNow* geo,
                                const uint64_t* shares, const uint64_t* lower,
                                const uint64_t* column, mat3s* A, float* invDiag)
 {
+	// Each joint's sides: the moving body there (-1: the static body, which adds nothing), its
+	// inverse mass and arm, and its G.
+	mat3s G[TB_MAX_DIRECT_JOINTS][2];
+	int body[TB_MAX_DIRECT_JOINTS][2];
+	for (int i = 0; i < count; ++i) {
+		const tbJointRecord* r = cur[i];
+		body[i][0] = r->indexA != r->staticBody ? r->indexA : -1;
+		body[i][1] = r->indexB != r->staticBody ? r->indexB : -1;
+		if (body[i][0] >= 0) {
+			tbArmInertia(geo[i].rA, &r->iA, &G[i][0]);
+		}
+		if (body[i][1] >= 0) {
+			tbArmInertia(geo[i].rB, &r->iB, &G[i][1]);
+		}
+	}
 	for (int i = 0; i < count; ++i) {
 		// The blocks of row i: coupling blocks where the joints share a body, zero where only
 		// the factor fills in; then the diagonal block.
+		const tbJointRecord* r = cur[i];
 		for (uint64_t bits = lower[i] | ((uint64_t)1 << i); bits != 0u; bits &= bits - 1u) {
 			int j = __builtin_ctzll(bits);
 			mat3s K = glms_mat3_zero();
-			if (j == i || (shares[i] >> j & 1u) != 0u) {
-				int bodiesI[2] = {cur[i]->indexA, cur[i]->indexB};
-				int bodiesJ[2] = {cur[j]->indexA, cur[j]->indexB};
+			if (j == i) {
+				if (body[i][0] >= 0) {
+					tbAddDiagonal(&K, &G[i][0], r->mA, geo[i].rA);
+				}
+				if (body[i][1] >= 0) {
+					tbAddDiagonal(&K, &G[i][1], r->mB, geo[i].rB);
+				}
+			} else if ((shares[i] >> j & 1u) != 0u) {
 				for (int si = 0; si < 2; ++si) {
 					for (int sj = 0; sj < 2; ++sj) {
-						int body = bodiesI[si];
-						if (body != bodiesJ[sj] || body == cur[i]->staticBody) {
+						if (body[i][si] < 0 || body[i][si] != body[j][sj]) {
 							continue;
 						}
-						float m = si == 0 ? cur[i]->mA : cur[i]->mB;
-						const mat3s* invI = si == 0 ? &cur[i]->iA : &cur[i]->iB;
-						vec3s ri = si == 0 ? geo[i].rA : geo[i].rB;
-						vec3s rj = sj == 0 ? geo[j].rA : geo[j].rB;
-						float sign = (si == sj) ? 1.0f : -1.0f;
-						K = tbMat3Add(K, tbCouplingBlock(m, invI, ri, rj, sign));
+						tbAddCoupling(&K, &G[i][si], si == 0 ? r->mA : r->mB,
+						              sj == 0 ? geo[j].rA : geo[j].rB, si == sj ? 1.0f : -1.0f);
 					}
 				}
 			}
