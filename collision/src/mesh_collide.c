@@ -633,8 +633,9 @@ static tbSatCache tbLevelLastSat(tbLevelCollide* lc, int triangle)
 	return none;
 }
 
-// The convex shape's vertices and face planes placed in the level's frame for the filter; false
-// (no filter) for round shapes, large or non-uniformly scaled hulls.
+// The convex shape's vertices and face planes (a sphere's or capsule's core and radius) placed in
+// the level's frame for the filter; false (no filter) for cylinders, cones, large or
+// non-uniformly scaled shapes.
 static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbTransform inLevel)
 {
 	vec3s sc = convex->scale;
@@ -919,18 +920,14 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	vec3s grow = {{speculativeDistance, speculativeDistance, speculativeDistance}};
 	box.lower = glms_vec3_sub(box.lower, grow);
 	box.upper = glms_vec3_add(box.upper, grow);
-	if (lc.filter) {
-		// The filter's face planes pushed out by the speculative distance prune the tree's walk:
-		// a leaf beyond one of them holds only triangles the filter would skip.
-		float limits[TB_LEVEL_FILTER_MAX];
-		for (int i = 0; i < lc.faceCount; ++i) {
-			limits[i] = lc.offsets[i] + speculativeDistance;
-		}
-		tbQueryTrianglesWithin(level, box, lc.normals, limits, lc.faceCount, tbLevelTriangleFound,
-		                       &lc);
-	} else {
-		tbGeometry_QueryTriangles(level, box, tbLevelTriangleFound, &lc);
+	// The filter's face planes pushed out by the speculative distance prune the tree's walk: a
+	// leaf beyond one of them holds only triangles the filter would skip (none without a filter,
+	// or for a round shape: faceCount 0).
+	float limits[TB_LEVEL_FILTER_MAX];
+	for (int i = 0; i < lc.faceCount; ++i) {
+		limits[i] = lc.offsets[i] + speculativeDistance;
 	}
+	tbQueryTrianglesWithin(level, box, lc.normals, limits, lc.faceCount, tbLevelTriangleFound, &lc);
 	tbLevelAddSeams(&lc);
 	for (int g = 0; g < lc.groupCount; ++g) {
 		tbLevelGroup* group = lc.groups + g;
