@@ -48,6 +48,18 @@ typedef struct tbBallAngles
 	float coneC;  // how far inside the cone, rad (< 0: outside)
 } tbBallAngles;
 
+// The relax pass may take a joint group's factor from the substep's last biased pass instead of
+// making it again at the bodies' new poses (tbSolveJointGroup), where the group allows it
+// (tbOrderJointGroup): no joint's row of the factor has more than TB_HELD_FACTOR_BLOCKS blocks
+// before its diagonal (a ragdoll's joints have at most four), and no two jointed bodies' masses
+// are more than TB_HELD_FACTOR_MASS_RATIO apart (a heavy load on light links makes A so
+// ill-conditioned that a factor a few hundredths of a radian old flings the links apart: the
+// chains of tests/test_joints.c). And only where no body of the group turned by more than
+// TB_HELD_FACTOR_TURN radians in the substep.
+#define TB_HELD_FACTOR_BLOCKS 4
+#define TB_HELD_FACTOR_MASS_RATIO 32.0f
+#define TB_HELD_FACTOR_TURN 0.02f
+
 // What a joint needs beyond its point rows and frames (tbJointRecord.more): its group's part of
 // the direct solve, the geometry and angles held through a substep's passes, the ball joint's
 // targets and the springs. Kept apart from the record so that the ball joints solved
@@ -70,6 +82,15 @@ typedef struct tbJointMore
 	tbJointNow heldNow;
 	tbBallAngles heldAngles;
 	bool held;
+	// A grouped joint's row of its group's factor (tbSolveJointGroup) as the substep's last
+	// biased pass made it, read back by the relax pass where the group holds it: its diagonal
+	// block with its pivots' inverses and its blocks before the diagonal, in the order of the
+	// bits of groupLower. In the group's first record: factorKeep, the group may hold its factor
+	// (tbOrderJointGroup), and factorHeld, it holds this substep's.
+	mat3s factorDiag;
+	float factorInv[3];
+	mat3s factorLower[TB_HELD_FACTOR_BLOCKS];
+	bool factorKeep, factorHeld;
 	short groupSlot[2];            // its bodies' (A, B) slots among its group's bodies
 	bool groupFirst[2];            // it is the first joint of its group's order to name the body
 	vec3s targetAxisA, targetRefA; // ball: B's target frame on A, world, at the start

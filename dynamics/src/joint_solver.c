@@ -1609,8 +1609,14 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 	// names it (the direct solve makes a body's turn there once, for all its joints).
 	int bodies[2 * TB_MAX_DIRECT_JOINTS];
 	int bodyCount = 0;
+	bool keep = count > 1;
 	for (int i = 0; i < count; ++i) {
 		tbJointRecord* r = records + joints[i];
+		keep = keep && tbBitCount(r->more->groupLower) <= TB_HELD_FACTOR_BLOCKS;
+		if (r->mA > 0.0f && r->mB > 0.0f) {
+			float ratio = r->mA > r->mB ? r->mA / r->mB : r->mB / r->mA;
+			keep = keep && ratio <= TB_HELD_FACTOR_MASS_RATIO;
+		}
 		int sides[2] = {r->indexA, r->indexB};
 		for (int side = 0; side < 2; ++side) {
 			int slot = 0;
@@ -1625,6 +1631,8 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 			r->more->groupFirst[side] = first;
 		}
 	}
+	records[joints[0]].more->factorKeep = keep;
+	records[joints[0]].more->factorHeld = false;
 }
 
 // The arm's part of A's blocks for one side of a joint: G = [r]x I^-1 (column c: r x I^-1's
@@ -1898,7 +1906,51 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		column[i] = cur[i]->more->groupColumn;
 	}
 	float invDiag[3 * TB_MAX_DIRECT_JOINTS] = {0};
-	tbFactorJointGroup(cur, geo, count, shares, lower, column, A, invDiag);
+	tbJointMore* first = cur[0]->more; // holds factorKeep and factorHeld for the group
+	// The relax pass takes the biased pass's factor where the group holds it and none of its
+	// bodies turned by more than TB_HELD_FACTOR_TURN in the substep: A's blocks are its arms and
+	// inertias, which turn with the bodies, so the held factor is off by about that angle, and
+	// one step of the projection's Newton iteration with it (a quasi-Newton step) still closes
+	// the gaps. The substep's turn is h |w| at the velocities the positions moved with.
+	bool reuse = !useBias && first->factorHeld;
+	for (int i = 0; i < count && reuse; ++i) {
+		const tbJointRecord* r = cur[i];
+		vec3s wA = tbGetW(states + r->indexA), wB = tbGetW(states + r->indexB);
+		float wa = r->mA > 0.0f ? glms_vec3_dot(wA, wA) : 0.0f;
+		float wb = r->mB > 0.0f ? glms_vec3_dot(wB, wB) : 0.0f;
+		float limit = TB_HELD_FACTOR_TURN / r->h;
+		reuse = (wa > wb ? wa : wb) <= limit * limit;
+	}
+	if (reuse) {
+		for (int i = 0; i < count; ++i) {
+			const tbJointMore* m = cur[i]->more;
+			mat3s* row = A + (size_t)i * (size_t)count;
+			row[i] = m->factorDiag;
+			invDiag[3 * i] = m->factorInv[0];
+			invDiag[3 * i + 1] = m->factorInv[1];
+			invDiag[3 * i + 2] = m->factorInv[2];
+			int k = 0;
+			for (uint64_t b = lower[i]; b != 0u; b &= b - 1u) {
+				row[__builtin_ctzll(b)] = m->factorLower[k++];
+			}
+		}
+		first->factorHeld = false;
+	} else {
+		tbFactorJointGroup(cur, geo, count, shares, lower, column, A, invDiag);
+		first->factorHeld = useBias && first->factorKeep;
+		for (int i = 0; i < count && first->factorHeld; ++i) {
+			tbJointMore* m = cur[i]->more;
+			const mat3s* row = A + (size_t)i * (size_t)count;
+			m->factorDiag = row[i];
+			m->factorInv[0] = invDiag[3 * i];
+			m->factorInv[1] = invDiag[3 * i + 1];
+			m->factorInv[2] = invDiag[3 * i + 2];
+			int k = 0;
+			for (uint64_t b = lower[i]; b != 0u; b &= b - 1u) {
+				m->factorLower[k++] = row[__builtin_ctzll(b)];
+			}
+		}
+	}
 	tbCholeskySubstitute(A, invDiag, lower, count, x);
 	if (!useBias) {
 		tbCholeskySubstitute(A, invDiag, lower, count, gap);
