@@ -1,5 +1,6 @@
 // Joints against independent answers: a pendulum's period, a chain's stretch, a heavy load on
-// light links, a hinge motor, a door's limits, a slider's limits and rail; bad definitions.
+// light links, a hinge motor, a door's limits, a knee's stops, a lever resting on its stop (the
+// stop's spring), a slider's limits and rail; bad definitions.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -394,6 +395,120 @@ Test(joints, door_stops_at_its_limits)
 	cr_expect_gt(highest, 0.55f, "the door never reached its upper limit");
 	cr_expect_lt(lowest, -0.55f, "the door never reached its lower limit");
 	tbDestroyWorld(world);
+}
+
+// A leg swung into its knee's stop: a thigh hung from a fixed hip by a ball joint, a calf on a
+// hinge with limits -5 and 130 degrees (a ragdoll's knee), the calf thrown at `spin` rad/s about
+// the knee towards one stop. The stop is a limit on the turn about the knee's anchor, not about
+// the calf's centre: the calf's point rows hold the anchor, so the row's mass is the calf's
+// inertia about the anchor. Returns the worst angle past either stop over 2 s.
+static float kneeOvershoot(float spin)
+{
+	tbWorldId world = makeWorld(false);
+	vec3s hip = v3(0.0f, 2.0f, 0.0f);
+	tbBodyId fixed = makeStatic(world, hip);
+	tbGeometry thighShape = tbMakeCapsule(0.08f, 0.16f);
+	tbGeometry calfShape = tbMakeCapsule(0.065f, 0.17f);
+	tbBodyId thigh =
+	    makeDynamic(world, v3(0.0f, 1.76f, 0.0f), quatIdentity(), &thighShape, 1000.0f);
+	tbBodyId calf = makeDynamic(world, v3(0.0f, 1.28f, 0.0f), quatIdentity(), &calfShape, 1000.0f);
+	tbBallJointDef bd = tbDefaultBallJointDef();
+	bd.bodyIdA = fixed;
+	bd.bodyIdB = thigh;
+	bd.anchor = hip;
+	cr_assert(tbJoint_IsValid(tbCreateBallJoint(world, &bd)), "%s", tbGetLastError());
+	tbHingeJointDef hd = tbDefaultHingeJointDef();
+	hd.bodyIdA = thigh;
+	hd.bodyIdB = calf;
+	hd.anchor = v3(0.0f, 1.5f, 0.0f);
+	hd.axis = v3(1.0f, 0.0f, 0.0f);
+	hd.enableLimit = true;
+	const float deg = 3.14159265f / 180.0f;
+	hd.lowerAngle = -5.0f * deg;
+	hd.upperAngle = 130.0f * deg;
+	tbJointId knee = tbCreateHingeJoint(world, &hd);
+	cr_assert(tbJoint_IsValid(knee), "%s", tbGetLastError());
+	// The calf turning about the knee at `spin`: its centre, 0.22 m below the knee, moves at
+	// spin x (centre - knee).
+	vec3s w = v3(spin, 0.0f, 0.0f);
+	tbBody_SetAngularVelocity(calf, w);
+	tbBody_SetLinearVelocity(calf, glms_vec3_cross(w, v3(0.0f, -0.22f, 0.0f)));
+	float worst = 0.0f;
+	for (int s = 0; s < (int)lroundf(2.0f / kDt); ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+		float angle = tbJoint_GetAngle(knee);
+		worst = fmaxf(worst, fmaxf(angle - hd.upperAngle, hd.lowerAngle - angle));
+	}
+	tbDestroyWorld(world);
+	return worst;
+}
+
+// A lever held by its hinge's stop: a capsule along +z from a hinge on a fixed body, gravity
+// pressing it into the upper stop (0). A stop past its limit is a spring of 60 Hz on the turn
+// (docs/joints.md): its stiffness is the row's mass times (2 pi 60)^2, and the row's mass is the
+// lever's moment of inertia about the hinge, I_c + m d^2 (the anchor is held), so it rests
+// C = m g d / ((I_c + m d^2) (2 pi 60)^2) past the stop. Returns the mean angle past the stop
+// over the last second and the analytic C.
+static void leverSag(float halfLength, float radius, float* sag, float* expected)
+{
+	tbWorldId world = makeWorld(false);
+	vec3s pivot = v3(0.0f, 1.0f, 0.0f);
+	tbBodyId fixed = makeStatic(world, pivot);
+	tbGeometry shape = tbMakeCapsule(radius, halfLength);
+	versors alongZ = glms_quat_from_vecs(v3(0.0f, 1.0f, 0.0f), v3(0.0f, 0.0f, 1.0f));
+	float d = halfLength + radius;
+	tbBodyId lever = makeDynamic(world, v3(0.0f, 1.0f, d), alongZ, &shape, 1000.0f);
+	tbHingeJointDef hd = tbDefaultHingeJointDef();
+	hd.bodyIdA = fixed;
+	hd.bodyIdB = lever;
+	hd.anchor = pivot;
+	hd.axis = v3(1.0f, 0.0f, 0.0f);
+	hd.enableLimit = true;
+	hd.lowerAngle = -1.0f;
+	hd.upperAngle = 0.0f;
+	tbJointId hinge = tbCreateHingeJoint(world, &hd);
+	cr_assert(tbJoint_IsValid(hinge), "%s", tbGetLastError());
+	double m = (double)tbBody_GetMass(lever);
+	double ic = (double)tbBody_GetWorldInertia(lever).col[0].x; // about x through the centre
+	double omega = 2.0 * 3.14159265358979 * 60.0;
+	double g = -(double)tbWorld_GetGravity(world).y;
+	*expected = (float)(m * g * (double)d / ((ic + m * (double)d * (double)d) * omega * omega));
+	int steps = (int)lroundf(3.0f / kDt), last = (int)lroundf(1.0f / kDt);
+	double sum = 0.0;
+	for (int s = 0; s < steps; ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+		if (s >= steps - last) {
+			sum += (double)tbJoint_GetAngle(hinge);
+		}
+	}
+	tbDestroyWorld(world);
+	*sag = (float)(sum / (double)last);
+}
+
+Test(joints, a_lever_rests_on_its_hinge_stop)
+{
+	const float halves[3] = {0.1f, 0.3f, 1.0f};
+	for (int k = 0; k < 3; ++k) {
+		float sag, expected;
+		leverSag(halves[k], 0.05f, &sag, &expected);
+		printf("SCENE lever of half length %.1f m on its stop: %.3e rad past it, spring of the "
+		       "stop %.3e\n",
+		       (double)halves[k], (double)sag, (double)expected);
+		cr_expect(fabsf(sag - expected) < 0.1f * expected, "half length %g: %g rad, not %g",
+		          (double)halves[k], (double)sag, (double)expected);
+	}
+}
+
+Test(joints, a_knee_thrown_into_its_stops_stays_at_them)
+{
+	const float spins[3] = {10.0f, 30.0f, 60.0f};
+	for (int k = 0; k < 6; ++k) {
+		float spin = k % 2 == 0 ? spins[k / 2] : -spins[k / 2];
+		float over = kneeOvershoot(spin);
+		printf("SCENE knee thrown at %.0f rad/s: worst overshoot %.4f rad\n", (double)spin,
+		       (double)over);
+		cr_expect_lt(over, 0.005f, "at %g rad/s", (double)spin);
+	}
 }
 
 // A block on a horizontal slider with limits +-1 m, thrown at 3 m/s: it stops within 2 cm of the

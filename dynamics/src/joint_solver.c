@@ -728,11 +728,16 @@ static void tbAxialApply(const tbAxialRow* row, const tbJointRecord* r, tbSolver
 	}
 }
 
+static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
+                              const tbJointNow* g, tbSym3* Kpp, bool* made, vec3s u, float C,
+                              float* acc, bool useBias, float invH);
+
 // Spring, motor and limits along the joint's own coordinate q (hinge angle, slider translation,
-// distance), in Box2D's order: spring, motor, then the limits, which must win.
+// distance), in Box2D's order: spring, motor, then the limits, which must win. `point`: a hinge's
+// geometry of now, whose anchors its point rows hold (null for the linear rows).
 static void tbSolveAxial(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
                          const tbAxialRow* row, float q, float rest, bool useBias, float invH,
-                         bool rigid)
+                         bool rigid, const tbJointNow* point)
 {
 	tbJoint* j = r->joint;
 	if (j->enableSpring && j->hertz > 0.0f) {
@@ -766,6 +771,20 @@ static void tbSolveAxial(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
 		               impulseScale * j->axialImpulse;
 		j->axialImpulse += lambda;
 		tbAxialApply(row, r, sa, sb, lambda);
+	}
+	if (j->enableLimit && point != NULL) {
+		// A hinge's stops turn B about the joint's anchor, which its point rows hold: each is
+		// the one-sided angular row of a ball joint's limits (tbAngularLimitRow), its mass the
+		// Schur complement about the anchor, with the point impulse that keeps the anchor. With
+		// the mass about B's centre, the stop took a quarter of the turn of a rod hinged at its
+		// end, and a soft stop under a load sagged by the inverse of that mass.
+		tbSym3 Kpp;
+		bool made = false;
+		tbAngularLimitRow(r, sa, sb, point, &Kpp, &made, row->u, q - j->lower, &j->lowerImpulse,
+		                  useBias, invH);
+		tbAngularLimitRow(r, sa, sb, point, &Kpp, &made, glms_vec3_negate(row->u), j->upper - q,
+		                  &j->upperImpulse, useBias, invH);
+		return;
 	}
 	if (j->enableLimit) {
 		// Each side is a one-sided row like a contact: speculative while q is inside (close the
@@ -912,14 +931,14 @@ static vec3s tbClampAngular(vec3s* acc, vec3s L, float maxImpulse)
 	return glms_vec3_sub(next, old);
 }
 
-// One one-sided angular row of a ball joint: keep C >= 0 where dC/dt = u . (wB - wA), as a
-// limit of tbSolveAxial (speculative while inside, soft once past); *acc >= 0. The row acts with
-// the joint's point held: its angular impulse lambda u comes with the point impulse
-// P = -Kpp^-1 Kpl lambda that leaves the anchors' relative velocity as it was, and its mass is
-// the Schur complement 1 / (Kll - Kpl . Kpp^-1 Kpl) (Kpp the point block, tbPointMassOf; Kpl
-// = J_point M^-1 J_row^T = -(rA x IA^-1 u) - (rB x IB^-1 u); Kll = u . (IA^-1 + IB^-1) u). A
-// limb turns about its anchor, not its centre: solved apart, the point row gave back most of
-// the turn the limit had taken and a thrown limb sank into its cone and bounced off it.
+// One one-sided angular row of a ball joint's limits or a hinge's stops: keep C >= 0 where dC/dt
+// = u . (wB - wA), speculative while inside, soft once past (tbLimitSoftness); *acc >= 0. It acts
+// with the joint's point held: its angular impulse lambda u comes with the point impulse P =
+// -Kpp^-1 Kpl lambda that leaves the anchors' relative velocity as it was, and its mass is the
+// Schur complement 1 / (Kll - Kpl . Kpp^-1 Kpl) (Kpp the point block, tbPointMassOf; Kpl = J_point
+// M^-1 J_row^T = -(rA x IA^-1 u) - (rB x IB^-1 u); Kll = u . (IA^-1 + IB^-1) u). A limb turns about
+// its anchor, not its centre: solved apart, the point row gave back most of the turn the limit had
+// taken and a thrown limb sank into its cone and bounced off it.
 static void tbAngularLimitRow(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
                               const tbJointNow* g, tbSym3* Kpp, bool* made, vec3s u, float C,
                               float* acc, bool useBias, float invH)
@@ -1234,7 +1253,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 	case tb_hingeJoint:
 		if (tbHasAxial(j)) {
 			tbAxialRow row = {true, g.axisA, g.rA, g.rB, tbAngularRowMass(r, g.axisA), 0.0f};
-			tbSolveAxial(r, sa, sb, &row, g.angle, 0.0f, useBias, invH, false);
+			tbSolveAxial(r, sa, sb, &row, g.angle, 0.0f, useBias, invH, false, &g);
 		}
 		tbSolveAngular(r, sa, sb, &g, useBias, true);
 		if (r->component < 0) {
@@ -1246,7 +1265,8 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 			vec3s armA = glms_vec3_add(g.rA, g.d);
 			tbAxialRow row = {false, g.axisA, armA, g.rB, tbLinearRowMass(r, armA, g.rB, g.axisA),
 			                  0.0f};
-			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g.axisA, g.d), 0.0f, useBias, invH, false);
+			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g.axisA, g.d), 0.0f, useBias, invH, false,
+			             NULL);
 		}
 		tbSolveAngular(r, sa, sb, &g, useBias, false);
 		tbSolveSliderLine(r, sa, sb, &g, useBias);
@@ -1263,7 +1283,8 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 			                  g.rB,
 			                  tbLinearRowMass(r, armA, g.rB, g.axisA),
 			                  r->more->wheelSpringMass};
-			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g.axisA, g.d), 0.0f, useBias, invH, false);
+			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g.axisA, g.d), 0.0f, useBias, invH, false,
+			             NULL);
 		}
 		if (j->enableMotor) {
 			float cdot =
@@ -1292,7 +1313,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 		tbAxialRow row = {false, u, g.rA, g.rB, tbLinearRowMass(r, g.rA, g.rB, u), 0.0f};
 		// Rigid unless it is a spring or a range.
 		bool rigid = !(j->enableSpring && j->hertz > 0.0f) && !j->enableLimit;
-		tbSolveAxial(r, sa, sb, &row, length, j->length, useBias, invH, rigid);
+		tbSolveAxial(r, sa, sb, &row, length, j->length, useBias, invH, rigid, NULL);
 		break;
 	}
 	default:
