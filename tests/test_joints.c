@@ -358,6 +358,23 @@ Test(joints, hinge_motor_drives_a_wheel)
 	tbDestroyWorld(world);
 }
 
+// A hinge between a and b about `axis` through `anchor`, limited to [lower, upper] rad.
+static tbJointId limitedHinge(tbWorldId world, tbBodyId a, tbBodyId b, vec3s anchor, vec3s axis,
+                              float lower, float upper)
+{
+	tbHingeJointDef jd = tbDefaultHingeJointDef();
+	jd.bodyIdA = a;
+	jd.bodyIdB = b;
+	jd.anchor = anchor;
+	jd.axis = axis;
+	jd.enableLimit = true;
+	jd.lowerAngle = lower;
+	jd.upperAngle = upper;
+	tbJointId hinge = tbCreateHingeJoint(world, &jd);
+	cr_assert(tbJoint_IsValid(hinge), "%s", tbGetLastError());
+	return hinge;
+}
+
 // A door panel flung at 4 rad/s into limits of +-0.6 rad never passes them by more than 0.03.
 Test(joints, door_stops_at_its_limits)
 {
@@ -366,16 +383,8 @@ Test(joints, door_stops_at_its_limits)
 	tbBodyId frame = makeStatic(world, hingePoint);
 	tbGeometry panel = tbMakeBox(0.45f, 1.0f, 0.03f);
 	tbBodyId door = makeDynamic(world, v3(0.45f, 1.0f, 0.0f), quatIdentity(), &panel, 600.0f);
-	tbHingeJointDef jd = tbDefaultHingeJointDef();
-	jd.bodyIdA = frame;
-	jd.bodyIdB = door;
-	jd.anchor = hingePoint;
-	jd.axis = v3(0.0f, 1.0f, 0.0f);
-	jd.enableLimit = true;
-	jd.lowerAngle = -0.6f;
-	jd.upperAngle = 0.6f;
-	tbJointId hinge = tbCreateHingeJoint(world, &jd);
-	cr_assert(tbJoint_IsValid(hinge));
+	tbJointId hinge =
+	    limitedHinge(world, frame, door, hingePoint, v3(0.0f, 1.0f, 0.0f), -0.6f, 0.6f);
 	float worst = 0.0f, lowest = 0.0f, highest = 0.0f;
 	for (int round = 0; round < 2; ++round) {
 		tbBody_SetAngularVelocity(door, v3(0.0f, round == 0 ? 4.0f : -4.0f, 0.0f));
@@ -417,17 +426,9 @@ static float kneeOvershoot(float spin)
 	bd.bodyIdB = thigh;
 	bd.anchor = hip;
 	cr_assert(tbJoint_IsValid(tbCreateBallJoint(world, &bd)), "%s", tbGetLastError());
-	tbHingeJointDef hd = tbDefaultHingeJointDef();
-	hd.bodyIdA = thigh;
-	hd.bodyIdB = calf;
-	hd.anchor = v3(0.0f, 1.5f, 0.0f);
-	hd.axis = v3(1.0f, 0.0f, 0.0f);
-	hd.enableLimit = true;
-	const float deg = 3.14159265f / 180.0f;
-	hd.lowerAngle = -5.0f * deg;
-	hd.upperAngle = 130.0f * deg;
-	tbJointId knee = tbCreateHingeJoint(world, &hd);
-	cr_assert(tbJoint_IsValid(knee), "%s", tbGetLastError());
+	const float deg = 3.14159265f / 180.0f, lower = -5.0f * deg, upper = 130.0f * deg;
+	tbJointId knee =
+	    limitedHinge(world, thigh, calf, v3(0.0f, 1.5f, 0.0f), v3(1.0f, 0.0f, 0.0f), lower, upper);
 	// The calf turning about the knee at `spin`: its centre, 0.22 m below the knee, moves at
 	// spin x (centre - knee).
 	vec3s w = v3(spin, 0.0f, 0.0f);
@@ -437,7 +438,7 @@ static float kneeOvershoot(float spin)
 	for (int s = 0; s < (int)lroundf(2.0f / kDt); ++s) {
 		tbWorld_Step(world, kDt, kSubsteps);
 		float angle = tbJoint_GetAngle(knee);
-		worst = fmaxf(worst, fmaxf(angle - hd.upperAngle, hd.lowerAngle - angle));
+		worst = fmaxf(worst, fmaxf(angle - upper, lower - angle));
 	}
 	tbDestroyWorld(world);
 	return worst;
@@ -458,16 +459,7 @@ static void leverSag(float halfLength, float radius, float* sag, float* expected
 	versors alongZ = glms_quat_from_vecs(v3(0.0f, 1.0f, 0.0f), v3(0.0f, 0.0f, 1.0f));
 	float d = halfLength + radius;
 	tbBodyId lever = makeDynamic(world, v3(0.0f, 1.0f, d), alongZ, &shape, 1000.0f);
-	tbHingeJointDef hd = tbDefaultHingeJointDef();
-	hd.bodyIdA = fixed;
-	hd.bodyIdB = lever;
-	hd.anchor = pivot;
-	hd.axis = v3(1.0f, 0.0f, 0.0f);
-	hd.enableLimit = true;
-	hd.lowerAngle = -1.0f;
-	hd.upperAngle = 0.0f;
-	tbJointId hinge = tbCreateHingeJoint(world, &hd);
-	cr_assert(tbJoint_IsValid(hinge), "%s", tbGetLastError());
+	tbJointId hinge = limitedHinge(world, fixed, lever, pivot, v3(1.0f, 0.0f, 0.0f), -1.0f, 0.0f);
 	double m = (double)tbBody_GetMass(lever);
 	double ic = (double)tbBody_GetWorldInertia(lever).col[0].x; // about x through the centre
 	double omega = 2.0 * 3.14159265358979 * 60.0;
