@@ -242,6 +242,9 @@ int main(int argc, char** argv)
 	double msPerStep = steps > 1 ? loopMs / (double)(steps - 1) : firstMs;
 
 	tbWorldCounters counters = tbWorld_GetCounters(worldId);
+	// The state after the run: two builds whose hashes agree stepped the scene to the same bits
+	// (an optimization that claims to change no result shows it here).
+	uint64_t stateHash = tbWorld_GetStateHash(worldId);
 	tbSuiteChecks checks;
 	memset(&checks, 0, sizeof checks);
 	tbSuiteAddFigure(&checks, "nan_guard_stops", (double)counters.stoppedBodyCount, 0.0);
@@ -258,10 +261,11 @@ int main(int argc, char** argv)
 	       "\"workers\": %ld, "
 	       "\"ms_per_step\": %.4f, \"first_step_ms\": %.3f, \"create_ms\": %.1f, "
 	       "\"peak_rss_kb\": %ld, \"bodies\": %d, \"shapes\": %d, \"contacts\": %d, "
-	       "\"touching\": %d, \"awake\": %d, \"joints\": %d, ",
+	       "\"touching\": %d, \"awake\": %d, \"joints\": %d, \"state_hash\": \"%016llx\", ",
 	       scene->name, steps, (double)scale, workers, msPerStep, firstMs, createMs,
 	       usage.ru_maxrss, counters.bodyCount, counters.shapeCount, counters.contactCount,
-	       counters.touchingCount, counters.awakeBodyCount, counters.jointCount);
+	       counters.touchingCount, counters.awakeBodyCount, counters.jointCount,
+	       (unsigned long long)stateHash);
 	printf("\"stage_ms\": {");
 	for (int k = 0; k < tb_suiteStages; ++k) {
 		printf("%s\"%s\": %.4f", k > 0 ? ", " : "", stageNames[k],
