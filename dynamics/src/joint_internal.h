@@ -119,7 +119,10 @@ typedef struct tbJointRecord
 	float biasRate, massScale, impulseScale; // rigid rows (joint softness)
 	float h;                                 // the substep, s
 	int staticBody;                          // the solver's static body index
-	int component;       // its joint group, solved together for the point rows; -1: one by one
+	int component; // its joint group, solved together for the point rows; -1: one by one
+	// Its group's bodies are also held by a joint outside the group (a distance joint, say),
+	// whose rows read their turns after the group's solve in the same pass (tbGroupJoints).
+	bool groupOpen;
 	bool movesA, movesB; // dynamic: its velocities are written (never a static or kinematic's)
 	bool hasPoint;       // ball, hinge, fixed: the anchors coincide (three point rows)
 	bool plainBall;      // a ball joint with no angular row (no limit, cone, motor, spring)
@@ -157,9 +160,12 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count);
 // The point rows of the joints records[order[0..count)] in one direct solve: made exact for the
 // velocities of now (and, with useBias, the substep's arcs closed by SHAKE; without, the relax
 // pass's projection of the positions). The solver runs it in the substep's last biased pass and
-// its relax passes (a lone joint's in every pass: tbJointUnitsTask).
+// its relax passes (a lone joint's in every pass: tbJointUnitsTask). `turnsRead`: after the relax
+// pass's projection, something reads the group's bodies' turns and turned inertias before the
+// next substep composes them again (a further relax iteration, a joint outside the group), so
+// they are brought up to date here.
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
-                       bool useBias, float* work);
+                       bool useBias, bool turnsRead, float* work);
 
 // A body that joints act on, listed once (tbListJointBodies): its solver index and the record
 // and side (0: A, 1: B) that list it, which hold its mass and inertia.

@@ -1513,6 +1513,20 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 		groupStart[g] = groupStart[g - 1];
 	}
 	groupStart[0] = 0;
+	// A group whose bodies a joint outside it (no point rows) also holds is marked open.
+	for (int k = 0; k < jointCount; ++k) {
+		records[k].groupOpen = false;
+	}
+	for (int k = 0; k < jointCount; ++k) {
+		const tbJointRecord* r = records + k;
+		int sides[2] = {r->indexA, r->indexB};
+		for (int side = 0; side < 2 && !r->hasPoint; ++side) {
+			int g = sides[side] != r->staticBody ? rootGroup[tbRoot(parent, sides[side])] : -1;
+			for (int i = g >= 0 ? groupStart[g] : 0; g >= 0 && i < groupStart[g + 1]; ++i) {
+				records[order[i]].groupOpen = true;
+			}
+		}
+	}
 	// A group too large for the direct solve goes back to one joint at a time.
 	for (int g = 0; g < groups; ++g) {
 		if (groupStart[g + 1] - groupStart[g] > TB_MAX_DIRECT_JOINTS) {
@@ -1877,7 +1891,7 @@ static void tbFactorJointGroup(tbJointRecord* const* cur, const tbJointNow* geo,
 }
 
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
-                       bool useBias, float* work)
+                       bool useBias, bool turnsRead, float* work)
 {
 	TB_ASSERT(count >= 1 && count <= TB_MAX_DIRECT_JOINTS);
 	int n = 3 * count;
@@ -2077,8 +2091,10 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		}
 	}
 	// The bodies turned: their turns and inertias of now follow, for a later relax iteration
-	// (each body's once, at the first joint that names it).
-	for (int i = 0; i < count; ++i) {
+	// (each body's once, at the first joint that names it). Where nothing reads them before the
+	// next substep's start composes the same turn (tbJointBodyTurn) and the stiffening turns the
+	// inertias (tbJointBodyStiffen), that is left to it: the same bits, made once.
+	for (int i = 0; i < count && turnsRead; ++i) {
 		tbJointRecord* r = cur[i];
 		int bodies[2] = {r->indexA, r->indexB};
 		float masses[2] = {r->mA, r->mB};

@@ -710,6 +710,9 @@ typedef struct tbJointTask
 	tbJointMode mode;
 	bool useBias;
 	bool lastPass; // with useBias: the substep's last biased pass (tbRunJointUnits)
+	// Without useBias: the substep's last relax pass, after which the next substep's start
+	// makes the jointed bodies' turns anew (tbSolveJointGroup's turnsRead).
+	bool lastRelax;
 	float h, invH;
 	tbJointRecord* records;
 	tbJointMore* more; // the records' rest, one per joint
@@ -834,8 +837,9 @@ static void tbJointUnitsTask(int start, int end, int worker, void* context)
 		// keeps its limits a pass ahead of the point rows: it runs in every pass.
 		if (t->mode == tb_jointSolve && t->records[t->seq[from]].component >= 0 &&
 		    (!t->useBias || t->lastPass || to - from == 1)) {
+			bool turnsRead = t->useBias || !t->lastRelax || t->records[t->seq[from]].groupOpen;
 			tbSolveJointGroup(t->records, t->seq + from, to - from, t->states, t->useBias,
-			                  t->work + (size_t)worker * t->workStride);
+			                  turnsRead, t->work + (size_t)worker * t->workStride);
 		}
 	}
 }
@@ -1548,7 +1552,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			task.useBias = false;
 			tbClearRolling(contacts, rolling, rollingCount);
 			for (int it = 0; it < def->relaxIterations; ++it) {
+				jointTask.lastRelax = it + 1 == def->relaxIterations;
 				tbRunJointUnits(&jointTask, tb_jointSolve, false, true);
+				jointTask.lastRelax = false;
 				// The last relax pass sums each record's impulses right after solving it.
 				// Rolling first: the contacts' friction then keeps the rolling bodies from
 				// slipping under its torque within the same pass.
@@ -1584,7 +1590,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		}
 		tbClearRolling(contacts, rolling, rollingCount);
 		for (int it = 0; it < def->relaxIterations; ++it) {
+			jointTask.lastRelax = it + 1 == def->relaxIterations;
 			tbRunJointUnits(&jointTask, tb_jointSolve, false, true);
+			jointTask.lastRelax = false;
 			tbSolveRolling(contacts, rolling, rollingCount, groups, bodies, states);
 			for (int g = 0; g < groupCount; ++g) {
 				tbSolveContactsW(groups + g, states, invH, false);
