@@ -704,6 +704,51 @@ Test(continuous, bodies_falling_together_make_no_points_with_each_other)
 	cr_expect_eq(closing, 1, "%d touching pairs for two cubes closing at 20 m/s", closing);
 }
 
+// Two cubes of half size h pressed face to face (a touching pair: each body's fat box then reaches
+// one step ahead, not two) slide at `speed` along +x into a third cube at rest, its near face `gap`
+// ahead of the front one. The broad phase must make the front cube's pair with it a step before
+// it arrives, or the speculative contact comes late and the cube runs into it. Returns the deepest
+// the front cube's face went past the struck cube's (negative: never reached it).
+static float pushedPairRun(float h, float speed, float gap)
+{
+	tbWorldId world = zeroGravityWorld(true);
+	tbGeometry cube = tbMakeBox(h, h, h);
+	tbBodyId front = addBody(world, tb_dynamicBody, v3(0.0f, 0.0f, 0.0f), quatIdentity(), cube,
+	                         v3(speed, 0.0f, 0.0f), false);
+	addBody(world, tb_dynamicBody, v3(-2.0f * h, 0.0f, 0.0f), quatIdentity(), cube,
+	        v3(speed, 0.0f, 0.0f), false);
+	tbBodyId struck = addBody(world, tb_dynamicBody, v3(2.0f * h + gap, 0.0f, 0.0f), quatIdentity(),
+	                          cube, v3(0.0f, 0.0f, 0.0f), false);
+	float deepest = -INFINITY;
+	for (int k = 0; k < 40; ++k) {
+		tbWorld_Step(world, kDt, 4);
+		float past = (tbBody_GetPosition(front).x + h) - (tbBody_GetPosition(struck).x - h);
+		deepest = fmaxf(deepest, past);
+	}
+	tbDestroyWorld(world);
+	return deepest;
+}
+
+Test(continuous, a_pushed_pair_meets_the_next_body_before_arriving)
+{
+	// Steps of 4 to 20 times the fat box's margin (an eighth of the cube's radius), the struck
+	// cube's face at 12 phases of a step: the front cube stops within 2 % of its size of it.
+	const float cases[][2] = {{0.2f, 12.0f}, {0.2f, 30.0f}, {0.05f, 4.0f}};
+	for (int c = 0; c < 3; ++c) {
+		float h = cases[c][0], speed = cases[c][1], travel = speed * kDt;
+		float worst = -INFINITY;
+		for (int i = 0; i < 12; ++i) {
+			worst =
+			    fmaxf(worst, pushedPairRun(h, speed, 3.0f * travel + travel * (float)i / 12.0f));
+		}
+		printf("SCENE pushed_pair: cubes of half size %.2f m at %.0f m/s: deepest %.5f m into the "
+		       "struck cube\n",
+		       (double)h, (double)speed, (double)worst);
+		cr_expect_lt(worst, 0.04f * h, "half size %g at %g m/s: %.4f m in", (double)h,
+		             (double)speed, (double)worst);
+	}
+}
+
 // A cube 3 cm over a resting one, sliding across it at 4 m/s and closing at vn: the pair's margin
 // (2 cm plus dt times the relative speed, 8.7 cm) holds the cube's face, but a point farther than
 // the 2 cm base distance is kept only if the step can close it at that point: vn dt > 3 - 2 cm,

@@ -50,7 +50,10 @@ void tbSyncBodyTransform(tbBodySlot* b)
 // a step's reach was left ahead found its next pair only after it had arrived (a fast falling ball
 // sank into the ground). A new fat box reaches two steps ahead along the velocity (and the spin's
 // reach) plus the margin, and only the margin behind, so a steadily moving body is refattened
-// about as often as with a box grown by the margin alone.
+// about as often as with a box grown by the margin alone. A body touching another dynamic body
+// (touchingMovers) is not moving steadily: its neighbours change its velocity every step, and a
+// box two steps ahead of it only pairs it with more of them (a drum of tumbling cubes had twice
+// Box3D's pairs). Its new fat box reaches one step ahead, which the test above still holds.
 // tbUpdateBodyShapes with the tree's proxies moved at once (defer false), or the shapes whose
 // fat box was made anew marked for a later serial pass (defer true; *deferred set).
 static inline __attribute__((always_inline)) float
@@ -62,6 +65,7 @@ tbUpdateShapeBoxes(tbWorld* w, int bodyIndex, float dt, bool forceMove, bool def
 	float turn = dt * glms_vec3_norm(b->rb.w);
 	float reach = dt * glms_vec3_norm(v) + turn * b->maxExtent;
 	float dx = dt * v.x, dy = dt * v.y, dz = dt * v.z;
+	float ahead = b->touchingMovers > 0 ? 1.0f : 2.0f; // steps a new fat box reaches ahead
 	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
 		tbShapeSlot* shape = w->shapes + s;
 		float margin = fixed ? 0.0f : tbShapeMargin(w, shape);
@@ -87,18 +91,18 @@ tbUpdateShapeBoxes(tbWorld* w, int bodyIndex, float dt, bool forceMove, bool def
 		if (!forceMove && fat->lower.x <= box.lower.x + bx && fat->lower.y <= box.lower.y + by &&
 		    fat->lower.z <= box.lower.z + bz && box.upper.x + ax <= fat->upper.x &&
 		    box.upper.y + ay <= fat->upper.y && box.upper.z + az <= fat->upper.z &&
-		    fat->lower.x >= box.lower.x + 2.0f * bx - slack &&
-		    fat->lower.y >= box.lower.y + 2.0f * by - slack &&
-		    fat->lower.z >= box.lower.z + 2.0f * bz - slack &&
-		    fat->upper.x <= box.upper.x + 2.0f * ax + slack &&
-		    fat->upper.y <= box.upper.y + 2.0f * ay + slack &&
-		    fat->upper.z <= box.upper.z + 2.0f * az + slack) {
+		    fat->lower.x >= box.lower.x + ahead * bx - slack &&
+		    fat->lower.y >= box.lower.y + ahead * by - slack &&
+		    fat->lower.z >= box.lower.z + ahead * bz - slack &&
+		    fat->upper.x <= box.upper.x + ahead * ax + slack &&
+		    fat->upper.y <= box.upper.y + ahead * ay + slack &&
+		    fat->upper.z <= box.upper.z + ahead * az + slack) {
 			continue;
 		}
-		fat->lower = (vec3s){{box.lower.x + 2.0f * bx - margin, box.lower.y + 2.0f * by - margin,
-		                      box.lower.z + 2.0f * bz - margin}};
-		fat->upper = (vec3s){{box.upper.x + 2.0f * ax + margin, box.upper.y + 2.0f * ay + margin,
-		                      box.upper.z + 2.0f * az + margin}};
+		fat->lower = (vec3s){{box.lower.x + ahead * bx - margin, box.lower.y + ahead * by - margin,
+		                      box.lower.z + ahead * bz - margin}};
+		fat->upper = (vec3s){{box.upper.x + ahead * ax + margin, box.upper.y + ahead * ay + margin,
+		                      box.upper.z + ahead * az + margin}};
 		if (shape->proxyId >= 0 && defer) {
 			shape->fatMoved = true;
 			*deferred = true;

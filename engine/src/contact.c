@@ -61,6 +61,18 @@ void tbCreateContact(tbWorld* w, int shapeA, int shapeB, int child)
 	w->liveContacts += 1;
 }
 
+// A contact began (+1) or ended (-1) touching: counted in both bodies' touchingMovers when both are
+// dynamic (a body's type never changes, so the end undoes the begin).
+static void tbCountTouch(tbWorld* w, const tbContactSlot* c, int change)
+{
+	tbBodySlot* ba = w->bodies + c->bodyA;
+	tbBodySlot* bb = w->bodies + c->bodyB;
+	if (ba->rb.type == tb_dynamicBody && bb->rb.type == tb_dynamicBody) {
+		ba->touchingMovers += change;
+		bb->touchingMovers += change;
+	}
+}
+
 static void tbPushEndEvent(tbWorld* w, const tbContactSlot* c)
 {
 	tbGrowArray((void**)&w->endEvents, &w->endCapacity, w->endCount + 1,
@@ -75,6 +87,7 @@ void tbDestroyContact(tbWorld* w, int index, bool wakeBodies)
 	tbContactSlot* c = w->contacts + index;
 	if (c->touching) {
 		tbPushEndEvent(w, c);
+		tbCountTouch(w, c, -1);
 		if (wakeBodies) {
 			// Losing a support wakes both sides (a removed neighbour).
 			int ba = c->bodyA, bb = c->bodyB;
@@ -508,6 +521,9 @@ static void tbFinishContact(tbWorld* w, int index)
 	tbBodySlot* bb = w->bodies + c->bodyB;
 	bool wasTouching = c->touching;
 	c->touching = c->manifold.pointCount > 0;
+	if (c->touching != wasTouching) {
+		tbCountTouch(w, c, c->touching ? 1 : -1);
+	}
 	if (c->touching && !wasTouching) {
 		tbGrowArray((void**)&w->beginEvents, &w->beginCapacity, w->beginCount + 1,
 		            sizeof(tbContactBeginTouchEvent));

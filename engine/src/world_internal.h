@@ -73,6 +73,10 @@ typedef struct tbBodySlot
 	int shapeCount;
 	int sleepNext; // next body of the same sleeping island (a ring), -1 while awake
 	int contactCount;
+	// Its touching contacts with another dynamic body (tbCountTouch, contact.c): such a body's
+	// velocity is changed by its neighbours every step, and its fat box reaches one step ahead,
+	// not two (tbUpdateShapeBoxes).
+	int touchingMovers;
 	int jointList; // first joint edge (joint index * 2 + side), or -1
 	int jointCount;
 	int nextFree;
