@@ -1566,24 +1566,52 @@ static inline int tbBitCount(uint64_t m)
 void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 {
 	TB_ASSERT(count <= TB_MAX_DIRECT_JOINTS);
-	// The joints' graph (an edge where two share a moving body), a bit per joint.
-	uint64_t adj[TB_MAX_DIRECT_JOINTS];
+	// The joints' graph (an edge where two share a moving body, a symmetric relation), a bit per
+	// joint; kept as it is (shares) for A's blocks below, the elimination filling in adj.
+	uint64_t adj[TB_MAX_DIRECT_JOINTS], shares[TB_MAX_DIRECT_JOINTS];
 	for (int i = 0; i < count; ++i) {
 		adj[i] = 0u;
-		for (int j = 0; j < count; ++j) {
-			if (j != i && tbJointsShare(records + joints[i], records + joints[j])) {
+		for (int j = 0; j < i; ++j) {
+			if (tbJointsShare(records + joints[i], records + joints[j])) {
 				adj[i] |= (uint64_t)1 << j;
+				adj[j] |= (uint64_t)1 << i;
 			}
 		}
 	}
-	// Greedy minimum fill (Markowitz; Rose, Tarjan and Lueker 1976 for the graphs that admit no
-	// fill): each time the joint whose elimination couples the fewest pairs of its remaining
-	// neighbours not coupled yet (ties: fewest neighbours, then joint order), its neighbours then
-	// made a clique as the factorization fills them. A tree of bodies gives a graph of cliques
-	// (the joints at each body), eliminated leaves first with no fill at all.
+	memcpy(shares, adj, (size_t)count * sizeof *adj);
+	// The order is a function of this graph alone (and of the joints' input order, its ties'
+	// rule): a group whose joints come in the same order with the same graph as in the last step
+	// (a ragdoll, a chain, step after step) takes the order it had, kept in its joints. A hash
+	// names the graph; should two graphs share it, the order taken is still a permutation of
+	// the group, and any order factors A exactly (the fill below is made for it), only maybe
+	// with more fill.
 	int picked[TB_MAX_DIRECT_JOINTS];
+	int placeOf[TB_MAX_DIRECT_JOINTS];     // each input position's place in the order
+	uint64_t graph = 1469598103934665603u; // FNV-1a over the count and the rows
+	graph = (graph ^ (uint64_t)count) * 1099511628211u;
+	for (int i = 0; i < count; ++i) {
+		graph = (graph ^ adj[i]) * 1099511628211u;
+	}
+	bool same = true;
+	uint64_t placed = 0u;
+	for (int i = 0; i < count && same; ++i) {
+		const tbJoint* j = records[joints[i]].joint;
+		int out = j->orderOut;
+		same = j->orderCount == count && j->orderIn == i && j->orderGraph == graph && out >= 0 &&
+		       out < count && (placed >> out & 1u) == 0u;
+		if (same) {
+			placed |= (uint64_t)1 << out;
+			picked[out] = joints[i];
+			placeOf[i] = out;
+		}
+	}
+	// Otherwise greedy minimum fill (Markowitz; Rose, Tarjan and Lueker 1976 for the graphs that
+	// admit no fill): each time the joint whose elimination couples the fewest pairs of its
+	// remaining neighbours not coupled yet (ties: fewest neighbours, then joint order), its
+	// neighbours then made a clique as the factorization fills them. A tree of bodies gives a
+	// graph of cliques (the joints at each body), eliminated leaves first with no fill at all.
 	uint64_t left = tbBitsBelow(count);
-	for (int n = 0; n < count; ++n) {
+	for (int n = 0; n < count && !same; ++n) {
 		int best = -1, bestFill = 0, bestDegree = 0;
 		for (uint64_t m = left; m != 0u; m &= m - 1u) {
 			int i = __builtin_ctzll(m);
@@ -1608,6 +1636,7 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 			}
 		}
 		picked[n] = joints[best];
+		placeOf[best] = n;
 		left &= ~((uint64_t)1 << best);
 		uint64_t near = adj[best] & left;
 		for (uint64_t q = near; q != 0u; q &= q - 1u) {
@@ -1615,17 +1644,25 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 			adj[j] |= near & ~((uint64_t)1 << j);
 		}
 	}
+	int inputOf[TB_MAX_DIRECT_JOINTS]; // each place's input position
+	for (int i = 0; i < count; ++i) {
+		tbJoint* j = records[joints[i]].joint;
+		j->orderGraph = graph;
+		j->orderCount = count;
+		j->orderIn = i;
+		j->orderOut = placeOf[i];
+		inputOf[placeOf[i]] = i;
+	}
 	memcpy(joints, picked, (size_t)count * sizeof *joints);
 	// A's blocks in this order, then the factor's: eliminating joint k couples every later joint
 	// coupled to it (symbolic Cholesky on the joints' graph). A bit k of a row is final once the
 	// joints before k are eliminated, so each column is read off the rows at its turn.
 	for (int i = 0; i < count; ++i) {
 		tbJointRecord* r = records + joints[i];
+		uint64_t row = shares[inputOf[i]];
 		r->more->groupShares = 0u;
 		for (int j = 0; j < i; ++j) {
-			if (tbJointsShare(r, records + joints[j])) {
-				r->more->groupShares |= (uint64_t)1 << j;
-			}
+			r->more->groupShares |= (row >> inputOf[j] & 1u) << j;
 		}
 		r->more->groupLower = r->more->groupShares;
 	}

@@ -57,6 +57,12 @@ typedef struct tbJoint
 	float speed;  ///< rad/s or m/s along the same coordinate
 	vec3s force;  ///< reaction force on B, N (impulses of the last substep / its length)
 	vec3s torque; ///< reaction torque on B about its anchor, N m
+
+	// The solver's own, kept from one step to the next: the elimination order its joint group
+	// had (tbOrderJointGroup). The group's size, a hash of its joints' graph in their input
+	// order, and this joint's place in that order and in the elimination order.
+	uint64_t orderGraph;
+	int orderCount, orderIn, orderOut;
 } tbJoint;
 
 /// A joint as one solve sees it (the engine's gather): the joint itself (its settings, and its
