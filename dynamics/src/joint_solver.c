@@ -1815,6 +1815,67 @@ static void tbCholeskySubstitute(const mat3s* L, const float* invDiag, const uin
 	}
 }
 
+// tbCholeskySubstitute for two right-hand sides x and y at once (the relax pass's velocities and
+// gaps): each side's arithmetic is the one above, in the same order (the same bits), with L's
+// blocks read once for both.
+static void tbCholeskySubstitute2(const mat3s* L, const float* invDiag, const uint64_t* lower,
+                                  int count, float* x, float* y)
+{
+	for (int I = 0; I < count; ++I) {
+		vec3s v = tbV3(x[3 * I], x[3 * I + 1], x[3 * I + 2]);
+		vec3s u = tbV3(y[3 * I], y[3 * I + 1], y[3 * I + 2]);
+		for (uint64_t m = lower[I]; m != 0u; m &= m - 1u) {
+			int P = __builtin_ctzll(m);
+			const mat3s* B = L + (size_t)I * (size_t)count + P;
+			v = glms_vec3_sub(v, tbMulMV(B, tbV3(x[3 * P], x[3 * P + 1], x[3 * P + 2])));
+			u = glms_vec3_sub(u, tbMulMV(B, tbV3(y[3 * P], y[3 * P + 1], y[3 * P + 2])));
+		}
+		const mat3s* D = L + (size_t)I * (size_t)count + I;
+		const float* inv = invDiag + 3 * I;
+		float y0 = v.x * inv[0];
+		float y1 = (v.y - D->col[0].y * y0) * inv[1];
+		float y2 = (v.z - D->col[0].z * y0 - D->col[1].z * y1) * inv[2];
+		x[3 * I] = y0;
+		x[3 * I + 1] = y1;
+		x[3 * I + 2] = y2;
+		float z0 = u.x * inv[0];
+		float z1 = (u.y - D->col[0].y * z0) * inv[1];
+		float z2 = (u.z - D->col[0].z * z0 - D->col[1].z * z1) * inv[2];
+		y[3 * I] = z0;
+		y[3 * I + 1] = z1;
+		y[3 * I + 2] = z2;
+	}
+	for (int I = count - 1; I >= 0; --I) {
+		const mat3s* D = L + (size_t)I * (size_t)count + I;
+		const float* inv = invDiag + 3 * I;
+		float x2 = x[3 * I + 2] * inv[2];
+		float x1 = (x[3 * I + 1] - D->col[1].z * x2) * inv[1];
+		float x0 = (x[3 * I] - D->col[0].y * x1 - D->col[0].z * x2) * inv[0];
+		x[3 * I] = x0;
+		x[3 * I + 1] = x1;
+		x[3 * I + 2] = x2;
+		float y2 = y[3 * I + 2] * inv[2];
+		float y1 = (y[3 * I + 1] - D->col[1].z * y2) * inv[1];
+		float y0 = (y[3 * I] - D->col[0].y * y1 - D->col[0].z * y2) * inv[0];
+		y[3 * I] = y0;
+		y[3 * I + 1] = y1;
+		y[3 * I + 2] = y2;
+		vec3s xi = tbV3(x0, x1, x2), yi = tbV3(y0, y1, y2);
+		for (uint64_t m = lower[I]; m != 0u; m &= m - 1u) {
+			int P = __builtin_ctzll(m);
+			const mat3s* B = L + (size_t)I * (size_t)count + P;
+			vec3s d = tbMulTV(B, xi);
+			x[3 * P] -= d.x;
+			x[3 * P + 1] -= d.y;
+			x[3 * P + 2] -= d.z;
+			vec3s e = tbMulTV(B, yi);
+			y[3 * P] -= e.x;
+			y[3 * P + 1] -= e.y;
+			y[3 * P + 2] -= e.z;
+		}
+	}
+}
+
 #ifndef TB_PROJECT_TURN
 #define TB_PROJECT_TURN 0.1f
 #endif
@@ -2023,9 +2084,10 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			}
 		}
 	}
-	tbCholeskySubstitute(A, invDiag, lower, count, x);
-	if (!useBias) {
-		tbCholeskySubstitute(A, invDiag, lower, count, gap);
+	if (useBias) {
+		tbCholeskySubstitute(A, invDiag, lower, count, x);
+	} else {
+		tbCholeskySubstitute2(A, invDiag, lower, count, x, gap);
 	}
 	// lambda = -x for every joint, all from the same velocities, then applied.
 	for (int i = 0; i < count; ++i) {
@@ -2100,12 +2162,17 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	// A large gap (a body moved by hand, a hard hit) is closed over several substeps: the step
 	// is cut so that no joint turns a body by more than TB_PROJECT_TURN rad, where the linear
 	// model of the turn still holds.
+	// The turns of the unscaled step are kept: with no cut (scale 1) the step's turns are their
+	// negatives exactly (a negated factor negates every product and sum).
 	float scale = 1.0f;
+	vec3s turnsA[TB_MAX_DIRECT_JOINTS], turnsB[TB_MAX_DIRECT_JOINTS];
 	for (int i = 0; i < count; ++i) {
 		tbJointRecord* r = cur[i];
 		vec3s mu = tbV3(gap[3 * i], gap[3 * i + 1], gap[3 * i + 2]);
-		float turnA = glms_vec3_norm(tbMat3MulV(r->iA, glms_vec3_cross(geo[i].rA, mu)));
-		float turnB = glms_vec3_norm(tbMat3MulV(r->iB, glms_vec3_cross(geo[i].rB, mu)));
+		turnsA[i] = tbMat3MulV(r->iA, glms_vec3_cross(geo[i].rA, mu));
+		turnsB[i] = tbMat3MulV(r->iB, glms_vec3_cross(geo[i].rB, mu));
+		float turnA = glms_vec3_norm(turnsA[i]);
+		float turnB = glms_vec3_norm(turnsB[i]);
 		float turn = turnA > turnB ? turnA : turnB;
 		if (turn * scale > TB_PROJECT_TURN) {
 			scale = TB_PROJECT_TURN / turn;
@@ -2116,8 +2183,10 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		vec3s mu = tbV3(-scale * gap[3 * i], -scale * gap[3 * i + 1], -scale * gap[3 * i + 2]);
 		tbSolverBody* sa = states + r->indexA;
 		tbSolverBody* sb = states + r->indexB;
-		vec3s tA = tbMat3MulV(r->iA, glms_vec3_cross(geo[i].rA, mu));
-		vec3s tB = tbMat3MulV(r->iB, glms_vec3_cross(geo[i].rB, mu));
+		vec3s tA = scale == 1.0f ? glms_vec3_negate(turnsA[i])
+		                         : tbMat3MulV(r->iA, glms_vec3_cross(geo[i].rA, mu));
+		vec3s tB = scale == 1.0f ? glms_vec3_negate(turnsB[i])
+		                         : tbMat3MulV(r->iB, glms_vec3_cross(geo[i].rB, mu));
 		for (int k = 0; k < 3 && r->movesA; ++k) {
 			sa->dp[k] -= r->mA * mu.raw[k];
 			sa->dtheta[k] -= tA.raw[k];
