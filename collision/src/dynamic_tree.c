@@ -582,26 +582,38 @@ void tbDynamicTree_Query(const tbDynamicTree* tree, tbAABB aabb, tbTreeQueryFcn*
 	if (tree->root == TB_NULL_NODE) {
 		return;
 	}
+	// Depth first, each node's two children tested together before either is visited: their two
+	// loads go out at once (a walk over a large tree waits on memory for each node it reads), and
+	// only the children that overlap are stacked. The leaves come in the same order as when each
+	// node is tested as it is taken from the stack.
+	const tbTreeNode* nodes = tree->nodes;
+	if (!tbAABB_Overlaps(nodes[tree->root].aabb, aabb)) {
+		return;
+	}
 	int stack[TB_TREE_STACK];
 	int count = 0;
 	stack[count++] = tree->root;
 	while (count > 0) {
 		int id = stack[--count];
-		const tbTreeNode* node = tree->nodes + id;
-		if (!tbAABB_Overlaps(node->aabb, aabb)) {
-			continue;
-		}
+		const tbTreeNode* node = nodes + id;
 		if (node->child1 == TB_NULL_NODE) {
 			if (!fcn(id, node->userData, context)) {
 				return;
 			}
-		} else {
-			TB_ASSERT(count + 2 <= TB_TREE_STACK);
-			if (count + 2 > TB_TREE_STACK) {
-				return;
-			}
-			stack[count++] = node->child2;
-			stack[count++] = node->child1;
+			continue;
+		}
+		TB_ASSERT(count + 2 <= TB_TREE_STACK);
+		if (count + 2 > TB_TREE_STACK) {
+			return;
+		}
+		int c1 = node->child1, c2 = node->child2;
+		bool in1 = tbAABB_Overlaps(nodes[c1].aabb, aabb);
+		bool in2 = tbAABB_Overlaps(nodes[c2].aabb, aabb);
+		if (in2) {
+			stack[count++] = c2;
+		}
+		if (in1) {
+			stack[count++] = c1;
 		}
 	}
 }
