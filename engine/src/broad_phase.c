@@ -157,10 +157,17 @@ void tbBroadPhase_RemoveFromMoveBuffer(tbWorld* w, int shapeIndex)
 	w->shapes[shapeIndex].enlarged = false;
 }
 
+// The proxies one moved proxy's queries found, taken in batches (tbPairCallback): a found proxy's
+// shape and its pair's slot in the set are each a cache miss, and asked for together (prefetched)
+// before any is read they come in at once.
+#define TB_PAIR_BATCH 32
+
 typedef struct tbPairQuery
 {
 	tbWorld* world;
 	int shape;
+	int count;
+	int found[TB_PAIR_BATCH];
 } tbPairQuery;
 
 // The tests of a found proxy that read only what the pair pass does not change (the shapes, their
@@ -222,13 +229,39 @@ static inline __attribute__((always_inline)) void tbMakePair(tbWorld* w, int sel
 	w->profile.newPairs += 1;
 }
 
+// The batch's pairs, in the order their proxies were found (the same pairs in the same order as
+// one at a time).
+static void tbFlushPairs(tbPairQuery* q)
+{
+	tbWorld* w = q->world;
+	int self = q->shape;
+	uint32_t mask = (uint32_t)w->pairCapacity - 1u;
+	for (int k = 0; k < q->count; ++k) {
+		int other = q->found[k];
+		const tbShapeSlot* b = w->shapes + other;
+		__builtin_prefetch(&b->enlarged);
+		__builtin_prefetch(&b->filter);
+		if (w->pairCapacity > 0) {
+			uint32_t slot = tbHashKey(tbChildKey(tbPairKey(self, other), -1)) & mask;
+			__builtin_prefetch(w->pairKeys + slot);
+		}
+	}
+	for (int k = 0; k < q->count; ++k) {
+		if (tbMayPair(w, self, q->found[k])) {
+			tbMakePair(w, self, q->found[k]);
+		}
+	}
+	q->count = 0;
+}
+
 static bool tbPairCallback(int proxyId, int other, void* context)
 {
 	(void)proxyId;
 	tbPairQuery* q = context;
-	if (tbMayPair(q->world, q->shape, other)) {
-		tbMakePair(q->world, q->shape, other);
+	if (q->count == TB_PAIR_BATCH) {
+		tbFlushPairs(q);
 	}
+	q->found[q->count++] = other;
 	return true;
 }
 
@@ -327,8 +360,12 @@ static __attribute__((noinline)) void tbUpdatePairsParallel(tbWorld* w)
 		const tbMoveQuery* m = w->moveQueries + i;
 		int s = w->moveBuffer[i];
 		if (m->count < 0) {
-			tbPairQuery q = {w, s};
+			tbPairQuery q;
+			q.world = w;
+			q.shape = s;
+			q.count = 0;
 			tbQueryMove(w, s, tbPairCallback, &q);
+			tbFlushPairs(&q);
 			continue;
 		}
 		const int* pairs = w->workerCounts[m->worker].pairs + m->first;
@@ -365,12 +402,16 @@ void tbBroadPhase_UpdatePairs(tbWorld* w)
 			if (s < 0 || !w->shapes[s].alive) {
 				continue;
 			}
-			tbPairQuery q = {w, s};
+			tbPairQuery q;
+			q.world = w;
+			q.shape = s;
+			q.count = 0;
 			tbAABB box = w->shapes[s].fatAABB;
 			tbDynamicTree_Query(&w->trees[1], box, tbPairCallback, &q);
 			if (w->shapes[s].tree == 1) {
 				tbDynamicTree_Query(&w->trees[0], box, tbPairCallback, &q);
 			}
+			tbFlushPairs(&q);
 		}
 	}
 	for (int i = 0; i < w->moveCount; ++i) {
