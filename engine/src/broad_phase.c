@@ -229,23 +229,29 @@ static inline __attribute__((always_inline)) void tbMakePair(tbWorld* w, int sel
 	w->profile.newPairs += 1;
 }
 
+// Asks for what pairing `self` with each found proxy reads first: the proxy's shape (its move
+// flag and filter) and the convex pair's slot in the pair set.
+static void tbPrefetchPairs(const tbWorld* w, int self, const int* found, int count)
+{
+	uint32_t mask = (uint32_t)w->pairCapacity - 1u;
+	for (int k = 0; k < count; ++k) {
+		const tbShapeSlot* b = w->shapes + found[k];
+		__builtin_prefetch(&b->enlarged);
+		__builtin_prefetch(&b->filter);
+		if (w->pairCapacity > 0) {
+			uint32_t slot = tbHashKey(tbChildKey(tbPairKey(self, found[k]), -1)) & mask;
+			__builtin_prefetch(w->pairKeys + slot);
+		}
+	}
+}
+
 // The batch's pairs, in the order their proxies were found (the same pairs in the same order as
 // one at a time).
 static void tbFlushPairs(tbPairQuery* q)
 {
 	tbWorld* w = q->world;
 	int self = q->shape;
-	uint32_t mask = (uint32_t)w->pairCapacity - 1u;
-	for (int k = 0; k < q->count; ++k) {
-		int other = q->found[k];
-		const tbShapeSlot* b = w->shapes + other;
-		__builtin_prefetch(&b->enlarged);
-		__builtin_prefetch(&b->filter);
-		if (w->pairCapacity > 0) {
-			uint32_t slot = tbHashKey(tbChildKey(tbPairKey(self, other), -1)) & mask;
-			__builtin_prefetch(w->pairKeys + slot);
-		}
-	}
+	tbPrefetchPairs(w, self, q->found, q->count);
 	for (int k = 0; k < q->count; ++k) {
 		if (tbMayPair(w, self, q->found[k])) {
 			tbMakePair(w, self, q->found[k]);
@@ -284,29 +290,45 @@ typedef struct tbCandidateQuery
 	tbWorld* world;
 	tbWorkerCounts* counts;
 	int shape;
+	int count;
+	int found[TB_PAIR_BATCH]; // as tbPairQuery's
 } tbCandidateQuery;
+
+// The batch's candidates, in the order their proxies were found (tbFlushPairs' prefetches).
+static void tbFlushCandidates(tbCandidateQuery* q)
+{
+	const tbWorld* w = q->world;
+	int self = q->shape;
+	tbPrefetchPairs(w, self, q->found, q->count);
+	const tbShapeSlot* a = w->shapes + self;
+	tbWorkerCounts* counts = q->counts;
+	for (int k = 0; k < q->count; ++k) {
+		int other = q->found[k];
+		if (!tbMayPair(w, self, other)) {
+			continue;
+		}
+		const tbShapeSlot* b = w->shapes + other;
+		bool level = tbGeometry_IsLevel(&a->geometry) || tbGeometry_IsLevel(&b->geometry);
+		if (level ? !tbBodiesMayCollide(w, a->body, b->body) || tbPairFind(w, self, other, 0) >= 0
+		          : tbPairFind(w, self, other, -1) >= 0) {
+			continue;
+		}
+		if (counts->pairCount < counts->pairCapacity) {
+			counts->pairs[counts->pairCount] = other;
+		}
+		counts->pairCount += 1; // past the capacity: counted only (the move is queried again)
+	}
+	q->count = 0;
+}
 
 static bool tbCandidateCallback(int proxyId, int other, void* context)
 {
 	(void)proxyId;
 	tbCandidateQuery* q = context;
-	const tbWorld* w = q->world;
-	int self = q->shape;
-	if (!tbMayPair(w, self, other)) {
-		return true;
+	if (q->count == TB_PAIR_BATCH) {
+		tbFlushCandidates(q);
 	}
-	const tbShapeSlot* a = w->shapes + self;
-	const tbShapeSlot* b = w->shapes + other;
-	bool level = tbGeometry_IsLevel(&a->geometry) || tbGeometry_IsLevel(&b->geometry);
-	if (level ? !tbBodiesMayCollide(w, a->body, b->body) || tbPairFind(w, self, other, 0) >= 0
-	          : tbPairFind(w, self, other, -1) >= 0) {
-		return true;
-	}
-	tbWorkerCounts* counts = q->counts;
-	if (counts->pairCount < counts->pairCapacity) {
-		counts->pairs[counts->pairCount] = other;
-	}
-	counts->pairCount += 1; // past the capacity: counted only (the move is queried again)
+	q->found[q->count++] = other;
 	return true;
 }
 
@@ -323,8 +345,13 @@ static void tbQueryMovesTask(int start, int end, int worker, void* context)
 		if (s < 0 || !w->shapes[s].alive) {
 			continue;
 		}
-		tbCandidateQuery q = {w, counts, s};
+		tbCandidateQuery q;
+		q.world = w;
+		q.counts = counts;
+		q.shape = s;
+		q.count = 0;
 		tbQueryMove(w, s, tbCandidateCallback, &q);
+		tbFlushCandidates(&q);
 		m->count = counts->pairCount - m->first;
 		if (counts->pairCount > counts->pairCapacity) {
 			// Did not fit: the serial pass queries this proxy again; later ones start anew at
