@@ -1775,103 +1775,64 @@ static inline vec3s tbMulTV(const mat3s* m, vec3s v)
 // L y = b, then L^T x = y, in place, for the block factor L of tbSolveJointGroup (block (I, J)
 // at L[I * count + J], the diagonal blocks lower triangular with their pivots' inverses in
 // invDiag). Both keep to L's blocks: row block I holds the column blocks `lower[I]` (bits of the
-// blocks before I) and its own, so a tree of joints costs a few 3 x 3 products per joint.
-static void tbCholeskySubstitute(const mat3s* L, const float* invDiag, const uint64_t* lower,
-                                 int count, float* x)
+// blocks before I) and its own, so a tree of joints costs a few 3 x 3 products per joint. A
+// second right-hand side `x2` (null: none; the relax pass's gaps with its velocities) is solved
+// in the same walk, L's blocks read once for both, each side's arithmetic in the same order.
+static inline __attribute__((always_inline)) void
+tbCholeskySubstitute(const mat3s* L, const float* invDiag, const uint64_t* lower, int count,
+                     float* x1, float* x2)
 {
+	float* sides[2] = {x1, x2};
+	int n = x2 != NULL ? 2 : 1;
 	for (int I = 0; I < count; ++I) {
-		vec3s v = tbV3(x[3 * I], x[3 * I + 1], x[3 * I + 2]);
+		vec3s v[2];
+		for (int k = 0; k < n; ++k) {
+			v[k] = tbV3(sides[k][3 * I], sides[k][3 * I + 1], sides[k][3 * I + 2]);
+		}
 		for (uint64_t m = lower[I]; m != 0u; m &= m - 1u) {
 			int P = __builtin_ctzll(m);
-			v = glms_vec3_sub(v, tbMulMV(L + (size_t)I * (size_t)count + P,
-			                             tbV3(x[3 * P], x[3 * P + 1], x[3 * P + 2])));
+			const mat3s* B = L + (size_t)I * (size_t)count + P;
+			for (int k = 0; k < n; ++k) {
+				const float* x = sides[k];
+				v[k] = glms_vec3_sub(v[k], tbMulMV(B, tbV3(x[3 * P], x[3 * P + 1], x[3 * P + 2])));
+			}
 		}
 		const mat3s* D = L + (size_t)I * (size_t)count + I;
 		const float* inv = invDiag + 3 * I;
-		float y0 = v.x * inv[0];
-		float y1 = (v.y - D->col[0].y * y0) * inv[1];
-		float y2 = (v.z - D->col[0].z * y0 - D->col[1].z * y1) * inv[2];
-		x[3 * I] = y0;
-		x[3 * I + 1] = y1;
-		x[3 * I + 2] = y2;
+		for (int k = 0; k < n; ++k) {
+			float* x = sides[k];
+			float y0 = v[k].x * inv[0];
+			float y1 = (v[k].y - D->col[0].y * y0) * inv[1];
+			float y2 = (v[k].z - D->col[0].z * y0 - D->col[1].z * y1) * inv[2];
+			x[3 * I] = y0;
+			x[3 * I + 1] = y1;
+			x[3 * I + 2] = y2;
+		}
 	}
 	for (int I = count - 1; I >= 0; --I) {
 		const mat3s* D = L + (size_t)I * (size_t)count + I;
 		const float* inv = invDiag + 3 * I;
-		float x2 = x[3 * I + 2] * inv[2];
-		float x1 = (x[3 * I + 1] - D->col[1].z * x2) * inv[1];
-		float x0 = (x[3 * I] - D->col[0].y * x1 - D->col[0].z * x2) * inv[0];
-		x[3 * I] = x0;
-		x[3 * I + 1] = x1;
-		x[3 * I + 2] = x2;
-		vec3s xi = tbV3(x0, x1, x2);
-		for (uint64_t m = lower[I]; m != 0u; m &= m - 1u) {
-			int P = __builtin_ctzll(m);
-			vec3s d = tbMulTV(L + (size_t)I * (size_t)count + P, xi);
-			x[3 * P] -= d.x;
-			x[3 * P + 1] -= d.y;
-			x[3 * P + 2] -= d.z;
+		vec3s xi[2];
+		for (int k = 0; k < n; ++k) {
+			float* x = sides[k];
+			float y2 = x[3 * I + 2] * inv[2];
+			float y1 = (x[3 * I + 1] - D->col[1].z * y2) * inv[1];
+			float y0 = (x[3 * I] - D->col[0].y * y1 - D->col[0].z * y2) * inv[0];
+			x[3 * I] = y0;
+			x[3 * I + 1] = y1;
+			x[3 * I + 2] = y2;
+			xi[k] = tbV3(y0, y1, y2);
 		}
-	}
-}
-
-// tbCholeskySubstitute for two right-hand sides x and y at once (the relax pass's velocities and
-// gaps): each side's arithmetic is the one above, in the same order (the same bits), with L's
-// blocks read once for both.
-static void tbCholeskySubstitute2(const mat3s* L, const float* invDiag, const uint64_t* lower,
-                                  int count, float* x, float* y)
-{
-	for (int I = 0; I < count; ++I) {
-		vec3s v = tbV3(x[3 * I], x[3 * I + 1], x[3 * I + 2]);
-		vec3s u = tbV3(y[3 * I], y[3 * I + 1], y[3 * I + 2]);
 		for (uint64_t m = lower[I]; m != 0u; m &= m - 1u) {
 			int P = __builtin_ctzll(m);
 			const mat3s* B = L + (size_t)I * (size_t)count + P;
-			v = glms_vec3_sub(v, tbMulMV(B, tbV3(x[3 * P], x[3 * P + 1], x[3 * P + 2])));
-			u = glms_vec3_sub(u, tbMulMV(B, tbV3(y[3 * P], y[3 * P + 1], y[3 * P + 2])));
-		}
-		const mat3s* D = L + (size_t)I * (size_t)count + I;
-		const float* inv = invDiag + 3 * I;
-		float y0 = v.x * inv[0];
-		float y1 = (v.y - D->col[0].y * y0) * inv[1];
-		float y2 = (v.z - D->col[0].z * y0 - D->col[1].z * y1) * inv[2];
-		x[3 * I] = y0;
-		x[3 * I + 1] = y1;
-		x[3 * I + 2] = y2;
-		float z0 = u.x * inv[0];
-		float z1 = (u.y - D->col[0].y * z0) * inv[1];
-		float z2 = (u.z - D->col[0].z * z0 - D->col[1].z * z1) * inv[2];
-		y[3 * I] = z0;
-		y[3 * I + 1] = z1;
-		y[3 * I + 2] = z2;
-	}
-	for (int I = count - 1; I >= 0; --I) {
-		const mat3s* D = L + (size_t)I * (size_t)count + I;
-		const float* inv = invDiag + 3 * I;
-		float x2 = x[3 * I + 2] * inv[2];
-		float x1 = (x[3 * I + 1] - D->col[1].z * x2) * inv[1];
-		float x0 = (x[3 * I] - D->col[0].y * x1 - D->col[0].z * x2) * inv[0];
-		x[3 * I] = x0;
-		x[3 * I + 1] = x1;
-		x[3 * I + 2] = x2;
-		float y2 = y[3 * I + 2] * inv[2];
-		float y1 = (y[3 * I + 1] - D->col[1].z * y2) * inv[1];
-		float y0 = (y[3 * I] - D->col[0].y * y1 - D->col[0].z * y2) * inv[0];
-		y[3 * I] = y0;
-		y[3 * I + 1] = y1;
-		y[3 * I + 2] = y2;
-		vec3s xi = tbV3(x0, x1, x2), yi = tbV3(y0, y1, y2);
-		for (uint64_t m = lower[I]; m != 0u; m &= m - 1u) {
-			int P = __builtin_ctzll(m);
-			const mat3s* B = L + (size_t)I * (size_t)count + P;
-			vec3s d = tbMulTV(B, xi);
-			x[3 * P] -= d.x;
-			x[3 * P + 1] -= d.y;
-			x[3 * P + 2] -= d.z;
-			vec3s e = tbMulTV(B, yi);
-			y[3 * P] -= e.x;
-			y[3 * P + 1] -= e.y;
-			y[3 * P + 2] -= e.z;
+			for (int k = 0; k < n; ++k) {
+				float* x = sides[k];
+				vec3s d = tbMulTV(B, xi[k]);
+				x[3 * P] -= d.x;
+				x[3 * P + 1] -= d.y;
+				x[3 * P + 2] -= d.z;
+			}
 		}
 	}
 }
@@ -2085,9 +2046,9 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		}
 	}
 	if (useBias) {
-		tbCholeskySubstitute(A, invDiag, lower, count, x);
+		tbCholeskySubstitute(A, invDiag, lower, count, x, NULL);
 	} else {
-		tbCholeskySubstitute2(A, invDiag, lower, count, x, gap);
+		tbCholeskySubstitute(A, invDiag, lower, count, x, gap);
 	}
 	// lambda = -x for every joint, all from the same velocities, then applied.
 	for (int i = 0; i < count; ++i) {
@@ -2144,7 +2105,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		if (!any) {
 			return;
 		}
-		tbCholeskySubstitute(A, invDiag, lower, count, gap);
+		tbCholeskySubstitute(A, invDiag, lower, count, gap, NULL);
 		for (int i = 0; i < count; ++i) {
 			tbJointRecord* r = cur[i];
 			tbJoint* j = r->joint;
