@@ -165,6 +165,9 @@ void tbBroadPhase_RemoveFromMoveBuffer(tbWorld* w, int shapeIndex)
 typedef struct tbPairQuery
 {
 	tbWorld* world;
+	// The worker's candidates (the workers' pass, tbQueryMovesTask), or null: the pairs are made
+	// at once (the one-worker pass).
+	tbWorkerCounts* counts;
 	int shape;
 	int count;
 	int found[TB_PAIR_BATCH];
@@ -260,18 +263,7 @@ static void tbFlushPairs(tbPairQuery* q)
 	q->count = 0;
 }
 
-static bool tbPairCallback(int proxyId, int other, void* context)
-{
-	(void)proxyId;
-	tbPairQuery* q = context;
-	if (q->count == TB_PAIR_BATCH) {
-		tbFlushPairs(q);
-	}
-	q->found[q->count++] = other;
-	return true;
-}
-
-// One moved proxy against both trees, each found proxy to `fcn` (with workers).
+// One moved proxy against both trees, each found proxy to `fcn`.
 static void tbQueryMove(tbWorld* w, int s, tbTreeQueryFcn* fcn, void* context)
 {
 	tbAABB box = w->shapes[s].fatAABB;
@@ -285,17 +277,8 @@ static void tbQueryMove(tbWorld* w, int s, tbTreeQueryFcn* fcn, void* context)
 // a query keeps, in its worker's candidate array, the proxies that pass tbMayPair and whose pair
 // is not in the set yet. The set only grows in this stage, so a pair found in it stays there;
 // the serial pass checks the set again for the pairs made before it in the same pass.
-typedef struct tbCandidateQuery
-{
-	tbWorld* world;
-	tbWorkerCounts* counts;
-	int shape;
-	int count;
-	int found[TB_PAIR_BATCH]; // as tbPairQuery's
-} tbCandidateQuery;
-
 // The batch's candidates, in the order their proxies were found (tbFlushPairs' prefetches).
-static void tbFlushCandidates(tbCandidateQuery* q)
+static void tbFlushCandidates(tbPairQuery* q)
 {
 	const tbWorld* w = q->world;
 	int self = q->shape;
@@ -321,15 +304,38 @@ static void tbFlushCandidates(tbCandidateQuery* q)
 	q->count = 0;
 }
 
-static bool tbCandidateCallback(int proxyId, int other, void* context)
+// The batch so far: made into pairs (one worker) or candidates (the workers' pass).
+static void tbFlushFound(tbPairQuery* q)
+{
+	if (q->counts != NULL) {
+		tbFlushCandidates(q);
+	} else {
+		tbFlushPairs(q);
+	}
+}
+
+static bool tbPairCallback(int proxyId, int other, void* context)
 {
 	(void)proxyId;
-	tbCandidateQuery* q = context;
+	tbPairQuery* q = context;
 	if (q->count == TB_PAIR_BATCH) {
-		tbFlushCandidates(q);
+		tbFlushFound(q);
 	}
 	q->found[q->count++] = other;
 	return true;
+}
+
+// Moved proxy s against both trees: its pairs made (counts null: the one-worker pass, and the
+// workers' pass's overflow) or its candidates kept in the worker's counts.
+static void tbQueryPairs(tbWorld* w, int s, tbWorkerCounts* counts)
+{
+	tbPairQuery q;
+	q.world = w;
+	q.counts = counts;
+	q.shape = s;
+	q.count = 0;
+	tbQueryMove(w, s, tbPairCallback, &q);
+	tbFlushFound(&q);
 }
 
 static void tbQueryMovesTask(int start, int end, int worker, void* context)
@@ -345,13 +351,7 @@ static void tbQueryMovesTask(int start, int end, int worker, void* context)
 		if (s < 0 || !w->shapes[s].alive) {
 			continue;
 		}
-		tbCandidateQuery q;
-		q.world = w;
-		q.counts = counts;
-		q.shape = s;
-		q.count = 0;
-		tbQueryMove(w, s, tbCandidateCallback, &q);
-		tbFlushCandidates(&q);
+		tbQueryPairs(w, s, counts);
 		m->count = counts->pairCount - m->first;
 		if (counts->pairCount > counts->pairCapacity) {
 			// Did not fit: the serial pass queries this proxy again; later ones start anew at
@@ -387,12 +387,7 @@ static __attribute__((noinline)) void tbUpdatePairsParallel(tbWorld* w)
 		const tbMoveQuery* m = w->moveQueries + i;
 		int s = w->moveBuffer[i];
 		if (m->count < 0) {
-			tbPairQuery q;
-			q.world = w;
-			q.shape = s;
-			q.count = 0;
-			tbQueryMove(w, s, tbPairCallback, &q);
-			tbFlushPairs(&q);
+			tbQueryPairs(w, s, NULL);
 			continue;
 		}
 		const int* pairs = w->workerCounts[m->worker].pairs + m->first;
@@ -429,16 +424,7 @@ void tbBroadPhase_UpdatePairs(tbWorld* w)
 			if (s < 0 || !w->shapes[s].alive) {
 				continue;
 			}
-			tbPairQuery q;
-			q.world = w;
-			q.shape = s;
-			q.count = 0;
-			tbAABB box = w->shapes[s].fatAABB;
-			tbDynamicTree_Query(&w->trees[1], box, tbPairCallback, &q);
-			if (w->shapes[s].tree == 1) {
-				tbDynamicTree_Query(&w->trees[0], box, tbPairCallback, &q);
-			}
-			tbFlushPairs(&q);
+			tbQueryPairs(w, s, NULL);
 		}
 	}
 	for (int i = 0; i < w->moveCount; ++i) {
