@@ -52,8 +52,8 @@ void tbSyncBodyTransform(tbBodySlot* b)
 // reach) plus the margin, and only the margin behind, so a steadily moving body is refattened
 // about as often as with a box grown by the margin alone. A body touching another dynamic body
 // (touchingMovers) is not moving steadily: its neighbours change its velocity every step, and a
-// box two steps ahead of it only pairs it with more of them (a drum of tumbling cubes had twice
-// Box3D's pairs). Its new fat box reaches one step ahead, which the test above still holds.
+// box two steps ahead of it only pairs it with more of them (a drum of tumbling cubes). Its new
+// fat box reaches one step ahead, which the test above still holds.
 // tbUpdateBodyShapes with the tree's proxies moved at once (defer false), or the shapes whose
 // fat box was made anew marked for a later serial pass (defer true; *deferred set).
 static inline __attribute__((always_inline)) float
