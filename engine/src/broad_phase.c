@@ -276,8 +276,8 @@ static void tbQueryMove(tbWorld* w, int s, tbTreeQueryFcn* fcn, void* context)
 // With workers, the trees are queried for each moved proxy side by side (Box2D v3's broad phase):
 // a query keeps, in its worker's candidate array, the proxies that pass tbMayPair and whose pair
 // is not in the set yet. The set only grows in this stage, so a pair found in it stays there;
-// the serial pass checks the set again for the pairs made before it in the same pass.
-// The batch's candidates, in the order their proxies were found (tbFlushPairs' prefetches).
+// the serial pass checks the set again for the pairs made before it in the same pass. Here a
+// batch's candidates, kept in the order their proxies were found (prefetched as tbFlushPairs').
 static void tbFlushCandidates(tbPairQuery* q)
 {
 	const tbWorld* w = q->world;
