@@ -104,22 +104,14 @@ typedef struct tbJointMore
 // the start (turned by the bodies' rotation deltas as the step goes).
 typedef struct tbJointRecord
 {
-	// First what every pass reads (a ball joint's point rows read nothing else): a few cache
-	// lines per joint where the passes stream through many.
-	tbJoint* joint;
-	tbJointMore* more;        // the rest (made only for the joints outside the batches)
-	mat3s* turns;             // per solver body: its turn since the step began (tbJointBodyTurn)
-	mat3s* turnedInertias;    // per solver body: inertias[] turned by it, zero where it cannot move
-	vec3s* turnedBy;          // per solver body: the dtheta its turn has been composed up to
-	struct tbSpinFlow* flows; // per solver body: its torque-free turn of the substep
+	// First what the step's serial passes read (the grouping, the colouring, the list of jointed
+	// bodies: tbGroupJoints, tbColorJoints, tbListJointBodies), in one cache line per joint, then
+	// what every pass reads (a ball joint's point rows read nothing else): a few cache lines per
+	// joint where the passes stream through many.
 	int indexA, indexB;
+	int staticBody; // the solver's static body index
+	int component;  // its joint group, solved together for the point rows; -1: one by one
 	float mA, mB;
-	vec3s rA, rB; // anchors from the centres of mass, world, at the start
-	vec3s d0;     // B's anchor minus A's at the start, m
-	float biasRate, massScale, impulseScale; // rigid rows (joint softness)
-	float h;                                 // the substep, s
-	int staticBody;                          // the solver's static body index
-	int component; // its joint group, solved together for the point rows; -1: one by one
 	// Its group's bodies are also held by a joint outside the group (a distance joint, say),
 	// whose rows read their turns after the group's solve in the same pass (tbGroupJoints).
 	bool groupOpen;
@@ -127,6 +119,17 @@ typedef struct tbJointRecord
 	bool hasPoint;       // ball, hinge, fixed: the anchors coincide (three point rows)
 	bool plainBall;      // a ball joint with no angular row (no limit, cone, motor, spring)
 	bool spinFlow;       // a body of its turns by a torque-free flow (tbSpinFlow)
+	bool isBall;         // a ball joint (joint->type, read here without the joint)
+	tbJoint* joint;
+	tbJointMore* more;        // the rest (made only for the joints outside the batches)
+	mat3s* turns;             // per solver body: its turn since the step began (tbJointBodyTurn)
+	mat3s* turnedInertias;    // per solver body: inertias[] turned by it, zero where it cannot move
+	vec3s* turnedBy;          // per solver body: the dtheta its turn has been composed up to
+	struct tbSpinFlow* flows; // per solver body: its torque-free turn of the substep
+	vec3s rA, rB; // anchors from the centres of mass, world, at the start
+	vec3s d0;     // B's anchor minus A's at the start, m
+	float biasRate, massScale, impulseScale; // rigid rows (joint softness)
+	float h;                                 // the substep, s
 	mat3s* inertias;     // per solver body: the inverse inertia of this substep
 	float* stiffened;    // per solver body: how much geometric stiffness it took, 0..1
 	mat3s iA, iB;        // inverse inertias of now (tbJointNowAt), zero for a body that cannot move

@@ -158,6 +158,7 @@ void tbPrepareJoint(tbJointRecord* r, const tbJointBinding* binding, tbRigidBody
 	r->hasPoint =
 	    joint->type == tb_ballJoint || joint->type == tb_hingeJoint || joint->type == tb_fixedJoint;
 	r->plainBall = joint->type == tb_ballJoint && !tbBallHasAngular(joint);
+	r->isBall = joint->type == tb_ballJoint;
 	float hertz = softness->hertz < 0.25f / h ? softness->hertz : 0.25f / h;
 	tbSoft(hertz, softness->dampingRatio, h, &r->biasRate, &r->massScale, &r->impulseScale);
 	if (joint->type == tb_wheelJoint) {
@@ -1199,7 +1200,7 @@ int tbListJointBodies(tbJointRecord* records, int jointCount, unsigned char* see
 	for (int k = 0; k < jointCount; ++k) {
 		records[k].spinFlow = false;
 		int bodies[2] = {records[k].indexA, records[k].indexB};
-		unsigned char other = records[k].joint->type == tb_ballJoint ? 0 : 4;
+		unsigned char other = records[k].isBall ? 0 : 4;
 		for (int side = 0; side < 2; ++side) {
 			if (seen[bodies[side]] == 0) {
 				seen[bodies[side]] = (unsigned char)(1 | other);
