@@ -684,6 +684,9 @@ static void tbForColors(const tbSolverDef* def, tbSolverTaskFcn* task, tbSolverT
 #define TB_MIN_JOINT_UNITS 4
 #define TB_MIN_JOINTS 32
 #define TB_MIN_JOINT_BATCHES 2
+// A body's torque-free flow (tbJointBodyGyroFlow: an eigen decomposition, three 3 x 3 inverses)
+// is many times a plain body pass's work: a few of them make a range worth a worker.
+#define TB_MIN_GYRO_BODIES 4
 
 typedef enum tbJointMode
 {
@@ -891,9 +894,11 @@ static void tbRunJoints(tbJointTask* t, tbJointMode mode, int count)
 	t->mode = mode;
 	bool perJoint = mode == tb_jointPrepare || mode == tb_jointMore || mode == tb_jointFinish;
 	tbSolverTaskFcn* task = perJoint ? tbJointsTask : tbJointBodiesTask;
+	int minRange = perJoint                   ? TB_MIN_JOINTS
+	               : mode == tb_jointGyroFlow ? TB_MIN_GYRO_BODIES
+	                                          : TB_MIN_BODIES;
 	if (t->parallel) {
-		t->def->parallelFor(task, count, perJoint ? TB_MIN_JOINTS : TB_MIN_BODIES, t,
-		                    t->def->parallelContext);
+		t->def->parallelFor(task, count, minRange, t, t->def->parallelContext);
 	} else {
 		task(0, count, 0, t);
 	}
