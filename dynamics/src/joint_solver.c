@@ -1198,7 +1198,7 @@ int tbListJointBodies(tbJointRecord* records, int jointCount, unsigned char* see
 	// seen[b]: bit 0 listed, bit 1 more than one joint, bit 2 a joint that is not a ball joint.
 	int count = 0;
 	for (int k = 0; k < jointCount; ++k) {
-		records[k].spinFlow = false;
+		// spinFlow is false from tbPrepareJoint; only the loop below sets it.
 		int bodies[2] = {records[k].indexA, records[k].indexB};
 		unsigned char other = records[k].isBall ? 0 : 4;
 		for (int side = 0; side < 2; ++side) {

@@ -690,20 +690,21 @@ static void tbForColors(const tbSolverDef* def, tbSolverTaskFcn* task, tbSolverT
 
 typedef enum tbJointMode
 {
-	tb_jointPrepare,   // per joint: its record for the step
-	tb_jointMore,      // per joint outside the batches: the rest of its record (tbJointMore)
-	tb_jointFinish,    // per joint: its reaction and coordinates
-	tb_jointTurnsNone, // per body: its turn to none (the step's start)
-	tb_jointTurnStart, // per body: its turn, its stiffness cleared
-	tb_jointStiffen,   // per body: its stiffened, turned inertia
-	tb_jointTurn,      // per body: its turn and turned inertia after the deltas moved
-	tb_jointTurnDelta, // per body: its composed turn written back into its dtheta
-	tb_jointGyroFlow,  // per body: its torque-free flow of the substep (tbJointBodyGyroFlow)
-	tb_jointStiffness, // per unit: the joints' geometric stiffness summed on their bodies
-	tb_jointWarmStart, // per unit
-	tb_jointSolve,     // per unit: rows, then the group's direct solve
-	tb_jointOrder,     // per unit: a group's elimination order and factor pattern
-	tb_jointBatchInit, // per batch: its lanes' joints read from their records
+	tb_jointPrepare,    // per joint: its record for the step
+	tb_jointMore,       // per joint outside the batches: the rest of its record (tbJointMore)
+	tb_jointFinish,     // per joint: its reaction and coordinates
+	tb_jointTurnsNone,  // per body: its turn to none (the step's start)
+	tb_jointTurnStart,  // per body: its turn, its stiffness cleared
+	tb_jointStiffen,    // per body: its stiffened, turned inertia
+	tb_jointTurn,       // per body: its turn and turned inertia after the deltas moved
+	tb_jointTurnDelta,  // per body: its composed turn written back into its dtheta
+	tb_jointGyroFlow,   // per body: its torque-free flow of the substep (tbJointBodyGyroFlow)
+	tb_jointStiffness,  // per unit: the joints' geometric stiffness summed on their bodies
+	tb_jointWarmStart,  // per unit
+	tb_jointSolve,      // per unit: rows, then the group's direct solve
+	tb_jointOrder,      // per unit: a group's elimination order and factor pattern
+	tb_jointBatchInit,  // per batch: its lanes' joints read from their records
+	tb_jointBatchStore, // per batch: its lanes' impulses into their joints
 } tbJointMode;
 
 typedef struct tbJointTask
@@ -867,6 +868,10 @@ static void tbJointBatchesTask(int start, int end, int worker, void* context)
 				lanes[count++] = t->seq[t->begin[v]];
 			}
 			tbBallBatchInit(b, t->records, lanes, count, t->staticBody);
+			continue;
+		}
+		if (t->mode == tb_jointBatchStore) {
+			tbBallBatchStore(b, t->records); // each joint is in one lane of one batch
 			continue;
 		}
 		if (t->mode == tb_jointSolve) {
@@ -1627,9 +1632,10 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	}
 	if (jointCount > 0) {
 		// The joints' finish reads the composed turns before they become the deltas.
-		for (int b = 0; b < jointTask.batchStart[TB_JOINT_COLORS]; ++b) {
-			tbBallBatchStore(jointTask.batches + b, jointRecords);
-		}
+		jointTask.mode = tb_jointBatchStore;
+		jointTask.firstBatch = 0;
+		tbJointLoop(&jointTask, tbJointBatchesTask, jointTask.batchStart[TB_JOINT_COLORS],
+		            TB_MIN_JOINT_BATCHES);
 		tbRunJoints(&jointTask, tb_jointFinish, jointCount);
 		tbRunJoints(&jointTask, tb_jointTurnDelta, jointBodyCount);
 	}
