@@ -748,12 +748,17 @@ static bool tbLevelTriangleApart(const tbLevelCollide* lc, const vec3s v[3], flo
 	return false;
 }
 
-// One triangle near the shape (corners v in the level's frame, edge flags): filtered, collided
-// and its points grouped.
-static void tbLevelTriangleAt(tbLevelCollide* lc, int triangle, const vec3s v[3], uint32_t flags)
+static bool tbLevelTriangleFound(int triangle, void* context)
 {
+	tbLevelCollide* lc = context;
+	vec3s v[3];
+	uint32_t flags = 0u;
+	if (!tbGeometry_GetTriangle(lc->level, triangle, v, &flags)) {
+		lc->distance = -FLT_MAX; // as a failed query
+		return true;
+	}
 	if (lc->filter && tbLevelTriangleApart(lc, v, lc->speculativeDistance)) {
-		return;
+		return true;
 	}
 	float d;
 	tbSatCache sat = tbLevelLastSat(lc, triangle);
@@ -766,7 +771,7 @@ static void tbLevelTriangleAt(tbLevelCollide* lc, int triangle, const vec3s v[3]
 	}
 	lc->distance = fminf(lc->distance, d);
 	if (m.pointCount == 0) {
-		return;
+		return true;
 	}
 	uint32_t mix = (uint32_t)(triangle + 1) * 0x9e3779b1u;
 	if (m.pointCount == 1 && m.points[0].id == TB_LEVEL_SEAM_ID) {
@@ -779,7 +784,7 @@ static void tbLevelTriangleAt(tbLevelCollide* lc, int triangle, const vec3s v[3]
 				slot = lc->seams[k].separation > lc->seams[slot].separation ? k : slot;
 			}
 			if (lc->seams[slot].separation <= m.points[0].separation) {
-				return;
+				return true;
 			}
 		} else {
 			lc->seamCount += 1;
@@ -787,7 +792,7 @@ static void tbLevelTriangleAt(tbLevelCollide* lc, int triangle, const vec3s v[3]
 		lc->seams[slot] = m.points[0];
 		lc->seams[slot].id ^= mix;
 		lc->seamNormals[slot] = m.normal;
-		return;
+		return true;
 	}
 	// The group whose normal is closest; a new one when none is within TB_LEVEL_GROUP_COS and
 	// there is room, else the closest takes it (its points are then measured along their own
@@ -820,103 +825,7 @@ static void tbLevelTriangleAt(tbLevelCollide* lc, int triangle, const vec3s v[3]
 			group->normal = m.normal;
 		}
 	}
-}
-
-static bool tbLevelTriangleFound(int triangle, void* context)
-{
-	tbLevelCollide* lc = context;
-	vec3s v[3];
-	uint32_t flags = 0u;
-	if (!tbGeometry_GetTriangle(lc->level, triangle, v, &flags)) {
-		lc->distance = -FLT_MAX; // as a failed query
-		return true;
-	}
-	tbLevelTriangleAt(lc, triangle, v, flags);
 	return true;
-}
-
-// How far the box a pair's mesh triangles are kept for reaches beyond the shape's box, as a
-// fraction of its largest half size: a shape resting, rolling or sliding slowly walks the mesh's
-// tree once in many steps, and the kept triangles outside its box cost a box test each.
-#define TB_LEVEL_REACH 0.125f
-
-typedef struct tbLevelFoundList
-{
-	int* found;
-	int count;
-} tbLevelFoundList;
-
-static bool tbLevelListTriangle(int triangle, void* context)
-{
-	tbLevelFoundList* list = context;
-	if (list->count == TB_LEVEL_FOUND_CACHE) {
-		list->count += 1; // more than are kept: none are
-		return false;
-	}
-	list->found[list->count++] = triangle;
-	return true;
-}
-
-// The triangles near the shape's box (the level's frame) collided: a mesh's from the pair's kept
-// list while the box lies within the reach they were found in, the list found again otherwise
-// (the mesh's tree walked with the reach), or the tree walked with the box where the list would
-// not fit. A kept triangle is taken where its box meets the shape's, as the walk takes a leaf's;
-// the walk also skips the leaves beyond a face plane, whose triangles the filter skips (its test
-// is tighter than the leaf's): the same triangles in the same order either way.
-static void tbLevelGather(tbLevelCollide* lc, tbLevelSatCache* cache, tbAABB box,
-                          const float* limits)
-{
-	const tbGeometry* level = lc->level;
-	bool keep = cache != NULL && level->type == tb_meshShape && level->mesh != NULL;
-	const tbMesh* mesh = keep ? level->mesh : NULL;
-	if (keep && cache->foundCount > 0) {
-		// Kept for a box that still holds this one, and naming triangles of this mesh (a restored
-		// world's cache is read as it was saved).
-		tbAABB r = cache->reach;
-		bool within = r.lower.x <= box.lower.x && r.lower.y <= box.lower.y &&
-		              r.lower.z <= box.lower.z && box.upper.x <= r.upper.x &&
-		              box.upper.y <= r.upper.y && box.upper.z <= r.upper.z;
-		for (int i = 0; within && i < cache->foundCount; ++i) {
-			within = cache->found[i] >= 0 && cache->found[i] < mesh->triangleCount;
-		}
-		cache->foundCount =
-		    within && cache->foundCount <= TB_LEVEL_FOUND_CACHE ? cache->foundCount : 0;
-	}
-	if (keep && cache->foundCount == 0) {
-		vec3s size = glms_vec3_sub(box.upper, box.lower);
-		float g = 0.5f * TB_LEVEL_REACH * fmaxf(size.x, fmaxf(size.y, size.z));
-		vec3s grow = {{g, g, g}};
-		tbAABB reach = {glms_vec3_sub(box.lower, grow), glms_vec3_add(box.upper, grow)};
-		memset(cache->found, 0, sizeof cache->found);
-		tbLevelFoundList list = {cache->found, 0};
-		tbGeometry_QueryTriangles(level, reach, tbLevelListTriangle, &list);
-		if (list.count == 0) {
-			return; // nothing within the reach, so nothing within the box
-		}
-		if (list.count <= TB_LEVEL_FOUND_CACHE) {
-			cache->foundCount = list.count;
-			cache->reach = reach;
-		} else {
-			memset(cache->found, 0, sizeof cache->found);
-			memset(&cache->reach, 0, sizeof cache->reach);
-		}
-	}
-	if (!keep || cache->foundCount == 0) {
-		tbQueryTrianglesWithin(level, box, lc->normals, limits, lc->faceCount, tbLevelTriangleFound,
-		                       lc);
-		return;
-	}
-	for (int i = 0; i < cache->foundCount; ++i) {
-		int t = cache->found[i];
-		const int* idx = mesh->indices + 3 * t;
-		vec3s v[3] = {mesh->vertices[idx[0]], mesh->vertices[idx[1]], mesh->vertices[idx[2]]};
-		vec3s lo = glms_vec3_minv(v[0], glms_vec3_minv(v[1], v[2]));
-		vec3s hi = glms_vec3_maxv(v[0], glms_vec3_maxv(v[1], v[2]));
-		if (lo.x <= box.upper.x && box.lower.x <= hi.x && lo.y <= box.upper.y &&
-		    box.lower.y <= hi.y && lo.z <= box.upper.z && box.lower.z <= hi.z) {
-			tbLevelTriangleAt(lc, t, v, mesh->edgeFlags[t]);
-		}
-	}
 }
 
 // The concave seams' points join a group of the same normal (within TB_LEVEL_FACE_COS), or make
@@ -1018,7 +927,7 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	for (int i = 0; i < lc.faceCount; ++i) {
 		limits[i] = lc.offsets[i] + speculativeDistance;
 	}
-	tbLevelGather(&lc, cache, box, limits);
+	tbQueryTrianglesWithin(level, box, lc.normals, limits, lc.faceCount, tbLevelTriangleFound, &lc);
 	tbLevelAddSeams(&lc);
 	for (int g = 0; g < lc.groupCount; ++g) {
 		tbLevelGroup* group = lc.groups + g;
@@ -1034,9 +943,8 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	if (cache != NULL) {
 		// The entries past the count cleared: a saved world's bytes depend on nothing left over.
 		int n = lc.nextSat.count;
+		memset(cache, 0, sizeof *cache);
 		cache->count = n;
-		memset(cache->triangles, 0, sizeof cache->triangles);
-		memset(cache->sat, 0, sizeof cache->sat);
 		memcpy(cache->triangles, lc.nextSat.triangles, (size_t)n * sizeof cache->triangles[0]);
 		memcpy(cache->sat, lc.nextSat.sat, (size_t)n * sizeof cache->sat[0]);
 	}

@@ -371,8 +371,7 @@ static const char* tbCheckIndices(const tbWorld* w)
 		const tbLevelSatSlot* ls = w->levelSats + i;
 		if (!tbInRange(ls->nextFree, -1, w->levelSatCount) ||
 		    !tbInRange(ls->level, -1, w->shapeCount) ||
-		    !tbInRange(ls->cache.count, 0, TB_LEVEL_SAT_CACHE + 1) ||
-		    !tbInRange(ls->cache.foundCount, 0, TB_LEVEL_FOUND_CACHE + 1)) {
+		    !tbInRange(ls->cache.count, 0, TB_LEVEL_SAT_CACHE + 1)) {
 			return "a separating-axis cache's link, level or count beyond its table";
 		}
 	}

@@ -153,24 +153,15 @@ TB_API int tbCollideLevel(const tbGeometry* a, const tbGeometry* b, tbTransform 
 /// The most triangles a level pair's separating-axis cache remembers (tbLevelSatCache).
 #define TB_LEVEL_SAT_CACHE 16
 
-/// The most triangles of a mesh a level pair keeps as those near its convex shape
-/// (tbLevelSatCache.found); more near it, and the mesh's tree is walked every call.
-#define TB_LEVEL_FOUND_CACHE 64
-
 /// What a convex polytope (box, solid hull) against a mesh or heightfield keeps from one step to
 /// the next (tbCollideLevelCached): the separating axis of each triangle the last call tested, in
-/// the order it met them, and a mesh's triangles within a box grown about the shape's, so that
-/// the mesh's tree is walked again only when the shape's box leaves it (Box3D's mesh contact
-/// keeps the same). Kept by the caller, one per pair, zero-initialised; reset it to zero if
+/// the order it met them. Kept by the caller, one per pair, zero-initialised; reset it to zero if
 /// either shape changes.
 typedef struct tbLevelSatCache
 {
 	int count;                          ///< entries in use
 	int triangles[TB_LEVEL_SAT_CACHE];  ///< each entry's triangle
 	tbSatCache sat[TB_LEVEL_SAT_CACHE]; ///< its axis (tbSatCache; the triangle's faces are 0, 1)
-	int foundCount;                     ///< triangles in found; 0: none kept, the tree is walked
-	tbAABB reach;                       ///< the box (the level's frame) they were found in
-	int found[TB_LEVEL_FOUND_CACHE];    ///< the mesh's triangles within reach, in its tree's order
 } tbLevelSatCache;
 
 /// tbCollideLevel with a per-pair cache of the triangles' separating axes (may be null). A
