@@ -104,10 +104,9 @@ typedef struct tbJointMore
 // the start (turned by the bodies' rotation deltas as the step goes).
 typedef struct tbJointRecord
 {
-	// First what the step's serial passes read (the grouping, the colouring, the list of jointed
-	// bodies: tbGroupJoints, tbColorJoints, tbListJointBodies), in one cache line per joint, then
-	// what every pass reads (a ball joint's point rows read nothing else): a few cache lines per
-	// joint where the passes stream through many.
+	// First what every pass reads (a ball joint's point rows read nothing else): a few cache lines
+	// per joint where the passes stream through many. The passes over all joints on one thread
+	// read the joint's key (tbJointKey) instead.
 	int indexA, indexB;
 	int staticBody; // the solver's static body index
 	int component;  // its joint group, solved together for the point rows; -1: one by one
@@ -126,16 +125,16 @@ typedef struct tbJointRecord
 	mat3s* turnedInertias;    // per solver body: inertias[] turned by it, zero where it cannot move
 	vec3s* turnedBy;          // per solver body: the dtheta its turn has been composed up to
 	struct tbSpinFlow* flows; // per solver body: its torque-free turn of the substep
-	vec3s rA, rB; // anchors from the centres of mass, world, at the start
-	vec3s d0;     // B's anchor minus A's at the start, m
+	vec3s rA, rB;             // anchors from the centres of mass, world, at the start
+	vec3s d0;                 // B's anchor minus A's at the start, m
 	float biasRate, massScale, impulseScale; // rigid rows (joint softness)
 	float h;                                 // the substep, s
-	mat3s* inertias;     // per solver body: the inverse inertia of this substep
-	float* stiffened;    // per solver body: how much geometric stiffness it took, 0..1
-	mat3s iA, iB;        // inverse inertias of now (tbJointNowAt), zero for a body that cannot move
-	mat3s iA0, iB0;      // inverse inertias of the step's start
-	vec3s axisA, refA;   // A's frame, world, at the start
-	vec3s axisB, refB;   // B's frame
+	mat3s* inertias;                         // per solver body: the inverse inertia of this substep
+	float* stiffened;  // per solver body: how much geometric stiffness it took, 0..1
+	mat3s iA, iB;      // inverse inertias of now (tbJointNowAt), zero for a body that cannot move
+	mat3s iA0, iB0;    // inverse inertias of the step's start
+	vec3s axisA, refA; // A's frame, world, at the start
+	vec3s axisB, refB; // B's frame
 } tbJointRecord;
 
 // Joints whose point rows are solved together, exactly (a direct solve of J M^-1 J^T): the joints
@@ -148,11 +147,26 @@ typedef struct tbJointRecord
 // Bytes of work memory tbSolveJointGroup needs for a group of `count` joints.
 size_t tbJointGroupWorkBytes(int count);
 
+// What the step's passes over all joints on one thread read and write (tbListJointBodies,
+// tbGroupJoints, the colouring), copied from each record as it is prepared (tbJointKeyOf): those
+// passes stream a few bytes a joint instead of its record's cache line.
+typedef struct tbJointKey
+{
+	int indexA, indexB;                               // the record's
+	int component;                                    // the record's, set by tbGroupJoints
+	bool movesA, movesB, hasPoint, plainBall, isBall; // the record's
+	bool groupOpen;                                   // the record's, set by tbGroupJoints
+} tbJointKey;
+
+// The key of a prepared record (its component and groupOpen as tbPrepareJoint left them).
+tbJointKey tbJointKeyOf(const tbJointRecord* r);
+
 // Sort the joints into groups (connected through moving bodies); groups larger than
-// TB_MAX_DIRECT_JOINTS keep solving their point rows one joint at a time. `order` receives the
-// joints group by group; `groupStart` (size jointCount + 1) the groups' first entries. Returns
-// the number of groups. `parent` and `rootGroup` are scratch of bodyCount + 1 ints.
-int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* parent,
+// TB_MAX_DIRECT_JOINTS keep solving their point rows one joint at a time. Sets the keys'
+// component and groupOpen (the records take them from there). `order` receives the joints group
+// by group; `groupStart` (size jointCount + 1) the groups' first entries. Returns the number of
+// groups. `parent` and `rootGroup` are scratch of bodyCount + 1 ints.
+int tbGroupJoints(tbJointKey* keys, int jointCount, int bodyCount, int staticBody, int* parent,
                   int* rootGroup, int* order, int* groupStart);
 
 // The joints of a group put in an elimination order that keeps the fill of A's factor small
@@ -182,8 +196,8 @@ typedef struct tbJointBody
 // The bodies of the joints, each once, in the order the joints name them, each marked for the
 // stiffening (onePoint) and the gyroscopic term (gyro); returns the count. After the records are
 // prepared. `seen` is scratch per solver body, zero on entry and on exit.
-int tbListJointBodies(tbJointRecord* records, int jointCount, unsigned char* seen,
-                      tbJointBody* list);
+int tbListJointBodies(tbJointRecord* records, const tbJointKey* keys, int jointCount,
+                      unsigned char* seen, tbJointBody* list);
 
 // A jointed body's turn since the step began, turns[body] (the records' arrays), brought up to
 // its dtheta of now by composing the change since the last call (tbComposeTurn): once for every

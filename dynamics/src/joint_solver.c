@@ -1192,15 +1192,30 @@ void tbJointBodyStiffen(const tbJointRecord* records, const tbJointBody* b, cons
 	r->stiffened[i] = s;
 }
 
-int tbListJointBodies(tbJointRecord* records, int jointCount, unsigned char* seen,
-                      tbJointBody* list)
+tbJointKey tbJointKeyOf(const tbJointRecord* r)
+{
+	tbJointKey k;
+	k.indexA = r->indexA;
+	k.indexB = r->indexB;
+	k.component = r->component;
+	k.movesA = r->movesA;
+	k.movesB = r->movesB;
+	k.hasPoint = r->hasPoint;
+	k.plainBall = r->plainBall;
+	k.isBall = r->isBall;
+	k.groupOpen = r->groupOpen;
+	return k;
+}
+
+int tbListJointBodies(tbJointRecord* records, const tbJointKey* keys, int jointCount,
+                      unsigned char* seen, tbJointBody* list)
 {
 	// seen[b]: bit 0 listed, bit 1 more than one joint, bit 2 a joint that is not a ball joint.
 	int count = 0;
 	for (int k = 0; k < jointCount; ++k) {
 		// spinFlow is false from tbPrepareJoint; only the loop below sets it.
-		int bodies[2] = {records[k].indexA, records[k].indexB};
-		unsigned char other = records[k].isBall ? 0 : 4;
+		int bodies[2] = {keys[k].indexA, keys[k].indexB};
+		unsigned char other = keys[k].isBall ? 0 : 4;
 		for (int side = 0; side < 2; ++side) {
 			if (seen[bodies[side]] == 0) {
 				seen[bodies[side]] = (unsigned char)(1 | other);
@@ -1462,7 +1477,7 @@ static int tbRoot(int* parent, int i)
 	return i;
 }
 
-int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* parent,
+int tbGroupJoints(tbJointKey* keys, int jointCount, int bodyCount, int staticBody, int* parent,
                   int* rootGroup, int* order, int* groupStart)
 {
 	for (int i = 0; i <= bodyCount; ++i) {
@@ -1471,8 +1486,8 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 	}
 	// Bodies joined by point joints, through moving bodies only (the static body joins nothing).
 	for (int k = 0; k < jointCount; ++k) {
-		tbJointRecord* r = records + k;
-		if (!r->hasPoint || r->indexA == r->staticBody || r->indexB == r->staticBody) {
+		const tbJointKey* r = keys + k;
+		if (!r->hasPoint || r->indexA == staticBody || r->indexB == staticBody) {
 			continue;
 		}
 		int a = tbRoot(parent, r->indexA), b = tbRoot(parent, r->indexB);
@@ -1484,12 +1499,12 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 	// counted, then placed in joint order (a counting sort: linear in the joints).
 	int groups = 0;
 	for (int k = 0; k < jointCount; ++k) {
-		tbJointRecord* r = records + k;
+		tbJointKey* r = keys + k;
 		r->component = -1;
 		if (!r->hasPoint) {
 			continue;
 		}
-		int root = tbRoot(parent, r->indexA != r->staticBody ? r->indexA : r->indexB);
+		int root = tbRoot(parent, r->indexA != staticBody ? r->indexA : r->indexB);
 		if (rootGroup[root] < 0) {
 			rootGroup[root] = groups;
 			groupStart[groups++] = 0;
@@ -1506,8 +1521,8 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 	groupStart[groups] = at;
 	// Placing moves each group's start to its end, the next one's start: shifted back after.
 	for (int k = 0; k < jointCount; ++k) {
-		if (records[k].component >= 0) {
-			order[groupStart[records[k].component]++] = k;
+		if (keys[k].component >= 0) {
+			order[groupStart[keys[k].component]++] = k;
 		}
 	}
 	for (int g = groups; g > 0; --g) {
@@ -1516,15 +1531,15 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 	groupStart[0] = 0;
 	// A group whose bodies a joint outside it (no point rows) also holds is marked open.
 	for (int k = 0; k < jointCount; ++k) {
-		records[k].groupOpen = false;
+		keys[k].groupOpen = false;
 	}
 	for (int k = 0; k < jointCount; ++k) {
-		const tbJointRecord* r = records + k;
+		const tbJointKey* r = keys + k;
 		int sides[2] = {r->indexA, r->indexB};
 		for (int side = 0; side < 2 && !r->hasPoint; ++side) {
-			int g = sides[side] != r->staticBody ? rootGroup[tbRoot(parent, sides[side])] : -1;
+			int g = sides[side] != staticBody ? rootGroup[tbRoot(parent, sides[side])] : -1;
 			for (int i = g >= 0 ? groupStart[g] : 0; g >= 0 && i < groupStart[g + 1]; ++i) {
-				records[order[i]].groupOpen = true;
+				keys[order[i]].groupOpen = true;
 			}
 		}
 	}
@@ -1532,7 +1547,7 @@ int tbGroupJoints(tbJointRecord* records, int jointCount, int bodyCount, int* pa
 	for (int g = 0; g < groups; ++g) {
 		if (groupStart[g + 1] - groupStart[g] > TB_MAX_DIRECT_JOINTS) {
 			for (int i = groupStart[g]; i < groupStart[g + 1]; ++i) {
-				records[order[i]].component = -1;
+				keys[order[i]].component = -1;
 			}
 		}
 	}

@@ -60,7 +60,7 @@ tbSolverDef tbDefaultSolverDef(void)
 typedef struct tbScratchLayout
 {
 	size_t states, motions, colorMasks, contactColors, order, refreshes, refreshGaps, groups,
-	    joints, jointMore, jointGroups, jointInertias, jointBatches, statics, total;
+	    joints, jointMore, jointKeys, jointGroups, jointInertias, jointBatches, statics, total;
 	int groupCapacity;
 } tbScratchLayout;
 
@@ -91,6 +91,8 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 	l.joints = tbCarve(&at, (size_t)jointCount * sizeof(tbJointRecord));
 	// The records' rest (tbJointMore), touched only for the joints outside the batches.
 	l.jointMore = tbCarve(&at, (size_t)jointCount * sizeof(tbJointMore));
+	// The records' keys for the passes over every joint on one thread (tbJointKey).
+	l.jointKeys = tbCarve(&at, (size_t)jointCount * sizeof(tbJointKey));
 	// Joint groups and colours: union-find parents and each root's group, the order and starts
 	// of the groups, the units in joint order and their colours, the joints unit by unit in
 	// colour order and where each unit begins, each body's joint colours, the jointed bodies; the
@@ -719,6 +721,7 @@ typedef struct tbJointTask
 	bool lastRelax;
 	float h, invH;
 	tbJointRecord* records;
+	tbJointKey* keys;  // the records' keys (tbJointKey), made with them
 	tbJointMore* more; // the records' rest, one per joint
 	tbJointBinding* joints;
 	tbRigidBody* const* bodies;
@@ -760,7 +763,10 @@ static void tbJointsTask(int start, int end, int worker, void* context)
 			continue;
 		}
 		if (t->mode == tb_jointMore) {
-			// Every joint a batch may not take (after the grouping): the batches never read it.
+			// The grouping's answer, from the key; then every joint a batch may not take: the
+			// batches never read it.
+			r->component = t->keys[i].component;
+			r->groupOpen = t->keys[i].groupOpen;
 			if (!tbBallBatchable(r)) {
 				tbPrepareJointMore(r, t->bodies);
 			}
@@ -774,6 +780,7 @@ static void tbJointsTask(int start, int end, int worker, void* context)
 		r->turnedInertias = t->turnedInertias;
 		r->turnedBy = t->turnedBy;
 		r->flows = t->flows;
+		t->keys[i] = tbJointKeyOf(r);
 		if (!t->def->enableWarmStarting) {
 			tbJoint* j = t->joints[i].joint;
 			j->linearImpulse = j->angularImpulse = tbV3(0.0f, 0.0f, 0.0f);
@@ -980,7 +987,9 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 	int* unitColor = unitKey + jointCount;
 	int* begin = unitColor + jointCount;
 	int* seq = begin + jointCount + 1;
-	tbGroupJoints(records, jointCount, bodyCount, parent, rootGroup, order, groupStart);
+	const tbJointKey* keys = t->keys;
+	tbGroupJoints(t->keys, jointCount, bodyCount, t->staticBody, parent, rootGroup, order,
+	              groupStart);
 	tbRunJoints(t, tb_jointMore, jointCount);
 	memset(masks, 0, (size_t)(bodyCount + 1) * sizeof *masks);
 	// A unit's place key: 2 colour, its colour's batched ball joints first, + 1 the others.
@@ -988,7 +997,7 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 	memset(keyCounts, 0, sizeof keyCounts);
 	int units = 0;
 	for (int k = 0; k < jointCount; ++k) {
-		int g = records[k].component;
+		int g = keys[k].component;
 		int from = k, to = k + 1; // the unit's joints: k alone, or its group's in order[]
 		if (g >= 0) {
 			if (order[groupStart[g]] != k) {
@@ -999,7 +1008,7 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 		}
 		uint32_t used = 0u;
 		for (int at = from; at < to; ++at) {
-			const tbJointRecord* r = records + (g >= 0 ? order[at] : at);
+			const tbJointKey* r = keys + (g >= 0 ? order[at] : at);
 			used |= (r->movesA ? masks[r->indexA] : 0u) | (r->movesB ? masks[r->indexB] : 0u);
 		}
 		uint32_t freeColors = ~used & ((1u << TB_JOINT_COLORS) - 1u);
@@ -1007,7 +1016,7 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 		if (freeColors != 0u && (g < 0 || to - from <= TB_PARALLEL_DIRECT_JOINTS)) {
 			color = __builtin_ctz(freeColors);
 			for (int at = from; at < to; ++at) {
-				const tbJointRecord* r = records + (g >= 0 ? order[at] : at);
+				const tbJointKey* r = keys + (g >= 0 ? order[at] : at);
 				if (r->movesA) {
 					masks[r->indexA] |= 1u << color;
 				}
@@ -1016,8 +1025,10 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 				}
 			}
 		}
-		bool batched = g < 0 && color < TB_JOINT_COLORS && tbBallBatchable(records + k);
-		if (g < 0 && !batched && tbBallBatchable(records + k)) {
+		// tbBallBatchable, from the key: a plain ball joint outside any group.
+		bool batchable = keys[k].plainBall && keys[k].component < 0;
+		bool batched = g < 0 && color < TB_JOINT_COLORS && batchable;
+		if (g < 0 && !batched && batchable) {
 			// A plain ball joint that found no colour: solved on its own, it reads the rest.
 			tbPrepareJointMore(records + k, t->bodies);
 		}
@@ -1459,6 +1470,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	jointTask.invH = invH;
 	jointTask.records = jointRecords;
 	jointTask.more = (tbJointMore*)(base + layout.jointMore);
+	jointTask.keys = (tbJointKey*)(base + layout.jointKeys);
 	jointTask.joints = joints;
 	jointTask.bodies = bodies;
 	jointTask.states = states;
@@ -1478,7 +1490,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	if (jointCount > 0) {
 		tbRunJoints(&jointTask, tb_jointPrepare, jointCount);
 		memset(jointSeen, 0, (size_t)(bodyCount + 1));
-		jointBodyCount = tbListJointBodies(jointRecords, jointCount, jointSeen, jointBodies);
+		jointBodyCount =
+		    tbListJointBodies(jointRecords, jointTask.keys, jointCount, jointSeen, jointBodies);
 		jointTask.jointBodyCount = jointBodyCount;
 		tbColorJoints(&jointTask, jointCount, bodyCount, jointInts);
 		tbRunJoints(&jointTask, tb_jointTurnsNone, jointBodyCount);
