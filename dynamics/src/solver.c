@@ -1451,16 +1451,6 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		                 observe ? &observer : NULL);
 	}
 
-	for (int i = 0; i < jointCount; ++i) {
-		// Jointed bodies are held by constraints, and their joints turn their inertia with
-		// them (bit 30: tbFinishBody keeps w primary for them).
-		if (joints[i].bodyA != TB_NULL_BODY) {
-			colorMasks[joints[i].bodyA] |= (1u << 31) | (1u << 30);
-		}
-		if (joints[i].bodyB != TB_NULL_BODY) {
-			colorMasks[joints[i].bodyB] |= (1u << 31) | (1u << 30);
-		}
-	}
 	// The joints' records (side by side), their bodies, units and colours.
 	tbJointTask jointTask;
 	memset(&jointTask, 0, sizeof jointTask);
@@ -1493,6 +1483,13 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		jointBodyCount =
 		    tbListJointBodies(jointRecords, jointTask.keys, jointCount, jointSeen, jointBodies);
 		jointTask.jointBodyCount = jointBodyCount;
+		for (int k = 0; k < jointBodyCount; ++k) {
+			// Jointed bodies are held by constraints, and their joints turn their inertia with
+			// them (bit 30: tbFinishBody keeps w primary for them). Each body once, from the list.
+			if (jointBodies[k].index != staticBody) {
+				colorMasks[jointBodies[k].index] |= (1u << 31) | (1u << 30);
+			}
+		}
 		tbColorJoints(&jointTask, jointCount, bodyCount, jointInts);
 		tbRunJoints(&jointTask, tb_jointTurnsNone, jointBodyCount);
 		for (int k = 0; k < jointBodyCount; ++k) {
