@@ -32,6 +32,10 @@
 #define TB_SAT_FACE_REL 0.02f
 #define TB_SAT_EDGE_REL 0.10f
 #define TB_SAT_ABS 1e-3f
+// A cached face that is still the pair's stands for the whole test when its separation, and the
+// deepest point clipped with it, have moved by no more than this fraction of the smaller shape's
+// bounding radius since the full test chose it (Box3D's hull cache, with its linear slop).
+#define TB_SAT_CACHE_REL 0.01f
 // Hulls with more edges than this take the GJK/EPA path: the edge-pair loop grows with the product
 // of the edge counts (and the face loops with faces times vertices), while GJK/EPA grows slowly.
 // A convex polyhedron has at most 2E/3 vertices and 2E/3 faces (Euler, 3F <= 2E, 3V <= 2E).
@@ -750,7 +754,6 @@ static tbSatResult tbSat_FindIn(const tbSatShape* sa, const tbSatShape* sb, cons
 			res.maxNormal = cached.normal;
 			res.exitedEarly = true;
 			res.usedCache = true;
-			cache->separation = cached.separation;
 			return res;
 		}
 	}
@@ -1000,6 +1003,39 @@ bool tbSat_Collide(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
 	tbSatShape sa, sb;
 	tbSatFrame xf;
 	tbSat_Setup(a, b, bInA, false, &sa, &sb, &xf);
+	if (cache != NULL && (cache->type == tb_satFaceA || cache->type == tb_satFaceB)) {
+		// The face the full test chose last time, clipped again: kept when neither its
+		// separation nor the deepest clipped point has moved from the full test's separation by
+		// more than the tolerance (the cache keeps that separation, so that small moves cannot
+		// add up unseen); else the full test below.
+		tbSatAxis cached;
+		bool eligible = false;
+		bool have = sa.box && sb.box
+		                ? tbSat_BoxCachedAxis(sa.scale, sb.scale, &xf, cache, &cached, &eligible)
+		                : tbSat_CachedAxis(&sa, &sb, &xf, cache, &cached, &eligible);
+		float sizeA = tbSat_Size(&sa), sizeB = tbSat_Size(&sb);
+		float size = sizeA < sizeB ? sizeA : sizeB;
+		float keep = TB_SAT_CACHE_REL * size;
+		if (have && eligible && cached.separation <= speculativeDistance &&
+		    fabsf(cached.separation - cache->separation) <= keep) {
+			memset(m, 0, sizeof *m);
+			m->normal = cached.normal;
+			bool flip = cached.type == tb_satFaceB;
+			if (tbSat_ClipFaces(&sa, &sb, &xf, flip, flip ? cached.indexB : cached.indexA, size,
+			                    speculativeDistance, m) > 0) {
+				float deepest = m->points[0].separation;
+				for (int i = 1; i < m->pointCount; ++i) {
+					deepest = fminf(deepest, m->points[i].separation);
+				}
+				if (fabsf(deepest - cache->separation) <= keep) {
+					if (distance != NULL) {
+						*distance = cached.separation;
+					}
+					return true;
+				}
+			}
+		}
+	}
 	tbSatResult r = tbSat_FindIn(&sa, &sb, &xf, speculativeDistance, cache);
 	if (distance != NULL) {
 		*distance = r.maxSeparation;
