@@ -731,8 +731,9 @@ static float pushedPairRun(float h, float speed, float gap)
 
 Test(continuous, a_pushed_pair_meets_the_next_body_before_arriving)
 {
-	// Steps of 4 to 20 times the fat box's margin (an eighth of the cube's radius), the struck
-	// cube's face at 12 phases of a step: the front cube stops within 2 % of its size of it.
+	// A step's travel of about 5 to 12 times the fat box's margin (an eighth of the cube's
+	// radius), the struck cube's face at 12 phases of a step: the front cube stops within 2 % of
+	// its size of it.
 	const float cases[][2] = {{0.2f, 12.0f}, {0.2f, 30.0f}, {0.05f, 4.0f}};
 	for (int c = 0; c < 3; ++c) {
 		float h = cases[c][0], speed = cases[c][1], travel = speed * kDt;

@@ -1194,17 +1194,15 @@ void tbJointBodyStiffen(const tbJointRecord* records, const tbJointBody* b, cons
 
 tbJointKey tbJointKeyOf(const tbJointRecord* r)
 {
-	tbJointKey k;
-	k.indexA = r->indexA;
-	k.indexB = r->indexB;
-	k.component = r->component;
-	k.movesA = r->movesA;
-	k.movesB = r->movesB;
-	k.hasPoint = r->hasPoint;
-	k.plainBall = r->plainBall;
-	k.isBall = r->isBall;
-	k.groupOpen = r->groupOpen;
-	return k;
+	return (tbJointKey){.indexA = r->indexA,
+	                    .indexB = r->indexB,
+	                    .component = r->component,
+	                    .movesA = r->movesA,
+	                    .movesB = r->movesB,
+	                    .hasPoint = r->hasPoint,
+	                    .plainBall = r->plainBall,
+	                    .isBall = r->isBall,
+	                    .groupOpen = r->groupOpen};
 }
 
 int tbListJointBodies(tbJointRecord* records, const tbJointKey* keys, int jointCount,
