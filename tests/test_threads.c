@@ -101,7 +101,7 @@ static void buildRain(tbWorldId world)
 }
 
 // A hanging chain of 12 boxes on ball joints from a static anchor, a hinged door, a slider and a
-// kinematic turntable carrying boxes (its contacts keep their colour serial).
+// kinematic turntable carrying boxes (its contacts share colours: the records only read it).
 static void buildJoints(tbWorldId world)
 {
 	addGround(world);
@@ -204,6 +204,39 @@ Test(threads, cube_rain_same_hash_at_every_worker_count)
 Test(threads, joints_same_hash_at_every_worker_count)
 {
 	checkScene("joints", buildJoints, true, 90);
+}
+
+// A kinematic turntable carrying 64 boxes (makeTurntable): the records of a colour share the
+// kinematic body, read by every one of them and written by none.
+static void buildTurntable(tbWorldId world)
+{
+	tbBodyId boxes[64];
+	makeTurntable(world, 0.5f, boxes);
+}
+
+Test(threads, turntable_same_hash_at_every_worker_count)
+{
+	checkScene("turntable", buildTurntable, false, 90);
+	// The boxes ride the table: friction (0.6 g, more than the 0.5^2 x 8 m/s^2 the outer corners
+	// need) brings each to the table's speed, w r about the axis, within a second.
+	tbWorldDef def = worldDef(2, runPool, false);
+	tbWorldId world = tbCreateWorld(&def);
+	tbBodyId boxes[64];
+	makeTurntable(world, 0.5f, boxes);
+	for (int s = 0; s < 90; ++s) {
+		tbWorld_Step(world, kDt, 4);
+	}
+	float worst = 0.0f;
+	for (int i = 0; i < 64; ++i) {
+		vec3s p = tbBody_GetPosition(boxes[i]);
+		vec3s v = tbBody_GetLinearVelocity(boxes[i]);
+		float r = sqrtf(p.x * p.x + p.z * p.z);
+		float speed = sqrtf(v.x * v.x + v.z * v.z);
+		worst = fmaxf(worst, fabsf(speed - 0.5f * r) / (0.5f * r));
+	}
+	tbDestroyWorld(world);
+	printf("SCENE threads turntable: boxes' speeds within %.5f of w r\n", (double)worst);
+	cr_expect_lt(worst, 0.02f, "a box's speed is %.4f off the table's w r", (double)worst);
 }
 
 // A net of 24 x 24 small boxes tied by 1,104 ball joints, hung by one corner (Box3D's joint grid,

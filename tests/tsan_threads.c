@@ -1,8 +1,9 @@
 // The threaded step without Criterion, for ThreadSanitizer (Criterion's process arena does not
 // start under it, Snaipe/Criterion issue 274): a cube rain with sleeping, a pyramid and joint
 // chains and a net (world_scenes.h), a rain onto a packed pile, and boxes and hulls tumbling over a
-// wavy mesh (the level pairs' narrow phases and their separating-axis caches side by side), at 1,
-// 2, 4 and 8 workers; exits non-zero when a hash differs from one worker's.
+// wavy mesh (the level pairs' narrow phases and their separating-axis caches side by side), and
+// boxes on a kinematic turntable, at 1, 2, 4 and 8 workers; exits non-zero when a hash differs
+// from one worker's.
 #include <math.h>
 #include <stdio.h>
 
@@ -133,6 +134,24 @@ static unsigned long long runMeshTumble(int workers, int steps)
 	return h;
 }
 
+// A kinematic turntable carrying 64 boxes (makeTurntable): records solved side by side that read
+// the one kinematic body.
+static unsigned long long runTurntable(int workers, int steps)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.workerCount = workers;
+	def.enableSleep = false;
+	tbWorldId world = tbCreateWorld(&def);
+	tbBodyId boxes[64];
+	makeTurntable(world, 0.5f, boxes);
+	for (int s = 0; s < steps; ++s) {
+		tbWorld_Step(world, 1.0f / 60.0f, 4);
+	}
+	unsigned long long h = tbWorld_GetStateHash(world);
+	tbDestroyWorld(world);
+	return h;
+}
+
 int main(void)
 {
 	int workers[] = {1, 2, 4, 8};
@@ -156,6 +175,13 @@ int main(void)
 		printf("mesh tumble, %d workers: 0x%016llx (one worker 0x%016llx)\n", workers[k], h,
 		       meshOne);
 		failed += h != meshOne;
+	}
+	unsigned long long tableOne = runTurntable(1, 60);
+	for (int k = 1; k < 4; ++k) {
+		unsigned long long h = runTurntable(workers[k], 60);
+		printf("turntable, %d workers: 0x%016llx (one worker 0x%016llx)\n", workers[k], h,
+		       tableOne);
+		failed += h != tableOne;
 	}
 	return failed == 0 ? 0 : 1;
 }

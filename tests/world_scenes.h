@@ -179,3 +179,24 @@ static inline void makeJointScenes(tbWorldId world)
 		}
 	}
 }
+
+// The turntable: a kinematic slab of 8 m half size turning at `spin` rad/s about +y, its top at
+// y = 0.5, carrying 8 x 8 boxes of half size 0.3 m set 1.6 m apart (none touching another): 64
+// contacts with the one kinematic body, most of them in one colour, so that the records of that
+// colour share it. The boxes are listed in `boxes` (64 of them).
+static inline tbBodyId makeTurntable(tbWorldId world, float spin, tbBodyId* boxes)
+{
+	tbBodyDef bd = tbDefaultBodyDef();
+	bd.type = tb_kinematicBody;
+	bd.angularVelocity = v3(0.0f, spin, 0.0f);
+	tbBodyId table = tbCreateBody(world, &bd);
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = 0.6f;
+	tbGeometry slab = tbMakeBox(8.0f, 0.5f, 8.0f);
+	tbCreateShape(table, &sd, &slab);
+	for (int i = 0; i < 64; ++i) {
+		vec3s p = v3(1.6f * (float)(i % 8) - 5.6f, 0.8f, 1.6f * (float)(i / 8) - 5.6f);
+		boxes[i] = makeBox(world, p, quatIdentity(), v3(0.3f, 0.3f, 0.3f), 500.0f, 0.6f);
+	}
+	return table;
+}

@@ -451,7 +451,7 @@ static void tbSetRowsW(tbContactConstraintW* c, const tbLaneRowsInput in[TB_SIMD
 
 void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContactConstraint* contact,
                           int contactIndex, tbRigidBody* const* bodies, int staticBody,
-                          const tbSoftness soft[2])
+                          int sinkBody, const tbSoftness soft[2])
 {
 	const tbRigidBody* a = contact->bodyA != TB_NULL_BODY ? bodies[contact->bodyA] : NULL;
 	const tbRigidBody* b = contact->bodyB != TB_NULL_BODY ? bodies[contact->bodyB] : NULL;
@@ -460,6 +460,8 @@ void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContactCons
 	c->contact[lane] = contactIndex;
 	bool movesA = a != NULL && a->type == tb_dynamicBody;
 	bool movesB = b != NULL && b->type == tb_dynamicBody;
+	c->writeA[lane] = a != NULL && !movesA ? sinkBody : c->bodyA[lane];
+	c->writeB[lane] = b != NULL && !movesB ? sinkBody : c->bodyB[lane];
 	tbSetLane(&c->invMassA, lane, movesA ? a->invMass : 0.0f);
 	tbSetLane(&c->invMassB, lane, movesB ? b->invMass : 0.0f);
 	tbSetLane(&c->friction, lane, contact->friction);
@@ -1019,8 +1021,8 @@ tbWarmStartBody(tbContactConstraintW* c, tbSolverBody* states, tbRowsSeen* seen)
 	tbApplySeenW(&a, &b, c, c->tangent2, c->rAxt2, c->rBxt2, c->invIArAxt2, c->invIBrBxt2,
 	             c->tangentImpulse2, seen, &frictionWork);
 	tbApplyTwistSeenW(&a, &b, c, c->twistImpulse, seen, &frictionWork);
-	tbScatterBodies(states, c->bodyA, &a);
-	tbScatterBodies(states, c->bodyB, &b);
+	tbScatterBodies(states, c->writeA, &a);
+	tbScatterBodies(states, c->writeB, &b);
 	if (seen != NULL) {
 		seen->normalWork = normalWork;
 		seen->frictionWork = frictionWork;
@@ -1154,8 +1156,8 @@ static inline __attribute__((always_inline)) void tbSolveContactsBody(tbContactC
 			seen->clamped = sliding;
 		}
 	}
-	tbScatterBodies(states, c->bodyA, &a);
-	tbScatterBodies(states, c->bodyB, &b);
+	tbScatterBodies(states, c->writeA, &a);
+	tbScatterBodies(states, c->writeB, &b);
 	if (seen != NULL) {
 		seen->normalWork = normalWork;
 		seen->biasWork = biasWork;
@@ -1265,8 +1267,8 @@ static inline __attribute__((always_inline)) void tbRestitutionBody(tbContactCon
 		tbApplySeenW(&a, &b, c, c->normal, cp->rAxn, cp->rBxn, cp->invIArAxn, cp->invIBrBxn,
 		             impulse, seen, &normalWork);
 	}
-	tbScatterBodies(states, c->bodyA, &a);
-	tbScatterBodies(states, c->bodyB, &b);
+	tbScatterBodies(states, c->writeA, &a);
+	tbScatterBodies(states, c->writeB, &b);
 	if (seen != NULL) {
 		seen->normalWork = normalWork;
 	}
@@ -1422,10 +1424,10 @@ static inline __attribute__((always_inline)) bool tbCollideBody(tbContactConstra
 	for (int i = 0; i < c->pointCount; ++i) {
 		c->points[i].stepImpulse = tbAddW(c->points[i].stepImpulse, total[i]);
 	}
-	tbScatterBodies(states, c->bodyA, &a);
-	tbScatterBodies(states, c->bodyB, &b);
-	tbScatterDeltas(states, c->bodyA, &a);
-	tbScatterDeltas(states, c->bodyB, &b);
+	tbScatterBodies(states, c->writeA, &a);
+	tbScatterBodies(states, c->writeB, &b);
+	tbScatterDeltas(states, c->writeA, &a);
+	tbScatterDeltas(states, c->writeB, &b);
 	if (seen != NULL) {
 		// The impact's own work, at the moment of impact: each point's impulse P times the mean
 		// of its normal speeds before and after, P (-|u| + e |u|) / 2 (zero for e = 1, the loss

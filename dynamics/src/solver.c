@@ -85,7 +85,9 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 	// the records last: the block is kept from step to step, and a part that moved with the
 	// contact count would leave the pages it had used behind it resident, step after step.
 	// tbSolverFinish finds the states and colour masks with no contacts and no joints.
-	l.states = tbCarve(&at, (size_t)(bodyCount + 1) * sizeof(tbSolverBody));
+	// The bodies' states, then the static body and the sink (tbContactConstraintW.writeA) of the
+	// serial step.
+	l.states = tbCarve(&at, (size_t)(bodyCount + 2) * sizeof(tbSolverBody));
 	l.motions = tbCarve(&at, (size_t)bodyCount * sizeof(tbSolverBodyMotion));
 	l.colorMasks = tbCarve(&at, (size_t)bodyCount * sizeof(uint32_t));
 	l.joints = tbCarve(&at, (size_t)jointCount * sizeof(tbJointRecord));
@@ -138,11 +140,12 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 	l.refreshGaps = tbCarve(&at, (size_t)contactCount * 5u * sizeof(float));
 	// Each colour leaves at most one partly filled record; each overflow constraint has its own.
 	l.groupCapacity = contactCount + TB_GRAPH_COLORS;
-	// With parallelFor, each record has a static body of its own: the records of one colour are
-	// solved side by side and every one of them writes its static lanes back. After the states
-	// by a multiple of a body's size (tbSolverBody is 64 bytes): they are indexed from them.
+	// With parallelFor, each record has a static body and a sink of its own, side by side: the
+	// records of one colour are solved side by side and every one of them writes its static lanes
+	// back, and its kinematic lanes to the sink. After the states by a multiple of a body's size
+	// (tbSolverBody is 64 bytes): they are indexed from them.
 	_Static_assert(64 % sizeof(tbSolverBody) == 0, "the statics sit a whole number of bodies on");
-	l.statics = tbCarve(&at, (size_t)l.groupCapacity * sizeof(tbSolverBody));
+	l.statics = tbCarve(&at, (size_t)l.groupCapacity * 2u * sizeof(tbSolverBody));
 	// The records last: only the first few of their room (a quarter or so: TB_SIMD_WIDTH
 	// contacts to a record) are used unless many constraints overflow the colours.
 	l.groups = tbCarve(&at, (size_t)l.groupCapacity * sizeof(tbContactConstraintW));
@@ -157,8 +160,7 @@ size_t tbSolverScratchBytes(int bodyCount, int contactCount, int jointCount)
 
 // A body's colour mask before the colouring: no colour taken; its type in bits the colours do
 // not use, so that the colouring reads one word per body (tbColorContacts).
-#define TB_MASK_STILL (1u << 28)     // does not move with contacts (static or kinematic)
-#define TB_MASK_KINEMATIC (1u << 29) // kinematic: may sit in many records of a colour
+#define TB_MASK_STILL (1u << 28) // does not move with contacts (static or kinematic)
 
 // Velocities, accelerations and damping of every body for the step; zero deltas; each body's
 // colour mask cleared to its type.
@@ -168,9 +170,7 @@ static void tbPrepareBodies(const tbSolverDef* def, tbRigidBody* const* bodies, 
 {
 	for (int i = 0; i < bodyCount; ++i) {
 		const tbRigidBody* body = bodies[i];
-		masks[i] = body->type == tb_dynamicBody     ? 0u
-		           : body->type == tb_kinematicBody ? TB_MASK_STILL | TB_MASK_KINEMATIC
-		                                            : TB_MASK_STILL;
+		masks[i] = body->type == tb_dynamicBody ? 0u : TB_MASK_STILL;
 		tbSolverBody* s = states + i;
 		memset(s, 0, sizeof *s);
 		// Baraff's auxiliary variables are current: v = P / M, w = I^-1 L (kinematic: set).
@@ -432,8 +432,9 @@ static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolv
 // ---------------------------------------------------------------------------------------------
 // The parallel loops (tbSolverDef.parallelFor): per body, per record, and per colour. A colour's
 // records share no dynamic body, and each has its static body of its own (tbLayout), so they may
-// be solved side by side with the same result as one after the other. A colour holding a
-// kinematic body (which may sit in many of its records) stays serial, as do the overflow records.
+// be solved side by side with the same result as one after the other. A kinematic body may sit in
+// many records of a colour: they read its velocities and deltas and never write them back
+// (tbContactConstraintW.stillA). The overflow records run one at a time.
 
 // Records per range, bodies per range: below these a loop runs inline.
 #define TB_MIN_RECORDS 8
@@ -532,8 +533,9 @@ static void tbFillRecordsTask(int start, int end, int worker, void* context)
 		int width = k < TB_GRAPH_COLORS ? TB_SIMD_WIDTH : 1;
 		int from = t->colorBase[k] + (g - t->groupStart[k]) * width;
 		int to = from + width < t->colorBase[k + 1] ? from + width : t->colorBase[k + 1];
-		// One worker: every record shares the one static body (zeroed by the caller).
-		int recordStatic = t->staticBase >= 0 ? t->staticBase + g : t->bodyCount;
+		// One worker: every record shares the one static body (zeroed by the caller) and sink.
+		int recordStatic = t->staticBase >= 0 ? t->staticBase + 2 * g : t->bodyCount;
+		int recordSink = recordStatic + 1;
 		tbContactConstraintW* c = t->groups + g;
 		memset(c, 0, sizeof *c);
 		if (t->staticBase >= 0) {
@@ -541,12 +543,13 @@ static void tbFillRecordsTask(int start, int end, int worker, void* context)
 		}
 		for (int lane = 0; lane < TB_SIMD_WIDTH; ++lane) {
 			c->bodyA[lane] = c->bodyB[lane] = recordStatic;
+			c->writeA[lane] = c->writeB[lane] = recordStatic;
 			c->contact[lane] = -1;
 		}
 		for (int at = from; at < to; ++at) {
 			int i = t->order[at];
 			tbPrepareContactLane(c, at - from, t->contacts + i, i, t->bodies, recordStatic,
-			                     t->soft);
+			                     recordSink, t->soft);
 			if (t->def->enableRollingResistance) {
 				t->contacts[i].record = g * TB_SIMD_WIDTH + (at - from);
 			}
@@ -658,7 +661,7 @@ static void tbParallel(const tbSolverDef* def, tbSolverTaskFcn* task, int itemCo
 // A pass over the records colour by colour (each colour's records side by side where it may),
 // then the overflow records one at a time.
 static void tbForColors(const tbSolverDef* def, tbSolverTaskFcn* task, tbSolverTask* t,
-                        const int* groupStart, uint32_t serialColors)
+                        const int* groupStart)
 {
 	for (int k = 0; k <= TB_GRAPH_COLORS; ++k) {
 		int n = groupStart[k + 1] - groupStart[k];
@@ -666,7 +669,7 @@ static void tbForColors(const tbSolverDef* def, tbSolverTaskFcn* task, tbSolverT
 			continue;
 		}
 		t->first = groupStart[k];
-		if (k < TB_GRAPH_COLORS && (serialColors & (1u << k)) == 0u) {
+		if (k < TB_GRAPH_COLORS) {
 			tbParallel(def, task, n, TB_MIN_RECORDS, t);
 		} else {
 			task(0, n, 0, t);
@@ -1211,9 +1214,9 @@ static void tbCollisionPhase(const tbSolverDef* def, tbContactConstraintW* group
 // The colour of a contact between solver bodies a and b (TB_NULL_BODY: none), greedy (Box2D v3):
 // the first colour neither dynamic body uses yet, colour 0 skipped by a contact with something
 // that cannot move; TB_GRAPH_COLORS (the overflow) when none is left. Marks the bodies' masks
-// (bit 31 for the overflow). `serialColors` (or NULL) gets the colour's bit when a kinematic body
-// is in the contact.
-static inline int tbColorContact(int a, int b, uint32_t* masks, uint32_t* serialColors)
+// (bit 31 for the overflow). A kinematic body takes no colour, as the static ones: the records
+// read it and never write it back (tbContactConstraintW.stillA), so many records of a colour may.
+static inline int tbColorContact(int a, int b, uint32_t* masks)
 {
 	uint32_t maskA = a != TB_NULL_BODY ? masks[a] : TB_MASK_STILL;
 	uint32_t maskB = b != TB_NULL_BODY ? masks[b] : TB_MASK_STILL;
@@ -1238,9 +1241,6 @@ static inline int tbColorContact(int a, int b, uint32_t* masks, uint32_t* serial
 	if (dynB) {
 		masks[b] |= mark;
 	}
-	if (serialColors != NULL && ((maskA | maskB) & TB_MASK_KINEMATIC) != 0u) {
-		*serialColors |= 1u << (color & 31);
-	}
 	return color;
 }
 
@@ -1250,22 +1250,22 @@ static inline int tbColorContact(int a, int b, uint32_t* masks, uint32_t* serial
 // (tbPrepareBodies), read here instead of the bodies. A contact with the ground never takes
 // colour 0, so that the ground's contacts come after some of the contacts above them (Box2D's
 // heuristic; it helps stacks converge). Kept out of line: the colouring is one tight loop.
-static __attribute__((noinline)) void
-tbColorContacts(const tbContactConstraint* contacts, const int* pairA, const int* pairB,
-                int contactCount, uint32_t* masks, int* colors, int* counts, uint32_t* serialColors)
+static __attribute__((noinline)) void tbColorContacts(const tbContactConstraint* contacts,
+                                                      const int* pairA, const int* pairB,
+                                                      int contactCount, uint32_t* masks,
+                                                      int* colors, int* counts)
 {
 	memset(counts, 0, (TB_GRAPH_COLORS + 1) * sizeof(int));
 	if (contacts != NULL) {
 		for (int i = 0; i < contactCount; ++i) {
-			// One worker: every colour is solved in order, none needs marking.
-			int color = tbColorContact(contacts[i].bodyA, contacts[i].bodyB, masks, NULL);
+			int color = tbColorContact(contacts[i].bodyA, contacts[i].bodyB, masks);
 			colors[i] = color;
 			counts[color] += 1;
 		}
 		return;
 	}
 	for (int i = 0; i < contactCount; ++i) {
-		int color = tbColorContact(pairA[i], pairB[i], masks, serialColors);
+		int color = tbColorContact(pairA[i], pairB[i], masks);
 		colors[i] = color;
 		counts[color] += 1;
 	}
@@ -1360,7 +1360,6 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	memset(states + bodyCount, 0, sizeof *states); // the static body
 
 	int colorCounts[TB_GRAPH_COLORS + 1];
-	uint32_t serialColors = 0u; // colours holding a kinematic body (parallel only)
 	if (parallel) {
 		// The bodies of each contact first, side by side, into two int lists (the colours' and
 		// the order's, not used yet): the colouring then reads them in sequence, not one
@@ -1371,10 +1370,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	}
 	if (parallel) {
 		tbColorContacts(NULL, task.pairA, task.pairB, contactCount, colorMasks, contactColors,
-		                colorCounts, &serialColors);
+		                colorCounts);
 	} else {
-		tbColorContacts(contacts, NULL, NULL, contactCount, colorMasks, contactColors, colorCounts,
-		                NULL);
+		tbColorContacts(contacts, NULL, NULL, contactCount, colorMasks, contactColors, colorCounts);
 	}
 	// Records: each colour's constraints in input order, TB_SIMD_WIDTH to a record; the
 	// overflow one to a record.
@@ -1558,12 +1556,12 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		if (parallel) {
 			// The same passes, each colour's records side by side (tbForColors).
 			if (def->enableWarmStarting) {
-				tbForColors(def, tbWarmStartTask, &task, groupStart, serialColors);
+				tbForColors(def, tbWarmStartTask, &task, groupStart);
 			}
 			task.useBias = true;
 			for (int it = 0; it < def->iterations; ++it) {
 				tbRunJointUnits(&jointTask, tb_jointSolve, true, it + 1 == def->iterations);
-				tbForColors(def, tbSolveTask, &task, groupStart, serialColors);
+				tbForColors(def, tbSolveTask, &task, groupStart);
 			}
 			tbParallel(def, tbIntegrateDeltasTask, bodyCount, TB_MIN_BODIES, &task);
 			if (jointCount > 0) {
@@ -1580,7 +1578,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				// slipping under its torque within the same pass.
 				tbSolveRolling(contacts, rolling, rollingCount, groups, bodies, states);
 				task.addStepImpulses = it + 1 == def->relaxIterations;
-				tbForColors(def, tbSolveTask, &task, groupStart, serialColors);
+				tbForColors(def, tbSolveTask, &task, groupStart);
 				task.addStepImpulses = false;
 			}
 			if (def->relaxIterations <= 0) {
@@ -1624,7 +1622,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	}
 	double clockStore = tbSolverClock();
 	if (parallel) {
-		tbForColors(def, tbRestitutionTask, &task, groupStart, serialColors);
+		tbForColors(def, tbRestitutionTask, &task, groupStart);
 		tbParallel(def, tbStoreImpulsesTask, groupCount, TB_MIN_RECORDS, &task);
 	} else if (observe) {
 		observer.iteration = 0;

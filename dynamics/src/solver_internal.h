@@ -58,6 +58,10 @@ typedef struct tbContactConstraintW
 	int bodyA[TB_SIMD_WIDTH], bodyB[TB_SIMD_WIDTH]; // solver body index (the static body if none)
 	int contact[TB_SIMD_WIDTH];                     // index of the input contact, or -1 (padding)
 	int pointCount; // the most points of any lane: rows beyond it are zero in every lane
+	// Where each lane's bodies are written back: bodyA, bodyB, or for a body that does not move
+	// in the solve but has a state of its own (kinematic) the record's sink, which nothing reads.
+	// Such a body is then only read, and may sit in many records solved side by side.
+	int writeA[TB_SIMD_WIDTH], writeB[TB_SIMD_WIDTH];
 	tbFloatW invMassA, invMassB;
 	tbVec3W normal, tangent1, tangent2;
 	tbFloatW friction, restitution;
@@ -112,10 +116,11 @@ typedef struct tbRowsSeen
 // The step's constraint passes (contact_solver.c).
 void tbContactSoftness(const tbSolverDef* def, float h, tbSoftness soft[2]);
 // A lane's bodies, masses, friction and softness; its rows and impulses come with the rest of
-// its record's lanes (tbPrepareContactRowsW, once every lane is placed).
+// its record's lanes (tbPrepareContactRowsW, once every lane is placed). `staticBody` stands for
+// a side with no solver body; `sinkBody` takes the write-back of a kinematic one.
 void tbPrepareContactLane(tbContactConstraintW* c, int lane, const tbContactConstraint* contact,
                           int contactIndex, tbRigidBody* const* bodies, int staticBody,
-                          const tbSoftness soft[2]);
+                          int sinkBody, const tbSoftness soft[2]);
 void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContactConstraint* contacts,
                            tbRigidBody* const* bodies, const tbSolverDef* def);
 void tbWarmStartContactsW(tbContactConstraintW* c, tbSolverBody* states);
