@@ -185,6 +185,7 @@ typedef struct tbPrepareContactsTask
 	float dt;
 	int substeps;
 	_Alignas(64) int candidates[TB_MAX_WORKERS]; // per worker, summed after the loop
+	float turns[TB_MAX_WORKERS];                 // per worker, the largest taken after the loop
 } tbPrepareContactsTask;
 
 // Blocks [start, end) of the active contacts: how many of each go to the solver.
@@ -206,12 +207,14 @@ static void tbCountSolverContactsRange(int start, int end, int worker, void* con
 }
 
 // Blocks [start, end) of the active contacts: each solver contact listed at its block's offset
-// (listBlockCounts, summed) and made.
+// (listBlockCounts, summed) and made; a refresh candidate's bodies marked (the same mark from any
+// worker: a relaxed atomic store, read only after the loop) and its turn rate taken.
 static void tbMakeSolverContactsRange(int start, int end, int worker, void* context)
 {
 	tbPrepareContactsTask* t = context;
 	tbWorld* w = t->world;
-	int candidates = 0;
+	int candidates = 0, mark = w->stepCount + 1;
+	float turn = t->turns[worker];
 	for (int block = start; block < end; ++block) {
 		int from = block * TB_LIST_BLOCK;
 		int to = from + TB_LIST_BLOCK < w->activeCount ? from + TB_LIST_BLOCK : w->activeCount;
@@ -224,13 +227,17 @@ static void tbMakeSolverContactsRange(int start, int end, int worker, void* cont
 				continue;
 			}
 			w->solverContactSlots[n] = i;
-			candidates +=
-			    tbMakeSolverContact(w, c, ia, ib, t->dt, t->substeps, w->solverContacts + n) ? 1
-			                                                                                 : 0;
+			if (tbMakeSolverContact(w, c, ia, ib, t->dt, t->substeps, w->solverContacts + n)) {
+				__atomic_store_n(&w->bodies[c->bodyA].refreshStep, mark, __ATOMIC_RELAXED);
+				__atomic_store_n(&w->bodies[c->bodyB].refreshStep, mark, __ATOMIC_RELAXED);
+				turn = fmaxf(turn, tbContactTurn(w, c, w->solverContacts + n));
+				candidates += 1;
+			}
 			++n;
 		}
 	}
 	t->candidates[worker] += candidates;
+	t->turns[worker] = turn;
 }
 
 // The game's pre-solve callback (tbWorld_SetPreSolveCallback) on each solver contact, in order on
@@ -288,7 +295,7 @@ static void tbReserveSolverContacts(tbWorld* w, int count)
 // Stage: the solver's contacts. Reads the active contacts' manifolds and last step's impulses;
 // writes solverContacts (warm started) and solverContactSlots; marks the contacts the solver may
 // refresh inside the step (contact_refresh.c). With workers: the contacts listed in order, then
-// made side by side, then the candidates' bodies marked in order.
+// made side by side, the candidates' bodies marked as they are made.
 // Returns the largest turn rate of a candidate's surfaces (tbContactTurn), rad/s; `marked` gets
 // whether any contact is marked for the refresh.
 static float tbPrepareContacts(tbWorld* w, float dt, int substeps, bool* marked)
@@ -307,17 +314,13 @@ static float tbPrepareContacts(tbWorld* w, float dt, int substeps, bool* marked)
 		task.dt = dt;
 		task.substeps = substeps;
 		memset(task.candidates, 0, sizeof task.candidates);
+		memset(task.turns, 0, sizeof task.turns);
 		tbParallelFor(w, tbMakeSolverContactsRange, blocks,
 		              TB_MIN_PREPARE_CONTACTS / TB_LIST_BLOCK + 1, &task);
+		// The largest of the workers' largest: the same for any split (fmaxf is exact).
 		for (int k = 0; k < w->def.workerCount; ++k) {
 			candidates += task.candidates[k];
-		}
-		for (int n = 0; candidates > 0 && n < contactCount; ++n) {
-			if (w->solverContacts[n].refresh) {
-				const tbContactSlot* c = w->contacts + w->solverContactSlots[n];
-				tbMarkRefreshBodies(w, c);
-				turn = fmaxf(turn, tbContactTurn(w, c, w->solverContacts + n));
-			}
+			turn = fmaxf(turn, task.turns[k]);
 		}
 	} else {
 		for (int k = 0; k < w->activeCount; ++k) {
