@@ -237,21 +237,33 @@ void tbUpdateSleep(tbWorld* w, float dt)
 	}
 	// Islands among the solved bodies: dynamic bodies joined by touching contacts. Static bodies
 	// do not join islands (the ground would merge everything); a moving kinematic body keeps what
-	// it touches awake.
+	// it touches awake. The contacts are read from the solver's list (each one's solver bodies,
+	// in sequence) and the bodies' parts from a compact list made first (`kind`, in the heads'
+	// room until the islands are chained below), not from the contacts' and bodies' slots.
+	enum
+	{
+		tb_islandNone = 0,  // static or still kinematic: joins nothing, wakes nothing
+		tb_islandJoins = 1, // dynamic
+		tb_islandWakes = 2, // kinematic and moving (its sleep timer at zero)
+	};
 	int* parent = w->islandParent;
 	float* minSleep = w->islandSleep;
+	int* kind = w->islandHead;
 	for (int k = 0; k < n; ++k) {
+		const tbBodySlot* b = w->bodies + slots[k];
 		parent[k] = k;
+		kind[k] = b->rb.type == tb_dynamicBody                             ? tb_islandJoins
+		          : b->rb.type == tb_kinematicBody && b->sleepTime == 0.0f ? tb_islandWakes
+		                                                                   : tb_islandNone;
 	}
 	for (int k = 0; k < w->solverContactCount; ++k) {
-		const tbContactSlot* c = w->contacts + w->solverContactSlots[k];
-		tbBodySlot* a = w->bodies + c->bodyA;
-		tbBodySlot* b = w->bodies + c->bodyB;
-		if (a->solverIndex < 0 || b->solverIndex < 0) {
-			continue;
+		const tbContactConstraint* c = w->solverContacts + k;
+		int ia = c->bodyA, ib = c->bodyB;
+		if (ia < 0 || ib < 0) {
+			continue; // a static body
 		}
-		if (a->rb.type == tb_dynamicBody && b->rb.type == tb_dynamicBody) {
-			int ra = tbFind(parent, a->solverIndex), rb = tbFind(parent, b->solverIndex);
+		if (kind[ia] == tb_islandJoins && kind[ib] == tb_islandJoins) {
+			int ra = tbFind(parent, ia), rb = tbFind(parent, ib);
 			if (ra != rb) {
 				// The lower root wins: the islands come out the same every run.
 				if (ra < rb) {
@@ -260,10 +272,10 @@ void tbUpdateSleep(tbWorld* w, float dt)
 					parent[ra] = rb;
 				}
 			}
-		} else if (a->rb.type == tb_kinematicBody && a->sleepTime == 0.0f) {
-			b->sleepTime = 0.0f;
-		} else if (b->rb.type == tb_kinematicBody && b->sleepTime == 0.0f) {
-			a->sleepTime = 0.0f;
+		} else if (kind[ia] == tb_islandWakes) {
+			w->bodies[slots[ib]].sleepTime = 0.0f;
+		} else if (kind[ib] == tb_islandWakes) {
+			w->bodies[slots[ia]].sleepTime = 0.0f;
 		}
 	}
 	// Joints join islands too: a chain sleeps and wakes as one.
