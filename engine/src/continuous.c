@@ -70,6 +70,8 @@ void tbPushFastBody(tbWorld* w, int bodyIndex, const tbTransform* start)
 		tbGrowArray((void**)&w->fastBodies, &w->fastCapacity, w->fastCount + 1, sizeof(int));
 		w->fastStarts = tbGrowAlloc(w->fastStarts, (size_t)old * sizeof(tbTransform),
 		                            (size_t)w->fastCapacity * sizeof(tbTransform));
+		w->fastFractions = tbGrowAlloc(w->fastFractions, (size_t)old * sizeof(float),
+		                               (size_t)w->fastCapacity * sizeof(float));
 	}
 	w->fastBodies[w->fastCount] = bodyIndex;
 	w->fastStarts[w->fastCount] = *start;
@@ -377,11 +379,11 @@ static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
 	return true;
 }
 
-// Sweep one fast body against the static tree (and the moving tree for a bullet); move it back to
-// the earliest impact.
-static void tbSweepBody(tbWorld* w, int bodyIndex, tbTransform start, float dt)
+// Sweep one fast body against the static tree (and the moving tree for a bullet): the fraction of
+// the step at its earliest impact, 1 for none. Reads the world only.
+static float tbSweepFraction(tbWorld* w, int bodyIndex, tbTransform start, float dt)
 {
-	tbBodySlot* b = w->bodies + bodyIndex;
+	const tbBodySlot* b = w->bodies + bodyIndex;
 	tbTransform end = b->xf;
 	// Only the fields the query reads are set here; the sweep and the inset copy are made by
 	// tbPrepareShapeSweep when a candidate is found (most fast bodies find none).
@@ -439,32 +441,83 @@ static void tbSweepBody(tbWorld* w, int bodyIndex, tbTransform start, float dt)
 			tbDynamicTree_Query(&w->trees[1], box, tbContinuousCallback, &cc);
 		}
 	}
+	return cc.fraction;
+}
+
+// The fast body moved back to its earliest impact, a fraction of the step from `start`.
+static void tbMoveToImpact(tbWorld* w, int bodyIndex, tbTransform start, float fraction, float dt)
+{
 	w->profile.fastBodies += 1;
-	if (!(cc.fraction < 1.0f)) {
+	if (!(fraction < 1.0f)) {
 		return;
 	}
+	tbBodySlot* b = w->bodies + bodyIndex;
+	tbTransform end = b->xf;
 	// Back to the pose at the impact: Baraff's x and R move with it, P and L stay (the velocity is
 	// kept, Box2D v3's choice), so the next step's speculative contact meets it at the surface.
 	w->profile.impactBodies += 1;
 	tbSweep bodySweep = tbMakeSweep(start, end, b->localCenter);
-	tbTransform xf = tbSweep_GetTransform(&bodySweep, cc.fraction);
+	tbTransform xf = tbSweep_GetTransform(&bodySweep, fraction);
 	b->rb.state.x = glms_vec3_add(
-	    bodySweep.c0, glms_vec3_scale(glms_vec3_sub(bodySweep.c1, bodySweep.c0), cc.fraction));
+	    bodySweep.c0, glms_vec3_scale(glms_vec3_sub(bodySweep.c1, bodySweep.c0), fraction));
 	b->rb.state.R = glms_quat_mat3(xf.q);
 	tbRigidBody_UpdateDerived(&b->rb);
 	tbSyncBodyTransform(b);
 	tbUpdateBodyShapes(w, bodyIndex, dt, false);
 }
 
+typedef struct tbSweepTask
+{
+	tbWorld* world;
+	float dt;
+} tbSweepTask;
+
+// Fast bodies [start, end) of the list: each non-bullet's sweep, its fraction to fastFractions. A
+// non-bullet sweeps against the static tree alone, which no body's move changes, so the sweeps
+// are independent of each other and of the moves made after them.
+static void tbSweepRange(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	const tbSweepTask* t = context;
+	tbWorld* w = t->world;
+	for (int k = start; k < end; ++k) {
+		int i = w->fastBodies[k];
+		w->fastFractions[k] =
+		    w->bodies[i].isBullet ? 1.0f : tbSweepFraction(w, i, w->fastStarts[k], t->dt);
+	}
+}
+
+// Fast bodies per range of the sweeps: a sweep is a tree query and, near something, a few
+// time-of-impact searches.
+#define TB_MIN_SWEEPS 16
+
 void tbSolveContinuous(tbWorld* w, float dt)
 {
-	// Non-bullets first, so that bullets sweep against the final poses of the dynamic bodies.
-	for (int pass = 0; pass < 2; ++pass) {
+	// Non-bullets first, so that bullets sweep against the final poses of the dynamic bodies. The
+	// non-bullets' sweeps side by side with workers, then their moves in the list's order.
+	if (w->parallel && w->fastCount > TB_MIN_SWEEPS) {
+		tbSweepTask task = {w, dt};
+		tbParallelFor(w, tbSweepRange, w->fastCount, TB_MIN_SWEEPS, &task);
 		for (int k = 0; k < w->fastCount; ++k) {
 			int i = w->fastBodies[k];
-			if (w->bodies[i].isBullet == (pass == 1)) {
-				tbSweepBody(w, i, w->fastStarts[k], dt);
+			if (!w->bodies[i].isBullet) {
+				tbMoveToImpact(w, i, w->fastStarts[k], w->fastFractions[k], dt);
 			}
+		}
+	} else {
+		for (int k = 0; k < w->fastCount; ++k) {
+			int i = w->fastBodies[k];
+			if (!w->bodies[i].isBullet) {
+				float f = tbSweepFraction(w, i, w->fastStarts[k], dt);
+				tbMoveToImpact(w, i, w->fastStarts[k], f, dt);
+			}
+		}
+	}
+	for (int k = 0; k < w->fastCount; ++k) {
+		int i = w->fastBodies[k];
+		if (w->bodies[i].isBullet) {
+			float f = tbSweepFraction(w, i, w->fastStarts[k], dt);
+			tbMoveToImpact(w, i, w->fastStarts[k], f, dt);
 		}
 	}
 }

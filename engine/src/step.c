@@ -444,10 +444,9 @@ static void tbFinishBodies(tbWorld* w, const tbSolverDef* sd, float dt, void* sc
 // continuous check.
 //
 // With workers, a parallel pass over the bodies does each body's own part (its transform, its
-// shapes' poses and boxes, a fat box made anew) and marks what touches shared state; a serial
-// pass then, in the solver's body order as with one worker, moves the marked proxies in the tree
-// and puts the fast bodies on the continuous list. A fast body (rare) is left whole to the
-// serial pass, which needs its pose at the step's start.
+// shapes' poses and boxes, a fat box made anew; a fast body's pose at the step's start kept) and
+// marks what touches shared state; a serial pass then, in the solver's body order as with one
+// worker, moves the marked proxies in the tree and puts the fast bodies on the continuous list.
 typedef struct tbShapesTask
 {
 	tbWorld* world;
@@ -458,7 +457,7 @@ enum
 {
 	tb_shapesDone = 0,  // nothing left to the serial pass
 	tb_shapesMoved = 1, // some of its shapes' proxies to move
-	tb_shapesFast = 2,  // the whole body: fast, a continuous candidate
+	tb_shapesFast = 2,  // fast, a continuous candidate (with its proxies to move, if any)
 };
 
 static void tbUpdateShapesTask(int start, int end, int worker, void* context)
@@ -469,14 +468,14 @@ static void tbUpdateShapesTask(int start, int end, int worker, void* context)
 	for (int i = start; i < end; ++i) {
 		tbBodySlot* b = w->bodies + w->solverBodySlots[i];
 		// tbContinuousCheck's test, on the reach tbUpdateBodyShapes would return.
-		if (w->def.enableContinuous && b->rb.type == tb_dynamicBody && b->firstShape >= 0 &&
-		    b->jointCount == 0 && tbBodyReach(b, t->dt) >= TB_FAST_FRACTION * b->minExtent) {
-			b->shapeUpdate = tb_shapesFast;
-			continue;
+		bool fast = w->def.enableContinuous && b->rb.type == tb_dynamicBody && b->firstShape >= 0 &&
+		            b->jointCount == 0 && tbBodyReach(b, t->dt) >= TB_FAST_FRACTION * b->minExtent;
+		if (fast) {
+			b->stepStart = b->xf;
 		}
 		tbSyncBodyTransform(b);
-		b->shapeUpdate =
-		    tbUpdateBodyBoxes(w, w->solverBodySlots[i], t->dt) ? tb_shapesMoved : tb_shapesDone;
+		bool moved = tbUpdateBodyBoxes(w, w->solverBodySlots[i], t->dt);
+		b->shapeUpdate = fast ? tb_shapesFast : moved ? tb_shapesMoved : tb_shapesDone;
 	}
 }
 
@@ -490,20 +489,20 @@ static void tbUpdateShapes(tbWorld* w, float dt)
 		for (int i = 0; i < bodyCount; ++i) {
 			int slot = w->solverBodySlots[i];
 			tbBodySlot* b = w->bodies + slot;
-			if (b->shapeUpdate == tb_shapesMoved) {
-				for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
-					tbShapeSlot* shape = w->shapes + s;
-					if (shape->fatMoved) {
-						shape->fatMoved = false;
-						tbBroadPhase_MoveProxy(w, shape);
-						tbBroadPhase_BufferMove(w, s);
-					}
+			if (b->shapeUpdate == tb_shapesDone) {
+				continue;
+			}
+			for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
+				tbShapeSlot* shape = w->shapes + s;
+				if (shape->fatMoved) {
+					shape->fatMoved = false;
+					tbBroadPhase_MoveProxy(w, shape);
+					tbBroadPhase_BufferMove(w, s);
 				}
-			} else if (b->shapeUpdate == tb_shapesFast) {
-				tbTransform start = b->xf;
-				tbSyncBodyTransform(b);
-				float reach = tbUpdateBodyShapes(w, slot, dt, false);
-				tbContinuousCheck(w, slot, &start, reach);
+			}
+			if (b->shapeUpdate == tb_shapesFast) {
+				// The parallel pass made tbContinuousCheck's test already.
+				tbPushFastBody(w, slot, &b->stepStart);
 			}
 			b->shapeUpdate = tb_shapesDone;
 		}

@@ -245,6 +245,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	tbHitEvents_DestroyAll(w);
 	TB_FREE_ARRAY(w->fastBodies, w->fastCapacity, int);
 	TB_FREE_ARRAY(w->fastStarts, w->fastCapacity, tbTransform);
+	TB_FREE_ARRAY(w->fastFractions, w->fastCapacity, float);
 	tbFree(w->levelMemo, (size_t)w->def.workerCount * TB_LEVEL_MEMO * sizeof(tbLevelMemo));
 	int slot = w->index;
 	w->alive = false;

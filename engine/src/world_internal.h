@@ -83,8 +83,10 @@ typedef struct tbBodySlot
 	uint32_t generation;  // TB_RETIRED_GENERATION: never reused
 	bool massSet;         // tbBody_SetMassData gave the mass: kept while none of its shapes weighs
 	float sleepThreshold; // m/s: resting below it (tbBodyDef.sleepThreshold)
-	// With workers, what tbUpdateShapes' parallel pass left to its serial one (step.c).
+	// With workers, what tbUpdateShapes' parallel pass left to its serial one (step.c), and a
+	// fast body's pose at the step's start, for the continuous stage.
 	uint8_t shapeUpdate;
+	tbTransform stepStart;
 	int refreshStep; // step count + 1 of the last step it had a refresh candidate
 	                 // (contact_refresh.c)
 } tbBodySlot;
@@ -376,6 +378,7 @@ typedef struct tbWorld
 	// (continuous.c).
 	int* fastBodies;
 	tbTransform* fastStarts;
+	float* fastFractions; // each one's earliest impact, with workers (tbSolveContinuous)
 	int fastCount, fastCapacity;
 
 	int stepCount;
