@@ -244,16 +244,13 @@ float tbContactTurn(const tbWorld* w, const tbContactSlot* c, const tbContactCon
 	return fmaxf(spinA, spinB) + kick;
 }
 
-void tbSpreadContactRefresh(tbWorld* w)
+// Solver contacts [start, end): those of a marked body marked too (each writes only its own).
+static void tbSpreadRange(int start, int end, int worker, void* context)
 {
-	// A body hit or tumbling in this step turns against everything it touches: a box resting on
-	// the ground, struck on one side by a falling ball, pivots on its near edge and swings the far
-	// one into the ground, a pair that was still at rest when the step began. The solver
-	// looks at such pairs only once they do turn (its gates cost a few operations a substep).
-	// Only a dynamic body passes the mark on: no impact changes a kinematic body's motion (a
-	// turning drum's pairs with cubes riding it are candidates of their own or need nothing).
+	(void)worker;
+	tbWorld* w = context;
 	int mark = w->stepCount + 1;
-	for (int i = 0; i < w->solverContactCount; ++i) {
+	for (int i = start; i < end; ++i) {
 		tbContactConstraint* contact = w->solverContacts + i;
 		if (contact->refresh) {
 			continue;
@@ -266,6 +263,25 @@ void tbSpreadContactRefresh(tbWorld* w)
 			tbFillRefresh(w, c, tbSpinReach(w, w->shapes + c->shapeA),
 			              tbSpinReach(w, w->shapes + c->shapeB), contact);
 		}
+	}
+}
+
+// Solver contacts per range of the spread: a test of two bodies' marks each, most of them.
+#define TB_MIN_SPREAD_CONTACTS 256
+
+void tbSpreadContactRefresh(tbWorld* w)
+{
+	// A body hit or tumbling in this step turns against everything it touches: a box resting on
+	// the ground, struck on one side by a falling ball, pivots on its near edge and swings the far
+	// one into the ground, a pair that was still at rest when the step began. The solver
+	// looks at such pairs only once they do turn (its gates cost a few operations a substep).
+	// Only a dynamic body passes the mark on: no impact changes a kinematic body's motion (a
+	// turning drum's pairs with cubes riding it are candidates of their own or need nothing).
+	// The marks are all made (tbPrepareContacts): the contacts may be looked at side by side.
+	if (w->parallel) {
+		tbParallelFor(w, tbSpreadRange, w->solverContactCount, TB_MIN_SPREAD_CONTACTS, w);
+	} else {
+		tbSpreadRange(0, w->solverContactCount, 0, w);
 	}
 }
 
