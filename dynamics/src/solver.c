@@ -349,6 +349,35 @@ static float tbRefreshStartGap(const tbContactConstraintW* groups,
 	return tbManifoldGap(&contact->manifold, contact->margin) - h * speed;
 }
 
+// The refreshed lanes' bounds before the first substep, for lanes [start, end) of the list: the
+// gap (tbRefreshStartGap), no turn yet, and the contact's reaches and turn limit. Each writes only
+// its own entries.
+typedef struct tbRefreshStartTask
+{
+	const tbContactConstraintW* groups;
+	const tbContactConstraint* contacts;
+	const tbSolverBody* states;
+	float h;
+	const int* refreshes;
+	float *gaps, *turns, *reachA, *reachB, *limits;
+} tbRefreshStartTask;
+
+static void tbRefreshStartRange(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	const tbRefreshStartTask* t = context;
+	for (int r = start; r < end; ++r) {
+		int lane = t->refreshes[r];
+		const tbContactConstraintW* g = t->groups + lane / TB_SIMD_WIDTH;
+		const tbContactConstraint* contact = t->contacts + g->contact[lane % TB_SIMD_WIDTH];
+		t->gaps[r] = tbRefreshStartGap(t->groups, t->contacts, t->states, t->h, lane);
+		t->turns[r] = 0.0f;
+		t->reachA[r] = contact->spinReachA;
+		t->reachB[r] = contact->spinReachB;
+		t->limits[r] = contact->refreshTurn;
+	}
+}
+
 // Below this turn in a step (rad), by dtheta and by the spin h w alike, the torque-free motion
 // has nothing to add to Rot(dtheta): the turn itself changes R by less than the rounding of its
 // unit columns, and the spin's change within the step (Euler's equations) by far less. RK4's four
@@ -1425,15 +1454,19 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				int i = order[at], slot = at - task.colorBase[k];
 				if (contacts[i].refresh) {
 					int lane = (groupStart[k] + slot / width) * TB_SIMD_WIDTH + slot % width;
-					refreshGaps[refreshCount] =
-					    tbRefreshStartGap(groups, contacts, states, h, lane);
-					refreshTurns[refreshCount] = 0.0f;
-					refreshReachA[refreshCount] = contacts[i].spinReachA;
-					refreshReachB[refreshCount] = contacts[i].spinReachB;
-					refreshLimits[refreshCount] = contacts[i].refreshTurn;
 					refreshes[refreshCount++] = lane;
 				}
 			}
+		}
+		// Each listed lane's bounds, side by side where parallelFor is given.
+		tbRefreshStartTask start = {groups,        contacts,     states,       h,
+		                            refreshes,     refreshGaps,  refreshTurns, refreshReachA,
+		                            refreshReachB, refreshLimits};
+		if (parallel) {
+			def->parallelFor(tbRefreshStartRange, refreshCount, TB_MIN_REFRESHES, &start,
+			                 def->parallelContext);
+		} else {
+			tbRefreshStartRange(0, refreshCount, 0, &start);
 		}
 		task.refreshes = refreshes;
 		task.refreshGaps = refreshGaps;
