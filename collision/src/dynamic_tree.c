@@ -339,6 +339,45 @@ void tbDynamicTree_EnlargeProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb)
 	}
 }
 
+// *at = min(*at, v) (max when `up`), atomically; true when it changed.
+static bool tbAtomicBound(float* at, float v, bool up)
+{
+	float cur;
+	__atomic_load(at, &cur, __ATOMIC_RELAXED);
+	// Each failed exchange reloads cur, which only moves towards v: a few tries at most.
+	for (int guard = 0; guard < 1024 && (up ? v > cur : v < cur); ++guard) {
+		if (__atomic_compare_exchange(at, &cur, &v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+void tbDynamicTree_EnlargeProxyShared(tbDynamicTree* tree, int proxyId, tbAABB aabb)
+{
+	TB_ASSERT(proxyId >= 0 && proxyId < tree->nodeCapacity && tree->nodes[proxyId].height == 0);
+	tbTreeNode* nodes = tree->nodes;
+	nodes[proxyId].aabb = aabb; // the caller's own leaf
+	// As tbDynamicTree_EnlargeProxy. A walk stops at a marked node that held its box: every box
+	// that grew that node goes on up (its walk does not stop there), so the nodes above end up
+	// holding it too, whichever walk comes first. A node is marked after it grew: a walk that
+	// finds it held and unmarked marks it and goes on, adding nothing the first will not.
+	int index = nodes[proxyId].parent;
+	for (int guard = 0; index != TB_NULL_NODE && guard < 4 * TB_TREE_STACK; ++guard) {
+		tbTreeNode* node = nodes + index;
+		bool grew = false;
+		for (int k = 0; k < 3; ++k) {
+			grew = tbAtomicBound(node->aabb.lower.raw + k, aabb.lower.raw[k], false) || grew;
+			grew = tbAtomicBound(node->aabb.upper.raw + k, aabb.upper.raw[k], true) || grew;
+		}
+		if (!grew && __atomic_load_n(&node->enlarged, __ATOMIC_ACQUIRE)) {
+			return;
+		}
+		__atomic_store_n(&node->enlarged, true, __ATOMIC_RELEASE);
+		index = node->parent;
+	}
+}
+
 static void tbGrowRebuild(tbDynamicTree* tree, int need)
 {
 	if (need <= tree->rebuildCapacity) {

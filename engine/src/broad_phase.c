@@ -133,6 +133,15 @@ void tbBroadPhase_MoveProxy(tbWorld* w, const tbShapeSlot* shape)
 	}
 }
 
+bool tbBroadPhase_EnlargeProxyShared(tbWorld* w, const tbShapeSlot* shape)
+{
+	if (shape->tree == 0) {
+		return false; // the static tree's moves remove and insert: one thread only
+	}
+	tbDynamicTree_EnlargeProxyShared(&w->trees[shape->tree], shape->proxyId, shape->fatAABB);
+	return true;
+}
+
 void tbBroadPhase_BufferMove(tbWorld* w, int shapeIndex)
 {
 	tbShapeSlot* s = w->shapes + shapeIndex;

@@ -475,6 +475,15 @@ static void tbUpdateShapesTask(int start, int end, int worker, void* context)
 		}
 		tbSyncBodyTransform(b);
 		bool moved = tbUpdateBodyBoxes(w, w->solverBodySlots[i], t->dt);
+		// A moving shape's proxy is enlarged here (the tree ends the same in any order); the
+		// serial pass puts it in the move buffer.
+		for (int s = b->firstShape; moved && s >= 0; s = w->shapes[s].nextInBody) {
+			tbShapeSlot* shape = w->shapes + s;
+			if (shape->fatMoved && tbBroadPhase_EnlargeProxyShared(w, shape)) {
+				shape->fatMoved = false;
+				shape->fatBuffered = true;
+			}
+		}
 		b->shapeUpdate = fast ? tb_shapesFast : moved ? tb_shapesMoved : tb_shapesDone;
 	}
 }
@@ -497,6 +506,9 @@ static void tbUpdateShapes(tbWorld* w, float dt)
 				if (shape->fatMoved) {
 					shape->fatMoved = false;
 					tbBroadPhase_MoveProxy(w, shape);
+					tbBroadPhase_BufferMove(w, s);
+				} else if (shape->fatBuffered) {
+					shape->fatBuffered = false;
 					tbBroadPhase_BufferMove(w, s);
 				}
 			}

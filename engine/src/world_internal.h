@@ -141,9 +141,10 @@ typedef struct tbShapeSlot
 	int body;
 	int nextInBody;
 	int proxyId;
-	int tree;      // 0: static tree, 1: moving tree
-	bool enlarged; // in the move buffer
-	bool fatMoved; // its fat box was made anew by a parallel pass; the tree not yet told
+	int tree;         // 0: static tree, 1: moving tree
+	bool enlarged;    // in the move buffer
+	bool fatMoved;    // its fat box was made anew by a parallel pass; the tree not yet told
+	bool fatBuffered; // the tree told by the parallel pass; the move buffer not yet
 	int nextFree;
 	// A box or solid hull that has met a mesh or heightfield: its entry in the world's levelSats
 	// (the triangles' separating axes, kept from step to step); -1: none.
@@ -619,6 +620,10 @@ void tbBroadPhase_UpdatePairs(tbWorld* world);
 // Gives a shape's proxy its new fat box: moved in the static tree, enlarged in place in the
 // moving tree (rebuilt at the next pairs stage).
 void tbBroadPhase_MoveProxy(tbWorld* w, const tbShapeSlot* shape);
+// tbBroadPhase_MoveProxy for a moving shape from a parallel loop over bodies (each shape's proxy
+// its caller's own; tbDynamicTree_EnlargeProxyShared): false for a static shape, which the
+// caller moves on one thread.
+bool tbBroadPhase_EnlargeProxyShared(tbWorld* w, const tbShapeSlot* shape);
 void tbBroadPhase_BufferMove(tbWorld* world, int shapeIndex);
 void tbBroadPhase_RemoveFromMoveBuffer(tbWorld* world, int shapeIndex);
 // Frees the workers' candidate pairs and the move queries (tbDestroyWorld).

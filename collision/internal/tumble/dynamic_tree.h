@@ -67,6 +67,12 @@ void tbDynamicTree_MoveProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb);
 /// for the many leaves a step moves.
 void tbDynamicTree_EnlargeProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb);
 
+/// tbDynamicTree_EnlargeProxy for callers on several threads at once, each with leaves of its
+/// own, nothing else reading or changing the tree meanwhile: the ancestors' boxes grow by atomic
+/// minima and maxima and their marks are atomic. The tree ends the same for any order of the
+/// calls, on one thread or many (each inner box: its box before, and every given box below it).
+void tbDynamicTree_EnlargeProxyShared(tbDynamicTree* tree, int proxyId, tbAABB aabb);
+
 /// A range [start, end) of a loop's items, on worker `worker`.
 typedef void tbTreeTaskFcn(int start, int end, int worker, void* taskContext);
 
