@@ -419,6 +419,23 @@ static __attribute__((noinline)) void tbUpdatePairsParallel(tbWorld* w)
 	}
 }
 
+// Move buffer entries [start, end): their shapes' marks cleared once every query is done (a
+// shape is in the buffer once).
+static void tbClearMovedRange(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	tbWorld* w = context;
+	for (int i = start; i < end; ++i) {
+		int s = w->moveBuffer[i];
+		if (s >= 0) {
+			w->shapes[s].enlarged = false;
+		}
+	}
+}
+
+// Move buffer entries per range of the clearing: one store each.
+#define TB_MIN_CLEAR_MOVES 1024
+
 void tbBroadPhase_UpdatePairs(tbWorld* w)
 {
 	// The moving tree, grown in place by last step's moves, built again above what grew
@@ -436,11 +453,10 @@ void tbBroadPhase_UpdatePairs(tbWorld* w)
 			tbQueryPairs(w, s, NULL);
 		}
 	}
-	for (int i = 0; i < w->moveCount; ++i) {
-		int s = w->moveBuffer[i];
-		if (s >= 0) {
-			w->shapes[s].enlarged = false;
-		}
+	if (w->parallel) {
+		tbParallelFor(w, tbClearMovedRange, w->moveCount, TB_MIN_CLEAR_MOVES, w);
+	} else {
+		tbClearMovedRange(0, w->moveCount, 0, w);
 	}
 	w->moveCount = 0;
 }

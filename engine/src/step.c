@@ -45,6 +45,7 @@ static void tbPrepareBodies(tbWorld* w)
 		                             (size_t)capacity * sizeof(float));
 		w->islandHead =
 		    tbGrowAlloc(w->islandHead, (size_t)old * sizeof(int), (size_t)capacity * sizeof(int));
+		w->shapeUpdates = tbGrowAlloc(w->shapeUpdates, (size_t)old, (size_t)capacity);
 		w->islandCapacity = capacity;
 	}
 	if (w->parallel) {
@@ -484,7 +485,7 @@ static void tbUpdateShapesTask(int start, int end, int worker, void* context)
 				shape->fatBuffered = true;
 			}
 		}
-		b->shapeUpdate = fast ? tb_shapesFast : moved ? tb_shapesMoved : tb_shapesDone;
+		w->shapeUpdates[i] = fast ? tb_shapesFast : moved ? tb_shapesMoved : tb_shapesDone;
 	}
 }
 
@@ -495,12 +496,13 @@ static void tbUpdateShapes(tbWorld* w, float dt)
 	if (w->parallel) {
 		tbShapesTask task = {w, dt};
 		tbParallelFor(w, tbUpdateShapesTask, bodyCount, 64, &task);
+		const uint8_t* updates = w->shapeUpdates;
 		for (int i = 0; i < bodyCount; ++i) {
-			int slot = w->solverBodySlots[i];
-			tbBodySlot* b = w->bodies + slot;
-			if (b->shapeUpdate == tb_shapesDone) {
+			if (updates[i] == tb_shapesDone) {
 				continue;
 			}
+			int slot = w->solverBodySlots[i];
+			tbBodySlot* b = w->bodies + slot;
 			for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
 				tbShapeSlot* shape = w->shapes + s;
 				if (shape->fatMoved) {
@@ -512,11 +514,10 @@ static void tbUpdateShapes(tbWorld* w, float dt)
 					tbBroadPhase_BufferMove(w, s);
 				}
 			}
-			if (b->shapeUpdate == tb_shapesFast) {
+			if (updates[i] == tb_shapesFast) {
 				// The parallel pass made tbContinuousCheck's test already.
 				tbPushFastBody(w, slot, &b->stepStart);
 			}
-			b->shapeUpdate = tb_shapesDone;
 		}
 		return;
 	}

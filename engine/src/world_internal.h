@@ -83,9 +83,8 @@ typedef struct tbBodySlot
 	uint32_t generation;  // TB_RETIRED_GENERATION: never reused
 	bool massSet;         // tbBody_SetMassData gave the mass: kept while none of its shapes weighs
 	float sleepThreshold; // m/s: resting below it (tbBodyDef.sleepThreshold)
-	// With workers, what tbUpdateShapes' parallel pass left to its serial one (step.c), and a
-	// fast body's pose at the step's start, for the continuous stage.
-	uint8_t shapeUpdate;
+	// With workers, a fast body's pose at the step's start, kept by tbUpdateShapes' parallel pass
+	// for the continuous stage (step.c).
 	tbTransform stepStart;
 	int refreshStep; // step count + 1 of the last step it had a refresh candidate
 	                 // (contact_refresh.c)
@@ -360,7 +359,10 @@ typedef struct tbWorld
 	int* islandParent;
 	float* islandSleep;
 	int* islandHead;
-	int islandCapacity;
+	// Per solver body, with workers: what tbUpdateShapes' parallel pass left to its serial one
+	// (step.c), read there as one byte a body rather than from the body's slot.
+	uint8_t* shapeUpdates;
+	int islandCapacity; // of the arrays above and solverBodySlots
 
 	tbContactBeginTouchEvent* beginEvents;
 	int beginCount, beginCapacity;
