@@ -175,12 +175,14 @@ static void reversedParallelFor(tbTreeTaskFcn* task, int itemCount, int minRange
 }
 
 // Moves by enlarging in place, then rebuilds: the same leaves found as by brute force, a
-// consistent tree of about the height of a balanced one, and the same tree from a rebuild split
-// over workers as from one thread.
+// consistent tree of about the height of a balanced one, the same tree from the workers' enlarge
+// in another order as from the one-thread enlarge, and the same tree from a rebuild split over
+// workers as from one thread.
 Test(dynamic_tree, enlarged_and_rebuilt_trees_answer_as_brute_force)
 {
 	tbDynamicTree trees[2] = {tbDynamicTree_Create(), tbDynamicTree_Create()};
 	tbAABB boxes[PROXIES];
+	bool moved[PROXIES];
 	int ids[2][PROXIES];
 	for (int i = 0; i < PROXIES; ++i) {
 		boxes[i] = randomBox();
@@ -199,13 +201,23 @@ Test(dynamic_tree, enlarged_and_rebuilt_trees_answer_as_brute_force)
 			} else if (u < 0.67) {
 				boxes[i] = randomBox();
 			} else {
+				moved[i] = false;
 				continue;
 			}
-			for (int t = 0; t < 2; ++t) {
-				tbDynamicTree_EnlargeProxy(trees + t, ids[t][i], boxes[i]);
+			moved[i] = true;
+			tbDynamicTree_EnlargeProxy(trees, ids[0][i], boxes[i]);
+		}
+		// The second tree takes the same moves through the workers' enlarge, last first: the
+		// tree ends the same in any order.
+		for (int i = PROXIES - 1; i >= 0; --i) {
+			if (moved[i]) {
+				tbDynamicTree_EnlargeProxyShared(trees + 1, ids[1][i], boxes[i]);
 			}
 		}
 		cr_assert(tbDynamicTree_Validate(trees), "round %d: enlarged tree inconsistent", round);
+		cr_assert(memcmp(trees[0].nodes, trees[1].nodes,
+		                 (size_t)trees[0].nodeCapacity * sizeof(tbTreeNode)) == 0,
+		          "round %d: the trees enlarged in two orders differ", round);
 		int placed = tbDynamicTree_Rebuild(trees, NULL, NULL);
 		int placedToo = tbDynamicTree_Rebuild(trees + 1, reversedParallelFor, NULL);
 		cr_assert_gt(placed, PROXIES / 2, "round %d: the rebuild placed %d", round, placed);
