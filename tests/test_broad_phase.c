@@ -218,11 +218,11 @@ Test(dynamic_tree, enlarged_and_rebuilt_trees_answer_as_brute_force)
 		cr_assert(memcmp(trees[0].nodes, trees[1].nodes,
 		                 (size_t)trees[0].nodeCapacity * sizeof(tbTreeNode)) == 0,
 		          "round %d: the trees enlarged in two orders differ", round);
-		int placed = tbDynamicTree_Rebuild(trees, NULL, NULL);
-		int placedToo = tbDynamicTree_Rebuild(trees + 1, reversedParallelFor, NULL);
+		int placed = tbDynamicTree_Rebuild(trees, NULL, 1, NULL);
+		int placedToo = tbDynamicTree_Rebuild(trees + 1, reversedParallelFor, 1 + round * 40, NULL);
 		cr_assert_gt(placed, PROXIES / 2, "round %d: the rebuild placed %d", round, placed);
 		cr_assert_eq(placedToo, placed);
-		cr_assert_eq(tbDynamicTree_Rebuild(trees, NULL, NULL), 0, "nothing left to rebuild");
+		cr_assert_eq(tbDynamicTree_Rebuild(trees, NULL, 1, NULL), 0, "nothing left to rebuild");
 		for (int t = 0; t < 2; ++t) {
 			cr_assert(tbDynamicTree_Validate(trees + t), "round %d tree %d inconsistent", round, t);
 		}

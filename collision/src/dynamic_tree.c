@@ -286,7 +286,7 @@ static void tbRemoveLeaf(tbDynamicTree* tree, int leaf)
 
 int tbDynamicTree_CreateProxy(tbDynamicTree* tree, tbAABB aabb, int userData)
 {
-	tbDynamicTree_Rebuild(tree, NULL, NULL); // no marked node meets a rotation
+	tbDynamicTree_Rebuild(tree, NULL, 1, NULL); // no marked node meets a rotation
 
 	int id = tbAllocateNode(tree);
 	tree->nodes[id].aabb = aabb;
@@ -299,7 +299,7 @@ int tbDynamicTree_CreateProxy(tbDynamicTree* tree, tbAABB aabb, int userData)
 
 void tbDynamicTree_DestroyProxy(tbDynamicTree* tree, int proxyId)
 {
-	tbDynamicTree_Rebuild(tree, NULL, NULL); // no marked node meets a rotation
+	tbDynamicTree_Rebuild(tree, NULL, 1, NULL); // no marked node meets a rotation
 
 	TB_ASSERT(proxyId >= 0 && proxyId < tree->nodeCapacity && tree->nodes[proxyId].height == 0);
 	tbRemoveLeaf(tree, proxyId);
@@ -309,7 +309,7 @@ void tbDynamicTree_DestroyProxy(tbDynamicTree* tree, int proxyId)
 
 void tbDynamicTree_MoveProxy(tbDynamicTree* tree, int proxyId, tbAABB aabb)
 {
-	tbDynamicTree_Rebuild(tree, NULL, NULL); // no marked node meets a rotation
+	tbDynamicTree_Rebuild(tree, NULL, 1, NULL); // no marked node meets a rotation
 
 	TB_ASSERT(proxyId >= 0 && proxyId < tree->nodeCapacity && tree->nodes[proxyId].height == 0);
 	tbRemoveLeaf(tree, proxyId);
@@ -519,13 +519,15 @@ static void tbBuildRangesTask(int start, int end, int worker, void* context)
 	}
 }
 
-// The top of the rebuild is split breadth first until it has this many ranges (or they are
-// small); the ranges are then built side by side. The tree is the same for any such cut.
-#define TB_REBUILD_RANGES 128
+// The top of the rebuild is split breadth first until it has the ranges asked for (at most
+// TB_REBUILD_RANGES, or they are small); the ranges are then built side by side. The tree is the
+// same for any such cut.
 #define TB_REBUILD_SMALL 64
 
-int tbDynamicTree_Rebuild(tbDynamicTree* tree, tbTreeParallelFcn* parallelFor, void* context)
+int tbDynamicTree_Rebuild(tbDynamicTree* tree, tbTreeParallelFcn* parallelFor, int ways,
+                          void* context)
 {
+	int want = ways < 2 ? 2 : ways > TB_REBUILD_RANGES ? TB_REBUILD_RANGES : ways;
 	int root = tree->root;
 	if (root == TB_NULL_NODE || !tree->nodes[root].enlarged) {
 		return 0;
@@ -574,7 +576,7 @@ int tbDynamicTree_Rebuild(tbDynamicTree* tree, tbTreeParallelFcn* parallelFor, v
 		int b = queue[head], e = queue[head + 1], p = queue[head + 2], sd = queue[head + 3];
 		head += 4;
 		int pending = (tail - head) / 4 + rangeCount;
-		if (e - b <= TB_REBUILD_SMALL || pending + 2 > TB_REBUILD_RANGES ||
+		if (e - b <= TB_REBUILD_SMALL || pending + 2 > want ||
 		    tail + 8 > 4 * 2 * TB_REBUILD_RANGES) {
 			memcpy(ranges + 4 * rangeCount++, (int[4]){b, e, p, sd}, 4 * sizeof(int));
 			continue;

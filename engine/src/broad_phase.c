@@ -436,11 +436,16 @@ static void tbClearMovedRange(int start, int end, int worker, void* context)
 // Move buffer entries per range of the clearing: one store each.
 #define TB_MIN_CLEAR_MOVES 1024
 
+// Ranges per worker of the tree rebuild's parallel part: enough for the pool to even out.
+#define TB_REBUILD_WAYS_PER_WORKER 8
+
 void tbBroadPhase_UpdatePairs(tbWorld* w)
 {
 	// The moving tree, grown in place by last step's moves, built again above what grew
 	// (Box2D v3): the queries below then see a tree as tight as a fresh one.
-	tbDynamicTree_Rebuild(&w->trees[1], w->parallel ? tbSolverParallelFor : NULL, w);
+	// Its top splits on this thread make a few ranges per worker for the rest.
+	tbDynamicTree_Rebuild(&w->trees[1], w->parallel ? tbSolverParallelFor : NULL,
+	                      TB_REBUILD_WAYS_PER_WORKER * w->def.workerCount, w);
 	// Moved proxies against both trees: new pairs without an O(n^2) pass (Box2D's move buffer).
 	if (w->parallel) {
 		tbUpdatePairsParallel(w);

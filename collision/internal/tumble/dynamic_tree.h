@@ -84,8 +84,14 @@ typedef void tbTreeParallelFcn(tbTreeTaskFcn* task, int itemCount, int minRange,
 /// Build again the part of the tree above the enlarged nodes, top down by the binned surface
 /// area heuristic, keeping every subtree below them whole (Box2D v3's partial rebuild); the
 /// ranges below the first splits side by side through `parallelFor` (NULL: one thread), the same
-/// tree either way. Returns how many subtrees and leaves it placed (0: nothing was enlarged).
-int tbDynamicTree_Rebuild(tbDynamicTree* tree, tbTreeParallelFcn* parallelFor, void* context);
+/// tree either way. `ways`: how many ranges the top splits make for it, at most
+/// TB_REBUILD_RANGES (a few per worker: the top's splits run on one thread). Returns how many
+/// subtrees and leaves it placed (0: nothing was enlarged).
+int tbDynamicTree_Rebuild(tbDynamicTree* tree, tbTreeParallelFcn* parallelFor, int ways,
+                          void* context);
+
+/// The most ranges tbDynamicTree_Rebuild's top splits make.
+#define TB_REBUILD_RANGES 128
 
 /// The fattened box of a leaf.
 tbAABB tbDynamicTree_GetAABB(const tbDynamicTree* tree, int proxyId);
