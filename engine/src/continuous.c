@@ -493,24 +493,18 @@ static void tbSweepRange(int start, int end, int worker, void* context)
 
 void tbSolveContinuous(tbWorld* w, float dt)
 {
-	// Non-bullets first, so that bullets sweep against the final poses of the dynamic bodies. The
-	// non-bullets' sweeps side by side with workers, then their moves in the list's order.
+	// Non-bullets first, so that bullets sweep against the final poses of the dynamic bodies: the
+	// non-bullets' sweeps (side by side with workers), then their moves in the list's order.
+	tbSweepTask task = {w, dt};
 	if (w->parallel && w->fastCount > TB_MIN_SWEEPS) {
-		tbSweepTask task = {w, dt};
 		tbParallelFor(w, tbSweepRange, w->fastCount, TB_MIN_SWEEPS, &task);
-		for (int k = 0; k < w->fastCount; ++k) {
-			int i = w->fastBodies[k];
-			if (!w->bodies[i].isBullet) {
-				tbMoveToImpact(w, i, w->fastStarts[k], w->fastFractions[k], dt);
-			}
-		}
 	} else {
-		for (int k = 0; k < w->fastCount; ++k) {
-			int i = w->fastBodies[k];
-			if (!w->bodies[i].isBullet) {
-				float f = tbSweepFraction(w, i, w->fastStarts[k], dt);
-				tbMoveToImpact(w, i, w->fastStarts[k], f, dt);
-			}
+		tbSweepRange(0, w->fastCount, 0, &task);
+	}
+	for (int k = 0; k < w->fastCount; ++k) {
+		int i = w->fastBodies[k];
+		if (!w->bodies[i].isBullet) {
+			tbMoveToImpact(w, i, w->fastStarts[k], w->fastFractions[k], dt);
 		}
 	}
 	for (int k = 0; k < w->fastCount; ++k) {

@@ -458,7 +458,7 @@ enum
 {
 	tb_shapesDone = 0,  // nothing left to the serial pass
 	tb_shapesMoved = 1, // some of its shapes' proxies to move
-	tb_shapesFast = 2,  // fast, a continuous candidate (with its proxies to move, if any)
+	tb_shapesFast = 2,  // fast, a continuous candidate (and its proxies, if any, as moved ones)
 };
 
 static void tbUpdateShapesTask(int start, int end, int worker, void* context)
