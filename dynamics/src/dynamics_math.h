@@ -129,3 +129,31 @@ static inline bool tbIsFiniteMat(mat3s m)
 {
 	return tbIsFiniteVec3(m.col[0]) && tbIsFiniteVec3(m.col[1]) && tbIsFiniteVec3(m.col[2]);
 }
+
+// atan2(y, x) to float precision without the C library's call: the joints read two or three
+// angles per joint and pass (a ball joint's swing and twist, a hinge's angle), where libm's
+// atan2f, with its wrapper and special cases, costs several times the arithmetic. The ratio of
+// the smaller to the larger magnitude, t in [0, 1], is brought into [-tan(pi/8), tan(pi/8)] by
+// atan t = pi/4 + atan((t - 1) / (t + 1)), where the odd polynomial of Cephes' atanf (Moshier,
+// "Methods and Programs for Mathematical Functions", 1989) is within 2e-7 of atan; then the
+// octant is restored: pi/2 - r where |y| > |x|, pi - r where x < 0 (its sign bit, so that
+// atan2(0, -0) = pi as in C), and the sign of y. Zero where both are zero; NaN in, NaN out.
+static inline float tbAtan2(float y, float x)
+{
+	float ax = fabsf(x), ay = fabsf(y);
+	bool steep = ay > ax;
+	float num = steep ? ax : ay, den = steep ? ay : ax;
+	float t = den > 0.0f ? num / den : (den == 0.0f && num == 0.0f ? 0.0f : num + den);
+	float base = 0.0f;
+	if (t > 0.41421356f) {
+		base = 0.78539816f;
+		t = (t - 1.0f) / (t + 1.0f);
+	}
+	float z = t * t;
+	float p = ((8.05374449538e-2f * z - 1.38776856032e-1f) * z + 1.99777106478e-1f) * z -
+	          3.33329491539e-1f;
+	float r = base + (t + t * z * p);
+	r = steep ? 1.57079633f - r : r;
+	r = signbit(x) ? 3.14159265f - r : r;
+	return copysignf(r, y);
+}

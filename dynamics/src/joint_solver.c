@@ -208,10 +208,11 @@ void tbPrepareJointMore(tbJointRecord* r, tbRigidBody* const* bodies)
 	}
 }
 
-// The same with the bodies' turns since the step began already made (tbTurnMatrix).
-static tbJointNow tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBody* sa,
-                                        const tbSolverBody* sb, const mat3s* tA, const mat3s* tB,
-                                        bool full)
+// The same with the bodies' turns since the step began already made (tbTurnMatrix). Inline in
+// its every caller: the point rows take the anchors alone (full false), which folds away the rest.
+static inline __attribute__((always_inline)) tbJointNow
+tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
+                      const mat3s* tA, const mat3s* tB, bool full)
 {
 	tbJointNow g;
 	vec3s dpA = tbV3(sa->dp[0], sa->dp[1], sa->dp[2]);
@@ -233,8 +234,8 @@ static tbJointNow tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBo
 	g.refB = tbMat3MulV(*tB, r->refB);
 	if (r->joint->type == tb_hingeJoint) {
 		// The turn of B's reference about A's axis (both references projected on A's plane).
-		g.angle = atan2f(glms_vec3_dot(g.axisA, glms_vec3_cross(g.refA, g.refB)),
-		                 glms_vec3_dot(g.refA, g.refB));
+		g.angle = tbAtan2(glms_vec3_dot(g.axisA, glms_vec3_cross(g.refA, g.refB)),
+		                  glms_vec3_dot(g.refA, g.refB));
 	}
 	return g;
 }
@@ -830,7 +831,7 @@ static tbBallAngles tbBallAnglesOf(const tbJoint* j, const tbJointNow* g)
 	float c = glms_vec3_dot(bA, bB);
 	vec3s nx = tbCross(bA, bB);
 	float s = glms_vec3_norm(nx);
-	a.swing = atan2f(s, c);
+	a.swing = tbAtan2(s, c);
 	a.n = tbV3(0.0f, 0.0f, 0.0f);
 	vec3s back = sB;
 	if (s > 1e-6f) {
@@ -839,7 +840,7 @@ static tbBallAngles tbBallAnglesOf(const tbJoint* j, const tbJointNow* g)
 		back = tbMulAdd(tbMulAdd(glms_vec3_scale(sB, c), -s, tbCross(a.n, sB)),
 		                glms_vec3_dot(a.n, sB) * (1.0f - c), a.n);
 	}
-	a.twist = atan2f(glms_vec3_dot(bA, tbCross(sA, back)), glms_vec3_dot(sA, back));
+	a.twist = tbAtan2(glms_vec3_dot(bA, tbCross(sA, back)), glms_vec3_dot(sA, back));
 	float den = 1.0f + c;
 	a.twistJ = den > 1e-3f ? glms_vec3_scale(glms_vec3_add(bA, bB), 1.0f / den) : bA;
 	a.coneJ = tbV3(0.0f, 0.0f, 0.0f);
@@ -2228,7 +2229,7 @@ static vec3s tbTurnVector(mat3s M)
 	if (!(n > 1e-7f)) {
 		return glms_vec3_scale(v, s > 0.0f ? 2.0f / s : 2.0f);
 	}
-	return glms_vec3_scale(v, 2.0f * atan2f(n, s) / n);
+	return glms_vec3_scale(v, 2.0f * tbAtan2(n, s) / n);
 }
 
 void tbJointBodyStartTurn(const tbJointRecord* records, const tbJointBody* b)
