@@ -1714,3 +1714,101 @@ Test(level, a_tilted_box_over_flat_seams_gets_its_corner_heights)
 	}
 	tbDestroyMesh(&mesh);
 }
+
+// A gentle ridge along z, y = 0.3 - 0.04 |x| (its crest folds by 4.6 degrees: inactive edges),
+// 8 m square in cells of 0.5 m, its vertices offset by `at`.
+static void ridgeMesh(vec3s at, tbMesh* mesh)
+{
+	enum
+	{
+		cells = 16
+	};
+	const int n = cells + 1;
+	vec3s v[(cells + 1) * (cells + 1)];
+	int idx[6 * cells * cells];
+	for (int r = 0; r < n; ++r) {
+		for (int c = 0; c < n; ++c) {
+			float x = 0.5f * (float)c - 4.0f, z = 0.5f * (float)r - 4.0f;
+			v[r * n + c] = glms_vec3_add(at, v3(x, 0.3f - 0.04f * fabsf(x), z));
+		}
+	}
+	int k = 0;
+	for (int r = 0; r < cells; ++r) {
+		for (int c = 0; c < cells; ++c) {
+			int p00 = r * n + c, p01 = p00 + 1, p10 = p00 + n, p11 = p10 + 1;
+			int t[6] = {p00, p10, p11, p00, p11, p01}; // counter-clockwise seen from +y
+			memcpy(idx + k, t, sizeof t);
+			k += 6;
+		}
+	}
+	char message[256];
+	cr_assert(tbBuildMesh(v, n * n, idx, 2 * cells * cells, mesh, message, sizeof message), "%s",
+	          message);
+}
+
+// A slab 1 m wide and 0.2 m thick lying on the ridge's crest 5 mm over it, as a hull whose points
+// are given `offset` from its own origin (a piece of a compound in its body's frame), against the
+// ridge whose vertices lie `at` from the mesh's origin: the deepest point the level's narrow phase
+// reports. The slab's bottom face over each slope is clipped against that slope's triangles; a
+// point kept beyond a triangle's edge is measured against the slope's plane carried past the
+// crest, 2 cm higher at the slab's far edge.
+static float slabOnRidge(vec3s at, vec3s offset)
+{
+	tbMesh mesh;
+	ridgeMesh(at, &mesh);
+	tbGeometry level = tbMakeMeshShape(&mesh);
+	vec3s points[8];
+	for (int k = 0; k < 8; ++k) {
+		vec3s c = v3((k & 1) ? 0.5f : -0.5f, (k & 2) ? 0.2f : 0.0f, (k & 4) ? 0.5f : -0.5f);
+		points[k] = glms_vec3_add(offset, c);
+	}
+	tbHull hull;
+	cr_assert_eq(tbBuildHull(points, 8, &hull, NULL), tb_hullOk);
+	tbGeometry slab = tbMakeHullShape(&hull);
+	// The slab's pose puts its bottom's middle 5 mm over the crest.
+	tbTransform pose = {glms_vec3_sub(glms_vec3_add(at, v3(0.0f, 0.305f, 0.0f)), offset),
+	                    glms_quat_identity()};
+	tbTransform slabInLevel = pose; // the level's frame is the world's
+	tbManifold groups[TB_MAX_LEVEL_MANIFOLDS];
+	float distance = 0.0f;
+	int count = tbCollideLevel(&level, &slab, slabInLevel, 0.02f, groups, TB_MAX_LEVEL_MANIFOLDS,
+	                           &distance);
+	float deepest = FLT_MAX;
+	for (int g = 0; g < count; ++g) {
+		for (int k = 0; k < groups[g].pointCount; ++k) {
+			deepest = fminf(deepest, groups[g].points[k].separation);
+		}
+	}
+	tbDestroyHull(&hull);
+	tbDestroyMesh(&mesh);
+	return deepest;
+}
+
+// The narrow phase's tolerances are fractions of the shapes' own sizes, not of their distances
+// from their origins: a slab 5 mm over a ridge's crest is 5 mm over it whether the ridge lies at
+// the mesh's origin or 300 m from it, and whether the slab's points are given about its origin or
+// 40 m from it (a tree's top piece). Measured against the slopes' planes carried past the crest by
+// a clipping tolerance of 1 % of the distance from the origin, the slab sank 7 cm into the ridge
+// and was thrown off it every step.
+Test(level, contacts_do_not_depend_on_where_the_origins_lie)
+{
+	const vec3s ats[4] = {v3(0.0f, 0.0f, 0.0f), v3(300.0f, 0.0f, -200.0f), v3(0.0f, 0.0f, 0.0f),
+	                      v3(60.0f, 0.0f, -40.0f)};
+	const vec3s offsets[4] = {v3(0.0f, 0.0f, 0.0f), v3(0.0f, 0.0f, 0.0f), v3(40.0f, 0.0f, 0.0f),
+	                          v3(-20.0f, 0.0f, 35.0f)};
+	float near = slabOnRidge(ats[0], offsets[0]);
+	// The crest is 5 mm under the slab's bottom, less what the clipping's tolerance (1 % of the
+	// triangle's size, under 2 cm here) carries a slope's plane past the crest: 0.04 x 2 cm.
+	cr_expect(near <= 0.005f + 1e-5f && near >= 0.005f - 8e-4f, "at the origin: deepest %g",
+	          (double)near);
+	for (int i = 1; i < 4; ++i) {
+		float deepest = slabOnRidge(ats[i], offsets[i]);
+		cr_log_info("ridge at (%g %g %g), slab's points %g m off its origin: deepest %g",
+		            (double)ats[i].x, (double)ats[i].y, (double)ats[i].z,
+		            (double)glms_vec3_norm(offsets[i]), (double)deepest);
+		cr_expect(fabsf(deepest - near) < 1e-4f,
+		          "ridge at (%g %g %g), slab's points %g m off its origin: deepest %g, not %g",
+		          (double)ats[i].x, (double)ats[i].y, (double)ats[i].z,
+		          (double)glms_vec3_norm(offsets[i]), (double)deepest, (double)near);
+	}
+}

@@ -363,6 +363,28 @@ float tbGeometry_BoundingRadius(const tbGeometry* shape)
 	return r * fmaxf(s.x, fmaxf(s.y, s.z));
 }
 
+float tbGeometry_Size(const tbGeometry* shape)
+{
+	// The bounding radius about the origin, but at most twice the reach from the centroid: no
+	// point of the shape is farther than that from any point inside it, so the cap leaves a shape
+	// around its origin as it was and bounds one whose origin lies far outside it.
+	vec3s s = shape->scale;
+	float scale = fmaxf(s.x, fmaxf(s.y, s.z));
+	float radius = tbGeometry_BoundingRadius(shape);
+	if (shape->type == tb_hullShape && shape->hull != NULL && shape->hull->extent > 0.0f) {
+		return fminf(radius, 2.0f * shape->hull->extent * scale);
+	}
+	if (shape->type == tb_triangleShape) {
+		const vec3s* v = shape->vertices;
+		vec3s c = glms_vec3_scale(glms_vec3_add(glms_vec3_add(v[0], v[1]), v[2]), 1.0f / 3.0f);
+		float reach =
+		    fmaxf(tbSafeNorm(glms_vec3_sub(v[0], c)),
+		          fmaxf(tbSafeNorm(glms_vec3_sub(v[1], c)), tbSafeNorm(glms_vec3_sub(v[2], c))));
+		return fminf(radius, 2.0f * reach * scale);
+	}
+	return radius;
+}
+
 // The farthest point of a disc of radius r about the y axis at height h from p: on its rim, on
 // the side away from p's own distance rho from the axis.
 static float tbDiscReach(vec3s p, float r, float h)

@@ -203,6 +203,14 @@ static void tbFinishHull(tbHull* hull)
 	hull->centroid =
 	    (vec3s){{(float)(sum.x * inverse), (float)(sum.y * inverse), (float)(sum.z * inverse)}};
 	hull->radius = (float)radius;
+	tbDVec centroid = {sum.x * inverse, sum.y * inverse, sum.z * inverse};
+	double extent = 0.0;
+	for (int i = 0; i < hull->vertexCount; ++i) {
+		tbDVec v = tbDFrom(hull->vertices[i]);
+		tbDVec d = {v.x - centroid.x, v.y - centroid.y, v.z - centroid.z};
+		extent = fmax(extent, tbDLength(d));
+	}
+	hull->extent = (float)extent;
 }
 
 // Newell's normal of a loop: exact for a planar polygon, the best-fit direction of a near-planar

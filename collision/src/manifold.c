@@ -495,7 +495,7 @@ int tbClipFaceManifold(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 	} else {
 		tbFeatureInA(b, bInA, glms_vec3_negate(ref->normal), &inc);
 	}
-	float sizeA = tbGeometry_BoundingRadius(a), sizeB = tbGeometry_BoundingRadius(b);
+	float sizeA = tbGeometry_Size(a), sizeB = tbGeometry_Size(b);
 	memset(m, 0, sizeof *m);
 	return tbClipFeatures(ref, &inc, flip, sizeA < sizeB ? sizeA : sizeB, speculativeDistance, m);
 }
@@ -706,7 +706,7 @@ static tbManifold tbCollideByQuery(const tbGeometry* a, const tbGeometry* b, tbT
 		// grazing a face's rim): the query's point still holds.
 		return tbSinglePoint(&r);
 	}
-	tbKeepDeepest(&r, tbGeometry_BoundingRadius(a), tbGeometry_BoundingRadius(b), &m);
+	tbKeepDeepest(&r, tbGeometry_Size(a), tbGeometry_Size(b), &m);
 	return m;
 }
 

@@ -184,7 +184,7 @@ typedef struct tbLevelFeatures
 	int face[TB_LEVEL_FEATURES]; // -1: free
 	tbFeature feature[TB_LEVEL_FEATURES];
 	int next;         // the entry replaced next
-	float convexSize; // the convex shape's bounding radius (tbClipFaceManifold's size)
+	float convexSize; // the convex shape's size (tbGeometry_Size, as tbClipFaceManifold takes it)
 } tbLevelFeatures;
 
 static void tbLevelFeatures_Init(tbLevelFeatures* lf, const tbGeometry* convex)
@@ -193,7 +193,7 @@ static void tbLevelFeatures_Init(tbLevelFeatures* lf, const tbGeometry* convex)
 		lf->face[i] = -1;
 	}
 	lf->next = 0;
-	lf->convexSize = tbGeometry_BoundingRadius(convex);
+	lf->convexSize = tbGeometry_Size(convex);
 }
 
 // The face tbGetFeature takes for a box or a solid or flat hull along d (the shape's frame), the
@@ -241,12 +241,9 @@ static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 			tbFeatureInA(b, bInA, d, lf->feature + slot);
 		}
 	}
-	// The triangle's bounding radius (tbGeometry_BoundingRadius of an unscaled triangle, the
-	// same bits) without the call: its farthest corner from the level's origin.
-	const vec3s* corner = (flip ? b : a)->vertices;
-	float n0 = tbSafeNorm(corner[0]), n1 = tbSafeNorm(corner[1]), n2 = tbSafeNorm(corner[2]);
-	float triangleSize = n0 > n1 ? n0 : n1;
-	triangleSize = n2 > triangleSize ? n2 : triangleSize;
+	// The triangle's size (tbGeometry_Size of an unscaled triangle: its farthest corner from
+	// the corners' centroid), not its distance from the level's origin.
+	float triangleSize = tbGeometry_Size(flip ? b : a);
 	memset(m, 0, sizeof *m);
 	return tbClipFeatures(ref, lf->feature + slot, flip,
 	                      lf->convexSize < triangleSize ? lf->convexSize : triangleSize,

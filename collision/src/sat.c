@@ -71,7 +71,8 @@ static const tbHull tb_unitCube = {.kind = tb_hullSolid,
                                    .edges = tb_cubeEdges,
                                    .edgeCount = 12,
                                    .centroid = {{0.0f, 0.0f, 0.0f}},
-                                   .radius = 1.7320508f};
+                                   .radius = 1.7320508f,
+                                   .extent = 1.7320508f};
 
 const tbHull* tbSat_UnitCube(void)
 {
@@ -712,13 +713,16 @@ bool tbSat_Applies(const tbGeometry* a, const tbGeometry* b, tbTransform bInA)
 	return tbSat_PoseOk(bInA);
 }
 
-// Bounding radius about the local origin (tbGeometry_BoundingRadius for these two types).
+// The shape's size (tbGeometry_Size for these two types): the bounding radius about the local
+// origin, for a hull capped at twice its reach from its centroid.
 static float tbSat_Size(const tbSatShape* s)
 {
 	if (s->box) {
 		return glms_vec3_norm(s->scale);
 	}
-	return s->hull->radius * fmaxf(s->scale.x, fmaxf(s->scale.y, s->scale.z));
+	const tbHull* hull = s->hull;
+	float size = hull->extent > 0.0f ? fminf(hull->radius, 2.0f * hull->extent) : hull->radius;
+	return size * fmaxf(s->scale.x, fmaxf(s->scale.y, s->scale.z));
 }
 
 // `general`: the hull formulas will run even for two boxes (tests), so both shapes get their

@@ -112,6 +112,13 @@ TB_API vec3s tbGeometry_CoreSupport(const tbGeometry* shape, vec3s d, int* featu
 /// Radius of a sphere about the local origin that bounds the shape (scale included), metres.
 TB_API float tbGeometry_BoundingRadius(const tbGeometry* shape);
 
+/// The shape's size wherever its origin lies, metres (scale included): what the narrow phase's
+/// geometric tolerances are fractions of. The bounding radius, capped for a hull or a triangle at
+/// twice the reach from its centroid: the same for a shape around its origin, and the shape's own
+/// size for a piece of a compound given in its body's frame or a mesh triangle far from the
+/// mesh's origin, whose bounding radius is their distance from it.
+TB_API float tbGeometry_Size(const tbGeometry* shape);
+
 /// A point deep inside the shape (its centroid for symmetric shapes), local frame.
 TB_API vec3s tbGeometry_InteriorPoint(const tbGeometry* shape);
 

@@ -44,6 +44,9 @@ typedef struct tbHull
 	int edgeCount;
 	vec3s centroid; ///< centroid of the vertices (an interior point for solid hulls)
 	float radius;   ///< max |vertex|: bounding radius about the local origin, metres
+	/// max |vertex - centroid|: the hull's size wherever its origin lies, metres (0 in a hull made
+	/// by hand: its radius stands in, tbGeometry_Size)
+	float extent;
 	/// The vertices again by coordinate, four at a time for the support function: all x, then
 	/// all y, then all z, each run padded to a multiple of 4 with vertex 0 (tbBuildHull makes it;
 	/// null in a hull made by hand, which is then searched one vertex at a time).
