@@ -541,7 +541,7 @@ void tbPrepareContactRowsW(tbContactConstraintW* c, const tbContactConstraint* c
 			tbSetLane(&cp->normalImpulse, lane,
 			          def->enableWarmStarting ? contact->impulses->points[i].normalImpulse : 0.0f);
 			tbSetLane(&cp->maxNormalImpulse, lane, 0.0f);
-			tbSetLane(&cp->relativeVelocity, lane, 0.0f);
+			tbSetLane(&c->cold[i].relativeVelocity, lane, 0.0f);
 		}
 		if (contact->surfaceMoves) {
 			// Zero (the cleared record's) unless the surfaces move along themselves.
@@ -703,8 +703,8 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
 		id[i] = contact->manifold.points[i].id;
 		impulse[i] = tbGetLane(&c->points[i].normalImpulse, lane);
 		pushed[i] = tbGetLane(&c->points[i].maxNormalImpulse, lane);
-		approach[i] = tbGetLane(&c->points[i].relativeVelocity, lane);
-		summed[i] = tbGetLane(&c->points[i].stepImpulse, lane);
+		approach[i] = tbGetLane(&c->cold[i].relativeVelocity, lane);
+		summed[i] = tbGetLane(&c->cold[i].stepImpulse, lane);
 	}
 	vec3s friction = glms_vec3_add(
 	    glms_vec3_scale(tbGetLaneV(&c->tangent1, lane), tbGetLane(&c->tangentImpulse1, lane)),
@@ -739,8 +739,8 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
 			tbSetLane(&cp->normalMass, lane, 0.0f);
 			tbSetLane(&cp->normalImpulse, lane, 0.0f);
 			tbSetLane(&cp->maxNormalImpulse, lane, 0.0f);
-			tbSetLane(&cp->relativeVelocity, lane, 0.0f);
-			tbSetLane(&cp->stepImpulse, lane, 0.0f);
+			tbSetLane(&c->cold[i].relativeVelocity, lane, 0.0f);
+			tbSetLane(&c->cold[i].stepImpulse, lane, 0.0f);
 			tbSetLane(&cp->separation, lane, 0.0f);
 			tbSetLaneV(&cp->rAxn, lane, tbV3(0.0f, 0.0f, 0.0f));
 			tbSetLaneV(&cp->rBxn, lane, tbV3(0.0f, 0.0f, 0.0f));
@@ -762,9 +762,9 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
 			}
 		}
 		tbSetLane(&cp->normalImpulse, lane, carried);
-		tbSetLane(&cp->stepImpulse, lane, carriedSum);
+		tbSetLane(&c->cold[i].stepImpulse, lane, carriedSum);
 		tbSetLane(&cp->maxNormalImpulse, lane, carriedMax);
-		tbSetLane(&cp->relativeVelocity, lane, carriedSpeed);
+		tbSetLane(&c->cold[i].relativeVelocity, lane, carriedSpeed);
 	}
 	if (m.pointCount == 0) {
 		tbSetLane(&c->tangentMass1, lane, 0.0f);
@@ -798,7 +798,7 @@ void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContactConstraint*
 		for (int i = 0; i < out->pointCount; ++i) {
 			out->points[i].id = contact->manifold.points[i].id;
 			out->points[i].normalImpulse = tbGetLane(&c->points[i].normalImpulse, lane);
-			out->points[i].stepNormalImpulse = tbGetLane(&c->points[i].stepImpulse, lane);
+			out->points[i].stepNormalImpulse = tbGetLane(&c->cold[i].stepImpulse, lane);
 		}
 		out->stepFrictionImpulse = tbGetLaneV(&c->stepFriction, lane);
 		vec3s t1 = tbGetLaneV(&c->tangent1, lane), t2 = tbGetLaneV(&c->tangent2, lane);
@@ -1213,8 +1213,8 @@ void tbSetImpactSpeedW(tbContactConstraintW* c, const tbSolverBody* states,
 			if (u0 > 0.0f && a >= 0.0f) {
 				u = 0.0f;
 			}
-			tbSetLane(&cp->approachAccel, lane, a);
-			tbSetLane(&cp->relativeVelocity, lane, u);
+			tbSetLane(&c->cold[i].approachAccel, lane, a);
+			tbSetLane(&c->cold[i].relativeVelocity, lane, u);
 		}
 	}
 }
@@ -1238,8 +1238,8 @@ static inline __attribute__((always_inline)) void tbRestitutionBody(tbContactCon
 		tbContactPointW* cp = c->points + i;
 		// Only a real impact bounces: fast enough, and the point actually pushed this step. This
 		// keeps resting contacts from jittering and speculative points from bouncing early.
-		tbFloatW impact =
-		    tbAndMaskW(tbLessW(cp->relativeVelocity, fast), tbGreaterW(cp->maxNormalImpulse, zero));
+		tbFloatW impact = tbAndMaskW(tbLessW(c->cold[i].relativeVelocity, fast),
+		                             tbGreaterW(cp->maxNormalImpulse, zero));
 		impact = tbAndMaskW(impact, bounces);
 		if (!tbAnyW(impact)) {
 			continue;
@@ -1253,17 +1253,17 @@ static inline __attribute__((always_inline)) void tbRestitutionBody(tbContactCon
 		tbFloatW gap = tbAddW(tbAddW(cp->separation, dpn),
 		                      tbSubW(tbDotW(b.dtheta, cp->rBxn), tbDotW(a.dtheta, cp->rAxn)));
 		gap = tbMaxW(gap, zero);
-		tbFloatW out = tbMulW(c->restitution, cp->relativeVelocity);
+		tbFloatW out = tbMulW(c->restitution, c->cold[i].relativeVelocity);
 		tbFloatW out2 =
-		    tbAddW(tbMulW(out, out), tbMulW(tbSplatW(2.0f), tbMulW(cp->approachAccel, gap)));
-		tbFloatW target =
-		    tbSubW(tbSqrtW(tbMaxW(out2, zero)), tbMulW(tbSplatW(0.5f * h), cp->approachAccel));
+		    tbAddW(tbMulW(out, out), tbMulW(tbSplatW(2.0f), tbMulW(c->cold[i].approachAccel, gap)));
+		tbFloatW target = tbSubW(tbSqrtW(tbMaxW(out2, zero)),
+		                         tbMulW(tbSplatW(0.5f * h), c->cold[i].approachAccel));
 		tbFloatW impulse = tbMulW(tbSubW(zero, cp->normalMass), tbSubW(vn, target));
 		tbFloatW newImpulse = tbMaxW(tbAddW(cp->normalImpulse, impulse), zero);
 		impulse = tbSelectW(impact, zero, tbSubW(newImpulse, cp->normalImpulse));
 		cp->normalImpulse = tbAddW(cp->normalImpulse, impulse);
 		cp->maxNormalImpulse = tbMaxW(cp->maxNormalImpulse, impulse);
-		cp->stepImpulse = tbAddW(cp->stepImpulse, impulse);
+		c->cold[i].stepImpulse = tbAddW(c->cold[i].stepImpulse, impulse);
 		tbApplySeenW(&a, &b, c, c->normal, cp->rAxn, cp->rBxn, cp->invIArAxn, cp->invIBrBxn,
 		             impulse, seen, &normalWork);
 	}
@@ -1336,7 +1336,7 @@ static inline __attribute__((always_inline)) bool tbCollideBody(tbContactConstra
 		// u0 = v + a h / 2 (v the velocity before the first substep's kick), which meets the
 		// surface at the speed u = -sqrt(u0^2 - 2 a s0). The gap s0 follows the deltas that
 		// earlier strikes of this phase gave (s = s0 + J . (dp, dtheta), as the soft passes).
-		tbFloatW acc = cp->approachAccel;
+		tbFloatW acc = c->cold[i].approachAccel;
 		tbFloatW vn = tbRowSpeedW(&a, &b, c->normal, cp->rAxn, cp->rBxn);
 		tbFloatW u0 = tbAddW(vn, tbMulW(halfH, acc));
 		tbFloatW gap = tbAddW(tbAddW(cp->separation, dpn),
@@ -1422,7 +1422,7 @@ static inline __attribute__((always_inline)) bool tbCollideBody(tbContactConstra
 	// The step's impulse (tbContactData) includes the collision's; the accumulated impulse, the
 	// next step's warm start, does not (the soft passes never held it).
 	for (int i = 0; i < c->pointCount; ++i) {
-		c->points[i].stepImpulse = tbAddW(c->points[i].stepImpulse, total[i]);
+		c->cold[i].stepImpulse = tbAddW(c->cold[i].stepImpulse, total[i]);
 	}
 	tbScatterBodies(states, c->writeA, &a);
 	tbScatterBodies(states, c->writeB, &b);
@@ -1462,9 +1462,9 @@ void tbEndCollisionsW(tbContactConstraintW* c)
 	// impact speed zero, so that tbApplyRestitutionW leaves it alone.
 	tbFloatW zero = tbZeroW();
 	for (int i = 0; i < c->pointCount; ++i) {
-		tbContactPointW* cp = c->points + i;
-		cp->relativeVelocity =
-		    tbSelectW(tbGreaterW(cp->stepImpulse, zero), cp->relativeVelocity, zero);
+		tbContactPointColdW* cold = c->cold + i;
+		cold->relativeVelocity =
+		    tbSelectW(tbGreaterW(cold->stepImpulse, zero), cold->relativeVelocity, zero);
 	}
 }
 
@@ -1473,7 +1473,7 @@ void tbAddStepImpulsesW(tbContactConstraintW* c)
 	// A substep applies its accumulated impulse once (warm start plus the passes' changes), so
 	// the step's impulse is the sum of the substeps' (docs/solver.md, "Measuring").
 	for (int i = 0; i < c->pointCount; ++i) {
-		c->points[i].stepImpulse = tbAddW(c->points[i].stepImpulse, c->points[i].normalImpulse);
+		c->cold[i].stepImpulse = tbAddW(c->cold[i].stepImpulse, c->points[i].normalImpulse);
 	}
 	c->stepFriction = tbVecMulAddW(c->stepFriction, c->tangentImpulse1, c->tangent1);
 	c->stepFriction = tbVecMulAddW(c->stepFriction, c->tangentImpulse2, c->tangent2);

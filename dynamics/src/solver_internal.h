@@ -44,10 +44,17 @@ typedef struct tbContactPointW
 	tbFloatW normalMass;       // 1 / (J M^-1 J^T), Baraff II eq. 8-18's denominator; 0: no point
 	tbFloatW normalImpulse;    // accumulated, N s
 	tbFloatW maxNormalImpulse; // largest impulse applied in the step (restitution's test)
+} tbContactPointW;
+
+// What a point needs only once or twice a step (restitution, the step's impulse), kept apart from
+// the rows the passes stream through: a point's rows are then four cache lines (sixteen lanes of
+// four floats) that a pass reads whole, the lines of the next point not shared with this one.
+typedef struct tbContactPointColdW
+{
 	tbFloatW stepImpulse;      // the substeps' accumulated impulses and restitution's, summed, N s
 	tbFloatW relativeVelocity; // normal speed at the moment of impact, m/s (docs/solver.md)
 	tbFloatW approachAccel;    // relative normal acceleration from gravity and forces, m/s^2
-} tbContactPointW;
+} tbContactPointColdW;
 
 // A contact constraint for TB_SIMD_WIDTH manifolds, structure of arrays: lane k is manifold k.
 // Friction is one 2D row at the manifold's centre plus a twist row about the normal (Box3D's
@@ -67,9 +74,9 @@ typedef struct tbContactConstraintW
 	tbFloatW friction, restitution;
 	tbFloatW biasRate, massScale, impulseScale; // soft contact (Catto, GDC 2011)
 	tbFloatW maxPush; // minus the largest push-out speed of an overlapping row, m/s
-	tbContactPointW points[TB_MAX_MANIFOLD_POINTS];
-	tbVec3W rAxt1, rBxt1, invIArAxt1, invIBrBxt1; // tangent row 1 at the centre
-	tbVec3W rAxt2, rBxt2, invIArAxt2, invIBrBxt2; // tangent row 2
+	_Alignas(64) tbContactPointW points[TB_MAX_MANIFOLD_POINTS]; // each on whole cache lines
+	tbVec3W rAxt1, rBxt1, invIArAxt1, invIBrBxt1;                // tangent row 1 at the centre
+	tbVec3W rAxt2, rBxt2, invIArAxt2, invIBrBxt2;                // tangent row 2
 	tbFloatW tangentMass1, tangentMass2, tangentImpulse1, tangentImpulse2;
 	// The friction rows' target speeds: the contact's tangentVelocity along tangent1, tangent2.
 	tbFloatW tangentSpeed1, tangentSpeed2;
@@ -77,6 +84,7 @@ typedef struct tbContactConstraintW
 	tbFloatW twistMass, twistImpulse;
 	tbFloatW twistArm;    // mean distance of the points from the centre: twist limit mu N arm, m
 	tbVec3W stepFriction; // the substeps' friction impulses summed, world, N s
+	tbContactPointColdW cold[TB_MAX_MANIFOLD_POINTS];
 } tbContactConstraintW;
 
 // A soft constraint's coefficients for one substep length (Catto, GDC 2011).
