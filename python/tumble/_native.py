@@ -477,6 +477,7 @@ class Hull(Structure):
         ("edgeCount", c_int),
         ("centroid", Vec3),
         ("radius", c_float),
+        ("extent", c_float),
         ("lanes", POINTER(c_float)),
         ("faceLanes", POINTER(c_float)),
     ]
