@@ -1549,11 +1549,11 @@ static int levelDeepest(const tbGeometry* convex, const tbGeometry* level, tbTra
 	return count;
 }
 
-// A shape gliding and turning over the wavy mesh, its lowest point kept within 2 cm of the
-// surface, collided each step with the cache it kept (tbCollideLevelCached) and without (the full
-// separating-axis test for every triangle, the independent answer): the cached axes stand for the
-// full test only while their separation has moved by less than 1 % of the smaller shape's size,
-// so the deepest points of the two answers agree to within that, and both find contact at the
+// A shape gliding and turning over the wavy mesh from crest to crest, its lowest point kept within
+// 2 cm of the surface, collided each step with the cache it kept (tbCollideLevelCached) and without
+// (the full separating-axis test for every triangle, the independent answer): the cached axes stand
+// for the full test only while their separation has moved by less than 1 % of the smaller shape's
+// size, so the deepest points of the two answers agree to within that, and both find contact at the
 // same poses.
 static void expectCachedAxesMatchFullTest(const tbGeometry* convex, const tbGeometry* level)
 {
@@ -1565,7 +1565,7 @@ static void expectCachedAxesMatchFullTest(const tbGeometry* convex, const tbGeom
 	int touching = 0, steps = 240, cached = 0;
 	for (int k = 0; k < steps; ++k) {
 		float s = (float)k / (float)steps;
-		float x = -2.0f + 4.0f * s, z = 1.5f * sinf(3.0f * s);
+		float x = -3.5f + 7.0f * s, z = 1.5f * sinf(3.0f * s);
 		versors q =
 		    glms_quat_normalize(glms_quat_mul(glms_quatv(2.0f * s, v3(0.0f, 1.0f, 0.0f)),
 		                                      glms_quatv(0.3f + 1.4f * s, v3(1.0f, 0.0f, 0.3f))));
@@ -1591,7 +1591,9 @@ static void expectCachedAxesMatchFullTest(const tbGeometry* convex, const tbGeom
 		cached += cache.count > 0 ? 1 : 0;
 	}
 	cr_expect_gt(touching, steps / 2, "%d of %d steps touching", touching, steps);
-	cr_expect_eq(cached, steps, "the cache held axes at %d of %d steps", cached, steps);
+	// Triangles take the separating-axis test only where one of their edges is active (over the
+	// crests, x near +-2.5): a box's or hull's face clipped over a smooth stretch needs none.
+	cr_expect_geq(cached, steps / 10, "the cache held axes at %d of %d steps", cached, steps);
 	cr_log_info("SCENE cached triangle axes: %d touching steps, deepest points differ by at most "
 	            "%.2e m (1 %% of size: %.2e m)",
 	            touching, (double)worst, (double)(0.01f * size));
@@ -1608,8 +1610,8 @@ Test(level, cached_triangle_axes_answer_as_the_full_test)
 
 // A cache that names nothing of the shapes (feature ids beyond them, separations far from any)
 // changes no answer: each triangle it names takes the full test, bit for bit the uncached answer.
-// The pose is one where some triangle takes the separating-axis test (a fresh cache gets entries),
-// and the stale entries name those very triangles.
+// The pose is one where some triangle takes the separating-axis test (a fresh cache gets entries:
+// near a crest, where edges are active), and the stale entries name those very triangles.
 Test(level, a_cache_naming_nothing_of_the_shapes_changes_nothing)
 {
 	tbMesh mesh;
@@ -1621,7 +1623,7 @@ Test(level, a_cache_naming_nothing_of_the_shapes_changes_nothing)
 	tbManifold a[TB_MAX_LEVEL_MANIFOLDS], b[TB_MAX_LEVEL_MANIFOLDS];
 	bool found = false;
 	for (int k = 0; k < 200 && !found; ++k) {
-		float x = -2.0f + 0.02f * (float)k;
+		float x = -3.5f + 0.035f * (float)k;
 		versors q = glms_quat_normalize(glms_quatv(0.7f + 0.05f * (float)k, v3(0.4f, 1.0f, 0.3f)));
 		tbTransform pose = {v3(x, 0.0f, -0.4f), q};
 		vec3s down = tbGeometry_Support(&box, tbInvRotateVector(q, v3(0.0f, -1.0f, 0.0f)), NULL);
