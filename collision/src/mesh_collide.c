@@ -318,21 +318,26 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 			}
 			return out;
 		}
+		bool convexFold = tbLevelHasConvexFold(level, triangle, t, front, levelIsA, bInA);
 		// A box or solid hull was clipped by its face best along the triangle's normal
 		// (tbLevelFeatureFace), which holds its lowest feature along it: that feature lies over
 		// a neighbour, clipped there. The fold strip below is for round features, whose lowest
 		// points along two faces' normals each lie over the other face (a ball along a ridge).
 		const tbGeometry* convex = levelIsA ? b : a;
 		vec3s down = glms_vec3_negate(front);
-		bool faceClipped =
-		    lf != NULL &&
-		    tbLevelFeatureFace(convex, levelIsA ? tbInvRotateInline(bInA.q, down) : down) >= 0;
-		if (faceClipped || !tbLevelHasConvexFold(level, triangle, t, front, levelIsA, bInA)) {
-			// Nothing over the triangle and no fold (or a polytope's face): the end below would
-			// drop whatever the query found (a flat or concave seam's neighbour holds it), except
-			// a concave seam's speculative point on this plane. Otherwise nothing closer than the
-			// speculative distance is claimed for the pair's cache: any point that close to this
-			// triangle lies over a neighbour, which reports it.
+		if (convexFold && lf != NULL &&
+		    tbLevelFeatureFace(convex, levelIsA ? tbInvRotateInline(bInA.q, down) : down) >= 0) {
+			if (distance != NULL) {
+				*distance = speculativeDistance;
+			}
+			return tbNoPoints(levelIsA ? front : down);
+		}
+		if (!convexFold) {
+			// Nothing over the triangle and no fold: the end below would drop whatever the query
+			// found (a flat or concave seam's neighbour holds it), except a concave seam's
+			// speculative point on this plane. Otherwise nothing closer than the speculative
+			// distance is claimed for the pair's cache: any point that close to this triangle lies
+			// over a neighbour, which reports it.
 			tbManifold seam;
 			if (tbLevelConcaveSeamPoint(level, triangle, levelIsA ? b : a, t, face, front, levelIsA,
 			                            bInA, speculativeDistance, &seam)) {
