@@ -370,19 +370,24 @@ float tbGeometry_Size(const tbGeometry* shape)
 	// around its origin as it was and bounds one whose origin lies far outside it.
 	vec3s s = shape->scale;
 	float scale = fmaxf(s.x, fmaxf(s.y, s.z));
-	float radius = tbGeometry_BoundingRadius(shape);
 	if (shape->type == tb_hullShape && shape->hull != NULL && shape->hull->extent > 0.0f) {
-		return fminf(radius, 2.0f * shape->hull->extent * scale);
+		return fminf(shape->hull->radius, 2.0f * shape->hull->extent) * scale;
 	}
 	if (shape->type == tb_triangleShape) {
+		// Squared, one root for both: the narrow phase sizes every triangle it clips.
 		const vec3s* v = shape->vertices;
 		vec3s c = glms_vec3_scale(glms_vec3_add(glms_vec3_add(v[0], v[1]), v[2]), 1.0f / 3.0f);
-		float reach =
-		    fmaxf(tbSafeNorm(glms_vec3_sub(v[0], c)),
-		          fmaxf(tbSafeNorm(glms_vec3_sub(v[1], c)), tbSafeNorm(glms_vec3_sub(v[2], c))));
-		return fminf(radius, 2.0f * reach * scale);
+		float far2 = 0.0f, reach2 = 0.0f;
+		for (int k = 0; k < 3; ++k) {
+			vec3s d = glms_vec3_sub(v[k], c);
+			float f = glms_vec3_dot(v[k], v[k]), r = glms_vec3_dot(d, d);
+			far2 = f > far2 ? f : far2;
+			reach2 = r > reach2 ? r : reach2;
+		}
+		float size2 = 4.0f * reach2 < far2 ? 4.0f * reach2 : far2;
+		return sqrtf(size2) * scale;
 	}
-	return radius;
+	return tbGeometry_BoundingRadius(shape);
 }
 
 // The farthest point of a disc of radius r about the y axis at height h from p: on its rim, on
