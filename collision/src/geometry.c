@@ -370,8 +370,8 @@ float tbGeometry_Size(const tbGeometry* shape)
 	// around its origin as it was and bounds one whose origin lies far outside it.
 	vec3s s = shape->scale;
 	float scale = fmaxf(s.x, fmaxf(s.y, s.z));
-	if (shape->type == tb_hullShape && shape->hull != NULL && shape->hull->extent > 0.0f) {
-		return fminf(shape->hull->radius, 2.0f * shape->hull->extent) * scale;
+	if (shape->type == tb_hullShape && shape->hull != NULL) {
+		return tbHullSize(shape->hull) * scale;
 	}
 	if (shape->type == tb_triangleShape) {
 		// Squared, one root for both: the narrow phase sizes every triangle it clips.

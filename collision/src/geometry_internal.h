@@ -13,6 +13,13 @@
 /// every query makes.
 bool tbGeometry_IsUsable(const tbGeometry* shape);
 
+// A hull's size unscaled (tbGeometry_Size): its bounding radius about its origin, capped at twice
+// its reach from its centroid (the radius alone in a hull made by hand, whose extent is 0).
+static inline float tbHullSize(const tbHull* hull)
+{
+	return hull->extent > 0.0f ? fminf(hull->radius, 2.0f * hull->extent) : hull->radius;
+}
+
 // |v| without overflow or underflow of the squares: shapes reach float's whole range.
 static inline float tbSafeNorm(vec3s v)
 {

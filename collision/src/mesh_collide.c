@@ -339,8 +339,8 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 			// distance is claimed for the pair's cache: any point that close to this triangle lies
 			// over a neighbour, which reports it.
 			tbManifold seam;
-			if (tbLevelConcaveSeamPoint(level, triangle, levelIsA ? b : a, t, face, front, levelIsA,
-			                            bInA, speculativeDistance, &seam)) {
+			if (tbLevelConcaveSeamPoint(level, triangle, convex, t, face, front, levelIsA, bInA,
+			                            speculativeDistance, &seam)) {
 				if (distance != NULL) {
 					*distance = seam.points[0].separation;
 				}

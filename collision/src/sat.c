@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "geometry_internal.h"
 #include "manifold_internal.h"
 #include "sat.h"
 #include "segments.h"
@@ -720,9 +721,7 @@ static float tbSat_Size(const tbSatShape* s)
 	if (s->box) {
 		return glms_vec3_norm(s->scale);
 	}
-	const tbHull* hull = s->hull;
-	float size = hull->extent > 0.0f ? fminf(hull->radius, 2.0f * hull->extent) : hull->radius;
-	return size * fmaxf(s->scale.x, fmaxf(s->scale.y, s->scale.z));
+	return tbHullSize(s->hull) * fmaxf(s->scale.x, fmaxf(s->scale.y, s->scale.z));
 }
 
 // `general`: the hull formulas will run even for two boxes (tests), so both shapes get their
