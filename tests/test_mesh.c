@@ -1814,3 +1814,77 @@ Test(level, contacts_do_not_depend_on_where_the_origins_lie)
 		          (double)glms_vec3_norm(offsets[i]), (double)deepest, (double)near);
 	}
 }
+
+// Boxes and hulls launched across the wavy mesh fast enough to slide a box's size in a few steps:
+// the points a pair holds through the substeps stand for the triangles they were made on, and a
+// point that slid off them must not carry a plane the surface has left (a box would sink into a
+// rise or float over a dip until the next step). The deepest clearance over the analytic surface,
+// sampled every step, stays within what a resting body has.
+Test(terrain, fast_bodies_follow_a_curved_mesh, .timeout = 300)
+{
+	const int n = 49;
+	const float spacing = 0.5f;
+	tbMesh mesh;
+	waveMesh(n, spacing, &mesh);
+	tbGeometry ground = tbMakeMeshShape(&mesh);
+	vec3s hullPoints[8] = {v3(0.3f, 0.0f, 0.0f),  v3(-0.3f, 0.05f, 0.1f), v3(0.0f, 0.25f, 0.0f),
+	                       v3(0.0f, -0.2f, 0.1f), v3(0.1f, 0.0f, 0.3f),   v3(-0.1f, 0.0f, -0.3f),
+	                       v3(0.2f, 0.2f, -0.2f), v3(-0.2f, -0.15f, 0.2f)};
+	tbHull hull;
+	cr_assert_eq(tbBuildHull(hullPoints, 8, &hull, NULL), tb_hullOk);
+	tbWorldId world = makeWorld(false);
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.friction = 0.05f;
+	makeStaticShape(world, &sd, &ground);
+	enum
+	{
+		count = 24
+	};
+	tbBodyId bodies[count];
+	tbShapeId shapes[count];
+	for (int i = 0; i < count; ++i) {
+		float x = -9.0f + 0.8f * (float)(i % 3), z = -9.0f + 1.6f * (float)(i / 3) + 3.0f;
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.type = tb_dynamicBody;
+		bd.position = v3(x, waveHeight(x, z) + 0.6f, z);
+		bodies[i] = tbCreateBody(world, &bd);
+		tbGeometry g = i % 2 == 0 ? tbMakeBox(0.3f, 0.2f, 0.3f) : tbMakeHullShape(&hull);
+		shapes[i] = tbCreateShape(bodies[i], &sd, &g);
+		cr_assert(!TB_IS_NULL(shapes[i]), "%s", tbGetLastError());
+	}
+	float deepest = 0.0f;
+	for (int s = 0; s < 150; ++s) {
+		if (s == 40) {
+			for (int i = 0; i < count; ++i) {
+				tbBody_SetLinearVelocity(bodies[i], v3(12.0f + 0.5f * (float)(i % 5), 0.0f, 1.0f));
+			}
+		}
+		tbWorld_Step(world, kDt, kSubsteps);
+		if (s >= 40) {
+			for (int i = 0; i < count; ++i) {
+				vec3s p = tbBody_GetPosition(bodies[i]);
+				if (fabsf(p.x) < 11.0f && fabsf(p.z) < 11.0f) {
+					deepest = fminf(deepest, bodyClearance(shapes[i]));
+				}
+			}
+		}
+	}
+	// They went fast across the waves (a box's size in under three steps), and none went
+	// through.
+	float travelled = INFINITY;
+	int fallen = 0;
+	for (int i = 0; i < count; ++i) {
+		vec3s p = tbBody_GetPosition(bodies[i]);
+		travelled = fminf(travelled, p.x - (-9.0f + 0.8f * (float)(i % 3)));
+		fallen += !(p.y > waveHeight(p.x, p.z) - 0.05f) || !finite3(p);
+	}
+	printf("SCENE fast bodies over the wavy mesh: deepest clearance %.4f m, least travel %.2f m, "
+	       "%d fallen through\n",
+	       (double)deepest, (double)travelled, fallen);
+	cr_expect_gt(travelled, 5.0f, "the bodies were launched at 12 m/s or more");
+	cr_expect_eq(fallen, 0);
+	cr_expect_gt(deepest, -0.03f, "a body sank %g m into the mesh", (double)-deepest);
+	tbDestroyWorld(world);
+	tbDestroyHull(&hull);
+	tbDestroyMesh(&mesh);
+}

@@ -501,12 +501,25 @@ static bool tbCarryHeld(const tbWorld* w, const tbShapeSlot* sa, const tbSolverD
 // whose smallest must agree with the rows' first-order forecast (`forecast`) within `keep` (else
 // the rows' second-order error has grown), and the convex shape's lowest point along the normal
 // must be within `keep` of the lowest held point (else a vertex the manifold lacks has swung in).
-// The points must also have slid less than `slide` over the level since the manifold was made:
-// the triangles under them are then still those the planes stand for. The pair's other slots
+// A point that slid more than `slide` over the level since the manifold was made may have left the
+// triangles its plane stands for: the level under it is looked up (a ray along the normal through
+// the plane's height there, `keep` either side) and must lie within `keep` of that plane, which
+// bounds the gap's error there as the checks above do. The pair's other slots
 // (manifolds of further normals, `siblings`, as the step made them) hold vertices too: a shape on
 // a curved level touches it under several normals, and its lowest point along this slot's normal
 // may be one of theirs. Writes the exact gap.
-static bool tbLevelHeldLooks(const tbWorld* w, const tbShapeSlot* convex,
+// Whether the level's surface crosses the line along `up` through `onPlane` (a point of a held
+// plane, world frame) within `keep` of it: a ray from `keep` above to `keep` below, in the level's
+// frame. The level is static (its pose is the step's).
+static bool tbLevelUnderHolds(const tbShapeSlot* level, vec3s up, vec3s onPlane, float keep)
+{
+	vec3s from =
+	    tbInvTransformPointInline(level->xf, glms_vec3_add(onPlane, glms_vec3_scale(up, keep)));
+	vec3s along = tbInvRotateInline(level->xf.q, glms_vec3_scale(up, -2.0f * keep));
+	return tbRayCastLevelLocal(&level->geometry, from, along, 1.0f).hit;
+}
+
+static bool tbLevelHeldLooks(const tbWorld* w, const tbShapeSlot* convex, const tbShapeSlot* level,
                              const tbSolverDelta* moved, const tbSolverAnchors* anchors,
                              bool levelIsA, float forecast, float keep, float slide,
                              const int* siblings, int siblingCount, float* exact)
@@ -521,12 +534,15 @@ static bool tbLevelHeldLooks(const tbWorld* w, const tbShapeSlot* convex,
 		vec3s onLevel = levelIsA ? p->pointA : p->pointB;
 		vec3s then = levelIsA ? p->pointB : p->pointA;
 		vec3s now = tbMoveHeld(&m, then);
-		if (glms_vec3_norm2(glms_vec3_sub(now, then)) > slide * slide) {
-			return false;
-		}
 		float h = glms_vec3_dot(up, now);
 		// The point's own offset from its plane (zero for a clipped point) carries over.
 		float offset = p->separation - glms_vec3_dot(glms_vec3_sub(then, onLevel), up);
+		if (glms_vec3_norm2(glms_vec3_sub(now, then)) > slide * slide &&
+		    !tbLevelUnderHolds(
+		        level, up, glms_vec3_sub(now, glms_vec3_scale(up, h - glms_vec3_dot(up, onLevel))),
+		        keep)) {
+			return false;
+		}
 		gap = fminf(gap, h - glms_vec3_dot(up, onLevel) + offset);
 		lowHeld = fminf(lowHeld, h);
 	}
@@ -666,10 +682,11 @@ static tbRefreshResult tbRefreshManifold(tbWorld* w, const tbContactSlot* c,
 				}
 			}
 			float now, ahead;
-			if (tbLevelHeldLooks(w, convex, moved, anchors, levelIsA, anchors->gap, keep, slide,
-			                     siblings, siblingCount, &now) &&
-			    tbLevelHeldLooks(w, convex, next, anchors, levelIsA, anchors->gapNext, keep, slide,
-			                     siblings, siblingCount, &ahead)) {
+			const tbShapeSlot* level = levelIsA ? sa : sb;
+			if (tbLevelHeldLooks(w, convex, level, moved, anchors, levelIsA, anchors->gap, keep,
+			                     slide, siblings, siblingCount, &now) &&
+			    tbLevelHeldLooks(w, convex, level, next, anchors, levelIsA, anchors->gapNext, keep,
+			                     slide, siblings, siblingCount, &ahead)) {
 				anchors->along = fminf(now, anchors->gap);
 				w->workerCounts[workerIndex].keptContacts += 1;
 				return tb_refreshKept;
