@@ -53,7 +53,9 @@ void tbSyncBodyTransform(tbBodySlot* b)
 // about as often as with a box grown by the margin alone. A body touching another dynamic body
 // (touchingMovers) is not moving steadily: its neighbours change its velocity every step, and a
 // box two steps ahead of it only pairs it with more of them (a drum of tumbling cubes). Its new
-// fat box reaches one step ahead, which the test above still holds.
+// fat box reaches one step's sweep or the margin, whichever is more, on each side: it holds the
+// box swept one more step, which the test above asks, and no more than the margin where the
+// body moves less than that in a step (Box3D's boxes, grown by the margin alone).
 // tbUpdateBodyShapes with the tree's proxies moved at once (defer false), or the shapes whose
 // fat box was made anew marked for a later serial pass (defer true; *deferred set).
 static inline __attribute__((always_inline)) float
@@ -99,10 +101,22 @@ tbUpdateShapeBoxes(tbWorld* w, int bodyIndex, float dt, bool forceMove, bool def
 		    fat->upper.z <= box.upper.z + ahead * az + slack) {
 			continue;
 		}
-		fat->lower = (vec3s){{box.lower.x + ahead * bx - margin, box.lower.y + ahead * by - margin,
-		                      box.lower.z + ahead * bz - margin}};
-		fat->upper = (vec3s){{box.upper.x + ahead * ax + margin, box.upper.y + ahead * ay + margin,
-		                      box.upper.z + ahead * az + margin}};
+		if (b->touchingMovers > 0) {
+			// One step's sweep, or the margin where that is more: each side of the box grown by
+			// the larger (the test above holds while the body keeps within it).
+			fat->lower =
+			    (vec3s){{box.lower.x - fmaxf(margin, -bx), box.lower.y - fmaxf(margin, -by),
+			             box.lower.z - fmaxf(margin, -bz)}};
+			fat->upper = (vec3s){{box.upper.x + fmaxf(margin, ax), box.upper.y + fmaxf(margin, ay),
+			                      box.upper.z + fmaxf(margin, az)}};
+		} else {
+			fat->lower =
+			    (vec3s){{box.lower.x + ahead * bx - margin, box.lower.y + ahead * by - margin,
+			             box.lower.z + ahead * bz - margin}};
+			fat->upper =
+			    (vec3s){{box.upper.x + ahead * ax + margin, box.upper.y + ahead * ay + margin,
+			             box.upper.z + ahead * az + margin}};
+		}
 		if (shape->proxyId >= 0 && defer) {
 			shape->fatMoved = true;
 			*deferred = true;
