@@ -141,10 +141,11 @@ const tbSuiteScene tb_suiteJointGrid = {
 // calves, upper and lower arms) standing 1.8 m tall, about 70 kg at the default density. Knees and
 // elbows are hinges with limits, a torsion spring (1 Hz, damping ratio 0.7) and joint friction (a
 // motor of speed 0 and torque 5 N m, the reference's); hips, shoulders, spine and neck are ball
-// joints with a cone and a twist range about the bone (tb_limbs) and the same 5 N m of joint
-// friction. The torso's pieces, the head and the thighs of the ragdolls of one cell share a filter
-// group and never collide with each other (tbRagdollCreate). Box3D's capsules also have rolling
-// resistance, which Tumble's do not.
+// joints with a cone and a twist range about the bone (tb_limbs), the same spring towards the
+// pose they were made in and the same 5 N m of joint friction, as the reference's spherical
+// joints have. The torso's pieces, the head and the thighs of the ragdolls of one cell share a
+// filter group and never collide with each other (tbRagdollCreate). The capsules have the
+// reference's rolling resistance of 0.2.
 
 #define TB_RAIN_CELL 15.0f
 #define TB_RAIN_GRID 10
@@ -263,6 +264,7 @@ static bool tbRagdollCreate(tbRagdoll* doll, tbWorldId worldId, vec3s feet, int 
 		bd.position = glms_vec3_add(feet, tbSuiteVec(spec->x, spec->y, 0.0f));
 		doll->bones[b] = tbCreateBody(worldId, &bd);
 		tbShapeDef sd = tbDefaultShapeDef();
+		sd.rollingResistance = 0.2f;
 		if (spec->grouped) {
 			sd.filter.groupIndex = group;
 		}
@@ -296,6 +298,9 @@ static bool tbRagdollCreate(tbRagdoll* doll, tbWorldId worldId, vec3s feet, int 
 			jd.enableTwistLimit = true;
 			jd.lowerTwist = -tb_limbs[b].twist;
 			jd.upperTwist = tb_limbs[b].twist;
+			jd.enableSpring = true;
+			jd.hertz = 1.0f;
+			jd.dampingRatio = 0.7f;
 			jd.maxFrictionTorque = 5.0f;
 			joint = tbCreateBallJoint(worldId, &jd);
 		} else {
