@@ -285,6 +285,15 @@ static float bodyClearance(tbShapeId shape)
 	return best;
 }
 
+// The irregular hull of eight points the terrain scenes drop among their boxes and balls.
+static void terrainHull(tbHull* hull)
+{
+	vec3s points[8] = {v3(0.3f, 0.0f, 0.0f),  v3(-0.3f, 0.05f, 0.1f), v3(0.0f, 0.25f, 0.0f),
+	                   v3(0.0f, -0.2f, 0.1f), v3(0.1f, 0.0f, 0.3f),   v3(-0.1f, 0.0f, -0.3f),
+	                   v3(0.2f, 0.2f, -0.2f), v3(-0.2f, -0.15f, 0.2f)};
+	cr_assert_eq(tbBuildHull(points, 8, hull, NULL), tb_hullOk);
+}
+
 // The body touches another dynamic body (its manifold has points).
 static bool restsOnOtherBodies(tbBodyId body, tbShapeId shape)
 {
@@ -345,11 +354,8 @@ static void dropOnTerrain(bool heightfield)
 		waveMesh(n, spacing, &mesh);
 		ground = tbMakeMeshShape(&mesh);
 	}
-	vec3s hullPoints[8] = {v3(0.3f, 0.0f, 0.0f),  v3(-0.3f, 0.05f, 0.1f), v3(0.0f, 0.25f, 0.0f),
-	                       v3(0.0f, -0.2f, 0.1f), v3(0.1f, 0.0f, 0.3f),   v3(-0.1f, 0.0f, -0.3f),
-	                       v3(0.2f, 0.2f, -0.2f), v3(-0.2f, -0.15f, 0.2f)};
 	tbHull hull;
-	cr_assert_eq(tbBuildHull(hullPoints, 8, &hull, NULL), tb_hullOk);
+	terrainHull(&hull);
 
 	tbWorldId world = makeWorld(false);
 	tbShapeDef sd = tbDefaultShapeDef();
@@ -1827,11 +1833,8 @@ Test(terrain, fast_bodies_follow_a_curved_mesh, .timeout = 300)
 	tbMesh mesh;
 	waveMesh(n, spacing, &mesh);
 	tbGeometry ground = tbMakeMeshShape(&mesh);
-	vec3s hullPoints[8] = {v3(0.3f, 0.0f, 0.0f),  v3(-0.3f, 0.05f, 0.1f), v3(0.0f, 0.25f, 0.0f),
-	                       v3(0.0f, -0.2f, 0.1f), v3(0.1f, 0.0f, 0.3f),   v3(-0.1f, 0.0f, -0.3f),
-	                       v3(0.2f, 0.2f, -0.2f), v3(-0.2f, -0.15f, 0.2f)};
 	tbHull hull;
-	cr_assert_eq(tbBuildHull(hullPoints, 8, &hull, NULL), tb_hullOk);
+	terrainHull(&hull);
 	tbWorldId world = makeWorld(false);
 	tbShapeDef sd = tbDefaultShapeDef();
 	sd.friction = 0.05f;
