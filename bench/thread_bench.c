@@ -3,8 +3,11 @@
 //
 // build/bench/thread_bench [--workers 2,4,8] [--steps N] [--scenes pyramid,rain] [--repeat R]
 //
-// Each scene is stepped `warm` steps (not timed), then `steps` timed steps; the median of the
-// step's and of each stage's milliseconds (tbWorld_GetProfile) is taken, the best of R repeats.
+// Each scene is built once per worker count and the worlds are stepped in turn, one step each:
+// `warm` steps not timed, then `steps` timed, R rounds (--repeat) of it. The median of the step's
+// and of each stage's milliseconds (tbWorld_GetProfile) over the timed steps is printed, and the
+// speed-up at N workers as the median over the steps of T(1) / T(N) taken step by step: the two
+// worlds are at the same step of the same scene, and a slow spell of a shared machine slows both.
 // The serial fraction s of a stage is measured from 1 and the smallest N > 1 workers with
 // Amdahl's law, T(N) = T(1) (s + (1 - s) / N), solved for s (clamped to [0, 1]); the step's
 // prediction for n workers sums the stages' predictions: S(n) = T(1) / sum_i T_i(1) (s_i + (1 -
@@ -65,47 +68,101 @@ static void tbSceneJson(const char* name, int size, char* json, size_t capacity)
 	}
 }
 
-// Median ms of the step and of each stage over `steps` timed steps after `warm` untimed ones.
-static bool tbRun(const char* name, int size, int workers, int warm, int steps, tbStepTimes* out,
-                  unsigned long long* hash)
+// One world per worker count, built from the same scene (and so stepped to the same states).
+typedef struct tbBenchWorld
+{
+	tbScene scene;
+	bool built;
+} tbBenchWorld;
+
+static bool tbBuild(const char* name, int size, int workers, tbBenchWorld* out)
 {
 	char json[2048];
 	tbSceneJson(name, size, json, sizeof json);
 	tbSceneDef def;
 	tbSceneError error;
+	out->built = false;
 	if (!tbParseScene(json, strlen(json), name, &def, &error)) {
 		fprintf(stderr, "thread_bench: %s\n", error.message);
 		return false;
 	}
 	def.workerCount = workers;
-	tbScene scene;
-	if (!tbBuildScene(&def, &scene, &error)) {
+	if (!tbBuildScene(&def, &out->scene, &error)) {
 		fprintf(stderr, "thread_bench: %s\n", error.message);
 		return false;
 	}
-	double* v = malloc(sizeof(double) * (size_t)steps * (TB_STAGES + 1));
-	for (int s = 0; s < warm + steps; ++s) {
-		tbWorld_Step(scene.worldId, 1.0f / 60.0f, 4);
-		if (s < warm) {
-			continue;
-		}
-		tbProfile p = tbWorld_GetProfile(scene.worldId);
-		int k = s - warm;
-		v[k] = p.step;
-		double stage[TB_STAGES] = {p.pairs, p.collide, p.gather, p.prepare, p.substeps,
-		                           p.store, p.finish,  p.shapes, p.sleep};
-		for (int i = 0; i < TB_STAGES; ++i) {
-			v[(size_t)(i + 1) * (size_t)steps + (size_t)k] = stage[i];
-		}
-	}
-	out->step = tbMedian(v, steps);
-	for (int i = 0; i < TB_STAGES; ++i) {
-		out->stage[i] = tbMedian(v + (size_t)(i + 1) * (size_t)steps, steps);
-	}
-	*hash = (unsigned long long)tbWorld_GetStateHash(scene.worldId);
-	free(v);
-	tbDestroyScene(&scene);
+	out->built = true;
 	return true;
+}
+
+// The step's and the stages' ms of the world's last step, in tbStepTimes' order.
+static void tbReadProfile(tbWorldId world, double* v)
+{
+	tbProfile p = tbWorld_GetProfile(world);
+	double stage[TB_STAGES + 1] = {p.step,     p.pairs, p.collide, p.gather, p.prepare,
+	                               p.substeps, p.store, p.finish,  p.shapes, p.sleep};
+	memcpy(v, stage, sizeof stage);
+}
+
+// The scene at every worker count, `repeat` rounds of `warm` untimed and `steps` timed steps.
+// The worlds are stepped in turn, one step each (the same step of the same scene at every
+// count), so that a slow spell of a shared machine falls on all the counts alike: `out[k]` gets
+// the median ms of the step and of each stage at counts[k] over all the timed steps, and
+// `ratio[k]` the median over the steps of the ratio of one worker's ms to counts[k]'s, step by
+// step (the speed-up, paired). `hashes[k]`: the state hash at the end of a round.
+static bool tbRun(const char* name, int size, const int* counts, int countN, int warm, int steps,
+                  int repeat, tbStepTimes* out, tbStepTimes* ratio, unsigned long long* hashes)
+{
+	int samples = steps * repeat;
+	size_t per = (size_t)samples * (TB_STAGES + 1); // [stage][sample] per count
+	double* v = malloc(sizeof(double) * per * (size_t)countN * 2u);
+	double* r = v + per * (size_t)countN;
+	tbBenchWorld worlds[TB_MAX_COUNTS];
+	bool ok = v != NULL;
+	for (int round = 0; ok && round < repeat; ++round) {
+		for (int k = 0; k < countN; ++k) {
+			worlds[k].built = false;
+		}
+		for (int k = 0; ok && k < countN; ++k) {
+			ok = tbBuild(name, size, counts[k], worlds + k);
+		}
+		for (int s = 0; ok && s < warm + steps; ++s) {
+			double now[TB_MAX_COUNTS][TB_STAGES + 1];
+			for (int k = 0; k < countN; ++k) {
+				tbWorld_Step(worlds[k].scene.worldId, 1.0f / 60.0f, 4);
+				tbReadProfile(worlds[k].scene.worldId, now[k]);
+			}
+			if (s < warm) {
+				continue;
+			}
+			size_t at = (size_t)round * (size_t)steps + (size_t)(s - warm);
+			for (int k = 0; k < countN; ++k) {
+				for (int i = 0; i <= TB_STAGES; ++i) {
+					size_t slot = per * (size_t)k + (size_t)i * (size_t)samples + at;
+					v[slot] = now[k][i];
+					r[slot] = now[k][i] > 0.0 ? now[0][i] / now[k][i] : 1.0;
+				}
+			}
+		}
+		for (int k = 0; k < countN; ++k) {
+			if (worlds[k].built) {
+				hashes[k] = (unsigned long long)tbWorld_GetStateHash(worlds[k].scene.worldId);
+				tbDestroyScene(&worlds[k].scene);
+			}
+		}
+	}
+	for (int k = 0; ok && k < countN; ++k) {
+		double* vk = v + per * (size_t)k;
+		double* rk = r + per * (size_t)k;
+		out[k].step = tbMedian(vk, samples);
+		ratio[k].step = tbMedian(rk, samples);
+		for (int i = 0; i < TB_STAGES; ++i) {
+			out[k].stage[i] = tbMedian(vk + (size_t)(i + 1) * (size_t)samples, samples);
+			ratio[k].stage[i] = tbMedian(rk + (size_t)(i + 1) * (size_t)samples, samples);
+		}
+	}
+	free(v);
+	return ok;
 }
 
 // Amdahl's law: the speed-up on n workers of a part with serial fraction s.
@@ -169,25 +226,18 @@ int main(int argc, char** argv)
 	    {"pyramid", 100, 5050, 30}, // Box3D's large pyramid: 5,050 boxes, settled
 	    {"rain", 4000, 4000, 90},   // 4,000 cubes landing on each other
 	};
-	printf("thread_bench: median ms per step (best of %d runs of %d steps), 1 to %d workers\n",
+	printf("thread_bench: median ms per step over %d rounds of %d steps, the worker counts 1 to %d "
+	       "stepped in turn; speed-ups paired step by step\n",
 	       repeat, steps, counts[countN - 1]);
 	for (size_t c = 0; c < sizeof list / sizeof list[0]; ++c) {
 		if (strstr(scenes, list[c].name) == NULL) {
 			continue;
 		}
-		tbStepTimes best[TB_MAX_COUNTS];
+		tbStepTimes best[TB_MAX_COUNTS], ratio[TB_MAX_COUNTS];
 		unsigned long long hashes[TB_MAX_COUNTS];
-		for (int k = 0; k < countN; ++k) {
-			for (int r = 0; r < repeat; ++r) {
-				tbStepTimes t;
-				if (!tbRun(list[c].name, list[c].size, counts[k], list[c].warm, steps, &t,
-				           hashes + k)) {
-					return 1;
-				}
-				if (r == 0 || t.step < best[k].step) {
-					best[k] = t;
-				}
-			}
+		if (!tbRun(list[c].name, list[c].size, counts, countN, list[c].warm, steps, repeat, best,
+		           ratio, hashes)) {
+			return 1;
 		}
 		printf("\n%s (%d boxes)\n%-9s", list[c].name, list[c].bodies, "workers");
 		for (int k = 0; k < countN; ++k) {
@@ -199,10 +249,10 @@ int main(int argc, char** argv)
 		}
 		printf("\n%-9s", "speed-up");
 		for (int k = 0; k < countN; ++k) {
-			printf(" %7.2fx", best[0].step / best[k].step);
+			printf(" %7.2fx", ratio[k].step);
 			if (csv != NULL) {
 				fprintf(csv, "%s,%d,%d,step,%.4f,%.3f\n", list[c].name, list[c].bodies, counts[k],
-				        best[k].step, best[0].step / best[k].step);
+				        best[k].step, ratio[k].step);
 			}
 		}
 		// Each stage's median ms at every count: where the time goes as workers are added.
@@ -216,8 +266,7 @@ int main(int argc, char** argv)
 				printf(" %8.3f", best[k].stage[i]);
 				if (csv != NULL && k > 0) {
 					fprintf(csv, "%s,%d,%d,%s,%.4f,%.3f\n", list[c].name, list[c].bodies, counts[k],
-					        tb_stageNames[i], best[k].stage[i],
-					        best[0].stage[i] / (best[k].stage[i] > 0.0 ? best[k].stage[i] : 1.0));
+					        tb_stageNames[i], best[k].stage[i], ratio[k].stage[i]);
 				}
 			}
 		}
@@ -226,21 +275,23 @@ int main(int argc, char** argv)
 			same = same && hashes[k] == hashes[0];
 		}
 		printf("\nstate hash the same at every count: %s\n", same ? "yes" : "NO");
-		// Amdahl per stage from 1 and the first N > 1.
+		// Amdahl per stage from 1 and the first N > 1: T(N) / T(1) is the inverse of the paired
+		// speed-up, s = (1 / S - 1 / N) / (1 - 1 / N).
 		double n1 = (double)counts[1];
-		printf("%-9s %8s %8s %8s %8s %8s %8s\n", "stage", "ms@1", "ms@N", "share", "serial", "S(8)",
-		       "S(16)");
+		printf("%-9s %8s %8s %8s %8s %8s %8s %8s\n", "stage", "ms@1", "ms@N", "S(N)", "share",
+		       "serial", "S(8)", "S(16)");
 		double pred8 = 0.0, pred16 = 0.0, serialTime = 0.0, total = 0.0;
 		for (int i = 0; i < TB_STAGES; ++i) {
-			double t1 = best[0].stage[i], tn = best[1].stage[i];
-			double s = t1 > 0.0 ? (tn / t1 - 1.0 / n1) / (1.0 - 1.0 / n1) : 1.0;
+			double t1 = best[0].stage[i], tn = best[1].stage[i], paired = ratio[1].stage[i];
+			double s = paired > 0.0 ? (1.0 / paired - 1.0 / n1) / (1.0 - 1.0 / n1) : 1.0;
 			s = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
 			pred8 += t1 * (s + (1.0 - s) / 8.0);
 			pred16 += t1 * (s + (1.0 - s) / 16.0);
 			serialTime += t1 * s;
 			total += t1;
-			printf("%-9s %8.3f %8.3f %7.1f%% %7.1f%% %7.2fx %7.2fx\n", tb_stageNames[i], t1, tn,
-			       100.0 * t1 / best[0].step, 100.0 * s, tbAmdahl(s, 8.0), tbAmdahl(s, 16.0));
+			printf("%-9s %8.3f %8.3f %7.2fx %7.1f%% %7.1f%% %7.2fx %7.2fx\n", tb_stageNames[i], t1,
+			       tn, paired, 100.0 * t1 / best[0].step, 100.0 * s, tbAmdahl(s, 8.0),
+			       tbAmdahl(s, 16.0));
 		}
 		// What the stages do not cover (events, the profile's own clock) counts as serial.
 		double rest = best[0].step - total;
