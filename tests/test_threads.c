@@ -295,6 +295,19 @@ Test(threads, joint_colours_same_hash_at_every_worker_count)
 	checkScene("joint colours", buildJointColours, false, 60);
 }
 
+// The rolling resistance's rows, solved colour by colour and each colour's side by side: the same
+// bits at any worker count.
+static void buildRolling(tbWorldId world)
+{
+	addGround(world);
+	makeRollingBalls(world);
+}
+
+Test(threads, rolling_same_hash_at_every_worker_count)
+{
+	checkScene("rolling", buildRolling, false, 60);
+}
+
 // Bouncing balls (e = 0.8) dropped in a heap onto ground with e = 0.5, and three Newton's cradles
 // (e = 1) struck at once: the collision phase before the substeps runs serially in record order,
 // so its impulses are the same bits at any worker count.

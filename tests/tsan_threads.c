@@ -1,9 +1,9 @@
 // The threaded step without Criterion, for ThreadSanitizer (Criterion's process arena does not
 // start under it, Snaipe/Criterion issue 274): a cube rain with sleeping, a pyramid and joint
 // chains and a net (world_scenes.h), a rain onto a packed pile, and boxes and hulls tumbling over a
-// wavy mesh (the level pairs' narrow phases and their separating-axis caches side by side), and
-// boxes on a kinematic turntable, at 1, 2, 4 and 8 workers; exits non-zero when a hash differs
-// from one worker's.
+// wavy mesh (the level pairs' narrow phases and their separating-axis caches side by side), boxes
+// on a kinematic turntable, and balls with rolling resistance, at 1, 2, 4 and 8 workers; exits
+// non-zero when a hash differs from one worker's.
 #include <math.h>
 #include <stdio.h>
 
@@ -152,6 +152,23 @@ static unsigned long long runTurntable(int workers, int steps)
 	return h;
 }
 
+// Balls and capsules with rolling resistance (makeRollingBalls): its rows side by side.
+static unsigned long long runRolling(int workers, int steps)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.workerCount = workers;
+	def.enableSleep = false;
+	tbWorldId world = tbCreateWorld(&def);
+	makeGround(world, 40.0f, 0.6f);
+	makeRollingBalls(world);
+	for (int s = 0; s < steps; ++s) {
+		tbWorld_Step(world, 1.0f / 60.0f, 4);
+	}
+	unsigned long long h = tbWorld_GetStateHash(world);
+	tbDestroyWorld(world);
+	return h;
+}
+
 int main(void)
 {
 	int workers[] = {1, 2, 4, 8};
@@ -182,6 +199,13 @@ int main(void)
 		printf("turntable, %d workers: 0x%016llx (one worker 0x%016llx)\n", workers[k], h,
 		       tableOne);
 		failed += h != tableOne;
+	}
+	unsigned long long rollingOne = runRolling(1, 40);
+	for (int k = 1; k < 4; ++k) {
+		unsigned long long h = runRolling(workers[k], 40);
+		printf("rolling, %d workers: 0x%016llx (one worker 0x%016llx)\n", workers[k], h,
+		       rollingOne);
+		failed += h != rollingOne;
 	}
 	return failed == 0 ? 0 : 1;
 }

@@ -134,6 +134,33 @@ static inline void makeTumblingCubes(tbWorldId world, int layers)
 	}
 }
 
+// Rolling resistance side by side: 12 x 12 balls (radius 0.25 m, rolling resistance 0.2) launched
+// across the ground at 1-4 m/s, every ball on the ground a rolling row of one colour (more than
+// the solver's smallest range), and a heap of 30 more balls and 8 capsules with the same
+// resistance dropped on each other, whose rows spread over further colours.
+static inline void makeRollingBalls(tbWorldId world)
+{
+	tbShapeDef sd = tbDefaultShapeDef();
+	sd.rollingResistance = 0.2f;
+	sd.friction = 0.6f;
+	tbGeometry ball = tbMakeSphere(0.25f);
+	tbGeometry capsule = tbMakeCapsule(0.2f, 0.3f);
+	for (int i = 0; i < 144; ++i) {
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.type = tb_dynamicBody;
+		bd.position = v3(-9.0f + 0.8f * (float)(i % 12), 0.25f, -9.0f + 0.8f * (float)(i / 12));
+		bd.linearVelocity = v3(1.0f + 0.25f * (float)(i % 13), 0.0f, 0.5f * (float)(i % 3));
+		tbCreateShape(tbCreateBody(world, &bd), &sd, &ball);
+	}
+	for (int i = 0; i < 38; ++i) {
+		tbBodyDef bd = tbDefaultBodyDef();
+		bd.type = tb_dynamicBody;
+		bd.position = v3(8.0f + 0.45f * (float)(i % 3), 0.3f + 0.55f * (float)(i / 3),
+		                 0.45f * (float)((i / 3) % 2));
+		tbCreateShape(tbCreateBody(world, &bd), &sd, i < 30 ? &ball : &capsule);
+	}
+}
+
 // Joints whose colours run side by side: six chains of five boxes on ball joints (each chain a
 // group solved directly), each hung from a static anchor, and a net of 9 x 9 boxes joined to
 // their neighbours by ball joints (too many for one group: each joint on its own), its top row

@@ -1,6 +1,8 @@
 // Rolling resistance: a torque across the contact normal that resists the bodies' relative rolling,
 // up to c N r (tbContactConstraint.rollingResistance), solved before the contacts in each relax
-// pass.
+// pass, colour by colour: a row writes only its contact's dynamic bodies, which no other contact
+// of its colour has, so a colour's rows may be solved side by side and give the same bits in any
+// order.
 #include <math.h>
 
 #include "dynamics_math.h"
@@ -26,14 +28,20 @@ static float tbRollingLever(const tbContactConstraint* c, tbRigidBody* const* bo
 	return isfinite(lever) ? lever : 0.0f;
 }
 
-int tbListRollingContacts(const tbContactConstraint* contacts, int contactCount, int* list)
+int tbListRollingContacts(const tbContactConstraint* contacts, const int* order,
+                          const int* colorBase, int colorCount, int* list, int* starts)
 {
 	int count = 0;
-	for (int i = 0; i < contactCount; ++i) {
-		if (contacts[i].rollingResistance > 0.0f && contacts[i].manifold.pointCount > 0) {
-			list[count++] = i;
+	for (int k = 0; k < colorCount; ++k) {
+		starts[k] = count;
+		for (int at = colorBase[k]; at < colorBase[k + 1]; ++at) {
+			int i = order[at];
+			if (contacts[i].rollingResistance > 0.0f && contacts[i].manifold.pointCount > 0) {
+				list[count++] = i;
+			}
 		}
 	}
+	starts[colorCount] = count;
 	return count;
 }
 

@@ -470,6 +470,8 @@ static bool tbFinishBody(const tbSolverDef* def, tbRigidBody* body, const tbSolv
 #define TB_MIN_BODIES 64
 #define TB_MIN_FINISH_BODIES 16
 #define TB_MIN_REFRESHES 16
+// Rolling rows per range (a row is a few dozen operations).
+#define TB_MIN_ROLLING 64
 
 // Everything one of the loops below reads, in one place.
 typedef struct tbSolverTask
@@ -685,6 +687,43 @@ static void tbParallel(const tbSolverDef* def, tbSolverTaskFcn* task, int itemCo
                        tbSolverTask* t)
 {
 	def->parallelFor(task, itemCount, minRange, t, def->parallelContext);
+}
+
+// The rolling resistance's rows of one relax pass (rolling_resistance.c).
+typedef struct tbRollingTask
+{
+	tbContactConstraint* contacts;
+	const int* list; // the rolling contacts, colour by colour
+	const tbContactConstraintW* groups;
+	tbRigidBody* const* bodies;
+	tbSolverBody* states;
+} tbRollingTask;
+
+static void tbSolveRollingTask(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	const tbRollingTask* t = context;
+	tbSolveRolling(t->contacts, t->list + start, end - start, t->groups, t->bodies, t->states);
+}
+
+// The rolling rows colour by colour, each colour's side by side; the overflow's one at a time.
+static void tbSolveRollingColors(const tbSolverDef* def, const tbRollingTask* t, const int* starts,
+                                 int count)
+{
+	if (count == 0) {
+		return;
+	}
+	for (int k = 0; k < TB_GRAPH_COLORS; ++k) {
+		int n = starts[k + 1] - starts[k];
+		if (n > 0) {
+			tbRollingTask colour = *t;
+			colour.list = t->list + starts[k];
+			def->parallelFor(tbSolveRollingTask, n, TB_MIN_ROLLING, &colour, def->parallelContext);
+		}
+	}
+	int n = starts[TB_GRAPH_COLORS + 1] - starts[TB_GRAPH_COLORS];
+	tbSolveRolling(t->contacts, t->list + starts[TB_GRAPH_COLORS], n, t->groups, t->bodies,
+	               t->states);
 }
 
 // A pass over the records colour by colour (each colour's records side by side where it may),
@@ -1533,10 +1572,15 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		jointTask.gyro = jointGyro;
 	}
 
-	// The contacts with rolling resistance, listed where the colours were (no longer read).
+	// The contacts with rolling resistance by colour, listed where the colours were (no longer
+	// read).
 	int* rolling = contactColors;
-	int rollingCount =
-	    def->enableRollingResistance ? tbListRollingContacts(contacts, contactCount, rolling) : 0;
+	int rollingStart[TB_GRAPH_COLORS + 2];
+	int rollingCount = def->enableRollingResistance
+	                       ? tbListRollingContacts(contacts, order, task.colorBase,
+	                                               TB_GRAPH_COLORS + 1, rolling, rollingStart)
+	                       : 0;
+	tbRollingTask rollingTask = {contacts, rolling, groups, bodies, states};
 
 	// Catto's soft step: per substep integrate velocities, warm start, solve with bias,
 	// integrate the deltas, relax without bias (Solver2D, 2024). Joints go first in each pass
@@ -1609,7 +1653,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				// The last relax pass sums each record's impulses right after solving it.
 				// Rolling first: the contacts' friction then keeps the rolling bodies from
 				// slipping under its torque within the same pass.
-				tbSolveRolling(contacts, rolling, rollingCount, groups, bodies, states);
+				tbSolveRollingColors(def, &rollingTask, rollingStart, rollingCount);
 				task.addStepImpulses = it + 1 == def->relaxIterations;
 				tbForColors(def, tbSolveTask, &task, groupStart);
 				task.addStepImpulses = false;

@@ -165,10 +165,14 @@ void tbEndCollisionsW(tbContactConstraintW* c);
 void tbAddStepImpulsesW(tbContactConstraintW* c);
 void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContactConstraint* contacts);
 
-// Rolling resistance (rolling_resistance.c): the contacts that have it, listed in input order;
-// their impulses cleared at a substep's start; solved one after another, before the contacts of a
-// relax pass (each contact's `record` names its lane).
-int tbListRollingContacts(const tbContactConstraint* contacts, int contactCount, int* list);
+// Rolling resistance (rolling_resistance.c): the contacts that have it, listed colour by colour
+// (the `colorCount` colours of the contacts, the overflow last; `order` and `colorBase` as the
+// solver sorts them), each colour's in input order, `starts[k]` where colour k's begin
+// (colorCount + 1 of them); their impulses cleared at a substep's start; solved before the contacts
+// of a relax pass (each contact's `record` names its lane), one colour's side by side where workers
+// are given.
+int tbListRollingContacts(const tbContactConstraint* contacts, const int* order,
+                          const int* colorBase, int colorCount, int* list, int* starts);
 void tbClearRolling(tbContactConstraint* contacts, const int* list, int count);
 void tbSolveRolling(tbContactConstraint* contacts, const int* list, int count,
                     const tbContactConstraintW* groups, tbRigidBody* const* bodies,
