@@ -137,82 +137,175 @@ const tbSuiteScene tb_suiteJointGrid = {
 // (steps whose number has bits 0-3 and 5 clear, the reference app's schedule); once every column
 // has a group, each drop replaces the oldest column's groups (destroyed and made again).
 //
-// The ragdoll is this file's own: 14 capsules (pelvis, three spine pieces, neck, head, thighs,
-// calves, upper and lower arms) standing 1.8 m tall, about 70 kg at the default density. Knees and
-// elbows are hinges with limits, a torsion spring (1 Hz, damping ratio 0.7) and joint friction (a
-// motor of speed 0 and torque 5 N m, the reference's); hips, shoulders, spine and neck are ball
-// joints with a cone and a twist range about the bone (tb_limbs), the same spring towards the
-// pose they were made in and the same 5 N m of joint friction, as the reference's spherical
-// joints have. The torso's pieces, the head and the thighs of the ragdolls of one cell share a
-// filter group and never collide with each other (tbRagdollCreate). The capsules have the
-// reference's rolling resistance of 0.2.
+// The ragdoll is the reference's human, erincatto/box3d shared/human.c, with its numbers
+// (tb_bones): 14 bodies (pelvis, spine_01 to spine_03, neck, head, thighs, calves, upper and lower
+// arms) at the human's reference frames from the drop point, each with one capsule that the
+// human gives as a segment in the body frame and a radius (here tbMakeCapsule along the shape's
+// y, turned and placed onto that segment by its local pose), at the default density of both
+// engines (water's) and with rolling resistance 0.2. Knees and elbows are hinges (the reference's
+// revolute joints), the rest ball joints (its spherical joints), each between the human's two
+// joint frames, one on the parent and one on the child: a hinge turns about the frames' z axis
+// within its stops; a ball joint keeps the child's z axis within a round cone about the parent's
+// and its twist about it within a range. Every joint has the rain scene's spring (1 Hz, damping
+// ratio 0.7) towards the pose where its two frames coincide, and joint friction of 5 N m times the
+// bone's share (the neck's 0.8, the head's 0.4, 1 elsewhere): the hinge's motor of speed 0, the
+// ball joint's friction torque for the reference's motor of zero velocity.
+//
+// Tumble's joints take one world frame at creation and count their angles from the creation
+// pose, so each child is made where its joint frame meets its parent's, the joint made there and
+// the child then put at its reference frame (tbRagdollCreate): both bodies hold the reference's
+// joint frames, and where those do not meet in the reference pose (the hips' anchors, a few of
+// the spine's and the head's, and the turned frames of the shoulders) the joints start out of
+// place by as much as the reference's do, and pull together as its do.
+//
+// Filtering is the human's: spine_01 and the thighs of one cell's ragdolls share the filter group
+// minus the cell's index and never collide with each other. The human also keeps its two thighs
+// apart with a filter joint, which Tumble does not have; the thighs already share the group in
+// every cell but the first, whose index, and so whose group, is 0: there each ragdoll gives its
+// thighs a negative group of their own instead, which keeps the same pairs apart.
 
 #define TB_RAIN_CELL 15.0f
 #define TB_RAIN_GRID 10
 #define TB_RAIN_GROUP 3
 #define TB_RAGDOLL_BONES 14
 #define TB_RAGDOLL_JOINTS 13
+#define TB_RAGDOLL_FRICTION 5.0f ///< the rain scene's joint friction torque, N m
+#define TB_RAGDOLL_HERTZ 1.0f    ///< the rain scene's joint spring, Hz
+#define TB_RAGDOLL_DAMPING 0.7f  ///< and its damping ratio
 
+/// Which filter group a bone's capsule takes (tbRagdollCreate).
+typedef enum tbBoneGroup
+{
+	tb_boneNoGroup,   ///< none: collides with everything
+	tb_boneCellGroup, ///< the cell's group
+	tb_boneThighGroup ///< the cell's group, or the ragdoll's own where the cell has none
+} tbBoneGroup;
+
+/// A bone's capsule and its filter group.
+typedef struct tbBoneShape
+{
+	float ends[6]; ///< the capsule's segment, its two ends in the body frame, m
+	float radius;  ///< m
+	tbBoneGroup group;
+} tbBoneShape;
+
+/// A bone's joint to its parent.
+typedef struct tbBoneJoint
+{
+	int parent;         ///< -1 for the pelvis (no joint)
+	bool hinge;         ///< a hinge (the reference's revolute joint), else a ball joint
+	float cone;         ///< ball: the cone's half angle, degrees
+	float lower, upper; ///< ball: the twist range, hinge: the stops, degrees
+	float friction;     ///< the bone's share of TB_RAGDOLL_FRICTION
+} tbBoneJoint;
+
+/// A bone: poses are an origin, m, and a rotation (x, y, z, w).
 typedef struct tbBoneSpec
 {
-	float x, y;           ///< bone centre over the feet, m (z = 0)
-	float radius;         ///< capsule radius, m
-	float halfHeight;     ///< half the capsule's segment, m
-	bool horizontal;      ///< the capsule lies along x instead of y
-	int parent;           ///< -1 for the pelvis
-	float jointX, jointY; ///< the joint to the parent, m
-	int hinge;            ///< 0 ball, 1 knee (bends back), 2 elbow (bends forward)
-	bool grouped;         ///< in the cell's filter group (tbRagdollCreate)
+	float frame[7]; ///< the body's reference frame, from the drop point
+	tbBoneShape shape;
+	tbBoneJoint joint;
+	float frameA[7]; ///< the joint frame on the parent, in the parent's frame
+	float frameB[7]; ///< the joint frame on this bone, in its frame
 } tbBoneSpec;
 
-// Facing +z: the knees bend the calves back (a positive turn about +x moves a hanging foot to
-// -z), the elbows the forearms forward.
+// The human's bones in its order; a parent comes before its children.
 static const tbBoneSpec tb_bones[TB_RAGDOLL_BONES] = {
-    {0.0f, 0.95f, 0.13f, 0.07f, true, -1, 0.0f, 0.0f, 0, true},        // pelvis
-    {0.0f, 1.11f, 0.11f, 0.06f, true, 0, 0.0f, 1.03f, 0, true},        // spine 1
-    {0.0f, 1.23f, 0.11f, 0.08f, true, 1, 0.0f, 1.17f, 0, true},        // spine 2
-    {0.0f, 1.38f, 0.14f, 0.10f, true, 2, 0.0f, 1.30f, 0, true},        // chest
-    {0.0f, 1.56f, 0.06f, 0.03f, false, 3, 0.0f, 1.51f, 0, false},      // neck
-    {0.0f, 1.69f, 0.10f, 0.03f, false, 4, 0.0f, 1.62f, 0, true},       // head
-    {0.10f, 0.71f, 0.08f, 0.16f, false, 0, 0.10f, 0.92f, 0, true},     // left thigh
-    {0.10f, 0.29f, 0.065f, 0.17f, false, 6, 0.10f, 0.50f, 1, false},   // left calf
-    {-0.10f, 0.71f, 0.08f, 0.16f, false, 0, -0.10f, 0.92f, 0, true},   // right thigh
-    {-0.10f, 0.29f, 0.065f, 0.17f, false, 8, -0.10f, 0.50f, 1, false}, // right calf
-    {0.32f, 1.31f, 0.06f, 0.12f, false, 3, 0.31f, 1.45f, 0, false},    // left upper arm
-    {0.33f, 1.04f, 0.05f, 0.11f, false, 10, 0.32f, 1.17f, 2, false},   // left lower arm
-    {-0.32f, 1.31f, 0.06f, 0.12f, false, 3, -0.31f, 1.45f, 0, false},  // right upper arm
-    {-0.33f, 1.04f, 0.05f, 0.11f, false, 12, -0.32f, 1.17f, 2, false}, // right lower arm
-};
-
-// The ball joints' limits, rad: the cone's half angles towards +-z (forward and back) and across,
-// and the twist range +-twist about the bone (from the joint into the bone); zero for hinges.
-typedef struct tbLimbLimits
-{
-	float forward, across, twist;
-} tbLimbLimits;
-
-static const tbLimbLimits tb_limbs[TB_RAGDOLL_BONES] = {
-    {0.0f, 0.0f, 0.0f},  // pelvis
-    {0.25f, 0.2f, 0.2f}, // spine 1
-    {0.25f, 0.2f, 0.2f}, // spine 2
-    {0.25f, 0.2f, 0.2f}, // chest
-    {0.5f, 0.4f, 0.6f},  // neck
-    {0.4f, 0.3f, 0.5f},  // head
-    {1.4f, 0.6f, 0.4f},  // left thigh
-    {0.0f, 0.0f, 0.0f},  // left calf
-    {1.4f, 0.6f, 0.4f},  // right thigh
-    {0.0f, 0.0f, 0.0f},  // right calf
-    {1.5f, 1.3f, 0.9f},  // left upper arm
-    {0.0f, 0.0f, 0.0f},  // left lower arm
-    {1.5f, 1.3f, 0.9f},  // right upper arm
-    {0.0f, 0.0f, 0.0f},  // right lower arm
+    // pelvis
+    {{0.0f, 0.932087f, -0.051708f, 0.739169f, 0.0f, 0.0f, 0.673520f},
+     {{0.07f, 0.0f, -0.08f, -0.07f, 0.0f, -0.08f}, 0.13f, tb_boneNoGroup},
+     {-1, false, 0.0f, 0.0f, 0.0f, 0.0f},
+     {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f},
+     {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f}},
+    // spine_01
+    {{0.0f, 1.113505f, -0.03481f, 0.739973f, 0.0f, 0.0f, 0.672637f},
+     {{0.06f, 0.0f, -0.052264f, -0.06f, 0.0f, -0.052264f}, 0.12f, tb_boneCellGroup},
+     {0, false, 25.0f, -15.0f, 15.0f, 1.0f},
+     {0.0f, 0.0f, -0.182204f, -0.999999f, 0.0f, 0.0f, 0.001194f},
+     {0.0f, 0.0f, -0.007736f, -1.0f, 0.0f, 0.0f, 0.0f}},
+    // spine_02
+    {{0.0f, 1.194336f, -0.027087f, 0.703611f, 0.0f, 0.0f, 0.710586f},
+     {{0.08f, -0.015133f, -0.091801f, -0.08f, -0.015133f, -0.091801f}, 0.10f, tb_boneNoGroup},
+     {1, false, 25.0f, -15.0f, 15.0f, 1.0f},
+     {0.0f, 0.0f, -0.088935f, -0.998619f, 0.0f, 0.0f, -0.052540f},
+     {0.0f, 0.0f, -0.008199f, -1.0f, 0.0f, 0.0f, 0.0f}},
+    // spine_03
+    {{0.0f, 1.31043f, -0.028232f, 0.669856f, 0.000001f, -0.000001f, 0.742491f},
+     {{0.11f, -0.039753f, -0.13f, -0.11f, -0.039753f, -0.13f}, 0.145f, tb_boneNoGroup},
+     {2, false, 15.0f, -10.0f, 10.0f, 1.0f},
+     {0.0f, 0.0f, -0.124298f, -0.998921f, 0.000001f, -0.000001f, -0.046434f},
+     {0.0f, 0.0f, 0.0f, -1.0f, 0.0f, -0.000001f, 0.0f}},
+    // neck
+    {{0.0f, 1.575582f, -0.055837f, 0.879922f, 0.0f, 0.0f, 0.475118f},
+     {{-0.000001f, 0.0f, -0.02f, 0.0f, -0.005f, -0.08f}, 0.07f, tb_boneNoGroup},
+     {3, false, 45.0f, -15.0f, 15.0f, 0.8f},
+     {0.000001f, -0.000259f, -0.266585f, -0.942192f, -0.000001f, 0.0f, 0.335074f},
+     {0.0f, 0.0f, 0.0f, -1.0f, 0.0f, -0.000001f, 0.0f}},
+    // head
+    {{0.0f, 1.653348f, -0.003241f, 0.750288f, 0.0f, 0.0f, 0.661111f},
+     {{-0.000001f, 0.016892f, -0.05869f, 0.0f, -0.003629f, -0.115072f}, 0.0975f, tb_boneNoGroup},
+     {4, false, 15.0f, -15.0f, 15.0f, 0.4f},
+     {0.0f, 0.001321f, -0.093873f, -0.974301f, 0.0f, 0.0f, -0.225251f},
+     {0.0f, 0.001268f, -0.005104f, -1.0f, 0.0f, 0.0f, 0.0f}},
+    // thigh_l
+    {{0.090416f, 0.986104f, -0.035090f, -0.703287f, -0.070715f, 0.053866f, 0.705327f},
+     {{0.023719f, 0.006008f, -0.039068f, -0.064492f, -0.004664f, -0.424718f},
+      0.09f,
+      tb_boneThighGroup},
+     {0, false, 10.0f, -60.0f, 40.0f, 1.0f},
+     {0.05f, 0.011537f, -0.055325f, -0.714896f, -0.022305f, -0.698361f, -0.026790f},
+     {0.0f, 0.0f, 0.0f, -0.002064f, 0.758987f, 0.017046f, 0.650880f}},
+    // calf_l
+    {{0.101198f, 0.527027f, -0.037374f, -0.653328f, -0.066860f, 0.058582f, 0.751838f},
+     {{0.001778f, 0.0f, 0.009841f, -0.078577f, 0.014707f, -0.41816f}, 0.075f, tb_boneNoGroup},
+     {6, true, 0.0f, -5.0f, 45.0f, 1.0f},
+     {-0.069989f, 0.000253f, -0.453844f, -0.000677f, 0.760087f, 0.105674f, 0.641171f},
+     {0.0f, 0.0f, 0.0f, -0.044589f, 0.765540f, 0.053368f, 0.639619f}},
+    // thigh_r
+    {{-0.090416f, 0.986104f, -0.03509f, -0.703287f, 0.070715f, -0.053865f, 0.705326f},
+     {{-0.023719f, 0.006008f, -0.039068f, 0.064492f, -0.004664f, -0.424718f},
+      0.09f,
+      tb_boneThighGroup},
+     {0, false, 10.0f, -30.0f, 60.0f, 1.0f},
+     {-0.05f, 0.011537f, -0.055326f, -0.039089f, -0.714094f, 0.043177f, 0.697623f},
+     {0.0f, 0.0f, 0.0f, 0.758805f, -0.019886f, -0.651012f, -0.001759f}},
+    // calf_r
+    {{-0.101198f, 0.527027f, -0.037373f, -0.653327f, 0.06686f, -0.058582f, 0.751839f},
+     {{-0.001820f, 0.0f, 0.010071f, 0.077883f, 0.014825f, -0.418047f}, 0.075f, tb_boneNoGroup},
+     {8, true, 0.0f, -45.0f, 5.0f, 1.0f},
+     {0.069988f, 0.000253f, -0.453844f, 0.760086f, -0.000675f, -0.641171f, -0.105676f},
+     {0.0f, 0.0f, 0.0f, 0.765540f, -0.044589f, -0.639619f, -0.053368f}},
+    // upper_arm_l
+    {{0.20378f, 1.484275f, -0.115897f, 0.143082f, 0.695980f, -0.690130f, 0.13733f},
+     {{0.0f, 0.0f, 0.0f, -0.091118f, 0.037775f, 0.229719f}, 0.075f, tb_boneNoGroup},
+     {3, false, 60.0f, -5.0f, 5.0f, 1.0f},
+     {0.203780f, -0.069369f, -0.181921f, -0.278486f, 0.445600f, -0.097014f, 0.845266f},
+     {0.0f, 0.0f, 0.0f, -0.201396f, -0.001586f, 0.901850f, 0.382234f}},
+    // lower_arm_l
+    {{0.305614f, 1.242908f, -0.117599f, 0.165048f, 0.563437f, -0.802002f, 0.109959f},
+     {{0.0f, 0.0f, 0.0f, -0.142406f, 0.039392f, 0.261092f}, 0.05f, tb_boneNoGroup},
+     {10, true, 0.0f, -5.0f, 60.0f, 1.0f},
+     {-0.095482f, 0.039584f, 0.240723f, 0.512487f, -0.180629f, 0.839474f, 0.003742f},
+     {0.0f, 0.0f, 0.0f, 0.503803f, -0.029831f, 0.858168f, 0.094017f}},
+    // upper_arm_r
+    {{-0.20378f, 1.484276f, -0.115899f, 0.143083f, -0.695978f, 0.690132f, 0.137329f},
+     {{0.0f, 0.0f, 0.0f, 0.091118f, 0.037775f, 0.229718f}, 0.075f, tb_boneNoGroup},
+     {3, false, 60.0f, -5.0f, 5.0f, 1.0f},
+     {-0.203779f, -0.069371f, -0.181922f, -0.253621f, -0.414842f, 0.106962f, 0.867261f},
+     {0.0f, 0.0f, 0.0f, -0.201397f, 0.001587f, -0.901850f, 0.382233f}},
+    // lower_arm_r
+    {{-0.305614f, 1.242907f, -0.117599f, 0.165048f, -0.563437f, 0.802002f, 0.109959f},
+     {{0.0f, 0.0f, 0.0f, 0.142406f, 0.039392f, 0.261092f}, 0.05f, tb_boneNoGroup},
+     {12, true, 0.0f, -60.0f, 5.0f, 1.0f},
+     {0.095484f, 0.039585f, 0.240723f, -0.180627f, 0.512487f, -0.003744f, -0.839474f},
+     {0.0f, 0.0f, 0.0f, -0.029831f, 0.503803f, -0.094017f, -0.858169f}},
 };
 
 typedef struct tbRagdoll
 {
 	tbBodyId bones[TB_RAGDOLL_BONES];
-	tbSuiteAnchor anchors[TB_RAGDOLL_JOINTS];
-	tbJointId joints[TB_RAGDOLL_JOINTS]; ///< the joint of bone b to its parent at b - 1
+	tbSuiteAnchor anchors[TB_RAGDOLL_JOINTS]; ///< the joint frames' origins on the two bodies
+	tbJointId joints[TB_RAGDOLL_JOINTS];      ///< the joint of bone b to its parent at b - 1
 	bool alive;
 } tbRagdoll;
 
@@ -228,13 +321,31 @@ typedef struct tbRainState
 	double pastStop; ///< the largest angle a knee or elbow was seen past its stops, rad
 } tbRainState;
 
-// A hinge's stops, rad: a knee (1) bends the calf back from -5 to 130 degrees, an elbow (2) the
-// forearm forward from -130 to 5.
-static void tbRagdollStops(int hinge, float* lower, float* upper)
+#define TB_RAGDOLL_DEG (TB_SUITE_PI / 180.0f)
+
+// A pose of the table: origin and rotation (x, y, z, w; normalised by tbMakeTransform).
+static tbTransform tbRagdollPose(const float f[7])
 {
-	const float deg = TB_SUITE_PI / 180.0f;
-	*lower = hinge == 1 ? -5.0f * deg : -130.0f * deg;
-	*upper = hinge == 1 ? 130.0f * deg : 5.0f * deg;
+	return tbMakeTransform(tbSuiteVec(f[0], f[1], f[2]), (versors){{f[3], f[4], f[5], f[6]}});
+}
+
+// The bone's capsule: the segment between its two ends becomes Tumble's capsule about its local
+// y axis, centred on the segment's midpoint and turned from y onto it by *pose.
+static tbGeometry tbRagdollCapsule(const tbBoneSpec* spec, tbTransform* pose)
+{
+	vec3s p1 = tbSuiteVec(spec->shape.ends[0], spec->shape.ends[1], spec->shape.ends[2]);
+	vec3s p2 = tbSuiteVec(spec->shape.ends[3], spec->shape.ends[4], spec->shape.ends[5]);
+	vec3s d = glms_vec3_sub(p2, p1);
+	float length = glms_vec3_norm(d);
+	d = glms_vec3_scale(d, 1.0f / length);
+	// The shortest turn from y to d: (y x d, 1 + y . d) normalised; half a turn about x when d
+	// is -y.
+	versors q = {{d.z, 0.0f, -d.x, 1.0f + d.y}};
+	if (1.0f + d.y < 1e-6f) {
+		q = (versors){{1.0f, 0.0f, 0.0f, 0.0f}};
+	}
+	*pose = tbMakeTransform(glms_vec3_scale(glms_vec3_add(p1, p2), 0.5f), q);
+	return tbMakeCapsule(spec->shape.radius, 0.5f * length);
 }
 
 static void tbRagdollDestroy(tbRagdoll* doll)
@@ -247,83 +358,96 @@ static void tbRagdollDestroy(tbRagdoll* doll)
 	memset(doll, 0, sizeof *doll);
 }
 
-// A ragdoll with its feet at `feet`, standing upright, facing +z. The bones that lie within a
-// few centimetres of a bone they are not jointed to when standing (the torso's pieces, the head,
-// the thighs) take the filter group `group`: negative, so they never collide with each other, in
-// this ragdoll or another of its cell (0: no group). The reference scene's humans do the same
-// for theirs (their lower spine and thighs), so that a ragdoll does not spend its contacts on
-// itself.
-static bool tbRagdollCreate(tbRagdoll* doll, tbWorldId worldId, vec3s feet, int group)
+// The human dropped at `drop` (its bodies' reference frames are from there). The capsules of
+// spine_01 and the thighs take the cell's filter group `group` (negative; 0 for none); where it
+// is 0 the thighs take `thighGroup`, a negative group of this ragdoll alone, for the human's
+// filter joint between them. Each joint is made with its child where the child's joint frame
+// meets the parent's, so that the joint's frames on both bodies are the reference's and its
+// angles count from where those frames coincide; the child is then put at its reference frame.
+static bool tbRagdollCreate(tbRagdoll* doll, tbWorldId worldId, vec3s drop, int group,
+                            int thighGroup)
 {
 	memset(doll, 0, sizeof *doll);
 	doll->alive = true;
 	for (int b = 0; b < TB_RAGDOLL_BONES; ++b) {
 		const tbBoneSpec* spec = tb_bones + b;
+		tbTransform reference = tbRagdollPose(spec->frame);
+		reference.p = glms_vec3_add(drop, reference.p);
+		tbTransform made = reference, frameA = tbTransformIdentity();
+		tbTransform localA = tbRagdollPose(spec->frameA), localB = tbRagdollPose(spec->frameB);
+		if (spec->joint.parent >= 0) {
+			// The child's pose with its frame on the parent's: frameA * localB^-1.
+			frameA = tbMulTransforms(tbBody_GetTransform(doll->bones[spec->joint.parent]), localA);
+			made = tbMulTransforms(frameA, tbInvMulTransforms(localB, tbTransformIdentity()));
+		}
 		tbBodyDef bd = tbDefaultBodyDef();
 		bd.type = tb_dynamicBody;
-		bd.position = glms_vec3_add(feet, tbSuiteVec(spec->x, spec->y, 0.0f));
+		bd.position = made.p;
+		bd.rotation = made.q;
 		doll->bones[b] = tbCreateBody(worldId, &bd);
 		tbShapeDef sd = tbDefaultShapeDef();
 		sd.rollingResistance = 0.2f;
-		if (spec->grouped) {
+		if (spec->shape.group == tb_boneCellGroup ||
+		    (spec->shape.group == tb_boneThighGroup && group != 0)) {
 			sd.filter.groupIndex = group;
+		} else if (spec->shape.group == tb_boneThighGroup) {
+			sd.filter.groupIndex = thighGroup;
 		}
-		if (spec->horizontal) {
-			sd.localPose = tbMakeTransform(tbSuiteVec(0.0f, 0.0f, 0.0f),
-			                               tbQuatFromEulerXYZ(0.0f, 0.0f, 0.5f * TB_SUITE_PI));
-		}
-		tbGeometry capsule = tbMakeCapsule(spec->radius, spec->halfHeight);
+		tbGeometry capsule = tbRagdollCapsule(spec, &sd.localPose);
 		if (TB_IS_NULL(doll->bones[b]) ||
 		    TB_IS_NULL(tbCreateShape(doll->bones[b], &sd, &capsule))) {
 			return false;
 		}
-		if (spec->parent < 0) {
+		if (spec->joint.parent < 0) {
 			continue;
 		}
-		tbBodyId parent = doll->bones[spec->parent];
-		vec3s anchor = glms_vec3_add(feet, tbSuiteVec(spec->jointX, spec->jointY, 0.0f));
+		tbBodyId parent = doll->bones[spec->joint.parent];
+		// The frames' z axis is the hinge's axis, the ball joint's twist axis and the centre of
+		// its cone; x is where the twist counts from.
+		vec3s z = tbRotateVector(frameA.q, tbSuiteVec(0.0f, 0.0f, 1.0f));
+		float torque = spec->joint.friction * TB_RAGDOLL_FRICTION;
 		tbJointId joint;
-		if (spec->hinge == 0) {
+		if (!spec->joint.hinge) {
 			tbBallJointDef jd = tbDefaultBallJointDef();
 			jd.bodyIdA = parent;
 			jd.bodyIdB = doll->bones[b];
-			jd.anchor = anchor;
-			// The bone's axis, from the joint to its centre (all in the plane z = 0).
-			jd.twistAxis = glms_vec3_normalize(
-			    tbSuiteVec(spec->x - spec->jointX, spec->y - spec->jointY, 0.0f));
-			jd.swingAxis = tbSuiteVec(0.0f, 0.0f, 1.0f);
+			jd.anchor = frameA.p;
+			jd.twistAxis = z;
+			jd.swingAxis = tbRotateVector(frameA.q, tbSuiteVec(1.0f, 0.0f, 0.0f));
 			jd.enableCone = true;
-			jd.coneAngle1 = tb_limbs[b].forward;
-			jd.coneAngle2 = tb_limbs[b].across;
+			jd.coneAngle1 = spec->joint.cone * TB_RAGDOLL_DEG;
+			jd.coneAngle2 = spec->joint.cone * TB_RAGDOLL_DEG;
 			jd.enableTwistLimit = true;
-			jd.lowerTwist = -tb_limbs[b].twist;
-			jd.upperTwist = tb_limbs[b].twist;
+			jd.lowerTwist = spec->joint.lower * TB_RAGDOLL_DEG;
+			jd.upperTwist = spec->joint.upper * TB_RAGDOLL_DEG;
 			jd.enableSpring = true;
-			jd.hertz = 1.0f;
-			jd.dampingRatio = 0.7f;
-			jd.maxFrictionTorque = 5.0f;
+			jd.hertz = TB_RAGDOLL_HERTZ;
+			jd.dampingRatio = TB_RAGDOLL_DAMPING;
+			jd.maxFrictionTorque = torque;
 			joint = tbCreateBallJoint(worldId, &jd);
 		} else {
 			tbHingeJointDef jd = tbDefaultHingeJointDef();
 			jd.bodyIdA = parent;
 			jd.bodyIdB = doll->bones[b];
-			jd.anchor = anchor;
-			jd.axis = tbSuiteVec(1.0f, 0.0f, 0.0f);
+			jd.anchor = frameA.p;
+			jd.axis = z;
 			jd.enableLimit = true;
-			tbRagdollStops(spec->hinge, &jd.lowerAngle, &jd.upperAngle);
+			jd.lowerAngle = spec->joint.lower * TB_RAGDOLL_DEG;
+			jd.upperAngle = spec->joint.upper * TB_RAGDOLL_DEG;
 			jd.enableSpring = true;
-			jd.hertz = 1.0f;
-			jd.dampingRatio = 0.7f;
+			jd.hertz = TB_RAGDOLL_HERTZ;
+			jd.dampingRatio = TB_RAGDOLL_DAMPING;
 			jd.enableMotor = true;
 			jd.motorSpeed = 0.0f;
-			jd.maxMotorTorque = 5.0f;
+			jd.maxMotorTorque = torque;
 			joint = tbCreateHingeJoint(worldId, &jd);
 		}
 		doll->joints[b - 1] = joint;
 		if (TB_IS_NULL(joint)) {
 			return false;
 		}
-		doll->anchors[b - 1] = tbSuiteMakeAnchor(parent, doll->bones[b], anchor);
+		tbBody_SetTransform(doll->bones[b], reference.p, reference.q);
+		doll->anchors[b - 1] = (tbSuiteAnchor){parent, doll->bones[b], localA.p, localB.p};
 	}
 	return true;
 }
@@ -332,18 +456,20 @@ static bool tbRagdollCreate(tbRagdoll* doll, tbWorldId worldId, vec3s feet, int 
 static void tbRainDropGroup(tbRainState* s, tbWorldId worldId, int row, int column)
 {
 	float span = TB_RAIN_CELL * (float)s->grid;
-	vec3s feet = tbSuiteVec(-0.5f * span + TB_RAIN_CELL * ((float)column + 0.5f), 20.0f,
+	vec3s drop = tbSuiteVec(-0.5f * span + TB_RAIN_CELL * ((float)column + 0.5f), 20.0f,
 	                        -0.5f * span + TB_RAIN_CELL * ((float)row + 0.5f));
 	for (int k = 0; k < TB_RAIN_GROUP; ++k) {
 		tbRagdoll* doll = &s->dolls[row * TB_RAIN_GRID + column][k];
 		if (doll->alive) {
 			tbRagdollDestroy(doll);
 		}
-		if (!tbRagdollCreate(doll, worldId, feet, -(row * s->grid + column))) {
+		// The cells' groups are 0 to -(grid^2 - 1); the thighs' own groups come after them.
+		if (!tbRagdollCreate(doll, worldId, drop, -(row * s->grid + column),
+		                     -(s->grid * s->grid + k + 1))) {
 			s->failed = true;
 		}
 		s->spawned += 1;
-		feet.x += 0.75f;
+		drop.x += 0.75f;
 	}
 }
 
@@ -476,11 +602,12 @@ static double tbRainPastStops(const tbRainState* s)
 		for (int k = 0; k < TB_RAIN_GROUP; ++k) {
 			const tbRagdoll* doll = &s->dolls[c][k];
 			for (int b = 1; doll->alive && b < TB_RAGDOLL_BONES; ++b) {
-				if (tb_bones[b].hinge == 0) {
+				if (!tb_bones[b].joint.hinge) {
 					continue;
 				}
-				float lower, upper;
-				tbRagdollStops(tb_bones[b].hinge, &lower, &upper);
+				// The angle counts from the pose where the frames coincide, as the stops do.
+				float lower = tb_bones[b].joint.lower * TB_RAGDOLL_DEG;
+				float upper = tb_bones[b].joint.upper * TB_RAGDOLL_DEG;
 				float angle = tbJoint_GetAngle(doll->joints[b - 1]);
 				double past = (double)fmaxf(angle - upper, lower - angle);
 				worst = past > worst || isnan(past) ? past : worst;
