@@ -1019,8 +1019,9 @@ static void tbRunJointUnits(tbJointTask* t, tbJointMode mode, bool useBias, bool
 		}
 		t->first = from;
 		if (t->parallel && k < TB_JOINT_COLORS) {
-			t->def->parallelFor(tbJointUnitsTask, n, TB_MIN_JOINT_UNITS, t,
-			                    t->def->parallelContext);
+			tbParallelForFcn* parallelFor =
+			    t->def->parallelForUneven != NULL ? t->def->parallelForUneven : t->def->parallelFor;
+			parallelFor(tbJointUnitsTask, n, TB_MIN_JOINT_UNITS, t, t->def->parallelContext);
 		} else {
 			tbJointUnitsTask(0, n, 0, t);
 		}

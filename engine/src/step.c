@@ -376,6 +376,7 @@ static tbSolverDef tbWorldSolverDef(tbWorld* w, int substeps, bool refresh)
 	sd.refreshContext = w;
 	// The solver's per-body loops and colours go to the world's tasks (none with one worker).
 	sd.parallelFor = w->parallel ? tbSolverParallelFor : NULL;
+	sd.parallelForUneven = w->parallel ? tbSolverParallelForUneven : NULL;
 	sd.parallelContext = w;
 	tbEnergySolverDef(w, &sd); // the energy ledger and the solver trace (energy.c): off, nulls
 	return sd;

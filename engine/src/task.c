@@ -343,6 +343,12 @@ void tbSolverParallelFor(tbSolverTaskFcn* task, int itemCount, int minRange, voi
 	tbParallelFor(context, task, itemCount, minRange, taskContext);
 }
 
+void tbSolverParallelForUneven(tbSolverTaskFcn* task, int itemCount, int minRange,
+                               void* taskContext, void* context)
+{
+	tbParallelForUneven(context, task, itemCount, minRange, taskContext);
+}
+
 int tbCountBlocks(tbWorld* w, tbTaskCallback* count, int itemCount, int blockSize)
 {
 	int blocks = (itemCount + blockSize - 1) / blockSize;

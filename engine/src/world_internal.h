@@ -500,6 +500,9 @@ int tbCountBlocks(tbWorld* world, tbTaskCallback* count, int itemCount, int bloc
 // tbParallelFor as dynamics/ sees it (tbSolverDef.parallelFor; context: the world).
 void tbSolverParallelFor(tbSolverTaskFcn* task, int itemCount, int minRange, void* taskContext,
                          void* context);
+// tbParallelForUneven as dynamics/ sees it (tbSolverDef.parallelForUneven).
+void tbSolverParallelForUneven(tbSolverTaskFcn* task, int itemCount, int minRange,
+                               void* taskContext, void* context);
 
 // world.c
 tbWorld* tbGetWorld(tbWorldId id, const char* caller);

@@ -170,10 +170,14 @@ typedef struct tbSolverDef
 	tbOrthonormalizer orthonormalizer;   ///< applied to R once per step (Gram-Schmidt)
 	tbContactRefreshFcn* refreshContact; ///< remakes marked contacts per substep (null: never)
 	void* refreshContext;                ///< passed to refreshContact
-	/// Runs the per-body loops, each colour's constraints and the refreshed contacts in parallel
-	/// (null: inline, one thread). The joints and the overflow constraints stay serial.
+	/// Runs the per-body loops, each colour's constraints and joints and the refreshed contacts
+	/// in parallel (null: inline, one thread). The overflow constraints stay serial.
 	tbParallelForFcn* parallelFor;
-	void* parallelContext; ///< passed to parallelFor
+	/// parallelFor for items whose costs differ many times over (a colour's joint units: a
+	/// ragdoll's group beside a lone joint): smaller ranges, so that the loop's last range, which
+	/// one worker finishes while the others wait, is short (null: parallelFor).
+	tbParallelForFcn* parallelForUneven;
+	void* parallelContext; ///< passed to parallelFor and parallelForUneven
 	/// The energy ledger of the step (null: off). With it the step runs serially, its contact
 	/// passes observed row by row (docs/energy.md); without it the passes are the plain ones.
 	tbSolverLedger* ledger;
