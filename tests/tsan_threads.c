@@ -9,6 +9,17 @@
 
 #include "world_scenes.h"
 
+// The world stepped `steps` steps of 1/60 s, its state hash, the world destroyed.
+static unsigned long long stepAndHash(tbWorldId world, int steps)
+{
+	for (int s = 0; s < steps; ++s) {
+		tbWorld_Step(world, 1.0f / 60.0f, 4);
+	}
+	unsigned long long h = tbWorld_GetStateHash(world);
+	tbDestroyWorld(world);
+	return h;
+}
+
 static unsigned long long runRain(int workers, int steps)
 {
 	tbWorldDef def = tbDefaultWorldDef();
@@ -24,12 +35,7 @@ static unsigned long long runRain(int workers, int steps)
 		}
 	}
 	makeJointScenes(world);
-	for (int s = 0; s < steps; ++s) {
-		tbWorld_Step(world, 1.0f / 60.0f, 4);
-	}
-	unsigned long long h = tbWorld_GetStateHash(world);
-	tbDestroyWorld(world);
-	return h;
+	return stepAndHash(world, steps);
 }
 
 // The broad phase's parallel queries under many new pairs: a packed block of cubes (every
@@ -124,11 +130,7 @@ static unsigned long long runMeshTumble(int workers, int steps)
 		tbGeometry shape = b % 2 == 0 ? tbMakeBox(0.3f, 0.2f, 0.25f) : tbMakeHullShape(&prism);
 		tbCreateShape(body, &sd, &shape);
 	}
-	for (int s = 0; s < steps; ++s) {
-		tbWorld_Step(world, 1.0f / 60.0f, 4);
-	}
-	unsigned long long h = tbWorld_GetStateHash(world);
-	tbDestroyWorld(world);
+	unsigned long long h = stepAndHash(world, steps);
 	tbDestroyHull(&prism);
 	tbDestroyMesh(&mesh);
 	return h;
@@ -144,12 +146,7 @@ static unsigned long long runTurntable(int workers, int steps)
 	tbWorldId world = tbCreateWorld(&def);
 	tbBodyId boxes[64];
 	makeTurntable(world, 0.5f, boxes);
-	for (int s = 0; s < steps; ++s) {
-		tbWorld_Step(world, 1.0f / 60.0f, 4);
-	}
-	unsigned long long h = tbWorld_GetStateHash(world);
-	tbDestroyWorld(world);
-	return h;
+	return stepAndHash(world, steps);
 }
 
 // Balls and capsules with rolling resistance (makeRollingBalls): its rows side by side.
@@ -161,51 +158,32 @@ static unsigned long long runRolling(int workers, int steps)
 	tbWorldId world = tbCreateWorld(&def);
 	makeGround(world, 40.0f, 0.6f);
 	makeRollingBalls(world);
-	for (int s = 0; s < steps; ++s) {
-		tbWorld_Step(world, 1.0f / 60.0f, 4);
+	return stepAndHash(world, steps);
+}
+
+typedef unsigned long long RunFcn(int workers, int steps);
+
+// The scene at 2, 4 and 8 workers against one worker; returns how many hashes differ (a zero hash
+// at one worker counts as one: the scene did not run).
+static int checkScene(const char* name, RunFcn* run, int steps)
+{
+	const int workers[] = {2, 4, 8};
+	unsigned long long one = run(1, steps);
+	int failed = one == 0;
+	for (int k = 0; k < 3; ++k) {
+		unsigned long long h = run(workers[k], steps);
+		printf("%s, %d workers: 0x%016llx (one worker 0x%016llx)\n", name, workers[k], h, one);
+		failed += h != one;
 	}
-	unsigned long long h = tbWorld_GetStateHash(world);
-	tbDestroyWorld(world);
-	return h;
+	return failed;
 }
 
 int main(void)
 {
-	int workers[] = {1, 2, 4, 8};
-	unsigned long long one = runRain(1, 60);
-	int failed = 0;
-	for (int k = 1; k < 4; ++k) {
-		unsigned long long h = runRain(workers[k], 60);
-		printf("%d workers: 0x%016llx (one worker 0x%016llx)\n", workers[k], h, one);
-		failed += h != one;
-	}
-	unsigned long long pileOne = runPileRain(1, 60);
-	for (int k = 1; k < 4; ++k) {
-		unsigned long long h = runPileRain(workers[k], 60);
-		printf("pile rain, %d workers: 0x%016llx (one worker 0x%016llx)\n", workers[k], h, pileOne);
-		failed += h != pileOne;
-	}
-	unsigned long long meshOne = runMeshTumble(1, 90);
-	failed += meshOne == 0;
-	for (int k = 1; k < 4; ++k) {
-		unsigned long long h = runMeshTumble(workers[k], 90);
-		printf("mesh tumble, %d workers: 0x%016llx (one worker 0x%016llx)\n", workers[k], h,
-		       meshOne);
-		failed += h != meshOne;
-	}
-	unsigned long long tableOne = runTurntable(1, 60);
-	for (int k = 1; k < 4; ++k) {
-		unsigned long long h = runTurntable(workers[k], 60);
-		printf("turntable, %d workers: 0x%016llx (one worker 0x%016llx)\n", workers[k], h,
-		       tableOne);
-		failed += h != tableOne;
-	}
-	unsigned long long rollingOne = runRolling(1, 40);
-	for (int k = 1; k < 4; ++k) {
-		unsigned long long h = runRolling(workers[k], 40);
-		printf("rolling, %d workers: 0x%016llx (one worker 0x%016llx)\n", workers[k], h,
-		       rollingOne);
-		failed += h != rollingOne;
-	}
+	int failed = checkScene("rain", runRain, 60);
+	failed += checkScene("pile rain", runPileRain, 60);
+	failed += checkScene("mesh tumble", runMeshTumble, 90);
+	failed += checkScene("turntable", runTurntable, 60);
+	failed += checkScene("rolling", runRolling, 40);
 	return failed == 0 ? 0 : 1;
 }
