@@ -659,7 +659,7 @@ tbQueryResult tbContactQuery(const tbGeometry* a, const tbGeometry* b, tbTransfo
 {
 	tbQueryResult r;
 	if (tbSat_TriangleQuery(a, b, bInA, speculativeDistance, cache, &r) ||
-	    tbRoundTriangleQuery(a, b, bInA, &r)) {
+	    tbRoundTriangleQuery(a, b, bInA, &r) || tbRoundPairQuery(a, b, bInA, &r)) {
 		return r;
 	}
 	tbQueryDef def = tbDefaultQueryDef();

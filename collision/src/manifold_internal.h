@@ -53,8 +53,9 @@ tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTr
 
 /// The query the manifold builder runs on a pair: a triangle against a polytope by separating
 /// axes (tbSat_TriangleQuery), against a sphere or capsule in closed form (tbRoundTriangleQuery),
-/// any other pair by GJK/EPA (tbQueryShapesWarm: `checked` and `cache` as there). The first two
-/// use `speculativeDistance` to stop early on a pair apart by more.
+/// two spheres or capsules in closed form (tbRoundPairQuery), any other pair by GJK/EPA
+/// (tbQueryShapesWarm: `checked` and `cache` as there). The first uses `speculativeDistance` to
+/// stop early on a pair apart by more.
 tbQueryResult tbContactQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                              float speculativeDistance, bool checked, tbSatCache* cache);
 

@@ -43,6 +43,12 @@ bool tbMinkowskiVertex(const tbMinkowski* mk, int ia, int ib, tbSupportVertex* o
 bool tbRoundTriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                           tbQueryResult* out);
 
+/// Two spheres or capsules (uniform scale) in closed form (round_pair.c): the closest points of
+/// their cores, less both radii, as a query result. False when the pair is not such a pair, its
+/// numbers are not finite, or the cores touch or cross (GJK/EPA then answer, with the depth).
+bool tbRoundPairQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                      tbQueryResult* out);
+
 /// tbQueryShapesLocal (tbQueryShapesChecked when `checked`) with the pair's cache (may be null):
 /// GJK starts from the simplex it holds (tb_satSimplex) and leaves its last one there; a cache
 /// holding anything else is replaced.
