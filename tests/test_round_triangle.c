@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "closed_form_check.h"
 #include "narrowphase.h"
 #include "random.h"
 #include "tumble/query.h"
@@ -32,17 +33,9 @@ static void runPoses(const tbGeometry* round, uint32_t seed, int count, const ch
 			continue; // the core touches or crosses the triangle: GJK/EPA's case
 		}
 		++answered;
-		tbQueryDef def = tbDefaultQueryDef();
-		tbQueryResult g = tbQueryShapesLocal(a, b, bInA, &def);
-		float L = tbGeometry_BoundingRadius(a) + tbGeometry_BoundingRadius(b) + glms_vec3_norm(p);
-		float err = fabsf(r.distance - g.distance);
+		float L, err;
+		tbQueryResult g = checkAgainstGjk(a, b, bInA, &r, label, i, &L, &err);
 		worstDistance = fmaxf(worstDistance, err);
-		CHECK(err <= 1e-5f * L, "%s %d: closed form %.7f, GJK %.7f", label, i, (double)r.distance,
-		      (double)g.distance);
-		vec3s gap = glms_vec3_sub(r.pointB, r.pointA);
-		CHECK(glms_vec3_norm(glms_vec3_sub(gap, glms_vec3_scale(r.normal, r.distance))) <=
-		          1e-5f * L,
-		      "%s %d: witnesses off the normal", label, i);
 		// The normal is unique where the cores are clearly apart.
 		float radius = tbGeometry_CoreRadius(round);
 		if (r.distance + radius > 0.02f * L) {
