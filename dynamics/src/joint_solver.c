@@ -1852,6 +1852,14 @@ tbCholeskySubstitute(const mat3s* L, const float* invDiag, const uint64_t* lower
 	}
 }
 
+// A group whose joints are all quiet skips its direct solve in the pass: the anchors' relative
+// velocity would move them apart by at most this fraction of the joint's arms in the substep,
+// their gaps (the relax pass) and the arcs the turns add (the biased pass's SHAKE step) are no
+// larger, so the solve would move nothing by more than that. A ragdoll falling, or swinging
+// slowly, keeps its joints closed from substep to substep without it; a gap that grows past the
+// fraction brings the solve back, which closes it.
+#define TB_GROUP_QUIET 1e-5f
+
 #ifndef TB_PROJECT_TURN
 #define TB_PROJECT_TURN 0.1f
 #endif
@@ -1964,6 +1972,39 @@ static void tbFactorJointGroup(tbJointRecord* const* cur, const tbJointNow* geo,
 	}
 }
 
+// Whether every joint of the group is quiet (TB_GROUP_QUIET): its anchors' relative velocity
+// `rel` times the substep, its gap (relax pass) or the arcs its bodies' turns add to it over the
+// substep, h^2 / 2 (|wA|^2 |rA| + |wB|^2 |rB|) (biased pass, the SHAKE step's), all within the
+// fraction of its arms.
+static bool tbJointGroupQuiet(tbJointRecord* const* cur, const tbJointNow* geo,
+                              const tbSolverBody* states, int count, const float* rel,
+                              const float* gap, bool useBias)
+{
+	for (int i = 0; i < count; ++i) {
+		const tbJointRecord* r = cur[i];
+		float armA = glms_vec3_norm(geo[i].rA), armB = glms_vec3_norm(geo[i].rB);
+		float tol = TB_GROUP_QUIET * (armA + armB);
+		float h = r->h;
+		vec3s v = tbV3(rel[3 * i], rel[3 * i + 1], rel[3 * i + 2]);
+		if (!(h * h * glms_vec3_dot(v, v) <= tol * tol)) {
+			return false;
+		}
+		float reach;
+		if (useBias) {
+			vec3s wA = tbGetW(states + r->indexA), wB = tbGetW(states + r->indexB);
+			float a = r->mA > 0.0f ? glms_vec3_dot(wA, wA) * armA : 0.0f;
+			float b = r->mB > 0.0f ? glms_vec3_dot(wB, wB) * armB : 0.0f;
+			reach = 0.5f * h * h * (a + b);
+		} else {
+			reach = glms_vec3_norm(tbV3(gap[3 * i], gap[3 * i + 1], gap[3 * i + 2]));
+		}
+		if (!(reach <= tol)) {
+			return false;
+		}
+	}
+	return true;
+}
+
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
                        bool useBias, bool turnsRead, float* work)
 {
@@ -2002,6 +2043,11 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		gap[3 * i + 1] = geo[i].d.y;
 		gap[3 * i + 2] = geo[i].d.z;
 	}
+	tbJointMore* first = records[order[0]].more; // holds factorKeep and factorHeld for the group
+	if (count > 1 && tbJointGroupQuiet(cur, geo, states, count, x, gap, useBias)) {
+		first->factorHeld = false; // a later pass factors again
+		return;
+	}
 	// A: a 3 x 3 block for every pair of joints (i >= j) that share a moving body. Its factor L
 	// has those blocks and the ones the elimination fills in (tbOrderJointGroup put the joints in
 	// an order of least fill and marked both in the records). lower[i]: the blocks of row block i
@@ -2015,7 +2061,6 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		column[i] = cur[i]->more->groupColumn;
 	}
 	float invDiag[3 * TB_MAX_DIRECT_JOINTS] = {0};
-	tbJointMore* first = cur[0]->more; // holds factorKeep and factorHeld for the group
 	// The relax pass takes the biased pass's factor where the group holds it and none of its
 	// bodies turned by more than TB_HELD_FACTOR_TURN in the substep: A's blocks are its arms and
 	// inertias, which turn with the bodies, so the held factor is off by about that angle, and
