@@ -73,9 +73,9 @@ tf=$(echo "$tsan_out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) fai
 passed=$((passed + ${tp:-0}))
 failed=$((failed + ${tf:-1}))
 
-# The libFuzzer targets (fuzz/), 20 s each on a clean clone: no crash, sanitizer report, hang or
+# The libFuzzer targets (fuzz/), 10 s each on a clean clone: no crash, sanitizer report, hang or
 # NaN on what they find (scripts/fuzz.sh; longer runs are in the README).
-fuzz_seconds=${TB_FUZZ_SECONDS:-20}
+fuzz_seconds=${TB_FUZZ_SECONDS:-10}
 if [ "$fuzz_seconds" -gt 0 ]; then
 	fuzz_out=$(./scripts/fuzz.sh "$fuzz_seconds" 2>&1)
 	echo "$fuzz_out" | tail -n 8
