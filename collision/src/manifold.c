@@ -484,20 +484,42 @@ static tbManifold tbSinglePoint(const tbQueryResult* r)
 	return m;
 }
 
+// The facing feature of A (onA) or B along d (A's frame), in A's frame: the source's where it has
+// it, else made in `storage`.
+static const tbFeature* tbFeatureFrom(const tbFeatureSource* source, const tbGeometry* a,
+                                      const tbGeometry* b, bool onA, tbTransform bInA, vec3s d,
+                                      tbFeature* storage)
+{
+	const tbFeature* f = source != NULL ? source->fetch(source->context, onA, bInA, d) : NULL;
+	if (f != NULL) {
+		return f;
+	}
+	if (onA) {
+		tbGetFeature(a, d, storage);
+	} else {
+		tbFeatureInA(b, bInA, d, storage);
+	}
+	return storage;
+}
+
 int tbClipFaceManifold(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                        const tbFeature* ref, bool flip, float speculativeDistance, tbManifold* m)
 {
-	tbFeature inc;
+	return tbClipFaceManifoldFrom(a, b, bInA, ref, flip, speculativeDistance, NULL, m);
+}
+
+int tbClipFaceManifoldFrom(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                           const tbFeature* ref, bool flip, float speculativeDistance,
+                           const tbFeatureSource* source, tbManifold* m)
+{
+	tbFeature made;
 	// The incident feature: of the other shape, along the reference face's normal reversed (for a
 	// polytope the face most anti-parallel to the reference: Box2D-Lite, qu3e).
-	if (flip) {
-		tbGetFeature(a, glms_vec3_negate(ref->normal), &inc);
-	} else {
-		tbFeatureInA(b, bInA, glms_vec3_negate(ref->normal), &inc);
-	}
+	const tbFeature* inc =
+	    tbFeatureFrom(source, a, b, flip, bInA, glms_vec3_negate(ref->normal), &made);
 	float sizeA = tbGeometry_Size(a), sizeB = tbGeometry_Size(b);
 	memset(m, 0, sizeof *m);
-	return tbClipFeatures(ref, &inc, flip, sizeA < sizeB ? sizeA : sizeB, speculativeDistance, m);
+	return tbClipFeatures(ref, inc, flip, sizeA < sizeB ? sizeA : sizeB, speculativeDistance, m);
 }
 
 int tbClipFeatures(const tbFeature* ref, const tbFeature* inc, bool flip, float size,
@@ -670,7 +692,7 @@ tbQueryResult tbContactQuery(const tbGeometry* a, const tbGeometry* b, tbTransfo
 // `cache` (may be null): GJK's start and its last simplex (tbQueryShapesWarm).
 static tbManifold tbCollideByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                    float speculativeDistance, float* distance, bool checked,
-                                   tbSatCache* cache)
+                                   tbSatCache* cache, const tbFeatureSource* source)
 {
 	tbManifold m;
 	memset(&m, 0, sizeof m);
@@ -686,22 +708,25 @@ static tbManifold tbCollideByQuery(const tbGeometry* a, const tbGeometry* b, tbT
 	}
 	vec3s n = r.normal;
 
-	tbFeature fa, fb;
-	tbGetFeature(a, n, &fa);
-	tbFeatureInA(b, bInA, glms_vec3_negate(n), &fb);
-	float alignA = fa.isFace ? glms_vec3_dot(fa.normal, n) : -1.0f;
-	float alignB = fb.isFace ? -glms_vec3_dot(fb.normal, n) : -1.0f;
+	tbFeature madeA, madeB;
+	const tbFeature* fa = tbFeatureFrom(source, a, b, true, bInA, n, &madeA);
+	const tbFeature* fb = tbFeatureFrom(source, a, b, false, bInA, glms_vec3_negate(n), &madeB);
+	float alignA = fa->isFace ? glms_vec3_dot(fa->normal, n) : -1.0f;
+	float alignB = fb->isFace ? -glms_vec3_dot(fb->normal, n) : -1.0f;
 	if (alignA < TB_FACE_COS && alignB < TB_FACE_COS) {
 		// Two segments side by side: their common stretch. Otherwise edge against edge, or
 		// curved against curved: the query's one point is the contact.
-		if (tbSegmentPairManifold(&fa, &fb, n, speculativeDistance, &m)) {
+		if (tbSegmentPairManifold(fa, fb, n, speculativeDistance, &m)) {
 			return m;
 		}
 		return tbSinglePoint(&r);
 	}
 
+	// The reference stays valid through the incident feature's fetch, which is of the other
+	// shape (tbFeatureSource).
 	bool flip = alignB > alignA + TB_REFERENCE_BIAS;
-	if (tbClipFaceManifold(a, b, bInA, flip ? &fb : &fa, flip, speculativeDistance, &m) == 0) {
+	if (tbClipFaceManifoldFrom(a, b, bInA, flip ? fb : fa, flip, speculativeDistance, source, &m) ==
+	    0) {
 		// The faces face each other but no incident point lies over the reference face (an edge
 		// grazing a face's rim): the query's point still holds.
 		return tbSinglePoint(&r);
@@ -713,7 +738,7 @@ static tbManifold tbCollideByQuery(const tbGeometry* a, const tbGeometry* b, tbT
 tbManifold tbCollideShapesByQuery(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   float speculativeDistance, float* distance)
 {
-	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, false, NULL);
+	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, false, NULL, NULL);
 }
 
 // The separating-axis test's manifold, or the query path's when the test cannot answer.
@@ -731,30 +756,38 @@ static tbManifold tbCollideBySat(const tbGeometry* a, const tbGeometry* b, tbTra
 			return m;
 		}
 	}
-	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, checked, NULL);
+	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, checked, NULL, NULL);
 }
 
-// tbCollideShapesCached; `checked` as tbCollideByQuery.
+// tbCollideShapesCached; `checked` as tbCollideByQuery, the query path's features from `source`
+// (may be null).
 static tbManifold tbCollideCachedWith(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                       float speculativeDistance, float* distance, tbSatCache* cache,
-                                      bool checked)
+                                      bool checked, const tbFeatureSource* source)
 {
 	if (tbSat_Applies(a, b, bInA)) {
 		return tbCollideBySat(a, b, bInA, speculativeDistance, distance, cache, checked);
 	}
-	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, checked, cache);
+	return tbCollideByQuery(a, b, bInA, speculativeDistance, distance, checked, cache, source);
 }
 
 tbManifold tbCollideShapesCached(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                  float speculativeDistance, float* distance, tbSatCache* cache)
 {
-	return tbCollideCachedWith(a, b, bInA, speculativeDistance, distance, cache, false);
+	return tbCollideCachedWith(a, b, bInA, speculativeDistance, distance, cache, false, NULL);
 }
 
 tbManifold tbCollideCheckedShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   float speculativeDistance, float* distance, tbSatCache* cache)
 {
-	return tbCollideCachedWith(a, b, bInA, speculativeDistance, distance, cache, true);
+	return tbCollideCachedWith(a, b, bInA, speculativeDistance, distance, cache, true, NULL);
+}
+
+tbManifold tbCollideCheckedShapesFrom(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                      float speculativeDistance, float* distance, tbSatCache* cache,
+                                      const tbFeatureSource* source)
+{
+	return tbCollideCachedWith(a, b, bInA, speculativeDistance, distance, cache, true, source);
 }
 
 tbManifold tbCollideWorldShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
@@ -763,7 +796,7 @@ tbManifold tbCollideWorldShapes(const tbGeometry* a, const tbGeometry* b, tbTran
 	if (a->type == tb_boxShape && b->type == tb_boxShape && tbSat_PoseOk(bInA)) {
 		return tbCollideBySat(a, b, bInA, speculativeDistance, distance, cache, true);
 	}
-	return tbCollideCachedWith(a, b, bInA, speculativeDistance, distance, cache, true);
+	return tbCollideCachedWith(a, b, bInA, speculativeDistance, distance, cache, true, NULL);
 }
 
 tbManifold tbCollideShapesLocal(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,

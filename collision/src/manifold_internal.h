@@ -38,6 +38,23 @@ void tbFeatureInA(const tbGeometry* b, tbTransform bInA, vec3s dInA, tbFeature* 
 int tbClipFaceManifold(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                        const tbFeature* ref, bool flip, float speculativeDistance, tbManifold* m);
 
+/// Where the manifold builder may take a shape's facing feature from instead of making it
+/// (tbGetFeature for A, tbFeatureInA for B): `fetch` returns the feature of A (`onA`) or of B
+/// along d (A's frame), in A's frame, or null to have it made. It must be what the maker would
+/// make, and stay valid while the builder holds it: until the next fetch of the other shape's
+/// (the level code keeps a convex shape's faces there, made once for all the triangles it meets,
+/// mesh_collide.c; a fetch of the triangle's is never answered there).
+typedef struct tbFeatureSource
+{
+	const tbFeature* (*fetch)(void* context, bool onA, tbTransform bInA, vec3s d);
+	void* context;
+} tbFeatureSource;
+
+/// tbClipFaceManifold with the incident feature from `source` where it has it (may be null).
+int tbClipFaceManifoldFrom(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                           const tbFeature* ref, bool flip, float speculativeDistance,
+                           const tbFeatureSource* source, tbManifold* m);
+
 /// The clipping of tbClipFaceManifold with both features given in A's frame (`inc` of A when
 /// `flip`, else of B); `size` is the smaller shape's bounding radius (it scales the side planes'
 /// tolerance). Sets the normal and points of *m, which the caller hands zeroed (points beyond the
@@ -61,5 +78,9 @@ tbQueryResult tbContactQuery(const tbGeometry* a, const tbGeometry* b, tbTransfo
 
 /// tbCollideShapesCached for shapes the caller has checked already (tbQueryShapesChecked): the
 /// same answer without the shapes' checks. `cache` may be null.
+/// tbCollideCheckedShapes with the facing features from `source` where it has them (may be null).
+tbManifold tbCollideCheckedShapesFrom(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                      float speculativeDistance, float* distance, tbSatCache* cache,
+                                      const tbFeatureSource* source);
 tbManifold tbCollideCheckedShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   float speculativeDistance, float* distance, tbSatCache* cache);

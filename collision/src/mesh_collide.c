@@ -214,18 +214,17 @@ static int tbLevelFeatureFace(const tbGeometry* convex, vec3s d)
 	return tbHullBestFace(hull, sd);
 }
 
-// tbClipFaceManifold of the triangle `tri` as the reference face `ref` and the convex shape, with
-// the convex shape's incident feature taken from `lf` where it has it (null: none kept).
-static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
-                       const tbFeature* ref, bool flip, float speculativeDistance,
-                       tbLevelFeatures* lf, tbManifold* m)
+// The convex shape's feature along d (A's frame), in A's frame, from `lf` (made there the first
+// time its face is met), as tbGetFeature (the convex shape is A) or tbFeatureInA would make it;
+// null for a shape whose features are not its faces (tbLevelFeatureFace).
+static inline __attribute__((always_inline)) const tbFeature*
+tbLevelFeatureAlong(tbLevelFeatures* lf, const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                    bool convexIsA, vec3s d)
 {
-	const tbGeometry* convex = flip ? a : b;
-	vec3s d = glms_vec3_negate(ref->normal);
-	int face =
-	    lf != NULL ? tbLevelFeatureFace(convex, flip ? d : tbInvRotateInline(bInA.q, d)) : -1;
+	const tbGeometry* convex = convexIsA ? a : b;
+	int face = tbLevelFeatureFace(convex, convexIsA ? d : tbInvRotateInline(bInA.q, d));
 	if (face < 0) {
-		return tbClipFaceManifold(a, b, bInA, ref, flip, speculativeDistance, m);
+		return NULL;
 	}
 	int slot = -1;
 	for (int i = 0; i < TB_LEVEL_FEATURES && slot < 0; ++i) {
@@ -235,17 +234,49 @@ static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 		slot = lf->next;
 		lf->next = (lf->next + 1) % TB_LEVEL_FEATURES;
 		lf->face[slot] = face;
-		if (flip) {
+		if (convexIsA) {
 			tbGetFeature(a, d, lf->feature + slot);
 		} else {
 			tbFeatureInA(b, bInA, d, lf->feature + slot);
 		}
 	}
+	return lf->feature + slot;
+}
+
+// What the query path of a triangle's pair takes its features from (tbFeatureSource): the
+// convex shape's from `lf`, the triangle's made (a copy of its three corners).
+typedef struct tbLevelSource
+{
+	tbLevelFeatures* lf;
+	const tbGeometry *a, *b;
+	bool convexIsA;
+} tbLevelSource;
+
+static const tbFeature* tbLevelFetch(void* context, bool onA, tbTransform bInA, vec3s d)
+{
+	const tbLevelSource* src = context;
+	if (onA != src->convexIsA) {
+		return NULL;
+	}
+	return tbLevelFeatureAlong(src->lf, src->a, src->b, bInA, src->convexIsA, d);
+}
+
+// tbClipFaceManifold of the triangle `tri` as the reference face `ref` and the convex shape, with
+// the convex shape's incident feature taken from `lf` where it has it (null: none kept).
+static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                       const tbFeature* ref, bool flip, float speculativeDistance,
+                       tbLevelFeatures* lf, tbManifold* m)
+{
+	vec3s d = glms_vec3_negate(ref->normal);
+	const tbFeature* inc = lf != NULL ? tbLevelFeatureAlong(lf, a, b, bInA, flip, d) : NULL;
+	if (inc == NULL) {
+		return tbClipFaceManifold(a, b, bInA, ref, flip, speculativeDistance, m);
+	}
 	// The triangle's size (tbGeometry_Size of an unscaled triangle: its farthest corner from
 	// the corners' centroid), not its distance from the level's origin.
 	float triangleSize = tbGeometry_Size(flip ? b : a);
 	memset(m, 0, sizeof *m);
-	return tbClipFeatures(ref, lf->feature + slot, flip,
+	return tbClipFeatures(ref, inc, flip,
 	                      lf->convexSize < triangleSize ? lf->convexSize : triangleSize,
 	                      speculativeDistance, m);
 }
@@ -379,7 +410,11 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 			}
 		}
 	}
-	tbManifold m = tbCollideCheckedShapes(sa, sb, bInA, speculativeDistance, distance, sat);
+	// The query's path (tbCollideCheckedShapes) with the convex shape's faces from `lf`.
+	tbLevelSource source = {.lf = lf, .a = sa, .b = sb, .convexIsA = !levelIsA};
+	tbFeatureSource features = {.fetch = tbLevelFetch, .context = &source};
+	tbManifold m = tbCollideCheckedShapesFrom(sa, sb, bInA, speculativeDistance, distance, sat,
+	                                          lf != NULL ? &features : NULL);
 	if (m.pointCount == 0) {
 		return m;
 	}
