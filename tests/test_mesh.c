@@ -784,6 +784,96 @@ Test(query, edge_flags)
 	tbDestroyMesh(&grid);
 }
 
+// Every triangle's fold bits against its neighbours' corners' heights over its plane, taken here
+// in double: a corner clearly below (by more than 1e-5 of the triangle's longest edge) sets the
+// front bit, one clearly above the back bit; heights within that of zero (a flat seam's) are the
+// float arithmetic's either way. Returns how many triangles had a clear fold of each kind.
+static void checkFolds(const tbMesh* m, const char* what, int* front, int* back)
+{
+	*front = *back = 0;
+	for (int t = 0; t < m->triangleCount; ++t) {
+		const int* idx = m->indices + 3 * t;
+		vec3s a = m->vertices[idx[0]], b = m->vertices[idx[1]], c = m->vertices[idx[2]];
+		double ux = (double)b.x - (double)a.x, uy = (double)b.y - (double)a.y,
+		       uz = (double)b.z - (double)a.z;
+		double vx = (double)c.x - (double)a.x, vy = (double)c.y - (double)a.y,
+		       vz = (double)c.z - (double)a.z;
+		double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+		double len = sqrt(nx * nx + ny * ny + nz * nz);
+		double longest = fmax(sqrt(ux * ux + uy * uy + uz * uz), sqrt(vx * vx + vy * vy + vz * vz));
+		double tol = 1e-5 * longest;
+		bool below = false, above = false;
+		for (int e = 0; e < 3; ++e) {
+			int other = m->neighbours[3 * t + e];
+			for (int k = 0; k < 3 && other >= 0; ++k) {
+				vec3s w = m->vertices[m->indices[3 * other + k]];
+				double h = (((double)w.x - (double)a.x) * nx + ((double)w.y - (double)a.y) * ny +
+				            ((double)w.z - (double)a.z) * nz) /
+				           len;
+				below = below || h < -tol;
+				above = above || h > tol;
+			}
+		}
+		if (below) {
+			cr_expect(m->folds[t] & TB_FOLD_FRONT, "%s: triangle %d folds below its front", what,
+			          t);
+			*front += 1;
+		}
+		if (above) {
+			cr_expect(m->folds[t] & TB_FOLD_BACK, "%s: triangle %d folds above its plane", what, t);
+			*back += 1;
+		}
+	}
+}
+
+Test(query, fold_bits)
+{
+	// A wavy terrain (ridges and valleys: both kinds), the two folded pairs of edge_flags' ridge
+	// and valley, and a closed box (every fold below every face's front, none above).
+	tbMesh wave;
+	waveMesh(12, 1.0f, &wave);
+	int front, back;
+	checkFolds(&wave, "wave", &front, &back);
+	printf("fold bits: wave mesh of %d triangles, %d with a clear convex fold, %d concave\n",
+	       wave.triangleCount, front, back);
+	cr_expect_gt(front, 0);
+	cr_expect_gt(back, 0);
+	tbDestroyMesh(&wave);
+	for (int k = 0; k < 2; ++k) {
+		float angle = k == 0 ? 0.7854f : -0.7854f;
+		float s = sinf(angle), c = cosf(angle);
+		vec3s v[4] = {v3(0.0f, 0.0f, 0.0f), v3(0.0f, 0.0f, 1.0f), v3(c, -s, 0.5f),
+		              v3(-c, -s, 0.5f)};
+		int idx[6] = {0, 1, 2, 1, 0, 3};
+		tbMesh pair;
+		char message[256];
+		cr_assert(tbBuildMesh(v, 4, idx, 2, &pair, message, sizeof message), "%s", message);
+		checkFolds(&pair, k == 0 ? "ridge" : "valley", &front, &back);
+		// A ridge folds below both fronts, a valley above.
+		cr_expect_eq(front, k == 0 ? 2 : 0);
+		cr_expect_eq(back, k == 0 ? 0 : 2);
+		tbDestroyMesh(&pair);
+	}
+	vec3s corners[8];
+	for (int i = 0; i < 8; ++i) {
+		corners[i] = v3((i & 1) ? 1.0f : -1.0f, (i & 2) ? 1.0f : -1.0f, (i & 4) ? 1.0f : -1.0f);
+	}
+	// Two triangles a face, counter-clockwise seen from outside.
+	int faces[36] = {0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4,
+	                 2, 6, 7, 2, 7, 3, 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6};
+	tbMesh box;
+	char message[256];
+	cr_assert(tbBuildMesh(corners, 8, faces, 12, &box, message, sizeof message), "%s", message);
+	cr_assert_gt(glms_vec3_dot(box.normals[0], v3(-1.0f, 0.0f, 0.0f)), 0.99f, "faces outward");
+	checkFolds(&box, "box", &front, &back);
+	cr_expect_eq(front, 12);
+	cr_expect_eq(back, 0);
+	for (int t = 0; t < 12; ++t) {
+		cr_expect_eq(box.folds[t] & TB_FOLD_BACK, 0u, "box triangle %d", t);
+	}
+	tbDestroyMesh(&box);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bad input
 

@@ -173,6 +173,28 @@ static void tbMeshEdgeFlags(tbMesh* m)
 	}
 }
 
+// Each triangle's convex folds (tbMesh.folds): the heights of its neighbours' corners over its
+// plane, d = (w - t0) . n, as the narrow phase takes them (mesh_collide.c, tbLevelHasConvexFold:
+// below the front when d < 0, below the back, its normal reversed, when -d < 0, that is d > 0).
+static void tbMeshFolds(tbMesh* m)
+{
+	for (int t = 0; t < m->triangleCount; ++t) {
+		vec3s t0 = m->vertices[m->indices[3 * t]];
+		vec3s n = m->normals[t];
+		uint32_t folds = 0u;
+		for (int e = 0; e < 3; ++e) {
+			int other = m->neighbours[3 * t + e];
+			for (int k = 0; k < 3 && other >= 0; ++k) {
+				float d =
+				    glms_vec3_dot(glms_vec3_sub(m->vertices[m->indices[3 * other + k]], t0), n);
+				folds |= d < 0.0f ? TB_FOLD_FRONT : 0u;
+				folds |= d > 0.0f ? TB_FOLD_BACK : 0u;
+			}
+		}
+		m->folds[t] = (uint8_t)folds;
+	}
+}
+
 static bool tbCheckMeshInput(const vec3s* vertices, int vertexCount, const int* indices,
                              int triangleCount, char* message, int size)
 {
@@ -260,9 +282,10 @@ bool tbBuildMesh(const vec3s* vertices, int vertexCount, const int* indices, int
 	mesh->indices = tbTryAlloc(3u * tc * sizeof(int));
 	mesh->normals = tbTryAlloc(tc * sizeof(vec3s));
 	mesh->edgeFlags = tbTryAlloc(tc);
+	mesh->folds = tbTryAlloc(tc);
 	mesh->neighbours = tbTryAlloc(3u * tc * sizeof(int));
 	if (mesh->vertices == NULL || mesh->indices == NULL || mesh->normals == NULL ||
-	    mesh->edgeFlags == NULL || mesh->neighbours == NULL) {
+	    mesh->edgeFlags == NULL || mesh->folds == NULL || mesh->neighbours == NULL) {
 		tbDestroyMesh(mesh);
 		return tbMeshFail(message, size, "out of memory for %d triangles", triangleCount);
 	}
@@ -283,6 +306,7 @@ bool tbBuildMesh(const vec3s* vertices, int vertexCount, const int* indices, int
 		return tbMeshFail(message, size, "out of memory for %d triangles", triangleCount);
 	}
 	tbMeshEdgeFlags(mesh);
+	tbMeshFolds(mesh);
 	return true;
 }
 
@@ -296,6 +320,7 @@ void tbDestroyMesh(tbMesh* mesh)
 	tbFree(mesh->indices, 3u * tc * sizeof(int));
 	tbFree(mesh->normals, tc * sizeof(vec3s));
 	tbFree(mesh->edgeFlags, tc);
+	tbFree(mesh->folds, tc);
 	tbFree(mesh->neighbours, 3u * tc * sizeof(int));
 	tbFree(mesh->nodes, (size_t)mesh->nodeCount * sizeof(tbMeshNode));
 	tbFree(mesh->order, tc * sizeof(int));

@@ -349,7 +349,11 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 			}
 			return out;
 		}
-		bool convexFold = tbLevelHasConvexFold(level, triangle, t, front, levelIsA, bInA);
+		// A mesh in A's frame keeps it per triangle, the same test of the same numbers.
+		bool convexFold =
+		    levelIsA && level->type == tb_meshShape
+		        ? (level->mesh->folds[triangle] & (back ? TB_FOLD_BACK : TB_FOLD_FRONT)) != 0u
+		        : tbLevelHasConvexFold(level, triangle, t, front, levelIsA, bInA);
 		// A box or solid hull was clipped by its face best along the triangle's normal
 		// (tbLevelFeatureFace), which holds its lowest feature along it: that feature lies over
 		// a neighbour, clipped there. The fold strip below is for round features, whose lowest

@@ -29,6 +29,11 @@ typedef struct tbMeshNode
 	int count;
 } tbMeshNode;
 
+/// tbMesh.folds: a neighbour of the triangle folds away below its plane seen from its front side.
+#define TB_FOLD_FRONT 1u
+/// tbMesh.folds: the same seen from its back side (a neighbour's corner above its plane).
+#define TB_FOLD_BACK 2u
+
 /// A static triangle mesh, built by tbBuildMesh and owned by the caller (release it with
 /// tbDestroyMesh). Triangles keep the caller's order and indices.
 typedef struct tbMesh
@@ -39,8 +44,11 @@ typedef struct tbMesh
 	int triangleCount;
 	vec3s* normals;     ///< unit front normal per triangle
 	uint8_t* edgeFlags; ///< per triangle, TB_EDGE_ACTIVE bits
-	int* neighbours;    ///< three per triangle: the triangle across each edge, or -1
-	tbMeshNode* nodes;  ///< the tree; nodes[0] is the root
+	/// per triangle: TB_FOLD_FRONT when a corner of a neighbour lies below its plane (a convex
+	/// fold seen from the front), TB_FOLD_BACK when one lies above it
+	uint8_t* folds;
+	int* neighbours;   ///< three per triangle: the triangle across each edge, or -1
+	tbMeshNode* nodes; ///< the tree; nodes[0] is the root
 	int nodeCount;
 	int* order;    ///< triangle indices in leaf order
 	int depth;     ///< levels of the tree (a query's stack bound)
