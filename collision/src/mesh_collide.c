@@ -185,6 +185,7 @@ typedef struct tbLevelFeatures
 	tbFeature feature[TB_LEVEL_FEATURES];
 	int next;         // the entry replaced next
 	float convexSize; // the convex shape's size (tbGeometry_Size, as tbClipFaceManifold takes it)
+	int lastFace;     // the face the last look found (tbLevelFeatureAlong), -1: none
 } tbLevelFeatures;
 
 static void tbLevelFeatures_Init(tbLevelFeatures* lf, const tbGeometry* convex)
@@ -193,6 +194,7 @@ static void tbLevelFeatures_Init(tbLevelFeatures* lf, const tbGeometry* convex)
 		lf->face[i] = -1;
 	}
 	lf->next = 0;
+	lf->lastFace = -1;
 	lf->convexSize = tbGeometry_Size(convex);
 }
 
@@ -223,6 +225,7 @@ tbLevelFeatureAlong(tbLevelFeatures* lf, const tbGeometry* a, const tbGeometry* 
 {
 	const tbGeometry* convex = convexIsA ? a : b;
 	int face = tbLevelFeatureFace(convex, convexIsA ? d : tbInvRotateInline(bInA.q, d));
+	lf->lastFace = face;
 	if (face < 0) {
 		return NULL;
 	}
@@ -358,10 +361,10 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 		// (tbLevelFeatureFace), which holds its lowest feature along it: that feature lies over
 		// a neighbour, clipped there. The fold strip below is for round features, whose lowest
 		// points along two faces' normals each lie over the other face (a ball along a ridge).
+		// The clip above looked that face up along the same direction (-front): lf->lastFace.
 		const tbGeometry* convex = levelIsA ? b : a;
 		vec3s down = glms_vec3_negate(front);
-		if (convexFold && lf != NULL &&
-		    tbLevelFeatureFace(convex, levelIsA ? tbInvRotateInline(bInA.q, down) : down) >= 0) {
+		if (convexFold && lf != NULL && lf->lastFace >= 0) {
 			if (distance != NULL) {
 				*distance = speculativeDistance;
 			}
