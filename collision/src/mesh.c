@@ -283,9 +283,11 @@ bool tbBuildMesh(const vec3s* vertices, int vertexCount, const int* indices, int
 	mesh->normals = tbTryAlloc(tc * sizeof(vec3s));
 	mesh->edgeFlags = tbTryAlloc(tc);
 	mesh->folds = tbTryAlloc(tc);
+	mesh->sizes = tbTryAlloc(tc * sizeof(float));
 	mesh->neighbours = tbTryAlloc(3u * tc * sizeof(int));
 	if (mesh->vertices == NULL || mesh->indices == NULL || mesh->normals == NULL ||
-	    mesh->edgeFlags == NULL || mesh->folds == NULL || mesh->neighbours == NULL) {
+	    mesh->edgeFlags == NULL || mesh->folds == NULL || mesh->sizes == NULL ||
+	    mesh->neighbours == NULL) {
 		tbDestroyMesh(mesh);
 		return tbMeshFail(message, size, "out of memory for %d triangles", triangleCount);
 	}
@@ -300,6 +302,8 @@ bool tbBuildMesh(const vec3s* vertices, int vertexCount, const int* indices, int
 	for (int t = 0; t < triangleCount; ++t) {
 		const int* idx = indices + 3 * t;
 		mesh->normals[t] = tbTriangleNormal(vertices[idx[0]], vertices[idx[1]], vertices[idx[2]]);
+		tbGeometry tri = tbMakeTriangle(vertices[idx[0]], vertices[idx[1]], vertices[idx[2]]);
+		mesh->sizes[t] = tbGeometry_Size(&tri);
 	}
 	if (!tbBuildAdjacency(mesh) || !tbBuildMeshTree(mesh)) {
 		tbDestroyMesh(mesh);
@@ -321,6 +325,7 @@ void tbDestroyMesh(tbMesh* mesh)
 	tbFree(mesh->normals, tc * sizeof(vec3s));
 	tbFree(mesh->edgeFlags, tc);
 	tbFree(mesh->folds, tc);
+	tbFree(mesh->sizes, tc * sizeof(float));
 	tbFree(mesh->neighbours, 3u * tc * sizeof(int));
 	tbFree(mesh->nodes, (size_t)mesh->nodeCount * sizeof(tbMeshNode));
 	tbFree(mesh->order, tc * sizeof(int));

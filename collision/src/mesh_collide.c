@@ -266,18 +266,17 @@ static const tbFeature* tbLevelFetch(void* context, bool onA, tbTransform bInA, 
 
 // tbClipFaceManifold of the triangle `tri` as the reference face `ref` and the convex shape, with
 // the convex shape's incident feature taken from `lf` where it has it (null: none kept).
+// `triangleSize` is tbGeometry_Size of the triangle (its farthest corner from the corners'
+// centroid, not its distance from the level's origin), as tbClipFaceManifold takes it.
 static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                        const tbFeature* ref, bool flip, float speculativeDistance,
-                       tbLevelFeatures* lf, tbManifold* m)
+                       float triangleSize, tbLevelFeatures* lf, tbManifold* m)
 {
 	vec3s d = glms_vec3_negate(ref->normal);
 	const tbFeature* inc = lf != NULL ? tbLevelFeatureAlong(lf, a, b, bInA, flip, d) : NULL;
 	if (inc == NULL) {
 		return tbClipFaceManifold(a, b, bInA, ref, flip, speculativeDistance, m);
 	}
-	// The triangle's size (tbGeometry_Size of an unscaled triangle: its farthest corner from
-	// the corners' centroid), not its distance from the level's origin.
-	float triangleSize = tbGeometry_Size(flip ? b : a);
 	memset(m, 0, sizeof *m);
 	return tbClipFeatures(ref, inc, flip,
 	                      lf->convexSize < triangleSize ? lf->convexSize : triangleSize,
@@ -306,6 +305,9 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 	const tbGeometry* level = levelIsA ? a : b;
 	const vec3s up = {{0.0f, 1.0f, 0.0f}}; // the normal of a manifold with no point
 	tbGeometry tri = tbMakeTriangle(v[0], v[1], v[2]);
+	// A mesh keeps each triangle's size (tbBuildMesh: the same function of the same corners).
+	float triangleSize =
+	    level->type == tb_meshShape ? level->mesh->sizes[triangle] : tbGeometry_Size(&tri);
 	const tbGeometry* sa = levelIsA ? &tri : a;
 	const tbGeometry* sb = levelIsA ? b : &tri;
 	// The triangle in A's frame and the normal from it towards the convex shape.
@@ -342,7 +344,8 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 		// triangle within the speculative distance of its plane is that close to the triangle,
 		// so the query would have found the pair close too.
 		tbManifold out;
-		if (tbLevelClip(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, lf, &out) > 0) {
+		if (tbLevelClip(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, triangleSize, lf,
+		                &out) > 0) {
 			if (distance != NULL) {
 				float d = out.points[0].separation;
 				for (int i = 1; i < out.pointCount; ++i) {
@@ -458,8 +461,8 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 	}
 	// Clipped again unless it was above already (the same feature against the same triangle).
 	tbManifold out;
-	if (flags != 0u &&
-	    tbLevelClip(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, lf, &out) > 0) {
+	if (flags != 0u && tbLevelClip(sa, sb, bInA, &ref, !levelIsA, speculativeDistance, triangleSize,
+	                               lf, &out) > 0) {
 		return out;
 	}
 	// Nothing of the shape's facing feature lies over this triangle. Over a flat seam the

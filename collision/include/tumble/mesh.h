@@ -47,6 +47,8 @@ typedef struct tbMesh
 	/// per triangle: TB_FOLD_FRONT when a corner of a neighbour lies below its plane (a convex
 	/// fold seen from the front), TB_FOLD_BACK when one lies above it
 	uint8_t* folds;
+	float* sizes;      ///< per triangle: its farthest corner from its centroid, or from the origin
+	                   ///< when that is less than half of it (tbGeometry_Size of the triangle), m
 	int* neighbours;   ///< three per triangle: the triangle across each edge, or -1
 	tbMeshNode* nodes; ///< the tree; nodes[0] is the root
 	int nodeCount;
