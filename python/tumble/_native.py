@@ -493,6 +493,8 @@ class Mesh(Structure):
         ("triangleCount", c_int),
         ("normals", POINTER(Vec3)),
         ("edgeFlags", POINTER(c_uint8)),
+        ("folds", POINTER(c_uint8)),
+        ("sizes", POINTER(c_float)),
         ("neighbours", POINTER(c_int)),
         ("nodes", c_void_p),
         ("nodeCount", c_int),
