@@ -746,20 +746,24 @@ Test(query, triangles_in_a_box_against_brute_force)
 
 // The edge flags: a flat grid's inner edges are inactive, its boundary edges active; a ridge
 // (convex, 90 degrees) is active, a valley (concave) is not; a 2-degree fold is not.
+// Two triangles folded along the z axis by `angle` each side of flat, up (ridge) or down.
+static void foldedPair(float angle, tbMesh* mesh)
+{
+	float s = sinf(angle), c = cosf(angle);
+	vec3s v[4] = {v3(0.0f, 0.0f, 0.0f), v3(0.0f, 0.0f, 1.0f), v3(c, -s, 0.5f), v3(-c, -s, 0.5f)};
+	// (0, 1, 2) and (1, 0, 3) share the edge 0-1, counter-clockwise seen from above.
+	int idx[6] = {0, 1, 2, 1, 0, 3};
+	char message[256];
+	cr_assert(tbBuildMesh(v, 4, idx, 2, mesh, message, sizeof message), "%s", message);
+}
+
 Test(query, edge_flags)
 {
-	// Two triangles folded along the z axis by `angle` each side of flat, up (ridge) or down.
 	float angles[3] = {0.7854f, -0.7854f, 0.0175f};
 	uint32_t want[3] = {1u, 0u, 0u};
 	for (int k = 0; k < 3; ++k) {
-		float s = sinf(angles[k]), c = cosf(angles[k]);
-		vec3s v[4] = {v3(0.0f, 0.0f, 0.0f), v3(0.0f, 0.0f, 1.0f), v3(c, -s, 0.5f),
-		              v3(-c, -s, 0.5f)};
-		// (0, 1, 2) and (1, 0, 3) share the edge 0-1, counter-clockwise seen from above.
-		int idx[6] = {0, 1, 2, 1, 0, 3};
 		tbMesh mesh;
-		char message[256];
-		cr_assert(tbBuildMesh(v, 4, idx, 2, &mesh, message, sizeof message), "%s", message);
+		foldedPair(angles[k], &mesh);
 		cr_assert_gt(mesh.normals[0].y, 0.0f);
 		cr_expect_eq(mesh.edgeFlags[0] & 1u, want[k], "fold %g rad: edge flag %u",
 		             (double)angles[k], mesh.edgeFlags[0] & 1u);
@@ -840,14 +844,8 @@ Test(query, fold_bits)
 	cr_expect_gt(back, 0);
 	tbDestroyMesh(&wave);
 	for (int k = 0; k < 2; ++k) {
-		float angle = k == 0 ? 0.7854f : -0.7854f;
-		float s = sinf(angle), c = cosf(angle);
-		vec3s v[4] = {v3(0.0f, 0.0f, 0.0f), v3(0.0f, 0.0f, 1.0f), v3(c, -s, 0.5f),
-		              v3(-c, -s, 0.5f)};
-		int idx[6] = {0, 1, 2, 1, 0, 3};
 		tbMesh pair;
-		char message[256];
-		cr_assert(tbBuildMesh(v, 4, idx, 2, &pair, message, sizeof message), "%s", message);
+		foldedPair(k == 0 ? 0.7854f : -0.7854f, &pair);
 		checkFolds(&pair, k == 0 ? "ridge" : "valley", &front, &back);
 		// A ridge folds below both fronts, a valley above.
 		cr_expect_eq(front, k == 0 ? 2 : 0);
