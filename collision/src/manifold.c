@@ -780,7 +780,7 @@ tbManifold tbCollideShapesCached(const tbGeometry* a, const tbGeometry* b, tbTra
 tbManifold tbCollideCheckedShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                   float speculativeDistance, float* distance, tbSatCache* cache)
 {
-	return tbCollideCachedWith(a, b, bInA, speculativeDistance, distance, cache, true, NULL);
+	return tbCollideCheckedShapesFrom(a, b, bInA, speculativeDistance, distance, cache, NULL);
 }
 
 tbManifold tbCollideCheckedShapesFrom(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,

@@ -78,9 +78,10 @@ tbQueryResult tbContactQuery(const tbGeometry* a, const tbGeometry* b, tbTransfo
 
 /// tbCollideShapesCached for shapes the caller has checked already (tbQueryShapesChecked): the
 /// same answer without the shapes' checks. `cache` may be null.
+tbManifold tbCollideCheckedShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                  float speculativeDistance, float* distance, tbSatCache* cache);
+
 /// tbCollideCheckedShapes with the facing features from `source` where it has them (may be null).
 tbManifold tbCollideCheckedShapesFrom(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                                       float speculativeDistance, float* distance, tbSatCache* cache,
                                       const tbFeatureSource* source);
-tbManifold tbCollideCheckedShapes(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
-                                  float speculativeDistance, float* distance, tbSatCache* cache);

@@ -267,7 +267,8 @@ static const tbFeature* tbLevelFetch(void* context, bool onA, tbTransform bInA, 
 // tbClipFaceManifold of the triangle `tri` as the reference face `ref` and the convex shape, with
 // the convex shape's incident feature taken from `lf` where it has it (null: none kept).
 // `triangleSize` is tbGeometry_Size of the triangle (its farthest corner from the corners'
-// centroid, not its distance from the level's origin), as tbClipFaceManifold takes it.
+// centroid, not its distance from the level's origin), as tbClipFaceManifold takes it; negative:
+// not known yet (a heightfield's), made here when the clip needs it.
 static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                        const tbFeature* ref, bool flip, float speculativeDistance,
                        float triangleSize, tbLevelFeatures* lf, tbManifold* m)
@@ -276,6 +277,9 @@ static int tbLevelClip(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 	const tbFeature* inc = lf != NULL ? tbLevelFeatureAlong(lf, a, b, bInA, flip, d) : NULL;
 	if (inc == NULL) {
 		return tbClipFaceManifold(a, b, bInA, ref, flip, speculativeDistance, m);
+	}
+	if (triangleSize < 0.0f) {
+		triangleSize = tbGeometry_Size(flip ? b : a);
 	}
 	memset(m, 0, sizeof *m);
 	return tbClipFeatures(ref, inc, flip,
@@ -305,9 +309,9 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 	const tbGeometry* level = levelIsA ? a : b;
 	const vec3s up = {{0.0f, 1.0f, 0.0f}}; // the normal of a manifold with no point
 	tbGeometry tri = tbMakeTriangle(v[0], v[1], v[2]);
-	// A mesh keeps each triangle's size (tbBuildMesh: the same function of the same corners).
-	float triangleSize =
-	    level->type == tb_meshShape ? level->mesh->sizes[triangle] : tbGeometry_Size(&tri);
+	// A mesh keeps each triangle's size (tbBuildMesh: the same function of the same corners); a
+	// heightfield's is made by the clip, only when it clips.
+	float triangleSize = level->type == tb_meshShape ? level->mesh->sizes[triangle] : -1.0f;
 	const tbGeometry* sa = levelIsA ? &tri : a;
 	const tbGeometry* sb = levelIsA ? b : &tri;
 	// The triangle in A's frame and the normal from it towards the convex shape.
