@@ -1,6 +1,7 @@
 // Transform helpers: Euler XYZ of Casalino 2021 appendix B (eq. 38, R = Rx * Ry * Rz), quaternion
 // and matrix agree, tbTransformFromMatrix round trip, tbInvMulTransforms and the double path.
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <tumble/tumble.h>
 
@@ -126,4 +127,37 @@ Test(transform, relative_pose_far_from_origin)
 	              fabs(out[2] - b.p[2]) < 1e-9,
 	          "tbTransformPointd maps B's origin back: (%.12g %.12g %.12g)", out[0], out[1],
 	          out[2]);
+}
+
+// tbComputeCosSin against double precision's cos and sin (the independent answer): within two
+// ulps of 1 over a fine sweep of the angles a step turns by and far beyond, every quadrant and
+// both signs; exact at 0, NaN out for NaN or infinity in.
+Test(transform, cos_sin_within_two_ulps)
+{
+	double worst = 0.0;
+	float worstAngle = 0.0f;
+	for (int i = -200000; i <= 200000; ++i) {
+		float angle = (float)i * 1.0e-4f * 3.7f; // |angle| up to 74 rad
+		tbCosSin cs = tbComputeCosSin(angle);
+		double c = cos((double)angle), s = sin((double)angle);
+		double e = fmax(fabs((double)cs.cosine - c), fabs((double)cs.sine - s));
+		if (e > worst) {
+			worst = e;
+			worstAngle = angle;
+		}
+	}
+	cr_log_info("largest error %.3g at %.6f rad\n", worst, (double)worstAngle);
+	cr_expect_leq(worst, 2.0 * (double)FLT_EPSILON, "error %g at %g rad", worst,
+	              (double)worstAngle);
+	tbCosSin zero = tbComputeCosSin(0.0f);
+	cr_expect_eq(zero.cosine, 1.0f);
+	cr_expect_eq(zero.sine, 0.0f);
+	// The quarter turns land on the axes to float precision of pi/2's own rounding.
+	tbCosSin quarter = tbComputeCosSin(1.57079633f);
+	cr_expect_leq(fabsf(quarter.cosine), 1e-7f);
+	cr_expect_eq(quarter.sine, 1.0f);
+	cr_expect(isnan(tbComputeCosSin(NAN).sine) && isnan(tbComputeCosSin(INFINITY).cosine));
+	// Past 1e4 rad the C library's (large angles are no turn a step makes).
+	tbCosSin big = tbComputeCosSin(12345.0f);
+	cr_expect_leq(fabs((double)big.cosine - cos(12345.0)), 1e-6);
 }

@@ -44,8 +44,8 @@ static bool tbBlowUp(const tbMinkowski* mk, const tbSimplex* s, tbSupportVertex 
 		float best = -1.0f;
 		for (int k = 0; k < 6; ++k) {
 			float angle = (float)k * (GLM_PIf / 3.0f);
-			vec3s d =
-			    glms_vec3_add(glms_vec3_scale(u, cosf(angle)), glms_vec3_scale(t, sinf(angle)));
+			tbCosSin cs = tbComputeCosSin(angle);
+			vec3s d = glms_vec3_add(glms_vec3_scale(u, cs.cosine), glms_vec3_scale(t, cs.sine));
 			tbSupportVertex c = tbMinkowskiSupport(mk, d);
 			vec3s r = glms_vec3_sub(c.w, out[0].w);
 			float off = glms_vec3_norm2(glms_vec3_cross(r, axis)) / axisLen2;

@@ -186,7 +186,8 @@ static void tbDisc(float r, float y, tbFeature* f)
 {
 	for (int i = 0; i < TB_DISC_POINTS; ++i) {
 		float angle = 2.0f * 3.14159265f * (float)i / (float)TB_DISC_POINTS;
-		f->v[i] = tbV(r * cosf(angle), y, r * sinf(angle));
+		tbCosSin cs = tbComputeCosSin(angle);
+		f->v[i] = tbV(r * cs.cosine, y, r * cs.sine);
 	}
 	f->count = TB_DISC_POINTS;
 	f->normal = tbV(0.0f, y < 0.0f ? -1.0f : 1.0f, 0.0f);

@@ -34,7 +34,8 @@ tbTransform tbTransformFromMatrix(vec3s p, mat3s m)
 mat3s tbMatrixFromEulerXYZ(float gx, float gy, float gz)
 {
 	// Casalino 2021 eq. 38: R = Rx * Ry * Rz.
-	float cx = cosf(gx), sx = sinf(gx), cy = cosf(gy), sy = sinf(gy), cz = cosf(gz), sz = sinf(gz);
+	tbCosSin x = tbComputeCosSin(gx), y = tbComputeCosSin(gy), z = tbComputeCosSin(gz);
+	float cx = x.cosine, sx = x.sine, cy = y.cosine, sy = y.sine, cz = z.cosine, sz = z.sine;
 	mat3s rx = {{{1.0f, 0.0f, 0.0f}, {0.0f, cx, sx}, {0.0f, -sx, cx}}}; // column-major
 	mat3s ry = {{{cy, 0.0f, -sy}, {0.0f, 1.0f, 0.0f}, {sy, 0.0f, cy}}};
 	mat3s rz = {{{cz, sz, 0.0f}, {-sz, cz, 0.0f}, {0.0f, 0.0f, 1.0f}}};

@@ -73,8 +73,9 @@ static mat3s tbRotationStep(vec3s w, float h)
 		a = h * (1.0f - angle * angle / 6.0f);
 		b = 0.5f * h * h * (1.0f - angle * angle / 12.0f);
 	} else {
-		a = sinf(angle) / speed;
-		b = (1.0f - cosf(angle)) / (speed * speed);
+		tbCosSin cs = tbComputeCosSin(angle);
+		a = cs.sine / speed;
+		b = (1.0f - cs.cosine) / (speed * speed);
 	}
 	return tbMat3MulAdd(tbMat3MulAdd(glms_mat3_identity(), a, W), b, tbMat3Mul(W, W));
 }

@@ -36,7 +36,8 @@ static inline __attribute__((always_inline)) mat3s tbTurnMatrix(vec3s t)
 		return tbMat3Add(glms_mat3_identity(), W);
 	}
 	float angle = sqrtf(angle2);
-	float a = sinf(angle) / angle, b = (1.0f - cosf(angle)) / angle2;
+	tbCosSin cs = tbComputeCosSin(angle);
+	float a = cs.sine / angle, b = (1.0f - cs.cosine) / angle2;
 	return tbMat3MulAdd(tbMat3MulAdd(glms_mat3_identity(), a, W), b, tbMat3Mul(W, W));
 }
 
@@ -163,7 +164,8 @@ void tbPrepareJoint(tbJointRecord* r, const tbJointBinding* binding, tbRigidBody
 	tbSoft(hertz, softness->dampingRatio, h, &r->biasRate, &r->massScale, &r->impulseScale);
 	if (joint->type == tb_wheelJoint) {
 		// The axle steered: turned about the suspension axis by the steering angle.
-		float c = cosf(joint->steering), s = sinf(joint->steering);
+		tbCosSin cs = tbComputeCosSin(joint->steering);
+		float c = cs.cosine, s = cs.sine;
 		r->refA = tbMulAdd(glms_vec3_scale(r->refA, c), s, glms_vec3_cross(r->axisA, r->refA));
 	}
 }

@@ -241,8 +241,9 @@ static mat3s tbRotationFromVector(vec3s t)
 		b = 0.5f - angle2 / 24.0f;
 	} else {
 		float angle = sqrtf(angle2);
-		a = sinf(angle) / angle;
-		b = (1.0f - cosf(angle)) / angle2;
+		tbCosSin cs = tbComputeCosSin(angle);
+		a = cs.sine / angle;
+		b = (1.0f - cs.cosine) / angle2;
 	}
 	mat3s W = tbSkew(t);
 	return tbMat3MulAdd(tbMat3MulAdd(glms_mat3_identity(), a, W), b, tbMat3Mul(W, W));

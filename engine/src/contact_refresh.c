@@ -296,8 +296,9 @@ static versors tbTurnQuat(vec3s t)
 		k = 0.5f - a2 * (1.0f / 48.0f - a2 / 3840.0f);
 	} else {
 		float a = sqrtf(a2);
-		c = cosf(0.5f * a);
-		k = sinf(0.5f * a) / a;
+		tbCosSin cs = tbComputeCosSin(0.5f * a);
+		c = cs.cosine;
+		k = cs.sine / a;
 	}
 	return (versors){{k * t.x, k * t.y, k * t.z, c}};
 }
@@ -333,8 +334,9 @@ static vec3s tbTurnBack(vec3s t, vec3s v)
 		versc = 0.5f - a2 * (1.0f / 24.0f - a2 / 720.0f);
 	} else {
 		float a = sqrtf(a2);
-		cosA = cosf(a);
-		sinc = sinf(a) / a;
+		tbCosSin cs = tbComputeCosSin(a);
+		cosA = cs.cosine;
+		sinc = cs.sine / a;
 		versc = (1.0f - cosA) / a2;
 	}
 	vec3s out = glms_vec3_scale(v, cosA);
