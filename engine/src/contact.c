@@ -148,7 +148,7 @@ static float tbBodySpeedBound(const tbBodySlot* b)
 // separation along the placed normal must agree with the deepest placed point
 // (tbPlacedManifoldHolds), so that the same features are still the deepest. Its manifold is made
 // with this much more speculative distance for it.
-#define TB_CACHE_CHECKED 0.05f
+#define TB_CACHE_CHECKED 0.1f
 #define TB_CACHE_TURN 0.05f
 
 // A level pair's slot keeps its place for a group of triangles whose normal is within this cosine
