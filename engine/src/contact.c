@@ -143,11 +143,11 @@ static float tbBodySpeedBound(const tbBodySlot* b)
 // sleep is chaotic in any change of rounding, this slack's included.
 #define TB_CACHE_SLACK 2e-3f
 
-// A face contact may move further, up to this fraction of the smaller shape's bounding radius and
-// a relative turn of TB_CACHE_TURN rad, when its placed points are checked: the shapes'
-// separation along the placed normal must agree with the deepest placed point
-// (tbPlacedManifoldHolds), so that the same features are still the deepest. Its manifold is made
-// with this much more speculative distance for it.
+// A face contact (or one corner of a polyhedron over the other's face) may move further, up to this
+// fraction of the smaller shape's bounding radius and a relative turn of TB_CACHE_TURN rad, when
+// its placed points are checked: the shapes' separation along the placed normal must agree with the
+// deepest placed point (tbPlacedManifoldHolds), so that the same features are still the deepest.
+// Its manifold is made with this much more speculative distance for it.
 #define TB_CACHE_CHECKED 0.1f
 #define TB_CACHE_TURN 0.05f
 
@@ -307,8 +307,10 @@ static void tbCollidePair(const tbWorld* w, tbContactSlot* c, const tbShapeSlot*
 	// Two shapes whose features stay on their bodies, with two points or more last time (a face
 	// contact, which a pair stays from step to step): made with the wider slack, for the checked
 	// reuse below.
-	bool faces = cc->valid && cc->pointCount >= 2 && tbKeepsFeatures(&sa->geometry) &&
-	             tbKeepsFeatures(&sb->geometry);
+	bool faces =
+	    cc->valid && tbKeepsFeatures(&sa->geometry) && tbKeepsFeatures(&sb->geometry) &&
+	    (cc->pointCount >= 2 || (cc->pointCount == 1 && cc->id[0] != TB_QUERY_POINT_ID &&
+	                             tbIsPolyhedron(&sa->geometry) && tbIsPolyhedron(&sb->geometry)));
 	float made = faces ? TB_CACHE_CHECKED * size : slack;
 	tbTransform rel = tbRelativePose(sa->xf, sb->xf);
 	if (cc->valid) {

@@ -392,7 +392,9 @@ static bool tbOneReferenceFace(const tbManifold* m)
 bool tbPlacedManifoldHolds(const tbWorld* w, const tbShapeSlot* sa, const tbShapeSlot* sb,
                            const tbManifold* m)
 {
-	if (!tbOneReferenceFace(m)) {
+	// One clipped point (a corner over a face) as well: it is fixed in its body too.
+	bool corner = m->pointCount == 1 && m->points[0].id != TB_QUERY_POINT_ID;
+	if (!corner && !tbOneReferenceFace(m)) {
 		return false;
 	}
 	float gap = FLT_MAX;

@@ -560,6 +560,12 @@ static inline bool tbKeepsFeatures(const tbGeometry* g)
 	return g->type == tb_boxShape || g->type == tb_hullShape || g->type == tb_triangleShape ||
 	       g->type == tb_sphereShape;
 }
+// A shape of flat faces only: a clipped point of it is one of its vertices, fixed in its body
+// (a ball's point rolls over it).
+static inline bool tbIsPolyhedron(const tbGeometry* g)
+{
+	return g->type == tb_boxShape || g->type == tb_hullShape || g->type == tb_triangleShape;
+}
 // Whether a face contact's manifold placed at the shapes' poses of now still holds their deepest
 // features, for two shapes that keep their features (tbKeepsFeatures): the points share one
 // reference face, and the shapes' separation along its normal is within the look's tolerance of
