@@ -305,8 +305,8 @@ static void tbCollidePair(const tbWorld* w, tbContactSlot* c, const tbShapeSlot*
 	float size = radiusA < radiusB ? radiusA : radiusB;
 	float slack = TB_CACHE_SLACK * size;
 	// Two shapes whose features stay on their bodies, with two points or more last time (a face
-	// contact, which a pair stays from step to step): made with the wider slack, for the checked
-	// reuse below.
+	// contact, which a pair stays from step to step) or one clipped corner of two polyhedra: made
+	// with the wider slack, for the checked reuse below.
 	bool faces =
 	    cc->valid && tbKeepsFeatures(&sa->geometry) && tbKeepsFeatures(&sb->geometry) &&
 	    (cc->pointCount >= 2 || (cc->pointCount == 1 && cc->id[0] != TB_QUERY_POINT_ID &&

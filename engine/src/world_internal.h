@@ -568,8 +568,8 @@ static inline bool tbIsPolyhedron(const tbGeometry* g)
 }
 // Whether a face contact's manifold placed at the shapes' poses of now still holds their deepest
 // features, for two shapes that keep their features (tbKeepsFeatures): the points share one
-// reference face, and the shapes' separation along its normal is within the look's tolerance of
-// its deepest point (contact_refresh.c).
+// reference face (or are one clipped point), and the shapes' separation along its normal is within
+// the look's tolerance of its deepest point (contact_refresh.c).
 bool tbPlacedManifoldHolds(const tbWorld* world, const tbShapeSlot* shapeA,
                            const tbShapeSlot* shapeB, const tbManifold* manifold);
 // Returns how far the body's farthest point moves in dt at its velocity, m.
