@@ -400,32 +400,36 @@ static void dropOnTerrain(bool heightfield)
 		}
 	}
 	float lowest = INFINITY, highest = -INFINITY, speed = 0.0f;
-	int fallen = 0, piled = 0;
+	int fallen = 0, piled = 0, rolling = 0;
 	for (int i = 0; i < count; ++i) {
 		float c = bodyClearance(shapes[i]);
 		lowest = fminf(lowest, c);
 		vec3s p = tbBody_GetPosition(bodies[i]);
 		fallen += !(p.y > waveHeight(p.x, p.z) - 0.05f) || !finite3(p);
-		printf("DBG %d %f %f %f h %f\n", i, (double)p.x, (double)p.y, (double)p.z,
-		       (double)waveHeight(p.x, p.z));
-		speed = fmaxf(speed, glms_vec3_norm(tbBody_GetLinearVelocity(bodies[i])));
+		float v = glms_vec3_norm(tbBody_GetLinearVelocity(bodies[i]));
+		speed = fmaxf(speed, v);
 		cr_expect_gt(c, -0.03f, "body %d (%s) sinks %g m into the terrain", i,
 		             tbShapeTypeName(tbShape_GetGeometry(shapes[i]).type), (double)-c);
 		// On the terrain, or resting on other bodies that are (balls roll into the valleys and
-		// pile up there).
+		// pile up there). A ball still rolling from valley to valley (no rolling resistance
+		// here: it keeps its energy) may be over a crest in the air at the end: only the
+		// bodies that have come to rest are judged.
 		bool onOthers = restsOnOtherBodies(bodies[i], shapes[i]);
+		bool resting = v < 0.5f;
+		rolling += !resting;
 		piled += c >= 0.03f && onOthers;
 		highest = c < 0.03f ? fmaxf(highest, c) : highest;
-		cr_expect(c < 0.03f || onOthers,
-		          "body %d (%s) hovers %g m over the terrain, touching no other body", i,
+		cr_expect(c < 0.03f || onOthers || !resting,
+		          "body %d (%s) rests %g m over the terrain, touching no other body", i,
 		          tbShapeTypeName(tbShape_GetGeometry(shapes[i]).type), (double)c);
 	}
 	printf("SCENE 120 mixed bodies on a wavy %s (%d x %d samples, %.1f m): after %.0f s clearance "
 	       "over the analytic surface %.4f to %.4f m (%d more rest on other bodies), deepest "
-	       "from 2 s on %.4f m, fastest body %.3f m/s, %d fallen through\n",
+	       "from 2 s on %.4f m, fastest body %.3f m/s, %d still rolling, %d fallen through\n",
 	       heightfield ? "heightfield" : "mesh", n, n, (double)spacing,
 	       (double)((float)steps * kDt), (double)lowest, (double)highest, piled, (double)deepest,
-	       (double)speed, fallen);
+	       (double)speed, rolling, fallen);
+	cr_expect_leq(rolling, count / 4, "most bodies have come to rest (%d still move)", rolling);
 	cr_expect_eq(fallen, 0);
 	cr_expect_gt(deepest, -0.03f, "a body sank %g m at some step", (double)-deepest);
 	tbDestroyWorld(world);
