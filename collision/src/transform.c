@@ -44,9 +44,13 @@ mat3s tbMatrixFromEulerXYZ(float gx, float gy, float gz)
 
 versors tbQuatFromEulerXYZ(float gx, float gy, float gz)
 {
-	versors qx = glms_quatv(gx, (vec3s){{1.0f, 0.0f, 0.0f}});
-	versors qy = glms_quatv(gy, (vec3s){{0.0f, 1.0f, 0.0f}});
-	versors qz = glms_quatv(gz, (vec3s){{0.0f, 0.0f, 1.0f}});
+	// Each half angle's cosine and sine from tbComputeCosSin, the same bits on every platform
+	// (cglm's glms_quatv takes the C library's).
+	tbCosSin hx = tbComputeCosSin(0.5f * gx), hy = tbComputeCosSin(0.5f * gy);
+	tbCosSin hz = tbComputeCosSin(0.5f * gz);
+	versors qx = {{hx.sine, 0.0f, 0.0f, hx.cosine}};
+	versors qy = {{0.0f, hy.sine, 0.0f, hy.cosine}};
+	versors qz = {{0.0f, 0.0f, hz.sine, hz.cosine}};
 	return glms_quat_normalize(glms_quat_mul(glms_quat_mul(qx, qy), qz));
 }
 

@@ -357,7 +357,10 @@ bool tbReadRotation(tbParseContext* ctx, const cJSON* object, const char* path, 
 		if (!tbReadFloat(ctx, angle, keyPath, &tb_anyNumber, &deg)) {
 			return false;
 		}
-		*out = glms_quatv((float)((double)deg * degree), a);
+		// The half angle's cosine and sine the same bits on every platform (glms_quatv takes
+		// the C library's).
+		tbCosSin half = tbComputeCosSin(0.5f * (float)((double)deg * degree));
+		*out = (versors){{half.sine * a.x, half.sine * a.y, half.sine * a.z, half.cosine}};
 	}
 	return true;
 }
