@@ -25,6 +25,9 @@
 #
 # Example (the run in bench/results/suite.md gives its exact command):
 #   BOX3D_DIR=/work/peers/box3d/build bench/suite.sh --reps 3 --scene-steps trees25=60
+# A window of a few steps moves with the run's chaos (a change of any bit moves it either way);
+# `--cg-from 1 --cg-steps 199` counts the whole run instead, steps 1 to N-1 as the timings
+# (bench/results/suite_whole_run.md; callgrind then runs every step of both engines).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
