@@ -529,6 +529,39 @@ static void tbHullBoxLanes(const tbHull* h, vec3s c0, vec3s c1, vec3s c2, vec3s*
 }
 #endif
 
+// A box's world box: along world axis i it reaches sum_j |R_ij| h_j either way (R = R(q), h the
+// scaled half extents; Ericson, "Real-Time Collision Detection", 4.2.6). Row i of R is R^T e_i,
+// the axis turned into the box's frame, which tbInvRotateInline makes as
+// v + 2w (u x v) + 2 u x (u x v) with u = -(x, y, z): written out below for the three unit
+// axes, the same products and sums less the ones that multiply a zero of e_i, so that it gives
+// the bits the support along each axis gives (tbGeometry_SupportValueInline), at a third of the
+// cost.
+static tbAABB tbBoxComputeAABB(const tbGeometry* shape, tbTransform xf)
+{
+	float ux = -xf.q.x, uy = -xf.q.y, uz = -xf.q.z, w = xf.q.w;
+	vec3s d[3];
+	// e_x: t = 2 u x e_x = (0, 2 uz, -2 uy).
+	float t1 = 2.0f * uz, t2 = 2.0f * -uy;
+	d[0] = (vec3s){{1.0f + (uy * t2 - uz * t1), t1 * w - ux * t2, t2 * w + ux * t1}};
+	// e_y: t = (-2 uz, 0, 2 ux).
+	float t0 = 2.0f * -uz;
+	t2 = 2.0f * ux;
+	d[1] = (vec3s){{t0 * w + uy * t2, 1.0f + (uz * t0 - ux * t2), t2 * w - uy * t0}};
+	// e_z: t = (2 uy, -2 ux, 0).
+	t0 = 2.0f * uy;
+	t1 = 2.0f * -ux;
+	d[2] = (vec3s){{t0 * w - uz * t1, t1 * w + uz * t0, 1.0f + (ux * t1 - uy * t0)}};
+	vec3s h = shape->halfExtents, sc = shape->scale;
+	float hx = h.x * sc.x, hy = h.y * sc.y, hz = h.z * sc.z;
+	tbAABB box;
+	for (int axis = 0; axis < 3; ++axis) {
+		float reach = fabsf(d[axis].x) * hx + fabsf(d[axis].y) * hy + fabsf(d[axis].z) * hz;
+		box.upper.raw[axis] = xf.p.raw[axis] + reach;
+		box.lower.raw[axis] = xf.p.raw[axis] + -reach;
+	}
+	return box;
+}
+
 tbAABB tbGeometry_ComputeAABB(const tbGeometry* shape, tbTransform xf)
 {
 	if (tbGeometry_IsLevel(shape)) {
@@ -584,6 +617,9 @@ tbAABB tbGeometry_ComputeAABB(const tbGeometry* shape, tbTransform xf)
 		box.lower = glms_vec3_sub(xf.p, reach);
 		box.upper = glms_vec3_add(xf.p, reach);
 		return box;
+	}
+	if (shape->type == tb_boxShape) {
+		return tbBoxComputeAABB(shape, xf);
 	}
 	for (int axis = 0; axis < 3; ++axis) {
 		vec3s d = glms_vec3_zero();

@@ -43,6 +43,19 @@ void tbSyncBodyTransform(tbBodySlot* b)
 	b->xf.p = glms_vec3_sub(b->rb.state.x, glms_mat3_mulv(b->rb.state.R, b->localCenter));
 }
 
+// A shape's world pose from its body's: a shape at the body's origin, unturned (a body of one
+// shape, as most are), takes the body's pose, normalised as tbMulTransforms normalises the
+// product. The product with the identity would give the same numbers: its terms with the
+// identity's zeros add nothing, its ones multiply exactly.
+static inline tbTransform tbShapePose(tbTransform body, tbTransform local)
+{
+	if (local.q.w == 1.0f && local.q.x == 0.0f && local.q.y == 0.0f && local.q.z == 0.0f &&
+	    local.p.x == 0.0f && local.p.y == 0.0f && local.p.z == 0.0f) {
+		return (tbTransform){.p = body.p, .q = glms_quat_normalize(body.q)};
+	}
+	return tbMulTransforms(body, local);
+}
+
 // Recompute a shape's world pose and box; refatten and queue it for new pairs when it left its
 // fat box. The fat box also reaches ahead by the distance the body will move in a step, so fast
 // bodies meet their pairs (and speculative points) before they arrive. The test is on the box swept
@@ -81,7 +94,7 @@ tbUpdateShapeBoxes(tbWorld* w, int bodyIndex, float dt, bool forceMove, bool def
 		float ay = (dy > 0.0f ? dy : 0.0f) + spin, by = (dy < 0.0f ? dy : 0.0f) - spin;
 		float az = (dz > 0.0f ? dz : 0.0f) + spin, bz = (dz < 0.0f ? dz : 0.0f) - spin;
 		float shapeReach = dt * glms_vec3_norm(v) + spin;
-		shape->xf = tbMulTransforms(b->xf, shape->localPose);
+		shape->xf = tbShapePose(b->xf, shape->localPose);
 		tbAABB box = tbGeometry_ComputeAABB(&shape->geometry, shape->xf);
 		shape->aabb = box;
 		tbAABB* fat = &shape->fatAABB;
