@@ -4,6 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "tumble/allocate_internal.h"
 
@@ -618,6 +621,27 @@ int tbDynamicTree_GetUserData(const tbDynamicTree* tree, int proxyId)
 	return tree->nodes[proxyId].userData;
 }
 
+#if defined(__SSE2__)
+// The query's box in two registers, and a node's box against it with four vector operations: a
+// node is apart where the query's lower corner is above its upper one or its lower corner above
+// the query's upper one on some axis, tbAABB_Overlaps' six comparisons. A box is six floats,
+// lower then upper: the four-float loads take one float more than the corner (the upper corner's
+// x, the node's next field), whose lane the mask leaves out. A NaN compares false in both forms.
+#define TB_QUERY_BOX_DECLARE(box)                                                                  \
+	const __m128 queryLower = _mm_setr_ps((box).lower.x, (box).lower.y, (box).lower.z, 0.0f);      \
+	const __m128 queryUpper = _mm_setr_ps((box).upper.x, (box).upper.y, (box).upper.z, 0.0f)
+#define TB_QUERY_OVERLAPS(nodeBox, box) tbNodeOverlapsQuery(&(nodeBox), queryLower, queryUpper)
+static inline bool tbNodeOverlapsQuery(const tbAABB* node, __m128 queryLower, __m128 queryUpper)
+{
+	__m128 lower = _mm_loadu_ps(&node->lower.x);
+	__m128 upper = _mm_loadu_ps(&node->upper.x);
+	__m128 apart = _mm_or_ps(_mm_cmpgt_ps(queryLower, upper), _mm_cmpgt_ps(lower, queryUpper));
+	return (_mm_movemask_ps(apart) & 7) == 0;
+}
+#else
+#define TB_QUERY_OVERLAPS(nodeBox, box) tbAABB_Overlaps(nodeBox, box)
+#endif
+
 void tbDynamicTree_Query(const tbDynamicTree* tree, tbAABB aabb, tbTreeQueryFcn* fcn, void* context)
 {
 	if (tree->root == TB_NULL_NODE) {
@@ -628,7 +652,10 @@ void tbDynamicTree_Query(const tbDynamicTree* tree, tbAABB aabb, tbTreeQueryFcn*
 	// only the children that overlap are stacked. The leaves come in the same order as when each
 	// node is tested as it is taken from the stack.
 	const tbTreeNode* nodes = tree->nodes;
-	if (!tbAABB_Overlaps(nodes[tree->root].aabb, aabb)) {
+#if defined(__SSE2__)
+	TB_QUERY_BOX_DECLARE(aabb);
+#endif
+	if (!TB_QUERY_OVERLAPS(nodes[tree->root].aabb, aabb)) {
 		return;
 	}
 	int stack[TB_TREE_STACK];
@@ -648,8 +675,8 @@ void tbDynamicTree_Query(const tbDynamicTree* tree, tbAABB aabb, tbTreeQueryFcn*
 			return;
 		}
 		int c1 = node->child1, c2 = node->child2;
-		bool in1 = tbAABB_Overlaps(nodes[c1].aabb, aabb);
-		bool in2 = tbAABB_Overlaps(nodes[c2].aabb, aabb);
+		bool in1 = TB_QUERY_OVERLAPS(nodes[c1].aabb, aabb);
+		bool in2 = TB_QUERY_OVERLAPS(nodes[c2].aabb, aabb);
 		if (in2) {
 			stack[count++] = c2;
 		}
