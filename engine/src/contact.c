@@ -620,9 +620,9 @@ float tbRelativeSurfaceSpeed(const tbBodySlot* ba, const tbShapeSlot* sa, const 
 //
 // `boxesDecide`: the pair's tight boxes decide first (tbCollidePair's test): where they are apart
 // by the plain bound's margin they are apart by any smaller one, and the margin is not refined.
-static inline float tbPairMargin(const tbWorld* w, const tbShapeSlot* sa, const tbShapeSlot* sb,
-                                 const tbBodySlot* ba, const tbBodySlot* bb, float dt,
-                                 bool boxesDecide)
+static inline float tbPairMargin(const tbWorld* w, tbContactSlot* c, const tbShapeSlot* sa,
+                                 const tbShapeSlot* sb, const tbBodySlot* ba, const tbBodySlot* bb,
+                                 float dt, bool boxesDecide)
 {
 	vec3s va = ba->awakeIndex >= 0 ? ba->rb.v : glms_vec3_zero();
 	vec3s vb = bb->awakeIndex >= 0 ? bb->rb.v : glms_vec3_zero();
@@ -641,6 +641,8 @@ static inline float tbPairMargin(const tbWorld* w, const tbShapeSlot* sa, const 
 		float middles = glms_vec3_norm(glms_vec3_sub(ub, ua)) + aboutA + aboutB;
 		speed = middles < speed ? middles : speed;
 		float against = tbRelativeSurfaceSpeed(ba, sa, bb, sb, dt);
+		c->surfaceSpeed = against;
+		c->surfaceStep = w->stepCount + 1;
 		speed = against < speed ? against : speed;
 	}
 	return w->def.speculativeDistance + dt * speed + swings;
@@ -749,7 +751,7 @@ static void tbCollideAheadTask(int start, int end, int worker, void* context)
 			// A level pair: its narrow phase here, its slots handed out in the serial pass
 			// (which may make contacts). The pair's margin and plan read nothing that pass
 			// changes before it comes to the pair.
-			float margin = tbPairMargin(w, sa, sb, ba, bb, t->dt, false);
+			float margin = tbPairMargin(w, c, sa, sb, ba, bb, t->dt, false);
 			tbLevelPlanned p;
 			tbLevelPlan(w, w->activeContacts[at], margin, &p);
 			int slot = p.apart || p.cached ? -1 : atomic_fetch_add(&w->levelAheadUsed, 1);
@@ -767,7 +769,7 @@ static void tbCollideAheadTask(int start, int end, int worker, void* context)
 			c->ahead = 2;
 			continue;
 		}
-		float margin = tbPairMargin(w, sa, sb, ba, bb, t->dt, true);
+		float margin = tbPairMargin(w, c, sa, sb, ba, bb, t->dt, true);
 		tbCollidePair(w, c, sa, sb, margin, &profile);
 		tbKeepClosingPoints(w, c, ba, bb, t->dt, margin);
 		if ((c->manifold.pointCount > 0) != c->touching) {
@@ -840,7 +842,7 @@ static inline __attribute__((always_inline)) bool tbCollideAt(tbWorld* w, int at
 	if (c->child > 0) {
 		return true; // a further manifold of a level pair: made with the pair's first
 	}
-	float margin = tbPairMargin(w, sa, sb, ba, bb, dt, c->child < 0);
+	float margin = tbPairMargin(w, c, sa, sb, ba, bb, dt, c->child < 0);
 	if (c->child == 0) {
 		int slots[TB_MAX_LEVEL_MANIFOLDS];
 		tbCollideLevelPair(w, i, margin, level, slots);

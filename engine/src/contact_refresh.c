@@ -173,7 +173,10 @@ bool tbMarkContactRefresh(const tbWorld* w, const tbContactSlot* c, float dt,
 	// Bodies that move together (a cube riding a turning drum) sweep nothing against each other
 	// whatever their own speeds: the surfaces' speed in one shape's frame bounds it too.
 	if (dt * speed > TB_REFRESH_SWEEP * size) {
-		float against = tbRelativeSurfaceSpeed(ba, sa, bb, sb, dt);
+		// Made by the narrow phase's margin this step where it needed it (tbPairMargin).
+		float against = c->surfaceStep == w->stepCount + 1
+		                    ? c->surfaceSpeed
+		                    : tbRelativeSurfaceSpeed(ba, sa, bb, sb, dt);
 		speed = against < speed ? against : speed;
 	}
 	if (dt * speed > TB_REFRESH_SWEEP * size) {

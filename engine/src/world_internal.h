@@ -233,6 +233,12 @@ typedef struct tbContactSlot
 	tbManifold manifold;
 	tbContactCache cache;
 	tbContactImpulses impulses; // warm-start cache (by feature id)
+	// The pair's relative surface speed (tbRelativeSurfaceSpeed) where the narrow phase's margin
+	// made it, m/s, and the step that made it (the world's stepCount + 1; 0: none): the refresh's
+	// mark in the same step reads it instead of making it again (the bodies' motion and the
+	// shapes' poses are the same then).
+	float surfaceSpeed;
+	int surfaceStep;
 } tbContactSlot;
 
 // A contact's place in its two bodies' contact lists (side 0: A's body, 1: B's body; the
