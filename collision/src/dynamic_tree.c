@@ -4,9 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "tumble/allocate_internal.h"
 
@@ -622,22 +619,9 @@ int tbDynamicTree_GetUserData(const tbDynamicTree* tree, int proxyId)
 }
 
 #if defined(__SSE2__)
-// The query's box in two registers, and a node's box against it with four vector operations: a
-// node is apart where the query's lower corner is above its upper one or its lower corner above
-// the query's upper one on some axis, tbAABB_Overlaps' six comparisons. A box is six floats,
-// lower then upper: the four-float loads take one float more than the corner (the upper corner's
-// x, the node's next field), whose lane the mask leaves out. A NaN compares false in both forms.
-#define TB_QUERY_BOX_DECLARE(box)                                                                  \
-	const __m128 queryLower = _mm_setr_ps((box).lower.x, (box).lower.y, (box).lower.z, 0.0f);      \
-	const __m128 queryUpper = _mm_setr_ps((box).upper.x, (box).upper.y, (box).upper.z, 0.0f)
-#define TB_QUERY_OVERLAPS(nodeBox, box) tbNodeOverlapsQuery(&(nodeBox), queryLower, queryUpper)
-static inline bool tbNodeOverlapsQuery(const tbAABB* node, __m128 queryLower, __m128 queryUpper)
-{
-	__m128 lower = _mm_loadu_ps(&node->lower.x);
-	__m128 upper = _mm_loadu_ps(&node->upper.x);
-	__m128 apart = _mm_or_ps(_mm_cmpgt_ps(queryLower, upper), _mm_cmpgt_ps(lower, queryUpper));
-	return (_mm_movemask_ps(apart) & 7) == 0;
-}
+// Each child's box against the query's with tbAABB_OverlapsW (the query in registers).
+#define TB_QUERY_BOX_DECLARE(box) const tbQueryBoxW queryW = tbQueryBoxW_Make(box)
+#define TB_QUERY_OVERLAPS(nodeBox, box) tbAABB_OverlapsW(&(nodeBox), queryW)
 #else
 #define TB_QUERY_OVERLAPS(nodeBox, box) tbAABB_Overlaps(nodeBox, box)
 #endif

@@ -5,9 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "mesh_internal.h"
 #include "tumble/allocate_internal.h"
@@ -220,19 +217,6 @@ static bool tbBoxesOverlap(tbAABB a, tbAABB b)
 	       b.lower.y <= a.upper.y && a.lower.z <= b.upper.z && b.lower.z <= a.upper.z;
 }
 
-#if defined(__SSE2__)
-// tbBoxesOverlap for a node's box against the query's corners held in two registers: the six
-// comparisons as two vector ones (a box is six floats, lower then upper; the four-float loads take
-// one float past each corner, whose lane the mask leaves out). A NaN fails both forms.
-static inline bool tbNodeMeetsQuery(const tbAABB* node, __m128 queryLower, __m128 queryUpper)
-{
-	__m128 lower = _mm_loadu_ps(&node->lower.x);
-	__m128 upper = _mm_loadu_ps(&node->upper.x);
-	__m128 meet = _mm_and_ps(_mm_cmple_ps(lower, queryUpper), _mm_cmple_ps(queryLower, upper));
-	return (_mm_movemask_ps(meet) & 7) == 7;
-}
-#endif
-
 // Whether the box lies wholly beyond one of the planes n . x = limit: its corner least along n is
 // beyond it, with a relative slack of float rounding so that a corner of a triangle inside the box
 // is beyond it too, however its dot rounds.
@@ -258,14 +242,15 @@ static int tbQueryMesh(const tbMesh* m, tbAABB box, const vec3s* normals, const 
 	int top = 0, reported = 0;
 	stack[top++] = 0;
 #if defined(__SSE2__)
-	const __m128 queryLower = _mm_setr_ps(box.lower.x, box.lower.y, box.lower.z, 0.0f);
-	const __m128 queryUpper = _mm_setr_ps(box.upper.x, box.upper.y, box.upper.z, 0.0f);
+	const tbQueryBoxW queryW = tbQueryBoxW_Make(box);
 #endif
 	// Every node is visited at most once.
 	for (int visits = 0; top > 0 && visits < m->nodeCount; ++visits) {
 		const tbMeshNode* node = m->nodes + stack[--top];
 #if defined(__SSE2__)
-		if (!tbNodeMeetsQuery(&node->box, queryLower, queryUpper)) {
+		// A NaN query box meets every node here (it fails tbBoxesOverlap); the triangles' own
+		// test below then reports none.
+		if (!tbAABB_OverlapsW(&node->box, queryW)) {
 			continue;
 		}
 #else

@@ -6,6 +6,10 @@
 #include "tumble/base.h"
 #include "tumble/geometry.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define TB_NULL_NODE (-1)
 
 /// One node: a leaf holds a proxy, an inner node the union of its two children.
@@ -119,6 +123,35 @@ static inline bool tbAABB_Overlaps(tbAABB a, tbAABB b)
 	return !(b.lower.x > a.upper.x || b.lower.y > a.upper.y || b.lower.z > a.upper.z ||
 	         a.lower.x > b.upper.x || a.lower.y > b.upper.y || a.lower.z > b.upper.z);
 }
+
+#if defined(__SSE2__)
+/// A query's box in two registers, its corners (fourth lanes zero), for tbAABB_OverlapsW.
+typedef struct tbQueryBoxW
+{
+	__m128 lower, upper;
+} tbQueryBoxW;
+
+static inline tbQueryBoxW tbQueryBoxW_Make(tbAABB box)
+{
+	tbQueryBoxW q;
+	q.lower = _mm_setr_ps(box.lower.x, box.lower.y, box.lower.z, 0.0f);
+	q.upper = _mm_setr_ps(box.upper.x, box.upper.y, box.upper.z, 0.0f);
+	return q;
+}
+
+/// tbAABB_Overlaps(*box, query) in four vector operations: apart where the query's lower corner
+/// is above the box's upper one, or the box's lower corner above the query's upper one, on some
+/// axis. A box is six floats, lower then upper; each four-float load takes the float after its
+/// corner too (the lane the mask leaves out), so `box` must be followed by four bytes more of
+/// the same object (a tree node's box is). A NaN compares false in both forms.
+static inline bool tbAABB_OverlapsW(const tbAABB* box, tbQueryBoxW query)
+{
+	__m128 lower = _mm_loadu_ps(&box->lower.x);
+	__m128 upper = _mm_loadu_ps(&box->upper.x);
+	__m128 apart = _mm_or_ps(_mm_cmpgt_ps(query.lower, upper), _mm_cmpgt_ps(lower, query.upper));
+	return (_mm_movemask_ps(apart) & 7) == 0;
+}
+#endif
 
 /// Slab test (Kay and Kajiya 1986) of the segment p + t d, t in [0, tMax], against a box: true
 /// when they meet, with the parameters where the segment enters and leaves the box.
