@@ -534,8 +534,7 @@ static void tbHullBoxLanes(const tbHull* h, vec3s c0, vec3s c1, vec3s c2, vec3s*
 // the axis turned into the box's frame, which tbInvRotateInline makes as
 // v + 2w (u x v) + 2 u x (u x v) with u = -(x, y, z): written out below for the three unit
 // axes, the same products and sums less the ones that multiply a zero of e_i, so that it gives
-// the bits the support along each axis gives (tbGeometry_SupportValueInline), at a third of the
-// cost.
+// the bits the support along each axis gives (tbGeometry_SupportValueInline).
 static tbAABB tbBoxComputeAABB(const tbGeometry* shape, tbTransform xf)
 {
 	float ux = -xf.q.x, uy = -xf.q.y, uz = -xf.q.z, w = xf.q.w;
