@@ -69,7 +69,7 @@ typedef void tbFinishTaskCallback(void* userTask, void* userTaskContext);
 typedef struct tbWorldDef
 {
 	vec3s gravity;       ///< m/s^2, (0, -9.81, 0)
-	int iterations;      ///< soft (biased) solver iterations per substep (2)
+	int iterations;      ///< soft (biased) contact iterations per substep (2); joints take the last
 	int relaxIterations; ///< unbiased iterations per substep (1)
 	/// Contact spring stiffness, Hz (60): at most TB_MAX_CONTACT_HERTZ (refused above it), and
 	/// each step uses at most a quarter of its substep rate.
