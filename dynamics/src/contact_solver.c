@@ -781,6 +781,7 @@ tbRefreshResult tbRefreshContactLane(tbContactConstraintW* c, int lane,
 	contact->manifold = m;
 	contact->madeA = movedA;
 	contact->madeB = movedB;
+	contact->remade += 1;
 	tbAnticipateTurn(c, lane, contact, &m, a != NULL ? sA : NULL, b != NULL ? sB : NULL,
 	                 anchors.ahead, h, def->contactPushMaxSpeed);
 	return tb_refreshMade;

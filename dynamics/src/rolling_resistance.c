@@ -29,7 +29,8 @@ static float tbRollingLever(const tbContactConstraint* c, tbRigidBody* const* bo
 }
 
 int tbListRollingContacts(const tbContactConstraint* contacts, const int* order,
-                          const int* colorBase, int colorCount, int* list, int* starts)
+                          const int* colorBase, int colorCount, int* list, tbRollingRow* rows,
+                          int* starts)
 {
 	int count = 0;
 	for (int k = 0; k < colorCount; ++k) {
@@ -37,6 +38,7 @@ int tbListRollingContacts(const tbContactConstraint* contacts, const int* order,
 		for (int at = colorBase[k]; at < colorBase[k + 1]; ++at) {
 			int i = order[at];
 			if (contacts[i].rollingResistance > 0.0f && contacts[i].manifold.pointCount > 0) {
+				rows[count].remade = -1;
 				list[count++] = i;
 			}
 		}
@@ -45,22 +47,55 @@ int tbListRollingContacts(const tbContactConstraint* contacts, const int* order,
 	return count;
 }
 
-void tbSolveRolling(tbContactConstraint* contacts, const int* list, int count,
+// The rows of contact c: its tangents, each body's turn per unit impulse about them and the
+// rows' 2 x 2 mass K_ij = ti . (IA^-1 + IB^-1) tj (none of which the velocities change), and the
+// torque's lever.
+static void tbMakeRollingRow(const tbContactConstraint* c, tbRigidBody* const* bodies,
+                             tbRollingRow* row)
+{
+	static const mat3s still; // zero: a body that does not move takes no impulse
+	const tbRigidBody* a = c->bodyA != TB_NULL_BODY ? bodies[c->bodyA] : NULL;
+	const tbRigidBody* b = c->bodyB != TB_NULL_BODY ? bodies[c->bodyB] : NULL;
+	const mat3s* iA = a != NULL && a->type == tb_dynamicBody ? &a->Iinv : &still;
+	const mat3s* iB = b != NULL && b->type == tb_dynamicBody ? &b->Iinv : &still;
+	row->remade = c->remade;
+	row->lever = tbRollingLever(c, bodies);
+	vec3s n = c->manifold.normal;
+	vec3s t1 = fabsf(n.x) < 0.57735f ? glms_vec3_normalize(glms_vec3_cross(n, tbV3(1, 0, 0)))
+	                                 : glms_vec3_normalize(glms_vec3_cross(n, tbV3(0, 1, 0)));
+	vec3s t2 = glms_vec3_cross(n, t1);
+	row->t1 = t1;
+	row->t2 = t2;
+	row->a1 = glms_mat3_mulv(*iA, t1);
+	row->a2 = glms_mat3_mulv(*iA, t2);
+	row->b1 = glms_mat3_mulv(*iB, t1);
+	row->b2 = glms_mat3_mulv(*iB, t2);
+	row->k11 = glms_vec3_dot(t1, glms_vec3_add(row->a1, row->b1));
+	row->k12 = glms_vec3_dot(t1, glms_vec3_add(row->a2, row->b2));
+	row->k22 = glms_vec3_dot(t2, glms_vec3_add(row->a2, row->b2));
+}
+
+void tbSolveRolling(tbContactConstraint* contacts, const int* list, tbRollingRow* rows, int count,
                     const tbContactConstraintW* groups, tbRigidBody* const* bodies,
                     tbSolverBody* states)
 {
-	static const mat3s still; // zero: a body that does not move takes no impulse
 	for (int r = 0; r < count; ++r) {
 		tbContactConstraint* c = contacts + list[r];
 		if (c->manifold.pointCount == 0) {
 			continue; // made again in the substep and found apart
 		}
-		const tbRigidBody* a = c->bodyA != TB_NULL_BODY ? bodies[c->bodyA] : NULL;
-		const tbRigidBody* b = c->bodyB != TB_NULL_BODY ? bodies[c->bodyB] : NULL;
-		bool movesA = a != NULL && a->type == tb_dynamicBody;
-		bool movesB = b != NULL && b->type == tb_dynamicBody;
-		const mat3s* iA = movesA ? &a->Iinv : &still;
-		const mat3s* iB = movesB ? &b->Iinv : &still;
+		tbRollingRow* row = rows + r;
+		if (row->remade != c->remade) {
+			tbMakeRollingRow(c, bodies, row);
+		}
+		// Two angular rows across the normal, J = (0, -t, 0, t) for t = t1, t2, solved together
+		// so that the impulse opposes the relative rolling whatever its direction, then held to
+		// the disc |lambda| <= c N r.
+		float k11 = row->k11, k12 = row->k12, k22 = row->k22;
+		float det = k11 * k22 - k12 * k12;
+		if (!(det > 0.0f)) {
+			continue;
+		}
 		// The substep's normal impulse of the manifold: its lane's points, as solved just before.
 		const tbContactConstraintW* g = groups + c->record / TB_SIMD_WIDTH;
 		int lane = c->record % TB_SIMD_WIDTH;
@@ -69,29 +104,15 @@ void tbSolveRolling(tbContactConstraint* contacts, const int* list, int count,
 			const float* impulse = (const float*)&g->points[i].normalImpulse;
 			normal += impulse[lane];
 		}
-		float maxImpulse = c->rollingResistance * normal * tbRollingLever(c, bodies);
-		// Two angular rows across the normal, J = (0, -t, 0, t) for t = t1, t2; their 2x2 mass
-		// K_ij = ti . (IA^-1 + IB^-1) tj, solved together so that the impulse opposes the
-		// relative rolling whatever its direction, then held to the disc |lambda| <= c N r.
-		vec3s n = c->manifold.normal;
-		vec3s t1 = fabsf(n.x) < 0.57735f ? glms_vec3_normalize(glms_vec3_cross(n, tbV3(1, 0, 0)))
-		                                 : glms_vec3_normalize(glms_vec3_cross(n, tbV3(0, 1, 0)));
-		vec3s t2 = glms_vec3_cross(n, t1);
-		vec3s a1 = glms_mat3_mulv(*iA, t1), a2 = glms_mat3_mulv(*iA, t2);
-		vec3s b1 = glms_mat3_mulv(*iB, t1), b2 = glms_mat3_mulv(*iB, t2);
-		float k11 = glms_vec3_dot(t1, glms_vec3_add(a1, b1));
-		float k12 = glms_vec3_dot(t1, glms_vec3_add(a2, b2));
-		float k22 = glms_vec3_dot(t2, glms_vec3_add(a2, b2));
-		float det = k11 * k22 - k12 * k12;
-		if (!(det > 0.0f)) {
-			continue;
-		}
+		float maxImpulse = c->rollingResistance * normal * row->lever;
+		bool movesA = c->bodyA != TB_NULL_BODY && bodies[c->bodyA]->type == tb_dynamicBody;
+		bool movesB = c->bodyB != TB_NULL_BODY && bodies[c->bodyB]->type == tb_dynamicBody;
 		tbSolverBody* sA = movesA ? states + c->bodyA : NULL;
 		tbSolverBody* sB = movesB ? states + c->bodyB : NULL;
 		vec3s wA = sA != NULL ? tbV3(sA->w[0], sA->w[1], sA->w[2]) : tbV3(0.0f, 0.0f, 0.0f);
 		vec3s wB = sB != NULL ? tbV3(sB->w[0], sB->w[1], sB->w[2]) : tbV3(0.0f, 0.0f, 0.0f);
 		vec3s rel = glms_vec3_sub(wB, wA);
-		float e1 = glms_vec3_dot(t1, rel), e2 = glms_vec3_dot(t2, rel);
+		float e1 = glms_vec3_dot(row->t1, rel), e2 = glms_vec3_dot(row->t2, rel);
 		// lambda = -K^-1 e, added to this substep's impulse so far and clamped as a whole.
 		float l1 = c->rollingImpulse[0] - (k22 * e1 - k12 * e2) / det;
 		float l2 = c->rollingImpulse[1] - (k11 * e2 - k12 * e1) / det;
@@ -105,13 +126,13 @@ void tbSolveRolling(tbContactConstraint* contacts, const int* list, int count,
 		c->rollingImpulse[0] = l1;
 		c->rollingImpulse[1] = l2;
 		if (sA != NULL) {
-			vec3s dw = glms_vec3_add(glms_vec3_scale(a1, d1), glms_vec3_scale(a2, d2));
+			vec3s dw = glms_vec3_add(glms_vec3_scale(row->a1, d1), glms_vec3_scale(row->a2, d2));
 			for (int k = 0; k < 3; ++k) {
 				sA->w[k] -= dw.raw[k];
 			}
 		}
 		if (sB != NULL) {
-			vec3s dw = glms_vec3_add(glms_vec3_scale(b1, d1), glms_vec3_scale(b2, d2));
+			vec3s dw = glms_vec3_add(glms_vec3_scale(row->b1, d1), glms_vec3_scale(row->b2, d2));
 			for (int k = 0; k < 3; ++k) {
 				sB->w[k] += dw.raw[k];
 			}

@@ -59,8 +59,9 @@ tbSolverDef tbDefaultSolverDef(void)
 // The scratch block, carved in this order, each part 64-byte aligned.
 typedef struct tbScratchLayout
 {
-	size_t states, motions, colorMasks, contactColors, order, refreshes, refreshGaps, groups,
-	    joints, jointMore, jointKeys, jointGroups, jointInertias, jointBatches, statics, total;
+	size_t states, motions, colorMasks, contactColors, order, refreshes, refreshGaps, rolling,
+	    groups, joints, jointMore, jointKeys, jointGroups, jointInertias, jointBatches, statics,
+	    total;
 	int groupCapacity;
 } tbScratchLayout;
 
@@ -138,6 +139,8 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 	// Their gaps, the turns after them, and their contacts' spin reaches (A's, B's) and turn
 	// limits copied side by side (the look of every substep reads these, not the contacts).
 	l.refreshGaps = tbCarve(&at, (size_t)contactCount * 5u * sizeof(float));
+	// The rolling contacts' rows (tbRollingRow), beside their list.
+	l.rolling = tbCarve(&at, (size_t)contactCount * sizeof(tbRollingRow));
 	// Each colour leaves at most one partly filled record; each overflow constraint has its own.
 	l.groupCapacity = contactCount + TB_GRAPH_COLORS;
 	// With parallelFor, each record has a static body and a sink of its own, side by side: the
@@ -694,7 +697,8 @@ static void tbParallel(const tbSolverDef* def, tbSolverTaskFcn* task, int itemCo
 typedef struct tbRollingTask
 {
 	tbContactConstraint* contacts;
-	const int* list; // the rolling contacts, colour by colour
+	const int* list;    // the rolling contacts, colour by colour
+	tbRollingRow* rows; // their rows, beside the list
 	const tbContactConstraintW* groups;
 	tbRigidBody* const* bodies;
 	tbSolverBody* states;
@@ -704,7 +708,8 @@ static void tbSolveRollingTask(int start, int end, int worker, void* context)
 {
 	(void)worker;
 	const tbRollingTask* t = context;
-	tbSolveRolling(t->contacts, t->list + start, end - start, t->groups, t->bodies, t->states);
+	tbSolveRolling(t->contacts, t->list + start, t->rows + start, end - start, t->groups, t->bodies,
+	               t->states);
 }
 
 // The rolling rows colour by colour, each colour's side by side; the overflow's one at a time.
@@ -719,12 +724,13 @@ static void tbSolveRollingColors(const tbSolverDef* def, const tbRollingTask* t,
 		if (n > 0) {
 			tbRollingTask colour = *t;
 			colour.list = t->list + starts[k];
+			colour.rows = t->rows + starts[k];
 			def->parallelFor(tbSolveRollingTask, n, TB_MIN_ROLLING, &colour, def->parallelContext);
 		}
 	}
 	int n = starts[TB_GRAPH_COLORS + 1] - starts[TB_GRAPH_COLORS];
-	tbSolveRolling(t->contacts, t->list + starts[TB_GRAPH_COLORS], n, t->groups, t->bodies,
-	               t->states);
+	tbSolveRolling(t->contacts, t->list + starts[TB_GRAPH_COLORS],
+	               t->rows + starts[TB_GRAPH_COLORS], n, t->groups, t->bodies, t->states);
 }
 
 // A pass over the records colour by colour (each colour's records side by side where it may),
@@ -1181,7 +1187,8 @@ static int tbColorJoints(tbJointTask* t, int jointCount, int bodyCount, int* int
 static void tbObservedSubstep(const tbSolverDef* def, tbObserver* o, tbContactConstraintW* groups,
                               int groupCount, tbSolverBody* states, float invH,
                               tbJointTask* jointTask, int jointCount, int jointBodyCount,
-                              tbContactConstraint* contacts, const int* rolling, int rollingCount,
+                              tbContactConstraint* contacts, const int* rolling,
+                              tbRollingRow* rollingRows, int rollingCount,
                               tbRigidBody* const* bodies)
 {
 	int bodyCount = o->bodyCount;
@@ -1214,7 +1221,7 @@ static void tbObservedSubstep(const tbSolverDef* def, tbObserver* o, tbContactCo
 		}
 		if (rollingCount > 0) {
 			tbObserveSnapshot(o, states);
-			tbSolveRolling(contacts, rolling, rollingCount, groups, bodies, states);
+			tbSolveRolling(contacts, rolling, rollingRows, rollingCount, groups, bodies, states);
 			tbObserveBodies(o, states, false, false);
 		}
 		tbObserveContacts(o, tb_passRelax, groups, groupCount, states, invH);
@@ -1395,6 +1402,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	int* contactColors = (int*)(base + layout.contactColors);
 	int* refreshes = (int*)(base + layout.refreshes);
 	float* refreshGaps = (float*)(base + layout.refreshGaps);
+	tbRollingRow* rollingRows = (tbRollingRow*)(base + layout.rolling);
 	float* refreshTurns = refreshGaps + contactCount;
 	float* refreshReachA = refreshTurns + contactCount;
 	float* refreshReachB = refreshReachA + contactCount;
@@ -1585,11 +1593,12 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	// read).
 	int* rolling = contactColors;
 	int rollingStart[TB_GRAPH_COLORS + 2];
-	int rollingCount = def->enableRollingResistance
-	                       ? tbListRollingContacts(contacts, order, task.colorBase,
-	                                               TB_GRAPH_COLORS + 1, rolling, rollingStart)
-	                       : 0;
-	tbRollingTask rollingTask = {contacts, rolling, groups, bodies, states};
+	int rollingCount =
+	    def->enableRollingResistance
+	        ? tbListRollingContacts(contacts, order, task.colorBase, TB_GRAPH_COLORS + 1, rolling,
+	                                rollingRows, rollingStart)
+	        : 0;
+	tbRollingTask rollingTask = {contacts, rolling, rollingRows, groups, bodies, states};
 
 	// Catto's soft step: per substep integrate velocities, warm start, solve with bias,
 	// integrate the deltas, relax without bias (Solver2D, 2024). Joints go first in each pass
@@ -1674,7 +1683,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		}
 		if (observe) {
 			tbObservedSubstep(def, &observer, groups, groupCount, states, invH, &jointTask,
-			                  jointCount, jointBodyCount, contacts, rolling, rollingCount, bodies);
+			                  jointCount, jointBodyCount, contacts, rolling, rollingRows,
+			                  rollingCount, bodies);
 			continue;
 		}
 		if (def->enableWarmStarting) {
@@ -1697,7 +1707,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			jointTask.lastRelax = it + 1 == def->relaxIterations;
 			tbRunJointUnits(&jointTask, tb_jointSolve, false, true);
 			jointTask.lastRelax = false;
-			tbSolveRolling(contacts, rolling, rollingCount, groups, bodies, states);
+			tbSolveRolling(contacts, rolling, rollingRows, rollingCount, groups, bodies, states);
 			for (int g = 0; g < groupCount; ++g) {
 				tbSolveContactsW(groups + g, states, invH, false);
 			}

@@ -171,10 +171,22 @@ void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContactConstraint*
 // (colorCount + 1 of them); their impulses cleared at a substep's start; solved before the contacts
 // of a relax pass (each contact's `record` names its lane), one colour's side by side where workers
 // are given.
+// `rows` runs beside `list`: each contact's rows, made by its first relax pass of the step and
+// again after the substeps remake its manifold (tbContactConstraint.remade); the list marks them
+// unmade.
+typedef struct tbRollingRow
+{
+	vec3s t1, t2;         // the tangents the rows turn about
+	vec3s a1, a2, b1, b2; // IA^-1 t1, IA^-1 t2, IB^-1 t1, IB^-1 t2 (zero for a body that stays)
+	float k11, k12, k22;  // the rows' 2 x 2 mass matrix K
+	float lever;          // tbRollingLever: the torque's limit is c N lever
+	int remade;           // the contact's `remade` they were made at; -1: not made
+} tbRollingRow;
 int tbListRollingContacts(const tbContactConstraint* contacts, const int* order,
-                          const int* colorBase, int colorCount, int* list, int* starts);
+                          const int* colorBase, int colorCount, int* list, tbRollingRow* rows,
+                          int* starts);
 void tbClearRolling(tbContactConstraint* contacts, const int* list, int count);
-void tbSolveRolling(tbContactConstraint* contacts, const int* list, int count,
+void tbSolveRolling(tbContactConstraint* contacts, const int* list, tbRollingRow* rows, int count,
                     const tbContactConstraintW* groups, tbRigidBody* const* bodies,
                     tbSolverBody* states);
 

@@ -242,6 +242,7 @@ typedef struct tbContactConstraint
 	float refreshTurn; ///< with `refresh`: how far the turns may carry the surfaces before, m
 	tbSolverDelta madeA; ///< A's deltas when `manifold` was made (zero: at the step's start)
 	tbSolverDelta madeB; ///< the same for B
+	int remade;          ///< how many times the substeps remade `manifold` this step (solver)
 } tbContactConstraint;
 
 /// A contact for a manifold between bodies A and B (the manifold normal points from A to B),
