@@ -793,7 +793,6 @@ typedef struct tbJointTask
 	bool parallel;
 	tbJointMode mode;
 	bool useBias;
-	bool lastPass; // with useBias: the substep's last biased pass (tbRunJointUnits)
 	// Without useBias: the substep's last relax pass, after which the next substep's start
 	// makes the jointed bodies' turns anew (tbSolveJointGroup's turnsRead).
 	bool lastRelax;
@@ -917,15 +916,9 @@ static void tbJointUnitsTask(int start, int end, int worker, void* context)
 				tbJointAddStiffness(r, t->states, t->stiffness);
 			}
 		}
-		// A group's direct solve makes its point rows exact for the velocities it is given,
-		// so among the biased passes only the last one's counts: an earlier one's impulses
-		// are recomputed from what the contacts left, and a group of several joints (a chain,
-		// a ragdoll) skips it there, its factorization being most of its joints' work. The
-		// earlier passes then solve the joints' other rows and the contacts against the
-		// warm-started velocities. A lone joint's solve costs about what its rows do and
-		// keeps its limits a pass ahead of the point rows: it runs in every pass.
-		if (t->mode == tb_jointSolve && t->records[t->seq[from]].component >= 0 &&
-		    (!t->useBias || t->lastPass || to - from == 1)) {
+		// The group's point rows, solved together after its joints' own rows (the joints take
+		// one biased pass a substep: tbRunJointUnits).
+		if (t->mode == tb_jointSolve && t->records[t->seq[from]].component >= 0) {
 			bool turnsRead = t->useBias || !t->lastRelax || t->records[t->seq[from]].groupOpen;
 			tbSolveJointGroup(t->records, t->seq + from, to - from, t->states, t->useBias,
 			                  turnsRead, t->work + (size_t)worker * t->workStride);
@@ -1014,7 +1007,6 @@ static void tbRunJointUnits(tbJointTask* t, tbJointMode mode, bool useBias, bool
 	}
 	t->mode = mode;
 	t->useBias = useBias;
-	t->lastPass = last;
 	for (int k = 0; k <= TB_JOINT_COLORS; ++k) {
 		int batches = k < TB_JOINT_COLORS ? t->batchStart[k + 1] - t->batchStart[k] : 0;
 		if (batches > 0) {
