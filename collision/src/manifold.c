@@ -503,6 +503,13 @@ static const tbFeature* tbFeatureFrom(const tbFeatureSource* source, const tbGeo
 	return storage;
 }
 
+// tbGeometry_Size of A (onA) or B: the source's where it knows it.
+static float tbSizeFrom(const tbFeatureSource* source, const tbGeometry* s, bool onA)
+{
+	float known = source == NULL ? -1.0f : (onA ? source->sizeA : source->sizeB);
+	return known >= 0.0f ? known : tbGeometry_Size(s);
+}
+
 int tbClipFaceManifold(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
                        const tbFeature* ref, bool flip, float speculativeDistance, tbManifold* m)
 {
@@ -518,7 +525,7 @@ int tbClipFaceManifoldFrom(const tbGeometry* a, const tbGeometry* b, tbTransform
 	// polytope the face most anti-parallel to the reference: Box2D-Lite, qu3e).
 	const tbFeature* inc =
 	    tbFeatureFrom(source, a, b, flip, bInA, glms_vec3_negate(ref->normal), &made);
-	float sizeA = tbGeometry_Size(a), sizeB = tbGeometry_Size(b);
+	float sizeA = tbSizeFrom(source, a, true), sizeB = tbSizeFrom(source, b, false);
 	memset(m, 0, sizeof *m);
 	return tbClipFeatures(ref, inc, flip, sizeA < sizeB ? sizeA : sizeB, speculativeDistance, m);
 }
@@ -732,7 +739,7 @@ static tbManifold tbCollideByQuery(const tbGeometry* a, const tbGeometry* b, tbT
 		// grazing a face's rim): the query's point still holds.
 		return tbSinglePoint(&r);
 	}
-	tbKeepDeepest(&r, tbGeometry_Size(a), tbGeometry_Size(b), &m);
+	tbKeepDeepest(&r, tbSizeFrom(source, a, true), tbSizeFrom(source, b, false), &m);
 	return m;
 }
 

@@ -43,11 +43,13 @@ int tbClipFaceManifold(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 /// along d (A's frame), in A's frame, or null to have it made. It must be what the maker would
 /// make, and stay valid while the builder holds it: until the next fetch of the other shape's
 /// (the level code keeps a convex shape's faces there, made once for all the triangles it meets,
-/// mesh_collide.c; a fetch of the triangle's is never answered there).
+/// and a mesh triangle's two sides from the corners it already has, mesh_collide.c). `sizeA` and
+/// `sizeB` are tbGeometry_Size of A and B where the source knows them, negative where not.
 typedef struct tbFeatureSource
 {
 	const tbFeature* (*fetch)(void* context, bool onA, tbTransform bInA, vec3s d);
 	void* context;
+	float sizeA, sizeB;
 } tbFeatureSource;
 
 /// tbClipFaceManifold with the incident feature from `source` where it has it (may be null).

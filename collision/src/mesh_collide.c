@@ -247,19 +247,42 @@ tbLevelFeatureAlong(tbLevelFeatures* lf, const tbGeometry* a, const tbGeometry* 
 }
 
 // What the query path of a triangle's pair takes its features from (tbFeatureSource): the
-// convex shape's from `lf`, the triangle's made (a copy of its three corners).
+// convex shape's from `lf`; a mesh triangle's (the level is A) from its corners `t` and the
+// normal the mesh keeps, `face`; other triangles' made by tbGetFeature or tbFeatureInA.
 typedef struct tbLevelSource
 {
 	tbLevelFeatures* lf;
 	const tbGeometry *a, *b;
 	bool convexIsA;
+	bool meshTriangle; // a mesh's triangle in its own frame (the level is A)
+	const vec3s* t;
+	vec3s face;
+	tbFeature triangle;
 } tbLevelSource;
+
+// The side of a mesh triangle facing d, as tbGetFeature makes it (tbTriangleFeature): its normal
+// is the mesh's (tbBuildMesh makes it with the same operations on the same corners), the corners
+// counter-clockwise about the side's normal, id 1 for the back.
+static const tbFeature* tbLevelTriangleSide(tbLevelSource* src, vec3s d)
+{
+	bool back = glms_vec3_dot(src->face, d) < 0.0f;
+	tbFeature* f = &src->triangle;
+	for (int k = 0; k < 3; ++k) {
+		f->v[k] = back ? src->t[2 - k] : src->t[k];
+	}
+	f->count = 3;
+	f->normal = back ? glms_vec3_negate(src->face) : src->face;
+	f->radius = 0.0f;
+	f->id = back ? 1u : 0u;
+	f->isFace = true;
+	return f;
+}
 
 static const tbFeature* tbLevelFetch(void* context, bool onA, tbTransform bInA, vec3s d)
 {
-	const tbLevelSource* src = context;
+	tbLevelSource* src = context;
 	if (onA != src->convexIsA) {
-		return NULL;
+		return src->meshTriangle ? tbLevelTriangleSide(src, d) : NULL;
 	}
 	return tbLevelFeatureAlong(src->lf, src->a, src->b, bInA, src->convexIsA, d);
 }
@@ -425,8 +448,20 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 		}
 	}
 	// The query's path (tbCollideCheckedShapes) with the convex shape's faces from `lf`.
-	tbLevelSource source = {.lf = lf, .a = sa, .b = sb, .convexIsA = !levelIsA};
-	tbFeatureSource features = {.fetch = tbLevelFetch, .context = &source};
+	tbLevelSource source = {.lf = lf,
+	                        .a = sa,
+	                        .b = sb,
+	                        .convexIsA = !levelIsA,
+	                        .meshTriangle = levelIsA && level->type == tb_meshShape,
+	                        .t = t,
+	                        .face = face};
+	// The triangle's size as tbGeometry_Size makes it (the mesh's; a heightfield's not known),
+	// the convex shape's from `lf`.
+	float convexSize = lf != NULL ? lf->convexSize : -1.0f;
+	tbFeatureSource features = {.fetch = tbLevelFetch,
+	                            .context = &source,
+	                            .sizeA = levelIsA ? triangleSize : convexSize,
+	                            .sizeB = levelIsA ? convexSize : triangleSize};
 	tbManifold m = tbCollideCheckedShapesFrom(sa, sb, bInA, speculativeDistance, distance, sat,
 	                                          lf != NULL ? &features : NULL);
 	if (m.pointCount == 0) {
