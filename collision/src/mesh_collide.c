@@ -319,14 +319,25 @@ static inline tbManifold tbNoPoints(vec3s normal)
 	return m;
 }
 
+// A point inside the convex shape, in A's frame: the side of a mesh triangle it lies on is the
+// side the triangle faces it with.
+static vec3s tbLevelConvexCentre(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,
+                                 bool levelIsA)
+{
+	return levelIsA ? tbTransformPointInline(bInA, tbGeometry_InteriorPoint(b))
+	                : tbGeometry_InteriorPoint(a);
+}
+
 // The convex shape is checked (tbGeometry_IsUsable) by the caller, once for all its triangles; a
 // level's triangles were checked when it was built (tbBuildMesh, tbBuildHeightField): the queries
 // below check neither again. The caller checked that exactly one shape is a level and fetched
-// the triangle's corners `v` (the level's frame) and its edge flags.
+// the triangle's corners `v` (the level's frame) and its edge flags. `centreInA`: the convex
+// shape's tbLevelConvexCentre where the caller made it once for all its triangles, else null.
 static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeometry* b,
                                              tbTransform bInA, int triangle, const vec3s v[3],
                                              uint32_t flags, float speculativeDistance,
-                                             float* distance, tbLevelFeatures* lf, tbSatCache* sat)
+                                             float* distance, tbLevelFeatures* lf, tbSatCache* sat,
+                                             const vec3s* centreInA)
 {
 	bool levelIsA = tbGeometry_IsLevel(a);
 	const tbGeometry* level = levelIsA ? a : b;
@@ -348,8 +359,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 	// A heightfield is solid below its surface: its triangles face up. A mesh triangle faces the
 	// side the convex shape's centre is on (the query's normal is no guide: at an edge it may lie
 	// in the plane, or lean either way).
-	vec3s centre = levelIsA ? tbTransformPointInline(bInA, tbGeometry_InteriorPoint(b))
-	                        : tbGeometry_InteriorPoint(a);
+	vec3s centre = centreInA != NULL ? *centreInA : tbLevelConvexCentre(a, b, bInA, levelIsA);
 	bool back =
 	    level->type == tb_meshShape && glms_vec3_dot(glms_vec3_sub(centre, t[0]), face) < 0.0f;
 	vec3s front = back ? glms_vec3_negate(face) : face;
@@ -564,7 +574,7 @@ tbManifold tbCollideLevelTriangle(const tbGeometry* a, const tbGeometry* b, tbTr
 		return tbNoPoints((vec3s){{0.0f, 1.0f, 0.0f}});
 	}
 	return tbCollideLevelTriangleWith(a, b, bInA, triangle, v, flags, speculativeDistance, distance,
-	                                  NULL, NULL);
+	                                  NULL, NULL, NULL);
 }
 
 // Contact normals of two triangles within this cosine (about 5 degrees) share one manifold: a
@@ -698,6 +708,7 @@ typedef struct tbLevelCollide
 	// ends) and its radius, with no face planes.
 	bool filter;
 	bool twoSided; // mesh triangles may face either way; heightfield triangles face up
+	vec3s centre;  // tbLevelConvexCentre, made once for all the triangles
 	int vertexCount, faceCount;
 	float coreRadius; // a round shape's radius about its core, else 0
 	vec3s vertices[TB_LEVEL_FILTER_MAX];
@@ -797,7 +808,8 @@ static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbT
 // any axis with a positive gap between the projections proves the gap a lower bound of the
 // distance; only face axes are tried here, the rest is the narrow phase's. A round shape is its
 // core grown by its radius: its core apart by more than the gap plus the radius.
-static bool tbLevelTriangleApart(const tbLevelCollide* lc, const vec3s v[3], float gap)
+static bool tbLevelTriangleApart(const tbLevelCollide* lc, int triangle, const vec3s v[3],
+                                 float gap)
 {
 	gap += lc->coreRadius;
 	for (int i = 0; i < lc->faceCount; ++i) {
@@ -808,12 +820,19 @@ static bool tbLevelTriangleApart(const tbLevelCollide* lc, const vec3s v[3], flo
 			return true;
 		}
 	}
-	vec3s n = glms_vec3_cross(glms_vec3_sub(v[1], v[0]), glms_vec3_sub(v[2], v[0]));
-	float len = glms_vec3_norm(n);
-	if (!(len > 0.0f)) {
-		return false;
+	// The triangle's unit normal: a mesh keeps it (tbBuildMesh makes it by tbTriangleNormal, these
+	// operations on these corners, and refuses a triangle without area).
+	vec3s n;
+	if (lc->level->type == tb_meshShape) {
+		n = lc->level->mesh->normals[triangle];
+	} else {
+		n = glms_vec3_cross(glms_vec3_sub(v[1], v[0]), glms_vec3_sub(v[2], v[0]));
+		float len = glms_vec3_norm(n);
+		if (!(len > 0.0f)) {
+			return false;
+		}
+		n = glms_vec3_scale(n, 1.0f / len);
 	}
-	n = glms_vec3_scale(n, 1.0f / len);
 	float d = glms_vec3_dot(n, v[0]);
 	float lo = FLT_MAX, hi = -FLT_MAX;
 	for (int i = 0; i < lc->vertexCount; ++i) {
@@ -852,13 +871,14 @@ static bool tbLevelTriangleFound(int triangle, void* context)
 		lc->distance = -FLT_MAX; // as a failed query
 		return true;
 	}
-	if (lc->filter && tbLevelTriangleApart(lc, v, lc->speculativeDistance)) {
+	if (lc->filter && tbLevelTriangleApart(lc, triangle, v, lc->speculativeDistance)) {
 		return true;
 	}
 	float d;
 	tbSatCache sat = tbLevelLastSat(lc, triangle);
-	tbManifold m = tbCollideLevelTriangleWith(lc->a, lc->b, lc->bInA, triangle, v, flags,
-	                                          lc->speculativeDistance, &d, &lc->features, &sat);
+	tbManifold m =
+	    tbCollideLevelTriangleWith(lc->a, lc->b, lc->bInA, triangle, v, flags,
+	                               lc->speculativeDistance, &d, &lc->features, &sat, &lc->centre);
 	if (sat.type != tb_satNone && lc->nextSat.count < TB_LEVEL_SAT_CACHE) {
 		lc->nextSat.triangles[lc->nextSat.count] = triangle;
 		lc->nextSat.sat[lc->nextSat.count] = sat;
@@ -1009,6 +1029,7 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	tbTransform convexInLevel = levelIsA ? bInA : tbInvMulTransforms(bInA, tbTransformIdentity());
 	lc.level = level;
 	lc.twoSided = level->type == tb_meshShape;
+	lc.centre = tbLevelConvexCentre(a, b, bInA, levelIsA);
 	lc.filter = tbLevelFilterSetup(&lc, convex, convexInLevel);
 	tbLevelFeatures_Init(&lc.features, convex);
 	tbAABB box = tbGeometry_ComputeAABB(convex, convexInLevel);
