@@ -598,6 +598,54 @@ Test(textbook, box_on_a_stack_reads_its_weight)
 }
 
 // ---------------------------------------------------------------------------------------------
+// A soft contact holds its load as a spring (docs/solver.md, "What the spring costs a stack"). At
+// rest the warm start carries the load's impulse F h and the velocities are zero, so the biased
+// pass's update -m s_m (v + b s) - s_i lambda vanishes only at s = -s_i F h / (s_m m b) =
+// -F / (m w^2): the overlap of a spring of stiffness m w^2, whatever its damping ratio and the
+// substep. Here two equal balls stand one on the other on the ground, a contact point each on the
+// line of centres, so each row's effective mass is its bodies' reduced mass (m against the
+// ground, m / 2 between the balls); the ground's row runs at twice the frequency (only one body
+// gives way; below the cap of a quarter of the substep rate) and carries both balls: its overlap is
+// 2 m g / (m (2 w)^2), the balls' is m g / ((m / 2) w^2). The centres read both.
+static void ballsSitAtTheStaticDeflection(float hertz, float radius)
+{
+	tbWorldDef def = tbDefaultWorldDef();
+	def.enableSleep = false;
+	def.contactHertz = hertz;
+	tbWorldId world = tbCreateWorld(&def);
+	makeGround(world, 5.0f, 0.6f);
+	tbGeometry ball = tbMakeSphere(radius);
+	tbBodyId low = makeDynamic(world, v3(0.0f, radius, 0.0f), quatIdentity(), &ball, 1000.0f);
+	tbBodyId high =
+	    makeDynamic(world, v3(0.0f, 3.0f * radius, 0.0f), quatIdentity(), &ball, 1000.0f);
+	for (int s = 0; s < (int)(3.0f / kDt); ++s) {
+		tbWorld_Step(world, kDt, kSubsteps);
+	}
+	double g = -(double)tbWorld_GetGravity(world).y;
+	double w = 2.0 * kPi * (double)hertz;
+	double ground = 2.0 * g / (4.0 * w * w); // both balls on the ground's row, at 2 w
+	double between = 2.0 * g / (w * w);      // one ball on the row of reduced mass m / 2
+	double lowGap = (double)radius - (double)tbBody_GetPosition(low).y;
+	double highGap = 2.0 * (double)radius -
+	                 ((double)tbBody_GetPosition(high).y - (double)tbBody_GetPosition(low).y);
+	printf("balls of %.2f m at %.0f Hz: overlap on the ground %.4e m (%.4e), between %.4e m "
+	       "(%.4e)\n",
+	       (double)radius, (double)hertz, lowGap, ground, highGap, between);
+	cr_expect(fabs(lowGap / ground - 1.0) < 0.01, "ground overlap %.4e m, want %.4e", lowGap,
+	          ground);
+	cr_expect(fabs(highGap / between - 1.0) < 0.01, "overlap between the balls %.4e m, want %.4e",
+	          highGap, between);
+	tbDestroyWorld(world);
+}
+
+Test(textbook, a_soft_contact_holds_its_load_at_the_springs_static_deflection)
+{
+	ballsSitAtTheStaticDeflection(20.0f, 0.5f);
+	ballsSitAtTheStaticDeflection(10.0f, 0.25f);
+	ballsSitAtTheStaticDeflection(12.0f, 1.0f);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Mass data against the closed forms: a box of half extents (a, b, c) has m = 8 abc rho and
 // Ibody = m/3 diag(b^2 + c^2, a^2 + c^2, a^2 + b^2); a sphere 2/5 m r^2. In the world,
 // I = R Ibody R^T and L = I w (Baraff I, eq. 2-40 and 2-43).
