@@ -107,12 +107,27 @@ typedef struct tbLevelSweep
 	tbTransform start, end; // the moving shape's poses at t = 0 and t = 1
 	float bow;              // how far a point of it dips below its straight path (see below), m
 	tbToiOutput best;
-	int visited; // triangles swept, capped
+	int visited;   // triangles swept, capped
+	tbAABB endBox; // the moving shape's box at t = 1 (tbGeometry_ComputeAABB), world
 } tbLevelSweep;
 
 // At most this many triangles per swept shape and level shape: a sweep across a huge fine mesh in
 // one step stops early at a safe (earlier) time rather than taking the step's whole budget.
 #define TB_CCD_MAX_TRIANGLES 256
+
+// The unit normal of a level's triangle (its frame, counter-clockwise corners), zero for one
+// without area: a mesh keeps it (tbBuildMesh makes it by tbTriangleNormal, these operations on
+// these corners, and refuses a triangle without area).
+static vec3s tbLevelTriangleNormal(const tbGeometry* level, int triangle, const vec3s corners[3])
+{
+	if (level->type == tb_meshShape) {
+		return level->mesh->normals[triangle];
+	}
+	vec3s n = glms_vec3_cross(glms_vec3_sub(corners[1], corners[0]),
+	                          glms_vec3_sub(corners[2], corners[0]));
+	float length = glms_vec3_norm(n);
+	return length > 0.0f ? glms_vec3_scale(n, 1.0f / length) : glms_vec3_zero();
+}
 
 static bool tbLevelSweepCallback(int triangle, void* context)
 {
@@ -128,17 +143,27 @@ static bool tbLevelSweepCallback(int triangle, void* context)
 	// plane, can be hit: one it already rests on (or a coplanar neighbour ahead of a sliding
 	// body) would stop the body at once, one it is behind is the other side's. Mesh triangles
 	// face the side the shape starts on; heightfield triangles face up only.
-	vec3s n = glms_vec3_cross(glms_vec3_sub(corners[1], corners[0]),
-	                          glms_vec3_sub(corners[2], corners[0]));
-	float length = glms_vec3_norm(n);
-	if (!(length > 0.0f)) {
+	vec3s n = tbLevelTriangleNormal(ls->level, triangle, corners);
+	if (!(glms_vec3_norm2(n) > 0.0f)) {
 		return true;
 	}
-	n = tbRotateInline(ls->xf.q, glms_vec3_scale(n, 1.0f / length));
+	n = tbRotateInline(ls->xf.q, n);
 	vec3s v0 = tbTransformPointInline(ls->xf, corners[0]);
 	tbTransform start = ls->start;
 	if (ls->level->type == tb_meshShape && glms_vec3_dot(glms_vec3_sub(start.p, v0), n) < 0.0f) {
 		n = glms_vec3_negate(n);
+	}
+	// The end's test below without its support query first: the shape's box at the end holds
+	// every point of it, so a plane the box lies in front of by more than the target, the bow
+	// and a margin for the rounding of either way (relative to the coordinates) has the shape's
+	// lowest point in front of it too, and the test below would pass the triangle over.
+	vec3s c = glms_vec3_scale(glms_vec3_add(ls->endBox.lower, ls->endBox.upper), 0.5f);
+	vec3s e = glms_vec3_scale(glms_vec3_sub(ls->endBox.upper, ls->endBox.lower), 0.5f);
+	float reach = fabsf(n.x) * e.x + fabsf(n.y) * e.y + fabsf(n.z) * e.z;
+	float margin = 1e-4f * (fabsf(c.x) + fabsf(c.y) + fabsf(c.z) + fabsf(v0.x) + fabsf(v0.y) +
+	                        fabsf(v0.z) + reach);
+	if (glms_vec3_dot(glms_vec3_sub(c, v0), n) - reach - ls->bow > ls->separation + margin) {
+		return true;
 	}
 	vec3s lowest = tbTransformPointInline(
 	    start,
@@ -204,6 +229,7 @@ static tbToiOutput tbSweepAgainstShape(const tbGeometry* moving, const tbSweep* 
 	ls.best.state = tb_toiSeparated;
 	ls.best.fraction = maxFraction;
 	ls.visited = 0;
+	ls.endBox = tbGeometry_ComputeAABB(moving, ls.end);
 	tbGeometry_QueryTriangles(&target->geometry, local, tbLevelSweepCallback, &ls);
 	return ls.best;
 }
