@@ -503,11 +503,12 @@ static const tbFeature* tbFeatureFrom(const tbFeatureSource* source, const tbGeo
 	return storage;
 }
 
-// tbGeometry_Size of A (onA) or B: the source's where it knows it.
+// tbGeometry_Size of A (onA) or B: the source's where it knows it (a shape's size is positive;
+// a source that leaves the field at zero knows none).
 static float tbSizeFrom(const tbFeatureSource* source, const tbGeometry* s, bool onA)
 {
-	float known = source == NULL ? -1.0f : (onA ? source->sizeA : source->sizeB);
-	return known >= 0.0f ? known : tbGeometry_Size(s);
+	float known = source == NULL ? 0.0f : (onA ? source->sizeA : source->sizeB);
+	return known > 0.0f ? known : tbGeometry_Size(s);
 }
 
 int tbClipFaceManifold(const tbGeometry* a, const tbGeometry* b, tbTransform bInA,

@@ -44,7 +44,8 @@ int tbClipFaceManifold(const tbGeometry* a, const tbGeometry* b, tbTransform bIn
 /// make, and stay valid while the builder holds it: until the next fetch of the other shape's
 /// (the level code keeps a convex shape's faces there, made once for all the triangles it meets,
 /// and a mesh triangle's two sides from the corners it already has, mesh_collide.c). `sizeA` and
-/// `sizeB` are tbGeometry_Size of A and B where the source knows them, negative where not.
+/// `sizeB` are tbGeometry_Size of A and B where the source knows them, zero (as an initializer
+/// that leaves them out sets them) or negative where not.
 typedef struct tbFeatureSource
 {
 	const tbFeature* (*fetch)(void* context, bool onA, tbTransform bInA, vec3s d);
