@@ -130,9 +130,12 @@ typedef struct tbJointRecord
 	float biasRate, massScale, impulseScale; // rigid rows (joint softness)
 	float h;                                 // the substep, s
 	mat3s* inertias;                         // per solver body: the inverse inertia of this substep
-	float* stiffened;  // per solver body: how much geometric stiffness it took, 0..1
-	mat3s iA, iB;      // inverse inertias of now (tbJointNowAt), zero for a body that cannot move
-	mat3s iA0, iB0;    // inverse inertias of the step's start
+	float* stiffened; // per solver body: how much geometric stiffness it took, 0..1
+	mat3s iA, iB;     // inverse inertias of now (tbJointNowAt), zero for a body that cannot move
+	mat3s iA0, iB0;   // inverse inertias of the step's start
+	// tr(I0^-1) - a^T I0^-1 a for each side's arm direction a (tr(I0^-1) where the arm is
+	// nil): what a unit tension along the arm adds to its body's rho (tbJointAddLoad)
+	float swayA, swayB;
 	vec3s axisA, refA; // A's frame, world, at the start
 	vec3s axisB, refB; // B's frame
 } tbJointRecord;
@@ -189,29 +192,51 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 typedef struct tbJointBody
 {
 	int index, record, side;
-	bool onePoint;      // its only joint is a point joint (ball, hinge, fixed): never stiffened
+	bool onePoint; // its only joint is a point joint (ball, hinge, fixed): never stiffened
+	// It takes its whole stiffness (its load, tbJointAddLoad, is infinite): it is on a slider,
+	// wheel or distance joint, whose arms are not the turned anchors, or on a ball joint of a
+	// batch (tbBallBatchAddStiffness sums the lanes' whole stiffness).
+	bool whole;
 	unsigned char gyro; // 1: moving and on one ball joint only (the record's), else 0
 } tbJointBody;
 
 // The bodies of the joints, each once, in the order the joints name them, each marked for the
-// stiffening (onePoint) and the gyroscopic term (gyro); returns the count. After the records are
-// prepared. `seen` is scratch per solver body, zero on entry and on exit.
+// stiffening (onePoint, and whole for the joints without point rows: the solver adds the
+// batches' bodies once it has made them) and the gyroscopic term (gyro); returns the count. After
+// the records are prepared. `seen` is scratch per solver body, zero on entry and on exit.
 int tbListJointBodies(tbJointRecord* records, const tbJointKey* keys, int jointCount,
                       unsigned char* seen, tbJointBody* list);
 
 // A jointed body's turn since the step began, turns[body] (the records' arrays), brought up to
 // its dtheta of now by composing the change since the last call (tbComposeTurn): once for every
 // change of the deltas, instead of in every joint that reads it.
-// With `stiffness` (the substep's start) its geometric stiffness is cleared for
-// tbJointAddStiffness and tbJointBodyStiffen; without, its substep inverse inertia is turned by
-// it, turnedInertias[body] (zero where it cannot move). Writes only the body's entries.
+// With `stiffness` (the substep's start) its geometric stiffness and its load (stiffened[], which
+// tbJointBodyStiffen then overwrites) are cleared for tbJointAddLoad, tbJointAddStiffness and
+// tbJointBodyStiffen; without, its substep inverse inertia is turned by it, turnedInertias[body]
+// (zero where it cannot move). Writes only the body's entries.
 void tbJointBodyTurn(const tbJointRecord* records, const tbJointBody* body,
                      const tbSolverBody* states, mat3s* stiffness);
-// Adds the geometric stiffness of the joint's load to its moving bodies' stiffness[].
-void tbJointAddStiffness(const tbJointRecord* record, const tbSolverBody* states, mat3s* stiffness);
+// Adds the joint's share of rho (tbJointBodyStiffen's measure of how stiff its bodies' joints
+// make them, over h) to its moving bodies' load[], from scalars: an arm's geometric stiffness
+// (F . r)(1 - r^ r^T) adds (F . r)(tr(I^-1) - r^T I^-1 r / r^2) to tr(I^-1 K), and both terms
+// of the bracket are the same in the step's starting axes (swayA, swayB), where the arm and the
+// inertia turn together. A joint without point rows (slider, wheel, distance), whose arms are
+// not the turned anchors, adds nothing: its bodies take their whole stiffness (whole).
+void tbJointAddLoad(const tbJointRecord* record, float* load);
+// Whether the body's load (tbJointAddLoad) may make it take some of its geometric stiffness: rho
+// = h load may pass 1 (with a margin of two for rounding; the stiffening starts at 1).
+static inline bool tbJointLoadStiffens(const tbJointRecord* record, float load)
+{
+	return !(record->h * load <= 0.5f);
+}
+// Adds the geometric stiffness of the joint's load to its moving bodies' stiffness[], where
+// either of them may take some of it (tbJointLoadStiffens; every other body's stiffness is
+// never read).
+void tbJointAddStiffness(const tbJointRecord* record, const tbSolverBody* states, mat3s* stiffness,
+                         const float* load);
 // The body's inverse inertia for this substep into inertias[body] (in the step's starting axes):
 // its inertia plus what it needs of its summed geometric stiffness taken implicitly, that fraction
-// into stiffened[body], and turned by its turn into turnedInertias[body].
+// into stiffened[body] (which held its load), and turned by its turn into turnedInertias[body].
 void tbJointBodyStiffen(const tbJointRecord* records, const tbJointBody* body,
                         const mat3s* stiffness);
 

@@ -124,6 +124,15 @@ static mat3s tbSym2Inverse(float a, float b, float d)
 static float tbLinearRowMass(const tbJointRecord* r, vec3s armA, vec3s armB, vec3s u);
 static bool tbBallHasAngular(const tbJoint* j);
 
+// tr(I^-1) - a^T I^-1 a for the unit a along the arm r (tbJointAddLoad); tr(I^-1), the larger,
+// where the arm is too short for a direction.
+static float tbArmSway(mat3s invI, vec3s r)
+{
+	float trace = invI.col[0].x + invI.col[1].y + invI.col[2].z;
+	float r2 = glms_vec3_dot(r, r);
+	return r2 > 1e-12f ? trace - glms_vec3_dot(r, tbMat3MulV(invI, r)) / r2 : trace;
+}
+
 void tbPrepareJoint(tbJointRecord* r, const tbJointBinding* binding, tbRigidBody* const* bodies,
                     int staticBody, const tbJointSoftness* softness, float h)
 {
@@ -173,6 +182,8 @@ void tbPrepareJoint(tbJointRecord* r, const tbJointBinding* binding, tbRigidBody
 void tbPrepareJointMore(tbJointRecord* r, tbRigidBody* const* bodies)
 {
 	memset(r->more, 0, sizeof *r->more);
+	r->swayA = r->mA > 0.0f ? tbArmSway(r->iA0, r->rA) : 0.0f;
+	r->swayB = r->mB > 0.0f ? tbArmSway(r->iB0, r->rB) : 0.0f;
 	const tbJoint* joint = r->joint;
 	float h = r->h;
 	if (joint->type == tb_ballJoint) {
@@ -1113,16 +1124,47 @@ void tbJointBodyTurn(const tbJointRecord* records, const tbJointBody* b, const t
 	float m = tbJointBodyMass(records, b, &invI0);
 	tbComposeTurn(r, i, states + i);
 	if (stiffness != NULL) {
-		// The substep's start: the stiffness is summed next (tbJointAddStiffness), the turned
-		// inertia made from it (tbJointBodyStiffen).
+		// The substep's start: the load and the stiffness are summed next (tbJointAddLoad,
+		// tbJointAddStiffness), the turned inertia made from them (tbJointBodyStiffen). A body
+		// that takes its whole stiffness (whole) has an infinite load from the start; a body on
+		// one point joint takes none: its load starts at -inf, which its joint cannot raise.
 		stiffness[i] = glms_mat3_zero();
+		r->stiffened[i] = b->whole ? INFINITY : (b->onePoint ? -INFINITY : 0.0f);
 		return;
 	}
 	r->turnedInertias[i] = m > 0.0f ? tbTurnInertia(r->turns[i], r->inertias[i]) : glms_mat3_zero();
 }
 
-void tbJointAddStiffness(const tbJointRecord* r, const tbSolverBody* states, mat3s* stiffness)
+void tbJointAddLoad(const tbJointRecord* r, float* load)
 {
+	if (!r->hasPoint) {
+		return; // its bodies' loads are infinite (tbJointBody.whole)
+	}
+	// The point rows' impulse of the last substep at the turned anchors, -P on A and P on B, as
+	// tbJointLinearImpulse gives it for a ball, hinge or fixed joint; a compression adds nothing
+	// (tbArmStiffness).
+	vec3s P = r->joint->linearImpulse;
+	if (r->mA > 0.0f) {
+		float rf = glms_vec3_dot(tbMat3MulV(r->turns[r->indexA], r->rA), glms_vec3_scale(P, -1.0f));
+		if (rf > 0.0f) {
+			load[r->indexA] += rf * r->swayA;
+		}
+	}
+	if (r->mB > 0.0f) {
+		float rf = glms_vec3_dot(tbMat3MulV(r->turns[r->indexB], r->rB), P);
+		if (rf > 0.0f) {
+			load[r->indexB] += rf * r->swayB;
+		}
+	}
+}
+
+void tbJointAddStiffness(const tbJointRecord* r, const tbSolverBody* states, mat3s* stiffness,
+                         const float* load)
+{
+	if (!(r->mA > 0.0f && tbJointLoadStiffens(r, load[r->indexA])) &&
+	    !(r->mB > 0.0f && tbJointLoadStiffens(r, load[r->indexB]))) {
+		return; // neither body takes any (tbJointBodyStiffen does not read their stiffness)
+	}
 	// The body's geometric stiffness, summed over its joints, from the impulses of the last
 	// substep (warm starting's).
 	const tbSolverBody* sa = states + r->indexA;
@@ -1173,8 +1215,15 @@ void tbJointBodyStiffen(const tbJointRecord* records, const tbJointBody* b, cons
 	// bottom of a large swing, and the stiffening took its arc's correction away
 	// (tbSolveJointGroup).
 	mat3s turned = tbTurnInertia(r->turns[i], invI);
+	if (b->onePoint || !tbJointLoadStiffens(r, r->stiffened[i])) {
+		// rho is at most half of 1 (its load, tbJointAddLoad), or zero: none taken.
+		r->inertias[i] = invI;
+		r->turnedInertias[i] = turned;
+		r->stiffened[i] = 0.0f;
+		return;
+	}
 	float rho = 0.0f;
-	for (int c = 0; c < 3 && !b->onePoint; ++c) {
+	for (int c = 0; c < 3; ++c) {
 		rho += glms_vec3_dot(turned.col[c], stiffness[i].col[c]); // both symmetric
 	}
 	rho *= r->h;
@@ -1211,12 +1260,14 @@ tbJointKey tbJointKeyOf(const tbJointRecord* r)
 int tbListJointBodies(tbJointRecord* records, const tbJointKey* keys, int jointCount,
                       unsigned char* seen, tbJointBody* list)
 {
-	// seen[b]: bit 0 listed, bit 1 more than one joint, bit 2 a joint that is not a ball joint.
+	// seen[b]: bit 0 listed, bit 1 more than one joint, bit 2 a joint that is not a ball joint,
+	// bit 3 a joint with no point rows (slider, wheel, distance).
 	int count = 0;
 	for (int k = 0; k < jointCount; ++k) {
 		// spinFlow is false from tbPrepareJoint; only the loop below sets it.
 		int bodies[2] = {keys[k].indexA, keys[k].indexB};
-		unsigned char other = keys[k].isBall ? 0 : 4;
+		unsigned char other =
+		    (unsigned char)((keys[k].isBall ? 0 : 4) | (keys[k].hasPoint ? 0 : 8));
 		for (int side = 0; side < 2; ++side) {
 			if (seen[bodies[side]] == 0) {
 				seen[bodies[side]] = (unsigned char)(1 | other);
@@ -1235,6 +1286,7 @@ int tbListJointBodies(tbJointRecord* records, const tbJointKey* keys, int jointC
 		unsigned char marks = seen[b->index];
 		bool moves = (b->side == 0 ? r->mA : r->mB) > 0.0f;
 		b->onePoint = (marks & 2) == 0 && r->hasPoint;
+		b->whole = (marks & 8) != 0; // and a batch's ball joint (the solver marks those)
 		// The gyroscopic term for a body on one ball joint only (see tbJointBodyGyroFlow).
 		b->gyro = moves && (marks & 4) == 0 && (marks & 2) == 0 ? 1 : 0;
 		records[b->record].spinFlow = records[b->record].spinFlow || b->gyro != 0;

@@ -774,11 +774,12 @@ typedef enum tbJointMode
 	tb_jointMore,       // per joint outside the batches: the rest of its record (tbJointMore)
 	tb_jointFinish,     // per joint: its reaction and coordinates
 	tb_jointTurnsNone,  // per body: its turn to none (the step's start)
-	tb_jointTurnStart,  // per body: its turn, its stiffness cleared
+	tb_jointTurnStart,  // per body: its turn, its stiffness and load cleared
 	tb_jointStiffen,    // per body: its stiffened, turned inertia
 	tb_jointTurn,       // per body: its turn and turned inertia after the deltas moved
 	tb_jointTurnDelta,  // per body: its composed turn written back into its dtheta
 	tb_jointGyroFlow,   // per body: its torque-free flow of the substep (tbJointBodyGyroFlow)
+	tb_jointLoad,       // per unit: the joints' loads summed on their bodies (tbJointAddLoad)
 	tb_jointStiffness,  // per unit: the joints' geometric stiffness summed on their bodies
 	tb_jointWarmStart,  // per unit
 	tb_jointSolve,      // per unit: rows, then the group's direct solve
@@ -912,8 +913,10 @@ static void tbJointUnitsTask(int start, int end, int worker, void* context)
 				tbSolveJoint(r, t->states, t->invH, t->useBias);
 			} else if (t->mode == tb_jointWarmStart) {
 				tbWarmStartJoint(r, t->states);
+			} else if (t->mode == tb_jointLoad) {
+				tbJointAddLoad(r, t->stiffened);
 			} else {
-				tbJointAddStiffness(r, t->states, t->stiffness);
+				tbJointAddStiffness(r, t->states, t->stiffness, t->stiffened);
 			}
 		}
 		// The group's point rows, solved together after its joints' own rows (the joints take
@@ -1009,7 +1012,8 @@ static void tbRunJointUnits(tbJointTask* t, tbJointMode mode, bool useBias, bool
 	t->useBias = useBias;
 	for (int k = 0; k <= TB_JOINT_COLORS; ++k) {
 		int batches = k < TB_JOINT_COLORS ? t->batchStart[k + 1] - t->batchStart[k] : 0;
-		if (batches > 0) {
+		// The batches' bodies have infinite loads from the start (tbJointBody.whole).
+		if (batches > 0 && mode != tb_jointLoad) {
 			t->firstBatch = t->batchStart[k];
 			if (t->parallel) {
 				t->def->parallelFor(tbJointBatchesTask, batches, TB_MIN_JOINT_BATCHES, t,
@@ -1570,6 +1574,20 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			}
 		}
 		tbColorJoints(&jointTask, jointCount, bodyCount, jointInts);
+		// The bodies of the batches' ball joints take their whole stiffness (tbJointBody.whole):
+		// marked by solver index in jointSeen (zero since tbListJointBodies), read into the list,
+		// and the marks cleared again.
+		for (int k = 0; k < TB_JOINT_COLORS; ++k) {
+			for (int v = jointTask.colorStart[k]; v < jointTask.restStart[k]; ++v) {
+				const tbJointRecord* r = jointRecords + jointTask.seq[jointTask.begin[v]];
+				jointSeen[r->indexA] = (unsigned char)(r->mA > 0.0f);
+				jointSeen[r->indexB] = (unsigned char)(r->mB > 0.0f);
+			}
+		}
+		for (int k = 0; k < jointBodyCount; ++k) {
+			jointBodies[k].whole = jointBodies[k].whole || jointSeen[jointBodies[k].index] != 0;
+			jointSeen[jointBodies[k].index] = 0;
+		}
 		tbRunJoints(&jointTask, tb_jointTurnsNone, jointBodyCount);
 		for (int k = 0; k < jointBodyCount; ++k) {
 			if (jointBodies[k].gyro != 0) {
@@ -1622,6 +1640,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		if (jointCount > 0) {
 			// Each jointed body's inertia of the substep: turned, stiffened by its joints' loads.
 			tbRunJoints(&jointTask, tb_jointTurnStart, jointBodyCount);
+			tbRunJointUnits(&jointTask, tb_jointLoad, false, true);
 			tbRunJointUnits(&jointTask, tb_jointStiffness, false, true);
 			tbRunJoints(&jointTask, tb_jointStiffen, jointBodyCount);
 			if (observe) {
