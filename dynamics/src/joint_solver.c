@@ -419,8 +419,11 @@ static void tbApplyLinear(const tbJointRecord* r, tbSolverBody* sa, tbSolverBody
 	tbApplyLinearTo(r, sa, sb, &r->iA, &r->iB, armA, armB, P);
 }
 
-// An angular impulse L: -L to A, +L to B (only to a side that moves).
-static void tbApplyAngular(const tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, vec3s L)
+// An angular impulse L: -L to A, +L to B (only to a side that moves). Inline in its every
+// caller: the rows call it several times a joint and pass, and out of line each call also cost
+// the spills of the caller's vectors around it.
+static inline __attribute__((always_inline)) void
+tbApplyAngular(const tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, vec3s L)
 {
 	if (r->movesA) {
 		vec3s dw = tbMulMV(&r->iA, L);
