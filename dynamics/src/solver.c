@@ -1580,8 +1580,12 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		for (int k = 0; k < TB_JOINT_COLORS; ++k) {
 			for (int v = jointTask.colorStart[k]; v < jointTask.restStart[k]; ++v) {
 				const tbJointRecord* r = jointRecords + jointTask.seq[jointTask.begin[v]];
-				jointSeen[r->indexA] = (unsigned char)(r->mA > 0.0f);
-				jointSeen[r->indexB] = (unsigned char)(r->mB > 0.0f);
+				if (r->mA > 0.0f) {
+					jointSeen[r->indexA] = 1;
+				}
+				if (r->mB > 0.0f) {
+					jointSeen[r->indexB] = 1;
+				}
 			}
 		}
 		for (int k = 0; k < jointBodyCount; ++k) {
