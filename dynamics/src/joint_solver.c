@@ -899,26 +899,28 @@ void tbJointBallAngles(const tbJoint* j, vec3s axisA, vec3s refA, vec3s axisB, v
 // The joint's full geometry of now for a pass, and a ball joint's angles where `angles` asks for
 // them: made and held at the warm start (`warm`), read back in the biased passes while held
 // (nothing moves the bodies' deltas or turns until the deltas are integrated: the same bits),
-// made and let go in the relax pass, which comes after the bodies moved.
-static tbJointNow tbJointNowFor(tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
-                                bool warm, bool useBias, tbBallAngles* angles)
+// made and let go in the relax pass, which comes after the bodies moved. Returns where they are,
+// without copying them: the held ones in the joint's record, the relax pass's in `scratch` and
+// `scratchAngles`.
+static const tbJointNow* tbJointNowFor(tbJointRecord* r, const tbSolverBody* sa,
+                                       const tbSolverBody* sb, bool warm, bool useBias,
+                                       const tbBallAngles** angles, tbJointNow* scratch,
+                                       tbBallAngles* scratchAngles)
 {
-	if (!warm && useBias && r->more->held) {
+	tbJointMore* m = r->more;
+	if (!warm && useBias && m->held) {
 		if (angles != NULL) {
-			*angles = r->more->heldAngles;
+			*angles = &m->heldAngles;
 		}
-		return r->more->heldNow;
+		return &m->heldNow;
 	}
-	tbJointNow g = tbJointNowAt(r, sa, sb, true);
+	m->held = warm || useBias;
+	tbJointNow* g = m->held ? &m->heldNow : scratch;
+	*g = tbJointNowAt(r, sa, sb, true);
 	if (angles != NULL) {
-		*angles = tbBallAnglesOf(r->joint, &g);
-	}
-	r->more->held = warm || useBias;
-	if (r->more->held) {
-		r->more->heldNow = g;
-		if (angles != NULL) {
-			r->more->heldAngles = *angles;
-		}
+		tbBallAngles* a = m->held ? &m->heldAngles : scratchAngles;
+		*a = tbBallAnglesOf(r->joint, g);
+		*angles = a;
 	}
 	return g;
 }
@@ -1006,15 +1008,18 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
 {
 	tbJoint* j = r->joint;
 	bool limits = j->enableLimit || j->enableCone;
-	tbBallAngles a;
-	tbJointNow g = tbJointNowFor(r, sa, sb, false, useBias, limits ? &a : NULL);
-	tbKeepNow(r, &g);
+	tbJointNow now;
+	tbBallAngles angles;
+	const tbBallAngles* a = NULL;
+	const tbJointNow* g =
+	    tbJointNowFor(r, sa, sb, false, useBias, limits ? &a : NULL, &now, &angles);
+	tbKeepNow(r, g);
 	mat3s Kinv = tbMat3Inverse(tbMat3Add(r->iA, r->iB));
 	if (!tbIsFiniteMat(Kinv)) {
 		return; // a body that cannot turn (both fixed rotation): nothing to drive
 	}
 	bool target = (j->enableSpring && j->hertz > 0.0f) || (j->enableMotor && j->motorToTarget);
-	vec3s e = target ? tbBallTargetError(r, &g) : tbV3(0.0f, 0.0f, 0.0f);
+	vec3s e = target ? tbBallTargetError(r, g) : tbV3(0.0f, 0.0f, 0.0f);
 	if (j->enableSpring && j->hertz > 0.0f) {
 		// A spring of stiffness k = (IA^-1 + IB^-1)^-1 (2 pi f)^2 on e, in both passes.
 		vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
@@ -1051,14 +1056,14 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
 		tbSym3 Kpp; // the point block, made by the first row that acts
 		bool made = false;
 		if (j->enableLimit) {
-			tbAngularLimitRow(r, sa, sb, &g, &Kpp, &made, a.twistJ, a.twist - j->lower,
+			tbAngularLimitRow(r, sa, sb, g, &Kpp, &made, a->twistJ, a->twist - j->lower,
 			                  &j->lowerImpulse, useBias, invH);
-			tbAngularLimitRow(r, sa, sb, &g, &Kpp, &made, glms_vec3_scale(a.twistJ, -1.0f),
-			                  j->upper - a.twist, &j->upperImpulse, useBias, invH);
+			tbAngularLimitRow(r, sa, sb, g, &Kpp, &made, glms_vec3_scale(a->twistJ, -1.0f),
+			                  j->upper - a->twist, &j->upperImpulse, useBias, invH);
 		}
 		if (j->enableCone) {
-			if (glms_vec3_dot(a.coneJ, a.coneJ) > 0.0f) {
-				tbAngularLimitRow(r, sa, sb, &g, &Kpp, &made, a.coneJ, a.coneC, &j->coneImpulse,
+			if (glms_vec3_dot(a->coneJ, a->coneJ) > 0.0f) {
+				tbAngularLimitRow(r, sa, sb, g, &Kpp, &made, a->coneJ, a->coneC, &j->coneImpulse,
 				                  useBias, invH);
 			} else {
 				j->coneImpulse = 0.0f;
@@ -1314,75 +1319,76 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 	tbSolverBody* sb = states + record->indexB;
 	tbJointRecord* r = record;
 	tbJoint* j = r->joint;
-	tbJointNow g = tbJointNowFor(r, sa, sb, false, useBias, NULL);
-	tbKeepNow(r, &g);
+	tbJointNow now;
+	const tbJointNow* g = tbJointNowFor(r, sa, sb, false, useBias, NULL, &now, NULL);
+	tbKeepNow(r, g);
 	switch (j->type) {
 	case tb_ballJoint:
 		if (r->component < 0) {
-			tbSolvePoint(r, sa, sb, &g, useBias);
+			tbSolvePoint(r, sa, sb, g, useBias);
 		}
 		break;
 	case tb_hingeJoint:
 		if (tbHasAxial(j)) {
-			tbAxialRow row = {true, g.axisA, g.rA, g.rB, tbAngularRowMass(r, g.axisA), 0.0f};
-			tbSolveAxial(r, sa, sb, &row, g.angle, 0.0f, useBias, invH, false, &g);
+			tbAxialRow row = {true, g->axisA, g->rA, g->rB, tbAngularRowMass(r, g->axisA), 0.0f};
+			tbSolveAxial(r, sa, sb, &row, g->angle, 0.0f, useBias, invH, false, g);
 		}
-		tbSolveAngular(r, sa, sb, &g, useBias, true);
+		tbSolveAngular(r, sa, sb, g, useBias, true);
 		if (r->component < 0) {
-			tbSolvePoint(r, sa, sb, &g, useBias);
+			tbSolvePoint(r, sa, sb, g, useBias);
 		}
 		break;
 	case tb_sliderJoint: {
 		if (tbHasAxial(j)) {
-			vec3s armA = glms_vec3_add(g.rA, g.d);
-			tbAxialRow row = {false, g.axisA, armA, g.rB, tbLinearRowMass(r, armA, g.rB, g.axisA),
-			                  0.0f};
-			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g.axisA, g.d), 0.0f, useBias, invH, false,
+			vec3s armA = glms_vec3_add(g->rA, g->d);
+			tbAxialRow row = {
+			    false, g->axisA, armA, g->rB, tbLinearRowMass(r, armA, g->rB, g->axisA), 0.0f};
+			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g->axisA, g->d), 0.0f, useBias, invH, false,
 			             NULL);
 		}
-		tbSolveAngular(r, sa, sb, &g, useBias, false);
-		tbSolveSliderLine(r, sa, sb, &g, useBias);
+		tbSolveAngular(r, sa, sb, g, useBias, false);
+		tbSolveSliderLine(r, sa, sb, g, useBias);
 		break;
 	}
 	case tb_wheelJoint: {
 		// Suspension spring and limits along A's axis (the slider's row), the motor about the
 		// steered axle, the axles kept together, the wheel's centre on A's line.
-		vec3s armA = glms_vec3_add(g.rA, g.d);
+		vec3s armA = glms_vec3_add(g->rA, g->d);
 		if (j->enableLimit || (j->enableSpring && j->hertz > 0.0f)) {
 			tbAxialRow row = {false,
-			                  g.axisA,
+			                  g->axisA,
 			                  armA,
-			                  g.rB,
-			                  tbLinearRowMass(r, armA, g.rB, g.axisA),
+			                  g->rB,
+			                  tbLinearRowMass(r, armA, g->rB, g->axisA),
 			                  r->more->wheelSpringMass};
-			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g.axisA, g.d), 0.0f, useBias, invH, false,
+			tbSolveAxial(r, sa, sb, &row, glms_vec3_dot(g->axisA, g->d), 0.0f, useBias, invH, false,
 			             NULL);
 		}
 		if (j->enableMotor) {
 			float cdot =
-			    glms_vec3_dot(g.refA, glms_vec3_sub(tbGetW(sb), tbGetW(sa))) - j->motorSpeed;
-			float lambda = -tbAngularRowMass(r, g.refA) * cdot;
+			    glms_vec3_dot(g->refA, glms_vec3_sub(tbGetW(sb), tbGetW(sa))) - j->motorSpeed;
+			float lambda = -tbAngularRowMass(r, g->refA) * cdot;
 			float maxImpulse = j->maxMotorForce / invH;
 			float old = j->motorImpulse;
 			float next = old + lambda;
 			next = next < -maxImpulse ? -maxImpulse : (next > maxImpulse ? maxImpulse : next);
 			j->motorImpulse = next;
-			tbApplyAngular(r, sa, sb, glms_vec3_scale(g.refA, next - old));
+			tbApplyAngular(r, sa, sb, glms_vec3_scale(g->refA, next - old));
 		}
-		tbSolveAngular(r, sa, sb, &g, useBias, true);
-		tbSolveSliderLine(r, sa, sb, &g, useBias);
+		tbSolveAngular(r, sa, sb, g, useBias, true);
+		tbSolveSliderLine(r, sa, sb, g, useBias);
 		break;
 	}
 	case tb_fixedJoint:
-		tbSolveAngular(r, sa, sb, &g, useBias, false);
+		tbSolveAngular(r, sa, sb, g, useBias, false);
 		if (r->component < 0) {
-			tbSolvePoint(r, sa, sb, &g, useBias);
+			tbSolvePoint(r, sa, sb, g, useBias);
 		}
 		break;
 	case tb_distanceJoint: {
-		float length = glms_vec3_norm(g.d);
-		vec3s u = length > 1e-6f ? glms_vec3_scale(g.d, 1.0f / length) : g.axisA;
-		tbAxialRow row = {false, u, g.rA, g.rB, tbLinearRowMass(r, g.rA, g.rB, u), 0.0f};
+		float length = glms_vec3_norm(g->d);
+		vec3s u = length > 1e-6f ? glms_vec3_scale(g->d, 1.0f / length) : g->axisA;
+		tbAxialRow row = {false, u, g->rA, g->rB, tbLinearRowMass(r, g->rA, g->rB, u), 0.0f};
 		// Rigid unless it is a spring or a range.
 		bool rigid = !(j->enableSpring && j->hertz > 0.0f) && !j->enableLimit;
 		tbSolveAxial(r, sa, sb, &row, length, j->length, useBias, invH, rigid, NULL);
@@ -1406,43 +1412,43 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 		tbApplyLinearTo(r, sa, sb, r->turnedInertias + r->indexA, r->turnedInertias + r->indexB, rA,
 		                rB, j->linearImpulse);
 		if (tbBallHasAngular(j)) {
-			tbBallAngles a;
-			tbJointNowFor(r, sa, sb, true, false, &a);
-			tbApplyAngular(r, sa, sb, tbBallAngularImpulse(j, &a));
+			const tbBallAngles* a = NULL;
+			tbJointNowFor(r, sa, sb, true, false, &a, NULL, NULL); // held: in the record
+			tbApplyAngular(r, sa, sb, tbBallAngularImpulse(j, a));
 		}
 		return;
 	}
-	tbJointNow g = tbJointNowFor(r, sa, sb, true, false, NULL);
+	const tbJointNow* g = tbJointNowFor(r, sa, sb, true, false, NULL, NULL, NULL); // held
 	if (j->type == tb_wheelJoint) {
 		// As the hinge's below, about the steered axle; then the suspension's rows along A's
 		// axis (the slider's arm) and the motor about the axle.
-		vec3s armA = glms_vec3_add(g.rA, g.d);
+		vec3s armA = glms_vec3_add(g->rA, g->d);
 		j->angularImpulse =
-		    tbMulAdd(j->angularImpulse, -glms_vec3_dot(g.refA, j->angularImpulse), g.refA);
+		    tbMulAdd(j->angularImpulse, -glms_vec3_dot(g->refA, j->angularImpulse), g->refA);
 		float suspension = j->springImpulse + j->lowerImpulse - j->upperImpulse;
-		tbApplyLinear(r, sa, sb, armA, g.rB, tbMulAdd(j->linearImpulse, suspension, g.axisA));
-		tbApplyAngular(r, sa, sb, tbMulAdd(j->angularImpulse, j->motorImpulse, g.refA));
+		tbApplyLinear(r, sa, sb, armA, g->rB, tbMulAdd(j->linearImpulse, suspension, g->axisA));
+		tbApplyAngular(r, sa, sb, tbMulAdd(j->angularImpulse, j->motorImpulse, g->refA));
 		return;
 	}
-	vec3s armA = j->type == tb_sliderJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
+	vec3s armA = j->type == tb_sliderJoint ? glms_vec3_add(g->rA, g->d) : g->rA;
 	if (j->type == tb_hingeJoint) {
 		// The hinge's angular rows act across its axis only; the accumulated impulse is kept in
 		// world axes, and as the axis turns part of it would point along the axis and spin the
 		// wheel on every substep (a yawing car's wheels gained 20 kJ in 10 s). Drop that part.
 		j->angularImpulse =
-		    tbMulAdd(j->angularImpulse, -glms_vec3_dot(g.axisA, j->angularImpulse), g.axisA);
+		    tbMulAdd(j->angularImpulse, -glms_vec3_dot(g->axisA, j->angularImpulse), g->axisA);
 	}
-	tbApplyLinear(r, sa, sb, armA, g.rB, j->linearImpulse);
+	tbApplyLinear(r, sa, sb, armA, g->rB, j->linearImpulse);
 	tbApplyAngular(r, sa, sb, j->angularImpulse);
 	float axial = j->springImpulse + j->motorImpulse + j->lowerImpulse - j->upperImpulse;
 	if (j->type == tb_hingeJoint) {
-		tbApplyAngular(r, sa, sb, glms_vec3_scale(g.axisA, axial));
+		tbApplyAngular(r, sa, sb, glms_vec3_scale(g->axisA, axial));
 	} else if (j->type == tb_sliderJoint) {
-		tbApplyLinear(r, sa, sb, armA, g.rB, glms_vec3_scale(g.axisA, axial));
+		tbApplyLinear(r, sa, sb, armA, g->rB, glms_vec3_scale(g->axisA, axial));
 	} else if (j->type == tb_distanceJoint) {
-		float length = glms_vec3_norm(g.d);
-		vec3s u = length > 1e-6f ? glms_vec3_scale(g.d, 1.0f / length) : g.axisA;
-		tbApplyLinear(r, sa, sb, g.rA, g.rB, glms_vec3_scale(u, axial + j->axialImpulse));
+		float length = glms_vec3_norm(g->d);
+		vec3s u = length > 1e-6f ? glms_vec3_scale(g->d, 1.0f / length) : g->axisA;
+		tbApplyLinear(r, sa, sb, g->rA, g->rB, glms_vec3_scale(u, axial + j->axialImpulse));
 	}
 }
 
