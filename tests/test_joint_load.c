@@ -118,8 +118,8 @@ static void checkLoad(LoadCase lc, float* loadA, float* rhoA, float* loadB, floa
 
 Test(joint_load, a_tension_loads_each_body_by_its_rho)
 {
-	// Sizes from a light load (rho far below 1) to one that stiffens the thin link (rho far
-	// above 1).
+	// Sizes from a light load (the thin link's rho far below 1) to one that stiffens it (its
+	// rho past 1, where tbJointBodyStiffen takes some stiffness).
 	float sizes[3] = {0.002f, 0.05f, 20.0f};
 	for (int s = 0; s < 3; ++s) {
 		LoadCase lc = {sizes[s], 0.3f * (float)s, -0.45f};
