@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # The test command: set up dependencies, build twice (normal, and with AddressSanitizer +
-# UndefinedBehaviorSanitizer), run every Criterion suite in both, and end with the totals.
+# UndefinedBehaviorSanitizer), run every Criterion suite once, and end with the totals. Each suite
+# runs in the sanitizer build, which is optimised as the normal one is and so computes the same
+# bits; the normal build is compiled whole with warnings as errors and runs the suites the sanitizer
+# build does not define (the install check, Python, the browser). TB_TEST_FULL=1 runs every suite
+# in the normal build too (a longer run than CI's).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,32 +13,37 @@ cd "$(dirname "$0")/.."
 passed=0
 failed=0
 
-# run_build DIR SUITES [meson setup options...]: set up, build and test one build directory, all
-# suites when SUITES is empty, and add its TAP results to the totals.
-run_build() {
+# setup_build DIR [meson setup options...]: set up one build directory unless it is already.
+setup_build() {
 	local dir=$1
-	local suites=$2
-	shift 2
-	if [ ! -f "$dir/build.ninja" ]; then
-		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || {
-			cat "$dir.setup.log"
-			echo "meson setup $dir failed"
-			return 1
-		}
-	fi
-	# With named suites only their test programs are built (and what they link).
-	local targets=""
-	for s in $suites; do targets="$targets tests/test_$s"; done
-	# shellcheck disable=SC2086
-	ninja -C "$dir" $targets >"$dir.build.log" 2>&1 || {
-		cat "$dir.build.log"
-		echo "build $dir failed"
+	shift
+	[ -f "$dir/build.ninja" ] && return 0
+	meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || {
+		cat "$dir.setup.log"
+		echo "meson setup $dir failed"
 		return 1
 	}
+}
+
+# build_targets DIR TARGETS: build the named targets of DIR, all when TARGETS is empty.
+build_targets() {
 	# shellcheck disable=SC2086
+	ninja -C "$1" $2 >"$1.build.log" 2>&1 || {
+		cat "$1.build.log"
+		echo "build $1 failed"
+		return 1
+	}
+}
+
+# test_build DIR TESTS: run the named tests of DIR (every test when TESTS is empty) and add their
+# TAP results to the totals.
+test_build() {
+	local dir=$1
+	local tests=$2
 	# --logbase: a log of this run's own (a suite that runs meson test itself, as the CONTRIBUTING
 	# check does, writes the default testlog.txt).
-	meson test -C "$dir" --print-errorlogs --num-processes 2 --logbase ci $suites >"$dir.test.log" 2>&1
+	# shellcheck disable=SC2086
+	meson test -C "$dir" --print-errorlogs --num-processes 2 --logbase ci $tests >"$dir.test.log" 2>&1
 	local rc=$?
 	tail -n 12 "$dir.test.log"
 	[ $rc -eq 0 ] || grep -E "^not ok|FAIL|\[FAIL\]" "$dir.test.log" | head -n 40
@@ -45,19 +54,60 @@ run_build() {
 	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # a crashed suite counts as a failure
 	passed=$((passed + p))
 	failed=$((failed + f))
-	echo "$dir${suites:+ ($suites)}: $p passed, $f failed"
+	echo "$dir${tests:+ ($tests)}: $p passed, $f failed"
+}
+
+# run_build DIR SUITES [meson setup options...]: set up, build and test one build directory, all
+# suites when SUITES is empty (with named suites only their test programs are built, and what
+# they link).
+run_build() {
+	local dir=$1
+	local suites=$2
+	shift 2
+	setup_build "$dir" "$@" || return 1
+	local targets=""
+	for s in $suites; do targets="$targets tests/test_$s"; done
+	build_targets "$dir" "$targets" || return 1
+	test_build "$dir" "$suites"
+}
+
+# tests_only_in A B: the names of the tests build directory A defines and B does not.
+tests_only_in() {
+	python3 - "$1" "$2" <<'PY'
+import json, subprocess, sys
+def names(d):
+    out = subprocess.run(["meson", "introspect", "--tests", d], capture_output=True, text=True)
+    return {t["name"] for t in json.loads(out.stdout or "[]")}
+print(" ".join(sorted(names(sys.argv[1]) - names(sys.argv[2]))))
+PY
 }
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 # -Dwerror=true: warnings fail the project's own builds (meson.build leaves it off for users).
-run_build build "" --buildtype=debugoptimized -Dwerror=true || failed=$((failed + 1))
-# The sanitizer build is optimised (-O2 -g): it checks the code users run, in a fraction of a
-# -O0 build's time; UBSan and ASan instrument it all the same.
+plain_ok=1
+{ setup_build build --buildtype=debugoptimized -Dwerror=true && build_targets build ""; } || {
+	plain_ok=0
+	failed=$((failed + 1))
+}
+# The sanitizer build is optimised (-O2) as the normal one is: it checks the code users run, in a
+# fraction of a -O0 build's time; UBSan and ASan instrument it all the same. Line tables (-g1) are
+# what the sanitizers' reports name lines from. GCC's check of block-scoped locals used after their
+# block (use-after-scope) is left to the fuzz build: clang's AddressSanitizer there keeps it on, and
+# GCC's version of it multiplies the time to compile the solver's inlined rows.
 run_build build-san "" --buildtype=debugoptimized -Dwerror=true -Db_sanitize=address,undefined \
-	-Dc_args=-fno-sanitize-recover=undefined -Dc_link_args=-fno-sanitize-recover=undefined \
-	-Dbench=disabled || failed=$((failed + 1))
+	-Dc_args="-fno-sanitize-recover=undefined -g1 -fno-sanitize-address-use-after-scope" \
+	-Dc_link_args=-fno-sanitize-recover=undefined -Dbench=disabled || failed=$((failed + 1))
+# The normal build runs what the sanitizer build cannot (or every suite, with TB_TEST_FULL=1).
+if [ "$plain_ok" -eq 1 ]; then
+	if [ "${TB_TEST_FULL:-0}" = 1 ]; then
+		test_build build ""
+	else
+		plain_tests=$(tests_only_in build build-san)
+		[ -n "$plain_tests" ] && test_build build "$plain_tests"
+	fi
+fi
 
 # The plain scalar solver (-Dsimd=scalar) must compute the same bits as the SIMD build: the
 # determinism test's stored hash holds for both (and the stacking figures with it).
