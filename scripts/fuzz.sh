@@ -19,10 +19,11 @@ if ! command -v clang >/dev/null; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
+# Debug information: line tables only, what the sanitizers' reports name lines from.
 if [ ! -f "$dir/build.ninja" ]; then
 	CC=clang meson setup "$dir" -Dfuzz=true -Dtests=false -Dbench=disabled -Ddemo=disabled \
 		--buildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false \
-		-Dc_args=-fno-sanitize-recover=undefined \
+		-Dc_args="-fno-sanitize-recover=undefined -gline-tables-only" \
 		-Dc_link_args=-fno-sanitize-recover=undefined >"$dir.setup.log" 2>&1 || {
 		cat "$dir.setup.log"
 		echo "0 passed, 1 failed"

@@ -12,9 +12,10 @@ if ! command -v clang >/dev/null; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
+# Debug information: line tables only, what the sanitizers' reports name lines from.
 if [ ! -d build-tsan ]; then
 	CC=clang meson setup build-tsan -Db_sanitize=thread -Db_lundef=false -Ddemo=disabled \
-		-Dbench=disabled -Dbuildtype=debugoptimized >/dev/null || {
+		-Dbench=disabled -Dbuildtype=debugoptimized -Dc_args=-gline-tables-only >/dev/null || {
 		echo "tsan.sh: meson setup failed"
 		echo "0 passed, 1 failed"
 		exit 1
