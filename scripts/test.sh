@@ -41,6 +41,7 @@ test_build() {
 	local dir=$1
 	local tests=$2
 	local extra=${3:-}
+	local started=$SECONDS
 	# --logbase: a log of this run's own (a suite that runs meson test itself, as the CONTRIBUTING
 	# check does, writes the default testlog.txt).
 	# shellcheck disable=SC2086
@@ -55,7 +56,7 @@ test_build() {
 	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # a crashed suite counts as a failure
 	passed=$((passed + p))
 	failed=$((failed + f))
-	echo "$dir${tests:+ ($tests)}: $p passed, $f failed"
+	echo "$dir${tests:+ ($tests)}: $p passed, $f failed (tests $((SECONDS - started)) s)"
 }
 
 # run_build DIR SUITES [meson setup options...]: set up, build and test one build directory, all
@@ -165,5 +166,7 @@ tf=$(echo "$tsan_out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) fai
 passed=$((passed + ${tp:-0}))
 failed=$((failed + ${tf:-1}))
 
+# CI allows ten minutes: the whole run's time, for whoever adds the next suite.
+echo "the test command took $SECONDS s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
