@@ -8,7 +8,7 @@
 # New inputs go to build-fuzz/corpus/<target> (the seeds in fuzz/corpus stay as they are);
 # findings to build-fuzz/artifacts/. Ends with "N passed, N failed" (a target fails on a finding).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 seconds=${1:-30}
 dir=${FUZZ_BUILD_DIR:-build-fuzz}

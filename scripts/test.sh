@@ -6,7 +6,7 @@
 # build does not define (the install check, Python, the browser). TB_TEST_FULL=1 runs every suite
 # in the normal build too (a longer run than CI's).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 ./scripts/setup.sh || exit 1
 
@@ -90,6 +90,18 @@ print(" ".join(names))
 PY
 }
 
+# add_script_totals OUTPUT LINES: print the last LINES of a script's OUTPUT and add the totals of
+# its last line, `N passed, N failed` (one failure when that line is missing).
+add_script_totals() {
+	echo "$1" | tail -n "$2"
+	local last p f
+	last=$(echo "$1" | tail -n 1)
+	p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+	f=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-1}))
+}
+
 # tests_only_in A B: the names of the tests build directory A defines and B does not.
 tests_only_in() {
 	python3 - "$1" "$2" <<'PY'
@@ -149,22 +161,12 @@ run_build build-scalar "world_stacking rolling contact_solver" --buildtype=relea
 # NaN on what they find (scripts/fuzz.sh; longer runs are in the README).
 fuzz_seconds=${TB_FUZZ_SECONDS:-10}
 if [ "$fuzz_seconds" -gt 0 ]; then
-	fuzz_out=$(./scripts/fuzz.sh "$fuzz_seconds" 2>&1)
-	echo "$fuzz_out" | tail -n 8
-	fp=$(echo "$fuzz_out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-	ff=$(echo "$fuzz_out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-	passed=$((passed + ${fp:-0}))
-	failed=$((failed + ${ff:-1}))
+	add_script_totals "$(./scripts/fuzz.sh "$fuzz_seconds" 2>&1)" 8
 fi
 
 # ThreadSanitizer's run, started after the sanitizer build.
 wait "$tsan_pid"
-tsan_out=$(cat build-tsan.log)
-echo "$tsan_out" | tail -n 3
-tp=$(echo "$tsan_out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-tf=$(echo "$tsan_out" | tail -n 1 | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-passed=$((passed + ${tp:-0}))
-failed=$((failed + ${tf:-1}))
+add_script_totals "$(cat build-tsan.log)" 3
 
 # CI allows ten minutes: the whole run's time, for whoever adds the next suite.
 echo "the test command took $SECONDS s"

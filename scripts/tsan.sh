@@ -5,7 +5,7 @@
 #   scripts/tsan.sh
 # Ends with "N passed, N failed".
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 if ! command -v clang >/dev/null; then
 	echo "tsan.sh: clang is needed"
