@@ -2,9 +2,10 @@
 # The test command: set up dependencies, build twice (normal, and with AddressSanitizer +
 # UndefinedBehaviorSanitizer), run every Criterion suite once, and end with the totals. Each suite
 # runs in the sanitizer build, which is optimised as the normal one is and so computes the same
-# bits; the normal build is compiled whole with warnings as errors and runs the suites the sanitizer
-# build does not define (the install check, Python, the browser). TB_TEST_FULL=1 runs every suite
-# in the normal build too (a longer run than CI's).
+# bits; the normal build compiles everything but the Criterion test programs with warnings as
+# errors and runs the suites the sanitizer build does not define (the install check, Python, the
+# browser). TB_TEST_FULL=1 builds and runs every suite in the normal build too (a longer run than
+# CI's).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
