@@ -1,6 +1,7 @@
 // Tasks: the step's parallel loops over ranges, on the game's job system or a small pool of
 // threads.
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -26,6 +27,14 @@
 #define TB_SPIN_LOOKS_PER_CLOCK 32
 // The caller waits this long for the last ranges of a loop (other workers are running them).
 #define TB_WAIT_MICROSECONDS 200.0
+// A thread that has looked this long without finding work gives up its processor between looks
+// (sched_yield): the thread it waits for may be one the system has not run. That is the case
+// whenever the threads outnumber the free cores (more workers than the machine has, or a game's
+// own threads and other programs beside the step): a thread that only looked would hold its core
+// for the whole of its time slice while the one with the work waited for it, and the step ran
+// slower than on one thread. With a core each, the yield returns at once and the look goes on;
+// the loops that follow each other within microseconds are found before it.
+#define TB_YIELD_MICROSECONDS 20.0
 
 // Ranges per worker and loop: a few more than one, so that a worker that was late to start or met
 // slower items is helped by the others.
@@ -140,7 +149,8 @@ static uint32_t tbSpinForLoop(tbTaskPool* pool, uint32_t seen)
 	if (now != seen) {
 		return now;
 	}
-	double until = tbMicroseconds() + TB_SPIN_MICROSECONDS;
+	double start = tbMicroseconds();
+	double until = start + TB_SPIN_MICROSECONDS, yieldFrom = start + TB_YIELD_MICROSECONDS;
 	// Bounded by the clock; the guard bounds it by a count too (at most a second of looks).
 	for (int guard = 0; guard < (1 << 26); ++guard) {
 		for (int look = 0; look < TB_SPIN_LOOKS_PER_CLOCK; ++look) {
@@ -151,6 +161,9 @@ static uint32_t tbSpinForLoop(tbTaskPool* pool, uint32_t seen)
 			}
 		}
 		double time = tbMicroseconds();
+		if (time > yieldFrom) {
+			sched_yield();
+		}
 		if (time > until) {
 			if (!atomic_load_explicit(&pool->stepping, memory_order_relaxed)) {
 				break;
@@ -275,7 +288,8 @@ static void tbTaskPool_Run(tbTaskPool* pool, tbTaskCallback* task, int itemCount
 	if (atomic_load_explicit(&pool->doneRanges, memory_order_acquire) == count) {
 		return;
 	}
-	double until = tbMicroseconds() + TB_WAIT_MICROSECONDS;
+	double start = tbMicroseconds();
+	double until = start + TB_WAIT_MICROSECONDS, yieldFrom = start + TB_YIELD_MICROSECONDS;
 	// Bounded by the clock; the guard bounds it by a count too.
 	for (int guard = 0; guard < (1 << 26); ++guard) {
 		for (int look = 0; look < TB_SPIN_LOOKS_PER_CLOCK; ++look) {
@@ -284,8 +298,12 @@ static void tbTaskPool_Run(tbTaskPool* pool, tbTaskCallback* task, int itemCount
 				return;
 			}
 		}
-		if (tbMicroseconds() > until) {
+		double time = tbMicroseconds();
+		if (time > until) {
 			break;
+		}
+		if (time > yieldFrom) {
+			sched_yield();
 		}
 	}
 	pthread_mutex_lock(&pool->mutex);
