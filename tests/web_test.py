@@ -126,8 +126,23 @@ def read_png(path):
     return width, height, [(r[i], r[i + 1], r[i + 2]) for r in rows for i in range(0, stride, channels)]
 
 
+class Report:
+    """TAP lines, `ok N - ...` or `not ok N - ...`, numbered as they come (the test command
+    counts them; scripts/test.sh)."""
+
+    def __init__(self):
+        self.count = 0
+        self.failures = 0
+
+    def __call__(self, ok, text):
+        self.count += 1
+        self.failures += 0 if ok else 1
+        print(f"{'ok' if ok else 'not ok'} {self.count} - {text}")
+
+
 def main():
     source, build, tumble = sys.argv[1:4]
+    report = Report()
     chromium = chromium_command()
     if shutil.which("emcc") is None or chromium is None:
         print("skipped: needs emcc (Debian emscripten) and chromium")
@@ -139,7 +154,7 @@ def main():
                                capture_output=True, text=True)
     if build_run.returncode != 0:
         print(build_run.stdout + build_run.stderr)
-        print("not ok: scripts/web.sh build failed")
+        report(False, "scripts/web.sh build failed")
         return 1
     print(f"wasm build: {time.time() - start:.1f} s (cached in {out})")
 
@@ -147,14 +162,12 @@ def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/index.html"
-    failures = 0
     with tempfile.TemporaryDirectory() as work:
         for scene, steps, how in CASES:
             page = run_page(chromium, f"{base}?scene={scene}&steps={steps}&test=1&report=1", scene,
                             os.path.join(work, "profile"))
             if page is None or "error" in page:
-                print(f"not ok: {scene}: the page gave no result ({page})")
-                failures += 1
+                report(False, f"{scene}: the page gave no result ({page})")
                 continue
             folder = "web/scenes" if scene == "boxes" else "scenes"
             native_hash, native_states = native(tumble, os.path.join(source, folder, scene + ".json"),
@@ -172,8 +185,7 @@ def main():
                     f"step {page['stepMs']:.3f} ms, frame {page['frameMs']:.3f} ms "
                     f"(max {page['frameMaxMs']:.3f}), WebGL {page['webgl']}")
             ok = same_count and (page["hash"]["run"] == native_hash if how == "hash" else worst <= how)
-            print(("ok: " if ok else "not ok: ") + line)
-            failures += 0 if ok else 1
+            report(ok, line)
 
         # A screenshot of the falling boxes after 60 steps (virtual time: the page has drawn its
         # last frame when it is taken).
@@ -185,8 +197,7 @@ def main():
                                    f"{base}?scene=boxes&steps=60&test=1"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
         if not os.path.exists(shot):
-            print("not ok: no screenshot")
-            failures += 1
+            report(False, "no screenshot")
         else:
             width, height, pixels = read_png(shot)
             # The page's colours (web/app.js): awake boxes orange, asleep blue, the ground grey,
@@ -194,12 +205,10 @@ def main():
             orange = sum(1 for r, g, b in pixels if r > 120 and 0.45 * r < g < 0.75 * r and b < 0.3 * r)
             grey = sum(1 for r, g, b in pixels if 50 < r < 140 and abs(r - g) < 12 and 0 < b - r < 16)
             ok = orange > 2000 and grey > 2000
-            print(("ok: " if ok else "not ok: ") +
-                  f"screenshot {width}x{height} ({shot}): {orange} box pixels, {grey} ground pixels")
-            failures += 0 if ok else 1
+            report(ok, f"screenshot {width}x{height} ({shot}): {orange} box pixels, {grey} ground pixels")
     server.shutdown()
     print(f"total {time.time() - start:.1f} s")
-    return 1 if failures else 0
+    return 1 if report.failures else 0
 
 
 if __name__ == "__main__":

@@ -34,6 +34,8 @@ if nbconvert and have_kernel:
     done = subprocess.run(
         [nbconvert, "--to", "notebook", "--execute", "--output-dir", out_dir, "--ExecutePreprocessor.timeout=60", notebook]
     )
+    # One TAP line for the whole notebook (the test command counts it: scripts/test.sh).
+    print(f"{'ok' if done.returncode == 0 else 'not ok'} 1 - {os.path.basename(notebook)} ran with nbconvert")
     sys.exit(done.returncode)
 
 print(f"jupyter-nbconvert or ipykernel missing: running the code cells of {notebook} with {sys.executable}")
@@ -44,4 +46,4 @@ with open(notebook) as f:
 for i, cell in enumerate(cells):
     if cell["cell_type"] == "code":
         exec(compile("".join(cell["source"]), f"{os.path.basename(notebook)} cell {i}", "exec"), scope)
-print(f"ok: {sum(c['cell_type'] == 'code' for c in cells)} code cells ran")
+print(f"ok 1 - {os.path.basename(notebook)}: {sum(c['cell_type'] == 'code' for c in cells)} code cells ran")

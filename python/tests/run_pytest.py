@@ -18,4 +18,35 @@ if missing:
 
 import pytest  # noqa: E402
 
-sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", *sys.argv[1:]]))
+
+class TapLines:
+    """After pytest's own report, a TAP line for each test that ran, `ok N - node id` or
+    `not ok N - node id` (the test command counts them: scripts/test.sh); a skipped test gets a
+    comment line, counted neither way."""
+
+    def __init__(self):
+        self.outcomes = {}  # node id -> "passed", "failed" or "skipped", in the order they ran
+
+    def pytest_runtest_logreport(self, report):
+        before = self.outcomes.get(report.nodeid, "passed")
+        if report.failed:
+            self.outcomes[report.nodeid] = "failed"
+        elif report.skipped and before != "failed":
+            self.outcomes[report.nodeid] = "skipped"
+        else:
+            self.outcomes.setdefault(report.nodeid, "passed")
+
+    def print(self):
+        number = 0
+        for node, outcome in self.outcomes.items():
+            if outcome == "skipped":
+                print(f"# skipped: {node}")
+                continue
+            number += 1
+            print(f"{'ok' if outcome == 'passed' else 'not ok'} {number} - {node}")
+
+
+tap = TapLines()
+status = pytest.main(["-q", "-p", "no:cacheprovider", *sys.argv[1:]], plugins=[tap])
+tap.print()
+sys.exit(status)
