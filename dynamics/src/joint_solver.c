@@ -314,25 +314,36 @@ static mat3s tbTurnAt(const tbJointRecord* r, int b, const tbSolverBody* s)
 // an axle makes J turn the axle's slow motion by up to half the step's spin angle. So each change
 // of dtheta is composed as a turn of its own, turn <- Rot(dtheta - composed) turn, which moves
 // every point at w exactly over a substep (w is constant within it).
-static inline void tbComposeTurn(const tbJointRecord* r, int b, const tbSolverBody* s)
+// With `made` (tbJointBodyEndTurn's), the turn tbTurnAtInto gives at these deltas is taken as it
+// was made; without, the body's turn ahead (tbAheadTurn) where it was made at these deltas: the
+// same inputs, so the same bits. The turn ahead is let go either way.
+static inline void tbComposeTurnMade(const tbJointRecord* r, int b, const tbSolverBody* s,
+                                     const mat3s* made)
 {
+	tbAheadTurn* ahead = r->aheads + b;
+	bool held = ahead->valid;
+	ahead->valid = false;
 	const vec3s* by = r->turnedBy + b;
 	if (s->dtheta[0] == by->x && s->dtheta[1] == by->y && s->dtheta[2] == by->z &&
 	    !(r->spinFlow && r->flows[b].pending != 0.0f)) {
 		return; // composed up to these deltas already (a group's projection did it)
 	}
-	tbTurnAtInto(r, b, s, r->turns + b);
+	if (made != NULL) {
+		r->turns[b] = *made;
+	} else if (held && memcmp(ahead->by.raw, s->dtheta, sizeof ahead->by.raw) == 0) {
+		r->turns[b] = ahead->turn; // the same inputs to tbTurnAtInto: the same bits
+	} else {
+		tbTurnAtInto(r, b, s, r->turns + b);
+	}
 	r->turnedBy[b] = tbDelta(s->dtheta);
 	if (r->spinFlow) {
 		r->flows[b].pending = 0.0f;
 	}
 }
 
-static tbJointNow tbJointGeometry(const tbJointRecord* r, const tbSolverBody* sa,
-                                  const tbSolverBody* sb)
+static inline void tbComposeTurn(const tbJointRecord* r, int b, const tbSolverBody* s)
 {
-	mat3s tA = tbTurnAt(r, r->indexA, sa), tB = tbTurnAt(r, r->indexB, sb);
-	return tbJointGeometryTurned(r, sa, sb, &tA, &tB, true);
+	tbComposeTurnMade(r, b, s, NULL);
 }
 
 // The record's inverse inertias of now and its geometry, from its bodies' turns of this pass
@@ -341,8 +352,9 @@ static tbJointNow tbJointGeometry(const tbJointRecord* r, const tbSolverBody* sa
 // sent through the start's inverse inertia pumped spin into thin links about their old long axes
 // (an 8-link chain of thin capsules reached 390 rad/s and tore). The bodies of joints keep w as
 // their primary velocity for the step (tbFinishBody).
-static tbJointNow tbJointNowAt(tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
-                               bool full)
+// Made into *out, where the caller keeps it (no copy of the whole geometry on its way there).
+static void tbJointNowAt(tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
+                         bool full, tbJointNow* out)
 {
 	if (r->mA > 0.0f) {
 		r->iA = r->turnedInertias[r->indexA];
@@ -350,7 +362,7 @@ static tbJointNow tbJointNowAt(tbJointRecord* r, const tbSolverBody* sa, const t
 	if (r->mB > 0.0f) {
 		r->iB = r->turnedInertias[r->indexB];
 	}
-	return tbJointGeometryTurned(r, sa, sb, r->turns + r->indexA, r->turns + r->indexB, full);
+	*out = tbJointGeometryTurned(r, sa, sb, r->turns + r->indexA, r->turns + r->indexB, full);
 }
 
 // Keeps a grouped joint's anchors and gap of now for its group's solve in the same pass
@@ -916,7 +928,7 @@ static const tbJointNow* tbJointNowFor(tbJointRecord* r, const tbSolverBody* sa,
 	}
 	m->held = warm || useBias;
 	tbJointNow* g = m->held ? &m->heldNow : scratch;
-	*g = tbJointNowAt(r, sa, sb, true);
+	tbJointNowAt(r, sa, sb, true, g);
 	if (angles != NULL) {
 		tbBallAngles* a = m->held ? &m->heldAngles : scratchAngles;
 		*a = tbBallAnglesOf(r->joint, g);
@@ -1406,14 +1418,18 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 	tbJointRecord* r = record;
 	tbJoint* j = r->joint;
 	if (j->type == tb_ballJoint) {
-		// Its point rows' impulse only, at the anchors turned by this pass's turns.
-		vec3s rA = tbMulMV(r->turns + r->indexA, r->rA);
-		vec3s rB = tbMulMV(r->turns + r->indexB, r->rB);
+		// Its point rows' impulse, at the anchors turned by this pass's turns (those of its
+		// geometry where it has angular rows, which makes them the same way), then theirs.
+		const tbBallAngles* a = NULL;
+		const tbJointNow* g = NULL;
+		if (tbBallHasAngular(j)) {
+			g = tbJointNowFor(r, sa, sb, true, false, &a, NULL, NULL); // held: in the record
+		}
+		vec3s rA = g != NULL ? g->rA : tbMulMV(r->turns + r->indexA, r->rA);
+		vec3s rB = g != NULL ? g->rB : tbMulMV(r->turns + r->indexB, r->rB);
 		tbApplyLinearTo(r, sa, sb, r->turnedInertias + r->indexA, r->turnedInertias + r->indexB, rA,
 		                rB, j->linearImpulse);
-		if (tbBallHasAngular(j)) {
-			const tbBallAngles* a = NULL;
-			tbJointNowFor(r, sa, sb, true, false, &a, NULL, NULL); // held: in the record
+		if (g != NULL) {
 			tbApplyAngular(r, sa, sb, tbBallAngularImpulse(j, a));
 		}
 		return;
@@ -1452,7 +1468,7 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 	}
 }
 
-void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
+void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, const mat3s* ends, float h)
 {
 	tbJoint* j = r->joint;
 	float invH = 1.0f / h;
@@ -1466,7 +1482,7 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
 	}
 	const tbSolverBody* sa = states + r->indexA;
 	const tbSolverBody* sb = states + r->indexB;
-	tbJointNow g = tbJointGeometry(r, sa, sb);
+	tbJointNow g = tbJointGeometryTurned(r, sa, sb, ends + r->indexA, ends + r->indexB, true);
 	vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
 	vec3s armA =
 	    j->type == tb_sliderJoint || j->type == tb_wheelJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
@@ -2035,6 +2051,16 @@ static void tbFactorJointGroup(tbJointRecord* const* cur, const tbJointNow* geo,
 	}
 }
 
+// Keeps body b's turn ahead, made at the deltas of s (tbAheadTurn).
+static inline void tbKeepAhead(const tbJointRecord* r, int b, const tbSolverBody* s,
+                               const mat3s* turn)
+{
+	tbAheadTurn* ahead = r->aheads + b;
+	ahead->turn = *turn;
+	ahead->by = tbDelta(s->dtheta);
+	ahead->valid = true;
+}
+
 // Whether every joint of the group is quiet (TB_GROUP_QUIET): its anchors' relative velocity
 // `rel` times the substep, its gap (relax pass) or the arcs its bodies' turns add to it over the
 // substep, h^2 / 2 (|wA|^2 |rA| + |wB|^2 |rB|) (biased pass, the SHAKE step's), all within the
@@ -2091,7 +2117,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			geo[i].d = r->more->nowD;
 			r->more->nowFresh = false;
 		} else {
-			geo[i] = tbJointNowAt(r, sa, sb, false);
+			tbJointNowAt(r, sa, sb, false, geo + i);
 		}
 		// Rigid rows, Cdot = 0, in both passes: the positions are kept by the SHAKE step and
 		// the projection below, not by a soft bias (a direct solve has no iterations to
@@ -2212,11 +2238,19 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			// Only what the substep's motion adds to the gap: a gap already there is the
 			// projection's (closed at a bounded rate; closed by an impulse here, in one
 			// substep, a body moved 10 m by hand flung the chain about).
+			// A moving body's is kept for its turn of the substep (tbAheadTurn), which it is
+			// where no later row of the pass changes the body's velocities.
 			if (r->more->groupFirst[0]) {
 				aheadTurns[r->more->groupSlot[0]] = tbTurnAt(r, r->indexA, &pa);
+				if (r->mA > 0.0f) {
+					tbKeepAhead(r, r->indexA, &pa, aheadTurns + r->more->groupSlot[0]);
+				}
 			}
 			if (r->more->groupFirst[1]) {
 				aheadTurns[r->more->groupSlot[1]] = tbTurnAt(r, r->indexB, &pb);
+				if (r->mB > 0.0f) {
+					tbKeepAhead(r, r->indexB, &pb, aheadTurns + r->more->groupSlot[1]);
+				}
 			}
 			tbJointNow gap1 = tbJointGeometryTurned(r, &pa, &pb, aheadTurns + r->more->groupSlot[0],
 			                                        aheadTurns + r->more->groupSlot[1], false);
@@ -2346,17 +2380,25 @@ void tbJointBodyStartTurn(const tbJointRecord* records, const tbJointBody* b)
 	r->turns[b->index] = glms_mat3_identity();
 	r->turnedBy[b->index] = tbV3(0.0f, 0.0f, 0.0f);
 	r->flows[b->index].pending = 0.0f;
+	r->aheads[b->index].valid = false;
+}
+
+void tbJointBodyEndTurn(const tbJointRecord* records, const tbJointBody* b,
+                        const tbSolverBody* states, mat3s* ends)
+{
+	const tbJointRecord* r = records + b->record;
+	tbTurnAtInto(r, b->index, states + b->index, ends + b->index);
 }
 
 void tbJointBodyTurnToDelta(const tbJointRecord* records, const tbJointBody* b,
-                            tbSolverBody* states)
+                            tbSolverBody* states, const mat3s* ends)
 {
 	const tbJointRecord* r = records + b->record;
 	int i = b->index;
 	if ((b->side == 0 ? r->mA : r->mB) <= 0.0f) {
 		return;
 	}
-	tbComposeTurn(r, i, states + i);
+	tbComposeTurnMade(r, i, states + i, ends + i);
 	vec3s t = tbTurnVector(r->turns[i]);
 	if (tbIsFiniteVec3(t)) {
 		states[i].dtheta[0] = t.x;
