@@ -1749,27 +1749,40 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 	}
 	memcpy(joints, picked, (size_t)count * sizeof *joints);
 	// A's blocks in this order, then the factor's: eliminating joint k couples every later joint
-	// coupled to it (symbolic Cholesky on the joints' graph). A bit k of a row is final once the
-	// joints before k are eliminated, so each column is read off the rows at its turn.
+	// coupled to it (symbolic Cholesky on the joints' graph). The rows' blocks (lower) and the
+	// columns' (column, the later rows that hold it) are kept together, each block added to both
+	// as it comes: a bit k of a row is final once the joints before k are eliminated, so column k
+	// is whole at its turn. The work goes with the blocks, not with count^2.
+	uint64_t lower[TB_MAX_DIRECT_JOINTS], column[TB_MAX_DIRECT_JOINTS];
 	for (int i = 0; i < count; ++i) {
-		tbJointRecord* r = records + joints[i];
-		uint64_t row = shares[inputOf[i]];
-		r->more->groupShares = 0u;
-		for (int j = 0; j < i; ++j) {
-			r->more->groupShares |= (row >> inputOf[j] & 1u) << j;
+		column[i] = 0u;
+	}
+	for (int i = 0; i < count; ++i) {
+		uint64_t mine = 0u;
+		for (uint64_t m = shares[inputOf[i]]; m != 0u; m &= m - 1u) {
+			int j = placeOf[__builtin_ctzll(m)];
+			mine |= j < i ? (uint64_t)1 << j : 0u;
 		}
-		r->more->groupLower = r->more->groupShares;
+		records[joints[i]].more->groupShares = mine;
+		lower[i] = mine;
+		for (uint64_t m = mine; m != 0u; m &= m - 1u) {
+			column[__builtin_ctzll(m)] |= (uint64_t)1 << i;
+		}
 	}
 	for (int k = 0; k < count; ++k) {
-		uint64_t later = 0u;
-		for (int i = k + 1; i < count; ++i) {
-			later |= (records[joints[i]].more->groupLower >> k & 1u) << i;
-		}
+		uint64_t later = column[k];
 		records[joints[k]].more->groupColumn = later;
 		for (uint64_t m = later; m != 0u; m &= m - 1u) {
 			int i = __builtin_ctzll(m);
-			records[joints[i]].more->groupLower |= later & tbBitsBelow(i);
+			uint64_t fill = later & tbBitsBelow(i) & ~lower[i];
+			lower[i] |= fill;
+			for (uint64_t q = fill; q != 0u; q &= q - 1u) {
+				column[__builtin_ctzll(q)] |= (uint64_t)1 << i;
+			}
 		}
+	}
+	for (int i = 0; i < count; ++i) {
+		records[joints[i]].more->groupLower = lower[i];
 	}
 	// Each body of the group gets a slot, first taken by the first joint in this order that
 	// names it (the direct solve makes a body's turn there once, for all its joints).
