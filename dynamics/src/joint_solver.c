@@ -78,6 +78,14 @@ static vec3s tbDelta(const float* t)
 	return tbV3(t[0], t[1], t[2]);
 }
 
+// m v for a matrix held by address, written out (the inner loops' products).
+static inline vec3s tbMulMV(const mat3s* m, vec3s v)
+{
+	return tbV3(m->col[0].x * v.x + m->col[1].x * v.y + m->col[2].x * v.z,
+	            m->col[0].y * v.x + m->col[1].y * v.y + m->col[2].y * v.z,
+	            m->col[0].z * v.x + m->col[1].z * v.y + m->col[2].z * v.z);
+}
+
 static void tbSoft(float hertz, float zeta, float h, float* biasRate, float* massScale,
                    float* impulseScale)
 {
@@ -227,24 +235,26 @@ static inline __attribute__((always_inline)) tbJointNow
 tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
                       const mat3s* tA, const mat3s* tB, bool full)
 {
+	// The products written out on the matrices where they lie (tbMulMV: tbMat3MulV's sums in
+	// its order), not on copies of them.
 	tbJointNow g;
-	vec3s dpA = tbV3(sa->dp[0], sa->dp[1], sa->dp[2]);
-	vec3s dpB = tbV3(sb->dp[0], sb->dp[1], sb->dp[2]);
-	g.rA = tbMat3MulV(*tA, r->rA);
-	g.rB = tbMat3MulV(*tB, r->rB);
+	g.rA = tbMulMV(tA, r->rA);
+	g.rB = tbMulMV(tB, r->rB);
 	// d = d0 + (dpB + rB - rB0) - (dpA + rA - rA0)
-	g.d = glms_vec3_add(r->d0, glms_vec3_sub(glms_vec3_add(dpB, glms_vec3_sub(g.rB, r->rB)),
-	                                         glms_vec3_add(dpA, glms_vec3_sub(g.rA, r->rA))));
+	for (int k = 0; k < 3; ++k) {
+		g.d.raw[k] = r->d0.raw[k] + ((sb->dp[k] + (g.rB.raw[k] - r->rB.raw[k])) -
+		                             (sa->dp[k] + (g.rA.raw[k] - r->rA.raw[k])));
+	}
 	g.angle = 0.0f;
 	if (!full) {
 		// The point rows need the anchors only.
 		g.axisA = g.refA = g.axisB = g.refB = tbV3(0.0f, 0.0f, 0.0f);
 		return g;
 	}
-	g.axisA = tbMat3MulV(*tA, r->axisA);
-	g.refA = tbMat3MulV(*tA, r->refA);
-	g.axisB = tbMat3MulV(*tB, r->axisB);
-	g.refB = tbMat3MulV(*tB, r->refB);
+	g.axisA = tbMulMV(tA, r->axisA);
+	g.refA = tbMulMV(tA, r->refA);
+	g.axisB = tbMulMV(tB, r->axisB);
+	g.refB = tbMulMV(tB, r->refB);
 	if (r->joint->type == tb_hingeJoint) {
 		// The turn of B's reference about A's axis (both references projected on A's plane).
 		g.angle = tbAtan2(glms_vec3_dot(g.axisA, glms_vec3_cross(g.refA, g.refB)),
@@ -385,14 +395,6 @@ static vec3s tbGetV(const tbSolverBody* s)
 static vec3s tbGetW(const tbSolverBody* s)
 {
 	return tbV3(s->w[0], s->w[1], s->w[2]);
-}
-
-// m v for a matrix held by address, written out (the inner loops' products).
-static inline vec3s tbMulMV(const mat3s* m, vec3s v)
-{
-	return tbV3(m->col[0].x * v.x + m->col[1].x * v.y + m->col[2].x * v.z,
-	            m->col[0].y * v.x + m->col[1].y * v.y + m->col[2].y * v.z,
-	            m->col[0].z * v.x + m->col[1].z * v.y + m->col[2].z * v.z);
 }
 
 static inline vec3s tbCross(vec3s a, vec3s b)
