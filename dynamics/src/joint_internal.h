@@ -30,11 +30,15 @@ typedef struct tbSpinFlow
 // integrated (tbJointBodyTurn) takes it where its deltas came out the same to the bit (no later
 // row changed the body's velocities), instead of making it again. Valid until the body's turn is
 // next composed (tbComposeTurn), which the turn it was made from would no longer be.
+// Kept with it, for the substep's stiffening (tbJointBodyStiffen): turnedFresh, the body's
+// turned inertia (turnedInertias) is tbTurnInertia of its turn and its inertia (inertias) as
+// they are now; false once its turn is composed again.
 typedef struct tbAheadTurn
 {
 	mat3s turn;
 	vec3s by;
 	bool valid;
+	bool turnedFresh;
 } tbAheadTurn;
 
 // The joint's current geometry from its bodies' deltas.

@@ -338,6 +338,7 @@ static inline void tbComposeTurnMade(const tbJointRecord* r, int b, const tbSolv
 	    !(r->spinFlow && r->flows[b].pending != 0.0f)) {
 		return; // composed up to these deltas already (a group's projection did it)
 	}
+	ahead->turnedFresh = false;
 	if (made != NULL) {
 		r->turns[b] = *made;
 	} else if (held && memcmp(ahead->by.raw, s->dtheta, sizeof ahead->by.raw) == 0) {
@@ -1155,6 +1156,7 @@ void tbJointBodyTurn(const tbJointRecord* records, const tbJointBody* b, const t
 		return;
 	}
 	r->turnedInertias[i] = m > 0.0f ? tbTurnInertia(r->turns[i], r->inertias[i]) : glms_mat3_zero();
+	r->aheads[i].turnedFresh = m > 0.0f;
 }
 
 void tbJointAddLoad(const tbJointRecord* r, float* load)
@@ -1236,7 +1238,13 @@ void tbJointBodyStiffen(const tbJointRecord* records, const tbJointBody* b, cons
 	// about the centre instead, a pendulum's bob of small spin inertia read as a stiff link at the
 	// bottom of a large swing, and the stiffening took its arc's correction away
 	// (tbSolveJointGroup).
-	mat3s turned = tbTurnInertia(r->turns[i], invI);
+	// Where its turn has not been composed since its turned inertia was made from the same
+	// inertia (the group's projection moved nothing), that is the product to the bit.
+	tbAheadTurn* made = r->aheads + i;
+	mat3s turned = made->turnedFresh && memcmp(r->inertias + i, &invI, sizeof invI) == 0
+	                   ? r->turnedInertias[i]
+	                   : tbTurnInertia(r->turns[i], invI);
+	made->turnedFresh = true; // turnedInertias and inertias are written together below
 	if (b->onePoint || !tbJointLoadStiffens(r, r->stiffened[i])) {
 		// rho is at most half of 1 (its load, tbJointAddLoad), or zero: none taken.
 		r->inertias[i] = invI;
@@ -2342,6 +2350,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			if (masses[side] > 0.0f && r->more->groupFirst[side]) {
 				tbComposeTurn(r, b, states + b);
 				r->turnedInertias[b] = tbTurnInertia(r->turns[b], r->inertias[b]);
+				r->aheads[b].turnedFresh = true;
 			}
 		}
 	}
@@ -2396,6 +2405,7 @@ void tbJointBodyStartTurn(const tbJointRecord* records, const tbJointBody* b)
 	r->turnedBy[b->index] = tbV3(0.0f, 0.0f, 0.0f);
 	r->flows[b->index].pending = 0.0f;
 	r->aheads[b->index].valid = false;
+	r->aheads[b->index].turnedFresh = false;
 }
 
 void tbJointBodyEndTurn(const tbJointRecord* records, const tbJointBody* b,
