@@ -25,6 +25,22 @@ typedef struct tbSpinFlow
 	float wScale;  // the rotation cap's scale of w, given with the first half
 } tbSpinFlow;
 
+// A jointed body's turn one substep ahead, as the biased pass's SHAKE step made it
+// (tbSolveJointGroup): tbTurnAtInto at the deltas `by`. The substep's turn after the deltas are
+// integrated (tbJointBodyTurn) takes it where its deltas came out the same to the bit (no later
+// row changed the body's velocities), instead of making it again. Valid until the body's turn is
+// next composed (tbComposeTurn), which the turn it was made from would no longer be.
+// Kept with it, for the substep's stiffening (tbJointBodyStiffen): turnedFresh, the body's
+// turned inertia (turnedInertias) is tbTurnInertia of its turn and its inertia (inertias) as
+// they are now; false once its turn is composed again.
+typedef struct tbAheadTurn
+{
+	mat3s turn;
+	vec3s by;
+	bool valid;
+	bool turnedFresh;
+} tbAheadTurn;
+
 // The joint's current geometry from its bodies' deltas.
 typedef struct tbJointNow
 {
@@ -125,6 +141,7 @@ typedef struct tbJointRecord
 	mat3s* turnedInertias;    // per solver body: inertias[] turned by it, zero where it cannot move
 	vec3s* turnedBy;          // per solver body: the dtheta its turn has been composed up to
 	struct tbSpinFlow* flows; // per solver body: its torque-free turn of the substep
+	tbAheadTurn* aheads;      // per solver body: its turn a substep ahead (tbAheadTurn)
 	vec3s rA, rB;             // anchors from the centres of mass, world, at the start
 	vec3s d0;                 // B's anchor minus A's at the start, m
 	float biasRate, massScale, impulseScale; // rigid rows (joint softness)
@@ -264,11 +281,17 @@ void tbJointGyroscopicKick(const tbJointRecord* records, const tbJointBody* list
 void tbJointGyroscopicEnd(const tbJointRecord* records, const tbJointBody* list, const int* gyro,
                           int count, tbSolverBody* states);
 
+// The body's turn of the step's end, at its deltas of now (tbTurnAtInto), into ends[body]: made
+// once per body for the joints' finish (tbFinishJoint) and tbJointBodyTurnToDelta, after the
+// last pass. Writes only the body's entry.
+void tbJointBodyEndTurn(const tbJointRecord* records, const tbJointBody* body,
+                        const tbSolverBody* states, mat3s* ends);
+
 // The moving body's composed turn of the step written back into its dtheta as the rotation
 // vector of that turn, so that tbFinishBody's Rot(dtheta) R0 is the turn the joints held. After
-// the last pass and the joints' finish.
+// the last pass and the joints' finish; the turn composed is ends[body] (tbJointBodyEndTurn).
 void tbJointBodyTurnToDelta(const tbJointRecord* records, const tbJointBody* body,
-                            tbSolverBody* states);
+                            tbSolverBody* states, const mat3s* ends);
 
 void tbPrepareJoint(tbJointRecord* record, const tbJointBinding* binding,
                     tbRigidBody* const* bodies, int staticBody, const tbJointSoftness* softness,
@@ -278,7 +301,9 @@ void tbPrepareJoint(tbJointRecord* record, const tbJointBinding* binding,
 void tbPrepareJointMore(tbJointRecord* record, tbRigidBody* const* bodies);
 void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states);
 void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool useBias);
-void tbFinishJoint(tbJointRecord* record, const tbSolverBody* states, float h);
+// The joint's reaction and coordinates at the step's end, its bodies' turns read from ends[]
+// (tbJointBodyEndTurn).
+void tbFinishJoint(tbJointRecord* record, const tbSolverBody* states, const mat3s* ends, float h);
 
 // Ball joints with no rows but the point's, outside any group, TB_SIMD_WIDTH of one colour at a
 // time (joint_wide.c): their anchors, gap, inverse inertias and K's inverse made once for each

@@ -78,6 +78,14 @@ static vec3s tbDelta(const float* t)
 	return tbV3(t[0], t[1], t[2]);
 }
 
+// m v for a matrix held by address, written out (the inner loops' products).
+static inline vec3s tbMulMV(const mat3s* m, vec3s v)
+{
+	return tbV3(m->col[0].x * v.x + m->col[1].x * v.y + m->col[2].x * v.z,
+	            m->col[0].y * v.x + m->col[1].y * v.y + m->col[2].y * v.z,
+	            m->col[0].z * v.x + m->col[1].z * v.y + m->col[2].z * v.z);
+}
+
 static void tbSoft(float hertz, float zeta, float h, float* biasRate, float* massScale,
                    float* impulseScale)
 {
@@ -227,24 +235,26 @@ static inline __attribute__((always_inline)) tbJointNow
 tbJointGeometryTurned(const tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
                       const mat3s* tA, const mat3s* tB, bool full)
 {
+	// The products written out on the matrices where they lie (tbMulMV: tbMat3MulV's sums in
+	// its order), not on copies of them.
 	tbJointNow g;
-	vec3s dpA = tbV3(sa->dp[0], sa->dp[1], sa->dp[2]);
-	vec3s dpB = tbV3(sb->dp[0], sb->dp[1], sb->dp[2]);
-	g.rA = tbMat3MulV(*tA, r->rA);
-	g.rB = tbMat3MulV(*tB, r->rB);
+	g.rA = tbMulMV(tA, r->rA);
+	g.rB = tbMulMV(tB, r->rB);
 	// d = d0 + (dpB + rB - rB0) - (dpA + rA - rA0)
-	g.d = glms_vec3_add(r->d0, glms_vec3_sub(glms_vec3_add(dpB, glms_vec3_sub(g.rB, r->rB)),
-	                                         glms_vec3_add(dpA, glms_vec3_sub(g.rA, r->rA))));
+	for (int k = 0; k < 3; ++k) {
+		g.d.raw[k] = r->d0.raw[k] + ((sb->dp[k] + (g.rB.raw[k] - r->rB.raw[k])) -
+		                             (sa->dp[k] + (g.rA.raw[k] - r->rA.raw[k])));
+	}
 	g.angle = 0.0f;
 	if (!full) {
 		// The point rows need the anchors only.
 		g.axisA = g.refA = g.axisB = g.refB = tbV3(0.0f, 0.0f, 0.0f);
 		return g;
 	}
-	g.axisA = tbMat3MulV(*tA, r->axisA);
-	g.refA = tbMat3MulV(*tA, r->refA);
-	g.axisB = tbMat3MulV(*tB, r->axisB);
-	g.refB = tbMat3MulV(*tB, r->refB);
+	g.axisA = tbMulMV(tA, r->axisA);
+	g.refA = tbMulMV(tA, r->refA);
+	g.axisB = tbMulMV(tB, r->axisB);
+	g.refB = tbMulMV(tB, r->refB);
 	if (r->joint->type == tb_hingeJoint) {
 		// The turn of B's reference about A's axis (both references projected on A's plane).
 		g.angle = tbAtan2(glms_vec3_dot(g.axisA, glms_vec3_cross(g.refA, g.refB)),
@@ -314,25 +324,37 @@ static mat3s tbTurnAt(const tbJointRecord* r, int b, const tbSolverBody* s)
 // an axle makes J turn the axle's slow motion by up to half the step's spin angle. So each change
 // of dtheta is composed as a turn of its own, turn <- Rot(dtheta - composed) turn, which moves
 // every point at w exactly over a substep (w is constant within it).
-static inline void tbComposeTurn(const tbJointRecord* r, int b, const tbSolverBody* s)
+// With `made` (tbJointBodyEndTurn's), the turn tbTurnAtInto gives at these deltas is taken as it
+// was made; without, the body's turn ahead (tbAheadTurn) where it was made at these deltas: the
+// same inputs, so the same bits. The turn ahead is let go either way.
+static inline void tbComposeTurnMade(const tbJointRecord* r, int b, const tbSolverBody* s,
+                                     const mat3s* made)
 {
+	tbAheadTurn* ahead = r->aheads + b;
+	bool held = ahead->valid;
+	ahead->valid = false;
 	const vec3s* by = r->turnedBy + b;
 	if (s->dtheta[0] == by->x && s->dtheta[1] == by->y && s->dtheta[2] == by->z &&
 	    !(r->spinFlow && r->flows[b].pending != 0.0f)) {
 		return; // composed up to these deltas already (a group's projection did it)
 	}
-	tbTurnAtInto(r, b, s, r->turns + b);
+	ahead->turnedFresh = false;
+	if (made != NULL) {
+		r->turns[b] = *made;
+	} else if (held && memcmp(ahead->by.raw, s->dtheta, sizeof ahead->by.raw) == 0) {
+		r->turns[b] = ahead->turn; // the same inputs to tbTurnAtInto: the same bits
+	} else {
+		tbTurnAtInto(r, b, s, r->turns + b);
+	}
 	r->turnedBy[b] = tbDelta(s->dtheta);
 	if (r->spinFlow) {
 		r->flows[b].pending = 0.0f;
 	}
 }
 
-static tbJointNow tbJointGeometry(const tbJointRecord* r, const tbSolverBody* sa,
-                                  const tbSolverBody* sb)
+static inline void tbComposeTurn(const tbJointRecord* r, int b, const tbSolverBody* s)
 {
-	mat3s tA = tbTurnAt(r, r->indexA, sa), tB = tbTurnAt(r, r->indexB, sb);
-	return tbJointGeometryTurned(r, sa, sb, &tA, &tB, true);
+	tbComposeTurnMade(r, b, s, NULL);
 }
 
 // The record's inverse inertias of now and its geometry, from its bodies' turns of this pass
@@ -341,8 +363,9 @@ static tbJointNow tbJointGeometry(const tbJointRecord* r, const tbSolverBody* sa
 // sent through the start's inverse inertia pumped spin into thin links about their old long axes
 // (an 8-link chain of thin capsules reached 390 rad/s and tore). The bodies of joints keep w as
 // their primary velocity for the step (tbFinishBody).
-static tbJointNow tbJointNowAt(tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
-                               bool full)
+// Made into *out, where the caller keeps it (no copy of the whole geometry on its way there).
+static void tbJointNowAt(tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
+                         bool full, tbJointNow* out)
 {
 	if (r->mA > 0.0f) {
 		r->iA = r->turnedInertias[r->indexA];
@@ -350,7 +373,7 @@ static tbJointNow tbJointNowAt(tbJointRecord* r, const tbSolverBody* sa, const t
 	if (r->mB > 0.0f) {
 		r->iB = r->turnedInertias[r->indexB];
 	}
-	return tbJointGeometryTurned(r, sa, sb, r->turns + r->indexA, r->turns + r->indexB, full);
+	*out = tbJointGeometryTurned(r, sa, sb, r->turns + r->indexA, r->turns + r->indexB, full);
 }
 
 // Keeps a grouped joint's anchors and gap of now for its group's solve in the same pass
@@ -373,14 +396,6 @@ static vec3s tbGetV(const tbSolverBody* s)
 static vec3s tbGetW(const tbSolverBody* s)
 {
 	return tbV3(s->w[0], s->w[1], s->w[2]);
-}
-
-// m v for a matrix held by address, written out (the inner loops' products).
-static inline vec3s tbMulMV(const mat3s* m, vec3s v)
-{
-	return tbV3(m->col[0].x * v.x + m->col[1].x * v.y + m->col[2].x * v.z,
-	            m->col[0].y * v.x + m->col[1].y * v.y + m->col[2].y * v.z,
-	            m->col[0].z * v.x + m->col[1].z * v.y + m->col[2].z * v.z);
 }
 
 static inline vec3s tbCross(vec3s a, vec3s b)
@@ -916,7 +931,7 @@ static const tbJointNow* tbJointNowFor(tbJointRecord* r, const tbSolverBody* sa,
 	}
 	m->held = warm || useBias;
 	tbJointNow* g = m->held ? &m->heldNow : scratch;
-	*g = tbJointNowAt(r, sa, sb, true);
+	tbJointNowAt(r, sa, sb, true, g);
 	if (angles != NULL) {
 		tbBallAngles* a = m->held ? &m->heldAngles : scratchAngles;
 		*a = tbBallAnglesOf(r->joint, g);
@@ -1141,6 +1156,7 @@ void tbJointBodyTurn(const tbJointRecord* records, const tbJointBody* b, const t
 		return;
 	}
 	r->turnedInertias[i] = m > 0.0f ? tbTurnInertia(r->turns[i], r->inertias[i]) : glms_mat3_zero();
+	r->aheads[i].turnedFresh = m > 0.0f;
 }
 
 void tbJointAddLoad(const tbJointRecord* r, float* load)
@@ -1222,7 +1238,13 @@ void tbJointBodyStiffen(const tbJointRecord* records, const tbJointBody* b, cons
 	// about the centre instead, a pendulum's bob of small spin inertia read as a stiff link at the
 	// bottom of a large swing, and the stiffening took its arc's correction away
 	// (tbSolveJointGroup).
-	mat3s turned = tbTurnInertia(r->turns[i], invI);
+	// Where its turn has not been composed since its turned inertia was made from the same
+	// inertia (the group's projection moved nothing), that is the product to the bit.
+	tbAheadTurn* made = r->aheads + i;
+	mat3s turned = made->turnedFresh && memcmp(r->inertias + i, &invI, sizeof invI) == 0
+	                   ? r->turnedInertias[i]
+	                   : tbTurnInertia(r->turns[i], invI);
+	made->turnedFresh = true; // turnedInertias and inertias are written together below
 	if (b->onePoint || !tbJointLoadStiffens(r, r->stiffened[i])) {
 		// rho is at most half of 1 (its load, tbJointAddLoad), or zero: none taken.
 		r->inertias[i] = invI;
@@ -1406,14 +1428,18 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 	tbJointRecord* r = record;
 	tbJoint* j = r->joint;
 	if (j->type == tb_ballJoint) {
-		// Its point rows' impulse only, at the anchors turned by this pass's turns.
-		vec3s rA = tbMulMV(r->turns + r->indexA, r->rA);
-		vec3s rB = tbMulMV(r->turns + r->indexB, r->rB);
+		// Its point rows' impulse, at the anchors turned by this pass's turns (those of its
+		// geometry where it has angular rows, which makes them the same way), then theirs.
+		const tbBallAngles* a = NULL;
+		const tbJointNow* g = NULL;
+		if (tbBallHasAngular(j)) {
+			g = tbJointNowFor(r, sa, sb, true, false, &a, NULL, NULL); // held: in the record
+		}
+		vec3s rA = g != NULL ? g->rA : tbMulMV(r->turns + r->indexA, r->rA);
+		vec3s rB = g != NULL ? g->rB : tbMulMV(r->turns + r->indexB, r->rB);
 		tbApplyLinearTo(r, sa, sb, r->turnedInertias + r->indexA, r->turnedInertias + r->indexB, rA,
 		                rB, j->linearImpulse);
-		if (tbBallHasAngular(j)) {
-			const tbBallAngles* a = NULL;
-			tbJointNowFor(r, sa, sb, true, false, &a, NULL, NULL); // held: in the record
+		if (g != NULL) {
 			tbApplyAngular(r, sa, sb, tbBallAngularImpulse(j, a));
 		}
 		return;
@@ -1452,7 +1478,7 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 	}
 }
 
-void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
+void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, const mat3s* ends, float h)
 {
 	tbJoint* j = r->joint;
 	float invH = 1.0f / h;
@@ -1466,7 +1492,7 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, float h)
 	}
 	const tbSolverBody* sa = states + r->indexA;
 	const tbSolverBody* sb = states + r->indexB;
-	tbJointNow g = tbJointGeometry(r, sa, sb);
+	tbJointNow g = tbJointGeometryTurned(r, sa, sb, ends + r->indexA, ends + r->indexB, true);
 	vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
 	vec3s armA =
 	    j->type == tb_sliderJoint || j->type == tb_wheelJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
@@ -1733,27 +1759,40 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 	}
 	memcpy(joints, picked, (size_t)count * sizeof *joints);
 	// A's blocks in this order, then the factor's: eliminating joint k couples every later joint
-	// coupled to it (symbolic Cholesky on the joints' graph). A bit k of a row is final once the
-	// joints before k are eliminated, so each column is read off the rows at its turn.
+	// coupled to it (symbolic Cholesky on the joints' graph). The rows' blocks (lower) and the
+	// columns' (column, the later rows that hold it) are kept together, each block added to both
+	// as it comes: a bit k of a row is final once the joints before k are eliminated, so column k
+	// is whole at its turn. The work goes with the blocks, not with count^2.
+	uint64_t lower[TB_MAX_DIRECT_JOINTS], column[TB_MAX_DIRECT_JOINTS];
 	for (int i = 0; i < count; ++i) {
-		tbJointRecord* r = records + joints[i];
-		uint64_t row = shares[inputOf[i]];
-		r->more->groupShares = 0u;
-		for (int j = 0; j < i; ++j) {
-			r->more->groupShares |= (row >> inputOf[j] & 1u) << j;
+		column[i] = 0u;
+	}
+	for (int i = 0; i < count; ++i) {
+		uint64_t mine = 0u;
+		for (uint64_t m = shares[inputOf[i]]; m != 0u; m &= m - 1u) {
+			int j = placeOf[__builtin_ctzll(m)];
+			mine |= j < i ? (uint64_t)1 << j : 0u;
 		}
-		r->more->groupLower = r->more->groupShares;
+		records[joints[i]].more->groupShares = mine;
+		lower[i] = mine;
+		for (uint64_t m = mine; m != 0u; m &= m - 1u) {
+			column[__builtin_ctzll(m)] |= (uint64_t)1 << i;
+		}
 	}
 	for (int k = 0; k < count; ++k) {
-		uint64_t later = 0u;
-		for (int i = k + 1; i < count; ++i) {
-			later |= (records[joints[i]].more->groupLower >> k & 1u) << i;
-		}
+		uint64_t later = column[k];
 		records[joints[k]].more->groupColumn = later;
 		for (uint64_t m = later; m != 0u; m &= m - 1u) {
 			int i = __builtin_ctzll(m);
-			records[joints[i]].more->groupLower |= later & tbBitsBelow(i);
+			uint64_t fill = later & tbBitsBelow(i) & ~lower[i];
+			lower[i] |= fill;
+			for (uint64_t q = fill; q != 0u; q &= q - 1u) {
+				column[__builtin_ctzll(q)] |= (uint64_t)1 << i;
+			}
 		}
+	}
+	for (int i = 0; i < count; ++i) {
+		records[joints[i]].more->groupLower = lower[i];
 	}
 	// Each body of the group gets a slot, first taken by the first joint in this order that
 	// names it (the direct solve makes a body's turn there once, for all its joints).
@@ -2035,6 +2074,16 @@ static void tbFactorJointGroup(tbJointRecord* const* cur, const tbJointNow* geo,
 	}
 }
 
+// Keeps body b's turn ahead, made at the deltas of s (tbAheadTurn).
+static inline void tbKeepAhead(const tbJointRecord* r, int b, const tbSolverBody* s,
+                               const mat3s* turn)
+{
+	tbAheadTurn* ahead = r->aheads + b;
+	ahead->turn = *turn;
+	ahead->by = tbDelta(s->dtheta);
+	ahead->valid = true;
+}
+
 // Whether every joint of the group is quiet (TB_GROUP_QUIET): its anchors' relative velocity
 // `rel` times the substep, its gap (relax pass) or the arcs its bodies' turns add to it over the
 // substep, h^2 / 2 (|wA|^2 |rA| + |wB|^2 |rB|) (biased pass, the SHAKE step's), all within the
@@ -2091,7 +2140,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			geo[i].d = r->more->nowD;
 			r->more->nowFresh = false;
 		} else {
-			geo[i] = tbJointNowAt(r, sa, sb, false);
+			tbJointNowAt(r, sa, sb, false, geo + i);
 		}
 		// Rigid rows, Cdot = 0, in both passes: the positions are kept by the SHAKE step and
 		// the projection below, not by a soft bias (a direct solve has no iterations to
@@ -2212,11 +2261,19 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			// Only what the substep's motion adds to the gap: a gap already there is the
 			// projection's (closed at a bounded rate; closed by an impulse here, in one
 			// substep, a body moved 10 m by hand flung the chain about).
+			// A moving body's is kept for its turn of the substep (tbAheadTurn), which it is
+			// where no later row of the pass changes the body's velocities.
 			if (r->more->groupFirst[0]) {
 				aheadTurns[r->more->groupSlot[0]] = tbTurnAt(r, r->indexA, &pa);
+				if (r->mA > 0.0f) {
+					tbKeepAhead(r, r->indexA, &pa, aheadTurns + r->more->groupSlot[0]);
+				}
 			}
 			if (r->more->groupFirst[1]) {
 				aheadTurns[r->more->groupSlot[1]] = tbTurnAt(r, r->indexB, &pb);
+				if (r->mB > 0.0f) {
+					tbKeepAhead(r, r->indexB, &pb, aheadTurns + r->more->groupSlot[1]);
+				}
 			}
 			tbJointNow gap1 = tbJointGeometryTurned(r, &pa, &pb, aheadTurns + r->more->groupSlot[0],
 			                                        aheadTurns + r->more->groupSlot[1], false);
@@ -2293,6 +2350,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			if (masses[side] > 0.0f && r->more->groupFirst[side]) {
 				tbComposeTurn(r, b, states + b);
 				r->turnedInertias[b] = tbTurnInertia(r->turns[b], r->inertias[b]);
+				r->aheads[b].turnedFresh = true;
 			}
 		}
 	}
@@ -2346,17 +2404,26 @@ void tbJointBodyStartTurn(const tbJointRecord* records, const tbJointBody* b)
 	r->turns[b->index] = glms_mat3_identity();
 	r->turnedBy[b->index] = tbV3(0.0f, 0.0f, 0.0f);
 	r->flows[b->index].pending = 0.0f;
+	r->aheads[b->index].valid = false;
+	r->aheads[b->index].turnedFresh = false;
+}
+
+void tbJointBodyEndTurn(const tbJointRecord* records, const tbJointBody* b,
+                        const tbSolverBody* states, mat3s* ends)
+{
+	const tbJointRecord* r = records + b->record;
+	tbTurnAtInto(r, b->index, states + b->index, ends + b->index);
 }
 
 void tbJointBodyTurnToDelta(const tbJointRecord* records, const tbJointBody* b,
-                            tbSolverBody* states)
+                            tbSolverBody* states, const mat3s* ends)
 {
 	const tbJointRecord* r = records + b->record;
 	int i = b->index;
 	if ((b->side == 0 ? r->mA : r->mB) <= 0.0f) {
 		return;
 	}
-	tbComposeTurn(r, i, states + i);
+	tbComposeTurnMade(r, i, states + i, ends + i);
 	vec3s t = tbTurnVector(r->turns[i]);
 	if (tbIsFiniteVec3(t)) {
 		states[i].dtheta[0] = t.x;

@@ -123,6 +123,8 @@ static tbScratchLayout tbLayout(int bodyCount, int contactCount, int jointCount)
 		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(tbSpinFlow));
 		// The jointed bodies with the gyroscopic term (their places in the jointed bodies' list).
 		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(int));
+		// The turns a substep ahead (tbAheadTurn).
+		at += tbAlign64((size_t)(bodyCount + 1) * sizeof(tbAheadTurn));
 	}
 	// The ball joints solved TB_SIMD_WIDTH at a time: each colour leaves at most one batch partly
 	// filled.
@@ -777,6 +779,7 @@ typedef enum tbJointMode
 	tb_jointTurnStart,  // per body: its turn, its stiffness and load cleared
 	tb_jointStiffen,    // per body: its stiffened, turned inertia
 	tb_jointTurn,       // per body: its turn and turned inertia after the deltas moved
+	tb_jointTurnEnd,    // per body: its turn at the step's end (tbJointBodyEndTurn)
 	tb_jointTurnDelta,  // per body: its composed turn written back into its dtheta
 	tb_jointGyroFlow,   // per body: its torque-free flow of the substep (tbJointBodyGyroFlow)
 	tb_jointLoad,       // per unit: the joints' loads summed on their bodies (tbJointAddLoad)
@@ -809,6 +812,7 @@ typedef struct tbJointTask
 	mat3s *inertias, *turns, *turnedInertias;
 	vec3s* turnedBy;
 	tbSpinFlow* flows;
+	tbAheadTurn* aheads;
 	int gyroBodies;  // bodies with the gyroscopic term (tbJointBodyGyroFlow)
 	const int* gyro; // their places in jointBodies, in its order
 	float* stiffened;
@@ -837,7 +841,7 @@ static void tbJointsTask(int start, int end, int worker, void* context)
 	for (int i = start; i < end; ++i) {
 		tbJointRecord* r = t->records + i;
 		if (t->mode == tb_jointFinish) {
-			tbFinishJoint(r, t->states, t->h);
+			tbFinishJoint(r, t->states, t->stiffness, t->h);
 			continue;
 		}
 		if (t->mode == tb_jointMore) {
@@ -858,6 +862,7 @@ static void tbJointsTask(int start, int end, int worker, void* context)
 		r->turnedInertias = t->turnedInertias;
 		r->turnedBy = t->turnedBy;
 		r->flows = t->flows;
+		r->aheads = t->aheads;
 		t->keys[i] = tbJointKeyOf(r);
 		if (!t->def->enableWarmStarting) {
 			tbJoint* j = t->joints[i].joint;
@@ -886,8 +891,10 @@ static void tbJointBodiesTask(int start, int end, int worker, void* context)
 			tbJointBodyStiffen(t->records, b, t->stiffness);
 		} else if (t->mode == tb_jointTurnsNone) {
 			tbJointBodyStartTurn(t->records, b);
+		} else if (t->mode == tb_jointTurnEnd) {
+			tbJointBodyEndTurn(t->records, b, t->states, t->stiffness);
 		} else if (t->mode == tb_jointTurnDelta) {
-			tbJointBodyTurnToDelta(t->records, b, t->states);
+			tbJointBodyTurnToDelta(t->records, b, t->states, t->stiffness);
 		} else {
 			tbJointBodyTurn(t->records, b, t->states,
 			                t->mode == tb_jointTurnStart ? t->stiffness : NULL);
@@ -1392,6 +1399,8 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	    (tbSpinFlow*)((char*)jointTurnedBy + tbAlign64((size_t)(bodyCount + 1) * sizeof(vec3s)));
 	int* jointGyro =
 	    (int*)((char*)jointFlows + tbAlign64((size_t)(bodyCount + 1) * sizeof(tbSpinFlow)));
+	tbAheadTurn* jointAheads =
+	    (tbAheadTurn*)((char*)jointGyro + tbAlign64((size_t)(bodyCount + 1) * sizeof(int)));
 	tbSolverBody* states = (tbSolverBody*)(base + layout.states);
 	tbSolverBodyMotion* motions = (tbSolverBodyMotion*)(base + layout.motions);
 	uint32_t* colorMasks = (uint32_t*)(base + layout.colorMasks);
@@ -1553,6 +1562,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	jointTask.turnedInertias = jointTurnedInertias;
 	jointTask.turnedBy = jointTurnedBy;
 	jointTask.flows = jointFlows;
+	jointTask.aheads = jointAheads;
 	jointTask.stiffened = jointStiffened;
 	jointTask.stiffness = jointStiffness;
 	jointTask.jointBodies = jointBodies;
@@ -1755,6 +1765,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		jointTask.firstBatch = 0;
 		tbJointLoop(&jointTask, tbJointBatchesTask, jointTask.batchStart[TB_JOINT_COLORS],
 		            TB_MIN_JOINT_BATCHES);
+		// Each body's turn of the step's end made once, where its every joint's finish and its
+		// delta read it: into the stiffness array, which no later substep reads.
+		tbRunJoints(&jointTask, tb_jointTurnEnd, jointBodyCount);
 		tbRunJoints(&jointTask, tb_jointFinish, jointCount);
 		tbRunJoints(&jointTask, tb_jointTurnDelta, jointBodyCount);
 	}
