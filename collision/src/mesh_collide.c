@@ -17,6 +17,9 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 #include "manifold_internal.h"
 #include "mesh_internal.h"
@@ -714,6 +717,13 @@ typedef struct tbLevelCollide
 	vec3s vertices[TB_LEVEL_FILTER_MAX];
 	vec3s normals[TB_LEVEL_FILTER_MAX];
 	float offsets[TB_LEVEL_FILTER_MAX];
+#if defined(__SSE2__)
+	// The same by coordinate for tests four at a time (tbLevelFilterLanes): all x, all y, all z
+	// (and the faces' offsets), each run TB_LEVEL_FILTER_MAX long, padded to a multiple of four
+	// with copies of entry 0.
+	float vertexLanes[3 * TB_LEVEL_FILTER_MAX];
+	float faceLanes[4 * TB_LEVEL_FILTER_MAX];
+#endif
 	tbLevelFeatures features; // the convex shape's incident features met so far
 	// The triangles' separating axes: the last call's (null: none kept) and this call's.
 	const tbLevelSatCache* lastSat;
@@ -800,6 +810,112 @@ static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbT
 	return true;
 }
 
+#if defined(__SSE2__)
+// The filter's vertices and face planes copied by coordinate (tbLevelCollide.vertexLanes and
+// faceLanes), the padding copies of entry 0: a repeated vertex changes no extent along an axis,
+// and a repeated plane no verdict.
+static void tbLevelFilterLanes(tbLevelCollide* lc)
+{
+	const int run = TB_LEVEL_FILTER_MAX;
+	int vertices = (lc->vertexCount + 3) & ~3;
+	for (int i = 0; i < vertices; ++i) {
+		vec3s p = lc->vertices[i < lc->vertexCount ? i : 0];
+		lc->vertexLanes[i] = p.x;
+		lc->vertexLanes[run + i] = p.y;
+		lc->vertexLanes[2 * run + i] = p.z;
+	}
+	int faces = (lc->faceCount + 3) & ~3;
+	for (int i = 0; i < faces; ++i) {
+		int k = i < lc->faceCount ? i : 0;
+		lc->faceLanes[i] = lc->normals[k].x;
+		lc->faceLanes[run + i] = lc->normals[k].y;
+		lc->faceLanes[2 * run + i] = lc->normals[k].z;
+		lc->faceLanes[3 * run + i] = lc->offsets[k];
+	}
+}
+#endif
+
+// Whether one of the convex shape's face planes, pushed out by `gap`, has the whole triangle
+// beyond it: n . v > offset + gap at each corner v. Four planes at a time from the lanes where
+// there are any, the same products and sums in the same order as glms_vec3_dot.
+static bool tbLevelFacesApart(const tbLevelCollide* lc, const vec3s v[3], float gap)
+{
+#if defined(__SSE2__)
+	const int run = TB_LEVEL_FILTER_MAX;
+	const float* lanes = lc->faceLanes;
+	__m128 g = _mm_set1_ps(gap);
+	__m128 x0 = _mm_set1_ps(v[0].x), y0 = _mm_set1_ps(v[0].y), z0 = _mm_set1_ps(v[0].z);
+	__m128 x1 = _mm_set1_ps(v[1].x), y1 = _mm_set1_ps(v[1].y), z1 = _mm_set1_ps(v[1].z);
+	__m128 x2 = _mm_set1_ps(v[2].x), y2 = _mm_set1_ps(v[2].y), z2 = _mm_set1_ps(v[2].z);
+	for (int i = 0; i < lc->faceCount; i += 4) {
+		__m128 nx = _mm_loadu_ps(lanes + i), ny = _mm_loadu_ps(lanes + run + i);
+		__m128 nz = _mm_loadu_ps(lanes + 2 * run + i);
+		__m128 limit = _mm_add_ps(_mm_loadu_ps(lanes + 3 * run + i), g);
+		__m128 d0 =
+		    _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, x0), _mm_mul_ps(ny, y0)), _mm_mul_ps(nz, z0));
+		__m128 d1 =
+		    _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, x1), _mm_mul_ps(ny, y1)), _mm_mul_ps(nz, z1));
+		__m128 d2 =
+		    _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, x2), _mm_mul_ps(ny, y2)), _mm_mul_ps(nz, z2));
+		__m128 beyond = _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(d0, limit), _mm_cmpgt_ps(d1, limit)),
+		                           _mm_cmpgt_ps(d2, limit));
+		if (_mm_movemask_ps(beyond) != 0) {
+			return true;
+		}
+	}
+	return false;
+#else
+	for (int i = 0; i < lc->faceCount; ++i) {
+		vec3s n = lc->normals[i];
+		float limit = lc->offsets[i] + gap;
+		if (glms_vec3_dot(n, v[0]) > limit && glms_vec3_dot(n, v[1]) > limit &&
+		    glms_vec3_dot(n, v[2]) > limit) {
+			return true;
+		}
+	}
+	return false;
+#endif
+}
+
+// The least and the largest of n . x over the filter's vertices x (*lo, *hi), four at a time
+// from the lanes where there are any: the same sums as glms_vec3_dot, and the same extremes
+// whatever order they are met in.
+static void tbLevelVertexExtent(const tbLevelCollide* lc, vec3s n, float* lo, float* hi)
+{
+#if defined(__SSE2__)
+	const int run = TB_LEVEL_FILTER_MAX;
+	const float* lanes = lc->vertexLanes;
+	__m128 nx = _mm_set1_ps(n.x), ny = _mm_set1_ps(n.y), nz = _mm_set1_ps(n.z);
+	__m128 low = _mm_set1_ps(FLT_MAX), high = _mm_set1_ps(-FLT_MAX);
+	for (int i = 0; i < lc->vertexCount; i += 4) {
+		__m128 x = _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, _mm_loadu_ps(lanes + i)),
+		                                 _mm_mul_ps(ny, _mm_loadu_ps(lanes + run + i))),
+		                      _mm_mul_ps(nz, _mm_loadu_ps(lanes + 2 * run + i)));
+		low = _mm_min_ps(x, low); // x < low ? x : low, lane by lane
+		high = _mm_max_ps(x, high);
+	}
+	float l[4], h[4];
+	_mm_storeu_ps(l, low);
+	_mm_storeu_ps(h, high);
+	float least = l[0], largest = h[0];
+	for (int k = 1; k < 4; ++k) {
+		least = l[k] < least ? l[k] : least;
+		largest = h[k] > largest ? h[k] : largest;
+	}
+	*lo = least;
+	*hi = largest;
+#else
+	float least = FLT_MAX, largest = -FLT_MAX;
+	for (int i = 0; i < lc->vertexCount; ++i) {
+		float x = glms_vec3_dot(n, lc->vertices[i]);
+		least = x < least ? x : least; // (not fminf: a library call here)
+		largest = x > largest ? x : largest;
+	}
+	*lo = least;
+	*hi = largest;
+#endif
+}
+
 // Whether a separating axis proves the triangle (the level's frame) farther than `gap` from the
 // convex shape: one of the shape's face planes with the whole triangle beyond it, or the
 // triangle's plane with the whole shape beyond it (on the side it faces, or either side for a
@@ -812,13 +928,8 @@ static bool tbLevelTriangleApart(const tbLevelCollide* lc, int triangle, const v
                                  float gap)
 {
 	gap += lc->coreRadius;
-	for (int i = 0; i < lc->faceCount; ++i) {
-		vec3s n = lc->normals[i];
-		float limit = lc->offsets[i] + gap;
-		if (glms_vec3_dot(n, v[0]) > limit && glms_vec3_dot(n, v[1]) > limit &&
-		    glms_vec3_dot(n, v[2]) > limit) {
-			return true;
-		}
+	if (tbLevelFacesApart(lc, v, gap)) {
+		return true;
 	}
 	// The triangle's unit normal: a mesh keeps it (tbBuildMesh makes it by tbTriangleNormal, these
 	// operations on these corners, and refuses a triangle without area).
@@ -834,12 +945,8 @@ static bool tbLevelTriangleApart(const tbLevelCollide* lc, int triangle, const v
 		n = glms_vec3_scale(n, 1.0f / len);
 	}
 	float d = glms_vec3_dot(n, v[0]);
-	float lo = FLT_MAX, hi = -FLT_MAX;
-	for (int i = 0; i < lc->vertexCount; ++i) {
-		float x = glms_vec3_dot(n, lc->vertices[i]);
-		lo = x < lo ? x : lo; // (not fminf: a library call here)
-		hi = x > hi ? x : hi;
-	}
+	float lo, hi;
+	tbLevelVertexExtent(lc, n, &lo, &hi);
 	if (lo - d > gap || (lc->twoSided && d - hi > gap)) {
 		return true;
 	}
@@ -1031,6 +1138,11 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	lc.twoSided = level->type == tb_meshShape;
 	lc.centre = tbLevelConvexCentre(a, b, bInA, levelIsA);
 	lc.filter = tbLevelFilterSetup(&lc, convex, convexInLevel);
+#if defined(__SSE2__)
+	if (lc.filter) {
+		tbLevelFilterLanes(&lc);
+	}
+#endif
 	tbLevelFeatures_Init(&lc.features, convex);
 	tbAABB box = tbGeometry_ComputeAABB(convex, convexInLevel);
 	vec3s grow = {{speculativeDistance, speculativeDistance, speculativeDistance}};
