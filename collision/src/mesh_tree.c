@@ -235,6 +235,68 @@ static bool tbBoxBeyondPlanes(tbAABB box, const vec3s* normals, const float* lim
 	return false;
 }
 
+#if defined(__SSE2__)
+// The most planes a query keeps by coordinate for tbBoxBeyondPlanesW; a query with more tests
+// them one at a time.
+#define TB_MESH_PLANE_LANES 64
+
+// A query's planes by coordinate: all x, all y, all z and the limits, each run
+// TB_MESH_PLANE_LANES long, padded to a multiple of four with copies of plane 0 (a repeated plane
+// changes no verdict).
+typedef struct tbPlaneLanes
+{
+	int count;
+	float lanes[4 * TB_MESH_PLANE_LANES];
+} tbPlaneLanes;
+
+static void tbPlaneLanes_Make(tbPlaneLanes* pl, const vec3s* normals, const float* limits,
+                              int count)
+{
+	const int run = TB_MESH_PLANE_LANES;
+	pl->count = count;
+	int padded = (count + 3) & ~3;
+	for (int i = 0; i < padded; ++i) {
+		int k = i < count ? i : 0;
+		pl->lanes[i] = normals[k].x;
+		pl->lanes[run + i] = normals[k].y;
+		pl->lanes[2 * run + i] = normals[k].z;
+		pl->lanes[3 * run + i] = limits[k];
+	}
+}
+
+// tbBoxBeyondPlanes four planes at a time: the same corner, products, sums and slack in the same
+// order, lane by lane.
+static bool tbBoxBeyondPlanesW(tbAABB box, const tbPlaneLanes* pl)
+{
+	const int run = TB_MESH_PLANE_LANES;
+	const __m128 zero = _mm_setzero_ps();
+	const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+	const __m128 slack = _mm_set1_ps(1e-5f);
+	__m128 lx = _mm_set1_ps(box.lower.x), ly = _mm_set1_ps(box.lower.y);
+	__m128 lz = _mm_set1_ps(box.lower.z);
+	__m128 ux = _mm_set1_ps(box.upper.x), uy = _mm_set1_ps(box.upper.y);
+	__m128 uz = _mm_set1_ps(box.upper.z);
+	for (int i = 0; i < pl->count; i += 4) {
+		__m128 nx = _mm_loadu_ps(pl->lanes + i), ny = _mm_loadu_ps(pl->lanes + run + i);
+		__m128 nz = _mm_loadu_ps(pl->lanes + 2 * run + i);
+		__m128 limit = _mm_loadu_ps(pl->lanes + 3 * run + i);
+		__m128 px = _mm_cmpge_ps(nx, zero), py = _mm_cmpge_ps(ny, zero);
+		__m128 pz = _mm_cmpge_ps(nz, zero);
+		__m128 cx = _mm_or_ps(_mm_and_ps(px, lx), _mm_andnot_ps(px, ux));
+		__m128 cy = _mm_or_ps(_mm_and_ps(py, ly), _mm_andnot_ps(py, uy));
+		__m128 cz = _mm_or_ps(_mm_and_ps(pz, lz), _mm_andnot_ps(pz, uz));
+		__m128 d =
+		    _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, cx), _mm_mul_ps(ny, cy)), _mm_mul_ps(nz, cz));
+		__m128 bound =
+		    _mm_mul_ps(slack, _mm_add_ps(_mm_and_ps(d, magnitude), _mm_and_ps(limit, magnitude)));
+		if (_mm_movemask_ps(_mm_cmpgt_ps(_mm_sub_ps(d, limit), bound)) != 0) {
+			return true;
+		}
+	}
+	return false;
+}
+#endif
+
 static int tbQueryMesh(const tbMesh* m, tbAABB box, const vec3s* normals, const float* limits,
                        int planeCount, tbTriangleQueryFcn* fcn, void* context)
 {
@@ -243,6 +305,12 @@ static int tbQueryMesh(const tbMesh* m, tbAABB box, const vec3s* normals, const 
 	stack[top++] = 0;
 #if defined(__SSE2__)
 	const tbQueryBoxW queryW = tbQueryBoxW_Make(box);
+	// The planes by coordinate once for the whole walk (none: no test).
+	tbPlaneLanes planes;
+	bool lanes = planeCount > 0 && planeCount <= TB_MESH_PLANE_LANES;
+	if (lanes) {
+		tbPlaneLanes_Make(&planes, normals, limits, planeCount);
+	}
 #endif
 	// Every node is visited at most once.
 	for (int visits = 0; top > 0 && visits < m->nodeCount; ++visits) {
@@ -260,9 +328,16 @@ static int tbQueryMesh(const tbMesh* m, tbAABB box, const vec3s* normals, const 
 #endif
 		if (node->count > 0) {
 			// A leaf beyond a plane: its triangles, whose corners lie in its box, are too.
+#if defined(__SSE2__)
+			if (lanes ? tbBoxBeyondPlanesW(node->box, &planes)
+			          : tbBoxBeyondPlanes(node->box, normals, limits, planeCount)) {
+				continue;
+			}
+#else
 			if (tbBoxBeyondPlanes(node->box, normals, limits, planeCount)) {
 				continue;
 			}
+#endif
 			// A leaf inside the box: its triangles' boxes, inside its own, all overlap it.
 			bool inside = box.lower.x <= node->box.lower.x && box.lower.y <= node->box.lower.y &&
 			              box.lower.z <= node->box.lower.z && node->box.upper.x <= box.upper.x &&
