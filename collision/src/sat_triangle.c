@@ -20,6 +20,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "geometry_internal.h"
 #include "sat.h"
 #include "segments.h"
 #include "tumble/transform.h"
@@ -281,13 +282,27 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	float polySize = h->radius * fmaxf(scale.x, fmaxf(scale.y, scale.z));
 	float absTol = TB_SAT_TRI_ABS * fminf(polySize, longest);
 
-	// The polytope's vertices, scaled; its lowest and highest along n.
-	vec3s pv[TB_SAT_MAX_HULL_VERTICES];
+	// The polytope's vertices, scaled (`pv`); its lowest and highest along n.
+	bool unit = scale.x == 1.0f && scale.y == 1.0f && scale.z == 1.0f;
+	vec3s scaled[TB_SAT_MAX_HULL_VERTICES];
+	const vec3s* pv = scaled;
 	int low = 0, high = 0;
 	float lowDot = FLT_MAX, highDot = -FLT_MAX;
-	for (int i = 0; i < h->vertexCount; ++i) {
-		pv[i] = glms_vec3_mul(h->vertices[i], scale);
-		float d = glms_vec3_dot(n, pv[i]);
+#if defined(__SSE2__)
+	if (unit && h->lanes != NULL) {
+		// At unit scale the scaled vertices are the hull's own. The lowest along n is the first of
+		// the largest along -n (each dot there is exactly this one negated), both found four at a
+		// time from the hull's lanes with the same sums as glms_vec3_dot.
+		pv = h->vertices;
+		low = tbLanesArgMax(h->lanes, h->vertexCount, glms_vec3_negate(n), -FLT_MAX);
+		high = tbLanesArgMax(h->lanes, h->vertexCount, n, -FLT_MAX);
+		lowDot = glms_vec3_dot(n, pv[low]);
+		highDot = glms_vec3_dot(n, pv[high]);
+	}
+#endif
+	for (int i = 0; pv == scaled && i < h->vertexCount; ++i) {
+		scaled[i] = glms_vec3_mul(h->vertices[i], scale);
+		float d = glms_vec3_dot(n, scaled[i]);
 		if (d < lowDot) {
 			lowDot = d;
 			low = i;
@@ -317,7 +332,6 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 		tbTriResult(&face, face.separation, triIsA, bInA, out);
 		return true;
 	}
-	bool unit = scale.x == 1.0f && scale.y == 1.0f && scale.z == 1.0f;
 	if (cache != NULL &&
 	    tbTriCached(cache, h, triIsA, faceId, &face, unit, inv, t, e, n, scale, margin, absTol,
 	                TB_SAT_TRI_CACHE_REL * fminf(polySize, longest), bInA, out)) {
