@@ -974,7 +974,16 @@ static bool tbLevelTriangleFound(int triangle, void* context)
 	tbLevelCollide* lc = context;
 	vec3s v[3];
 	uint32_t flags = 0u;
-	if (!tbGeometry_GetTriangle(lc->level, triangle, v, &flags)) {
+	if (lc->level->type == tb_meshShape) {
+		// A triangle the mesh's tree walk found (a valid index): its corners and flags read in
+		// place, as tbGeometry_GetTriangle reads them.
+		const tbMesh* mesh = lc->level->mesh;
+		const int* idx = mesh->indices + 3 * triangle;
+		v[0] = mesh->vertices[idx[0]];
+		v[1] = mesh->vertices[idx[1]];
+		v[2] = mesh->vertices[idx[2]];
+		flags = mesh->edgeFlags[triangle];
+	} else if (!tbGeometry_GetTriangle(lc->level, triangle, v, &flags)) {
 		lc->distance = -FLT_MAX; // as a failed query
 		return true;
 	}
