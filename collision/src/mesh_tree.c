@@ -236,6 +236,26 @@ static bool tbBoxBeyondPlanes(tbAABB box, const vec3s* normals, const float* lim
 }
 
 #if defined(__SSE2__)
+// A vertex in a register (x, y, z, 0), reading its twelve bytes only: the last vertex of the array
+// has nothing after it to read.
+static inline __m128 tbVertexW(const vec3s* v)
+{
+	__m128 xy = _mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(const void*)v);
+	return _mm_movelh_ps(xy, _mm_load_ss(&v->z));
+}
+
+// tbBoxesOverlap(tbTriangleBox(m, t), query) in a few vector operations: the same corner minima and
+// maxima, and the same comparisons (a NaN compares false, as there).
+static inline bool tbTriangleOverlapsW(const tbMesh* m, int t, tbQueryBoxW query)
+{
+	const int* idx = m->indices + 3 * t;
+	__m128 a = tbVertexW(m->vertices + idx[0]), b = tbVertexW(m->vertices + idx[1]);
+	__m128 c = tbVertexW(m->vertices + idx[2]);
+	__m128 lower = _mm_min_ps(a, _mm_min_ps(b, c)), upper = _mm_max_ps(a, _mm_max_ps(b, c));
+	__m128 meet = _mm_and_ps(_mm_cmple_ps(lower, query.upper), _mm_cmple_ps(query.lower, upper));
+	return (_mm_movemask_ps(meet) & 7) == 7;
+}
+
 // The most planes a query keeps by coordinate for tbBoxBeyondPlanesW; a query with more tests
 // them one at a time.
 #define TB_MESH_PLANE_LANES 64
@@ -344,7 +364,12 @@ static int tbQueryMesh(const tbMesh* m, tbAABB box, const vec3s* normals, const 
 			              node->box.upper.y <= box.upper.y && node->box.upper.z <= box.upper.z;
 			for (int i = node->child; i < node->child + node->count; ++i) {
 				int t = m->order[i];
-				if (inside || tbBoxesOverlap(tbTriangleBox(m, t), box)) {
+#if defined(__SSE2__)
+				bool meets = inside || tbTriangleOverlapsW(m, t, queryW);
+#else
+				bool meets = inside || tbBoxesOverlap(tbTriangleBox(m, t), box);
+#endif
+				if (meets) {
 					++reported;
 					if (!fcn(t, context)) {
 						return reported;
