@@ -99,6 +99,46 @@ static inline float tbTriLowest(vec3s m, const vec3s t[3], int* lowest)
 	return least;
 }
 
+#if defined(__SSE2__)
+// Each of the hull's face normals n (its faceLanes: unit scale, where they are the normals
+// tbTriPolyNormal gives) dotted with v, four faces at a time: out[f] = v . n, the sums of
+// glms_vec3_dot in its order. `out` holds the face count rounded up to four.
+static void tbTriFaceDots(const tbHull* h, vec3s v, float* out)
+{
+	int padded = (h->faceCount + 3) & ~3;
+	const float* xs = h->faceLanes;
+	const float* ys = xs + padded;
+	const float* zs = ys + padded;
+	__m128 vx = _mm_set1_ps(v.x), vy = _mm_set1_ps(v.y), vz = _mm_set1_ps(v.z);
+	for (int i = 0; i < padded; i += 4) {
+		__m128 d = _mm_add_ps(
+		    _mm_add_ps(_mm_mul_ps(vx, _mm_loadu_ps(xs + i)), _mm_mul_ps(vy, _mm_loadu_ps(ys + i))),
+		    _mm_mul_ps(vz, _mm_loadu_ps(zs + i)));
+		_mm_storeu_ps(out + i, d);
+	}
+}
+
+// tbTriLowest's least dot for each of the hull's faces (as tbTriFaceDots), four faces at a time:
+// the same dots and the same choices (d1 < d0 ? d1 : d0, then d2 if less).
+static void tbTriFaceLeast(const tbHull* h, const vec3s t[3], float* least)
+{
+	int padded = (h->faceCount + 3) & ~3;
+	const float* xs = h->faceLanes;
+	const float* ys = xs + padded;
+	const float* zs = ys + padded;
+	for (int i = 0; i < padded; i += 4) {
+		__m128 x = _mm_loadu_ps(xs + i), y = _mm_loadu_ps(ys + i), z = _mm_loadu_ps(zs + i);
+		__m128 d[3];
+		for (int k = 0; k < 3; ++k) {
+			d[k] = _mm_add_ps(
+			    _mm_add_ps(_mm_mul_ps(x, _mm_set1_ps(t[k].x)), _mm_mul_ps(y, _mm_set1_ps(t[k].y))),
+			    _mm_mul_ps(z, _mm_set1_ps(t[k].z)));
+		}
+		_mm_storeu_ps(least + i, _mm_min_ps(d[2], _mm_min_ps(d[1], d[0])));
+	}
+}
+#endif
+
 // The axis of the polytope's face (unit normal m, offset): the triangle's lowest corner over its
 // plane.
 static tbTriAxis tbTriPolyFace(vec3s m, float offset, const vec3s t[3])
@@ -340,15 +380,28 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 
 	// The polytope's faces: the triangle's lowest corner over each plane. Unit normals kept for
 	// the edge test.
+	// At unit scale the least dots come from the hull's face lanes, four faces at a time, and the
+	// lowest corner is found again for a face that is kept.
 	vec3s fn[TB_SAT_MAX_HULL_FACES];
+	float least[TB_SAT_MAX_HULL_FACES];
+	bool faceLanes = false;
+#if defined(__SSE2__)
+	faceLanes = unit && h->faceLanes != NULL;
+	if (faceLanes) {
+		tbTriFaceLeast(h, t, least);
+	}
+#endif
 	tbTriAxis polyFace = {.separation = -FLT_MAX};
 	int polyId = -1;
 	for (int f = 0; f < h->faceCount; ++f) {
 		float offset;
 		fn[f] = tbTriPolyNormal(h, f, unit, inv, &offset);
-		int lowest;
-		float sep = tbTriLowest(fn[f], t, &lowest) - offset;
+		int lowest = 0;
+		float sep = (faceLanes ? least[f] : tbTriLowest(fn[f], t, &lowest)) - offset;
 		if (sep > polyFace.separation) {
+			if (faceLanes) {
+				tbTriLowest(fn[f], t, &lowest);
+			}
 			polyFace.separation = sep;
 			polyFace.u = glms_vec3_negate(fn[f]);
 			polyFace.pT = t[lowest];
@@ -379,9 +432,16 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	for (int k = 0; k < 3; ++k) {
 		vec3s o = glms_vec3_cross(e[k], n);
 		float tol = TB_SAT_TRI_PARALLEL * glms_vec3_norm(e[k]);
-		for (int f = 0; f < h->faceCount; ++f) {
-			de[f] = glms_vec3_dot(e[k], fn[f]);
-			dO[f] = glms_vec3_dot(o, fn[f]);
+		if (faceLanes) {
+#if defined(__SSE2__)
+			tbTriFaceDots(h, e[k], de);
+			tbTriFaceDots(h, o, dO);
+#endif
+		} else {
+			for (int f = 0; f < h->faceCount; ++f) {
+				de[f] = glms_vec3_dot(e[k], fn[f]);
+				dO[f] = glms_vec3_dot(o, fn[f]);
+			}
 		}
 		for (int j = 0; j < h->edgeCount; ++j) {
 			const tbHullEdge* he = h->edges + j;
