@@ -690,6 +690,8 @@ typedef struct tbLevelGroup
 // The most hull vertices and faces the separating-axis filter below places once per pair; larger
 // hulls take every triangle to the narrow phase.
 #define TB_LEVEL_FILTER_MAX 64
+_Static_assert(TB_LEVEL_FILTER_MAX <= TB_PLANE_LANES && TB_LEVEL_FILTER_MAX % 4 == 0,
+               "the filter's planes fit a tbPlaneLanes, its lanes whole vectors");
 
 typedef struct tbLevelCollide
 {
@@ -715,15 +717,12 @@ typedef struct tbLevelCollide
 	int vertexCount, faceCount;
 	float coreRadius; // a round shape's radius about its core, else 0
 	vec3s vertices[TB_LEVEL_FILTER_MAX];
-	vec3s normals[TB_LEVEL_FILTER_MAX];
-	float offsets[TB_LEVEL_FILTER_MAX];
-#if defined(__SSE2__)
-	// The same by coordinate for tests four at a time (tbLevelFilterLanes): all x, all y, all z
-	// (and the faces' offsets), each run TB_LEVEL_FILTER_MAX long, padded to a multiple of four
-	// with copies of entry 0.
+	// The vertices again by coordinate for tests four at a time: all x, all y, all z, each run
+	// TB_LEVEL_FILTER_MAX long, filled to the count rounded up to four with copies of vertex 0 (a
+	// repeated vertex changes no extent). The face planes are kept that way only (their count in
+	// faces.count).
 	float vertexLanes[3 * TB_LEVEL_FILTER_MAX];
-	float faceLanes[4 * TB_LEVEL_FILTER_MAX];
-#endif
+	tbPlaneLanes faces;
 	tbLevelFeatures features; // the convex shape's incident features met so far
 	// The triangles' separating axes: the last call's (null: none kept) and this call's.
 	const tbLevelSatCache* lastSat;
@@ -752,6 +751,33 @@ static tbSatCache tbLevelLastSat(tbLevelCollide* lc, int triangle)
 // The convex shape's vertices and face planes (a sphere's or capsule's core and radius) placed in
 // the level's frame for the filter; false (no filter) for cylinders, cones, large or
 // non-uniformly scaled shapes.
+// Vertex i of the filter (the level's frame), in both forms.
+static void tbLevelSetVertex(tbLevelCollide* lc, int i, vec3s p)
+{
+	lc->vertices[i] = p;
+	lc->vertexLanes[i] = p.x;
+	lc->vertexLanes[TB_LEVEL_FILTER_MAX + i] = p.y;
+	lc->vertexLanes[2 * TB_LEVEL_FILTER_MAX + i] = p.z;
+}
+
+// The counts of the filter's vertices and face planes; the lanes past them up to the next
+// multiple of four made copies of entry 0.
+static void tbLevelSetCounts(tbLevelCollide* lc, int vertexCount, int faceCount)
+{
+	lc->vertexCount = vertexCount;
+	for (int i = vertexCount; i < ((vertexCount + 3) & ~3); ++i) {
+		for (int r = 0; r < 3; ++r) {
+			lc->vertexLanes[r * TB_LEVEL_FILTER_MAX + i] = lc->vertexLanes[r * TB_LEVEL_FILTER_MAX];
+		}
+	}
+	lc->faceCount = faceCount;
+	lc->faces.count = faceCount;
+	tbPlaneLanes_Pad(&lc->faces);
+}
+
+// The convex shape's vertices and face planes (a sphere's or capsule's core and radius) placed in
+// the level's frame for the filter; false (no filter) for cylinders, cones, large or
+// non-uniformly scaled shapes.
 static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbTransform inLevel)
 {
 	vec3s sc = convex->scale;
@@ -763,10 +789,9 @@ static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbT
 	if (convex->type == tb_sphereShape || convex->type == tb_capsuleShape) {
 		bool capsule = convex->type == tb_capsuleShape;
 		float h = capsule ? s * convex->round.halfHeight : 0.0f;
-		lc->vertices[0] = glms_vec3_add(inLevel.p, glms_vec3_scale(R.col[1], h));
-		lc->vertices[1] = glms_vec3_sub(inLevel.p, glms_vec3_scale(R.col[1], h));
-		lc->vertexCount = capsule ? 2 : 1;
-		lc->faceCount = 0;
+		tbLevelSetVertex(lc, 0, glms_vec3_add(inLevel.p, glms_vec3_scale(R.col[1], h)));
+		tbLevelSetVertex(lc, 1, glms_vec3_sub(inLevel.p, glms_vec3_scale(R.col[1], h)));
+		tbLevelSetCounts(lc, capsule ? 2 : 1, 0);
 		lc->coreRadius = s * (capsule ? convex->round.radius : convex->radius);
 		return lc->coreRadius >= 0.0f;
 	}
@@ -774,18 +799,15 @@ static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbT
 		vec3s h = glms_vec3_scale(convex->halfExtents, s);
 		for (int i = 0; i < 8; ++i) {
 			vec3s local = {{(i & 1) ? -h.x : h.x, (i & 2) ? -h.y : h.y, (i & 4) ? -h.z : h.z}};
-			lc->vertices[i] = glms_vec3_add(glms_mat3_mulv(R, local), inLevel.p);
+			tbLevelSetVertex(lc, i, glms_vec3_add(glms_mat3_mulv(R, local), inLevel.p));
 		}
 		for (int axis = 0; axis < 3; ++axis) {
 			vec3s n = R.col[axis];
 			float c = glms_vec3_dot(n, inLevel.p);
-			lc->normals[2 * axis] = n;
-			lc->offsets[2 * axis] = c + h.raw[axis];
-			lc->normals[2 * axis + 1] = glms_vec3_negate(n);
-			lc->offsets[2 * axis + 1] = h.raw[axis] - c;
+			tbPlaneLanes_Set(&lc->faces, 2 * axis, n, c + h.raw[axis]);
+			tbPlaneLanes_Set(&lc->faces, 2 * axis + 1, glms_vec3_negate(n), h.raw[axis] - c);
 		}
-		lc->vertexCount = 8;
-		lc->faceCount = 6;
+		tbLevelSetCounts(lc, 8, 6);
 		return true;
 	}
 	if (convex->type != tb_hullShape || convex->hull == NULL) {
@@ -797,52 +819,25 @@ static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbT
 		return false;
 	}
 	for (int i = 0; i < h->vertexCount; ++i) {
-		lc->vertices[i] =
-		    glms_vec3_add(glms_mat3_mulv(R, glms_vec3_scale(h->vertices[i], s)), inLevel.p);
+		tbLevelSetVertex(
+		    lc, i, glms_vec3_add(glms_mat3_mulv(R, glms_vec3_scale(h->vertices[i], s)), inLevel.p));
 	}
 	for (int i = 0; i < h->faceCount; ++i) {
 		vec3s n = glms_mat3_mulv(R, h->faces[i].normal);
-		lc->normals[i] = n;
-		lc->offsets[i] = s * h->faces[i].offset + glms_vec3_dot(n, inLevel.p);
+		tbPlaneLanes_Set(&lc->faces, i, n, s * h->faces[i].offset + glms_vec3_dot(n, inLevel.p));
 	}
-	lc->vertexCount = h->vertexCount;
-	lc->faceCount = h->faceCount;
+	tbLevelSetCounts(lc, h->vertexCount, h->faceCount);
 	return true;
 }
-
-#if defined(__SSE2__)
-// The filter's vertices and face planes copied by coordinate (tbLevelCollide.vertexLanes and
-// faceLanes), the padding copies of entry 0: a repeated vertex changes no extent along an axis,
-// and a repeated plane no verdict.
-static void tbLevelFilterLanes(tbLevelCollide* lc)
-{
-	const int run = TB_LEVEL_FILTER_MAX;
-	int vertices = (lc->vertexCount + 3) & ~3;
-	for (int i = 0; i < vertices; ++i) {
-		vec3s p = lc->vertices[i < lc->vertexCount ? i : 0];
-		lc->vertexLanes[i] = p.x;
-		lc->vertexLanes[run + i] = p.y;
-		lc->vertexLanes[2 * run + i] = p.z;
-	}
-	int faces = (lc->faceCount + 3) & ~3;
-	for (int i = 0; i < faces; ++i) {
-		int k = i < lc->faceCount ? i : 0;
-		lc->faceLanes[i] = lc->normals[k].x;
-		lc->faceLanes[run + i] = lc->normals[k].y;
-		lc->faceLanes[2 * run + i] = lc->normals[k].z;
-		lc->faceLanes[3 * run + i] = lc->offsets[k];
-	}
-}
-#endif
 
 // Whether one of the convex shape's face planes, pushed out by `gap`, has the whole triangle
 // beyond it: n . v > offset + gap at each corner v. Four planes at a time from the lanes where
 // there are any, the same products and sums in the same order as glms_vec3_dot.
 static bool tbLevelFacesApart(const tbLevelCollide* lc, const vec3s v[3], float gap)
 {
+	const int run = TB_PLANE_LANES;
+	const float* lanes = lc->faces.lanes;
 #if defined(__SSE2__)
-	const int run = TB_LEVEL_FILTER_MAX;
-	const float* lanes = lc->faceLanes;
 	__m128 g = _mm_set1_ps(gap);
 	__m128 x0 = _mm_set1_ps(v[0].x), y0 = _mm_set1_ps(v[0].y), z0 = _mm_set1_ps(v[0].z);
 	__m128 x1 = _mm_set1_ps(v[1].x), y1 = _mm_set1_ps(v[1].y), z1 = _mm_set1_ps(v[1].z);
@@ -866,8 +861,8 @@ static bool tbLevelFacesApart(const tbLevelCollide* lc, const vec3s v[3], float 
 	return false;
 #else
 	for (int i = 0; i < lc->faceCount; ++i) {
-		vec3s n = lc->normals[i];
-		float limit = lc->offsets[i] + gap;
+		vec3s n = {{lanes[i], lanes[run + i], lanes[2 * run + i]}};
+		float limit = lanes[3 * run + i] + gap;
 		if (glms_vec3_dot(n, v[0]) > limit && glms_vec3_dot(n, v[1]) > limit &&
 		    glms_vec3_dot(n, v[2]) > limit) {
 			return true;
@@ -1132,6 +1127,7 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	lc.nextSat.count = 0;
 	lc.vertexCount = 0;
 	lc.faceCount = 0;
+	lc.faces.count = 0;
 	lc.coreRadius = 0.0f;
 	lc.a = a;
 	lc.b = b;
@@ -1147,11 +1143,6 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	lc.twoSided = level->type == tb_meshShape;
 	lc.centre = tbLevelConvexCentre(a, b, bInA, levelIsA);
 	lc.filter = tbLevelFilterSetup(&lc, convex, convexInLevel);
-#if defined(__SSE2__)
-	if (lc.filter) {
-		tbLevelFilterLanes(&lc);
-	}
-#endif
 	tbLevelFeatures_Init(&lc.features, convex);
 	tbAABB box = tbGeometry_ComputeAABB(convex, convexInLevel);
 	vec3s grow = {{speculativeDistance, speculativeDistance, speculativeDistance}};
@@ -1160,11 +1151,7 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	// The filter's face planes pushed out by the speculative distance prune the tree's walk: a
 	// leaf beyond one of them holds only triangles the filter would skip (none without a filter,
 	// or for a round shape: faceCount 0).
-	float limits[TB_LEVEL_FILTER_MAX];
-	for (int i = 0; i < lc.faceCount; ++i) {
-		limits[i] = lc.offsets[i] + speculativeDistance;
-	}
-	tbQueryTrianglesWithin(level, box, lc.normals, limits, lc.faceCount, tbLevelTriangleFound, &lc);
+	tbQueryTrianglesWithin(level, box, &lc.faces, speculativeDistance, tbLevelTriangleFound, &lc);
 	tbLevelAddSeams(&lc);
 	for (int g = 0; g < lc.groupCount; ++g) {
 		tbLevelGroup* group = lc.groups + g;

@@ -217,23 +217,27 @@ static bool tbBoxesOverlap(tbAABB a, tbAABB b)
 	       b.lower.y <= a.upper.y && a.lower.z <= b.upper.z && b.lower.z <= a.upper.z;
 }
 
-// Whether the box lies wholly beyond one of the planes n . x = limit: its corner least along n is
-// beyond it, with a relative slack of float rounding so that a corner of a triangle inside the box
-// is beyond it too, however its dot rounds.
-static bool tbBoxBeyondPlanes(tbAABB box, const vec3s* normals, const float* limits, int count)
+#if !defined(__SSE2__)
+// Whether the box lies wholly beyond one of the planes n . x = limit (limit = offset + push): its
+// corner least along n is beyond it, with a relative slack of float rounding so that a corner of a
+// triangle inside the box is beyond it too, however its dot rounds.
+static bool tbBoxBeyondPlanes(tbAABB box, const tbPlaneLanes* planes, float push)
 {
-	for (int i = 0; i < count; ++i) {
-		vec3s n = normals[i];
+	const float* lanes = planes->lanes;
+	for (int i = 0; i < planes->count; ++i) {
+		vec3s n = {{lanes[i], lanes[TB_PLANE_LANES + i], lanes[2 * TB_PLANE_LANES + i]}};
+		float limit = lanes[3 * TB_PLANE_LANES + i] + push;
 		vec3s corner = {{n.x >= 0.0f ? box.lower.x : box.upper.x,
 		                 n.y >= 0.0f ? box.lower.y : box.upper.y,
 		                 n.z >= 0.0f ? box.lower.z : box.upper.z}};
 		float d = glms_vec3_dot(n, corner);
-		if (d - limits[i] > 1e-5f * (fabsf(d) + fabsf(limits[i]))) {
+		if (d - limit > 1e-5f * (fabsf(d) + fabsf(limit))) {
 			return true;
 		}
 	}
 	return false;
 }
+#endif
 
 #if defined(__SSE2__)
 // A vertex in a register (x, y, z, 0), reading its twelve bytes only: the last vertex of the array
@@ -256,50 +260,25 @@ static inline bool tbTriangleOverlapsW(const tbMesh* m, int t, tbQueryBoxW query
 	return (_mm_movemask_ps(meet) & 7) == 7;
 }
 
-// The most planes a query keeps by coordinate for tbBoxBeyondPlanesW; a query with more tests
-// them one at a time.
-#define TB_MESH_PLANE_LANES 64
-
-// A query's planes by coordinate: all x, all y, all z and the limits, each run
-// TB_MESH_PLANE_LANES long, padded to a multiple of four with copies of plane 0 (a repeated plane
-// changes no verdict).
-typedef struct tbPlaneLanes
+// Whether the box lies wholly beyond one of the planes n . x = limit (limit = offset + push), four
+// planes at a time: its corner least along n is beyond it, with a relative slack of float rounding
+// so that a corner of a triangle inside the box is beyond it too, however its dot rounds. The same
+// limits, corner choice, products, sums and slack in the same order as one plane at a time.
+static bool tbBoxBeyondPlanesW(tbAABB box, const tbPlaneLanes* planes, float push)
 {
-	int count;
-	float lanes[4 * TB_MESH_PLANE_LANES];
-} tbPlaneLanes;
-
-static void tbPlaneLanes_Make(tbPlaneLanes* pl, const vec3s* normals, const float* limits,
-                              int count)
-{
-	const int run = TB_MESH_PLANE_LANES;
-	pl->count = count;
-	int padded = (count + 3) & ~3;
-	for (int i = 0; i < padded; ++i) {
-		int k = i < count ? i : 0;
-		pl->lanes[i] = normals[k].x;
-		pl->lanes[run + i] = normals[k].y;
-		pl->lanes[2 * run + i] = normals[k].z;
-		pl->lanes[3 * run + i] = limits[k];
-	}
-}
-
-// tbBoxBeyondPlanes four planes at a time: the same corner, products, sums and slack in the same
-// order, lane by lane.
-static bool tbBoxBeyondPlanesW(tbAABB box, const tbPlaneLanes* pl)
-{
-	const int run = TB_MESH_PLANE_LANES;
+	const float* lanes = planes->lanes;
 	const __m128 zero = _mm_setzero_ps();
 	const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
 	const __m128 slack = _mm_set1_ps(1e-5f);
+	const __m128 pushW = _mm_set1_ps(push);
 	__m128 lx = _mm_set1_ps(box.lower.x), ly = _mm_set1_ps(box.lower.y);
 	__m128 lz = _mm_set1_ps(box.lower.z);
 	__m128 ux = _mm_set1_ps(box.upper.x), uy = _mm_set1_ps(box.upper.y);
 	__m128 uz = _mm_set1_ps(box.upper.z);
-	for (int i = 0; i < pl->count; i += 4) {
-		__m128 nx = _mm_loadu_ps(pl->lanes + i), ny = _mm_loadu_ps(pl->lanes + run + i);
-		__m128 nz = _mm_loadu_ps(pl->lanes + 2 * run + i);
-		__m128 limit = _mm_loadu_ps(pl->lanes + 3 * run + i);
+	for (int i = 0; i < planes->count; i += 4) {
+		__m128 nx = _mm_loadu_ps(lanes + i), ny = _mm_loadu_ps(lanes + TB_PLANE_LANES + i);
+		__m128 nz = _mm_loadu_ps(lanes + 2 * TB_PLANE_LANES + i);
+		__m128 limit = _mm_add_ps(_mm_loadu_ps(lanes + 3 * TB_PLANE_LANES + i), pushW);
 		__m128 px = _mm_cmpge_ps(nx, zero), py = _mm_cmpge_ps(ny, zero);
 		__m128 pz = _mm_cmpge_ps(nz, zero);
 		__m128 cx = _mm_or_ps(_mm_and_ps(px, lx), _mm_andnot_ps(px, ux));
@@ -317,20 +296,15 @@ static bool tbBoxBeyondPlanesW(tbAABB box, const tbPlaneLanes* pl)
 }
 #endif
 
-static int tbQueryMesh(const tbMesh* m, tbAABB box, const vec3s* normals, const float* limits,
-                       int planeCount, tbTriangleQueryFcn* fcn, void* context)
+static int tbQueryMesh(const tbMesh* m, tbAABB box, const tbPlaneLanes* planes, float push,
+                       tbTriangleQueryFcn* fcn, void* context)
 {
 	int stack[TB_MESH_STACK];
 	int top = 0, reported = 0;
 	stack[top++] = 0;
+	bool beyond = planes != NULL && planes->count > 0;
 #if defined(__SSE2__)
 	const tbQueryBoxW queryW = tbQueryBoxW_Make(box);
-	// The planes by coordinate once for the whole walk (none: no test).
-	tbPlaneLanes planes;
-	bool lanes = planeCount > 0 && planeCount <= TB_MESH_PLANE_LANES;
-	if (lanes) {
-		tbPlaneLanes_Make(&planes, normals, limits, planeCount);
-	}
 #endif
 	// Every node is visited at most once.
 	for (int visits = 0; top > 0 && visits < m->nodeCount; ++visits) {
@@ -349,12 +323,11 @@ static int tbQueryMesh(const tbMesh* m, tbAABB box, const vec3s* normals, const 
 		if (node->count > 0) {
 			// A leaf beyond a plane: its triangles, whose corners lie in its box, are too.
 #if defined(__SSE2__)
-			if (lanes ? tbBoxBeyondPlanesW(node->box, &planes)
-			          : tbBoxBeyondPlanes(node->box, normals, limits, planeCount)) {
+			if (beyond && tbBoxBeyondPlanesW(node->box, planes, push)) {
 				continue;
 			}
 #else
-			if (tbBoxBeyondPlanes(node->box, normals, limits, planeCount)) {
+			if (beyond && tbBoxBeyondPlanes(node->box, planes, push)) {
 				continue;
 			}
 #endif
@@ -438,20 +411,19 @@ int tbGeometry_QueryTriangles(const tbGeometry* shape, tbAABB box, tbTriangleQue
 		return 0;
 	}
 	if (shape->type == tb_meshShape) {
-		return tbQueryMesh(shape->mesh, box, NULL, NULL, 0, fcn, context);
+		return tbQueryMesh(shape->mesh, box, NULL, 0.0f, fcn, context);
 	}
 	return tbQueryHeightfield(shape->heightfield, box, fcn, context);
 }
 
-int tbQueryTrianglesWithin(const tbGeometry* shape, tbAABB box, const vec3s* normals,
-                           const float* limits, int planeCount, tbTriangleQueryFcn* fcn,
-                           void* context)
+int tbQueryTrianglesWithin(const tbGeometry* shape, tbAABB box, const tbPlaneLanes* planes,
+                           float push, tbTriangleQueryFcn* fcn, void* context)
 {
 	if (fcn == NULL || tbGeometry_GetTriangleCount(shape) == 0) {
 		return 0;
 	}
 	if (shape->type == tb_meshShape) {
-		return tbQueryMesh(shape->mesh, box, normals, limits, planeCount, fcn, context);
+		return tbQueryMesh(shape->mesh, box, planes, push, fcn, context);
 	}
 	return tbQueryHeightfield(shape->heightfield, box, fcn, context);
 }
