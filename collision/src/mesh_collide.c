@@ -133,7 +133,7 @@ static bool tbLevelConcaveSeamPoint(const tbGeometry* level, int triangle, const
 	}
 	float longest = 0.0f;
 	for (int e = 0; e < 3; ++e) {
-		longest = fmaxf(longest, glms_vec3_norm(glms_vec3_sub(t[(e + 1) % 3], t[e])));
+		longest = tbFMax(longest, glms_vec3_norm(glms_vec3_sub(t[(e + 1) % 3], t[e])));
 	}
 	float tol = TB_LEVEL_EDGE_TOL * longest;
 	bool concave = false;
@@ -389,7 +389,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 			if (distance != NULL) {
 				float d = out.points[0].separation;
 				for (int i = 1; i < out.pointCount; ++i) {
-					d = fminf(d, out.points[i].separation);
+					d = tbFMin(d, out.points[i].separation);
 				}
 				*distance = d;
 			}
@@ -494,7 +494,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 	vec3s p = levelIsA ? m.points[deepest].pointA : m.points[deepest].pointB;
 	float longest = 0.0f;
 	for (int e = 0; e < 3; ++e) {
-		longest = fmaxf(longest, glms_vec3_norm(glms_vec3_sub(t[(e + 1) % 3], t[e])));
+		longest = tbFMax(longest, glms_vec3_norm(glms_vec3_sub(t[(e + 1) % 3], t[e])));
 	}
 	float tol = TB_LEVEL_EDGE_TOL * longest;
 	uint32_t near = 0u;
@@ -995,7 +995,7 @@ static bool tbLevelTriangleFound(int triangle, void* context)
 		lc->nextSat.sat[lc->nextSat.count] = sat;
 		lc->nextSat.count += 1;
 	}
-	lc->distance = fminf(lc->distance, d);
+	lc->distance = tbFMin(lc->distance, d);
 	if (m.pointCount == 0) {
 		return true;
 	}

@@ -265,7 +265,7 @@ static bool tbTriCached(tbSatCache* cache, const tbHull* h, bool triIsA, int fac
 	}
 	// The cache keeps the separation the full test chose it at, so that small moves cannot add
 	// up to a large one unseen.
-	float largest = fmaxf(face->separation, cached.separation);
+	float largest = tbFMax(face->separation, cached.separation);
 	if (cached.separation > margin) {
 		tbTriResult(&cached, largest, triIsA, bInA, out);
 		return true;
@@ -314,13 +314,13 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	vec3s n = glms_vec3_cross(e[0], glms_vec3_negate(e[2]));
 	float area2 = glms_vec3_norm(n);
 	float longest =
-	    sqrtf(fmaxf(glms_vec3_norm2(e[0]), fmaxf(glms_vec3_norm2(e[1]), glms_vec3_norm2(e[2]))));
+	    sqrtf(tbFMax(glms_vec3_norm2(e[0]), tbFMax(glms_vec3_norm2(e[1]), glms_vec3_norm2(e[2]))));
 	if (!(area2 > 1e-6f * longest * longest) || !isfinite(area2)) {
 		return false; // no area: the query path reports the sliver
 	}
 	n = glms_vec3_scale(n, 1.0f / area2);
-	float polySize = h->radius * fmaxf(scale.x, fmaxf(scale.y, scale.z));
-	float absTol = TB_SAT_TRI_ABS * fminf(polySize, longest);
+	float polySize = h->radius * tbFMax(scale.x, tbFMax(scale.y, scale.z));
+	float absTol = TB_SAT_TRI_ABS * tbFMin(polySize, longest);
 
 	// The polytope's vertices, scaled (`pv`); its lowest and highest along n.
 	bool unit = scale.x == 1.0f && scale.y == 1.0f && scale.z == 1.0f;
@@ -374,7 +374,7 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	}
 	if (cache != NULL &&
 	    tbTriCached(cache, h, triIsA, faceId, &face, unit, inv, t, e, n, scale, margin, absTol,
-	                TB_SAT_TRI_CACHE_REL * fminf(polySize, longest), bInA, out)) {
+	                TB_SAT_TRI_CACHE_REL * tbFMin(polySize, longest), bInA, out)) {
 		return true;
 	}
 
@@ -414,7 +414,7 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 		tbTriResult(&polyFace, polyFace.separation, triIsA, bInA, out);
 		return true;
 	}
-	float largest = fmaxf(face.separation, polyFace.separation);
+	float largest = tbFMax(face.separation, polyFace.separation);
 	tbSatFeatureType kind = tb_satFaceA;
 	if (polyFace.separation >
 	    face.separation + TB_SAT_TRI_FACE_REL * fabsf(face.separation) + absTol) {
@@ -476,7 +476,7 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	if (edgeT >= 0) {
 		const tbHullEdge* he = h->edges + edgeP;
 		tbTriEdgeWitness(&edge, t[edgeT], e[edgeT], pv[he->v0], pv[he->v1]);
-		largest = fmaxf(largest, edge.separation);
+		largest = tbFMax(largest, edge.separation);
 		if (edge.separation > margin ||
 		    edge.separation >
 		        face.separation + TB_SAT_TRI_EDGE_REL * fabsf(face.separation) + absTol) {
