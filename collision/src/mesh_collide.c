@@ -748,9 +748,6 @@ static tbSatCache tbLevelLastSat(tbLevelCollide* lc, int triangle)
 	return none;
 }
 
-// The convex shape's vertices and face planes (a sphere's or capsule's core and radius) placed in
-// the level's frame for the filter; false (no filter) for cylinders, cones, large or
-// non-uniformly scaled shapes.
 // Vertex i of the filter (the level's frame), in both forms.
 static void tbLevelSetVertex(tbLevelCollide* lc, int i, vec3s p)
 {
