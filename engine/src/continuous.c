@@ -451,10 +451,7 @@ static float tbSweepFraction(tbWorld* w, int bodyIndex, tbTransform start, float
 		// middle (the bound of tbPairMargin). A shape of a compound that moves less than the
 		// fraction of the body's thinnest half thickness is held by its speculative contacts, as
 		// a slow body is (the foot of a toppling tree).
-		vec3s arm =
-		    glms_vec3_sub(tbTransformPointInline(
-		                      end, tbTransformPointInline(shape->localPose, shape->localMiddle)),
-		                  b->rb.state.x);
+		vec3s arm = glms_vec3_sub(tbTransformPointInline(end, shape->bodyMiddle), b->rb.state.x);
 		float moved = dt * glms_vec3_norm(glms_vec3_add(b->rb.v, glms_vec3_cross(b->rb.w, arm))) +
 		              theta * (shape->middleReach + theta * glms_vec3_norm(arm));
 		if (moved < slow) {
