@@ -400,6 +400,21 @@ static float tbAxis(vec3s v, int axis)
 	return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
 }
 
+#if defined(__SSE2__)
+// A vec3s in the low three lanes of a vector (the fourth zero), read as three floats.
+static inline __m128 tbLoadVec3(vec3s v)
+{
+	return _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd((const double*)v.raw)), _mm_load_ss(v.raw + 2));
+}
+
+static inline vec3s tbStoreVec3(__m128 v)
+{
+	float out[4];
+	_mm_storeu_ps(out, v);
+	return (vec3s){{out[0], out[1], out[2]}};
+}
+#endif
+
 // Splits items [begin, end) (count >= 2) in place into two non-empty runs at the middle of their
 // centres along the axis where the centres spread most, the lower centres first; at the middle of
 // the range when the centres cannot be told apart or all lie on one side. Box2D v3's rebuild
@@ -408,10 +423,24 @@ static float tbAxis(vec3s v, int axis)
 static int tbSplitItems(int* items, vec3s* centers, int begin, int end)
 {
 	vec3s lo = centers[begin], hi = centers[begin];
+#if defined(__SSE2__)
+	// The same extremes in vector registers: glms_vec3_minv(lo, c) is lo < c ? lo : c by
+	// coordinate, as _mm_min_ps(lo, c) (and max likewise). Each centre is read as its three
+	// floats (the last may end its array).
+	__m128 vlo = tbLoadVec3(lo), vhi = vlo;
+	for (int i = begin + 1; i < end; ++i) {
+		__m128 c = tbLoadVec3(centers[i]);
+		vlo = _mm_min_ps(vlo, c);
+		vhi = _mm_max_ps(vhi, c);
+	}
+	lo = tbStoreVec3(vlo);
+	hi = tbStoreVec3(vhi);
+#else
 	for (int i = begin + 1; i < end; ++i) {
 		lo = glms_vec3_minv(lo, centers[i]);
 		hi = glms_vec3_maxv(hi, centers[i]);
 	}
+#endif
 	vec3s extent = glms_vec3_sub(hi, lo);
 	int axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : extent.y >= extent.z ? 1 : 2;
 	float width = tbAxis(extent, axis);
@@ -422,7 +451,7 @@ static int tbSplitItems(int* items, vec3s* centers, int begin, int end)
 	float cut = tbAxis(lo, axis) + 0.5f * width;
 	int i = begin, j = end - 1;
 	for (int guard = 0; i <= j && guard <= end - begin; ++guard) {
-		if (tbAxis(centers[i], axis) < cut) {
+		if (centers[i].raw[axis] < cut) {
 			++i;
 			continue;
 		}

@@ -511,21 +511,27 @@ static void tbHullBoxLanes(const tbHull* h, vec3s c0, vec3s c1, vec3s c2, vec3s*
 		hy = _mm_max_ps(wy, hy);
 		hz = _mm_max_ps(wz, hz);
 	}
-	float a[4], b[4], c[4], d[4], e[4], f[4];
-	_mm_storeu_ps(a, lx);
-	_mm_storeu_ps(b, ly);
-	_mm_storeu_ps(c, lz);
-	_mm_storeu_ps(d, hx);
-	_mm_storeu_ps(e, hy);
-	_mm_storeu_ps(f, hz);
-	for (int k = 0; k < 4; ++k) {
-		lo->x = a[k] < lo->x ? a[k] : lo->x;
-		lo->y = b[k] < lo->y ? b[k] : lo->y;
-		lo->z = c[k] < lo->z ? c[k] : lo->z;
-		hi->x = d[k] > hi->x ? d[k] : hi->x;
-		hi->y = e[k] > hi->y ? e[k] : hi->y;
-		hi->z = f[k] > hi->z ? f[k] : hi->z;
-	}
+	// Lane k of each coordinate into vector k, then the lanes in order folded into the box one
+	// at a time (lo = w < lo ? w : lo, as the loop below), all three coordinates at once.
+	__m128 pad = _mm_setzero_ps();
+	_MM_TRANSPOSE4_PS(lx, ly, lz, pad);
+	__m128 low = _mm_setr_ps(lo->x, lo->y, lo->z, 0.0f);
+	low = _mm_min_ps(lx, low);
+	low = _mm_min_ps(ly, low);
+	low = _mm_min_ps(lz, low);
+	low = _mm_min_ps(pad, low);
+	pad = _mm_setzero_ps();
+	_MM_TRANSPOSE4_PS(hx, hy, hz, pad);
+	__m128 high = _mm_setr_ps(hi->x, hi->y, hi->z, 0.0f);
+	high = _mm_max_ps(hx, high);
+	high = _mm_max_ps(hy, high);
+	high = _mm_max_ps(hz, high);
+	high = _mm_max_ps(pad, high);
+	float l[4], h4[4];
+	_mm_storeu_ps(l, low);
+	_mm_storeu_ps(h4, high);
+	*lo = (vec3s){{l[0], l[1], l[2]}};
+	*hi = (vec3s){{h4[0], h4[1], h4[2]}};
 }
 #endif
 

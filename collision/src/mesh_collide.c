@@ -17,6 +17,9 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 #include "manifold_internal.h"
 #include "mesh_internal.h"
@@ -130,7 +133,7 @@ static bool tbLevelConcaveSeamPoint(const tbGeometry* level, int triangle, const
 	}
 	float longest = 0.0f;
 	for (int e = 0; e < 3; ++e) {
-		longest = fmaxf(longest, glms_vec3_norm(glms_vec3_sub(t[(e + 1) % 3], t[e])));
+		longest = tbFMax(longest, glms_vec3_norm(glms_vec3_sub(t[(e + 1) % 3], t[e])));
 	}
 	float tol = TB_LEVEL_EDGE_TOL * longest;
 	bool concave = false;
@@ -386,7 +389,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 			if (distance != NULL) {
 				float d = out.points[0].separation;
 				for (int i = 1; i < out.pointCount; ++i) {
-					d = fminf(d, out.points[i].separation);
+					d = tbFMin(d, out.points[i].separation);
 				}
 				*distance = d;
 			}
@@ -491,7 +494,7 @@ static tbManifold tbCollideLevelTriangleWith(const tbGeometry* a, const tbGeomet
 	vec3s p = levelIsA ? m.points[deepest].pointA : m.points[deepest].pointB;
 	float longest = 0.0f;
 	for (int e = 0; e < 3; ++e) {
-		longest = fmaxf(longest, glms_vec3_norm(glms_vec3_sub(t[(e + 1) % 3], t[e])));
+		longest = tbFMax(longest, glms_vec3_norm(glms_vec3_sub(t[(e + 1) % 3], t[e])));
 	}
 	float tol = TB_LEVEL_EDGE_TOL * longest;
 	uint32_t near = 0u;
@@ -687,6 +690,8 @@ typedef struct tbLevelGroup
 // The most hull vertices and faces the separating-axis filter below places once per pair; larger
 // hulls take every triangle to the narrow phase.
 #define TB_LEVEL_FILTER_MAX 64
+_Static_assert(TB_LEVEL_FILTER_MAX <= TB_PLANE_LANES && TB_LEVEL_FILTER_MAX % 4 == 0,
+               "the filter's planes fit a tbPlaneLanes, its lanes whole vectors");
 
 typedef struct tbLevelCollide
 {
@@ -712,8 +717,12 @@ typedef struct tbLevelCollide
 	int vertexCount, faceCount;
 	float coreRadius; // a round shape's radius about its core, else 0
 	vec3s vertices[TB_LEVEL_FILTER_MAX];
-	vec3s normals[TB_LEVEL_FILTER_MAX];
-	float offsets[TB_LEVEL_FILTER_MAX];
+	// The vertices again by coordinate for tests four at a time: all x, all y, all z, each run
+	// TB_LEVEL_FILTER_MAX long, filled to the count rounded up to four with copies of vertex 0 (a
+	// repeated vertex changes no extent). The face planes are kept that way only (their count in
+	// faces.count).
+	float vertexLanes[3 * TB_LEVEL_FILTER_MAX];
+	tbPlaneLanes faces;
 	tbLevelFeatures features; // the convex shape's incident features met so far
 	// The triangles' separating axes: the last call's (null: none kept) and this call's.
 	const tbLevelSatCache* lastSat;
@@ -739,6 +748,30 @@ static tbSatCache tbLevelLastSat(tbLevelCollide* lc, int triangle)
 	return none;
 }
 
+// Vertex i of the filter (the level's frame), in both forms.
+static void tbLevelSetVertex(tbLevelCollide* lc, int i, vec3s p)
+{
+	lc->vertices[i] = p;
+	lc->vertexLanes[i] = p.x;
+	lc->vertexLanes[TB_LEVEL_FILTER_MAX + i] = p.y;
+	lc->vertexLanes[2 * TB_LEVEL_FILTER_MAX + i] = p.z;
+}
+
+// The counts of the filter's vertices and face planes; the lanes past them up to the next
+// multiple of four made copies of entry 0.
+static void tbLevelSetCounts(tbLevelCollide* lc, int vertexCount, int faceCount)
+{
+	lc->vertexCount = vertexCount;
+	for (int i = vertexCount; i < ((vertexCount + 3) & ~3); ++i) {
+		for (int r = 0; r < 3; ++r) {
+			lc->vertexLanes[r * TB_LEVEL_FILTER_MAX + i] = lc->vertexLanes[r * TB_LEVEL_FILTER_MAX];
+		}
+	}
+	lc->faceCount = faceCount;
+	lc->faces.count = faceCount;
+	tbPlaneLanes_Pad(&lc->faces);
+}
+
 // The convex shape's vertices and face planes (a sphere's or capsule's core and radius) placed in
 // the level's frame for the filter; false (no filter) for cylinders, cones, large or
 // non-uniformly scaled shapes.
@@ -753,10 +786,9 @@ static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbT
 	if (convex->type == tb_sphereShape || convex->type == tb_capsuleShape) {
 		bool capsule = convex->type == tb_capsuleShape;
 		float h = capsule ? s * convex->round.halfHeight : 0.0f;
-		lc->vertices[0] = glms_vec3_add(inLevel.p, glms_vec3_scale(R.col[1], h));
-		lc->vertices[1] = glms_vec3_sub(inLevel.p, glms_vec3_scale(R.col[1], h));
-		lc->vertexCount = capsule ? 2 : 1;
-		lc->faceCount = 0;
+		tbLevelSetVertex(lc, 0, glms_vec3_add(inLevel.p, glms_vec3_scale(R.col[1], h)));
+		tbLevelSetVertex(lc, 1, glms_vec3_sub(inLevel.p, glms_vec3_scale(R.col[1], h)));
+		tbLevelSetCounts(lc, capsule ? 2 : 1, 0);
 		lc->coreRadius = s * (capsule ? convex->round.radius : convex->radius);
 		return lc->coreRadius >= 0.0f;
 	}
@@ -764,18 +796,15 @@ static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbT
 		vec3s h = glms_vec3_scale(convex->halfExtents, s);
 		for (int i = 0; i < 8; ++i) {
 			vec3s local = {{(i & 1) ? -h.x : h.x, (i & 2) ? -h.y : h.y, (i & 4) ? -h.z : h.z}};
-			lc->vertices[i] = glms_vec3_add(glms_mat3_mulv(R, local), inLevel.p);
+			tbLevelSetVertex(lc, i, glms_vec3_add(glms_mat3_mulv(R, local), inLevel.p));
 		}
 		for (int axis = 0; axis < 3; ++axis) {
 			vec3s n = R.col[axis];
 			float c = glms_vec3_dot(n, inLevel.p);
-			lc->normals[2 * axis] = n;
-			lc->offsets[2 * axis] = c + h.raw[axis];
-			lc->normals[2 * axis + 1] = glms_vec3_negate(n);
-			lc->offsets[2 * axis + 1] = h.raw[axis] - c;
+			tbPlaneLanes_Set(&lc->faces, 2 * axis, n, c + h.raw[axis]);
+			tbPlaneLanes_Set(&lc->faces, 2 * axis + 1, glms_vec3_negate(n), h.raw[axis] - c);
 		}
-		lc->vertexCount = 8;
-		lc->faceCount = 6;
+		tbLevelSetCounts(lc, 8, 6);
 		return true;
 	}
 	if (convex->type != tb_hullShape || convex->hull == NULL) {
@@ -787,17 +816,96 @@ static bool tbLevelFilterSetup(tbLevelCollide* lc, const tbGeometry* convex, tbT
 		return false;
 	}
 	for (int i = 0; i < h->vertexCount; ++i) {
-		lc->vertices[i] =
-		    glms_vec3_add(glms_mat3_mulv(R, glms_vec3_scale(h->vertices[i], s)), inLevel.p);
+		tbLevelSetVertex(
+		    lc, i, glms_vec3_add(glms_mat3_mulv(R, glms_vec3_scale(h->vertices[i], s)), inLevel.p));
 	}
 	for (int i = 0; i < h->faceCount; ++i) {
 		vec3s n = glms_mat3_mulv(R, h->faces[i].normal);
-		lc->normals[i] = n;
-		lc->offsets[i] = s * h->faces[i].offset + glms_vec3_dot(n, inLevel.p);
+		tbPlaneLanes_Set(&lc->faces, i, n, s * h->faces[i].offset + glms_vec3_dot(n, inLevel.p));
 	}
-	lc->vertexCount = h->vertexCount;
-	lc->faceCount = h->faceCount;
+	tbLevelSetCounts(lc, h->vertexCount, h->faceCount);
 	return true;
+}
+
+// Whether one of the convex shape's face planes, pushed out by `gap`, has the whole triangle
+// beyond it: n . v > offset + gap at each corner v. Four planes at a time from the lanes where
+// there are any, the same products and sums in the same order as glms_vec3_dot.
+static bool tbLevelFacesApart(const tbLevelCollide* lc, const vec3s v[3], float gap)
+{
+	const int run = TB_PLANE_LANES;
+	const float* lanes = lc->faces.lanes;
+#if defined(__SSE2__)
+	__m128 g = _mm_set1_ps(gap);
+	__m128 x0 = _mm_set1_ps(v[0].x), y0 = _mm_set1_ps(v[0].y), z0 = _mm_set1_ps(v[0].z);
+	__m128 x1 = _mm_set1_ps(v[1].x), y1 = _mm_set1_ps(v[1].y), z1 = _mm_set1_ps(v[1].z);
+	__m128 x2 = _mm_set1_ps(v[2].x), y2 = _mm_set1_ps(v[2].y), z2 = _mm_set1_ps(v[2].z);
+	for (int i = 0; i < lc->faceCount; i += 4) {
+		__m128 nx = _mm_loadu_ps(lanes + i), ny = _mm_loadu_ps(lanes + run + i);
+		__m128 nz = _mm_loadu_ps(lanes + 2 * run + i);
+		__m128 limit = _mm_add_ps(_mm_loadu_ps(lanes + 3 * run + i), g);
+		__m128 d0 =
+		    _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, x0), _mm_mul_ps(ny, y0)), _mm_mul_ps(nz, z0));
+		__m128 d1 =
+		    _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, x1), _mm_mul_ps(ny, y1)), _mm_mul_ps(nz, z1));
+		__m128 d2 =
+		    _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, x2), _mm_mul_ps(ny, y2)), _mm_mul_ps(nz, z2));
+		__m128 beyond = _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(d0, limit), _mm_cmpgt_ps(d1, limit)),
+		                           _mm_cmpgt_ps(d2, limit));
+		if (_mm_movemask_ps(beyond) != 0) {
+			return true;
+		}
+	}
+	return false;
+#else
+	for (int i = 0; i < lc->faceCount; ++i) {
+		vec3s n = {{lanes[i], lanes[run + i], lanes[2 * run + i]}};
+		float limit = lanes[3 * run + i] + gap;
+		if (glms_vec3_dot(n, v[0]) > limit && glms_vec3_dot(n, v[1]) > limit &&
+		    glms_vec3_dot(n, v[2]) > limit) {
+			return true;
+		}
+	}
+	return false;
+#endif
+}
+
+// The least and the largest of n . x over the filter's vertices x (*lo, *hi), four at a time
+// from the lanes where there are any: the same sums as glms_vec3_dot, and the same extremes
+// whatever order they are met in.
+static void tbLevelVertexExtent(const tbLevelCollide* lc, vec3s n, float* lo, float* hi)
+{
+#if defined(__SSE2__)
+	const int run = TB_LEVEL_FILTER_MAX;
+	const float* lanes = lc->vertexLanes;
+	__m128 nx = _mm_set1_ps(n.x), ny = _mm_set1_ps(n.y), nz = _mm_set1_ps(n.z);
+	__m128 low = _mm_set1_ps(FLT_MAX), high = _mm_set1_ps(-FLT_MAX);
+	for (int i = 0; i < lc->vertexCount; i += 4) {
+		__m128 x = _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, _mm_loadu_ps(lanes + i)),
+		                                 _mm_mul_ps(ny, _mm_loadu_ps(lanes + run + i))),
+		                      _mm_mul_ps(nz, _mm_loadu_ps(lanes + 2 * run + i)));
+		low = _mm_min_ps(x, low); // x < low ? x : low, lane by lane
+		high = _mm_max_ps(x, high);
+	}
+	float l[4], h[4];
+	_mm_storeu_ps(l, low);
+	_mm_storeu_ps(h, high);
+	float least = l[0], largest = h[0];
+	for (int k = 1; k < 4; ++k) {
+		least = l[k] < least ? l[k] : least;
+		largest = h[k] > largest ? h[k] : largest;
+	}
+	*lo = least;
+	*hi = largest;
+#else
+	float least = FLT_MAX, largest = -FLT_MAX;
+	for (int i = 0; i < lc->vertexCount; ++i) {
+		float x = glms_vec3_dot(n, lc->vertices[i]);
+		least = x < least ? x : least; // (not fminf: a library call here)
+		largest = x > largest ? x : largest;
+	}
+	*lo = least;
+	*hi = largest;
+#endif
 }
 
 // Whether a separating axis proves the triangle (the level's frame) farther than `gap` from the
@@ -812,13 +920,8 @@ static bool tbLevelTriangleApart(const tbLevelCollide* lc, int triangle, const v
                                  float gap)
 {
 	gap += lc->coreRadius;
-	for (int i = 0; i < lc->faceCount; ++i) {
-		vec3s n = lc->normals[i];
-		float limit = lc->offsets[i] + gap;
-		if (glms_vec3_dot(n, v[0]) > limit && glms_vec3_dot(n, v[1]) > limit &&
-		    glms_vec3_dot(n, v[2]) > limit) {
-			return true;
-		}
+	if (tbLevelFacesApart(lc, v, gap)) {
+		return true;
 	}
 	// The triangle's unit normal: a mesh keeps it (tbBuildMesh makes it by tbTriangleNormal, these
 	// operations on these corners, and refuses a triangle without area).
@@ -834,12 +937,8 @@ static bool tbLevelTriangleApart(const tbLevelCollide* lc, int triangle, const v
 		n = glms_vec3_scale(n, 1.0f / len);
 	}
 	float d = glms_vec3_dot(n, v[0]);
-	float lo = FLT_MAX, hi = -FLT_MAX;
-	for (int i = 0; i < lc->vertexCount; ++i) {
-		float x = glms_vec3_dot(n, lc->vertices[i]);
-		lo = x < lo ? x : lo; // (not fminf: a library call here)
-		hi = x > hi ? x : hi;
-	}
+	float lo, hi;
+	tbLevelVertexExtent(lc, n, &lo, &hi);
 	if (lo - d > gap || (lc->twoSided && d - hi > gap)) {
 		return true;
 	}
@@ -867,7 +966,16 @@ static bool tbLevelTriangleFound(int triangle, void* context)
 	tbLevelCollide* lc = context;
 	vec3s v[3];
 	uint32_t flags = 0u;
-	if (!tbGeometry_GetTriangle(lc->level, triangle, v, &flags)) {
+	if (lc->level->type == tb_meshShape) {
+		// A triangle the mesh's tree walk found (a valid index): its corners and flags read in
+		// place, as tbGeometry_GetTriangle reads them.
+		const tbMesh* mesh = lc->level->mesh;
+		const int* idx = mesh->indices + 3 * triangle;
+		v[0] = mesh->vertices[idx[0]];
+		v[1] = mesh->vertices[idx[1]];
+		v[2] = mesh->vertices[idx[2]];
+		flags = mesh->edgeFlags[triangle];
+	} else if (!tbGeometry_GetTriangle(lc->level, triangle, v, &flags)) {
 		lc->distance = -FLT_MAX; // as a failed query
 		return true;
 	}
@@ -884,7 +992,7 @@ static bool tbLevelTriangleFound(int triangle, void* context)
 		lc->nextSat.sat[lc->nextSat.count] = sat;
 		lc->nextSat.count += 1;
 	}
-	lc->distance = fminf(lc->distance, d);
+	lc->distance = tbFMin(lc->distance, d);
 	if (m.pointCount == 0) {
 		return true;
 	}
@@ -1016,6 +1124,7 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	lc.nextSat.count = 0;
 	lc.vertexCount = 0;
 	lc.faceCount = 0;
+	lc.faces.count = 0;
 	lc.coreRadius = 0.0f;
 	lc.a = a;
 	lc.b = b;
@@ -1039,11 +1148,7 @@ int tbCollideLevelCached(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	// The filter's face planes pushed out by the speculative distance prune the tree's walk: a
 	// leaf beyond one of them holds only triangles the filter would skip (none without a filter,
 	// or for a round shape: faceCount 0).
-	float limits[TB_LEVEL_FILTER_MAX];
-	for (int i = 0; i < lc.faceCount; ++i) {
-		limits[i] = lc.offsets[i] + speculativeDistance;
-	}
-	tbQueryTrianglesWithin(level, box, lc.normals, limits, lc.faceCount, tbLevelTriangleFound, &lc);
+	tbQueryTrianglesWithin(level, box, &lc.faces, speculativeDistance, tbLevelTriangleFound, &lc);
 	tbLevelAddSeams(&lc);
 	for (int g = 0; g < lc.groupCount; ++g) {
 		tbLevelGroup* group = lc.groups + g;

@@ -25,14 +25,44 @@ vec3s tbHeightfieldPoint(const tbHeightfield* field, int r, int c);
 /// Corners of heightfield triangle `index`, counter-clockwise seen from above.
 void tbHeightfieldTriangle(const tbHeightfield* field, int index, vec3s v[3]);
 
+/// The most planes a tbPlaneLanes holds.
+#define TB_PLANE_LANES 64
+
+/// Planes n . x = offset kept by coordinate, for tests four planes at a time: all x of the
+/// normals, then all y, all z and all offsets, each run TB_PLANE_LANES long and filled to the
+/// count rounded up to four with copies of plane 0 (a repeated plane changes no verdict).
+typedef struct tbPlaneLanes
+{
+	int count;
+	float lanes[4 * TB_PLANE_LANES];
+} tbPlaneLanes;
+
+/// Plane i of `planes` (i < TB_PLANE_LANES).
+static inline void tbPlaneLanes_Set(tbPlaneLanes* planes, int i, vec3s normal, float offset)
+{
+	planes->lanes[i] = normal.x;
+	planes->lanes[TB_PLANE_LANES + i] = normal.y;
+	planes->lanes[2 * TB_PLANE_LANES + i] = normal.z;
+	planes->lanes[3 * TB_PLANE_LANES + i] = offset;
+}
+
+/// The planes past the count up to the next multiple of four made copies of plane 0.
+static inline void tbPlaneLanes_Pad(tbPlaneLanes* planes)
+{
+	for (int i = planes->count; i < ((planes->count + 3) & ~3); ++i) {
+		for (int r = 0; r < 4; ++r) {
+			planes->lanes[r * TB_PLANE_LANES + i] = planes->lanes[r * TB_PLANE_LANES];
+		}
+	}
+}
+
 /// tbGeometry_QueryTriangles that also skips a mesh's leaves lying wholly beyond one of the planes
-/// normals[i] . x = limits[i] (the level's frame): every triangle it then leaves out has its three
-/// corners beyond that plane. The caller tests the triangles it is given; the planes only spare
-/// it the ones a whole leaf proves beyond (a convex shape's face planes pushed out by the
-/// speculative distance). A heightfield takes the plain query.
-int tbQueryTrianglesWithin(const tbGeometry* shape, tbAABB box, const vec3s* normals,
-                           const float* limits, int planeCount, tbTriangleQueryFcn* fcn,
-                           void* context);
+/// n . x = offset + push of `planes` (the level's frame; may be null: none): every triangle it then
+/// leaves out has its three corners beyond that plane. The caller tests the triangles it is given;
+/// the planes only spare it the ones a whole leaf proves beyond (a convex shape's face planes
+/// pushed out by the speculative distance). A heightfield takes the plain query.
+int tbQueryTrianglesWithin(const tbGeometry* shape, tbAABB box, const tbPlaneLanes* planes,
+                           float push, tbTriangleQueryFcn* fcn, void* context);
 
 /// The local box, bounding radius and world box of a mesh or heightfield shape.
 tbAABB tbLevelLocalBounds(const tbGeometry* shape);

@@ -217,30 +217,92 @@ static bool tbBoxesOverlap(tbAABB a, tbAABB b)
 	       b.lower.y <= a.upper.y && a.lower.z <= b.upper.z && b.lower.z <= a.upper.z;
 }
 
-// Whether the box lies wholly beyond one of the planes n . x = limit: its corner least along n is
-// beyond it, with a relative slack of float rounding so that a corner of a triangle inside the box
-// is beyond it too, however its dot rounds.
-static bool tbBoxBeyondPlanes(tbAABB box, const vec3s* normals, const float* limits, int count)
+#if !defined(__SSE2__)
+// Whether the box lies wholly beyond one of the planes n . x = limit (limit = offset + push): its
+// corner least along n is beyond it, with a relative slack of float rounding so that a corner of a
+// triangle inside the box is beyond it too, however its dot rounds.
+static bool tbBoxBeyondPlanes(tbAABB box, const tbPlaneLanes* planes, float push)
 {
-	for (int i = 0; i < count; ++i) {
-		vec3s n = normals[i];
+	const float* lanes = planes->lanes;
+	for (int i = 0; i < planes->count; ++i) {
+		vec3s n = {{lanes[i], lanes[TB_PLANE_LANES + i], lanes[2 * TB_PLANE_LANES + i]}};
+		float limit = lanes[3 * TB_PLANE_LANES + i] + push;
 		vec3s corner = {{n.x >= 0.0f ? box.lower.x : box.upper.x,
 		                 n.y >= 0.0f ? box.lower.y : box.upper.y,
 		                 n.z >= 0.0f ? box.lower.z : box.upper.z}};
 		float d = glms_vec3_dot(n, corner);
-		if (d - limits[i] > 1e-5f * (fabsf(d) + fabsf(limits[i]))) {
+		if (d - limit > 1e-5f * (fabsf(d) + fabsf(limit))) {
 			return true;
 		}
 	}
 	return false;
 }
+#endif
 
-static int tbQueryMesh(const tbMesh* m, tbAABB box, const vec3s* normals, const float* limits,
-                       int planeCount, tbTriangleQueryFcn* fcn, void* context)
+#if defined(__SSE2__)
+// A vertex in a register (x, y, z, 0), reading its twelve bytes only: the last vertex of the array
+// has nothing after it to read.
+static inline __m128 tbVertexW(const vec3s* v)
+{
+	__m128 xy = _mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(const void*)v);
+	return _mm_movelh_ps(xy, _mm_load_ss(&v->z));
+}
+
+// tbBoxesOverlap(tbTriangleBox(m, t), query) in a few vector operations: the same corner minima and
+// maxima, and the same comparisons (a NaN compares false, as there).
+static inline bool tbTriangleOverlapsW(const tbMesh* m, int t, tbQueryBoxW query)
+{
+	const int* idx = m->indices + 3 * t;
+	__m128 a = tbVertexW(m->vertices + idx[0]), b = tbVertexW(m->vertices + idx[1]);
+	__m128 c = tbVertexW(m->vertices + idx[2]);
+	__m128 lower = _mm_min_ps(a, _mm_min_ps(b, c)), upper = _mm_max_ps(a, _mm_max_ps(b, c));
+	__m128 meet = _mm_and_ps(_mm_cmple_ps(lower, query.upper), _mm_cmple_ps(query.lower, upper));
+	return (_mm_movemask_ps(meet) & 7) == 7;
+}
+
+// Whether the box lies wholly beyond one of the planes n . x = limit (limit = offset + push), four
+// planes at a time: its corner least along n is beyond it, with a relative slack of float rounding
+// so that a corner of a triangle inside the box is beyond it too, however its dot rounds. The same
+// limits, corner choice, products, sums and slack in the same order as one plane at a time.
+static bool tbBoxBeyondPlanesW(tbAABB box, const tbPlaneLanes* planes, float push)
+{
+	const float* lanes = planes->lanes;
+	const __m128 zero = _mm_setzero_ps();
+	const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+	const __m128 slack = _mm_set1_ps(1e-5f);
+	const __m128 pushW = _mm_set1_ps(push);
+	__m128 lx = _mm_set1_ps(box.lower.x), ly = _mm_set1_ps(box.lower.y);
+	__m128 lz = _mm_set1_ps(box.lower.z);
+	__m128 ux = _mm_set1_ps(box.upper.x), uy = _mm_set1_ps(box.upper.y);
+	__m128 uz = _mm_set1_ps(box.upper.z);
+	for (int i = 0; i < planes->count; i += 4) {
+		__m128 nx = _mm_loadu_ps(lanes + i), ny = _mm_loadu_ps(lanes + TB_PLANE_LANES + i);
+		__m128 nz = _mm_loadu_ps(lanes + 2 * TB_PLANE_LANES + i);
+		__m128 limit = _mm_add_ps(_mm_loadu_ps(lanes + 3 * TB_PLANE_LANES + i), pushW);
+		__m128 px = _mm_cmpge_ps(nx, zero), py = _mm_cmpge_ps(ny, zero);
+		__m128 pz = _mm_cmpge_ps(nz, zero);
+		__m128 cx = _mm_or_ps(_mm_and_ps(px, lx), _mm_andnot_ps(px, ux));
+		__m128 cy = _mm_or_ps(_mm_and_ps(py, ly), _mm_andnot_ps(py, uy));
+		__m128 cz = _mm_or_ps(_mm_and_ps(pz, lz), _mm_andnot_ps(pz, uz));
+		__m128 d =
+		    _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, cx), _mm_mul_ps(ny, cy)), _mm_mul_ps(nz, cz));
+		__m128 bound =
+		    _mm_mul_ps(slack, _mm_add_ps(_mm_and_ps(d, magnitude), _mm_and_ps(limit, magnitude)));
+		if (_mm_movemask_ps(_mm_cmpgt_ps(_mm_sub_ps(d, limit), bound)) != 0) {
+			return true;
+		}
+	}
+	return false;
+}
+#endif
+
+static int tbQueryMesh(const tbMesh* m, tbAABB box, const tbPlaneLanes* planes, float push,
+                       tbTriangleQueryFcn* fcn, void* context)
 {
 	int stack[TB_MESH_STACK];
 	int top = 0, reported = 0;
 	stack[top++] = 0;
+	bool beyond = planes != NULL && planes->count > 0;
 #if defined(__SSE2__)
 	const tbQueryBoxW queryW = tbQueryBoxW_Make(box);
 #endif
@@ -260,16 +322,27 @@ static int tbQueryMesh(const tbMesh* m, tbAABB box, const vec3s* normals, const 
 #endif
 		if (node->count > 0) {
 			// A leaf beyond a plane: its triangles, whose corners lie in its box, are too.
-			if (tbBoxBeyondPlanes(node->box, normals, limits, planeCount)) {
+#if defined(__SSE2__)
+			if (beyond && tbBoxBeyondPlanesW(node->box, planes, push)) {
 				continue;
 			}
+#else
+			if (beyond && tbBoxBeyondPlanes(node->box, planes, push)) {
+				continue;
+			}
+#endif
 			// A leaf inside the box: its triangles' boxes, inside its own, all overlap it.
 			bool inside = box.lower.x <= node->box.lower.x && box.lower.y <= node->box.lower.y &&
 			              box.lower.z <= node->box.lower.z && node->box.upper.x <= box.upper.x &&
 			              node->box.upper.y <= box.upper.y && node->box.upper.z <= box.upper.z;
 			for (int i = node->child; i < node->child + node->count; ++i) {
 				int t = m->order[i];
-				if (inside || tbBoxesOverlap(tbTriangleBox(m, t), box)) {
+#if defined(__SSE2__)
+				bool meets = inside || tbTriangleOverlapsW(m, t, queryW);
+#else
+				bool meets = inside || tbBoxesOverlap(tbTriangleBox(m, t), box);
+#endif
+				if (meets) {
 					++reported;
 					if (!fcn(t, context)) {
 						return reported;
@@ -338,20 +411,19 @@ int tbGeometry_QueryTriangles(const tbGeometry* shape, tbAABB box, tbTriangleQue
 		return 0;
 	}
 	if (shape->type == tb_meshShape) {
-		return tbQueryMesh(shape->mesh, box, NULL, NULL, 0, fcn, context);
+		return tbQueryMesh(shape->mesh, box, NULL, 0.0f, fcn, context);
 	}
 	return tbQueryHeightfield(shape->heightfield, box, fcn, context);
 }
 
-int tbQueryTrianglesWithin(const tbGeometry* shape, tbAABB box, const vec3s* normals,
-                           const float* limits, int planeCount, tbTriangleQueryFcn* fcn,
-                           void* context)
+int tbQueryTrianglesWithin(const tbGeometry* shape, tbAABB box, const tbPlaneLanes* planes,
+                           float push, tbTriangleQueryFcn* fcn, void* context)
 {
 	if (fcn == NULL || tbGeometry_GetTriangleCount(shape) == 0) {
 		return 0;
 	}
 	if (shape->type == tb_meshShape) {
-		return tbQueryMesh(shape->mesh, box, normals, limits, planeCount, fcn, context);
+		return tbQueryMesh(shape->mesh, box, planes, push, fcn, context);
 	}
 	return tbQueryHeightfield(shape->heightfield, box, fcn, context);
 }

@@ -20,6 +20,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "geometry_internal.h"
 #include "sat.h"
 #include "segments.h"
 #include "tumble/transform.h"
@@ -97,6 +98,46 @@ static inline float tbTriLowest(vec3s m, const vec3s t[3], int* lowest)
 	}
 	return least;
 }
+
+#if defined(__SSE2__)
+// Each of the hull's face normals n (its faceLanes: unit scale, where they are the normals
+// tbTriPolyNormal gives) dotted with v, four faces at a time: out[f] = v . n, the sums of
+// glms_vec3_dot in its order. `out` holds the face count rounded up to four.
+static void tbTriFaceDots(const tbHull* h, vec3s v, float* out)
+{
+	int padded = (h->faceCount + 3) & ~3;
+	const float* xs = h->faceLanes;
+	const float* ys = xs + padded;
+	const float* zs = ys + padded;
+	__m128 vx = _mm_set1_ps(v.x), vy = _mm_set1_ps(v.y), vz = _mm_set1_ps(v.z);
+	for (int i = 0; i < padded; i += 4) {
+		__m128 d = _mm_add_ps(
+		    _mm_add_ps(_mm_mul_ps(vx, _mm_loadu_ps(xs + i)), _mm_mul_ps(vy, _mm_loadu_ps(ys + i))),
+		    _mm_mul_ps(vz, _mm_loadu_ps(zs + i)));
+		_mm_storeu_ps(out + i, d);
+	}
+}
+
+// tbTriLowest's least dot for each of the hull's faces (as tbTriFaceDots), four faces at a time:
+// the same dots and the same choices (d1 < d0 ? d1 : d0, then d2 if less).
+static void tbTriFaceLeast(const tbHull* h, const vec3s t[3], float* least)
+{
+	int padded = (h->faceCount + 3) & ~3;
+	const float* xs = h->faceLanes;
+	const float* ys = xs + padded;
+	const float* zs = ys + padded;
+	for (int i = 0; i < padded; i += 4) {
+		__m128 x = _mm_loadu_ps(xs + i), y = _mm_loadu_ps(ys + i), z = _mm_loadu_ps(zs + i);
+		__m128 d[3];
+		for (int k = 0; k < 3; ++k) {
+			d[k] = _mm_add_ps(
+			    _mm_add_ps(_mm_mul_ps(x, _mm_set1_ps(t[k].x)), _mm_mul_ps(y, _mm_set1_ps(t[k].y))),
+			    _mm_mul_ps(z, _mm_set1_ps(t[k].z)));
+		}
+		_mm_storeu_ps(least + i, _mm_min_ps(d[2], _mm_min_ps(d[1], d[0])));
+	}
+}
+#endif
 
 // The axis of the polytope's face (unit normal m, offset): the triangle's lowest corner over its
 // plane.
@@ -224,7 +265,7 @@ static bool tbTriCached(tbSatCache* cache, const tbHull* h, bool triIsA, int fac
 	}
 	// The cache keeps the separation the full test chose it at, so that small moves cannot add
 	// up to a large one unseen.
-	float largest = fmaxf(face->separation, cached.separation);
+	float largest = tbFMax(face->separation, cached.separation);
 	if (cached.separation > margin) {
 		tbTriResult(&cached, largest, triIsA, bInA, out);
 		return true;
@@ -273,21 +314,35 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	vec3s n = glms_vec3_cross(e[0], glms_vec3_negate(e[2]));
 	float area2 = glms_vec3_norm(n);
 	float longest =
-	    sqrtf(fmaxf(glms_vec3_norm2(e[0]), fmaxf(glms_vec3_norm2(e[1]), glms_vec3_norm2(e[2]))));
+	    sqrtf(tbFMax(glms_vec3_norm2(e[0]), tbFMax(glms_vec3_norm2(e[1]), glms_vec3_norm2(e[2]))));
 	if (!(area2 > 1e-6f * longest * longest) || !isfinite(area2)) {
 		return false; // no area: the query path reports the sliver
 	}
 	n = glms_vec3_scale(n, 1.0f / area2);
-	float polySize = h->radius * fmaxf(scale.x, fmaxf(scale.y, scale.z));
-	float absTol = TB_SAT_TRI_ABS * fminf(polySize, longest);
+	float polySize = h->radius * tbFMax(scale.x, tbFMax(scale.y, scale.z));
+	float absTol = TB_SAT_TRI_ABS * tbFMin(polySize, longest);
 
-	// The polytope's vertices, scaled; its lowest and highest along n.
-	vec3s pv[TB_SAT_MAX_HULL_VERTICES];
+	// The polytope's vertices, scaled (`pv`); its lowest and highest along n.
+	bool unit = scale.x == 1.0f && scale.y == 1.0f && scale.z == 1.0f;
+	vec3s scaled[TB_SAT_MAX_HULL_VERTICES];
+	const vec3s* pv = scaled;
 	int low = 0, high = 0;
 	float lowDot = FLT_MAX, highDot = -FLT_MAX;
-	for (int i = 0; i < h->vertexCount; ++i) {
-		pv[i] = glms_vec3_mul(h->vertices[i], scale);
-		float d = glms_vec3_dot(n, pv[i]);
+#if defined(__SSE2__)
+	if (unit && h->lanes != NULL) {
+		// At unit scale the scaled vertices are the hull's own. The lowest along n is the first of
+		// the largest along -n (each dot there is exactly this one negated), both found four at a
+		// time from the hull's lanes with the same sums as glms_vec3_dot.
+		pv = h->vertices;
+		low = tbLanesArgMax(h->lanes, h->vertexCount, glms_vec3_negate(n), -FLT_MAX);
+		high = tbLanesArgMax(h->lanes, h->vertexCount, n, -FLT_MAX);
+		lowDot = glms_vec3_dot(n, pv[low]);
+		highDot = glms_vec3_dot(n, pv[high]);
+	}
+#endif
+	for (int i = 0; pv == scaled && i < h->vertexCount; ++i) {
+		scaled[i] = glms_vec3_mul(h->vertices[i], scale);
+		float d = glms_vec3_dot(n, scaled[i]);
 		if (d < lowDot) {
 			lowDot = d;
 			low = i;
@@ -317,24 +372,36 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 		tbTriResult(&face, face.separation, triIsA, bInA, out);
 		return true;
 	}
-	bool unit = scale.x == 1.0f && scale.y == 1.0f && scale.z == 1.0f;
 	if (cache != NULL &&
 	    tbTriCached(cache, h, triIsA, faceId, &face, unit, inv, t, e, n, scale, margin, absTol,
-	                TB_SAT_TRI_CACHE_REL * fminf(polySize, longest), bInA, out)) {
+	                TB_SAT_TRI_CACHE_REL * tbFMin(polySize, longest), bInA, out)) {
 		return true;
 	}
 
 	// The polytope's faces: the triangle's lowest corner over each plane. Unit normals kept for
 	// the edge test.
+	// At unit scale the least dots come from the hull's face lanes, four faces at a time, and the
+	// lowest corner is found again for a face that is kept.
 	vec3s fn[TB_SAT_MAX_HULL_FACES];
+	float least[TB_SAT_MAX_HULL_FACES];
+	bool faceLanes = false;
+#if defined(__SSE2__)
+	faceLanes = unit && h->faceLanes != NULL;
+	if (faceLanes) {
+		tbTriFaceLeast(h, t, least);
+	}
+#endif
 	tbTriAxis polyFace = {.separation = -FLT_MAX};
 	int polyId = -1;
 	for (int f = 0; f < h->faceCount; ++f) {
 		float offset;
 		fn[f] = tbTriPolyNormal(h, f, unit, inv, &offset);
-		int lowest;
-		float sep = tbTriLowest(fn[f], t, &lowest) - offset;
+		int lowest = 0;
+		float sep = (faceLanes ? least[f] : tbTriLowest(fn[f], t, &lowest)) - offset;
 		if (sep > polyFace.separation) {
+			if (faceLanes) {
+				tbTriLowest(fn[f], t, &lowest);
+			}
 			polyFace.separation = sep;
 			polyFace.u = glms_vec3_negate(fn[f]);
 			polyFace.pT = t[lowest];
@@ -347,7 +414,7 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 		tbTriResult(&polyFace, polyFace.separation, triIsA, bInA, out);
 		return true;
 	}
-	float largest = fmaxf(face.separation, polyFace.separation);
+	float largest = tbFMax(face.separation, polyFace.separation);
 	tbSatFeatureType kind = tb_satFaceA;
 	if (polyFace.separation >
 	    face.separation + TB_SAT_TRI_FACE_REL * fabsf(face.separation) + absTol) {
@@ -365,9 +432,16 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	for (int k = 0; k < 3; ++k) {
 		vec3s o = glms_vec3_cross(e[k], n);
 		float tol = TB_SAT_TRI_PARALLEL * glms_vec3_norm(e[k]);
-		for (int f = 0; f < h->faceCount; ++f) {
-			de[f] = glms_vec3_dot(e[k], fn[f]);
-			dO[f] = glms_vec3_dot(o, fn[f]);
+		if (faceLanes) {
+#if defined(__SSE2__)
+			tbTriFaceDots(h, e[k], de);
+			tbTriFaceDots(h, o, dO);
+#endif
+		} else {
+			for (int f = 0; f < h->faceCount; ++f) {
+				de[f] = glms_vec3_dot(e[k], fn[f]);
+				dO[f] = glms_vec3_dot(o, fn[f]);
+			}
 		}
 		for (int j = 0; j < h->edgeCount; ++j) {
 			const tbHullEdge* he = h->edges + j;
@@ -402,7 +476,7 @@ bool tbSat_TriangleQuery(const tbGeometry* a, const tbGeometry* b, tbTransform b
 	if (edgeT >= 0) {
 		const tbHullEdge* he = h->edges + edgeP;
 		tbTriEdgeWitness(&edge, t[edgeT], e[edgeT], pv[he->v0], pv[he->v1]);
-		largest = fmaxf(largest, edge.separation);
+		largest = tbFMax(largest, edge.separation);
 		if (edge.separation > margin ||
 		    edge.separation >
 		        face.separation + TB_SAT_TRI_EDGE_REL * fabsf(face.separation) + absTol) {

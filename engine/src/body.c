@@ -78,7 +78,8 @@ tbUpdateShapeBoxes(tbWorld* w, int bodyIndex, float dt, bool forceMove, bool def
 	bool fixed = b->rb.type == tb_staticBody;
 	vec3s v = b->rb.v;
 	float turn = dt * glms_vec3_norm(b->rb.w);
-	float reach = dt * glms_vec3_norm(v) + turn * b->maxExtent;
+	float travel = dt * glms_vec3_norm(v); // the same for every shape
+	float reach = travel + turn * b->maxExtent;
 	float dx = dt * v.x, dy = dt * v.y, dz = dt * v.z;
 	float ahead = b->touchingMovers > 0 ? 1.0f : 2.0f; // steps a new fat box reaches ahead
 	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
@@ -89,11 +90,14 @@ tbUpdateShapeBoxes(tbWorld* w, int bodyIndex, float dt, bool forceMove, bool def
 		// 2 r sin(theta / 2), at most r theta and never more than 2 r: each shape of a compound
 		// body grows by its own reach, not by its body's farthest point.
 		float r = shape->spinReach;
-		float spin = fminf(turn * r, 2.0f * r);
+		// fminf inline (GCC leaves it a library call): a NaN operand gives the other, a tie the
+		// second, as the C library's does.
+		float chord = 2.0f * r, swing = turn * r;
+		float spin = isnan(chord) ? swing : (swing < chord ? swing : chord);
 		float ax = (dx > 0.0f ? dx : 0.0f) + spin, bx = (dx < 0.0f ? dx : 0.0f) - spin;
 		float ay = (dy > 0.0f ? dy : 0.0f) + spin, by = (dy < 0.0f ? dy : 0.0f) - spin;
 		float az = (dz > 0.0f ? dz : 0.0f) + spin, bz = (dz < 0.0f ? dz : 0.0f) - spin;
-		float shapeReach = dt * glms_vec3_norm(v) + spin;
+		float shapeReach = travel + spin;
 		shape->xf = tbShapePose(b->xf, shape->localPose);
 		tbAABB box = tbGeometry_ComputeAABB(&shape->geometry, shape->xf);
 		shape->aabb = box;

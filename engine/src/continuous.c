@@ -306,12 +306,15 @@ static float tbShapeMoveBound(tbTransform from, tbTransform to, vec3s m, float r
 	return glms_vec3_norm(d) + r * GLM_PIf * sqrtf(1.0f - c * c);
 }
 
-// Whether the swept shape cannot reach level shape `levelIndex` in this step: the pair's last
-// narrow phase (its cache) found every triangle at least its distance away (those beyond its
-// margin unasked: the distance is at most that margin), and the shape has moved less than that,
-// less the separation the sweep stops at, from its pose then to this step's start and on to its
-// end (the sweep's own path: its middle in a line, a steady turn).
-static bool tbLevelOutOfReach(const tbWorld* w, const tbContinuousContext* cc, int levelIndex)
+// Whether the sweep passes over level shape `levelIndex` by its pair's first slot: that slot
+// touching (the step solved the two together: tbSolvedTogether would find it, as a pair's
+// contacts are linked to both bodies while in the pair table), or the swept shape cannot reach
+// the level in this step: the pair's last narrow phase (its cache) found every triangle at least
+// its distance away (those beyond its margin unasked: the distance is at most that margin), and
+// the shape has moved less than that, less the separation the sweep stops at, from its pose then
+// to this step's start and on to its end (the sweep's own path: its middle in a line, a steady
+// turn).
+static bool tbLevelPassedOver(const tbWorld* w, const tbContinuousContext* cc, int levelIndex)
 {
 	bool levelIsA = levelIndex < cc->shape;
 	int index =
@@ -319,8 +322,11 @@ static bool tbLevelOutOfReach(const tbWorld* w, const tbContinuousContext* cc, i
 	if (index < 0) {
 		return false;
 	}
+	if (w->contacts[index].touching) {
+		return true;
+	}
 	const tbContactCache* cache = &w->contacts[index].cache;
-	if (!cache->valid || w->contacts[index].touching) {
+	if (!cache->valid) {
 		return false;
 	}
 	const tbShapeSlot* fast = w->shapes + cc->shape;
@@ -356,13 +362,15 @@ static bool tbContinuousCallback(int proxyId, int shapeIndex, void* context)
 	if (!tbBodiesMayCollide(w, cc->body, other->body)) {
 		return true; // jointed bodies that do not collide
 	}
+	// Both tests below only skip the shape; the level's, a lookup of one pair, goes before the
+	// walk over the body's contacts.
+	if (tbGeometry_IsLevel(&other->geometry) && tbLevelPassedOver(w, cc, shapeIndex)) {
+		return true;
+	}
 	if (tbSolvedTogether(w, cc->body, cc->shape, shapeIndex)) {
 		// Moved back to an impact the solver had already handled, the body would only move
 		// away from its neighbours' poses (a spinning box moved back from the ground it rolled
 		// on leaves a falling ball inside it).
-		return true;
-	}
-	if (tbGeometry_IsLevel(&other->geometry) && tbLevelOutOfReach(w, cc, shapeIndex)) {
 		return true;
 	}
 	if (!cc->prepared) {
@@ -443,10 +451,7 @@ static float tbSweepFraction(tbWorld* w, int bodyIndex, tbTransform start, float
 		// middle (the bound of tbPairMargin). A shape of a compound that moves less than the
 		// fraction of the body's thinnest half thickness is held by its speculative contacts, as
 		// a slow body is (the foot of a toppling tree).
-		vec3s arm =
-		    glms_vec3_sub(tbTransformPointInline(
-		                      end, tbTransformPointInline(shape->localPose, shape->localMiddle)),
-		                  b->rb.state.x);
+		vec3s arm = glms_vec3_sub(tbTransformPointInline(end, shape->bodyMiddle), b->rb.state.x);
 		float moved = dt * glms_vec3_norm(glms_vec3_add(b->rb.v, glms_vec3_cross(b->rb.w, arm))) +
 		              theta * (shape->middleReach + theta * glms_vec3_norm(arm));
 		if (moved < slow) {

@@ -173,6 +173,7 @@ tbShapeId tbCreateShape(tbBodyId bodyId, const tbShapeDef* def, const tbGeometry
 		s->middleReach = tbGeometry_ReachFrom(geometry, s->localMiddle);
 	}
 	s->localPose = tbMakeTransform(def->localPose.p, def->localPose.q);
+	s->bodyMiddle = tbTransformPointInline(s->localPose, s->localMiddle);
 	s->density = def->density;
 	s->friction = def->friction;
 	s->restitution = def->restitution;

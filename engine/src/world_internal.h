@@ -129,6 +129,7 @@ typedef struct tbShapeSlot
 	float spinReach;       // largest distance of its points from the body's centre of mass, m
 	vec3s localMiddle;     // the middle of its box in its own frame (the origin for level shapes)
 	float middleReach;     // largest distance of its points from localMiddle, m
+	vec3s bodyMiddle;      // localMiddle in the body's frame (localPose applied)
 	float density, friction, restitution;
 	float rollingResistance;
 	vec3s tangentVelocity; // body frame, m/s
