@@ -17,7 +17,7 @@
 // userData comes back null.
 
 /// The current save format version (tbWorld_Save writes it; a restore refuses any other).
-#define TB_SAVE_VERSION 3
+#define TB_SAVE_VERSION 4
 
 /// Save the world into `buffer` (snprintf's pattern): returns the size of the save in bytes, and
 /// writes it only when `buffer` is not null and `capacity` is at least that. Call it once with a
