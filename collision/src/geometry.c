@@ -483,6 +483,23 @@ vec3s tbGeometry_InteriorPoint(const tbGeometry* shape)
 }
 
 #if defined(__SSE2__)
+// Lane k of each coordinate into vector k, then the lanes in order folded into the box's corner
+// `start` one at a time (lo = w < lo ? w : lo, as tbGeometry_ComputeAABB's loop; max for the
+// upper corner), all three coordinates at once.
+static inline vec3s tbFoldLanes(__m128 x, __m128 y, __m128 z, vec3s start, bool upper)
+{
+	__m128 pad = _mm_setzero_ps();
+	_MM_TRANSPOSE4_PS(x, y, z, pad);
+	__m128 lanes[4] = {x, y, z, pad};
+	__m128 corner = _mm_setr_ps(start.x, start.y, start.z, 0.0f);
+	for (int k = 0; k < 4; ++k) {
+		corner = upper ? _mm_max_ps(lanes[k], corner) : _mm_min_ps(lanes[k], corner);
+	}
+	float out[4];
+	_mm_storeu_ps(out, corner);
+	return (vec3s){{out[0], out[1], out[2]}};
+}
+
 // The box of a hull's vertices turned and scaled by the columns c0, c1, c2
 // (tbGeometry_ComputeAABB), four vertices at a time from its lanes.
 static void tbHullBoxLanes(const tbHull* h, vec3s c0, vec3s c1, vec3s c2, vec3s* lo, vec3s* hi)
@@ -511,27 +528,8 @@ static void tbHullBoxLanes(const tbHull* h, vec3s c0, vec3s c1, vec3s c2, vec3s*
 		hy = _mm_max_ps(wy, hy);
 		hz = _mm_max_ps(wz, hz);
 	}
-	// Lane k of each coordinate into vector k, then the lanes in order folded into the box one
-	// at a time (lo = w < lo ? w : lo, as the loop below), all three coordinates at once.
-	__m128 pad = _mm_setzero_ps();
-	_MM_TRANSPOSE4_PS(lx, ly, lz, pad);
-	__m128 low = _mm_setr_ps(lo->x, lo->y, lo->z, 0.0f);
-	low = _mm_min_ps(lx, low);
-	low = _mm_min_ps(ly, low);
-	low = _mm_min_ps(lz, low);
-	low = _mm_min_ps(pad, low);
-	pad = _mm_setzero_ps();
-	_MM_TRANSPOSE4_PS(hx, hy, hz, pad);
-	__m128 high = _mm_setr_ps(hi->x, hi->y, hi->z, 0.0f);
-	high = _mm_max_ps(hx, high);
-	high = _mm_max_ps(hy, high);
-	high = _mm_max_ps(hz, high);
-	high = _mm_max_ps(pad, high);
-	float l[4], h4[4];
-	_mm_storeu_ps(l, low);
-	_mm_storeu_ps(h4, high);
-	*lo = (vec3s){{l[0], l[1], l[2]}};
-	*hi = (vec3s){{h4[0], h4[1], h4[2]}};
+	*lo = tbFoldLanes(lx, ly, lz, *lo, false);
+	*hi = tbFoldLanes(hx, hy, hz, *hi, true);
 }
 #endif
 
