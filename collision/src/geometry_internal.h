@@ -2,6 +2,7 @@
 #pragma once
 
 #include "tumble/geometry.h"
+#include "tumble/math_internal.h"
 #include "tumble/transform_internal.h"
 
 #include <math.h>
@@ -18,18 +19,6 @@ bool tbGeometry_IsUsable(const tbGeometry* shape);
 static inline float tbHullSize(const tbHull* hull)
 {
 	return hull->extent > 0.0f ? fminf(hull->radius, 2.0f * hull->extent) : hull->radius;
-}
-
-// fminf and fmaxf inline (GCC leaves them library calls for their rule on NaNs): a NaN operand
-// gives the other, and a tie (+0 and -0) the second, as the x86-64 C library's minss and maxss do.
-static inline float tbFMin(float x, float y)
-{
-	return isnan(y) ? x : (x < y ? x : y);
-}
-
-static inline float tbFMax(float x, float y)
-{
-	return isnan(y) ? x : (x > y ? x : y);
 }
 
 // |v| without overflow or underflow of the squares: shapes reach float's whole range.

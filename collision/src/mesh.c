@@ -552,13 +552,9 @@ bool tbGeometry_GetTriangle(const tbGeometry* shape, int index, vec3s corners[3]
 		return false;
 	}
 	if (shape->type == tb_meshShape) {
-		const tbMesh* m = shape->mesh;
-		const int* idx = m->indices + 3 * index;
-		for (int k = 0; k < 3; ++k) {
-			corners[k] = m->vertices[idx[k]];
-		}
+		tbMeshTriangleCorners(shape->mesh, index, corners);
 		if (edgeFlags != NULL) {
-			*edgeFlags = m->edgeFlags[index];
+			*edgeFlags = shape->mesh->edgeFlags[index];
 		}
 		return true;
 	}

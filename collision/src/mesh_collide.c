@@ -967,14 +967,10 @@ static bool tbLevelTriangleFound(int triangle, void* context)
 	vec3s v[3];
 	uint32_t flags = 0u;
 	if (lc->level->type == tb_meshShape) {
-		// A triangle the mesh's tree walk found (a valid index): its corners and flags read in
-		// place, as tbGeometry_GetTriangle reads them.
-		const tbMesh* mesh = lc->level->mesh;
-		const int* idx = mesh->indices + 3 * triangle;
-		v[0] = mesh->vertices[idx[0]];
-		v[1] = mesh->vertices[idx[1]];
-		v[2] = mesh->vertices[idx[2]];
-		flags = mesh->edgeFlags[triangle];
+		// A triangle the mesh's tree walk found (a valid index): tbGeometry_GetTriangle's read
+		// without its checks.
+		tbMeshTriangleCorners(lc->level->mesh, triangle, v);
+		flags = lc->level->mesh->edgeFlags[triangle];
 	} else if (!tbGeometry_GetTriangle(lc->level, triangle, v, &flags)) {
 		lc->distance = -FLT_MAX; // as a failed query
 		return true;

@@ -25,6 +25,16 @@ vec3s tbHeightfieldPoint(const tbHeightfield* field, int r, int c);
 /// Corners of heightfield triangle `index`, counter-clockwise seen from above.
 void tbHeightfieldTriangle(const tbHeightfield* field, int index, vec3s v[3]);
 
+/// Corners of mesh triangle `t` (a valid index) as the mesh stores them: tbGeometry_GetTriangle's,
+/// and the hot paths' that already know the index is valid (the tree walk's triangles).
+static inline void tbMeshTriangleCorners(const tbMesh* m, int t, vec3s corners[3])
+{
+	const int* idx = m->indices + 3 * t;
+	corners[0] = m->vertices[idx[0]];
+	corners[1] = m->vertices[idx[1]];
+	corners[2] = m->vertices[idx[2]];
+}
+
 /// The most planes a tbPlaneLanes holds.
 #define TB_PLANE_LANES 64
 

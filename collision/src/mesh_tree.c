@@ -32,9 +32,10 @@ static int tbCompareSortKeys(const void* pa, const void* pb)
 
 static tbAABB tbTriangleBox(const tbMesh* m, int t)
 {
-	const int* idx = m->indices + 3 * t;
-	vec3s a = m->vertices[idx[0]], b = m->vertices[idx[1]], c = m->vertices[idx[2]];
-	tbAABB box = {glms_vec3_minv(a, glms_vec3_minv(b, c)), glms_vec3_maxv(a, glms_vec3_maxv(b, c))};
+	vec3s v[3];
+	tbMeshTriangleCorners(m, t, v);
+	tbAABB box = {glms_vec3_minv(v[0], glms_vec3_minv(v[1], v[2])),
+	              glms_vec3_maxv(v[0], glms_vec3_maxv(v[1], v[2]))};
 	return box;
 }
 

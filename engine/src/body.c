@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tumble/math_internal.h"
 #include "world_internal.h"
 
 tbBodyId tbMakeBodyId(const tbWorld* world, int index)
@@ -90,10 +91,7 @@ tbUpdateShapeBoxes(tbWorld* w, int bodyIndex, float dt, bool forceMove, bool def
 		// 2 r sin(theta / 2), at most r theta and never more than 2 r: each shape of a compound
 		// body grows by its own reach, not by its body's farthest point.
 		float r = shape->spinReach;
-		// fminf inline (GCC leaves it a library call): a NaN operand gives the other, a tie the
-		// second, as the C library's does.
-		float chord = 2.0f * r, swing = turn * r;
-		float spin = isnan(chord) ? swing : (swing < chord ? swing : chord);
+		float spin = tbFMin(turn * r, 2.0f * r);
 		float ax = (dx > 0.0f ? dx : 0.0f) + spin, bx = (dx < 0.0f ? dx : 0.0f) - spin;
 		float ay = (dy > 0.0f ? dy : 0.0f) + spin, by = (dy < 0.0f ? dy : 0.0f) - spin;
 		float az = (dz > 0.0f ? dz : 0.0f) + spin, bz = (dz < 0.0f ? dz : 0.0f) - spin;
