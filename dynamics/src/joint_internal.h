@@ -76,6 +76,16 @@ typedef struct tbBallAngles
 #define TB_HELD_FACTOR_MASS_RATIO 32.0f
 #define TB_HELD_FACTOR_TURN 0.02f
 
+// A group whose moving bodies' masses are within TB_SOFT_GROUP_MASS_RATIO of each other and one
+// of whose bodies holds more than two of its joints (a ragdoll: a branching tree of alike bodies)
+// solves its point rows one joint at a time, soft, as a lone joint's (tbOrderJointGroup's
+// groupSoft); a chain and a heavy load on light links keep the direct solve. After the relax
+// pass's rows, such a group takes the direct solve's projection of its gaps only where a joint's
+// gap has passed TB_GROUP_PROJECT_GAP of its arms |rA| + |rB|, so the gaps stay within that
+// fraction after every substep.
+#define TB_SOFT_GROUP_MASS_RATIO 32.0f
+#define TB_GROUP_PROJECT_GAP 5e-3f
+
 // What a joint needs beyond its point rows and frames (tbJointRecord.more): its group's part of
 // the direct solve, the geometry and angles held through a substep's passes, the ball joint's
 // targets and the springs. Kept apart from the record so that the ball joints solved
@@ -102,11 +112,13 @@ typedef struct tbJointMore
 	// biased pass made it, read back by the relax pass where the group holds it: its diagonal
 	// block with its pivots' inverses and its blocks before the diagonal, in the order of the
 	// bits of groupLower. In the group's first record: factorKeep, the group may hold its factor
-	// (tbOrderJointGroup), and factorHeld, it holds this substep's.
+	// (tbOrderJointGroup), and factorHeld, it holds this substep's; groupSoft, its point rows go
+	// one joint at a time (TB_SOFT_GROUP_MASS_RATIO).
 	mat3s factorDiag;
 	float factorInv[3];
 	mat3s factorLower[TB_HELD_FACTOR_BLOCKS];
 	bool factorKeep, factorHeld;
+	bool groupSoft;
 	short groupSlot[2];            // its bodies' (A, B) slots among its group's bodies
 	bool groupFirst[2];            // it is the first joint of its group's order to name the body
 	vec3s targetAxisA, targetRefA; // ball: B's target frame on A, world, at the start
@@ -200,7 +212,8 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count);
 // its relax passes (a lone joint's in every pass: tbJointUnitsTask). `turnsRead`: after the relax
 // pass's projection, something reads the group's bodies' turns and turned inertias before the
 // next substep composes them again (a further relax iteration, a joint outside the group), so
-// they are brought up to date here.
+// they are brought up to date here. A soft group (groupSoft) solves its rows one joint at a time
+// instead, and takes the projection only where a gap has passed TB_GROUP_PROJECT_GAP.
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
                        bool useBias, bool turnsRead, float* work);
 

@@ -13,7 +13,8 @@
 //
 // Two exceptions (docs/joints.md): the point rows of joints linked through moving bodies are
 // solved together by a direct solve, rigid, their positions kept by a SHAKE step and a projection
-// (tbSolveJointGroup); and each substep a jointed body acts through its inertia plus what it
+// (tbSolveJointGroup; a ragdoll's are soft, one joint at a time, with the projection only where a
+// gap has grown); and each substep a jointed body acts through its inertia plus what it
 // needs of its joints' geometric stiffness (tbJointBodyStiffen), without which light links under a
 // heavy load whirl apart.
 #include <math.h>
@@ -592,10 +593,11 @@ static vec3s tbArcCorrection(const tbJointRecord* r, const tbSolverBody* sa, con
 }
 
 // The point constraint (ball, hinge, fixed): B's anchor on A's, three rows as one block, with
-// the anchors rA, rB and their gap d of now and the inverse inertias of now.
-static inline void tbSolvePointWith(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
-                                    const mat3s* iA, const mat3s* iB, vec3s rA, vec3s rB, vec3s d,
-                                    bool useBias)
+// the anchors rA, rB and their gap d of now, the inverse inertias of now and K their mass matrix
+// (tbPointMassOf).
+static inline void tbSolvePointK(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
+                                 const mat3s* iA, const mat3s* iB, vec3s rA, vec3s rB, vec3s d,
+                                 bool useBias, bool arc, tbSym3 K)
 {
 	tbJoint* j = r->joint;
 	float biasRate, massScale, impulseScale;
@@ -606,16 +608,24 @@ static inline void tbSolvePointWith(tbJointRecord* r, tbSolverBody* sa, tbSolver
 	for (int k = 0; k < 3; ++k) {
 		target.raw[k] = (sb->v[k] + cB.raw[k]) - (sa->v[k] + cA.raw[k]) + biasRate * d.raw[k];
 	}
-	if (useBias) {
+	if (useBias && arc) {
 		target = glms_vec3_add(target, tbArcCorrection(r, sa, sb, rA, rB));
 	}
-	vec3s x = tbSym3Solve(tbPointMassOf(r->mA, r->mB, iA, iB, rA, rB), target);
+	vec3s x = tbSym3Solve(K, target);
 	vec3s P;
 	for (int k = 0; k < 3; ++k) {
 		P.raw[k] = -massScale * x.raw[k] - impulseScale * j->linearImpulse.raw[k];
 		j->linearImpulse.raw[k] += P.raw[k];
 	}
 	tbApplyLinearTo(r, sa, sb, iA, iB, rA, rB, P);
+}
+
+static inline void tbSolvePointWith(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
+                                    const mat3s* iA, const mat3s* iB, vec3s rA, vec3s rB, vec3s d,
+                                    bool useBias)
+{
+	tbSolvePointK(r, sa, sb, iA, iB, rA, rB, d, useBias, true,
+	              tbPointMassOf(r->mA, r->mB, iA, iB, rA, rB));
 }
 
 static void tbSolvePoint(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb, const tbJointNow* g,
@@ -1822,6 +1832,27 @@ void tbOrderJointGroup(tbJointRecord* records, int* joints, int count)
 	}
 	records[joints[0]].more->factorKeep = keep;
 	records[joints[0]].more->factorHeld = false;
+	// Soft (TB_SOFT_GROUP_MASS_RATIO): its bodies alike in mass, and one of them holds more than
+	// two of its joints (a branching tree, a ragdoll); a chain and a heavy load stay direct.
+	int held[2 * TB_MAX_DIRECT_JOINTS];
+	for (int i = 0; i < bodyCount; ++i) {
+		held[i] = 0;
+	}
+	float least = 0.0f, most = 0.0f;
+	bool branches = false;
+	for (int i = 0; i < count; ++i) {
+		const tbJointRecord* r = records + joints[i];
+		float m[2] = {r->mA, r->mB};
+		for (int side = 0; side < 2; ++side) {
+			if (m[side] > 0.0f) {
+				least = least > 0.0f && least < m[side] ? least : m[side];
+				most = most > m[side] ? most : m[side];
+				branches = branches || ++held[r->more->groupSlot[side]] > 2;
+			}
+		}
+	}
+	records[joints[0]].more->groupSoft =
+	    count > 1 && branches && most <= TB_SOFT_GROUP_MASS_RATIO * least;
 }
 
 // The arm's part of A's blocks for one side of a joint: G = [r]x I^-1 (column c: r x I^-1's
@@ -2117,6 +2148,29 @@ static bool tbJointGroupQuiet(tbJointRecord* const* cur, const tbJointNow* geo,
 	return true;
 }
 
+// A soft group's point rows (tbOrderJointGroup's groupSoft), one joint at a time in the group's
+// order, as a lone joint's (tbSolvePointK, without the arcs' term): soft in the biased pass,
+// rigid in the relax pass. Returns, in the relax pass, whether a joint's gap of now has passed
+// TB_GROUP_PROJECT_GAP of its arms, for the group's direct projection.
+static bool tbSolveJointGroupSoft(tbJointRecord* const* cur, const tbJointNow* geo, int count,
+                                  tbSolverBody* states, bool useBias)
+{
+	for (int i = 0; i < count; ++i) {
+		tbJointRecord* r = cur[i];
+		tbSym3 K = tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, geo[i].rA, geo[i].rB);
+		tbSolvePointK(r, states + r->indexA, states + r->indexB, &r->iA, &r->iB, geo[i].rA,
+		              geo[i].rB, geo[i].d, useBias, false, K);
+	}
+	for (int i = 0; i < count && !useBias; ++i) {
+		float arms = glms_vec3_norm(geo[i].rA) + glms_vec3_norm(geo[i].rB);
+		float reach = TB_GROUP_PROJECT_GAP * arms;
+		if (!(glms_vec3_dot(geo[i].d, geo[i].d) <= reach * reach)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSolverBody* states,
                        bool useBias, bool turnsRead, float* work)
 {
@@ -2127,6 +2181,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	float* gap = x + n;      // the anchors' gaps, then the position correction's multipliers
 	tbJointRecord* cur[TB_MAX_DIRECT_JOINTS];
 	tbJointNow geo[TB_MAX_DIRECT_JOINTS];
+	tbJointMore* first = records[order[0]].more; // holds the group's flags (tbOrderJointGroup)
 	for (int i = 0; i < count; ++i) {
 		tbJointRecord* r = records + order[i];
 		tbSolverBody* sa = states + r->indexA;
@@ -2142,6 +2197,12 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		} else {
 			tbJointNowAt(r, sa, sb, false, geo + i);
 		}
+		gap[3 * i + 0] = geo[i].d.x;
+		gap[3 * i + 1] = geo[i].d.y;
+		gap[3 * i + 2] = geo[i].d.z;
+		if (first->groupSoft) {
+			continue; // its velocity rows are solved one joint at a time
+		}
 		// Rigid rows, Cdot = 0, in both passes: the positions are kept by the SHAKE step and
 		// the projection below, not by a soft bias (a direct solve has no iterations to
 		// soften; the soft rows' spring of 60 Hz let 200 kg stretch its links).
@@ -2151,12 +2212,14 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 		x[3 * i + 0] = rhs.x;
 		x[3 * i + 1] = rhs.y;
 		x[3 * i + 2] = rhs.z;
-		gap[3 * i + 0] = geo[i].d.x;
-		gap[3 * i + 1] = geo[i].d.y;
-		gap[3 * i + 2] = geo[i].d.z;
 	}
-	tbJointMore* first = records[order[0]].more; // holds factorKeep and factorHeld for the group
-	if (count > 1 && tbJointGroupQuiet(cur, geo, states, count, x, gap, useBias)) {
+	// A soft group's rows go one joint at a time; in the relax pass, the direct solve's
+	// projection follows where a gap has grown (its velocities are the rows', left as they are).
+	bool projectOnly = first->groupSoft;
+	if (projectOnly && !tbSolveJointGroupSoft(cur, geo, count, states, useBias)) {
+		return;
+	}
+	if (!projectOnly && count > 1 && tbJointGroupQuiet(cur, geo, states, count, x, gap, useBias)) {
 		first->factorHeld = false; // a later pass factors again
 		return;
 	}
@@ -2217,13 +2280,15 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			}
 		}
 	}
-	if (useBias) {
+	if (projectOnly) {
+		tbCholeskySubstitute(A, invDiag, lower, count, gap, NULL);
+	} else if (useBias) {
 		tbCholeskySubstitute(A, invDiag, lower, count, x, NULL);
 	} else {
 		tbCholeskySubstitute(A, invDiag, lower, count, x, gap);
 	}
 	// lambda = -x for every joint, all from the same velocities, then applied.
-	for (int i = 0; i < count; ++i) {
+	for (int i = 0; i < count && !projectOnly; ++i) {
 		tbJointRecord* r = cur[i];
 		tbJoint* j = r->joint;
 		vec3s P = tbV3(-x[3 * i], -x[3 * i + 1], -x[3 * i + 2]);
