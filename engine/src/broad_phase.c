@@ -473,6 +473,9 @@ void tbBroadPhase_FreeScratch(tbWorld* w)
 		tbFree(counts->pairs, (size_t)counts->pairCapacity * sizeof(int));
 		counts->pairs = NULL;
 		counts->pairCapacity = 0;
+		tbFree(counts->moved, (size_t)counts->movedCapacity * sizeof(int));
+		counts->moved = NULL;
+		counts->movedCapacity = 0;
 	}
 	tbFree(w->moveQueries, (size_t)w->moveQueryCapacity * sizeof(tbMoveQuery));
 	w->moveQueries = NULL;
