@@ -344,6 +344,10 @@ typedef struct tbWorld
 	int moveCount, moveCapacity;
 	tbMoveQuery* moveQueries; // with workers: per moved proxy (broad_phase.c)
 	int moveQueryCapacity;
+	// With workers: per block of TB_MOVE_BLOCK moved proxies, whether one of them left the serial
+	// pass work (a candidate, or a query to make again) (broad_phase.c).
+	uint8_t* moveBlockFlags;
+	int moveBlockCapacity;
 	// With workers: a flag per active contact, written by a parallel pass for the serial pass
 	// after it (the narrow phase's serial work, the solver's contacts).
 	uint8_t* activeFlags;
