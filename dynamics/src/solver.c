@@ -1812,16 +1812,51 @@ int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		tbObserveFinish(def, bodies, bodyCount, states);
 		return stopped;
 	}
-	for (int i = 0; i < bodyCount; ++i) {
-		tbRigidBody* body = bodies[i];
-		if (body->type != tb_staticBody) {
-			stopped +=
-			    tbFinishBody(def, body, states + i, (colorMasks[i] & (1u << 30)) != 0u, dt) ? 0 : 1;
-		}
-		tbRigidBody_ClearForces(body);
-	}
+	tbSolverFinishPass pass = {def, bodies, bodyCount, states, colorMasks, dt};
+	stopped = tbSolverFinishRange(&pass, 0, bodyCount);
 	tbObserveFinish(def, bodies, bodyCount, states);
 	return stopped;
+}
+
+tbSolverFinishPass tbSolverFinishBegin(const tbSolverDef* def, tbRigidBody* const* bodies,
+                                       int bodyCount, float dt, void* scratch)
+{
+	tbScratchLayout layout = tbLayout(bodyCount, 0, 0);
+	char* base = scratch;
+	tbSolverFinishPass pass;
+	pass.def = def;
+	pass.bodies = bodies;
+	pass.bodyCount = bodyCount;
+	pass.states = base + layout.states;
+	pass.colorMasks = (const uint32_t*)(base + layout.colorMasks);
+	pass.dt = dt;
+	return pass;
+}
+
+// Out of line: a loop of calls that keeps its own registers (inlined into the world's step it
+// saved and restored the step's around every call).
+__attribute__((noinline)) int tbSolverFinishRange(const tbSolverFinishPass* pass, int start,
+                                                  int end)
+{
+	const tbSolverDef* def = pass->def;
+	const tbSolverBody* state = (const tbSolverBody*)pass->states + start;
+	const uint32_t* mask = pass->colorMasks + start;
+	tbRigidBody* const* body = pass->bodies + start;
+	tbRigidBody* const* last = pass->bodies + end;
+	float dt = pass->dt;
+	int stopped = 0;
+	for (; body < last; ++body, ++state, ++mask) {
+		if ((*body)->type != tb_staticBody) {
+			stopped += tbFinishBody(def, *body, state, (*mask & (1u << 30)) != 0u, dt) ? 0 : 1;
+		}
+		tbRigidBody_ClearForces(*body);
+	}
+	return stopped;
+}
+
+void tbSolverFinishEnd(const tbSolverFinishPass* pass)
+{
+	tbObserveFinish(pass->def, pass->bodies, pass->bodyCount, pass->states);
 }
 
 void tbSolverStep(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount,

@@ -166,6 +166,10 @@ void tbBroadPhase_RemoveFromMoveBuffer(tbWorld* w, int shapeIndex)
 	w->shapes[shapeIndex].enlarged = false;
 }
 
+// With workers, the serial pair pass looks at the moved proxies in blocks of this many, and passes
+// over a block none of whose queries left it work (tbUpdatePairsParallel).
+#define TB_MOVE_BLOCK 32
+
 // The proxies one moved proxy's queries found, taken in batches (tbPairCallback): a found proxy's
 // shape and its pair's slot in the set are each a cache miss, and asked for together (prefetched)
 // before any is read they come in at once.
@@ -369,6 +373,11 @@ static void tbQueryMovesTask(int start, int end, int worker, void* context)
 			counts->pairCount = m->first;
 			m->count = -1;
 		}
+		if (m->count != 0) {
+			// The same byte from any worker whose range shares the block: a relaxed atomic
+			// store, read only after the loop.
+			__atomic_store_n(w->moveBlockFlags + i / TB_MOVE_BLOCK, 1, __ATOMIC_RELAXED);
+		}
 	}
 }
 
@@ -376,6 +385,11 @@ static void tbQueryMovesTask(int start, int end, int worker, void* context)
 static __attribute__((noinline)) void tbUpdatePairsParallel(tbWorld* w)
 {
 	tbGrowArray((void**)&w->moveQueries, &w->moveQueryCapacity, w->moveCount, sizeof(tbMoveQuery));
+	int blocks = (w->moveCount + TB_MOVE_BLOCK - 1) / TB_MOVE_BLOCK;
+	if (blocks > 0) {
+		tbGrowArray((void**)&w->moveBlockFlags, &w->moveBlockCapacity, blocks, 1);
+		memset(w->moveBlockFlags, 0, (size_t)blocks);
+	}
 	// A first guess of the candidates' room: a few for each move of an even share (a scene's
 	// first step, when every pair is new, finds more); what did not fit is counted and grown for
 	// after the pass.
@@ -391,8 +405,13 @@ static __attribute__((noinline)) void tbUpdatePairsParallel(tbWorld* w)
 	}
 	tbParallelForUneven(w, tbQueryMovesTask, w->moveCount, 8, w);
 	// The pairs made in the move buffer's order, each move's in its queries' order: the same
-	// calls, in the same order, as the one-worker pass.
+	// calls, in the same order, as the one-worker pass. A block of moves that left nothing is
+	// passed over whole (most moves find only pairs already made).
 	for (int i = 0; i < w->moveCount; ++i) {
+		if (i % TB_MOVE_BLOCK == 0 && w->moveBlockFlags[i / TB_MOVE_BLOCK] == 0) {
+			i += TB_MOVE_BLOCK - 1;
+			continue;
+		}
 		const tbMoveQuery* m = w->moveQueries + i;
 		int s = w->moveBuffer[i];
 		if (m->count < 0) {
@@ -473,10 +492,16 @@ void tbBroadPhase_FreeScratch(tbWorld* w)
 		tbFree(counts->pairs, (size_t)counts->pairCapacity * sizeof(int));
 		counts->pairs = NULL;
 		counts->pairCapacity = 0;
+		tbFree(counts->moved, (size_t)counts->movedCapacity * sizeof(int));
+		counts->moved = NULL;
+		counts->movedCapacity = 0;
 	}
 	tbFree(w->moveQueries, (size_t)w->moveQueryCapacity * sizeof(tbMoveQuery));
 	w->moveQueries = NULL;
 	w->moveQueryCapacity = 0;
+	tbFree(w->moveBlockFlags, (size_t)w->moveBlockCapacity);
+	w->moveBlockFlags = NULL;
+	w->moveBlockCapacity = 0;
 	tbFree(w->activeFlags, (size_t)w->activeFlagCapacity);
 	w->activeFlags = NULL;
 	w->activeFlagCapacity = 0;

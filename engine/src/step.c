@@ -45,7 +45,6 @@ static void tbPrepareBodies(tbWorld* w)
 		                             (size_t)capacity * sizeof(float));
 		w->islandHead =
 		    tbGrowAlloc(w->islandHead, (size_t)old * sizeof(int), (size_t)capacity * sizeof(int));
-		w->shapeUpdates = tbGrowAlloc(w->shapeUpdates, (size_t)old, (size_t)capacity);
 		w->islandCapacity = capacity;
 	}
 	if (w->parallel) {
@@ -426,12 +425,11 @@ static void tbSolveStage(tbWorld* w, const tbSolverDef* sd, float dt, void** scr
 	w->lastSolverStats = stats;
 }
 
-// Stage: finish the bodies (Baraff's state update and Gram-Schmidt, dynamics/solver.c). Reads and
-// writes the solver's bodies; a body whose state left the floats is stopped and counted.
-static void tbFinishBodies(tbWorld* w, const tbSolverDef* sd, float dt, void* scratch)
+// The bodies the finish's NaN guard stopped: `stopped` of them, in the profile and said.
+static void tbReportStopped(tbWorld* w, int stopped)
 {
 	tbSolverStats* stats = &w->lastSolverStats;
-	stats->stoppedBodies = tbSolverFinish(sd, w->solverBodies, w->solverBodyCount, dt, scratch);
+	stats->stoppedBodies = stopped;
 	if (stats->stoppedBodies > 0) {
 		// Never hidden: counted in the profile and the world's counters, and said here.
 		w->stoppedBodyCount += stats->stoppedBodies;
@@ -441,87 +439,20 @@ static void tbFinishBodies(tbWorld* w, const tbSolverDef* sd, float dt, void* sc
 	}
 }
 
+// Stage: finish the bodies (Baraff's state update and Gram-Schmidt, dynamics/solver.c). Reads and
+// writes the solver's bodies; a body whose state left the floats is stopped and counted.
+static void tbFinishBodies(tbWorld* w, const tbSolverDef* sd, float dt, void* scratch)
+{
+	tbReportStopped(w, tbSolverFinish(sd, w->solverBodies, w->solverBodyCount, dt, scratch));
+}
+
 // Stage: the bodies' new poses go to their shapes. Reads the solver's bodies; writes each body's
 // transform and its shapes' broad-phase boxes, and lists the bodies fast enough to need a
 // continuous check.
-//
-// With workers, a parallel pass over the bodies does each body's own part (its transform, its
-// shapes' poses and boxes, a fat box made anew; a fast body's pose at the step's start kept) and
-// marks what touches shared state; a serial pass then, in the solver's body order as with one
-// worker, moves the marked proxies in the tree and puts the fast bodies on the continuous list.
-typedef struct tbShapesTask
-{
-	tbWorld* world;
-	float dt;
-} tbShapesTask;
-
-enum
-{
-	tb_shapesDone = 0,  // nothing left to the serial pass
-	tb_shapesMoved = 1, // some of its shapes' proxies to move
-	tb_shapesFast = 2,  // fast, a continuous candidate (and its proxies, if any, as moved ones)
-};
-
-static void tbUpdateShapesTask(int start, int end, int worker, void* context)
-{
-	(void)worker;
-	const tbShapesTask* t = context;
-	tbWorld* w = t->world;
-	for (int i = start; i < end; ++i) {
-		tbBodySlot* b = w->bodies + w->solverBodySlots[i];
-		// tbContinuousCheck's test, on the reach tbUpdateBodyShapes would return.
-		bool fast = w->def.enableContinuous && b->rb.type == tb_dynamicBody && b->firstShape >= 0 &&
-		            b->jointCount == 0 && tbBodyReach(b, t->dt) >= TB_FAST_FRACTION * b->minExtent;
-		if (fast) {
-			b->stepStart = b->xf;
-		}
-		tbSyncBodyTransform(b);
-		bool moved = tbUpdateBodyBoxes(w, w->solverBodySlots[i], t->dt);
-		// A moving shape's proxy is enlarged here (the tree ends the same in any order); the
-		// serial pass puts it in the move buffer.
-		for (int s = b->firstShape; moved && s >= 0; s = w->shapes[s].nextInBody) {
-			tbShapeSlot* shape = w->shapes + s;
-			if (shape->fatMoved && tbBroadPhase_EnlargeProxyShared(w, shape)) {
-				shape->fatMoved = false;
-				shape->fatBuffered = true;
-			}
-		}
-		w->shapeUpdates[i] = fast ? tb_shapesFast : moved ? tb_shapesMoved : tb_shapesDone;
-	}
-}
-
 static void tbUpdateShapes(tbWorld* w, float dt)
 {
 	int bodyCount = w->solverBodyCount;
 	w->fastCount = 0;
-	if (w->parallel) {
-		tbShapesTask task = {w, dt};
-		tbParallelFor(w, tbUpdateShapesTask, bodyCount, 64, &task);
-		const uint8_t* updates = w->shapeUpdates;
-		for (int i = 0; i < bodyCount; ++i) {
-			if (updates[i] == tb_shapesDone) {
-				continue;
-			}
-			int slot = w->solverBodySlots[i];
-			tbBodySlot* b = w->bodies + slot;
-			for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
-				tbShapeSlot* shape = w->shapes + s;
-				if (shape->fatMoved) {
-					shape->fatMoved = false;
-					tbBroadPhase_MoveProxy(w, shape);
-					tbBroadPhase_BufferMove(w, s);
-				} else if (shape->fatBuffered) {
-					shape->fatBuffered = false;
-					tbBroadPhase_BufferMove(w, s);
-				}
-			}
-			if (updates[i] == tb_shapesFast) {
-				// The parallel pass made tbContinuousCheck's test already.
-				tbPushFastBody(w, slot, &b->stepStart);
-			}
-		}
-		return;
-	}
 	for (int i = 0; i < bodyCount; ++i) {
 		int slot = w->solverBodySlots[i];
 		tbBodySlot* b = w->bodies + slot;
@@ -530,6 +461,166 @@ static void tbUpdateShapes(tbWorld* w, float dt)
 		float reach = tbUpdateBodyShapes(w, slot, dt, false);
 		if (w->def.enableContinuous) {
 			tbContinuousCheck(w, slot, &start, reach);
+		}
+	}
+}
+
+// With workers the two stages above are one pass over the solver's bodies, in blocks of this
+// many: a block's bodies are finished, then their poses go to their shapes while the bodies are
+// still in the cache (a scene of many bodies does not fit in it between two passes). A block is
+// also the unit of the move buffer's runs (tbShapeRun).
+#define TB_SHAPE_BLOCK 32
+
+typedef struct tbFinishShapesTask
+{
+	tbWorld* world;
+	tbSolverFinishPass finish;
+	float dt;
+	_Alignas(64) int stopped[TB_MAX_WORKERS]; // per worker, summed after the loop
+} tbFinishShapesTask;
+
+// One body's poses to its shapes (tbUpdateShapes' work) on a worker: the body's own part (its
+// transform, its shapes' poses and boxes, a fat box made anew and its proxy enlarged in the
+// moving tree, whose boxes end the same in any order) and, onto the worker's list, the shapes for
+// the move buffer, marked as there (`enlarged`: only this body's worker touches its shapes here).
+// A fast body (a continuous candidate, its pose at the step's start kept) or one with a proxy in
+// the static tree goes to the list as itself instead: the serial pass does the rest of it.
+static inline void tbUpdateShapesOn(tbWorld* w, int slot, float dt, tbWorkerCounts* counts)
+{
+	tbBodySlot* b = w->bodies + slot;
+	// tbContinuousCheck's test, on the reach tbUpdateBodyShapes would return.
+	bool fast = w->def.enableContinuous && b->rb.type == tb_dynamicBody && b->firstShape >= 0 &&
+	            b->jointCount == 0 && tbBodyReach(b, dt) >= TB_FAST_FRACTION * b->minExtent;
+	if (fast) {
+		b->stepStart = b->xf;
+	}
+	tbSyncBodyTransform(b);
+	bool moved = tbUpdateBodyBoxes(w, slot, dt);
+	bool serial = fast;
+	for (int s = b->firstShape; moved && s >= 0; s = w->shapes[s].nextInBody) {
+		tbShapeSlot* shape = w->shapes + s;
+		if (shape->fatMoved && tbBroadPhase_EnlargeProxyShared(w, shape)) {
+			shape->fatMoved = false;
+			shape->fatBuffered = true;
+		} else if (shape->fatMoved) {
+			serial = true; // the static tree's proxy: moved by the serial pass
+		}
+	}
+	if (serial) {
+		counts->moved[counts->movedCount++] = -1 - (2 * slot + (fast ? 1 : 0));
+		return;
+	}
+	for (int s = b->firstShape; moved && s >= 0; s = w->shapes[s].nextInBody) {
+		tbShapeSlot* shape = w->shapes + s;
+		if (shape->fatBuffered) {
+			shape->fatBuffered = false;
+			if (!shape->enlarged) {
+				shape->enlarged = true; // tbBroadPhase_BufferMove's mark
+				counts->moved[counts->movedCount++] = s;
+			}
+		}
+	}
+}
+
+// Blocks [start, end) of the solver's bodies: each block's bodies finished, then their shapes
+// updated, the block's run of the move buffer on this worker's list.
+static void tbFinishShapesRange(int start, int end, int worker, void* context)
+{
+	tbFinishShapesTask* t = context;
+	tbWorld* w = t->world;
+	tbWorkerCounts* counts = w->workerCounts + worker;
+	int bodyCount = w->solverBodyCount, stopped = 0;
+	for (int block = start; block < end; ++block) {
+		int from = block * TB_SHAPE_BLOCK;
+		int to = from + TB_SHAPE_BLOCK < bodyCount ? from + TB_SHAPE_BLOCK : bodyCount;
+		stopped += tbSolverFinishRange(&t->finish, from, to);
+		tbShapeRun* run = w->shapeRuns + block;
+		run->worker = worker;
+		run->first = counts->movedCount;
+		for (int i = from; i < to; ++i) {
+			tbUpdateShapesOn(w, w->solverBodySlots[i], t->dt, counts);
+		}
+		run->count = counts->movedCount - run->first;
+	}
+	t->stopped[worker] += stopped;
+}
+
+// A body the parallel pass left whole to the serial one: its shapes to the move buffer (a static
+// tree's proxy moved first), in their order, and a fast body onto the continuous list.
+static void tbFinishShapesSerial(tbWorld* w, int marker)
+{
+	int code = -1 - marker, slot = code / 2;
+	tbBodySlot* b = w->bodies + slot;
+	for (int s = b->firstShape; s >= 0; s = w->shapes[s].nextInBody) {
+		tbShapeSlot* shape = w->shapes + s;
+		if (shape->fatMoved) {
+			shape->fatMoved = false;
+			tbBroadPhase_MoveProxy(w, shape);
+			tbBroadPhase_BufferMove(w, s);
+		} else if (shape->fatBuffered) {
+			shape->fatBuffered = false;
+			tbBroadPhase_BufferMove(w, s);
+		}
+	}
+	if ((code & 1) != 0) {
+		// The parallel pass made tbContinuousCheck's test already.
+		tbPushFastBody(w, slot, &b->stepStart);
+	}
+}
+
+// Stages finish and poses to shapes with workers: one parallel pass over blocks of the solver's
+// bodies (tbFinishShapesRange); tbMoveShapeRuns follows. Returns the bodies stopped by the NaN
+// guard.
+static int tbFinishAndUpdateShapes(tbWorld* w, const tbSolverDef* sd, float dt, void* scratch)
+{
+	int bodyCount = w->solverBodyCount;
+	int blocks = (bodyCount + TB_SHAPE_BLOCK - 1) / TB_SHAPE_BLOCK;
+	tbGrowArray((void**)&w->shapeRuns, &w->shapeRunCapacity, blocks, sizeof(tbShapeRun));
+	// A worker may take every block: room for each body's shapes, or for the body itself.
+	int most = w->shapeCount + bodyCount;
+	for (int k = 0; k < w->def.workerCount; ++k) {
+		tbWorkerCounts* counts = w->workerCounts + k;
+		if (counts->movedCapacity < most) {
+			tbGrowArray((void**)&counts->moved, &counts->movedCapacity, most, sizeof(int));
+		}
+		counts->movedCount = 0;
+	}
+	tbFinishShapesTask task;
+	task.world = w;
+	task.finish = tbSolverFinishBegin(sd, w->solverBodies, bodyCount, dt, scratch);
+	task.dt = dt;
+	memset(task.stopped, 0, sizeof task.stopped);
+	tbParallelFor(w, tbFinishShapesRange, blocks, 64 / TB_SHAPE_BLOCK, &task);
+	tbSolverFinishEnd(&task.finish);
+	int stopped = 0;
+	for (int k = 0; k < w->def.workerCount; ++k) {
+		stopped += task.stopped[k];
+	}
+	return stopped;
+}
+
+// The serial pass after tbFinishAndUpdateShapes, in the blocks' order (the order of the one-worker
+// stages): each block's run appended to the move buffer, and what the parallel pass left whole
+// (fast bodies, static proxies) done, so that the move buffer and the continuous list are those of
+// one worker.
+static void tbMoveShapeRuns(tbWorld* w)
+{
+	int blocks = (w->solverBodyCount + TB_SHAPE_BLOCK - 1) / TB_SHAPE_BLOCK;
+	int total = 0;
+	for (int k = 0; k < w->def.workerCount; ++k) {
+		total += w->workerCounts[k].movedCount;
+	}
+	w->fastCount = 0;
+	tbGrowArray((void**)&w->moveBuffer, &w->moveCapacity, w->moveCount + total, sizeof(int));
+	for (int block = 0; block < blocks; ++block) {
+		const tbShapeRun* run = w->shapeRuns + block;
+		const int* moved = w->workerCounts[run->worker].moved + run->first;
+		for (int n = 0; n < run->count; ++n) {
+			if (moved[n] >= 0) {
+				w->moveBuffer[w->moveCount++] = moved[n];
+			} else {
+				tbFinishShapesSerial(w, moved[n]);
+			}
 		}
 	}
 }
@@ -586,10 +677,20 @@ bool tbWorld_Step(tbWorldId worldId, float timeStep, int substeps)
 
 	// 4. Finish: Baraff's state update and Gram-Schmidt, poses to shapes, continuous collision
 	//    for the fast bodies (continuous.c), hit and sensor events.
-	tbFinishBodies(w, &sd, timeStep, scratch);
-	double tFinish = tbMilliseconds();
-	tbEnergyFinish(w);
-	tbUpdateShapes(w, timeStep);
+	//    With workers the bodies' finish and their shapes are one pass, timed as the finish; the
+	//    shapes' time is then the serial pass after it (tbMoveShapeRuns).
+	double tFinish;
+	if (w->parallel) {
+		tbReportStopped(w, tbFinishAndUpdateShapes(w, &sd, timeStep, scratch));
+		tFinish = tbMilliseconds();
+		tbEnergyFinish(w);
+		tbMoveShapeRuns(w);
+	} else {
+		tbFinishBodies(w, &sd, timeStep, scratch);
+		tFinish = tbMilliseconds();
+		tbEnergyFinish(w);
+		tbUpdateShapes(w, timeStep);
+	}
 	if (w->fastCount > 0) {
 		tbSolveContinuous(w, timeStep);
 	}

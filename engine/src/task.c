@@ -100,15 +100,17 @@ static double tbMicroseconds(void)
 	return 1e3 * tbMilliseconds();
 }
 
-// Runs the ranges of `share` of the loop with generation `generation` until none is left there.
-static void tbRunShare(tbTaskPool* pool, tbPoolShare* share, uint32_t generation, int workerIndex)
+// Runs the ranges of `share` of the loop with generation `generation` until none is left there;
+// returns how many it ran.
+static int tbRunShare(tbTaskPool* pool, tbPoolShare* share, uint32_t generation, int workerIndex)
 {
+	int ran = 0;
 	uint64_t ticket = atomic_load_explicit(&share->ticket, memory_order_acquire);
 	// Each turn takes a range or returns; at most TB_MAX_RANGES ranges exist.
 	for (int guard = 0; guard <= TB_MAX_RANGES; ++guard) {
 		uint32_t end = (uint32_t)(ticket >> 16) & 0xffffu, next = (uint32_t)ticket & 0xffffu;
 		if ((uint32_t)(ticket >> 32) != generation || next >= end) {
-			return;
+			return ran;
 		}
 		if (!atomic_compare_exchange_weak_explicit(&share->ticket, &ticket, ticket + 1u,
 		                                           memory_order_acq_rel, memory_order_acquire)) {
@@ -117,27 +119,36 @@ static void tbRunShare(tbTaskPool* pool, tbPoolShare* share, uint32_t generation
 		int start = (int)next * pool->rangeSize;
 		int stop =
 		    start + pool->rangeSize < pool->itemCount ? start + pool->rangeSize : pool->itemCount;
-		int count = (pool->itemCount + pool->rangeSize - 1) / pool->rangeSize;
 		pool->task(start, stop, workerIndex, pool->taskContext);
-		// seq_cst with the caller's store to callerAsleep: one of the two sees the other.
-		if (atomic_fetch_add(&pool->doneRanges, 1) + 1 == count &&
-		    atomic_load(&pool->callerAsleep)) {
-			pthread_mutex_lock(&pool->mutex);
-			pthread_cond_signal(&pool->done);
-			pthread_mutex_unlock(&pool->mutex);
-		}
+		ran += 1;
 		ticket = atomic_load_explicit(&share->ticket, memory_order_acquire);
 	}
+	return ran;
 }
 
 // Takes ranges of the loop with generation `generation`: the worker's own share, then the
-// others' in turn, until none is left.
+// others' in turn, until none is left. The ranges it ran are counted as done once, at the end:
+// one write to the shared count per worker and loop rather than one per range (the count's cache
+// line goes back and forth between the cores at each).
 static void tbRunRanges(tbTaskPool* pool, uint32_t generation, int workerIndex)
 {
 	int workers = pool->threadCount + 1;
+	int ran = 0;
 	for (int k = 0; k < workers; ++k) {
 		int at = workerIndex + k < workers ? workerIndex + k : workerIndex + k - workers;
-		tbRunShare(pool, pool->shares + at, generation, workerIndex);
+		ran += tbRunShare(pool, pool->shares + at, generation, workerIndex);
+	}
+	if (ran == 0) {
+		return; // took none: the loop may be over, its fields another's already
+	}
+	// The loop's fields still hold: it is not done until these ranges are counted.
+	int count = (pool->itemCount + pool->rangeSize - 1) / pool->rangeSize;
+	// seq_cst with the caller's store to callerAsleep: one of the two sees the other.
+	if (atomic_fetch_add(&pool->doneRanges, ran) + ran == count &&
+	    atomic_load(&pool->callerAsleep)) {
+		pthread_mutex_lock(&pool->mutex);
+		pthread_cond_signal(&pool->done);
+		pthread_mutex_unlock(&pool->mutex);
 	}
 }
 

@@ -231,7 +231,7 @@ void tbDestroyWorld(tbWorldId worldId)
 	TB_FREE_ARRAY(w->islandParent, w->islandCapacity, int);
 	TB_FREE_ARRAY(w->islandSleep, w->islandCapacity, float);
 	TB_FREE_ARRAY(w->islandHead, w->islandCapacity, int);
-	TB_FREE_ARRAY(w->shapeUpdates, w->islandCapacity, uint8_t);
+	TB_FREE_ARRAY(w->shapeRuns, w->shapeRunCapacity, tbShapeRun);
 	TB_FREE_ARRAY(w->awakeBodies, w->awakeCapacity, int);
 	TB_FREE_ARRAY(w->activeContacts, w->activeCapacity, int);
 	TB_FREE_ARRAY(w->bodyBounds, w->bodyBoundCapacity, tbBodyBounds);

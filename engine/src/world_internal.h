@@ -28,7 +28,19 @@ typedef struct tbWorkerCounts
 	// fit (grown for the next step).
 	int* pairs;
 	int pairCount, pairCapacity, pairWant;
+	// The poses-to-shapes pass's list for the move buffer (step.c): the moved proxies' shapes of
+	// the blocks of bodies this worker took, each block's a run (tbShapeRun), and a body left to
+	// the serial pass as -1 - (2 slot + fast).
+	int* moved;
+	int movedCount, movedCapacity;
 } tbWorkerCounts;
+
+// With workers, where a block of the solver's bodies left its part of the move buffer (step.c):
+// `count` items from `first` of its worker's `moved`.
+typedef struct tbShapeRun
+{
+	int worker, first, count;
+} tbShapeRun;
 
 // With workers, where one moved proxy's candidate pairs are (broad_phase.c): `count` items from
 // `first` of its worker's `pairs`, or count -1 when they did not fit (the serial pass queries
@@ -332,6 +344,10 @@ typedef struct tbWorld
 	int moveCount, moveCapacity;
 	tbMoveQuery* moveQueries; // with workers: per moved proxy (broad_phase.c)
 	int moveQueryCapacity;
+	// With workers: per block of TB_MOVE_BLOCK moved proxies, whether one of them left the serial
+	// pass work (a candidate, or a query to make again) (broad_phase.c).
+	uint8_t* moveBlockFlags;
+	int moveBlockCapacity;
 	// With workers: a flag per active contact, written by a parallel pass for the serial pass
 	// after it (the narrow phase's serial work, the solver's contacts).
 	uint8_t* activeFlags;
@@ -366,10 +382,9 @@ typedef struct tbWorld
 	int* islandParent;
 	float* islandSleep;
 	int* islandHead;
-	// Per solver body, with workers: what tbUpdateShapes' parallel pass left to its serial one
-	// (step.c), read there as one byte a body rather than from the body's slot.
-	uint8_t* shapeUpdates;
-	int islandCapacity; // of the arrays above and solverBodySlots
+	int islandCapacity;    // of the arrays above and solverBodySlots
+	tbShapeRun* shapeRuns; // with workers: per block of solver bodies (step.c)
+	int shapeRunCapacity;
 
 	tbContactBeginTouchEvent* beginEvents;
 	int beginCount, beginCapacity;

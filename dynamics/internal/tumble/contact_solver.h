@@ -294,6 +294,29 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount, float dt,
                    void* scratch);
 
+/// tbSolverFinish in ranges of the caller's own loop, so that each body's finish can be followed
+/// at once by the caller's own work on it (the world's poses to shapes) while the body is still in
+/// the cache: tbSolverFinishBegin once, then tbSolverFinishRange on any thread for ranges that
+/// together cover [0, bodyCount) once, then tbSolverFinishEnd. The same bits as tbSolverFinish.
+typedef struct tbSolverFinishPass
+{
+	const tbSolverDef* def;
+	tbRigidBody* const* bodies;
+	int bodyCount;
+	const void* states;         // the solver's bodies in the scratch block
+	const uint32_t* colorMasks; // each body's mask (bit 30: jointed)
+	float dt;
+} tbSolverFinishPass;
+
+tbSolverFinishPass tbSolverFinishBegin(const tbSolverDef* def, tbRigidBody* const* bodies,
+                                       int bodyCount, float dt, void* scratch);
+
+/// Bodies [start, end) finished; returns how many were stopped (tbSolverFinish).
+int tbSolverFinishRange(const tbSolverFinishPass* pass, int start, int end);
+
+/// After every range: the energy ledger's look at the finished bodies (none when it is off).
+void tbSolverFinishEnd(const tbSolverFinishPass* pass);
+
 /// One time step of `dt` seconds for the bodies (pointers to the caller's bodies: only those that
 /// move, dynamic or kinematic) and the contacts between them, Catto's soft step: per substep
 /// integrate velocities, warm start, solve with soft position correction, integrate position

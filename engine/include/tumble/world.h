@@ -172,8 +172,10 @@ typedef struct tbProfile
 	float prepare;  ///< solve, second part: graph colouring, constraint records, joint units, ms
 	float substeps; ///< solve, third part: the substeps' passes, ms
 	float store;    ///< solve, last part: restitution, impulses kept for the warm start, ms
-	float finish;   ///< integrate, first part: Baraff's state update and Gram-Schmidt, ms
+	float finish;   ///< integrate, first part: Baraff's state update and Gram-Schmidt, ms (with
+	                ///< workers one pass with the shapes' poses and boxes)
 	float shapes;   ///< integrate, second part: poses to shapes, boxes, continuous collision, ms
+	                ///< (with workers the move buffer in order, continuous collision)
 } tbProfile;
 
 /// The profile of the last step (all zero before the first).
