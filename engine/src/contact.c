@@ -249,8 +249,10 @@ static void tbStoreManifold(tbContactSlot* c, const tbShapeSlot* sa, const tbSha
 	cc->distance = distance;
 	cc->valid = distance > -FLT_MAX;
 	// This step's manifold as the narrow phase made it, less the points beyond this step's margin;
-	// the cache keeps each point in its own body's frame.
-	memset(m, 0, sizeof *m);
+	// the cache keeps each point in its own body's frame. Only the points it holds are written
+	// (as tbPlaceCachedManifold): nothing reads a manifold past its count, and clearing the rest
+	// would write cache lines of the slot that are otherwise left alone.
+	m->pointCount = 0;
 	// Placed as tbPlaceCachedManifold places them, so that a point placed again at this very pose
 	// gets back its own separation.
 	mat3s RA = glms_quat_mat3(sa->xf.q), RB = glms_quat_mat3(sb->xf.q);
@@ -319,8 +321,8 @@ static void tbCollidePair(const tbWorld* w, tbContactSlot* c, const tbShapeSlot*
 			// Apart by `distance` then, so by at least distance - drift now.
 			if (cc->distance - drift > margin) {
 				profile->cachedManifolds += 1;
-				memset(m, 0, sizeof *m);
 				m->normal = tbRotateInline(sa->xf.q, cc->normal);
+				m->pointCount = 0;
 				return;
 			}
 		} else if (drift <= slack && margin + drift <= cc->margin) {
