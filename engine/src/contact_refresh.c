@@ -261,8 +261,9 @@ static void tbSpreadRange(int start, int end, int worker, void* context)
 		const tbContactSlot* c = w->contacts + w->solverContactSlots[i];
 		const tbBodySlot* ba = w->bodies + c->bodyA;
 		const tbBodySlot* bb = w->bodies + c->bodyB;
-		if ((ba->rb.type == tb_dynamicBody && ba->refreshStep == mark) ||
-		    (bb->rb.type == tb_dynamicBody && bb->refreshStep == mark)) {
+		// The mark first: an unmarked body's type (another cache line of its slot) is not read.
+		if ((ba->refreshStep == mark && ba->rb.type == tb_dynamicBody) ||
+		    (bb->refreshStep == mark && bb->rb.type == tb_dynamicBody)) {
 			tbFillRefresh(w, c, tbSpinReach(w, w->shapes + c->shapeA),
 			              tbSpinReach(w, w->shapes + c->shapeB), contact);
 		}
