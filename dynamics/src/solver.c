@@ -1838,6 +1838,9 @@ tbSolverFinishPass tbSolverFinishBegin(const tbSolverDef* def, tbRigidBody* cons
 __attribute__((noinline)) int tbSolverFinishRange(const tbSolverFinishPass* pass, int start,
                                                   int end)
 {
+	if (start >= end) {
+		return 0; // an empty world's arrays may be null: no offset is taken from them
+	}
 	const tbSolverDef* def = pass->def;
 	const tbSolverBody* state = (const tbSolverBody*)pass->states + start;
 	const uint32_t* mask = pass->colorMasks + start;
