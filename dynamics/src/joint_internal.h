@@ -102,6 +102,11 @@ typedef struct tbJointMore
 	// group's solve right after (at the same turns): valid while nowFresh.
 	vec3s nowRA, nowRB, nowD;
 	bool nowFresh;
+	// Its point mass matrix at those anchors and the record's inertias of now (xx, xy, xz, yy,
+	// yz, zz), where its limit rows made it in the same pass, for a soft group's point rows:
+	// valid while nowFresh and nowMassFresh.
+	float nowMass[6];
+	bool nowMassFresh;
 	// The joint's geometry of now and a ball joint's angles, made by its warm start and kept
 	// through the substep's biased passes (until the deltas are integrated only velocities
 	// change, so they would come out the same); the relax pass makes its own: valid while held.

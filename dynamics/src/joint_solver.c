@@ -386,6 +386,7 @@ static inline void tbKeepNow(tbJointRecord* r, const tbJointNow* g)
 		r->more->nowRB = g->rB;
 		r->more->nowD = g->d;
 		r->more->nowFresh = true;
+		r->more->nowMassFresh = false; // its limit rows may make it (tbKeepPointMass)
 	}
 }
 
@@ -517,6 +518,23 @@ static inline tbSym3 tbPointMassOf(float mA, float mB, const mat3s* iA, const ma
 		tbAddArmTerm(&k, armB, iB);
 	}
 	return k;
+}
+
+// Keeps a grouped joint's point mass matrix of now, made by its limit rows at the anchors
+// tbKeepNow kept, for its group's soft point rows in the same pass (the same inputs: the same
+// bits). Nothing where no row made it.
+static inline void tbKeepPointMass(tbJointRecord* r, const tbSym3* K, bool made)
+{
+	if (made && r->component >= 0) {
+		float* m = r->more->nowMass;
+		m[0] = K->xx;
+		m[1] = K->xy;
+		m[2] = K->xz;
+		m[3] = K->yy;
+		m[4] = K->yz;
+		m[5] = K->zz;
+		r->more->nowMassFresh = true;
+	}
 }
 
 // K^-1 b by the adjugate of the symmetric K; zero where K is singular.
@@ -827,6 +845,7 @@ static void tbSolveAxial(tbJointRecord* r, tbSolverBody* sa, tbSolverBody* sb,
 		                  useBias, invH);
 		tbAngularLimitRow(r, sa, sb, point, &Kpp, &made, glms_vec3_negate(row->u), j->upper - q,
 		                  &j->upperImpulse, useBias, invH);
+		tbKeepPointMass(r, &Kpp, made);
 		return;
 	}
 	if (j->enableLimit) {
@@ -1094,6 +1113,7 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
 				j->coneImpulse = 0.0f;
 			}
 		}
+		tbKeepPointMass(r, &Kpp, made);
 	}
 }
 
@@ -2152,12 +2172,19 @@ static bool tbJointGroupQuiet(tbJointRecord* const* cur, const tbJointNow* geo,
 // order, as a lone joint's (tbSolvePointK, without the arcs' term): soft in the biased pass,
 // rigid in the relax pass. Returns, in the relax pass, whether a joint's gap of now has passed
 // TB_GROUP_PROJECT_GAP of its arms, for the group's direct projection.
-static bool tbSolveJointGroupSoft(tbJointRecord* const* cur, const tbJointNow* geo, int count,
-                                  tbSolverBody* states, bool useBias)
+static bool tbSolveJointGroupSoft(tbJointRecord* const* cur, const tbJointNow* geo,
+                                  const bool* massKept, int count, tbSolverBody* states,
+                                  bool useBias)
 {
 	for (int i = 0; i < count; ++i) {
 		tbJointRecord* r = cur[i];
-		tbSym3 K = tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, geo[i].rA, geo[i].rB);
+		tbSym3 K;
+		if (massKept[i]) {
+			const float* m = r->more->nowMass; // its limit rows' (tbKeepPointMass)
+			K = (tbSym3){m[0], m[1], m[2], m[3], m[4], m[5]};
+		} else {
+			K = tbPointMassOf(r->mA, r->mB, &r->iA, &r->iB, geo[i].rA, geo[i].rB);
+		}
 		tbSolvePointK(r, states + r->indexA, states + r->indexB, &r->iA, &r->iB, geo[i].rA,
 		              geo[i].rB, geo[i].d, useBias, false, K);
 	}
@@ -2181,6 +2208,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	float* gap = x + n;      // the anchors' gaps, then the position correction's multipliers
 	tbJointRecord* cur[TB_MAX_DIRECT_JOINTS];
 	tbJointNow geo[TB_MAX_DIRECT_JOINTS];
+	bool massKept[TB_MAX_DIRECT_JOINTS];
 	tbJointMore* first = records[order[0]].more; // holds the group's flags (tbOrderJointGroup)
 	for (int i = 0; i < count; ++i) {
 		tbJointRecord* r = records + order[i];
@@ -2193,9 +2221,12 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 			geo[i].rA = r->more->nowRA;
 			geo[i].rB = r->more->nowRB;
 			geo[i].d = r->more->nowD;
+			massKept[i] = r->more->nowMassFresh;
 			r->more->nowFresh = false;
+			r->more->nowMassFresh = false;
 		} else {
 			tbJointNowAt(r, sa, sb, false, geo + i);
+			massKept[i] = false;
 		}
 		gap[3 * i + 0] = geo[i].d.x;
 		gap[3 * i + 1] = geo[i].d.y;
@@ -2216,7 +2247,7 @@ void tbSolveJointGroup(tbJointRecord* records, const int* order, int count, tbSo
 	// A soft group's rows go one joint at a time; in the relax pass, the direct solve's
 	// projection follows where a gap has grown (its velocities are the rows', left as they are).
 	bool projectOnly = first->groupSoft;
-	if (projectOnly && !tbSolveJointGroupSoft(cur, geo, count, states, useBias)) {
+	if (projectOnly && !tbSolveJointGroupSoft(cur, geo, massKept, count, states, useBias)) {
 		return;
 	}
 	if (!projectOnly && count > 1 && tbJointGroupQuiet(cur, geo, states, count, x, gap, useBias)) {
