@@ -675,18 +675,8 @@ static void tbFinishBodiesTask(int start, int end, int worker, void* context)
 {
 	tbSolverTask* t = context;
 	TB_ASSERT(worker >= 0 && worker < TB_SOLVER_MAX_WORKERS);
-	int stopped = 0;
-	for (int i = start; i < end; ++i) {
-		tbRigidBody* body = t->bodies[i];
-		if (body->type != tb_staticBody) {
-			stopped += tbFinishBody(t->def, body, t->states + i,
-			                        (t->colorMasks[i] & (1u << 30)) != 0u, t->dt)
-			               ? 0
-			               : 1;
-		}
-		tbRigidBody_ClearForces(body);
-	}
-	t->stopped[worker] += stopped;
+	tbSolverFinishPass pass = {t->def, t->bodies, 0, t->states, t->colorMasks, t->dt};
+	t->stopped[worker] += tbSolverFinishRange(&pass, start, end);
 }
 
 static void tbParallel(const tbSolverDef* def, tbSolverTaskFcn* task, int itemCount, int minRange,
@@ -1791,30 +1781,24 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 int tbSolverFinish(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyCount, float dt,
                    void* scratch)
 {
-	// The bodies' part of the scratch block does not depend on the contact count.
-	tbScratchLayout layout = tbLayout(bodyCount, 0, 0);
-	char* base = scratch;
-	const tbSolverBody* states = (const tbSolverBody*)(base + layout.states);
-	uint32_t* colorMasks = (uint32_t*)(base + layout.colorMasks);
+	tbSolverFinishPass pass = tbSolverFinishBegin(def, bodies, bodyCount, dt, scratch);
 	int stopped = 0;
 	if (def->parallelFor != NULL) {
 		tbSolverTask task;
 		memset(&task, 0, sizeof task);
 		task.def = def;
 		task.bodies = bodies;
-		task.states = (tbSolverBody*)(base + layout.states);
-		task.colorMasks = colorMasks;
+		task.states = (tbSolverBody*)pass.states;
+		task.colorMasks = (uint32_t*)pass.colorMasks;
 		task.dt = dt;
 		tbParallel(def, tbFinishBodiesTask, bodyCount, TB_MIN_FINISH_BODIES, &task);
 		for (int k = 0; k < TB_SOLVER_MAX_WORKERS; ++k) {
 			stopped += task.stopped[k];
 		}
-		tbObserveFinish(def, bodies, bodyCount, states);
-		return stopped;
+	} else {
+		stopped = tbSolverFinishRange(&pass, 0, bodyCount);
 	}
-	tbSolverFinishPass pass = {def, bodies, bodyCount, states, colorMasks, dt};
-	stopped = tbSolverFinishRange(&pass, 0, bodyCount);
-	tbObserveFinish(def, bodies, bodyCount, states);
+	tbSolverFinishEnd(&pass);
 	return stopped;
 }
 
