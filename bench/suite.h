@@ -19,7 +19,7 @@ typedef struct tbSuiteFigure
 } tbSuiteFigure;
 
 /// The most figures a scene reports.
-#define TB_SUITE_MAX_FIGURES 8
+#define TB_SUITE_MAX_FIGURES 10
 
 /// What a scene found at the end of its run.
 typedef struct tbSuiteChecks
@@ -94,3 +94,7 @@ typedef struct tbSuiteAnchor
 tbSuiteAnchor tbSuiteMakeAnchor(tbBodyId a, tbBodyId b, vec3s anchor);
 /// The distance between the anchor's two points in the world, m (0 when a body is gone).
 double tbSuiteAnchorGap(const tbSuiteAnchor* anchor);
+
+/// The anchor's gap over its arms |rA| + |rB|, each the distance from its body's centre of mass
+/// to the body's anchor point (0 where a body is gone or the arms vanish).
+double tbSuiteAnchorGapPerArm(const tbSuiteAnchor* anchor);

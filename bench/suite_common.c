@@ -136,3 +136,15 @@ double tbSuiteAnchorGap(const tbSuiteAnchor* anchor)
 	vec3s d = glms_vec3_sub(pa, pb);
 	return sqrt((double)glms_vec3_dot(d, d));
 }
+
+double tbSuiteAnchorGapPerArm(const tbSuiteAnchor* anchor)
+{
+	if (!tbBody_IsValid(anchor->bodyA) || !tbBody_IsValid(anchor->bodyB)) {
+		return 0.0;
+	}
+	vec3s pa = tbTransformPoint(tbBody_GetTransform(anchor->bodyA), anchor->localA);
+	vec3s pb = tbTransformPoint(tbBody_GetTransform(anchor->bodyB), anchor->localB);
+	double arms = glms_vec3_distance(pa, tbBody_GetWorldCenterOfMass(anchor->bodyA)) +
+	              glms_vec3_distance(pb, tbBody_GetWorldCenterOfMass(anchor->bodyB));
+	return arms > 0.0 ? tbSuiteAnchorGap(anchor) / arms : 0.0;
+}

@@ -649,7 +649,7 @@ static void tbRainCheck(void* state, tbWorldId worldId, tbSuiteChecks* checks)
 {
 	(void)worldId;
 	tbRainState* s = state;
-	double gap = 0.0;
+	double gap = 0.0, perArm = 0.0;
 	int below = 0, off = 0, nonfinite = 0, alive = 0;
 	float edge = 0.5f * TB_RAIN_CELL * (float)s->grid;
 	for (int c = 0; c < TB_RAIN_GRID * TB_RAIN_GRID; ++c) {
@@ -662,6 +662,8 @@ static void tbRainCheck(void* state, tbWorldId worldId, tbSuiteChecks* checks)
 			for (int j = 0; j < TB_RAGDOLL_JOINTS; ++j) {
 				double g = tbSuiteAnchorGap(doll->anchors + j);
 				gap = (g > gap || isnan(g)) ? g : gap;
+				double q = tbSuiteAnchorGapPerArm(doll->anchors + j);
+				perArm = (q > perArm || isnan(q)) ? q : perArm;
 			}
 			for (int b = 0; b < TB_RAGDOLL_BONES; ++b) {
 				tbTransform xf = tbBody_GetTransform(doll->bones[b]);
@@ -678,6 +680,10 @@ static void tbRainCheck(void* state, tbWorldId worldId, tbSuiteChecks* checks)
 	tbSuiteAddFigure(checks, "ragdoll_failures", s->failed ? 1.0 : 0.0, 0.0);
 	tbSuiteAddFigure(checks, "ragdolls", alive, 1e9);
 	tbSuiteAddFigure(checks, "max_joint_gap_m", gap, 0.01);
+	// Informational: the largest gap over its joint's arms |rA| + |rB| (each anchor's distance
+	// from its body's centre of mass), the measure the ragdolls' projection on demand keeps
+	// (docs/joints.md); no bar of its own.
+	tbSuiteAddFigure(checks, "max_joint_gap_per_arm", perArm, 1e9);
 	// Informational: knees and elbows past their stops at the 20 m/s landings (soft stops; no bar).
 	tbSuiteAddFigure(checks, "max_past_stop_rad", s->pastStop, 1e9);
 	tbSuiteAddFigure(checks, "below_ground", below, 0.0);

@@ -96,7 +96,10 @@ Test(suite, falling_ragdolls_hold_together)
 // there (a 20 m fall takes 2 s, 120 steps, and the second group lands 16 steps later): the
 // ragdolls' groups solve their point rows one joint at a time, soft, and a group takes the direct
 // projection only where a gap has grown (docs/joints.md), so the hard landings are where a joint
-// would open. Every anchor pair is within 1 cm at the end, and no bone is under the floor.
+// would open. Every anchor pair is within 1 cm at the end, and within the projection's rule: no
+// joint's gap more than TB_GROUP_PROJECT_GAP (5e-3) of its arms |rA| + |rB| (each anchor's
+// distance from its body's centre of mass), with a tenth of it for the projection's linear step.
+// No bone is under the floor.
 Test(suite, landed_ragdolls_hold_together)
 {
 	tbWorldCounters c;
@@ -107,6 +110,8 @@ Test(suite, landed_ragdolls_hold_together)
 	cr_assert(c.touchingCount > 0, "the ragdolls never landed");
 	double gap = figure(&checks, "max_joint_gap_m");
 	cr_assert(gap < 0.01, "a joint opened %.4f m", gap);
+	double perArm = figure(&checks, "max_joint_gap_per_arm");
+	cr_assert(perArm < 1.1 * 5e-3, "a joint opened %.5f of its arms", perArm);
 }
 
 // Every scene of the suite, small, run long enough that its bodies touch (the pile and the yard
