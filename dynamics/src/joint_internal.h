@@ -86,6 +86,10 @@ typedef struct tbBallAngles
 #define TB_SOFT_GROUP_MASS_RATIO 32.0f
 #define TB_GROUP_PROJECT_GAP 5e-3f
 
+// Floats of what a joint's geometry of now is made from besides its record (tbJointNowInputs):
+// each body's dp, dtheta and the dtheta its turn was composed up to.
+#define TB_JOINT_NOW_INPUTS 18
+
 // What a joint needs beyond its point rows and frames (tbJointRecord.more): its group's part of
 // the direct solve, the geometry and angles held through a substep's passes, the ball joint's
 // targets and the springs. Kept apart from the record so that the ball joints solved
@@ -113,6 +117,11 @@ typedef struct tbJointMore
 	tbJointNow heldNow;
 	tbBallAngles heldAngles;
 	bool held;
+	// The relax pass's geometry is made in the same place, with what it was made from
+	// (tbJointNowInputs): the next warm start takes it where those are unchanged (relaxHeld;
+	// relaxAngles, with a ball joint's angles).
+	float relaxInputs[TB_JOINT_NOW_INPUTS];
+	bool relaxHeld, relaxAngles;
 	// A grouped joint's row of its group's factor (tbSolveJointGroup) as the substep's last
 	// biased pass made it, read back by the relax pass where the group holds it: its diagonal
 	// block with its pivots' inverses and its blocks before the diagonal, in the order of the

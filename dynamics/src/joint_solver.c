@@ -940,16 +940,31 @@ void tbJointBallAngles(const tbJoint* j, vec3s axisA, vec3s refA, vec3s axisB, v
 	*twist = a.twist;
 }
 
+// What the geometry of now is made from besides the record's own (tbJointNowAt): each body's
+// deltas and the dtheta its turn was composed up to (which fixes the turn: tbComposeTurnMade
+// moves it only when dtheta has moved past that), A's then B's, into `in`; compared as bits.
+static void tbJointNowInputs(const tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb,
+                             float* in)
+{
+	memcpy(in, sa->dp, 3 * sizeof(float));
+	memcpy(in + 3, sa->dtheta, 3 * sizeof(float));
+	memcpy(in + 6, r->turnedBy[r->indexA].raw, 3 * sizeof(float));
+	memcpy(in + 9, sb->dp, 3 * sizeof(float));
+	memcpy(in + 12, sb->dtheta, 3 * sizeof(float));
+	memcpy(in + 15, r->turnedBy[r->indexB].raw, 3 * sizeof(float));
+}
+
 // The joint's full geometry of now for a pass, and a ball joint's angles where `angles` asks for
 // them: made and held at the warm start (`warm`), read back in the biased passes while held
 // (nothing moves the bodies' deltas or turns until the deltas are integrated: the same bits),
-// made and let go in the relax pass, which comes after the bodies moved. Returns where they are,
-// without copying them: the held ones in the joint's record, the relax pass's in `scratch` and
-// `scratchAngles`.
+// made in the relax pass, which comes after the bodies moved. The relax pass's are kept with
+// what they were made from (tbJointNowInputs): the next substep's warm start sees the bodies
+// where the relax left them unless a group's projection moved them since, and where those
+// inputs are the same bits it takes them as made (the same function of the same inputs).
+// Returns where they are, in the joint's record, without copying them.
 static const tbJointNow* tbJointNowFor(tbJointRecord* r, const tbSolverBody* sa,
                                        const tbSolverBody* sb, bool warm, bool useBias,
-                                       const tbBallAngles** angles, tbJointNow* scratch,
-                                       tbBallAngles* scratchAngles)
+                                       const tbBallAngles** angles)
 {
 	tbJointMore* m = r->more;
 	if (!warm && useBias && m->held) {
@@ -958,13 +973,38 @@ static const tbJointNow* tbJointNowFor(tbJointRecord* r, const tbSolverBody* sa,
 		}
 		return &m->heldNow;
 	}
-	m->held = warm || useBias;
-	tbJointNow* g = m->held ? &m->heldNow : scratch;
+	bool relax = !warm && !useBias;
+	if (warm && m->relaxHeld && (angles == NULL || m->relaxAngles)) {
+		float in[TB_JOINT_NOW_INPUTS];
+		tbJointNowInputs(r, sa, sb, in);
+		if (memcmp(in, m->relaxInputs, sizeof in) == 0) {
+			// The inertias of now are this substep's (tbJointBodyStiffen), as tbJointNowAt
+			// reads them.
+			if (r->mA > 0.0f) {
+				r->iA = r->turnedInertias[r->indexA];
+			}
+			if (r->mB > 0.0f) {
+				r->iB = r->turnedInertias[r->indexB];
+			}
+			m->held = true;
+			m->relaxHeld = false;
+			if (angles != NULL) {
+				*angles = &m->heldAngles;
+			}
+			return &m->heldNow;
+		}
+	}
+	m->held = !relax;
+	m->relaxHeld = relax;
+	m->relaxAngles = relax && angles != NULL;
+	if (relax) {
+		tbJointNowInputs(r, sa, sb, m->relaxInputs);
+	}
+	tbJointNow* g = &m->heldNow;
 	tbJointNowAt(r, sa, sb, true, g);
 	if (angles != NULL) {
-		tbBallAngles* a = m->held ? &m->heldAngles : scratchAngles;
-		*a = tbBallAnglesOf(r->joint, g);
-		*angles = a;
+		m->heldAngles = tbBallAnglesOf(r->joint, g);
+		*angles = &m->heldAngles;
 	}
 	return g;
 }
@@ -1052,11 +1092,8 @@ static void tbSolveBallAngular(tbJointRecord* r, tbSolverBody* sa, tbSolverBody*
 {
 	tbJoint* j = r->joint;
 	bool limits = j->enableLimit || j->enableCone;
-	tbJointNow now;
-	tbBallAngles angles;
 	const tbBallAngles* a = NULL;
-	const tbJointNow* g =
-	    tbJointNowFor(r, sa, sb, false, useBias, limits ? &a : NULL, &now, &angles);
+	const tbJointNow* g = tbJointNowFor(r, sa, sb, false, useBias, limits ? &a : NULL);
 	tbKeepNow(r, g);
 	mat3s Kinv = tbMat3Inverse(tbMat3Add(r->iA, r->iB));
 	if (!tbIsFiniteMat(Kinv)) {
@@ -1371,8 +1408,7 @@ void tbSolveJoint(tbJointRecord* record, tbSolverBody* states, float invH, bool 
 	tbSolverBody* sb = states + record->indexB;
 	tbJointRecord* r = record;
 	tbJoint* j = r->joint;
-	tbJointNow now;
-	const tbJointNow* g = tbJointNowFor(r, sa, sb, false, useBias, NULL, &now, NULL);
+	const tbJointNow* g = tbJointNowFor(r, sa, sb, false, useBias, NULL);
 	tbKeepNow(r, g);
 	switch (j->type) {
 	case tb_ballJoint:
@@ -1463,7 +1499,7 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 		const tbBallAngles* a = NULL;
 		const tbJointNow* g = NULL;
 		if (tbBallHasAngular(j)) {
-			g = tbJointNowFor(r, sa, sb, true, false, &a, NULL, NULL); // held: in the record
+			g = tbJointNowFor(r, sa, sb, true, false, &a); // held: in the record
 		}
 		vec3s rA = g != NULL ? g->rA : tbMulMV(r->turns + r->indexA, r->rA);
 		vec3s rB = g != NULL ? g->rB : tbMulMV(r->turns + r->indexB, r->rB);
@@ -1474,7 +1510,7 @@ void tbWarmStartJoint(tbJointRecord* record, tbSolverBody* states)
 		}
 		return;
 	}
-	const tbJointNow* g = tbJointNowFor(r, sa, sb, true, false, NULL, NULL, NULL); // held
+	const tbJointNow* g = tbJointNowFor(r, sa, sb, true, false, NULL); // held
 	if (j->type == tb_wheelJoint) {
 		// As the hinge's below, about the steered axle; then the suspension's rows along A's
 		// axis (the slider's arm) and the motor about the axle.
