@@ -1558,7 +1558,20 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, const mat3s* en
 	}
 	const tbSolverBody* sa = states + r->indexA;
 	const tbSolverBody* sb = states + r->indexB;
-	tbJointNow g = tbJointGeometryTurned(r, sa, sb, ends + r->indexA, ends + r->indexB, true);
+	// The geometry at the step's end: the last relax pass's where the bodies have not moved
+	// since and their turns at the end are the turns it was made with (tbJointNowFor: the same
+	// inputs, the same bits), else made here.
+	const tbJointMore* m = r->more;
+	bool kept = false;
+	if (m->relaxHeld &&
+	    memcmp(ends + r->indexA, r->turns + r->indexA, sizeof(mat3s)) == 0 &&
+	    memcmp(ends + r->indexB, r->turns + r->indexB, sizeof(mat3s)) == 0) {
+		float in[TB_JOINT_NOW_INPUTS];
+		tbJointNowInputs(r, sa, sb, in);
+		kept = memcmp(in, m->relaxInputs, sizeof in) == 0;
+	}
+	tbJointNow g = kept ? m->heldNow
+	                    : tbJointGeometryTurned(r, sa, sb, ends + r->indexA, ends + r->indexB, true);
 	vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
 	vec3s armA =
 	    j->type == tb_sliderJoint || j->type == tb_wheelJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
@@ -1592,7 +1605,7 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, const mat3s* en
 		break;
 	case tb_ballJoint: {
 		// With angular rows (the plain ball joint returned above).
-		tbBallAngles a = tbBallAnglesOf(j, &g);
+		tbBallAngles a = kept && m->relaxAngles ? m->heldAngles : tbBallAnglesOf(j, &g);
 		j->speed = 0.0f;
 		torque = glms_vec3_scale(tbBallAngularImpulse(j, &a), invH);
 		break;
