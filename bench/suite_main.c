@@ -146,7 +146,8 @@ int main(int argc, char** argv)
 	}
 	def.workerCount = (int)workers;
 	// TB_SUITE_DEF="name=value,..." overrides world settings for experiments: hertz, damping,
-	// push, iterations, relax, speculative, margin.
+	// push, iterations, relax, speculative, margin, refresh (0: tbWorldDef.enableContactRefresh
+	// off, which also drops the impacts' swing from the speculative margins).
 	const char* defEnv = getenv("TB_SUITE_DEF");
 	if (defEnv != NULL) {
 		char buffer[256];
@@ -172,6 +173,8 @@ int main(int argc, char** argv)
 				def.speculativeDistance = value;
 			} else if (strcmp(item, "margin") == 0) {
 				def.aabbMargin = value;
+			} else if (strcmp(item, "refresh") == 0) {
+				def.enableContactRefresh = value != 0.0f;
 			} else {
 				fprintf(stderr, "tumble-suite: TB_SUITE_DEF: unknown setting '%s'\n", item);
 				return 2;
