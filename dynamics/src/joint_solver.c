@@ -1563,15 +1563,15 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, const mat3s* en
 	// inputs, the same bits), else made here.
 	const tbJointMore* m = r->more;
 	bool kept = false;
-	if (m->relaxHeld &&
-	    memcmp(ends + r->indexA, r->turns + r->indexA, sizeof(mat3s)) == 0 &&
+	if (m->relaxHeld && memcmp(ends + r->indexA, r->turns + r->indexA, sizeof(mat3s)) == 0 &&
 	    memcmp(ends + r->indexB, r->turns + r->indexB, sizeof(mat3s)) == 0) {
 		float in[TB_JOINT_NOW_INPUTS];
 		tbJointNowInputs(r, sa, sb, in);
 		kept = memcmp(in, m->relaxInputs, sizeof in) == 0;
 	}
-	tbJointNow g = kept ? m->heldNow
-	                    : tbJointGeometryTurned(r, sa, sb, ends + r->indexA, ends + r->indexB, true);
+	tbJointNow g = kept
+	                   ? m->heldNow
+	                   : tbJointGeometryTurned(r, sa, sb, ends + r->indexA, ends + r->indexB, true);
 	vec3s dw = glms_vec3_sub(tbGetW(sb), tbGetW(sa));
 	vec3s armA =
 	    j->type == tb_sliderJoint || j->type == tb_wheelJoint ? glms_vec3_add(g.rA, g.d) : g.rA;
