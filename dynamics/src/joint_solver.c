@@ -954,6 +954,17 @@ static void tbJointNowInputs(const tbJointRecord* r, const tbSolverBody* sa, con
 	memcpy(in + 15, r->turnedBy[r->indexB].raw, 3 * sizeof(float));
 }
 
+// Whether the relax pass's geometry (and angles) in the record was made from the inputs of now.
+static bool tbRelaxNowHolds(const tbJointRecord* r, const tbSolverBody* sa, const tbSolverBody* sb)
+{
+	if (!r->more->relaxHeld) {
+		return false;
+	}
+	float in[TB_JOINT_NOW_INPUTS];
+	tbJointNowInputs(r, sa, sb, in);
+	return memcmp(in, r->more->relaxInputs, sizeof in) == 0;
+}
+
 // The joint's full geometry of now for a pass, and a ball joint's angles where `angles` asks for
 // them: made and held at the warm start (`warm`), read back in the biased passes while held
 // (nothing moves the bodies' deltas or turns until the deltas are integrated: the same bits),
@@ -974,25 +985,21 @@ static const tbJointNow* tbJointNowFor(tbJointRecord* r, const tbSolverBody* sa,
 		return &m->heldNow;
 	}
 	bool relax = !warm && !useBias;
-	if (warm && m->relaxHeld && (angles == NULL || m->relaxAngles)) {
-		float in[TB_JOINT_NOW_INPUTS];
-		tbJointNowInputs(r, sa, sb, in);
-		if (memcmp(in, m->relaxInputs, sizeof in) == 0) {
-			// The inertias of now are this substep's (tbJointBodyStiffen), as tbJointNowAt
-			// reads them.
-			if (r->mA > 0.0f) {
-				r->iA = r->turnedInertias[r->indexA];
-			}
-			if (r->mB > 0.0f) {
-				r->iB = r->turnedInertias[r->indexB];
-			}
-			m->held = true;
-			m->relaxHeld = false;
-			if (angles != NULL) {
-				*angles = &m->heldAngles;
-			}
-			return &m->heldNow;
+	if (warm && (angles == NULL || m->relaxAngles) && tbRelaxNowHolds(r, sa, sb)) {
+		// The inertias of now are this substep's (tbJointBodyStiffen), as tbJointNowAt reads
+		// them.
+		if (r->mA > 0.0f) {
+			r->iA = r->turnedInertias[r->indexA];
 		}
+		if (r->mB > 0.0f) {
+			r->iB = r->turnedInertias[r->indexB];
+		}
+		m->held = true;
+		m->relaxHeld = false;
+		if (angles != NULL) {
+			*angles = &m->heldAngles;
+		}
+		return &m->heldNow;
 	}
 	m->held = !relax;
 	m->relaxHeld = relax;
@@ -1562,13 +1569,10 @@ void tbFinishJoint(tbJointRecord* r, const tbSolverBody* states, const mat3s* en
 	// since and their turns at the end are the turns it was made with (tbJointNowFor: the same
 	// inputs, the same bits), else made here.
 	const tbJointMore* m = r->more;
-	bool kept = false;
-	if (m->relaxHeld && memcmp(ends + r->indexA, r->turns + r->indexA, sizeof(mat3s)) == 0 &&
-	    memcmp(ends + r->indexB, r->turns + r->indexB, sizeof(mat3s)) == 0) {
-		float in[TB_JOINT_NOW_INPUTS];
-		tbJointNowInputs(r, sa, sb, in);
-		kept = memcmp(in, m->relaxInputs, sizeof in) == 0;
-	}
+	bool kept = m->relaxHeld &&
+	            memcmp(ends + r->indexA, r->turns + r->indexA, sizeof(mat3s)) == 0 &&
+	            memcmp(ends + r->indexB, r->turns + r->indexB, sizeof(mat3s)) == 0 &&
+	            tbRelaxNowHolds(r, sa, sb);
 	tbJointNow g = kept
 	                   ? m->heldNow
 	                   : tbJointGeometryTurned(r, sa, sb, ends + r->indexA, ends + r->indexB, true);
