@@ -2,11 +2,14 @@
 // (the scene functions of its shared/benchmarks.c, compiled from the Box3D tree given to
 // bench/suite.sh) on one thread, timed the same way, and prints the same JSON line. Built by
 // bench/suite.sh only (it needs a Box3D build); never by meson.
-// Usage: box3d-suite SCENE [--steps N] [--workers W] [--callgrind-from K] [--joint-gaps] | --list
+// Usage: box3d-suite SCENE [--steps N] [--workers W] [--callgrind-from K] [--joint-gaps]
+//        [--overlaps] | --list
 // (--workers: Box3D's own threads and scheduler, b3WorldDef.workerCount; 1 by default;
 // --joint-gaps: after every step, the largest b3Joint_GetLinearSeparation of the joints of the
 // bodies that moved, printed as max_joint_gap_m for the last step and max_joint_gap_run_m over
-// the run; it slows the run, so never with a timed one)
+// the run; it slows the run, so never with a timed one; --overlaps: after every step, the deepest
+// point of the touching contacts of the bodies that moved, as deepest_overlap_m over the run, the
+// figure of tumble-suite's --overlaps; never with a timed run either)
 #define _POSIX_C_SOURCE 200809L
 
 #include "benchmarks.h"
@@ -75,6 +78,29 @@ static double peerJointGap(b3WorldId worldId)
 	return gap;
 }
 
+// The deepest point of the touching contacts of the bodies that moved in the last step, m (0 where
+// none overlaps): the most negative separation of their manifolds. A sleeping body's contacts are
+// as they were when it fell asleep.
+static double peerDeepestOverlap(b3WorldId worldId)
+{
+	double deepest = 0.0;
+	b3BodyEvents events = b3World_GetBodyEvents(worldId);
+	b3ContactData data[256];
+	for (int i = 0; i < events.moveCount; ++i) {
+		int n = b3Body_GetContactData(events.moveEvents[i].bodyId, data, 256);
+		for (int k = 0; k < n; ++k) {
+			for (int j = 0; j < data[k].manifoldCount; ++j) {
+				const b3Manifold* m = data[k].manifolds + j;
+				for (int p = 0; p < m->pointCount; ++p) {
+					double d = -(double)m->points[p].separation;
+					deepest = d > deepest ? d : deepest;
+				}
+			}
+		}
+	}
+	return deepest;
+}
+
 static double peerNow(void)
 {
 	struct timespec t;
@@ -86,7 +112,7 @@ int main(int argc, char** argv)
 {
 	const char* name = NULL;
 	long steps = -1, callgrindFrom = -1, workers = 1;
-	bool jointGaps = false;
+	bool jointGaps = false, overlaps = false;
 	int count = (int)(sizeof peerScenes / sizeof peerScenes[0]);
 	for (int i = 1; i < argc; ++i) {
 		if (strcmp(argv[i], "--list") == 0) {
@@ -96,6 +122,8 @@ int main(int argc, char** argv)
 			return 0;
 		} else if (strcmp(argv[i], "--joint-gaps") == 0) {
 			jointGaps = true;
+		} else if (strcmp(argv[i], "--overlaps") == 0) {
+			overlaps = true;
 		} else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
 			steps = strtol(argv[++i], NULL, 10);
 			if (steps < 1 || steps > 10000000) {
@@ -170,7 +198,7 @@ int main(int argc, char** argv)
 			}
 		}
 	}
-	double maxJointGap = 0.0, lastJointGap = 0.0;
+	double maxJointGap = 0.0, lastJointGap = 0.0, deepestOverlap = 0.0;
 	// Box3D's own stage timers (b3World_GetProfile) summed over the timed steps, printed as the
 	// mean per step beside Tumble's stage_ms: the same split of one step, from each engine.
 	double stage[11] = {0};
@@ -208,6 +236,10 @@ int main(int argc, char** argv)
 		                         p.sleepIslands + p.splitIslands};
 		for (int k = 0; k < 11; ++k) {
 			stage[k] += (double)parts[k];
+		}
+		if (overlaps) {
+			double d = peerDeepestOverlap(worldId);
+			deepestOverlap = d > deepestOverlap ? d : deepestOverlap;
 		}
 		if (jointGaps) {
 			lastJointGap = peerJointGap(worldId);
@@ -249,6 +281,9 @@ int main(int argc, char** argv)
 	       scene->name, steps, msPerStep, firstMs, createMs, usage.ru_maxrss, c.bodyCount,
 	       c.shapeCount, c.contactCount, touching, c.jointCount, c.satCallCount, c.satCacheHitCount,
 	       drift);
+	if (overlaps) {
+		printf(", \"deepest_overlap_m\": %.6g", deepestOverlap);
+	}
 	if (jointGaps) {
 		printf(", \"max_joint_gap_m\": %.6g, \"max_joint_gap_run_m\": %.6g", lastJointGap,
 		       maxJointGap);

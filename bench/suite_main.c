@@ -38,11 +38,48 @@ static void tbSuiteUsage(FILE* f)
 {
 	fprintf(f,
 	        "usage: tumble-suite SCENE [--steps N] [--scale S] [--workers W] [--callgrind-from K]\n"
+	        "                    [--overlaps]\n"
 	        "       tumble-suite --list\n"
 	        "  --steps N           steps to run (default: the scene's reference count)\n"
 	        "  --scale S           scale the scene's counts by S in (0, 1] (default 1)\n"
 	        "  --workers W         worker threads of the step, 1 to 64 (default 1)\n"
-	        "  --callgrind-from K  under callgrind --instr-atstart=no: instrument steps K..N-1\n");
+	        "  --callgrind-from K  under callgrind --instr-atstart=no: instrument steps K..N-1\n"
+	        "  --overlaps          after every step, the deepest point of the touching pairs\n"
+	        "                      (deepest_overlap_m over the run) and the touching pairs of\n"
+	        "                      the last step that took no normal impulse (idle_touching);\n"
+	        "                      never with a timed run\n");
+}
+
+// The deepest point of the world's touching pairs now, m (0 where none overlaps): the most
+// negative separation of their manifolds, as the step's narrow phase made them. The same figure
+// as box3d-suite's --overlaps. `idle` gets how many of the pairs took no normal impulse in the
+// step (points the margins made that the solve never needed). `data` grows to the count.
+static double tbSuiteDeepestOverlap(tbWorldId worldId, tbContactData** data, int* capacity,
+                                    int* idle)
+{
+	int count = tbWorld_GetContactCount(worldId);
+	if (count > *capacity) {
+		tbContactData* grown = realloc(*data, sizeof(tbContactData) * (size_t)count);
+		if (grown == NULL) {
+			return 0.0;
+		}
+		*data = grown;
+		*capacity = count;
+	}
+	int n = tbWorld_GetContactData(worldId, *data, *capacity);
+	double deepest = 0.0;
+	int still = 0;
+	for (int c = 0; c < n; ++c) {
+		const tbManifold* m = &(*data)[c].manifold;
+		float impulse = 0.0f;
+		for (int i = 0; i < m->pointCount; ++i) {
+			deepest = fmax(deepest, -(double)m->points[i].separation);
+			impulse += (*data)[c].normalImpulses[i];
+		}
+		still += impulse > 0.0f ? 0 : 1;
+	}
+	*idle = still;
+	return deepest;
 }
 
 // Parse a positive integer option value; false on anything else.
@@ -77,6 +114,7 @@ int main(int argc, char** argv)
 	const char* sceneName = NULL;
 	long steps = -1, callgrindFrom = -1, workers = 1;
 	float scale = 1.0f;
+	bool overlaps = false;
 	for (int i = 1; i < argc; ++i) {
 		const char* a = argv[i];
 		if (strcmp(a, "--list") == 0) {
@@ -88,6 +126,8 @@ int main(int argc, char** argv)
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			tbSuiteUsage(stdout);
 			return 0;
+		} else if (strcmp(a, "--overlaps") == 0) {
+			overlaps = true;
 		} else if (strcmp(a, "--steps") == 0 && i + 1 < argc) {
 			if (!tbSuiteParseInt(argv[++i], 10000000, &steps) || steps < 1) {
 				fprintf(stderr, "tumble-suite: --steps wants an integer in [1, 1e7], got '%s'\n",
@@ -221,6 +261,9 @@ int main(int argc, char** argv)
 	static const char* stageNames[tb_suiteStages] = {
 	    "pairs", "collide", "gather", "prepare", "substeps", "store", "finish", "shapes", "sleep"};
 	double stageMs[tb_suiteStages] = {0.0};
+	double deepest = 0.0;
+	tbContactData* overlapData = NULL;
+	int overlapCapacity = 0, idleTouching = 0;
 	t0 = tbSuiteNow();
 	for (long s = 1; s < steps; ++s) {
 		if (s == callgrindFrom) {
@@ -238,6 +281,10 @@ int main(int argc, char** argv)
 		}
 		if (profileEvery > 0 && s % profileEvery == 0) {
 			tbSuitePrintProfile(worldId, s);
+		}
+		if (overlaps) {
+			deepest = fmax(deepest, tbSuiteDeepestOverlap(worldId, &overlapData, &overlapCapacity,
+			                                              &idleTouching));
 		}
 	}
 	CALLGRIND_STOP_INSTRUMENTATION;
@@ -269,6 +316,10 @@ int main(int argc, char** argv)
 	       usage.ru_maxrss, counters.bodyCount, counters.shapeCount, counters.contactCount,
 	       counters.touchingCount, counters.awakeBodyCount, counters.jointCount,
 	       (unsigned long long)stateHash);
+	if (overlaps) {
+		printf("\"deepest_overlap_m\": %.6g, \"idle_touching\": %d, ", deepest, idleTouching);
+	}
+	free(overlapData);
 	printf("\"stage_ms\": {");
 	for (int k = 0; k < tb_suiteStages; ++k) {
 		printf("%s\"%s\": %.4f", k > 0 ? ", " : "", stageNames[k],
