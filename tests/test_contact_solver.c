@@ -226,3 +226,77 @@ Test(contact_solver, default_def)
 	cr_expect_float_eq(tbMixFriction(0.25f, 1.0f), 0.5f, 1e-7f);
 	cr_expect_eq(tbMixRestitution(0.2f, 0.7f), 0.7f);
 }
+
+static tbRefreshResult keepRefresh(int contactIndex, const tbSolverDelta* movedA,
+                                   const tbSolverDelta* movedB, tbSolverAnchors* anchors,
+                                   tbManifold* manifold, int workerIndex, void* context)
+{
+	(void)contactIndex, (void)movedA, (void)movedB, (void)anchors, (void)manifold;
+	(void)workerIndex, (void)context;
+	return tb_refreshFailed; // keep the step's manifold
+}
+
+// One step of a box whose bottom face is `gap` above the plane y = 0 and falls at `speed`, its
+// four bottom corners a speculative manifold; `candidate`: the contact is a refresh candidate
+// (which the solver may leave dormant). Returns the box; `dormant` gets the contact's flag.
+static tbRigidBody fallingBoxStep(float gap, float speed, bool candidate, bool withContact,
+                                  bool* dormant)
+{
+	const float half = 0.5f;
+	tbRigidBody box = makeCube(half, (vec3s){{0.0f, half + gap, 0.0f}}, glms_mat3_identity());
+	tbRigidBody_SetVelocity(&box, (vec3s){{0.0f, -speed, 0.0f}}, (vec3s){{0.0f, 0.0f, 0.0f}});
+	tbSolverDef def = tbDefaultSolverDef();
+	def.refreshContact = keepRefresh;
+	tbContactImpulses cache = {0};
+	tbManifold m = boxPlaneManifold(&box, half, 1.0f);
+	tbContactConstraint c = tbMakeContactConstraint(TB_NULL_BODY, 0, &m, &cache, 0.6f, 0.0f);
+	tbContactConstraint_WarmStart(&c, &cache);
+	c.refresh = candidate;
+	c.margin = 1.0f;
+	c.spinReachB = half * sqrtf(3.0f);
+	c.refreshTurn = 0.03f * half;
+	stepSolver(&def, &box, 1, &c, withContact ? 1 : 0, kDt);
+	*dormant = c.dormant;
+	return box;
+}
+
+static bool sameState(const tbRigidBody* a, const tbRigidBody* b)
+{
+	return memcmp(&a->state, &b->state, sizeof a->state) == 0 &&
+	       memcmp(&a->v, &b->v, sizeof a->v) == 0 && memcmp(&a->w, &b->w, sizeof a->w) == 0;
+}
+
+// A contact that no row can act on in the first substep (its gap over twice what the surfaces
+// close in a substep, h (v + h g) each pass) is left out of the passes until it can: the step
+// then gives the same bits as one that solves it all along. Far apart the whole step it is never
+// solved (the same bits as no contact at all); arriving within the step it is solved from the
+// substep in which it can close, and the box stops on the plane as the contact solved all along
+// stops it.
+Test(contact_solver, a_dormant_contact_gives_the_bits_of_one_solved_all_along)
+{
+	tbSolverDef def = tbDefaultSolverDef();
+	float h = kDt / (float)def.substeps, g = -def.gravity.y;
+	const float cases[3][2] = {{0.5f, 3.0f}, {0.06f, 6.0f}, {0.03f, 6.0f}}; // gap, speed
+	for (int k = 0; k < 3; ++k) {
+		float gap = cases[k][0], speed = cases[k][1];
+		bool expectDormant = gap > 2.0f * h * (speed + h * g);
+		bool dormant = false, solvedDormant = false, none = false;
+		tbRigidBody asleep = fallingBoxStep(gap, speed, true, true, &dormant);
+		tbRigidBody solved = fallingBoxStep(gap, speed, false, true, &solvedDormant);
+		tbRigidBody free = fallingBoxStep(gap, speed, true, false, &none);
+		float bottom = asleep.state.x.y - 0.5f;
+		printf("box %.2f m above the plane at %.1f m/s: dormant %d (2 h (v + h g) = %.4f m), "
+		       "bottom after the step %.5f m, vy %.4f m/s\n",
+		       (double)gap, (double)speed, dormant, (double)(2.0f * h * (speed + h * g)),
+		       (double)bottom, (double)asleep.v.y);
+		cr_expect_eq(dormant, expectDormant, "gap %g m at %g m/s", (double)gap, (double)speed);
+		cr_expect(!solvedDormant, "a contact that is not a refresh candidate is never dormant");
+		cr_expect(sameState(&asleep, &solved), "gap %g m at %g m/s: not the bits of the solved one",
+		          (double)gap, (double)speed);
+		// Far apart over the whole step (0.5 m against 5 cm of travel): no impulse at all.
+		cr_expect_eq(k == 0, sameState(&asleep, &free), "gap %g m: %s", (double)gap,
+		             k == 0 ? "an impulse" : "no impulse");
+		cr_expect(bottom > -1e-3f, "gap %g m at %g m/s: the box went %g m into the plane",
+		          (double)gap, (double)speed, (double)-bottom);
+	}
+}

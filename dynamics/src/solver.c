@@ -308,6 +308,11 @@ static inline void tbRefreshOne(const tbSolverDef* def, tbContactConstraintW* gr
 	float turned = *turn + h * spin, closed = *gap;
 	*turn = turned;
 	*gap = closed - h * speed;
+	// A dormant record is solved again from the substep in which this pair can close: its biased
+	// pass and its relax pass may each carry the surfaces h speed nearer (tbStartsDormant).
+	if (g->dormant != 0 && closed <= 2.0f * h * speed) {
+		g->dormant = 0;
+	}
 	// Made again only when the anchors would be off by the end of this substep and the pair can
 	// close its gap in it: one still far apart, moving apart or barely turning is left as it is.
 	// The contact itself is read only past this test (the reaches and the limit are copies).
@@ -353,6 +358,47 @@ static float tbRefreshStartGap(const tbContactConstraintW* groups,
 	    speed = tbSurfaceSpeed(states + g->bodyA[lane], states + g->bodyB[lane],
 	                           contact->spinReachA, contact->spinReachB, &spin, &spins);
 	return tbManifoldGap(&contact->manifold, contact->margin) - h * speed;
+}
+
+// Whether a contact starts the step dormant: a refresh candidate (tbRefreshOne looks at it every
+// substep), with no impulse to warm start and no bounce, whose gap exceeds what its surfaces can
+// close in the first substep's biased pass and its relax pass together, 2 h times their speed
+// (tbSurfaceSpeed, with the substep's kick h a added to the velocities). Each of its rows then
+// finds the pair apart by more than its closing over the substep and takes no impulse (the
+// accumulated impulse stays zero), so its record may be skipped, with the same bits, until
+// tbRefreshOne finds that the pair can close. A pair struck into within a substep (an impact
+// there swinging one of its bodies over) is solved from the next substep on: the swing margin's
+// pairs (contact_refresh.c, tbSwingReach), most of which never take an impulse, then cost the
+// passes nothing.
+static bool tbStartsDormant(const tbContactConstraint* c, const tbSolverBody* states,
+                            const tbSolverBodyMotion* motions, int staticBody, float h)
+{
+	if (!c->refresh || c->restitution > 0.0f || c->impulses == NULL) {
+		return false;
+	}
+	const tbContactImpulses* im = c->impulses;
+	if (glms_vec3_norm2(im->frictionImpulse) != 0.0f || im->twistImpulse != 0.0f) {
+		return false;
+	}
+	for (int i = 0; i < im->pointCount && i < TB_MAX_MANIFOLD_POINTS; ++i) {
+		if (im->points[i].normalImpulse != 0.0f) {
+			return false;
+		}
+	}
+	int a = c->bodyA != TB_NULL_BODY ? c->bodyA : staticBody;
+	int b = c->bodyB != TB_NULL_BODY ? c->bodyB : staticBody;
+	float spin, spins,
+	    speed = tbSurfaceSpeed(states + a, states + b, c->spinReachA, c->spinReachB, &spin, &spins);
+	for (int k = 0; k < 2; ++k) {
+		int body = k == 0 ? a : b;
+		if (body != staticBody) {
+			const tbSolverBodyMotion* m = motions + body;
+			speed += h * (glms_vec3_norm(m->linearAcceleration) +
+			              glms_vec3_norm(m->angularAcceleration) *
+			                  (k == 0 ? c->spinReachA : c->spinReachB));
+		}
+	}
+	return tbManifoldGap(&c->manifold, c->margin) > 2.0f * h * speed;
 }
 
 // The refreshed lanes' bounds before the first substep, for lanes [start, end) of the list: the
@@ -583,8 +629,10 @@ static void tbFillRecordsTask(int start, int end, int worker, void* context)
 			c->writeA[lane] = c->writeB[lane] = recordStatic;
 			c->contact[lane] = -1;
 		}
+		c->dormant = from < to;
 		for (int at = from; at < to; ++at) {
 			int i = t->order[at];
+			c->dormant = c->dormant && t->contacts[i].dormant;
 			tbPrepareContactLane(c, at - from, t->contacts + i, i, t->bodies, recordStatic,
 			                     recordSink, t->soft);
 			if (t->def->enableRollingResistance) {
@@ -603,7 +651,9 @@ static void tbWarmStartTask(int start, int end, int worker, void* context)
 	(void)worker;
 	tbSolverTask* t = context;
 	for (int g = t->first + start; g < t->first + end; ++g) {
-		tbWarmStartContactsW(t->groups + g, t->states);
+		if (t->groups[g].dormant == 0) {
+			tbWarmStartContactsW(t->groups + g, t->states);
+		}
 	}
 }
 
@@ -612,6 +662,9 @@ static void tbSolveTask(int start, int end, int worker, void* context)
 	(void)worker;
 	tbSolverTask* t = context;
 	for (int g = t->first + start; g < t->first + end; ++g) {
+		if (t->groups[g].dormant != 0) {
+			continue; // its impulses stay zero (tbStartsDormant)
+		}
 		tbSolveContactsW(t->groups + g, t->states, t->invH, t->useBias);
 		if (t->addStepImpulses) {
 			// The record's own sums, as the serial step's pass over all records after the
@@ -658,7 +711,9 @@ static void tbRestitutionTask(int start, int end, int worker, void* context)
 	(void)worker;
 	tbSolverTask* t = context;
 	for (int g = t->first + start; g < t->first + end; ++g) {
-		tbApplyRestitutionW(t->groups + g, t->states, t->def->restitutionThreshold, t->h);
+		if (t->groups[g].dormant == 0) {
+			tbApplyRestitutionW(t->groups + g, t->states, t->def->restitutionThreshold, t->h);
+		}
 	}
 }
 
@@ -1482,8 +1537,21 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		filled[k] = task.colorBase[k];
 		task.colorBase[k + 1] = task.colorBase[k] + colorCounts[k];
 	}
+	// Within a colour, the dormant contacts after the others (each part in input order), so that
+	// they fill records of their own, which the passes skip while they sleep.
+	int dormantCount = 0;
 	for (int i = 0; i < contactCount; ++i) {
-		order[filled[contactColors[i]]++] = i;
+		contacts[i].dormant = def->refreshContact != NULL && !observe &&
+		                      tbStartsDormant(contacts + i, states, motions, staticBody, h);
+		dormantCount += contacts[i].dormant ? 1 : 0;
+		if (!contacts[i].dormant) {
+			order[filled[contactColors[i]]++] = i;
+		}
+	}
+	for (int i = 0; dormantCount > 0 && i < contactCount; ++i) {
+		if (contacts[i].dormant) {
+			order[filled[contactColors[i]]++] = i;
+		}
 	}
 	task.order = order;
 	task.groupStart = groupStart;
@@ -1704,13 +1772,17 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		}
 		if (def->enableWarmStarting) {
 			for (int g = 0; g < groupCount; ++g) {
-				tbWarmStartContactsW(groups + g, states);
+				if (groups[g].dormant == 0) {
+					tbWarmStartContactsW(groups + g, states);
+				}
 			}
 		}
 		for (int it = 0; it < def->iterations; ++it) {
 			tbRunJointUnits(&jointTask, tb_jointSolve, true, it + 1 == def->iterations);
 			for (int g = 0; g < groupCount; ++g) {
-				tbSolveContactsW(groups + g, states, invH, true);
+				if (groups[g].dormant == 0) {
+					tbSolveContactsW(groups + g, states, invH, true);
+				}
 			}
 		}
 		tbIntegrateDeltas(states, bodyCount, h);
@@ -1724,7 +1796,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			jointTask.lastRelax = false;
 			tbSolveRolling(contacts, rolling, rollingRows, rollingCount, groups, bodies, states);
 			for (int g = 0; g < groupCount; ++g) {
-				tbSolveContactsW(groups + g, states, invH, false);
+				if (groups[g].dormant == 0) {
+					tbSolveContactsW(groups + g, states, invH, false);
+				}
 			}
 		}
 		for (int g = 0; g < groupCount; ++g) {
@@ -1743,7 +1817,9 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		}
 	} else {
 		for (int g = 0; g < groupCount; ++g) {
-			tbApplyRestitutionW(groups + g, states, def->restitutionThreshold, h);
+			if (groups[g].dormant == 0) {
+				tbApplyRestitutionW(groups + g, states, def->restitutionThreshold, h);
+			}
 		}
 		for (int g = 0; g < groupCount; ++g) {
 			tbStoreContactImpulsesW(groups + g, contacts);

@@ -65,6 +65,9 @@ typedef struct tbContactConstraintW
 	int bodyA[TB_SIMD_WIDTH], bodyB[TB_SIMD_WIDTH]; // solver body index (the static body if none)
 	int contact[TB_SIMD_WIDTH];                     // index of the input contact, or -1 (padding)
 	int pointCount; // the most points of any lane: rows beyond it are zero in every lane
+	// Every lane's contact is dormant (tbContactConstraint.dormant): the passes skip the record
+	// until the refresh finds one of its pairs able to close within a substep (tbRefreshOne).
+	int dormant;
 	// Where each lane's bodies are written back: bodyA, bodyB, or for a body that does not move
 	// in the solve but has a state of its own (kinematic) the record's sink, which nothing reads.
 	// Such a body is then only read, and may sit in many records solved side by side.

@@ -243,6 +243,9 @@ typedef struct tbContactConstraint
 	tbSolverDelta madeA; ///< A's deltas when `manifold` was made (zero: at the step's start)
 	tbSolverDelta madeB; ///< the same for B
 	int remade;          ///< how many times the substeps remade `manifold` this step (solver)
+	/// The solver's: a cold candidate of `refresh` that no row can act on in the first substep
+	/// (tbSolverSolve); its record waits until the pair can close.
+	bool dormant;
 } tbContactConstraint;
 
 /// A contact for a manifold between bodies A and B (the manifold normal points from A to B),
