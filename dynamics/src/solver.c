@@ -579,9 +579,13 @@ static void tbListPairsTask(int start, int end, int worker, void* context)
 {
 	(void)worker;
 	tbSolverTask* t = context;
+	bool refresh = t->def->refreshContact != NULL;
 	for (int i = start; i < end; ++i) {
 		t->pairA[i] = t->contacts[i].bodyA;
 		t->pairB[i] = t->contacts[i].bodyB;
+		// Each contact's own flag, for the ordering after the colouring.
+		t->contacts[i].dormant =
+		    refresh && tbStartsDormant(t->contacts + i, t->states, t->motions, t->bodyCount, t->h);
 	}
 }
 
@@ -1498,7 +1502,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	if (parallel) {
 		// The bodies of each contact first, side by side, into two int lists (the colours' and
 		// the order's, not used yet): the colouring then reads them in sequence, not one
-		// constraint after another.
+		// constraint after another. Each contact's dormancy too (tbStartsDormant).
 		task.pairA = contactColors;
 		task.pairB = (int*)(base + layout.order);
 		tbParallel(def, tbListPairsTask, contactCount, TB_MIN_BODIES, &task);
@@ -1541,8 +1545,11 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 	// they fill records of their own, which the passes skip while they sleep.
 	int dormantCount = 0;
 	for (int i = 0; i < contactCount; ++i) {
-		contacts[i].dormant = def->refreshContact != NULL && !observe &&
-		                      tbStartsDormant(contacts + i, states, motions, staticBody, h);
+		if (!parallel) {
+			// With workers, tbListPairsTask has set it side by side.
+			contacts[i].dormant = def->refreshContact != NULL && !observe &&
+			                      tbStartsDormant(contacts + i, states, motions, staticBody, h);
+		}
 		dormantCount += contacts[i].dormant ? 1 : 0;
 		if (!contacts[i].dormant) {
 			order[filled[contactColors[i]]++] = i;
