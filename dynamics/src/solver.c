@@ -1802,13 +1802,20 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			tbRunJointUnits(&jointTask, tb_jointSolve, false, true);
 			jointTask.lastRelax = false;
 			tbSolveRolling(contacts, rolling, rollingRows, rollingCount, groups, bodies, states);
+			// The last relax pass sums each record's impulses right after solving it, while
+			// the record is at hand (the workers' tbSolveTask does the same): no pass of its
+			// own over every record. A dormant record's impulses are zero: nothing to sum.
+			bool last = it + 1 == def->relaxIterations;
 			for (int g = 0; g < groupCount; ++g) {
 				if (groups[g].dormant == 0) {
 					tbSolveContactsW(groups + g, states, invH, false);
+					if (last) {
+						tbAddStepImpulsesW(groups + g);
+					}
 				}
 			}
 		}
-		for (int g = 0; g < groupCount; ++g) {
+		for (int g = 0; g < groupCount && def->relaxIterations <= 0; ++g) {
 			tbAddStepImpulsesW(groups + g);
 		}
 	}
