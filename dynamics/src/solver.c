@@ -1830,12 +1830,12 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 			tbStoreContactImpulsesW(groups + g, contacts);
 		}
 	} else {
+		// Each record's impulses stored right after its restitution, while it is at hand: no
+		// later record's restitution changes them (the workers' two passes give the same).
 		for (int g = 0; g < groupCount; ++g) {
 			if (groups[g].dormant == 0) {
 				tbApplyRestitutionW(groups + g, states, def->restitutionThreshold, h);
 			}
-		}
-		for (int g = 0; g < groupCount; ++g) {
 			tbStoreContactImpulsesW(groups + g, contacts);
 		}
 	}
