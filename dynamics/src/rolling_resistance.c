@@ -59,6 +59,10 @@ static void tbMakeRollingRow(const tbContactConstraint* c, tbRigidBody* const* b
 	const mat3s* iA = a != NULL && a->type == tb_dynamicBody ? &a->Iinv : &still;
 	const mat3s* iB = b != NULL && b->type == tb_dynamicBody ? &b->Iinv : &still;
 	row->remade = c->remade;
+	row->bodyA = a != NULL && a->type == tb_dynamicBody ? c->bodyA : -1;
+	row->bodyB = b != NULL && b->type == tb_dynamicBody ? c->bodyB : -1;
+	row->record = c->record;
+	row->coefficient = c->rollingResistance;
 	row->lever = tbRollingLever(c, bodies);
 	vec3s n = c->manifold.normal;
 	vec3s t1 = fabsf(n.x) < 0.57735f ? glms_vec3_normalize(glms_vec3_cross(n, tbV3(1, 0, 0)))
@@ -75,13 +79,14 @@ static void tbMakeRollingRow(const tbContactConstraint* c, tbRigidBody* const* b
 	row->k22 = glms_vec3_dot(t2, glms_vec3_add(row->a2, row->b2));
 }
 
-void tbSolveRolling(tbContactConstraint* contacts, const int* list, tbRollingRow* rows, int count,
-                    const tbContactConstraintW* groups, tbRigidBody* const* bodies,
+void tbSolveRolling(const tbContactConstraint* contacts, const int* list, tbRollingRow* rows,
+                    int count, const tbContactConstraintW* groups, tbRigidBody* const* bodies,
                     tbSolverBody* states)
 {
 	for (int r = 0; r < count; ++r) {
-		tbContactConstraint* c = contacts + list[r];
-		if (c->manifold.pointCount == 0) {
+		const tbContactConstraint* c = contacts + list[r];
+		int pointCount = c->manifold.pointCount;
+		if (pointCount == 0) {
 			continue; // made again in the substep and found apart
 		}
 		tbRollingRow* row = rows + r;
@@ -97,34 +102,32 @@ void tbSolveRolling(tbContactConstraint* contacts, const int* list, tbRollingRow
 			continue;
 		}
 		// The substep's normal impulse of the manifold: its lane's points, as solved just before.
-		const tbContactConstraintW* g = groups + c->record / TB_SIMD_WIDTH;
-		int lane = c->record % TB_SIMD_WIDTH;
+		const tbContactConstraintW* g = groups + row->record / TB_SIMD_WIDTH;
+		int lane = row->record % TB_SIMD_WIDTH;
 		float normal = 0.0f;
-		for (int i = 0; i < c->manifold.pointCount; ++i) {
+		for (int i = 0; i < pointCount; ++i) {
 			const float* impulse = (const float*)&g->points[i].normalImpulse;
 			normal += impulse[lane];
 		}
-		float maxImpulse = c->rollingResistance * normal * row->lever;
-		bool movesA = c->bodyA != TB_NULL_BODY && bodies[c->bodyA]->type == tb_dynamicBody;
-		bool movesB = c->bodyB != TB_NULL_BODY && bodies[c->bodyB]->type == tb_dynamicBody;
-		tbSolverBody* sA = movesA ? states + c->bodyA : NULL;
-		tbSolverBody* sB = movesB ? states + c->bodyB : NULL;
+		float maxImpulse = row->coefficient * normal * row->lever;
+		tbSolverBody* sA = row->bodyA >= 0 ? states + row->bodyA : NULL;
+		tbSolverBody* sB = row->bodyB >= 0 ? states + row->bodyB : NULL;
 		vec3s wA = sA != NULL ? tbV3(sA->w[0], sA->w[1], sA->w[2]) : tbV3(0.0f, 0.0f, 0.0f);
 		vec3s wB = sB != NULL ? tbV3(sB->w[0], sB->w[1], sB->w[2]) : tbV3(0.0f, 0.0f, 0.0f);
 		vec3s rel = glms_vec3_sub(wB, wA);
 		float e1 = glms_vec3_dot(row->t1, rel), e2 = glms_vec3_dot(row->t2, rel);
 		// lambda = -K^-1 e, added to this substep's impulse so far and clamped as a whole.
-		float l1 = c->rollingImpulse[0] - (k22 * e1 - k12 * e2) / det;
-		float l2 = c->rollingImpulse[1] - (k11 * e2 - k12 * e1) / det;
+		float l1 = row->impulse[0] - (k22 * e1 - k12 * e2) / det;
+		float l2 = row->impulse[1] - (k11 * e2 - k12 * e1) / det;
 		float length = sqrtf(l1 * l1 + l2 * l2);
 		if (length > maxImpulse) {
 			float scale = length > 0.0f ? maxImpulse / length : 0.0f;
 			l1 *= scale;
 			l2 *= scale;
 		}
-		float d1 = l1 - c->rollingImpulse[0], d2 = l2 - c->rollingImpulse[1];
-		c->rollingImpulse[0] = l1;
-		c->rollingImpulse[1] = l2;
+		float d1 = l1 - row->impulse[0], d2 = l2 - row->impulse[1];
+		row->impulse[0] = l1;
+		row->impulse[1] = l2;
 		if (sA != NULL) {
 			vec3s dw = glms_vec3_add(glms_vec3_scale(row->a1, d1), glms_vec3_scale(row->a2, d2));
 			for (int k = 0; k < 3; ++k) {
@@ -140,10 +143,10 @@ void tbSolveRolling(tbContactConstraint* contacts, const int* list, tbRollingRow
 	}
 }
 
-void tbClearRolling(tbContactConstraint* contacts, const int* list, int count)
+void tbClearRolling(tbRollingRow* rows, int count)
 {
 	for (int r = 0; r < count; ++r) {
-		contacts[list[r]].rollingImpulse[0] = 0.0f;
-		contacts[list[r]].rollingImpulse[1] = 0.0f;
+		rows[r].impulse[0] = 0.0f;
+		rows[r].impulse[1] = 0.0f;
 	}
 }

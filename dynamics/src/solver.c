@@ -1263,7 +1263,7 @@ static void tbObservedSubstep(const tbSolverDef* def, tbObserver* o, tbContactCo
 		tbRunJoints(jointTask, tb_jointTurn, jointBodyCount);
 		tbObserveBodies(o, states, false, true);
 	}
-	tbClearRolling(contacts, rolling, rollingCount);
+	tbClearRolling(rollingRows, rollingCount);
 	for (int it = 0; it < def->relaxIterations; ++it) {
 		o->iteration = it;
 		if (jointCount > 0) {
@@ -1753,7 +1753,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				tbRunJoints(&jointTask, tb_jointTurn, jointBodyCount);
 			}
 			task.useBias = false;
-			tbClearRolling(contacts, rolling, rollingCount);
+			tbClearRolling(rollingRows, rollingCount);
 			for (int it = 0; it < def->relaxIterations; ++it) {
 				jointTask.lastRelax = it + 1 == def->relaxIterations;
 				tbRunJointUnits(&jointTask, tb_jointSolve, false, true);
@@ -1796,7 +1796,7 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 		if (jointCount > 0) {
 			tbRunJoints(&jointTask, tb_jointTurn, jointBodyCount);
 		}
-		tbClearRolling(contacts, rolling, rollingCount);
+		tbClearRolling(rollingRows, rollingCount);
 		for (int it = 0; it < def->relaxIterations; ++it) {
 			jointTask.lastRelax = it + 1 == def->relaxIterations;
 			tbRunJointUnits(&jointTask, tb_jointSolve, false, true);

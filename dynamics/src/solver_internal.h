@@ -176,7 +176,9 @@ void tbStoreContactImpulsesW(const tbContactConstraintW* c, tbContactConstraint*
 // are given.
 // `rows` runs beside `list`: each contact's rows, made by its first relax pass of the step and
 // again after the substeps remake its manifold (tbContactConstraint.remade); the list marks them
-// unmade.
+// unmade. A row holds what its passes read of its contact besides the manifold's point count
+// and `remade` (its bodies, lane, coefficient and the substep's impulse), so that a pass reads
+// one line of the contact's constraint, not three, and no rigid body.
 typedef struct tbRollingRow
 {
 	vec3s t1, t2;         // the tangents the rows turn about
@@ -184,13 +186,17 @@ typedef struct tbRollingRow
 	float k11, k12, k22;  // the rows' 2 x 2 mass matrix K
 	float lever;          // tbRollingLever: the torque's limit is c N lever
 	int remade;           // the contact's `remade` they were made at; -1: not made
+	int bodyA, bodyB;     // the solver bodies the rows turn, -1 for one that does not move
+	int record;           // the contact's record * TB_SIMD_WIDTH + lane
+	float coefficient;    // the contact's rollingResistance
+	float impulse[2];     // the substep's impulse about t1, t2, N m s
 } tbRollingRow;
 int tbListRollingContacts(const tbContactConstraint* contacts, const int* order,
                           const int* colorBase, int colorCount, int* list, tbRollingRow* rows,
                           int* starts);
-void tbClearRolling(tbContactConstraint* contacts, const int* list, int count);
-void tbSolveRolling(tbContactConstraint* contacts, const int* list, tbRollingRow* rows, int count,
-                    const tbContactConstraintW* groups, tbRigidBody* const* bodies,
+void tbClearRolling(tbRollingRow* rows, int count);
+void tbSolveRolling(const tbContactConstraint* contacts, const int* list, tbRollingRow* rows,
+                    int count, const tbContactConstraintW* groups, tbRigidBody* const* bodies,
                     tbSolverBody* states);
 
 // The narrow phase inside the step: the lane's contact made again by def->refreshContact at the

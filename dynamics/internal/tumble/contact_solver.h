@@ -231,9 +231,11 @@ typedef struct tbContactConstraint
 	/// velocity across the normal) is resisted by a torque of at most c N r, r the distance from
 	/// the nearer dynamic body's centre of mass to the manifold's centre (zero: none).
 	float rollingResistance;
-	float rollingImpulse[2]; ///< the substep's rolling impulse about the tangents, N m s (solver)
-	int record;              ///< the solver's wide record * TB_SIMD_WIDTH + lane (solver)
-	tbManifold manifold;     ///< the input manifold, normal from A to B
+	int record;          ///< the solver's wide record * TB_SIMD_WIDTH + lane (solver)
+	tbManifold manifold; ///< the input manifold, normal from A to B
+	/// How many times the substeps remade `manifold` this step (solver); beside the manifold's
+	/// point count, which the rolling-resistance rows read with it every pass.
+	int remade;
 	tbContactImpulses* impulses; ///< the caller's: in, warm-start impulses; out, this step's
 	bool refresh;      ///< remade in the substeps by tbSolverDef.refreshContact (false by default)
 	float margin;      ///< with `refresh`: the speculative distance the manifold was made with, m
@@ -242,7 +244,6 @@ typedef struct tbContactConstraint
 	float refreshTurn; ///< with `refresh`: how far the turns may carry the surfaces before, m
 	tbSolverDelta madeA; ///< A's deltas when `manifold` was made (zero: at the step's start)
 	tbSolverDelta madeB; ///< the same for B
-	int remade;          ///< how many times the substeps remade `manifold` this step (solver)
 	/// The solver's: a cold candidate of `refresh` that no row can act on in the first substep
 	/// (tbSolverSolve); its record waits until the pair can close.
 	bool dormant;
