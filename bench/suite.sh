@@ -81,11 +81,8 @@ box3d=""
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [ -n "${BOX3D_DIR:-}" ]; then
-	src=$(sed -n 's/^box3d_SOURCE_DIR:STATIC=//p' "$BOX3D_DIR/CMakeCache.txt")
-	[ -n "$src" ] || { echo "suite.sh: no box3d_SOURCE_DIR in $BOX3D_DIR/CMakeCache.txt" >&2; exit 1; }
 	box3d="$work/box3d-suite"
-	cc -std=gnu17 -O2 -DNDEBUG -I"$src/include" -I"$src/shared" "$root/bench/box3d_driver.c" \
-		"$BOX3D_DIR/shared/libshared.a" "$BOX3D_DIR/src/libbox3d.a" -lm -lpthread -o "$box3d"
+	src=$("$root/bench/box3d_driver.sh" "$BOX3D_DIR" "$box3d")
 fi
 
 if [ ${#scenes[@]} -eq 0 ]; then

@@ -1815,8 +1815,10 @@ void tbSolverSolve(const tbSolverDef* def, tbRigidBody* const* bodies, int bodyC
 				}
 			}
 		}
-		for (int g = 0; g < groupCount && def->relaxIterations <= 0; ++g) {
-			tbAddStepImpulsesW(groups + g);
+		if (def->relaxIterations <= 0) {
+			for (int g = 0; g < groupCount; ++g) {
+				tbAddStepImpulsesW(groups + g);
+			}
 		}
 	}
 	double clockStore = tbSolverClock();
